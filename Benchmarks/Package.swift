@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+// Benchmarks for feature-query-worker. Not built or run by CI: each benchmark has its own script in this
+// folder (run-kafka-benchmark.sh, ...). Build with `swift build -c release` here; this package keeps its own
+// .build, separate from the main package's.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "feature-query-worker-benchmarks",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "kafka-benchmark", targets: ["KafkaBenchmark"])
+    ],
+    dependencies: [
+        .package(name: "feature-query-worker", path: ".."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // Producer and consumer throughput of the Swift Kafka bridge against the C client (librdkafka) alone,
+        // on the embedded (mock) cluster. Run through run-kafka-benchmark.sh.
+        .executableTarget(
+            name: "KafkaBenchmark",
+            dependencies: [
+                .product(name: "Kafka", package: "feature-query-worker"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        )
+    ]
+)

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One timed run of either client: how many messages, how many value bytes, how long.
+struct Measurement: Sendable {
+    var messages: Int
+    var bytes: Int
+    var seconds: Double
+    /// The librdkafka version the C client reported, if it did.
+    var librdkafkaVersion: String? = nil
+
+    var messagesPerSecond: Double { seconds > 0 ? Double(messages) / seconds : 0 }
+    var megabytesPerSecond: Double { seconds > 0 ? Double(bytes) / seconds / 1_000_000 : 0 }
+}
+
+/// Runs the C baseline (`Benchmarks/c/kafka_bench.c`) and reads its `RESULT ...` line.
+struct CClientRunner: Sendable {
+    let executable: String
+    let bootstrapServers: String
+
+    func produce(topic: String, count: Int, size: Int) async throws -> Measurement {
+        try await run(["produce", bootstrapServers, topic, String(count), String(size)], expected: count)
+    }
+
+    func consume(topic: String, count: Int, group: String) async throws -> Measurement {
+        try await run(["consume", bootstrapServers, topic, String(count), group], expected: count)
+    }
+
+    private func run(_ arguments: [String], expected: Int) async throws -> Measurement {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.standardError
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        guard status == 0 else {
+            throw BenchmarkError("kafka_bench \(arguments[0]) exited with status \(status): \(output)")
+        }
+        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
+            throw BenchmarkError("kafka_bench \(arguments[0]) printed no RESULT line: \(output)")
+        }
+        var fields: [String: String] = [:]
+        for pair in line.split(separator: " ").dropFirst() {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
+        }
+        guard let messages = fields["messages"].flatMap({ Int($0) }),
+            let bytes = fields["bytes"].flatMap({ Int($0) }),
+            let seconds = fields["elapsed_s"].flatMap({ Double($0) })
+        else {
+            throw BenchmarkError("cannot parse kafka_bench output: \(line)")
+        }
+        guard messages == expected else {
+            throw BenchmarkError("kafka_bench \(arguments[0]) handled \(messages) of \(expected) messages")
+        }
+        return Measurement(messages: messages, bytes: bytes, seconds: seconds, librdkafkaVersion: fields["librdkafka"])
+    }
+}

@@ -1,0 +1,78 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "feature-query-worker",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
+        .library(name: "Kafka", targets: ["Kafka"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries: the C APIs the design card fixes. Nothing outside the bridge modules imports them.
+        .systemLibrary(
+            name: "CRDKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // Small C targets for what Swift cannot call directly (variadic functions).
+        .target(name: "CKafkaShims", dependencies: ["CRDKafka"]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+
+        .target(
+            name: "Kafka",
+            dependencies: [
+                "CRDKafka",
+                "CKafkaShims",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "QueryWorkerCommand",
+            dependencies: [
+                "Kafka",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
+        .testTarget(
+            name: "KafkaTests",
+            dependencies: [
+                "Kafka",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["Interop"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "DeploymentTests",
+            dependencies: [.product(name: "Yams", package: "Yams")],
+            swiftSettings: strictSwift
+        ),
+    ]
+)

@@ -1,0 +1,79 @@
+/// How a consumer joins its group and reads.
+public struct KafkaConsumerConfiguration: Sendable, Hashable {
+    /// How partitions are divided among the members of a group.
+    public struct AssignmentStrategy: Hashable, Sendable {
+        let value: String
+        /// Eager: every rebalance revokes all partitions first. The safe default on librdkafka 2.0.2.
+        public static let range = AssignmentStrategy(value: "range")
+        /// Eager, round robin.
+        public static let roundRobin = AssignmentStrategy(value: "roundrobin")
+        /// Incremental: only moved partitions are revoked. librdkafka fixed bugs in it after 2.0.2.
+        public static let cooperativeSticky = AssignmentStrategy(value: "cooperative-sticky")
+    }
+
+    /// Where a group with no committed offset starts.
+    public enum AutoOffsetReset: String, Sendable, Hashable {
+        case earliest, latest
+    }
+
+    public var client: KafkaClientConfiguration
+    public var groupID: String
+    public var topics: [String]
+    public var assignmentStrategy: AssignmentStrategy
+    public var autoOffsetReset: AutoOffsetReset
+    public var sessionTimeout: Duration
+    public var heartbeatInterval: Duration
+    /// librdkafka leaves the group when the poll loop stalls this long; the work itself is not limited by it.
+    public var maxPollInterval: Duration
+    /// How often stored offsets are committed. Offsets are stored only when the caller marks a message done.
+    public var autoCommitInterval: Duration
+    /// How long the caller's rebalance handler may take for revoked partitions before they are given up.
+    public var revokeTimeout: Duration
+    /// Messages read ahead of the caller. Above this the consumer stops fetching until the caller catches up.
+    public var bufferCapacity: Int
+
+    public init(
+        client: KafkaClientConfiguration,
+        groupID: String,
+        topics: [String],
+        assignmentStrategy: AssignmentStrategy = .range,
+        autoOffsetReset: AutoOffsetReset = .earliest,
+        sessionTimeout: Duration = .seconds(10),
+        heartbeatInterval: Duration = .seconds(1),
+        maxPollInterval: Duration = .seconds(300),
+        autoCommitInterval: Duration = .seconds(1),
+        revokeTimeout: Duration = .seconds(10),
+        bufferCapacity: Int = 10_000
+    ) {
+        self.client = client
+        self.groupID = groupID
+        self.topics = topics
+        self.assignmentStrategy = assignmentStrategy
+        self.autoOffsetReset = autoOffsetReset
+        self.sessionTimeout = sessionTimeout
+        self.heartbeatInterval = heartbeatInterval
+        self.maxPollInterval = maxPollInterval
+        self.autoCommitInterval = autoCommitInterval
+        self.revokeTimeout = revokeTimeout
+        self.bufferCapacity = bufferCapacity
+    }
+
+    var properties: [(String, String)] {
+        orderedProperties(
+            client.properties + [
+                ("group.id", groupID),
+                ("partition.assignment.strategy", assignmentStrategy.value),
+                ("auto.offset.reset", autoOffsetReset.rawValue),
+                ("session.timeout.ms", String(sessionTimeout.milliseconds)),
+                ("heartbeat.interval.ms", String(heartbeatInterval.milliseconds)),
+                ("max.poll.interval.ms", String(maxPollInterval.milliseconds)),
+                ("enable.auto.commit", "true"),
+                ("auto.commit.interval.ms", String(autoCommitInterval.milliseconds)),
+                // The at-least-once rule: an offset is stored only when the caller says the message is done.
+                ("enable.auto.offset.store", "false"),
+                ("enable.partition.eof", "false"),
+            ],
+            additional: client.additionalProperties
+        )
+    }
+}

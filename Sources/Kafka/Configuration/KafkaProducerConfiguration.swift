@@ -1,0 +1,59 @@
+/// How a producer batches, acknowledges and bounds its local queue.
+public struct KafkaProducerConfiguration: Sendable, Hashable {
+    public enum Compression: String, Sendable, Hashable {
+        case none, gzip, snappy, lz4, zstd
+    }
+
+    public var client: KafkaClientConfiguration
+    /// Exactly-once per partition writes: no duplicates from librdkafka's own retries. On by default.
+    public var enableIdempotence: Bool
+    public var compression: Compression
+    public var linger: Duration
+    /// The local queue's bound in messages; `send` waits for room instead of growing memory without limit.
+    public var queueMaxMessages: Int
+    /// The local queue's bound in kilobytes.
+    public var queueMaxKilobytes: Int
+    /// The largest message the producer sends (librdkafka `message.max.bytes`).
+    public var messageMaxBytes: Int
+    /// A message not delivered within this time fails with a timeout error.
+    public var messageTimeout: Duration
+    /// How long shutdown waits for queued messages to be delivered before failing them.
+    public var flushTimeout: Duration
+
+    public init(
+        client: KafkaClientConfiguration,
+        enableIdempotence: Bool = true,
+        compression: Compression = .none,
+        linger: Duration = .milliseconds(5),
+        queueMaxMessages: Int = 100_000,
+        queueMaxKilobytes: Int = 256 * 1024,
+        messageMaxBytes: Int = 1_000_000,
+        messageTimeout: Duration = .seconds(120),
+        flushTimeout: Duration = .seconds(10)
+    ) {
+        self.client = client
+        self.enableIdempotence = enableIdempotence
+        self.compression = compression
+        self.linger = linger
+        self.queueMaxMessages = queueMaxMessages
+        self.queueMaxKilobytes = queueMaxKilobytes
+        self.messageMaxBytes = messageMaxBytes
+        self.messageTimeout = messageTimeout
+        self.flushTimeout = flushTimeout
+    }
+
+    var properties: [(String, String)] {
+        orderedProperties(
+            client.properties + [
+                ("enable.idempotence", enableIdempotence ? "true" : "false"),
+                ("compression.codec", compression.rawValue),
+                ("linger.ms", String(linger.milliseconds)),
+                ("queue.buffering.max.messages", String(queueMaxMessages)),
+                ("queue.buffering.max.kbytes", String(queueMaxKilobytes)),
+                ("message.max.bytes", String(messageMaxBytes)),
+                ("message.timeout.ms", String(messageTimeout.milliseconds)),
+            ],
+            additional: client.additionalProperties
+        )
+    }
+}

@@ -1,0 +1,58 @@
+internal import CRDKafka
+
+extension KafkaConsumer {
+    /// Marks a message done: its partition's next offset becomes `offset + 1`, committed with the next
+    /// automatic commit, on rebalance and on close. Call it only after the message's work is finished.
+    public func storeOffset(for message: KafkaConsumerMessage) throws(KafkaError) {
+        try storeOffsets([message.topicPartition: message.offset + 1])
+    }
+
+    /// Stores the next offset to read for each partition. Callers that finish messages out of order store
+    /// the end of the contiguous done prefix (librdkafka never moves a committed offset backwards by itself).
+    public func storeOffsets(_ nextOffsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
+        guard !nextOffsets.isEmpty else { return }
+        let rk = handle.pointer
+        let failures = RDKafkaTopicPartitionList.withList(nextOffsets.map { ($0.key, $0.value) }) { list in
+            _ = rd_kafka_offsets_store(rk, list)
+            return RDKafkaTopicPartitionList.entries(list).filter { $0.error != RD_KAFKA_RESP_ERR_NO_ERROR }
+        }
+        if let failure = failures.first {
+            var error = KafkaError.rdKafka(failure.error, context: "storing the offset of \(failure.partition)", defaultCode: .offset)
+            error.code = .offset
+            throw error
+        }
+    }
+
+    /// Commits the stored offsets now and waits for the broker's answer.
+    public func commit() async throws(KafkaError) {
+        let handle = self.handle
+        let err = await KafkaPollThread.call(name: "kafka-commit") { rd_kafka_commit(handle.pointer, nil, 0) }
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR || err == RD_KAFKA_RESP_ERR__NO_OFFSET else {
+            throw KafkaError.rdKafka(err, context: "commit", defaultCode: .offset)
+        }
+    }
+
+    /// The group's committed offsets for these partitions, as the broker holds them. Partitions with no
+    /// committed offset are absent from the result.
+    public func committedOffsets(
+        for partitions: [KafkaTopicPartition],
+        timeout: Duration = .seconds(10)
+    ) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
+        let handle = self.handle
+        let timeoutMs = Int32(clamping: timeout.milliseconds)
+        let result = await KafkaPollThread.call(name: "kafka-committed") {
+            RDKafkaTopicPartitionList.withList(partitions) { list in
+                let err = rd_kafka_committed(handle.pointer, list, timeoutMs)
+                return (err, RDKafkaTopicPartitionList.entries(list))
+            }
+        }
+        guard result.0 == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            throw KafkaError.rdKafka(result.0, context: "reading committed offsets", defaultCode: .offset)
+        }
+        var offsets: [KafkaTopicPartition: Int64] = [:]
+        for entry in result.1 where entry.offset >= 0 {
+            offsets[entry.partition] = entry.offset
+        }
+        return offsets
+    }
+}

@@ -1,0 +1,93 @@
+internal import CRDKafka
+
+extension KafkaConsumer {
+    /// Messages taken from librdkafka per hand-over to the reader: one lock round per batch, not per message.
+    private static let pollBatch = 512
+
+    /// The poll thread's loop: subscribe, read in batches, serve rebalances (inside the poll), and on stop
+    /// close the consumer, which commits stored offsets and leaves the group.
+    func pollLoop() {
+        let rk = handle.pointer
+        if let error = subscribe(rk) {
+            finish(error)
+            return
+        }
+        var batch: [KafkaConsumerMessage] = []
+        batch.reserveCapacity(Self.pollBatch)
+        var topicNames: [OpaquePointer: String] = [:]
+
+        while !core.stopRequested.load(ordering: .relaxed) {
+            if handle.context.fatalError.withLock({ $0 }) != nil { break }
+            guard let first = rd_kafka_consumer_poll(rk, 100) else { continue }
+            take(first, into: &batch, topicNames: &topicNames)
+            while batch.count < Self.pollBatch, let next = rd_kafka_consumer_poll(rk, 0) {
+                take(next, into: &batch, topicNames: &topicNames)
+            }
+            if !batch.isEmpty {
+                deliver(batch, rk)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+
+        logger.info("closing consumer", metadata: ["group": "\(configuration.groupID)"])
+        let closeResult = rd_kafka_consumer_close(rk)
+        if closeResult != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.warning("consumer close reported an error", metadata: ["error": "\(KafkaError.rdKafka(closeResult, context: "close"))"])
+        }
+        finish(handle.context.fatalError.withLock { $0 })
+    }
+
+    private func subscribe(_ rk: OpaquePointer) -> KafkaError? {
+        let topics = configuration.topics.map { (KafkaTopicPartition(topic: $0, partition: RD_KAFKA_PARTITION_UA), Int64?.none) }
+        let err = RDKafkaTopicPartitionList.withList(topics) { rd_kafka_subscribe(rk, $0) }
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            return KafkaError.rdKafka(err, context: "subscribing to \(configuration.topics)", defaultCode: .partition)
+        }
+        logger.info("subscribed", metadata: ["topics": "\(configuration.topics)", "group": "\(configuration.groupID)"])
+        return nil
+    }
+
+    private func take(
+        _ message: UnsafeMutablePointer<rd_kafka_message_t>,
+        into batch: inout [KafkaConsumerMessage],
+        topicNames: inout [OpaquePointer: String]
+    ) {
+        defer { rd_kafka_message_destroy(message) }
+        let raw = message.pointee
+        guard raw.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            if raw.err != RD_KAFKA_RESP_ERR__PARTITION_EOF {
+                logger.warning("consumer error", metadata: ["error": "\(KafkaError.rdKafka(raw.err, context: "consume"))"])
+            }
+            return
+        }
+        var topic = ""
+        if let rkt = raw.rkt {
+            if let known = topicNames[rkt] {
+                topic = known
+            } else {
+                topic = rd_kafka_topic_name(rkt).map { String(cString: $0) } ?? ""
+                topicNames[rkt] = topic
+            }
+        }
+        batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic))
+    }
+
+    private func deliver(_ batch: [KafkaConsumerMessage], _ rk: OpaquePointer) {
+        let resume = core.withPauseChanges(rk) { machine in
+            let action = machine.received(batch)
+            return (action.resume, action.changes)
+        }
+        if let (waiter, messages) = resume {
+            waiter.resume(returning: messages)
+        }
+    }
+
+    private func finish(_ error: KafkaError?) {
+        let waiter = core.state.withLock { $0.finish(error) }
+        if let error {
+            waiter?.resume(throwing: error)
+        } else {
+            waiter?.resume(returning: nil)
+        }
+    }
+}

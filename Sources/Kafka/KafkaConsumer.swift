@@ -1,0 +1,96 @@
+internal import CRDKafka
+public import Logging
+public import ServiceLifecycle
+
+/// A group member that reads messages from librdkafka as an `AsyncSequence`.
+///
+/// Offsets are stored only when the caller says a message is done (``storeOffset(for:)``): a message that
+/// was read but not finished is read again after a crash or a rebalance (at-least-once). The blocking poll
+/// runs on a thread of its own inside ``run()``, so it never holds one of Swift's cooperative threads.
+public final class KafkaConsumer: Service, Sendable {
+    public let configuration: KafkaConsumerConfiguration
+    let handle: RDKafkaHandle
+    let core: KafkaConsumerCore
+    let logger: Logger
+
+    /// Creates the consumer and checks every configuration property. Nothing is fetched until ``run()``.
+    ///
+    /// - Parameter rebalanceHandler: told of assigned partitions, and of revoked ones before they are given
+    ///   up; the consumer waits for it up to the configuration's `revokeTimeout`.
+    public init(
+        configuration: KafkaConsumerConfiguration,
+        logger: Logger,
+        rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void = { _ in }
+    ) throws(KafkaError) {
+        guard !configuration.topics.isEmpty else {
+            throw KafkaError(code: .invalidConfiguration, message: "a consumer needs at least one topic")
+        }
+        let core = KafkaConsumerCore(configuration: configuration, logger: logger, rebalanceHandler: rebalanceHandler)
+        let context = RDKafkaCallbackContext(logger: logger) { rk, err, list in core.rebalance(rk, err, list) }
+        self.handle = try RDKafkaHandle(kind: .consumer, properties: configuration.properties, context: context) { conf in
+            rd_kafka_conf_set_rebalance_cb(conf) { rk, err, list, opaque in
+                guard let rk, let list, let context = RDKafkaCallbackContext.from(opaque) else { return }
+                context.rebalance?(rk, err, list)
+            }
+        }
+        // Logs, errors and statistics are served by the consumer poll too.
+        rd_kafka_poll_set_consumer(handle.pointer)
+        self.core = core
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The messages, in order per partition. Ends when the consumer stops; throws if it failed fatally.
+    /// One reader at a time.
+    public var messages: KafkaConsumerMessages { KafkaConsumerMessages(consumer: self) }
+
+    /// Partitions currently assigned to this member.
+    public var assignment: Set<KafkaTopicPartition> { core.state.withLock { $0.assigned } }
+
+    /// Joins the group and reads until graceful shutdown or cancellation, then leaves the group cleanly
+    /// (stored offsets are committed and the partitions handed over).
+    public func run() async throws {
+        guard !core.started.exchange(true, ordering: .sequentiallyConsistent) else {
+            throw KafkaError(code: .shutdown, message: "KafkaConsumer.run() was called twice")
+        }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await KafkaPollThread.run(name: "kafka-consumer") { self.pollLoop() }
+            } onGracefulShutdown: {
+                self.triggerGracefulShutdown()
+            }
+        } onCancel: {
+            self.triggerGracefulShutdown()
+        }
+        if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }
+    }
+
+    /// Stops reading and leaves the group; ``run()`` returns once that is done.
+    public func triggerGracefulShutdown() {
+        core.stopRequested.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    // MARK: Pause and resume
+
+    /// Stops fetching these partitions without leaving the group. Messages already read are still delivered.
+    public func pause(_ partitions: [KafkaTopicPartition]) {
+        core.withPauseChanges(handle.pointer) { ((), $0.pause(partitions)) }
+    }
+
+    public func resume(_ partitions: [KafkaTopicPartition]) {
+        core.withPauseChanges(handle.pointer) { ((), $0.resume(partitions)) }
+    }
+
+    /// Pauses every assigned partition, and any assigned later, until ``resumeAll()``.
+    public func pauseAll() {
+        core.withPauseChanges(handle.pointer) { ((), $0.pauseAll()) }
+    }
+
+    public func resumeAll() {
+        core.withPauseChanges(handle.pointer) { ((), $0.resumeAll()) }
+    }
+
+    public func isPaused(_ partition: KafkaTopicPartition) -> Bool {
+        core.state.withLock { $0.isPaused(partition) }
+    }
+}

@@ -1,0 +1,121 @@
+internal import CRDKafka
+import Dispatch
+import Logging
+import Synchronization
+
+/// The part of a consumer that librdkafka's rebalance callback and the message iterator share. It exists
+/// before the librdkafka handle does (the callback context must point at it), so it takes the handle's
+/// pointer as an argument instead of holding the handle.
+final class KafkaConsumerCore: Sendable {
+    typealias Waiter = CheckedContinuation<[KafkaConsumerMessage]?, any Error>
+
+    let state: Mutex<KafkaConsumerStateMachine<Waiter>>
+    /// Orders pause and resume calls into librdkafka the same way as the state transitions that caused them.
+    private let pauseOrder = Mutex<Void>(())
+    let revocations = Atomic<Int>(0)
+    let stopRequested = Atomic<Bool>(false)
+    let started = Atomic<Bool>(false)
+    let logger: Logger
+    let revokeTimeout: Duration
+    let rebalanceHandler: @Sendable (KafkaRebalanceEvent) async -> Void
+
+    init(
+        configuration: KafkaConsumerConfiguration,
+        logger: Logger,
+        rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void
+    ) {
+        self.state = Mutex(KafkaConsumerStateMachine(capacity: configuration.bufferCapacity))
+        self.logger = logger
+        self.revokeTimeout = configuration.revokeTimeout
+        self.rebalanceHandler = rebalanceHandler
+    }
+
+    /// Runs a transition that may change which partitions are paused, then makes librdkafka agree.
+    func withPauseChanges<T: Sendable>(
+        _ rk: OpaquePointer,
+        _ body: @Sendable (inout KafkaConsumerStateMachine<Waiter>) -> (T, KafkaConsumerStateMachine<Waiter>.PauseChanges)
+    ) -> T {
+        pauseOrder.withLock { _ in
+            let (result, changes) = state.withLock { body(&$0) }
+            apply(changes, rk)
+            return result
+        }
+    }
+
+    private func apply(_ changes: KafkaConsumerStateMachine<Waiter>.PauseChanges, _ rk: OpaquePointer) {
+        if !changes.pause.isEmpty {
+            logger.debug("pausing partitions", metadata: ["partitions": "\(changes.pause)"])
+            let err = RDKafkaTopicPartitionList.withList(changes.pause) { rd_kafka_pause_partitions(rk, $0) }
+            if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                logger.warning("pausing partitions failed", metadata: ["error": "\(KafkaError.rdKafka(err, context: "pause"))"])
+            }
+        }
+        if !changes.resume.isEmpty {
+            logger.debug("resuming partitions", metadata: ["partitions": "\(changes.resume)"])
+            let err = RDKafkaTopicPartitionList.withList(changes.resume) { rd_kafka_resume_partitions(rk, $0) }
+            if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+                logger.warning("resuming partitions failed", metadata: ["error": "\(KafkaError.rdKafka(err, context: "resume"))"])
+            }
+        }
+    }
+
+    // MARK: Rebalance (poll thread, inside rd_kafka_consumer_poll)
+
+    func rebalance(_ rk: OpaquePointer, _ err: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
+        let partitions = RDKafkaTopicPartitionList.partitions(list)
+        let cooperative = rd_kafka_rebalance_protocol(rk).map { String(cString: $0) } == "COOPERATIVE"
+        switch err {
+        case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
+            logger.info("partitions assigned", metadata: ["partitions": "\(partitions)"])
+            if cooperative {
+                if let error = rd_kafka_incremental_assign(rk, list) { logAndDestroy(error, "incremental assign") }
+            } else {
+                let result = rd_kafka_assign(rk, list)
+                if result != RD_KAFKA_RESP_ERR_NO_ERROR {
+                    logger.error("assign failed", metadata: ["error": "\(KafkaError.rdKafka(result, context: "assign"))"])
+                }
+            }
+            withPauseChanges(rk) { machine in
+                ((), .init(pause: machine.assigned(partitions), resume: []))
+            }
+            runHandler(.assigned(partitions), timeout: revokeTimeout)
+        case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
+            let lost = rd_kafka_assignment_lost(rk) != 0
+            logger.info("partitions revoked", metadata: ["partitions": "\(partitions)", "lost": "\(lost)"])
+            withPauseChanges(rk) { machine in ((), machine.revoked(partitions)) }
+            revocations.add(1, ordering: .sequentiallyConsistent)
+            let deadline = ContinuousClock.now.advanced(by: revokeTimeout)
+            runHandler(lost ? .lost(partitions) : .revoked(partitions, deadline: deadline), timeout: revokeTimeout)
+            if cooperative {
+                if let error = rd_kafka_incremental_unassign(rk, list) { logAndDestroy(error, "incremental unassign") }
+            } else {
+                _ = rd_kafka_assign(rk, nil)
+            }
+        default:
+            logger.error("rebalance error", metadata: ["error": "\(KafkaError.rdKafka(err, context: "rebalance"))"])
+            withPauseChanges(rk) { machine in ((), machine.revoked(partitions)) }
+            _ = rd_kafka_assign(rk, nil)
+        }
+    }
+
+    /// Runs the caller's async handler and blocks the poll thread until it returns or the timeout passes.
+    private func runHandler(_ event: KafkaRebalanceEvent, timeout: Duration) {
+        let done = DispatchSemaphore(value: 0)
+        let handler = rebalanceHandler
+        let task = Task {
+            await handler(event)
+            done.signal()
+        }
+        let nanoseconds = Int(clamping: timeout.milliseconds * 1_000_000)
+        if done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+            logger.warning("rebalance handler did not finish in time; going on", metadata: ["timeoutMs": "\(timeout.milliseconds)"])
+            task.cancel()
+        }
+    }
+
+    private func logAndDestroy(_ error: OpaquePointer, _ what: String) {
+        let text = rd_kafka_error_string(error).map { String(cString: $0) } ?? "unknown"
+        logger.error("\(what) failed", metadata: ["error": "\(text)"])
+        rd_kafka_error_destroy(error)
+    }
+}

@@ -1,0 +1,77 @@
+/// A message read from Kafka, copied out of librdkafka's buffers so that it outlives the poll that read it.
+///
+/// Key and value are delivered exactly as the broker holds them: either may be absent, and neither is
+/// required to be UTF-8. The caller decides what a malformed message means.
+public struct KafkaConsumerMessage: Sendable, Hashable {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+    /// Milliseconds since the epoch, as set by the producer or the broker; `nil` when not available.
+    public var timestampMs: Int64?
+    public var key: [UInt8]?
+    public var value: [UInt8]?
+    public var headers: [KafkaHeader]
+
+    public init(
+        topic: String,
+        partition: Int32,
+        offset: Int64,
+        timestampMs: Int64? = nil,
+        key: [UInt8]? = nil,
+        value: [UInt8]? = nil,
+        headers: [KafkaHeader] = []
+    ) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.timestampMs = timestampMs
+        self.key = key
+        self.value = value
+        self.headers = headers
+    }
+
+    public var topicPartition: KafkaTopicPartition { KafkaTopicPartition(topic: topic, partition: partition) }
+
+    /// The key read as UTF-8, or `nil` when absent or not valid UTF-8.
+    public var keyString: String? { key.flatMap { String(validating: $0, as: UTF8.self) } }
+    /// The value read as UTF-8, or `nil` when absent or not valid UTF-8.
+    public var valueString: String? { value.flatMap { String(validating: $0, as: UTF8.self) } }
+
+    /// The first header with this key.
+    public func header(_ key: String) -> KafkaHeader? { headers.first { $0.key == key } }
+}
+
+/// A message to publish.
+public struct KafkaProducerMessage: Sendable, Hashable {
+    public var topic: String
+    /// `nil` lets the partitioner choose from the key (the same key always lands on the same partition).
+    public var partition: Int32?
+    public var key: [UInt8]?
+    public var value: [UInt8]?
+    public var headers: [KafkaHeader]
+
+    public init(
+        topic: String,
+        partition: Int32? = nil,
+        key: [UInt8]? = nil,
+        value: [UInt8]? = nil,
+        headers: [KafkaHeader] = []
+    ) {
+        self.topic = topic
+        self.partition = partition
+        self.key = key
+        self.value = value
+        self.headers = headers
+    }
+
+    public init(topic: String, partition: Int32? = nil, key: String?, value: String, headers: [KafkaHeader] = []) {
+        self.init(topic: topic, partition: partition, key: key.map { Array($0.utf8) }, value: Array(value.utf8), headers: headers)
+    }
+}
+
+/// Where the cluster stored a delivered message.
+public struct KafkaDeliveryReport: Sendable, Hashable {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+}

@@ -1,0 +1,91 @@
+/// The consumer's messages as an `AsyncSequence`. The iterator takes messages from the read-ahead buffer in
+/// batches, so a busy reader pays one lock round per batch.
+public struct KafkaConsumerMessages: AsyncSequence, Sendable {
+    public typealias Element = KafkaConsumerMessage
+    let consumer: KafkaConsumer
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(core: consumer.core, consumer: consumer)
+    }
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let core: KafkaConsumerCore
+        let consumer: KafkaConsumer
+        private var batch: [KafkaConsumerMessage] = []
+        private var index = 0
+        private var revocationsSeen = 0
+
+        init(core: KafkaConsumerCore, consumer: KafkaConsumer) {
+            self.core = core
+            self.consumer = consumer
+        }
+
+        public mutating func next() async throws -> KafkaConsumerMessage? {
+            while true {
+                if index < batch.count {
+                    let message = batch[index]
+                    index += 1
+                    // A revocation since this batch was taken: skip messages of partitions no longer ours.
+                    if core.revocations.load(ordering: .sequentiallyConsistent) != revocationsSeen,
+                        !core.state.withLock({ $0.stillAssigned(message) })
+                    {
+                        continue
+                    }
+                    return message
+                }
+                revocationsSeen = core.revocations.load(ordering: .sequentiallyConsistent)
+                guard let next = try await nextBatch() else { return nil }
+                batch = next
+                index = 0
+            }
+        }
+
+        private func nextBatch() async throws -> [KafkaConsumerMessage]? {
+            let rk = consumer.handle.pointer
+            enum Immediate { case messages([KafkaConsumerMessage]), finished(KafkaError?), wait }
+            let immediate: Immediate = core.withPauseChanges(rk) { machine in
+                switch machine.next() {
+                case .deliver(let messages, let changes): return (.messages(messages), changes)
+                case .finish(let error): return (.finished(error), .init())
+                case .suspend: return (.wait, .init())
+                }
+            }
+            switch immediate {
+            case .messages(let messages): return messages
+            case .finished(let error):
+                if let error { throw error }
+                return nil
+            case .wait:
+                break
+            }
+            let core = self.core
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: KafkaConsumerCore.Waiter) in
+                    let outcome: Immediate = core.withPauseChanges(rk) { machine in
+                        if Task.isCancelled { return (.finished(nil), .init()) }
+                        if machine.suspend(continuation) { return (.wait, .init()) }
+                        switch machine.next() {
+                        case .deliver(let messages, let changes): return (.messages(messages), changes)
+                        case .finish(let error): return (.finished(error), .init())
+                        case .suspend: return (.finished(nil), .init())
+                        }
+                    }
+                    switch outcome {
+                    case .wait: break
+                    case .messages(let messages): continuation.resume(returning: messages)
+                    case .finished(let error):
+                        if Task.isCancelled {
+                            continuation.resume(throwing: CancellationError())
+                        } else if let error {
+                            continuation.resume(throwing: error)
+                        } else {
+                            continuation.resume(returning: nil)
+                        }
+                    }
+                }
+            } onCancel: {
+                core.state.withLock { $0.cancelWaiter() }?.resume(throwing: CancellationError())
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+internal import CKafkaShims
+internal import CRDKafka
+public import Logging
+public import ServiceLifecycle
+import Synchronization
+
+/// Publishes messages and reports, for each, where the cluster stored it or why it could not.
+///
+/// `send` resumes when librdkafka's delivery report arrives, not when the message is queued, so a caller
+/// that waits for it knows the message is durable (acks from all in-sync replicas, idempotent by default).
+/// The local queue is bounded: when it is full, `send` waits for room instead of growing memory.
+/// Delivery reports are served by ``run()``, which must be running for `send` to complete.
+public final class KafkaProducer: Service, Sendable {
+    public let configuration: KafkaProducerConfiguration
+    let handle: RDKafkaHandle
+    private let logger: Logger
+    private let stopRequested = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
+
+    public init(configuration: KafkaProducerConfiguration, logger: Logger) throws(KafkaError) {
+        self.handle = try RDKafkaHandle(
+            kind: .producer,
+            properties: configuration.properties,
+            context: RDKafkaCallbackContext(logger: logger)
+        ) { conf in
+            rd_kafka_conf_set_dr_msg_cb(conf, KafkaDeliveryTicket.deliveryCallback)
+        }
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Sends one message and waits for its delivery report.
+    @discardableResult
+    public func send(_ message: KafkaProducerMessage) async throws(KafkaError) -> KafkaDeliveryReport {
+        guard let result = await send([message]).first else {
+            throw KafkaError(code: .delivery, message: "no delivery report")
+        }
+        return try result.get()
+    }
+
+    /// Sends messages in order and waits for all their delivery reports, one result per message.
+    /// Messages for one partition keep their order.
+    public func send(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        let batch = KafkaDeliveryBatch(count: messages.count)
+        for (index, message) in messages.enumerated() {
+            if let error = await enqueue(message, ticket: KafkaDeliveryTicket(batch: batch, index: index, topic: message.topic)) {
+                batch.complete(index, .failure(error))
+            }
+        }
+        return await batch.wait()
+    }
+
+    /// Number of messages queued or in flight.
+    public var queuedCount: Int { Int(rd_kafka_outq_len(handle.pointer)) }
+
+    /// Serves delivery reports until graceful shutdown or cancellation, then flushes what is queued
+    /// (up to `flushTimeout`) and fails the rest with a `shutdown` error.
+    public func run() async throws {
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await KafkaPollThread.run(name: "kafka-producer") { self.pollLoop() }
+            } onGracefulShutdown: {
+                self.triggerGracefulShutdown()
+            }
+        } onCancel: {
+            self.triggerGracefulShutdown()
+        }
+        if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }
+    }
+
+    public func triggerGracefulShutdown() {
+        stopRequested.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    private func pollLoop() {
+        let rk = handle.pointer
+        while !stopRequested.load(ordering: .relaxed) {
+            rd_kafka_poll(rk, 50)
+        }
+        closed.store(true, ordering: .sequentiallyConsistent)
+        let flushed = rd_kafka_flush(rk, Int32(clamping: configuration.flushTimeout.milliseconds))
+        if flushed != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.warning("flush timed out; failing undelivered messages", metadata: ["queued": "\(rd_kafka_outq_len(rk))"])
+            _ = rd_kafka_purge(rk, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
+            // Purged messages get their (failed) delivery reports through the poll.
+            for _ in 0..<100 where rd_kafka_outq_len(rk) > 0 {
+                rd_kafka_poll(rk, 50)
+            }
+        }
+        rd_kafka_poll(rk, 0)
+        logger.info("producer stopped")
+    }
+
+    /// Queues one message, waiting while the local queue is full. Returns the error if it was not queued.
+    private func enqueue(_ message: KafkaProducerMessage, ticket: KafkaDeliveryTicket) async -> KafkaError? {
+        let retained = Unmanaged.passRetained(ticket)
+        while true {
+            if closed.load(ordering: .relaxed) {
+                retained.release()
+                return KafkaError(code: .shutdown, message: "the producer is shut down")
+            }
+            let err = produce(message, opaque: retained.toOpaque())
+            if err == RD_KAFKA_RESP_ERR_NO_ERROR { return nil }
+            guard err == RD_KAFKA_RESP_ERR__QUEUE_FULL else {
+                retained.release()
+                return KafkaError.rdKafka(err, context: "queueing a message for \(message.topic)", defaultCode: .delivery)
+            }
+            // Backpressure: the queue drains as delivery reports arrive.
+            do {
+                try await Task.sleep(for: .milliseconds(1))
+            } catch {
+                retained.release()
+                return KafkaError(code: .shutdown, message: "cancelled while waiting for room in the producer queue")
+            }
+        }
+    }
+
+    private func produce(_ message: KafkaProducerMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
+        let headers = makeHeaders(message.headers)
+        let err = message.topic.withCString { topic in
+            withBytes(message.key) { key, keyLength in
+                withBytes(message.value) { value, valueLength in
+                    qw_kafka_produce(
+                        handle.pointer, topic, message.partition ?? RD_KAFKA_PARTITION_UA,
+                        key, keyLength, value, valueLength, headers, opaque
+                    )
+                }
+            }
+        }
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR, let headers { rd_kafka_headers_destroy(headers) }
+        return err
+    }
+
+    private func makeHeaders(_ headers: [KafkaHeader]) -> OpaquePointer? {
+        guard !headers.isEmpty, let list = rd_kafka_headers_new(headers.count) else { return nil }
+        for header in headers {
+            _ = withBytes(header.value) { value, length in
+                rd_kafka_header_add(list, header.key, -1, value, length)
+            }
+        }
+        return list
+    }
+}
+
+/// Lends the bytes of an optional byte array (nil stays nil, empty stays empty) to a C call.
+private func withBytes<T>(_ bytes: [UInt8]?, _ body: (UnsafeRawPointer?, Int) -> T) -> T {
+    guard let bytes else { return body(nil, 0) }
+    return bytes.withUnsafeBytes { buffer in
+        // An empty array may have no base address; Kafka distinguishes empty from absent, so give it one.
+        if let base = buffer.baseAddress { return body(base, buffer.count) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1) { body(UnsafeRawPointer($0.baseAddress), 0) }
+    }
+}

@@ -1,0 +1,59 @@
+import Kafka
+import Testing
+
+@Suite struct KafkaConfigurationTests {
+    @Test func unknownPropertyFailsAtStartAndIsNamed() throws {
+        var client = KafkaClientConfiguration(bootstrapServers: ["127.0.0.1:1"])
+        client.additionalProperties = ["no.such.property": "1"]
+        let error = #expect(throws: KafkaError.self) {
+            try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: TestSupport.logger)
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("no.such.property") == true)
+    }
+
+    @Test func invalidValueFailsAtStartAndIsNamed() throws {
+        var client = KafkaClientConfiguration(bootstrapServers: ["127.0.0.1:1"])
+        client.additionalProperties = ["session.timeout.ms": "not-a-number"]
+        let error = #expect(throws: KafkaError.self) {
+            try KafkaConsumer(
+                configuration: KafkaConsumerConfiguration(client: client, groupID: "g", topics: ["t"]),
+                logger: TestSupport.logger
+            )
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("session.timeout.ms") == true)
+    }
+
+    @Test func passThroughPropertyOverridesTypedValue() throws {
+        var client = KafkaClientConfiguration(bootstrapServers: ["127.0.0.1:1"])
+        client.additionalProperties = ["partition.assignment.strategy": "roundrobin", "fetch.wait.max.ms": "50"]
+        _ = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(client: client, groupID: "g", topics: ["t"]),
+            logger: TestSupport.logger
+        )
+    }
+
+    @Test func consumerNeedsATopic() {
+        let client = KafkaClientConfiguration(bootstrapServers: ["127.0.0.1:1"])
+        #expect(throws: KafkaError.self) {
+            try KafkaConsumer(configuration: KafkaConsumerConfiguration(client: client, groupID: "g", topics: []), logger: TestSupport.logger)
+        }
+    }
+
+    @Test func unreachableBrokerIsRetriedNotFatal() async throws {
+        // Nothing listens on port 1: librdkafka logs and retries; a send times out with a typed error.
+        let client = KafkaClientConfiguration(bootstrapServers: ["127.0.0.1:1"])
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(client: client, messageTimeout: .milliseconds(1500)),
+            logger: TestSupport.logger
+        )
+        try await TestSupport.withRunning(producers: [producer]) {
+            let error = await #expect(throws: KafkaError.self) {
+                try await producer.send(KafkaProducerMessage(topic: "t", key: "k", value: "v"))
+            }
+            #expect(error?.code == .timeout)
+            #expect(error?.isRetryable == true)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Kafka
+import Testing
+
+/// Faults injected into the embedded cluster: failed produce requests and a broker going down and up.
+@Suite struct KafkaFaultTests {
+    @Test func producerDeliveryFailureSurfacesAsATypedError() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("fail")
+        try cluster.createTopic(topic, partitions: 1)
+        let producer = try TestSupport.producer(cluster)  // idempotent, as in production
+        try await TestSupport.withRunning(producers: [producer]) {
+            // Warm up so that metadata is known, then make the next produce request fail.
+            try await producer.send(KafkaProducerMessage(topic: topic, key: "k", value: "ok"))
+            cluster.pushRequestErrors(.produce, [.messageTooLarge])
+            let error = await #expect(throws: KafkaError.self) {
+                try await producer.send(KafkaProducerMessage(topic: topic, key: "k", value: "refused"))
+            }
+            #expect(error?.code == .messageTooLarge)
+            #expect(error?.rdKafkaName == "MSG_SIZE_TOO_LARGE")
+            #expect(error?.isFatal == false)
+            #expect(error?.isRetryable == false)
+            // The producer goes on working after the failure.
+            let report = try await producer.send(KafkaProducerMessage(topic: topic, key: "k", value: "after"))
+            #expect(report.offset >= 1)
+        }
+    }
+
+    @Test func brokerDownAndUpLosesNothing() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("downup")
+        try cluster.createTopic(topic, partitions: 3)
+        let producer = try TestSupport.producer(cluster)
+        let consumer = try KafkaConsumer(
+            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
+            logger: TestSupport.logger
+        )
+        let total = 1_000
+        let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
+            let firstHalf = (0..<total / 2).map { KafkaProducerMessage(topic: topic, key: "k\($0 % 7)", value: "m\($0)") }
+            _ = try await producer.send(firstHalf).map { try $0.get() }
+            try cluster.setBrokerDown(1)
+            async let secondHalf = producer.send(
+                (total / 2..<total).map { KafkaProducerMessage(topic: topic, key: "k\($0 % 7)", value: "m\($0)") }
+            )
+            try await Task.sleep(for: .seconds(2))
+            try cluster.setBrokerUp(1)
+            let reports = await secondHalf
+            #expect(reports.allSatisfy { (try? $0.get()) != nil }, "a message sent while the broker was down failed")
+            return try await TestSupport.read(consumer, count: total)
+        }
+        let values = received.compactMap(\.valueString)
+        #expect(Set(values) == Set((0..<total).map { "m\($0)" }))
+        #expect(values.count == total, "duplicates after the broker came back")
+    }
+}

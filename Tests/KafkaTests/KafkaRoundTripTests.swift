@@ -1,0 +1,80 @@
+import Kafka
+import Testing
+
+/// Producer and consumer against the embedded cluster over loopback TCP.
+@Suite struct KafkaRoundTripTests {
+    @Test func tenThousandKeyedMessagesWithHeadersRoundTripInOrderPerPartition() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("roundtrip")
+        try cluster.createTopic(topic, partitions: 6, replicationFactor: 3)
+        let producer = try TestSupport.producer(cluster)
+        let consumer = try KafkaConsumer(
+            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
+            logger: TestSupport.logger
+        )
+        let count = 10_000
+        let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
+            let messages = (0..<count).map { index in
+                KafkaProducerMessage(
+                    topic: topic,
+                    key: "key-\(index % 97)",
+                    value: "value-\(index)",
+                    headers: [KafkaHeader(key: "sequence", string: "\(index)"), KafkaHeader(key: "empty", value: nil)]
+                )
+            }
+            let reports = await producer.send(messages)
+            let delivered = try reports.map { try $0.get() }
+            #expect(delivered.count == count)
+            return try await TestSupport.read(consumer, count: count)
+        }
+
+        #expect(received.count == count)
+        let sequences = received.compactMap { $0.header("sequence")?.stringValue.flatMap(Int.init) }
+        #expect(Set(sequences).count == count, "lost or duplicated messages")
+        #expect(Set(sequences) == Set(0..<count))
+
+        // Order: offsets rise within each partition, and so does the sequence of each key.
+        var lastOffset: [Int32: Int64] = [:]
+        var lastSequence: [String: Int] = [:]
+        for message in received {
+            if let previous = lastOffset[message.partition] { #expect(message.offset > previous) }
+            lastOffset[message.partition] = message.offset
+            let key = try #require(message.keyString)
+            let sequence = try #require(message.header("sequence")?.stringValue.flatMap(Int.init))
+            if let previous = lastSequence[key] { #expect(sequence > previous, "key \(key) out of order") }
+            lastSequence[key] = sequence
+            #expect(message.valueString == "value-\(sequence)")
+            #expect(message.header("empty") == KafkaHeader(key: "empty", value: nil))
+            #expect(message.timestampMs != nil)
+        }
+        #expect(lastOffset.count == 6)
+        // The same key always went to the same partition.
+        let partitionsPerKey = Dictionary(grouping: received, by: { $0.keyString ?? "" }).mapValues { Set($0.map(\.partition)).count }
+        #expect(partitionsPerKey.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func messagesWithoutKeyOrValueOrWithBinaryValueAreDeliveredAsTheyAre() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("raw")
+        try cluster.createTopic(topic, partitions: 1)
+        let producer = try TestSupport.producer(cluster)
+        let consumer = try KafkaConsumer(
+            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
+            logger: TestSupport.logger
+        )
+        let invalidUTF8: [UInt8] = [0xFF, 0xFE, 0x00, 0xC3]
+        let sent = [
+            KafkaProducerMessage(topic: topic, key: nil, value: Array("no key".utf8)),
+            KafkaProducerMessage(topic: topic, key: Array("no value".utf8), value: nil),
+            KafkaProducerMessage(topic: topic, key: Array("binary".utf8), value: invalidUTF8),
+            KafkaProducerMessage(topic: topic, key: [], value: []),
+        ]
+        let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
+            _ = try await producer.send(sent).map { try $0.get() }
+            return try await TestSupport.read(consumer, count: sent.count)
+        }
+        #expect(received.map(\.key) == [nil, Array("no value".utf8), Array("binary".utf8), []])
+        #expect(received.map(\.value) == [Array("no key".utf8), nil, invalidUTF8, []])
+        #expect(received[2].valueString == nil)
+    }
+}
