@@ -53,16 +53,11 @@ public final class KafkaConsumer: Service, Sendable {
         guard !core.started.exchange(true, ordering: .sequentiallyConsistent) else {
             throw KafkaError(code: .shutdown, message: "KafkaConsumer.run() was called twice")
         }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await KafkaPollThread.run(name: "kafka-consumer") { self.pollLoop() }
-            } onGracefulShutdown: {
-                self.triggerGracefulShutdown()
-            }
-        } onCancel: {
+        try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle) {
+            self.pollLoop()
+        } stop: {
             self.triggerGracefulShutdown()
         }
-        if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }
     }
 
     /// Stops reading and leaves the group; ``run()`` returns once that is done.

@@ -56,16 +56,11 @@ public final class KafkaProducer: Service, Sendable {
     /// Serves delivery reports until graceful shutdown or cancellation, then flushes what is queued
     /// (up to `flushTimeout`) and fails the rest with a `shutdown` error.
     public func run() async throws {
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await KafkaPollThread.run(name: "kafka-producer") { self.pollLoop() }
-            } onGracefulShutdown: {
-                self.triggerGracefulShutdown()
-            }
-        } onCancel: {
+        try await KafkaPollThread.runService(name: "kafka-producer", handle: handle) {
+            self.pollLoop()
+        } stop: {
             self.triggerGracefulShutdown()
         }
-        if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }
     }
 
     public func triggerGracefulShutdown() {

@@ -11,10 +11,7 @@ import Testing
         let group = TestSupport.uniqueName("g")
         let events = Locked<[String: [KafkaRebalanceEvent]]>([:])
         func consumer(_ name: String) throws -> KafkaConsumer {
-            try KafkaConsumer(
-                configuration: TestSupport.consumerConfiguration(cluster, group: group, topic: topic),
-                logger: TestSupport.logger
-            ) { event in events.withLock { $0[name, default: []].append(event) } }
+            try TestSupport.consumer(cluster, group: group, topic: topic) { event in events.withLock { $0[name, default: []].append(event) } }
         }
         let first = try consumer("first")
         let second = try consumer("second")
@@ -38,14 +35,14 @@ import Testing
                 #expect(first.assignment.isDisjoint(with: second.assignment))
 
                 let half = (0..<count / 2).map { KafkaProducerMessage(topic: topic, key: "k\($0 % 31)", value: "m\($0)") }
-                _ = try await producer.send(half).map { try $0.get() }
+                try await TestSupport.sendAll(producer, half)
                 try await eventually { seen.withLock { $0.count } == count / 2 }
 
                 // The first member leaves cleanly: the second takes all six partitions.
                 first.triggerGracefulShutdown()
                 try await eventually { second.assignment.count == 6 }
                 let rest = (count / 2..<count).map { KafkaProducerMessage(topic: topic, key: "k\($0 % 31)", value: "m\($0)") }
-                _ = try await producer.send(rest).map { try $0.get() }
+                try await TestSupport.sendAll(producer, rest)
                 try await eventually { seen.withLock { $0.count } == count }
                 second.triggerGracefulShutdown()
                 try await tasks.waitForAll()
@@ -70,7 +67,7 @@ import Testing
         let consumer = try KafkaConsumer(configuration: configuration, logger: TestSupport.logger)
 
         try await TestSupport.withRunning([consumer], producers: [producer]) {
-            _ = try await producer.send((0..<100).map { KafkaProducerMessage(topic: topic, key: "k", value: "m\($0)") }).map { try $0.get() }
+            try await TestSupport.sendAll(producer, (0..<100).map { KafkaProducerMessage(topic: topic, key: "k", value: "m\($0)") })
             let read = try await TestSupport.read(consumer, count: 100, storeOffsets: false)
             #expect(read.count == 100)
             // Several auto-commit intervals pass: nothing was marked done, so nothing is committed.
@@ -95,10 +92,7 @@ import Testing
         let topic = TestSupport.uniqueName("pause")
         try cluster.createTopic(topic, partitions: 2)
         let producer = try TestSupport.producer(cluster)
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
-            logger: TestSupport.logger
-        )
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
         let p0 = KafkaTopicPartition(topic: topic, partition: 0)
         let seen = Locked<[Int32: Int]>([:])
         try await TestSupport.withRunning([consumer], producers: [producer]) {
@@ -112,7 +106,7 @@ import Testing
                 consumer.pause([p0])
                 #expect(consumer.isPaused(p0))
                 for partition in [Int32(0), 1] {
-                    _ = try await producer.send((0..<10).map { _ in KafkaProducerMessage(topic: topic, partition: partition, key: nil, value: "x") }).map { try $0.get() }
+                    try await TestSupport.sendAll(producer, (0..<10).map { _ in KafkaProducerMessage(topic: topic, partition: partition, key: nil, value: "x") })
                 }
                 try await eventually { seen.withLock { $0[1] } == 10 }
                 try await Task.sleep(for: .seconds(1))

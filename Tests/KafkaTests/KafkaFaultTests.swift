@@ -30,14 +30,11 @@ import Testing
         let topic = TestSupport.uniqueName("downup")
         try cluster.createTopic(topic, partitions: 3)
         let producer = try TestSupport.producer(cluster)
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
-            logger: TestSupport.logger
-        )
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
         let total = 1_000
         let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
             let firstHalf = (0..<total / 2).map { KafkaProducerMessage(topic: topic, key: "k\($0 % 7)", value: "m\($0)") }
-            _ = try await producer.send(firstHalf).map { try $0.get() }
+            try await TestSupport.sendAll(producer, firstHalf)
             try cluster.setBrokerDown(1)
             async let secondHalf = producer.send(
                 (total / 2..<total).map { KafkaProducerMessage(topic: topic, key: "k\($0 % 7)", value: "m\($0)") }

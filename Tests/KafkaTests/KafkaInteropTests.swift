@@ -20,10 +20,7 @@ import Testing
         )
         #expect(produced.status == 0, "kcat failed: \(produced.stderr)")
 
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
-            logger: TestSupport.logger
-        )
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
         let received = try await TestSupport.withRunning([consumer]) { try await TestSupport.read(consumer, count: 200) }
         #expect(Set(received.compactMap(\.valueString)) == Set((0..<200).map { "{\"n\":\($0)}" }))
         #expect(received.allSatisfy { $0.keyString?.hasPrefix("task-") == true })
@@ -41,7 +38,7 @@ import Testing
             let messages = (0..<150).map {
                 KafkaProducerMessage(topic: topic, key: "k\($0 % 4)", value: "v\($0)", headers: [KafkaHeader(key: "origin", string: "swift")])
             }
-            _ = try await producer.send(messages).map { try $0.get() }
+            try await TestSupport.sendAll(producer, messages)
         }
         let consumed = try ExternalProcess.run(
             kcat, ["-b", cluster.bootstrapServers, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%k|%s|%h\n"]
@@ -64,7 +61,7 @@ import Testing
             let messages = (0..<120).map {
                 KafkaProducerMessage(topic: topic, key: "k\($0 % 5)", value: "v\($0)", headers: [KafkaHeader(key: "origin", string: "swift")])
             }
-            _ = try await producer.send(messages).map { try $0.get() }
+            try await TestSupport.sendAll(producer, messages)
         }
         let script = ExternalProcess.repositoryRoot.appendingPathComponent("Tests/KafkaTests/Interop/aiokafka_client.py").path
         let consumed = try ExternalProcess.run(
@@ -89,10 +86,7 @@ import Testing
         let produced = try ExternalProcess.run(python, [script, "produce", cluster.bootstrapServers, topic, "80"], timeout: .seconds(60))
         #expect(produced.status == 0, "aiokafka failed: \(produced.stderr)")
 
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
-            logger: TestSupport.logger
-        )
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
         let received = try await TestSupport.withRunning([consumer]) { try await TestSupport.read(consumer, count: 80) }
         #expect(Set(received.compactMap(\.valueString)) == Set((0..<80).map { "py\($0)" }))
         #expect(received.allSatisfy { $0.header("origin")?.stringValue == "aiokafka" })

@@ -12,10 +12,7 @@ import Testing
         let producer = try TestSupport.producer(cluster)
         let member = Locked<KafkaConsumer?>(nil)
         let storeResult = Locked<Bool?>(nil)
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: group, topic: topic),
-            logger: TestSupport.logger
-        ) { event in
+        let consumer = try TestSupport.consumer(cluster, group: group, topic: topic) { event in
             // Finishing the work for revoked partitions: store where it got to before the handover.
             guard case .revoked(let partitions, _) = event, partitions.contains(partition) else { return }
             let stored = (try? member.withLock { $0 }?.storeOffsets([partition: 50])) != nil
@@ -24,16 +21,13 @@ import Testing
         member.withLock { $0 = consumer }
 
         try await TestSupport.withRunning([consumer], producers: [producer]) {
-            _ = try await producer.send((0..<80).map { KafkaProducerMessage(topic: topic, key: "k", value: "m\($0)") }).map { try $0.get() }
+            try await TestSupport.sendAll(producer, (0..<80).map { KafkaProducerMessage(topic: topic, key: "k", value: "m\($0)") })
             _ = try await TestSupport.read(consumer, count: 80, storeOffsets: false)
         }
         #expect(storeResult.withLock { $0 } == true, "storing offsets inside the revoke handler failed")
         member.withLock { $0 = nil }
 
-        let next = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: group, topic: topic),
-            logger: TestSupport.logger
-        )
+        let next = try TestSupport.consumer(cluster, group: group, topic: topic)
         let rest = try await TestSupport.withRunning([next]) { try await TestSupport.read(next, count: 30) }
         #expect(rest.first?.offset == 50)
     }

@@ -8,10 +8,7 @@ import Testing
         let topic = TestSupport.uniqueName("roundtrip")
         try cluster.createTopic(topic, partitions: 6, replicationFactor: 3)
         let producer = try TestSupport.producer(cluster)
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
-            logger: TestSupport.logger
-        )
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
         let count = 10_000
         let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
             let messages = (0..<count).map { index in
@@ -58,10 +55,7 @@ import Testing
         let topic = TestSupport.uniqueName("raw")
         try cluster.createTopic(topic, partitions: 1)
         let producer = try TestSupport.producer(cluster)
-        let consumer = try KafkaConsumer(
-            configuration: TestSupport.consumerConfiguration(cluster, group: TestSupport.uniqueName("g"), topic: topic),
-            logger: TestSupport.logger
-        )
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
         let invalidUTF8: [UInt8] = [0xFF, 0xFE, 0x00, 0xC3]
         let sent = [
             KafkaProducerMessage(topic: topic, key: nil, value: Array("no key".utf8)),
@@ -70,7 +64,7 @@ import Testing
             KafkaProducerMessage(topic: topic, key: [], value: []),
         ]
         let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
-            _ = try await producer.send(sent).map { try $0.get() }
+            try await TestSupport.sendAll(producer, sent)
             return try await TestSupport.read(consumer, count: sent.count)
         }
         #expect(received.map(\.key) == [nil, Array("no value".utf8), Array("binary".utf8), []])

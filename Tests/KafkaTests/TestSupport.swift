@@ -36,6 +36,25 @@ enum TestSupport {
         )
     }
 
+    static func consumer(
+        _ cluster: EmbeddedKafkaCluster,
+        group: String = uniqueName("g"),
+        topic: String,
+        rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void = { _ in }
+    ) throws -> KafkaConsumer {
+        try KafkaConsumer(
+            configuration: consumerConfiguration(cluster, group: group, topic: topic),
+            logger: logger,
+            rebalanceHandler: rebalanceHandler
+        )
+    }
+
+    /// Sends messages and fails the test on the first that was not delivered.
+    @discardableResult
+    static func sendAll(_ producer: KafkaProducer, _ messages: [KafkaProducerMessage]) async throws -> [KafkaDeliveryReport] {
+        try await producer.send(messages).map { try $0.get() }
+    }
+
     static func producer(_ cluster: EmbeddedKafkaCluster, linger: Duration = .milliseconds(5)) throws -> KafkaProducer {
         try KafkaProducer(configuration: KafkaProducerConfiguration(client: client(cluster), linger: linger), logger: logger)
     }

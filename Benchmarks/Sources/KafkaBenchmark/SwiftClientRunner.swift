@@ -1,6 +1,5 @@
 import Kafka
 import Logging
-import Synchronization
 
 /// The same workload as the C baseline, through the Swift bridge (`Kafka` module) with its default settings.
 struct SwiftClientRunner: Sendable {
@@ -18,27 +17,29 @@ struct SwiftClientRunner: Sendable {
     }
 
     /// Publishes `count` keyed messages (`key-N`, `size` bytes of value) and waits for every delivery report.
-    /// Timed from the first `send` to the last report, like the C side's produce loop plus flush.
+    /// Timed from the first `send` to the last report, like the C side's produce loop plus flush; one warm-up
+    /// message is sent and delivered before the timer starts.
     func produce(topic: String, count: Int, size: Int) async throws -> Measurement {
         let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: logger)
         let running = Task { try await producer.run() }
         defer { running.cancel() }
 
         let value = (0..<size).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+        // Warm-up, not timed (as on the C side): connect, fetch metadata, acquire the idempotent producer id.
+        try await producer.send(KafkaProducerMessage(topic: topic, key: Array("warmup".utf8), value: value))
+
         let batchSize = max(1, self.batchSize)
         let batches = (count + batchSize - 1) / batchSize
         let workers = max(1, min(concurrency, batches))
-        let nextBatch = Atomic<Int>(0)
 
         let start = ContinuousClock.now
         let (delivered, failures) = await withTaskGroup(of: (Int, [KafkaError]).self) { group in
-            for _ in 0..<workers {
+            for worker in 0..<workers {
+                // Worker w sends batches w, w + workers, w + 2 * workers, ...
                 group.addTask {
                     var delivered = 0
                     var failures: [KafkaError] = []
-                    while true {
-                        let batch = nextBatch.add(1, ordering: .relaxed).oldValue
-                        guard batch < batches else { break }
+                    for batch in stride(from: worker, to: batches, by: workers) {
                         let range = (batch * batchSize)..<min(count, (batch + 1) * batchSize)
                         var messages: [KafkaProducerMessage] = []
                         messages.reserveCapacity(range.count)
