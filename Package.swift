@@ -13,12 +13,14 @@ let package = Package(
     products: [
         .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
         .library(name: "Kafka", targets: ["Kafka"]),
+        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
@@ -48,6 +50,28 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "CurlHTTP",
+            dependencies: [
+                "CCurl",
+                "CCurlShims",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // A small HTTP/1.1 server on loopback (SwiftNIO): the tests' real server, and later the sample
+        // feature server's.
+        .target(
+            name: "LoopbackHTTP",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "QueryWorkerCommand",
             dependencies: [
@@ -67,6 +91,16 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Interop"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "CurlHTTPTests",
+            dependencies: [
+                "CurlHTTP",
+                "LoopbackHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -8,11 +8,15 @@
  * consumer the Swift KafkaConsumer's (KafkaConsumerConfiguration.swift), including the at-least-once offset
  * store per message, so that both sides do the same work. Each run prints one line:
  *
- *   RESULT op=produce messages=N bytes=B elapsed_s=S rate=R failed=F librdkafka=VERSION
+ *   RESULT op=produce messages=N bytes=B elapsed_s=S rate=R cpu_s=C failed=F librdkafka=VERSION
  *
- * and exits non-zero if not every message was delivered or read. The producer first sends one untimed
+ * where cpu_s is the process's CPU time (all threads) over the timed window, and exits non-zero if not
+ * every message was delivered or read. The producer first sends one untimed
  * warm-up message (key "warmup") and waits for it, so connecting and acquiring the idempotent producer id
  * are not timed; a topic written by `produce N` therefore holds N + 1 messages, and `consume N` reads N.
+ *
+ * KAFKA_BENCH_DEBUG=CONTEXTS (e.g. fetch) turns on librdkafka's debug log, on standard error;
+ * KAFKA_BENCH_CONSUMER_PROPERTIES (NAME=VALUE lines) adds consumer properties.
  *
  * Build: cc -O2 -o Benchmarks/bin/kafka_bench Benchmarks/c/kafka_bench.c -lrdkafka
  */
@@ -32,6 +36,13 @@ static double now_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* CPU time of the whole process (all its threads, librdkafka's included), in seconds. */
+static double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
     char err[512];
     if (rd_kafka_conf_set(conf, name, value, err, sizeof err) != RD_KAFKA_CONF_OK) {
@@ -42,6 +53,8 @@ static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
 
 static rd_kafka_t *make_client(rd_kafka_type_t type, rd_kafka_conf_t *conf) {
     char err[512];
+    const char *debug = getenv("KAFKA_BENCH_DEBUG"); /* librdkafka debug contexts, e.g. "fetch" */
+    if (debug && *debug) set(conf, "debug", debug);
     rd_kafka_t *rk = rd_kafka_new(type, conf, err, sizeof err);
     if (!rk) {
         fprintf(stderr, "kafka_bench: rd_kafka_new: %s\n", err);
@@ -96,6 +109,7 @@ static int produce(const char *bootstrap, const char *topic, long count, long si
     delivered = 0;
 
     double start = now_s();
+    double cpu_start = cpu_s();
     for (long i = 0; i < count; i++) {
         int key_len = snprintf(key, sizeof key, "key-%ld", i);
         for (;;) {
@@ -113,9 +127,10 @@ static int produce(const char *bootstrap, const char *topic, long count, long si
     }
     while (rd_kafka_flush(rk, 10000) == RD_KAFKA_RESP_ERR__TIMED_OUT && delivered + failed < count) {}
     double elapsed = now_s() - start;
+    double cpu = cpu_s() - cpu_start;
 
-    printf("RESULT op=produce messages=%ld bytes=%ld elapsed_s=%.6f rate=%.1f failed=%ld librdkafka=%s\n", delivered,
-           delivered * size, elapsed, (double)delivered / elapsed, failed, rd_kafka_version_str());
+    printf("RESULT op=produce messages=%ld bytes=%ld elapsed_s=%.6f rate=%.1f cpu_s=%.6f failed=%ld librdkafka=%s\n",
+           delivered, delivered * size, elapsed, (double)delivered / elapsed, cpu, failed, rd_kafka_version_str());
     fflush(stdout);
     rd_kafka_destroy(rk);
     free(value);
@@ -145,6 +160,18 @@ static int consume(const char *bootstrap, const char *topic, long count, const c
     set(conf, "auto.commit.interval.ms", "1000");
     set(conf, "enable.auto.offset.store", "false");
     set(conf, "enable.partition.eof", "false");
+    /* Extra consumer properties from the benchmark (--consumer-property), as NAME=VALUE lines. */
+    const char *extra = getenv("KAFKA_BENCH_CONSUMER_PROPERTIES");
+    if (extra && *extra) {
+        char *copy = strdup(extra), *save = NULL;
+        for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            char *eq = strchr(line, '=');
+            if (!eq) continue;
+            *eq = '\0';
+            set(conf, line, eq + 1);
+        }
+        free(copy);
+    }
     rd_kafka_t *rk = make_client(RD_KAFKA_CONSUMER, conf);
     rd_kafka_poll_set_consumer(rk);
 
@@ -164,7 +191,7 @@ static int consume(const char *bootstrap, const char *topic, long count, const c
     long received = 0;
     long bytes = 0;
     unsigned checksum = 0;
-    double first = 0, last = 0;
+    double first = 0, last = 0, cpu_first = 0, cpu_last = 0;
     while (received < count && !stop && now_s() < deadline) {
         rd_kafka_message_t *message = rd_kafka_consumer_poll(rk, 100);
         if (!message) continue;
@@ -174,7 +201,10 @@ static int consume(const char *bootstrap, const char *topic, long count, const c
             rd_kafka_message_destroy(message);
             continue;
         }
-        if (received == 0) first = now_s();
+        if (received == 0) {
+            first = now_s();
+            cpu_first = cpu_s();
+        }
         received++;
         bytes += (long)message->len;
         if (message->len > 0) checksum += ((const unsigned char *)message->payload)[message->len - 1];
@@ -191,9 +221,11 @@ static int consume(const char *bootstrap, const char *topic, long count, const c
         rd_kafka_message_destroy(message);
         last = now_s();
     }
+    cpu_last = cpu_s();
     double elapsed = last - first;
-    printf("RESULT op=consume messages=%ld bytes=%ld elapsed_s=%.6f rate=%.1f failed=0 checksum=%u librdkafka=%s\n",
-           received, bytes, elapsed, elapsed > 0 ? (double)received / elapsed : 0.0, checksum, rd_kafka_version_str());
+    printf("RESULT op=consume messages=%ld bytes=%ld elapsed_s=%.6f rate=%.1f cpu_s=%.6f failed=0 checksum=%u librdkafka=%s\n",
+           received, bytes, elapsed, elapsed > 0 ? (double)received / elapsed : 0.0, cpu_last - cpu_first, checksum,
+           rd_kafka_version_str());
     fflush(stdout);
     rd_kafka_consumer_close(rk);
     rd_kafka_destroy(rk);

@@ -49,6 +49,9 @@ public final class EmbeddedKafkaCluster: Sendable {
     }
 
     /// Creates a topic (replication factor at most the broker count).
+    ///
+    /// The mock cluster keeps only about the last 5 MiB of each partition and drops older data silently:
+    /// give a topic enough partitions for what a test or demo writes before it reads from the start.
     public func createTopic(_ name: String, partitions: Int, replicationFactor: Int = 1) throws(KafkaError) {
         try check(
             rd_kafka_mock_topic_create(cluster.pointer, name, Int32(partitions), Int32(min(replicationFactor, brokerCount))),

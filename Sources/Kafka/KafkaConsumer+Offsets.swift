@@ -4,7 +4,18 @@ extension KafkaConsumer {
     /// Marks a message done: its partition's next offset becomes `offset + 1`, committed with the next
     /// automatic commit, on rebalance and on close. Call it only after the message's work is finished.
     public func storeOffset(for message: KafkaConsumerMessage) throws(KafkaError) {
-        try storeOffsets([message.topicPartition: message.offset + 1])
+        // The per-message path: one list entry, its error read in place (no conversions back to Swift).
+        let rk = handle.pointer
+        let err = RDKafkaTopicPartitionList.withList([(message.topicPartition, message.offset + 1)]) { list in
+            let result = rd_kafka_offsets_store(rk, list)
+            guard result == RD_KAFKA_RESP_ERR_NO_ERROR, list.pointee.cnt > 0, let element = list.pointee.elems else { return result }
+            return element.pointee.err
+        }
+        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            var error = KafkaError.rdKafka(err, context: "storing the offset of \(message.topicPartition)", defaultCode: .offset)
+            error.code = .offset
+            throw error
+        }
     }
 
     /// Stores the next offset to read for each partition. Callers that finish messages out of order store

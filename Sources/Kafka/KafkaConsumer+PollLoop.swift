@@ -73,13 +73,11 @@ extension KafkaConsumer {
     }
 
     private func deliver(_ batch: [KafkaConsumerMessage], _ rk: OpaquePointer) {
-        let resume = core.withPauseChanges(rk) { machine in
-            let action = machine.received(batch)
-            return (action.resume, action.changes)
-        }
-        if let (waiter, messages) = resume {
+        let action = core.state.withLock { $0.received(batch) }
+        if let (waiter, messages) = action.resume {
             waiter.resume(returning: messages)
         }
+        if action.pollerMustWait { core.waitForRoom() }
     }
 
     private func finish(_ error: KafkaError?) {

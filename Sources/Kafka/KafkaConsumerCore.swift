@@ -13,6 +13,8 @@ final class KafkaConsumerCore: Sendable {
     /// Orders pause and resume calls into librdkafka the same way as the state transitions that caused them.
     private let pauseOrder = Mutex<Void>(())
     let revocations = Atomic<Int>(0)
+    /// Signalled by the reader when the read-ahead has drained to half: the poll thread may poll again.
+    private let room = DispatchSemaphore(value: 0)
     let stopRequested = Atomic<Bool>(false)
     let started = Atomic<Bool>(false)
     let logger: Logger
@@ -29,6 +31,15 @@ final class KafkaConsumerCore: Sendable {
         self.revokeTimeout = configuration.revokeTimeout
         self.rebalanceHandler = rebalanceHandler
     }
+
+    /// Blocks the poll thread while the read-ahead is full (flow control without pausing partitions).
+    func waitForRoom() {
+        while !stopRequested.load(ordering: .relaxed), !state.withLock({ $0.hasRoom }) {
+            _ = room.wait(timeout: .now() + .milliseconds(100))
+        }
+    }
+
+    func wakePoller() { room.signal() }
 
     /// Runs a transition that may change which partitions are paused, then makes librdkafka agree.
     func withPauseChanges<T: Sendable>(
@@ -59,6 +70,26 @@ final class KafkaConsumerCore: Sendable {
         }
     }
 
+    // MARK: Reader
+
+    enum Take { case messages([KafkaConsumerMessage]), finished(KafkaError?), wait }
+
+    /// Takes the next batch for the reader, or registers `waiter` to be resumed with one.
+    func take(orSuspend waiter: Waiter? = nil) -> Take {
+        let (take, wake) = state.withLock { machine -> (Take, Bool) in
+            switch machine.next() {
+            case .deliver(let messages, let wake): return (.messages(messages), wake)
+            case .finish(let error): return (.finished(error), false)
+            case .suspend:
+                guard let waiter else { return (.wait, false) }
+                if Task.isCancelled { return (.finished(nil), false) }
+                return machine.suspend(waiter) ? (.wait, false) : (.finished(nil), false)
+            }
+        }
+        if wake { wakePoller() }
+        return take
+    }
+
     // MARK: Rebalance (poll thread, inside rd_kafka_consumer_poll)
 
     func rebalance(_ rk: OpaquePointer, _ err: rd_kafka_resp_err_t, _ list: UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) {
@@ -82,7 +113,7 @@ final class KafkaConsumerCore: Sendable {
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(rk) != 0
             logger.info("partitions revoked", metadata: ["partitions": "\(partitions)", "lost": "\(lost)"])
-            withPauseChanges(rk) { machine in ((), machine.revoked(partitions)) }
+            _ = state.withLock { $0.revoked(partitions) }
             revocations.add(1, ordering: .sequentiallyConsistent)
             let deadline = ContinuousClock.now.advanced(by: revokeTimeout)
             runHandler(lost ? .lost(partitions) : .revoked(partitions, deadline: deadline), timeout: revokeTimeout)
@@ -93,7 +124,8 @@ final class KafkaConsumerCore: Sendable {
             }
         default:
             logger.error("rebalance error", metadata: ["error": "\(KafkaError.rdKafka(err, context: "rebalance"))"])
-            withPauseChanges(rk) { machine in ((), machine.revoked(partitions)) }
+            _ = state.withLock { $0.revoked(partitions) }
+            revocations.add(1, ordering: .sequentiallyConsistent)
             _ = rd_kafka_assign(rk, nil)
         }
     }

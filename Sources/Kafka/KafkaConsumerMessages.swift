@@ -41,16 +41,8 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
         }
 
         private func nextBatch() async throws -> [KafkaConsumerMessage]? {
-            let rk = consumer.handle.pointer
-            enum Immediate { case messages([KafkaConsumerMessage]), finished(KafkaError?), wait }
-            let immediate: Immediate = core.withPauseChanges(rk) { machine in
-                switch machine.next() {
-                case .deliver(let messages, let changes): return (.messages(messages), changes)
-                case .finish(let error): return (.finished(error), .init())
-                case .suspend: return (.wait, .init())
-                }
-            }
-            switch immediate {
+            let core = self.core
+            switch core.take() {
             case .messages(let messages): return messages
             case .finished(let error):
                 if let error { throw error }
@@ -58,19 +50,9 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
             case .wait:
                 break
             }
-            let core = self.core
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: KafkaConsumerCore.Waiter) in
-                    let outcome: Immediate = core.withPauseChanges(rk) { machine in
-                        if Task.isCancelled { return (.finished(nil), .init()) }
-                        if machine.suspend(continuation) { return (.wait, .init()) }
-                        switch machine.next() {
-                        case .deliver(let messages, let changes): return (.messages(messages), changes)
-                        case .finish(let error): return (.finished(error), .init())
-                        case .suspend: return (.finished(nil), .init())
-                        }
-                    }
-                    switch outcome {
+                    switch core.take(orSuspend: continuation) {
                     case .wait: break
                     case .messages(let messages): continuation.resume(returning: messages)
                     case .finished(let error):

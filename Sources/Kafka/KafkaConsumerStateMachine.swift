@@ -1,12 +1,17 @@
 import DequeModule
 
-/// The consumer's shared state: read-ahead buffer, the waiting reader, the assignment and which partitions
-/// are paused and why. A value type kept under a lock; each transition returns what to do, and the caller
-/// does it after releasing the lock. `Waiter` is generic so that tests can drive it without continuations.
+/// The consumer's shared state: the read-ahead batches, the waiting reader, the assignment and which
+/// partitions the caller paused. A value type kept under a lock; each transition returns what to do, and the
+/// caller does it after releasing the lock. `Waiter` is generic so that tests can drive it without
+/// continuations.
+///
+/// Flow control does not pause partitions in librdkafka (that discards its prefetched data and stalls the
+/// fetcher for up to a second): when the read-ahead is full, the poll thread stops polling until the reader
+/// has taken half of it, and librdkafka's own prefetch limits bound memory meanwhile.
 struct KafkaConsumerStateMachine<Waiter> {
     enum Phase { case running, finished(KafkaError?) }
 
-    /// librdkafka calls to make: partitions whose effective paused state changed.
+    /// librdkafka calls to make: partitions whose paused state changed.
     struct PauseChanges: Equatable {
         var pause: [KafkaTopicPartition] = []
         var resume: [KafkaTopicPartition] = []
@@ -14,58 +19,45 @@ struct KafkaConsumerStateMachine<Waiter> {
     }
 
     enum NextAction {
-        case deliver([KafkaConsumerMessage], PauseChanges)
+        /// Hand this batch to the reader; wake the poll thread if it waits for room.
+        case deliver([KafkaConsumerMessage], wakePoller: Bool)
         case suspend
         case finish(KafkaError?)
     }
 
     struct ReceiveAction {
         var resume: (Waiter, [KafkaConsumerMessage])?
-        var changes = PauseChanges()
+        /// The read-ahead is full: the poll thread waits for room before polling again.
+        var pollerMustWait = false
     }
 
     private(set) var phase = Phase.running
-    private(set) var buffer = Deque<KafkaConsumerMessage>()
+    private(set) var batches = Deque<[KafkaConsumerMessage]>()
+    private(set) var bufferedCount = 0
     private var waiter: Waiter?
     let capacity: Int
     let lowWatermark: Int
-    let batchSize: Int
+    private(set) var pollerWaiting = false
 
     private(set) var assigned: Set<KafkaTopicPartition> = []
     private(set) var userPaused: Set<KafkaTopicPartition> = []
     private(set) var userPausedAll = false
-    /// Set while the buffer is above capacity: flow control, invisible to the caller.
-    private(set) var flowPaused = false
     /// Counts revocations, so a reader can tell that messages it holds may belong to revoked partitions.
     private(set) var revocations = 0
 
-    init(capacity: Int, batchSize: Int = 256) {
+    init(capacity: Int) {
         self.capacity = max(1, capacity)
         self.lowWatermark = max(0, capacity / 2)
-        self.batchSize = max(1, batchSize)
     }
 
     func isPaused(_ partition: KafkaTopicPartition) -> Bool {
-        flowPaused || userPausedAll || userPaused.contains(partition)
+        userPausedAll || userPaused.contains(partition)
     }
 
-    func isAssigned(_ partition: KafkaTopicPartition) -> Bool { assigned.contains(partition) }
-
-    private var effectivelyPaused: Set<KafkaTopicPartition> { assigned.filter(isPaused) }
-
-    /// Applies a change and reports which assigned partitions must now be paused or resumed in librdkafka.
-    private mutating func transition(_ change: (inout Self) -> Void) -> PauseChanges {
-        let before = effectivelyPaused
-        change(&self)
-        let after = effectivelyPaused
-        return PauseChanges(
-            pause: after.subtracting(before).sorted(by: Self.order),
-            resume: before.subtracting(after).sorted(by: Self.order)
-        )
-    }
-
-    private static func order(_ a: KafkaTopicPartition, _ b: KafkaTopicPartition) -> Bool {
-        (a.topic, a.partition) < (b.topic, b.partition)
+    /// Whether the poll thread may poll again.
+    var hasRoom: Bool {
+        if case .finished = phase { return true }
+        return bufferedCount < capacity
     }
 
     // MARK: Poll thread
@@ -77,12 +69,13 @@ struct KafkaConsumerStateMachine<Waiter> {
             self.waiter = nil
             return ReceiveAction(resume: (waiter, messages))
         }
-        buffer.append(contentsOf: messages)
-        var action = ReceiveAction()
-        if buffer.count >= capacity, !flowPaused {
-            action.changes = transition { $0.flowPaused = true }
+        batches.append(messages)
+        bufferedCount += messages.count
+        if bufferedCount >= capacity {
+            pollerWaiting = true
+            return ReceiveAction(pollerMustWait: true)
         }
-        return action
+        return ReceiveAction()
     }
 
     /// Partitions given to this member. Returns those that must start paused.
@@ -92,49 +85,56 @@ struct KafkaConsumerStateMachine<Waiter> {
     }
 
     /// Partitions taken away: their buffered messages are dropped (another member will read them from the
-    /// committed offset) and their pause marks are forgotten.
-    mutating func revoked(_ partitions: [KafkaTopicPartition]) -> PauseChanges {
+    /// committed offset) and their pause marks are forgotten. Returns whether to wake the poll thread.
+    mutating func revoked(_ partitions: [KafkaTopicPartition]) -> Bool {
         let revokedSet = Set(partitions)
         revocations += 1
         assigned.subtract(revokedSet)
         userPaused.subtract(revokedSet)
-        buffer.removeAll { revokedSet.contains($0.topicPartition) }
-        if flowPaused, buffer.count <= lowWatermark {
-            return transition { $0.flowPaused = false }
+        var kept = Deque<[KafkaConsumerMessage]>()
+        bufferedCount = 0
+        for batch in batches {
+            let remaining = batch.filter { !revokedSet.contains($0.topicPartition) }
+            if !remaining.isEmpty {
+                kept.append(remaining)
+                bufferedCount += remaining.count
+            }
         }
-        return PauseChanges()
+        batches = kept
+        return wakePollerIfDrained()
     }
 
     /// The consumer stopped, with an error if it failed. The waiting reader is returned to be resumed.
     mutating func finish(_ error: KafkaError?) -> Waiter? {
         guard case .running = phase else { return nil }
         phase = .finished(error)
-        buffer.removeAll()
+        batches.removeAll()
+        bufferedCount = 0
         defer { waiter = nil }
         return waiter
     }
 
     // MARK: Reader
 
-    /// The reader wants more messages.
+    /// The reader wants more messages: it gets a whole batch, moved, not copied.
     mutating func next() -> NextAction {
-        if !buffer.isEmpty {
-            let count = min(batchSize, buffer.count)
-            let batch = Array(buffer.prefix(count))
-            buffer.removeFirst(count)
-            var changes = PauseChanges()
-            if flowPaused, buffer.count <= lowWatermark {
-                changes = transition { $0.flowPaused = false }
-            }
-            return .deliver(batch, changes)
+        if let batch = batches.popFirst() {
+            bufferedCount -= batch.count
+            return .deliver(batch, wakePoller: wakePollerIfDrained())
         }
         if case .finished(let error) = phase { return .finish(error) }
         return .suspend
     }
 
+    private mutating func wakePollerIfDrained() -> Bool {
+        guard pollerWaiting, bufferedCount <= lowWatermark else { return false }
+        pollerWaiting = false
+        return true
+    }
+
     /// The reader suspends until messages arrive. Returns `false` when it must not wait (finished meanwhile).
     mutating func suspend(_ waiter: Waiter) -> Bool {
-        guard case .running = phase, buffer.isEmpty else { return false }
+        guard case .running = phase, batches.isEmpty else { return false }
         precondition(self.waiter == nil, "KafkaConsumer.messages supports one reader at a time")
         self.waiter = waiter
         return true
@@ -152,6 +152,23 @@ struct KafkaConsumerStateMachine<Waiter> {
     }
 
     // MARK: Caller's pause and resume
+
+    private var effectivelyPaused: Set<KafkaTopicPartition> { assigned.filter(isPaused) }
+
+    /// Applies a change and reports which assigned partitions must now be paused or resumed in librdkafka.
+    private mutating func transition(_ change: (inout Self) -> Void) -> PauseChanges {
+        let before = effectivelyPaused
+        change(&self)
+        let after = effectivelyPaused
+        return PauseChanges(
+            pause: after.subtracting(before).sorted(by: Self.order),
+            resume: before.subtracting(after).sorted(by: Self.order)
+        )
+    }
+
+    private static func order(_ a: KafkaTopicPartition, _ b: KafkaTopicPartition) -> Bool {
+        (a.topic, a.partition) < (b.topic, b.partition)
+    }
 
     mutating func pause(_ partitions: [KafkaTopicPartition]) -> PauseChanges {
         transition { $0.userPaused.formUnion(partitions) }

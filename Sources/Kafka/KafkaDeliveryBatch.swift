@@ -2,71 +2,95 @@ internal import CRDKafka
 import Synchronization
 
 /// Collects the delivery reports of one `send` call and resumes the caller when the last one is in.
-final class KafkaDeliveryBatch: Sendable {
-    private struct State {
-        var results: [Result<KafkaDeliveryReport, KafkaError>?]
-        var remaining: Int
-        var continuation: CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>?
+///
+/// One allocation per batch, not per message: each message's opaque points at its slot, and each slot's
+/// outcome is written exactly once (by the poll thread's delivery callback, or by the sender when the
+/// message was never queued). The atomic countdown orders those writes before the read at the end.
+final class KafkaDeliveryBatch: @unchecked Sendable {
+    enum Outcome {
+        case delivered(partition: Int32, offset: Int64)
+        case failed(KafkaError)
     }
 
-    private let state: Mutex<State>
+    struct Slot {
+        let batch: Unmanaged<KafkaDeliveryBatch>
+        let index: Int
+    }
+
+    let count: Int
+    private let slots: UnsafeMutablePointer<Slot>
+    private let outcomes: UnsafeMutablePointer<Outcome?>
+    private let remaining: Atomic<Int>
+    private let waiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
 
     init(count: Int) {
-        state = Mutex(State(results: Array(repeating: nil, count: count), remaining: count))
+        self.count = count
+        remaining = Atomic(count)
+        slots = .allocate(capacity: max(1, count))
+        outcomes = .allocate(capacity: max(1, count))
+        outcomes.initialize(repeating: nil, count: max(1, count))
+        let unmanaged = Unmanaged.passUnretained(self)
+        for index in 0..<count {
+            (slots + index).initialize(to: Slot(batch: unmanaged, index: index))
+        }
     }
 
-    func complete(_ index: Int, _ result: Result<KafkaDeliveryReport, KafkaError>) {
-        let resume = state.withLock { state -> (CheckedContinuation<[Result<KafkaDeliveryReport, KafkaError>], Never>, [Result<KafkaDeliveryReport, KafkaError>])? in
-            guard state.results[index] == nil else { return nil }
-            state.results[index] = result
-            state.remaining -= 1
-            guard state.remaining == 0, let continuation = state.continuation else { return nil }
-            state.continuation = nil
-            return (continuation, state.results.compactMap { $0 })
-        }
-        if let (continuation, results) = resume { continuation.resume(returning: results) }
+    deinit {
+        slots.deinitialize(count: count)
+        slots.deallocate()
+        outcomes.deinitialize(count: max(1, count))
+        outcomes.deallocate()
+    }
+
+    /// The opaque handed to librdkafka for message `index`. Valid while the sender awaits ``wait()``.
+    func opaque(_ index: Int) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(slots + index) }
+
+    func complete(_ index: Int, _ outcome: Outcome) {
+        outcomes[index] = outcome
+        guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
+        waiter.withLock { waiter in
+            defer { waiter = nil }
+            return waiter
+        }?.resume()
     }
 
     /// Waits for every report. Delivery can't be called back once a message is queued, so this does not
     /// end early on cancellation: the caller learns what happened to each message.
-    func wait() async -> [Result<KafkaDeliveryReport, KafkaError>] {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> [Result<KafkaDeliveryReport, KafkaError>]? in
-                if state.remaining == 0 { return state.results.compactMap { $0 } }
-                state.continuation = continuation
-                return nil
+    func wait(topics: (Int) -> String) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+        if remaining.load(ordering: .acquiring) > 0 {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = waiter.withLock { waiter -> Bool in
+                    if remaining.load(ordering: .acquiring) == 0 { return true }
+                    waiter = continuation
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if let ready { continuation.resume(returning: ready) }
         }
-    }
-}
-
-/// The per-message opaque handed to librdkafka: which batch, which slot.
-final class KafkaDeliveryTicket: Sendable {
-    let batch: KafkaDeliveryBatch
-    let index: Int
-    let topic: String
-
-    init(batch: KafkaDeliveryBatch, index: Int, topic: String) {
-        self.batch = batch
-        self.index = index
-        self.topic = topic
+        return (0..<count).map { index in
+            switch outcomes[index] {
+            case .delivered(let partition, let offset)?:
+                .success(KafkaDeliveryReport(topic: topics(index), partition: partition, offset: offset))
+            case .failed(let error)?:
+                .failure(error)
+            case nil:
+                .failure(KafkaError(code: .delivery, message: "no delivery report"))
+            }
+        }
     }
 
     /// librdkafka's `dr_msg_cb`: runs on the producer's poll thread for every message, delivered or failed.
     static let deliveryCallback: @convention(c) (OpaquePointer?, UnsafePointer<rd_kafka_message_t>?, UnsafeMutableRawPointer?) -> Void = {
         _, message, _ in
         guard let message, let opaque = message.pointee._private else { return }
-        let ticket = Unmanaged<KafkaDeliveryTicket>.fromOpaque(opaque).takeRetainedValue()
+        let slot = opaque.assumingMemoryBound(to: Slot.self).pointee
+        let batch = slot.batch.takeUnretainedValue()  // a strong reference for the rest of this call
         let raw = message.pointee
         if raw.err == RD_KAFKA_RESP_ERR_NO_ERROR {
-            ticket.batch.complete(
-                ticket.index,
-                .success(KafkaDeliveryReport(topic: ticket.topic, partition: raw.partition, offset: raw.offset))
-            )
+            batch.complete(slot.index, .delivered(partition: raw.partition, offset: raw.offset))
         } else {
-            let error = KafkaError.rdKafka(raw.err, context: "delivery to \(ticket.topic) failed", defaultCode: .delivery)
-            ticket.batch.complete(ticket.index, .failure(error))
+            let topic = raw.rkt.flatMap { rd_kafka_topic_name($0) }.map { String(cString: $0) } ?? "?"
+            batch.complete(slot.index, .failed(KafkaError.rdKafka(raw.err, context: "delivery to \(topic) failed", defaultCode: .delivery)))
         }
     }
 }

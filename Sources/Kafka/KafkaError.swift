@@ -22,6 +22,8 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
         public static let messageTooLarge = Code("message_too_large")
         /// The operation did not finish in time.
         public static let timeout = Code("timeout")
+        /// The caller's task was cancelled before the message was queued.
+        public static let cancelled = Code("cancelled")
         /// The client is shutting down or has shut down.
         public static let shutdown = Code("shutdown")
         /// Subscribing, assigning or pausing partitions failed.

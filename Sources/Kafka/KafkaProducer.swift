@@ -23,7 +23,7 @@ public final class KafkaProducer: Service, Sendable {
             properties: configuration.properties,
             context: RDKafkaCallbackContext(logger: logger)
         ) { conf in
-            rd_kafka_conf_set_dr_msg_cb(conf, KafkaDeliveryTicket.deliveryCallback)
+            rd_kafka_conf_set_dr_msg_cb(conf, KafkaDeliveryBatch.deliveryCallback)
         }
         self.configuration = configuration
         self.logger = logger
@@ -43,11 +43,29 @@ public final class KafkaProducer: Service, Sendable {
     public func send(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         let batch = KafkaDeliveryBatch(count: messages.count)
         for (index, message) in messages.enumerated() {
-            if let error = await enqueue(message, ticket: KafkaDeliveryTicket(batch: batch, index: index, topic: message.topic)) {
-                batch.complete(index, .failure(error))
+            while true {
+                if closed.load(ordering: .relaxed) {
+                    batch.complete(index, .failed(KafkaError(code: .shutdown, message: "the producer is shut down")))
+                    break
+                }
+                let err = produce(message, opaque: batch.opaque(index))
+                if err == RD_KAFKA_RESP_ERR_NO_ERROR { break }
+                guard err == RD_KAFKA_RESP_ERR__QUEUE_FULL else {
+                    let error = KafkaError.rdKafka(err, context: "queueing a message for \(message.topic)", defaultCode: .delivery)
+                    batch.complete(index, .failed(error))
+                    break
+                }
+                // Backpressure: the local queue is full; it drains as delivery reports arrive. A cancelled
+                // sender fails what it has not queued yet, and still waits for the reports of what it has.
+                do {
+                    try await Task.sleep(for: .milliseconds(1))
+                } catch {
+                    batch.complete(index, .failed(KafkaError(code: .cancelled, message: "cancelled while waiting for room in the producer queue")))
+                    break
+                }
             }
         }
-        return await batch.wait()
+        return await batch.wait { messages[$0].topic }
     }
 
     /// Number of messages queued or in flight.
@@ -84,30 +102,6 @@ public final class KafkaProducer: Service, Sendable {
         }
         rd_kafka_poll(rk, 0)
         logger.info("producer stopped")
-    }
-
-    /// Queues one message, waiting while the local queue is full. Returns the error if it was not queued.
-    private func enqueue(_ message: KafkaProducerMessage, ticket: KafkaDeliveryTicket) async -> KafkaError? {
-        let retained = Unmanaged.passRetained(ticket)
-        while true {
-            if closed.load(ordering: .relaxed) {
-                retained.release()
-                return KafkaError(code: .shutdown, message: "the producer is shut down")
-            }
-            let err = produce(message, opaque: retained.toOpaque())
-            if err == RD_KAFKA_RESP_ERR_NO_ERROR { return nil }
-            guard err == RD_KAFKA_RESP_ERR__QUEUE_FULL else {
-                retained.release()
-                return KafkaError.rdKafka(err, context: "queueing a message for \(message.topic)", defaultCode: .delivery)
-            }
-            // Backpressure: the queue drains as delivery reports arrive.
-            do {
-                try await Task.sleep(for: .milliseconds(1))
-            } catch {
-                retained.release()
-                return KafkaError(code: .shutdown, message: "cancelled while waiting for room in the producer queue")
-            }
-        }
     }
 
     private func produce(_ message: KafkaProducerMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {

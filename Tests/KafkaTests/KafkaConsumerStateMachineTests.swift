@@ -19,33 +19,35 @@ import Testing
         let action = machine.received(messages(0, 0..<3))
         #expect(action.resume?.0 == 7)
         #expect(action.resume?.1.map(\.offset) == [0, 1, 2])
-        #expect(machine.buffer.isEmpty)
+        #expect(machine.batches.isEmpty)
     }
 
-    @Test func fullBufferPausesEveryAssignedPartitionAndDrainingResumes() {
-        var machine = Machine(capacity: 6, batchSize: 2)
+    @Test func fullReadAheadStopsThePollerUntilTheReaderDrainsHalf() {
+        var machine = Machine(capacity: 6)
         _ = machine.assigned([p0, p1])
-        let action = machine.received(messages(0, 0..<6))
-        #expect(action.changes.pause == [p0, p1])
-        #expect(machine.flowPaused)
-        guard case .deliver(_, let stillFull) = machine.next() else { Issue.record("expected deliver"); return }
-        #expect(stillFull.isEmpty)  // 4 left: above the low watermark of 3
-        guard case .deliver(let first, let changes) = machine.next() else { Issue.record("expected deliver"); return }
-        #expect(first.count == 2)
-        #expect(changes.resume == [p0, p1])  // 2 left: below the low watermark (half the capacity)
-        #expect(machine.flowPaused == false)
+        #expect(machine.received(messages(0, 0..<3)).pollerMustWait == false)
+        let full = machine.received(messages(1, 0..<3))
+        #expect(full.pollerMustWait)
+        #expect(full.resume == nil)
+        #expect(!machine.hasRoom)
+        // No partition is paused in librdkafka for flow control: that would discard its prefetch.
+        #expect(!machine.isPaused(p0) && !machine.isPaused(p1))
+        guard case .deliver(let first, let wake) = machine.next() else { Issue.record("expected deliver"); return }
+        #expect(first.map(\.offset) == [0, 1, 2])  // whole batches, in order
+        #expect(wake)  // 3 left: down to the low watermark (half the capacity)
+        #expect(machine.hasRoom)
+        guard case .deliver(_, let wakeAgain) = machine.next() else { Issue.record("expected deliver"); return }
+        #expect(!wakeAgain)  // the poller was woken once
     }
 
-    @Test func callerPauseSurvivesFlowControl() {
-        var machine = Machine(capacity: 2, batchSize: 10)
+    @Test func callerPauseIsReportedOnce() {
+        var machine = Machine(capacity: 10)
         _ = machine.assigned([p0, p1])
         #expect(machine.pause([p0]).pause == [p0])
-        let full = machine.received(messages(1, 0..<2))
-        #expect(full.changes.pause == [p1])  // p0 is already paused
-        guard case .deliver(_, let changes) = machine.next() else { Issue.record("expected deliver"); return }
-        #expect(changes.resume == [p1])  // p0 stays paused: the caller asked for it
+        #expect(machine.pause([p0]).isEmpty)
         #expect(machine.isPaused(p0))
         #expect(machine.resume([p0]).resume == [p0])
+        #expect(machine.resume([p0]).isEmpty)
     }
 
     @Test func pauseAllCoversPartitionsAssignedLater() {
@@ -61,7 +63,8 @@ import Testing
         _ = machine.assigned([p0, p1])
         _ = machine.received(messages(0, 0..<3) + messages(1, 0..<2))
         _ = machine.revoked([p0])
-        #expect(machine.buffer.map(\.partition) == [1, 1])
+        #expect(machine.batches.flatMap { $0 }.map(\.partition) == [1, 1])
+        #expect(machine.bufferedCount == 2)
         #expect(machine.revocations == 1)
         #expect(!machine.stillAssigned(KafkaConsumerMessage(topic: "t", partition: 0, offset: 0)))
         #expect(machine.stillAssigned(KafkaConsumerMessage(topic: "t", partition: 1, offset: 0)))

@@ -23,7 +23,7 @@ final class EmbeddedClusterProcess {
         while !buffer.contains(UInt8(ascii: "\n")) {
             let chunk = reader.availableData
             guard !chunk.isEmpty else {
-                process.waitUntilExit()
+                while process.isRunning { usleep(20_000) }
                 throw BenchmarkError("embedded-kafka exited (status \(process.terminationStatus)) before printing its bootstrap list")
             }
             buffer.append(chunk)
@@ -36,11 +36,11 @@ final class EmbeddedClusterProcess {
         }
     }
 
-    /// SIGTERM, then waits for it to exit.
+    /// SIGTERM, then waits for it to exit (polling: Foundation's `waitUntilExit()` spins a CPU on Linux).
     func stop() {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        while process.isRunning { usleep(20_000) }
     }
 
     deinit { stop() }

@@ -28,6 +28,14 @@ struct Results {
         return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
+    /// Median CPU microseconds per message of the client process.
+    func medianCPU(_ side: Side, _ operation: Operation) -> Double {
+        let sorted = (runs[Key(side: side, operation: operation)] ?? []).map(\.cpuMicrosecondsPerMessage).sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
     private func rates(_ side: Side, _ operation: Operation) -> [Double] {
         (runs[Key(side: side, operation: operation)] ?? []).map(\.messagesPerSecond).sorted()
     }
@@ -36,16 +44,18 @@ struct Results {
     func printTable(target: Double, messages: Int, messageSize: Int) -> Bool {
         let megabytes = { (rate: Double) in rate * Double(messageSize) / 1_000_000 }
         let runCount = runs.values.map(\.count).min() ?? 0
-        print(
+        output(
             "Kafka throughput, Swift bridge vs C client (librdkafka \(librdkafkaVersion ?? "?")): "
-                + "\(messages) messages x \(messageSize) B, \(runCount) runs per side; rates are best / median"
+                + "\(messages) messages x \(messageSize) B, \(runCount) runs per side; rates are best / median, "
+                + "CPU is the client process's CPU time per message (median)"
         )
         let header = [
             "side".padding(6), "produce msgs/s".leftPadding(21), "consume msgs/s".leftPadding(21),
             "produce MB/s".leftPadding(15), "consume MB/s".leftPadding(15),
+            "CPU us/msg prod".leftPadding(15), "CPU us/msg cons".leftPadding(15),
         ]
-        print(header.joined(separator: " | "))
-        print(header.map { String(repeating: "-", count: $0.count) }.joined(separator: "-|-"))
+        output(header.joined(separator: " | "))
+        output(header.map { String(repeating: "-", count: $0.count) }.joined(separator: "-|-"))
         for side in Side.allCases {
             let row = [
                 side.name.padding(6),
@@ -53,18 +63,25 @@ struct Results {
                 pair(best(side, .consume), median(side, .consume), 0).leftPadding(21),
                 pair(megabytes(best(side, .produce)), megabytes(median(side, .produce)), 1).leftPadding(15),
                 pair(megabytes(best(side, .consume)), megabytes(median(side, .consume)), 1).leftPadding(15),
+                format(medianCPU(side, .produce), 2).leftPadding(15),
+                format(medianCPU(side, .consume), 2).leftPadding(15),
             ]
-            print(row.joined(separator: " | "))
+            output(row.joined(separator: " | "))
         }
-        print("")
+        output("")
         var passed = true
         for operation in [Operation.produce, .consume] {
+            guard best(.c, operation) > 0, best(.swift, operation) > 0 else {
+                output("Swift/C \(operation.rawValue): n/a (not measured on both sides)")
+                passed = false
+                continue
+            }
             let bestRatio = ratio(best(.swift, operation), best(.c, operation))
             let medianRatio = ratio(median(.swift, operation), median(.c, operation))
             let ok = medianRatio >= target
             passed = passed && ok
-            print(
-                "Swift/C \(operation.rawValue): best \(format(bestRatio, 2)), median \(format(medianRatio, 2))"
+            output(
+                "Swift/C \(operation.rawValue): best \(format(bestRatio, 3)), median \(format(medianRatio, 3))"
                     + "  -> \(ok ? "PASS" : "FAIL") (target \(format(target, 2)) on the median)"
             )
         }
@@ -92,4 +109,9 @@ extension String {
     func leftPadding(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
+}
+
+/// Writes a line to standard output at once (unbuffered, so it interleaves with the logs on a pipe too).
+func output(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

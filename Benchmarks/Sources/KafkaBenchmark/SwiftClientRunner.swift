@@ -11,9 +11,15 @@ struct SwiftClientRunner: Sendable {
     let concurrency: Int
     /// A consume run that has not read every message by then fails.
     let consumeTimeout: Duration
+    /// `KafkaConsumerConfiguration.bufferCapacity`; `nil` keeps the library's default.
+    var consumerBufferCapacity: Int? = nil
+    /// librdkafka debug contexts for the Swift clients (logged at debug level).
+    var debugContexts: String? = nil
+    /// Extra librdkafka properties for the consumer (`KafkaClientConfiguration.additionalProperties`).
+    var consumerProperties: [String: String] = [:]
 
     private var client: KafkaClientConfiguration {
-        KafkaClientConfiguration(bootstrapServers: [bootstrapServers], clientID: "kafka-bench-swift")
+        KafkaClientConfiguration(bootstrapServers: [bootstrapServers], clientID: "kafka-bench-swift", debugContexts: debugContexts)
     }
 
     /// Publishes `count` keyed messages (`key-N`, `size` bytes of value) and waits for every delivery report.
@@ -33,6 +39,7 @@ struct SwiftClientRunner: Sendable {
         let workers = max(1, min(concurrency, batches))
 
         let start = ContinuousClock.now
+        let cpuStart = processCPUSeconds()
         let (delivered, failures) = await withTaskGroup(of: (Int, [KafkaError]).self) { group in
             for worker in 0..<workers {
                 // Worker w sends batches w, w + workers, w + 2 * workers, ...
@@ -65,19 +72,23 @@ struct SwiftClientRunner: Sendable {
             return (delivered, failures)
         }
         let seconds = (ContinuousClock.now - start).seconds
+        let cpuSeconds = processCPUSeconds() - cpuStart
 
         producer.triggerGracefulShutdown()
         try await running.value
         guard delivered == count else {
             throw BenchmarkError("Swift producer delivered \(delivered) of \(count) messages; first errors: \(failures)")
         }
-        return Measurement(messages: delivered, bytes: delivered * size, seconds: seconds)
+        return Measurement(messages: delivered, bytes: delivered * size, seconds: seconds, cpuSeconds: cpuSeconds)
     }
 
     /// Reads `count` messages in a new consumer group from the earliest offset, storing each one's offset
     /// (at-least-once). Timed from the first message to the last, so the group join is not counted.
     func consume(topic: String, count: Int, group: String) async throws -> Measurement {
-        let configuration = KafkaConsumerConfiguration(client: client, groupID: group, topics: [topic], autoOffsetReset: .earliest)
+        var client = self.client
+        client.additionalProperties = consumerProperties
+        var configuration = KafkaConsumerConfiguration(client: client, groupID: group, topics: [topic], autoOffsetReset: .earliest)
+        if let consumerBufferCapacity { configuration.bufferCapacity = consumerBufferCapacity }
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
         let running = Task { try await consumer.run() }
         let timeout = consumeTimeout
@@ -85,15 +96,23 @@ struct SwiftClientRunner: Sendable {
             try await Task.sleep(for: timeout)
             consumer.triggerGracefulShutdown()
         }
-        defer { watchdog.cancel() }
+        defer {
+            watchdog.cancel()
+            consumer.triggerGracefulShutdown()  // also when the loop throws
+        }
 
         var received = 0
         var bytes = 0
         var checksum: UInt32 = 0
         var first = ContinuousClock.now
         var last = first
+        var cpuFirst = 0.0
         for try await message in consumer.messages {
-            if received == 0 { first = .now }
+            if received == 0 {
+                first = .now
+                cpuFirst = processCPUSeconds()
+                logger.debug("first message", metadata: ["topic": "\(topic)"])
+            }
             received += 1
             if let value = message.value {
                 bytes += value.count
@@ -101,15 +120,18 @@ struct SwiftClientRunner: Sendable {
             }
             try consumer.storeOffset(for: message)
             last = .now
+            if received % 10_000 == 0 { logger.trace("consumed", metadata: ["received": "\(received)"]) }
             if received == count { break }
         }
 
+        let cpuSeconds = processCPUSeconds() - cpuFirst
+        logger.debug("last message", metadata: ["topic": "\(topic)", "received": "\(received)"])
         consumer.triggerGracefulShutdown()
         try await running.value
         guard received == count else {
             throw BenchmarkError("Swift consumer read \(received) of \(count) messages from \(topic) within \(timeout)")
         }
-        return Measurement(messages: received, bytes: bytes, seconds: (last - first).seconds)
+        return Measurement(messages: received, bytes: bytes, seconds: (last - first).seconds, cpuSeconds: cpuSeconds)
     }
 }
 

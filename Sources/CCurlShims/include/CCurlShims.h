@@ -24,6 +24,13 @@ CURLcode qw_curl_easy_getinfo_off_t(CURL *handle, CURLINFO info, curl_off_t *val
 CURLcode qw_curl_easy_getinfo_string(CURL *handle, CURLINFO info, const char **value);
 CURLcode qw_curl_easy_getinfo_ptr(CURL *handle, CURLINFO info, void **value);
 
+/* libcurl's CURLAUTH_* are cast macros, which Swift does not import. */
+static const unsigned long QW_CURLAUTH_BASIC = CURLAUTH_BASIC;
+static const unsigned long QW_CURLAUTH_DIGEST = CURLAUTH_DIGEST;
+static const unsigned long QW_CURLAUTH_NTLM = CURLAUTH_NTLM;
+static const unsigned long QW_CURLAUTH_NEGOTIATE = CURLAUTH_NEGOTIATE;
+static const unsigned long QW_CURLAUTH_ANY = CURLAUTH_ANY;
+
 CURLMcode qw_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode qw_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, const void *value);
 

@@ -1,0 +1,246 @@
+internal import CCurl
+internal import CCurlShims
+import Foundation
+import Logging
+import Synchronization
+
+/// One thread that drives one libcurl multi handle: every transfer of a client runs here, sharing its
+/// connection cache, DNS cache and HTTP/2 connections.
+///
+/// Other threads never touch the multi handle; they queue commands and wake the loop with
+/// `curl_multi_wakeup`, which is made for exactly that. Removing an easy handle aborts its transfer at once,
+/// which is how cancellation stops a transfer mid-flight.
+final class CurlMultiLoop: @unchecked Sendable {
+    enum Command {
+        case add(CurlTransfer)
+        case cancel(CurlTransfer)
+        case unpause(CurlTransfer)
+    }
+
+    private enum Phase { case idle, running, stopping, stopped }
+
+    private struct State {
+        var phase = Phase.idle
+        var commands: [Command] = []
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let state = Mutex(State())
+    private let logger: Logger
+    /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline.
+    let liveHandles = Atomic<Int>(0)
+    let activeTransfers = Atomic<Int>(0)
+
+    // loop thread only
+    private var active: [ObjectIdentifier: CurlTransfer] = [:]
+    private var pool: [UnsafeMutableRawPointer] = []
+    private let poolLimit = 256
+
+    init(configuration: HTTPClientConfiguration, logger: Logger) throws(HTTPError) {
+        guard let multi = curl_multi_init() else {
+            throw HTTPError(code: .other, message: "curl_multi_init failed")
+        }
+        self.multi = multi
+        self.logger = logger
+        _ = qw_curl_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maxConnections)
+        _ = qw_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        _ = qw_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, configuration.maxConnections)
+        _ = qw_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, configuration.enableHTTP2 ? Int(CURLPIPE_MULTIPLEX) : 0)
+    }
+
+    /// Queues a command, starting the loop thread on first use. Returns `false` once the loop has stopped.
+    @discardableResult
+    func submit(_ command: Command) -> Bool {
+        let (accepted, start) = state.withLock { state -> (Bool, Bool) in
+            guard state.phase == .idle || state.phase == .running else { return (false, false) }
+            state.commands.append(command)
+            let start = state.phase == .idle
+            state.phase = .running
+            // Under the lock: the loop frees the multi handle only after setting `.stopped` under it.
+            curl_multi_wakeup(multi)
+            return (true, start)
+        }
+        if start {
+            let thread = Thread { self.loop() }
+            thread.name = "curl-multi"
+            thread.start()
+        }
+        return accepted
+    }
+
+    /// Asks the loop to stop without waiting (from `deinit` of the client).
+    func requestStop() {
+        let neverStarted = state.withLock { state -> Bool in
+            switch state.phase {
+            case .idle:
+                state.phase = .stopped
+                return true
+            case .running:
+                state.phase = .stopping
+                curl_multi_wakeup(multi)
+                return false
+            case .stopping, .stopped:
+                return false
+            }
+        }
+        if neverStarted { cleanup() }
+    }
+
+    /// Stops the loop: every transfer still running fails with a `shutdown` error.
+    func shutdown() async {
+        requestStop()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if state.phase == .stopped { return true }
+                state.stopWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    deinit {
+        // Reached only when the loop thread has exited (it holds `self`) or never started.
+        cleanup()
+    }
+
+    private let cleanedUp = Atomic<Bool>(false)
+    private func cleanup() {
+        guard !cleanedUp.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        curl_multi_cleanup(multi)
+    }
+
+    // MARK: Loop thread
+
+    private func loop() {
+        var running: Int32 = 0
+        while true {
+            let (commands, phase) = state.withLock { state in
+                defer { state.commands.removeAll(keepingCapacity: true) }
+                return (state.commands, state.phase)
+            }
+            for command in commands { handle(command) }
+            if phase == .stopping { break }
+            curl_multi_perform(multi, &running)
+            drainCompleted()
+            curl_multi_poll(multi, nil, 0, 1000, nil)
+        }
+        stopAll()
+    }
+
+    private func handle(_ command: Command) {
+        switch command {
+        case .add(let transfer):
+            guard !transfer.isCancelled else {
+                transfer.sink.complete(.failure(CancellationError()))
+                return
+            }
+            start(transfer)
+        case .cancel(let transfer):
+            transfer.markCancelled()
+            guard let easy = transfer.easy, active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { return }
+            curl_multi_remove_handle(multi, easy)  // aborts the transfer; its connection is closed
+            transfer.detach()
+            destroy(easy)
+            activeTransfers.subtract(1, ordering: .relaxed)
+            transfer.sink.complete(.failure(CancellationError()))
+        case .unpause(let transfer):
+            if let easy = transfer.easy { curl_easy_pause(easy, CURLPAUSE_CONT) }
+        }
+    }
+
+    private func start(_ transfer: CurlTransfer) {
+        let easy: UnsafeMutableRawPointer
+        if let pooled = pool.popLast() {
+            easy = pooled
+        } else if let fresh = curl_easy_init() {
+            liveHandles.add(1, ordering: .relaxed)
+            easy = fresh
+        } else {
+            transfer.sink.complete(.failure(HTTPError(code: .other, message: "curl_easy_init failed")))
+            return
+        }
+        transfer.easy = easy
+        do {
+            try transfer.configure(easy)
+        } catch {
+            transfer.detach()
+            destroy(easy)
+            transfer.sink.complete(.failure(error))
+            return
+        }
+        let added = curl_multi_add_handle(multi, easy)
+        guard added == CURLM_OK else {
+            transfer.detach()
+            destroy(easy)
+            let text = curl_multi_strerror(added).map { String(cString: $0) } ?? "error"
+            transfer.sink.complete(.failure(HTTPError(code: .other, message: "curl_multi_add_handle: \(text)")))
+            return
+        }
+        active[ObjectIdentifier(transfer)] = transfer
+        activeTransfers.add(1, ordering: .relaxed)
+    }
+
+    private func drainCompleted() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            var opaque: UnsafeMutableRawPointer?
+            _ = qw_curl_easy_getinfo_ptr(easy, CURLINFO_PRIVATE, &opaque)
+            curl_multi_remove_handle(multi, easy)
+            guard let opaque else {
+                destroy(easy)
+                continue
+            }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(opaque).takeUnretainedValue()
+            guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
+            activeTransfers.subtract(1, ordering: .relaxed)
+            let outcome = transfer.outcome(code)
+            transfer.detach()
+            recycle(easy)
+            transfer.sink.complete(outcome.mapError { $0 })
+        }
+    }
+
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        guard pool.count < poolLimit else { return destroy(easy) }
+        curl_easy_reset(easy)
+        pool.append(easy)
+    }
+
+    private func destroy(_ easy: UnsafeMutableRawPointer) {
+        curl_easy_cleanup(easy)
+        liveHandles.subtract(1, ordering: .relaxed)
+    }
+
+    private func stopAll() {
+        for transfer in active.values {
+            if let easy = transfer.easy {
+                curl_multi_remove_handle(multi, easy)
+                transfer.detach()
+                destroy(easy)
+            }
+            transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
+        }
+        activeTransfers.store(0, ordering: .relaxed)
+        active.removeAll()
+        pool.forEach(destroy)
+        pool.removeAll()
+        let (commands, waiters) = state.withLock { state in
+            state.phase = .stopped
+            defer {
+                state.commands.removeAll()
+                state.stopWaiters.removeAll()
+            }
+            return (state.commands, state.stopWaiters)
+        }
+        cleanup()  // after `.stopped` was set under the lock: no wakeup can race with it
+        for case .add(let transfer) in commands {
+            transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
+        }
+        waiters.forEach { $0.resume() }
+        logger.debug("HTTP client loop stopped")
+    }
+}

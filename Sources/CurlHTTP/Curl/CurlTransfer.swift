@@ -1,0 +1,252 @@
+internal import CCurl
+internal import CCurlShims
+import Synchronization
+
+/// One request's transfer: its easy-handle settings, the callbacks that fill its response, and how it ends.
+///
+/// Fields marked "loop" are touched only on the client's loop thread (libcurl calls the callbacks there,
+/// inside `curl_multi_perform`). The outcome is handed over under a lock, exactly once.
+final class CurlTransfer: @unchecked Sendable {
+    struct Settings {
+        var connectTimeout: Duration
+        var timeout: Duration?
+        var lowSpeedLimit: HTTPClientConfiguration.LowSpeedLimit?
+        var maxResponseSize: Int
+        var userAgent: String
+        var enableHTTP2: Bool
+        var dnsCacheTimeout: Duration
+        var credential: HTTPCredentialRule?
+    }
+
+    let request: HTTPRequest
+    let settings: Settings
+    let sink: CurlResponseSink
+
+    // loop
+    var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private(set) var responseHeaders = HTTPHeaders()
+    private(set) var body: [UInt8] = []
+    private(set) var exceededSize = false
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    private let cancelled = Atomic<Bool>(false)
+
+    init(request: HTTPRequest, settings: Settings, sink: CurlResponseSink) {
+        self.request = request
+        self.settings = settings
+        self.sink = sink
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+
+    // MARK: Setup (loop)
+
+    func configure(_ handle: UnsafeMutableRawPointer) throws(HTTPError) {
+        let easy = CurlEasy(handle: handle)
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
+        try easy.set(CURLOPT_NOSIGNAL, true)
+        try easy.set(CURLOPT_PRIVATE, pointer: opaque)
+        try easy.set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        try check(qw_curl_easy_setopt_write_cb(handle, CURLOPT_WRITEFUNCTION, Self.writeCallback))
+        try easy.set(CURLOPT_WRITEDATA, pointer: opaque)
+        try check(qw_curl_easy_setopt_write_cb(handle, CURLOPT_HEADERFUNCTION, Self.headerCallback))
+        try easy.set(CURLOPT_HEADERDATA, pointer: opaque)
+        try easy.set(CURLOPT_FOLLOWLOCATION, false)  // redirects are the client's decision, per origin
+        try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every decoder built in: gzip, deflate, br, zstd
+        try easy.set(CURLOPT_SSL_VERIFYPEER, true)
+        try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
+        try easy.set(CURLOPT_TCP_KEEPALIVE, true)
+        try easy.set(CURLOPT_USERAGENT, settings.userAgent)
+        try easy.set(CURLOPT_DNS_CACHE_TIMEOUT, Int(settings.dnsCacheTimeout.components.seconds))
+        try easy.set(CURLOPT_HTTP_VERSION, settings.enableHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
+        // Waiting for a connection that may multiplex only pays off where HTTP/2 can be negotiated (TLS).
+        try easy.set(CURLOPT_PIPEWAIT, settings.enableHTTP2 && request.url.lowercased().hasPrefix("https:"))
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout.wholeMilliseconds))
+        if let timeout = settings.timeout { try easy.set(CURLOPT_TIMEOUT_MS, Int(timeout.wholeMilliseconds)) }
+        if let low = settings.lowSpeedLimit {
+            try easy.set(CURLOPT_LOW_SPEED_LIMIT, low.bytesPerSecond)
+            try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(low.duration.components.seconds)))
+        }
+        try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maxResponseSize))
+        try configureMethodAndBody(easy)
+        try configureHeaders(easy)
+        if let credential = settings.credential { try configure(credential, easy) }
+    }
+
+    private func configureMethodAndBody(_ easy: CurlEasy) throws(HTTPError) {
+        switch request.method {
+        case .get where request.body == nil:
+            try easy.set(CURLOPT_HTTPGET, true)
+        case .head:
+            try easy.set(CURLOPT_NOBODY, true)
+        default:
+            if let body = request.body {
+                try easy.set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int64(body.count))
+                // COPYPOSTFIELDS copies: the request's array need not outlive this call.
+                let failure = body.withUnsafeBytes { bytes -> HTTPError? in
+                    do throws(HTTPError) {
+                        try easy.set(CURLOPT_COPYPOSTFIELDS, pointer: bytes.baseAddress ?? UnsafeRawPointer(errorBuffer))
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                if let failure { throw failure }
+            }
+            if request.method != .post || request.body == nil {
+                try easy.set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+            }
+        }
+    }
+
+    private func configureHeaders(_ easy: CurlEasy) throws(HTTPError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        // No "Expect: 100-continue" round trip for form posts.
+        for line in ["Expect:"] + request.headers.map({ "\($0.name): \($0.value)" }) {
+            guard let appended = curl_slist_append(list, line) else {
+                if let list { curl_slist_free_all(list) }
+                throw HTTPError(code: .other, message: "out of memory building request headers")
+            }
+            list = appended
+        }
+        headerList = list
+        try easy.set(CURLOPT_HTTPHEADER, pointer: list.map { UnsafeRawPointer($0) })
+    }
+
+    private func configure(_ rule: HTTPCredentialRule, _ easy: CurlEasy) throws(HTTPError) {
+        if let ca = rule.caBundlePath { try easy.set(CURLOPT_CAINFO, ca) }
+        switch rule.clientCertificate {
+        case .pem(let certificate, let key, let passphrase):
+            try easy.set(CURLOPT_SSLCERT, certificate)
+            try easy.set(CURLOPT_SSLCERTTYPE, "PEM")
+            try easy.set(CURLOPT_SSLKEY, key)
+            if let passphrase { try easy.set(CURLOPT_KEYPASSWD, passphrase) }
+        case .pkcs12(let path, let password):
+            try easy.set(CURLOPT_SSLCERT, path)
+            try easy.set(CURLOPT_SSLCERTTYPE, "P12")
+            if let password { try easy.set(CURLOPT_KEYPASSWD, password) }
+        case nil:
+            break
+        }
+        if let auth = rule.authentication {
+            let scheme: UInt = switch auth.scheme {
+            case .basic: QW_CURLAUTH_BASIC
+            case .digest: QW_CURLAUTH_DIGEST
+            case .ntlm: QW_CURLAUTH_NTLM
+            case .negotiate: QW_CURLAUTH_NEGOTIATE
+            case .any: QW_CURLAUTH_ANY
+            }
+            try easy.set(CURLOPT_HTTPAUTH, Int(bitPattern: scheme))
+            try easy.set(CURLOPT_USERNAME, auth.username)
+            try easy.set(CURLOPT_PASSWORD, auth.password)
+        }
+    }
+
+    private func check(_ code: CURLcode) throws(HTTPError) {
+        guard code == CURLE_OK else { throw HTTPError(code: .other, message: "libcurl refused a callback", curlCode: Int32(code.rawValue)) }
+    }
+
+    // MARK: Callbacks (loop)
+
+    static let writeCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+        data, size, count, opaque in
+        guard let opaque else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(opaque).takeUnretainedValue()
+        let length = size * count
+        guard let data, length > 0 else { return length }
+        return transfer.received(UnsafeRawBufferPointer(start: data, count: length))
+    }
+
+    static let headerCallback: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = {
+        data, size, count, opaque in
+        guard let opaque, let data else { return 0 }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(opaque).takeUnretainedValue()
+        let length = size * count
+        transfer.headerLine(String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self))
+        return length
+    }
+
+    private func received(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // Enforced here too: MAXFILESIZE only works when the server announces the length.
+        guard (sink.isStreaming ? sink.deliveredBytes : body.count) + bytes.count <= settings.maxResponseSize else {
+            exceededSize = true
+            return 0  // libcurl aborts the transfer with CURLE_WRITE_ERROR
+        }
+        if sink.isStreaming {
+            return sink.offer(bytes, head: { head() }) ? bytes.count : Int(CURL_WRITEFUNC_PAUSE)
+        }
+        if body.isEmpty, let easy, let length = Optional(CurlEasy(handle: easy).long(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)), length > 0 {
+            body.reserveCapacity(min(length, settings.maxResponseSize))
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    private func headerLine(_ line: String) {
+        let trimmed = line.trimmingSuffix(while: { $0 == "\r" || $0 == "\n" })
+        if trimmed.hasPrefix("HTTP/") {
+            responseHeaders = HTTPHeaders()  // a new response (after 100-continue or an auth challenge)
+            body.removeAll(keepingCapacity: true)
+            return
+        }
+        guard let colon = trimmed.firstIndex(of: ":") else { return }
+        let name = String(trimmed[..<colon])
+        let value = trimmed[trimmed.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+        responseHeaders.add(name, String(value))
+    }
+
+    /// Status, headers, effective URL and HTTP version of the response so far.
+    func head() -> (status: Int, headers: HTTPHeaders, url: String, version: String) {
+        guard let easy else { return (0, responseHeaders, request.url, "1.1") }
+        let curl = CurlEasy(handle: easy)
+        let version = curl.long(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0 ? "2" : "1.1"
+        return (curl.long(CURLINFO_RESPONSE_CODE), responseHeaders, curl.string(CURLINFO_EFFECTIVE_URL) ?? request.url, version)
+    }
+
+    /// The outcome after libcurl reported the transfer done.
+    func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        if exceededSize || code == CURLE_FILESIZE_EXCEEDED {
+            return .failure(HTTPError(code: .tooLarge, message: "the response body is larger than \(settings.maxResponseSize) bytes (\(request.url))"))
+        }
+        guard code == CURLE_OK else {
+            let detail = String(cString: errorBuffer)
+            return .failure(HTTPError.curl(code, detail: detail, url: request.url))
+        }
+        let head = head()
+        return .success(HTTPResponse(status: head.status, headers: head.headers, body: body, url: head.url, httpVersion: head.version))
+    }
+
+    /// Frees what the easy handle pointed at; the handle itself goes back to the loop.
+    func detach() {
+        easy = nil
+        if let headerList {
+            curl_slist_free_all(headerList)
+            self.headerList = nil
+        }
+    }
+}
+
+extension String {
+    func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[..<end]
+    }
+}
+
+extension Duration {
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+}

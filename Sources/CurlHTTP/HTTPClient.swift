@@ -1,0 +1,147 @@
+internal import CCurl
+import Foundation
+public import Logging
+
+/// An HTTP client on libcurl's multi interface: one loop thread per client drives every transfer, so
+/// connections, DNS answers and HTTP/2 streams are shared by all the tasks that use the client.
+///
+/// Cancelling the task that awaits a request aborts its transfer at once (the easy handle is removed from
+/// the multi handle and its connection closed) and the call throws `CancellationError`: a superseded query
+/// stops using the network immediately.
+public final class HTTPClient: Sendable {
+    public let configuration: HTTPClientConfiguration
+    private let loop: CurlMultiLoop
+    private let logger: Logger
+
+    /// libcurl's global initialisation, once per process, before the first handle.
+    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
+
+    /// Creates a client. Credential files named in the configuration are checked now, so a missing or
+    /// unreadable certificate is an error at start, not on the first request.
+    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws(HTTPError) {
+        _ = Self.globalInit
+        for rule in configuration.credentials { try RequestValidation.validate(rule) }
+        self.configuration = configuration
+        self.logger = logger
+        self.loop = try CurlMultiLoop(configuration: configuration, logger: logger)
+    }
+
+    deinit { loop.requestStop() }
+
+    /// Sends a request and returns the whole response. Redirects are followed only as the request's (or the
+    /// client's) policy allows: within one origin.
+    public func execute(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let policy = request.options.followRedirects ?? configuration.followRedirects
+        var current = request
+        var followed = 0
+        while true {
+            let response = try await perform(current)
+            guard case .sameOrigin(let limit) = policy, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.headers["Location"]
+            else { return response }
+            guard followed < limit else {
+                throw HTTPError(code: .redirect, message: "more than \(limit) redirects from \(request.url)")
+            }
+            current = try redirect(current, to: location, status: response.status)
+            followed += 1
+        }
+    }
+
+    /// Sends a request and returns once the response head is in; the body follows as a stream of chunks.
+    /// Redirects are not followed.
+    public func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+        let transfer = try makeTransfer(request, streaming: true)
+        let sink = transfer.sink
+        let loop = self.loop
+        sink.control.withLock {
+            $0 = (
+                unpause: { [weak transfer] in if let transfer { loop.submit(.unpause(transfer)) } },
+                cancel: { [weak transfer] in if let transfer { loop.submit(.cancel(transfer)) } }
+            )
+        }
+        let head = try await run(transfer) { continuation in sink.setHead(continuation) }
+        return HTTPStreamingResponse(head: head, sink: sink)
+    }
+
+    /// Stops the loop thread; requests still running fail with a `shutdown` error.
+    public func shutdown() async {
+        await loop.shutdown()
+    }
+
+    /// Live libcurl resources, for tests and monitoring.
+    public var statistics: HTTPClientStatistics {
+        HTTPClientStatistics(
+            easyHandles: loop.liveHandles.load(ordering: .relaxed),
+            activeTransfers: loop.activeTransfers.load(ordering: .relaxed)
+        )
+    }
+
+    // MARK: Internals
+
+    private func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let transfer = try makeTransfer(request, streaming: false)
+        return try await run(transfer) { continuation in transfer.sink.setBuffered(continuation) }
+    }
+
+    /// Hands a transfer to the loop and waits for `register`'s continuation, cancelling on task cancellation.
+    private func run<T: Sendable>(
+        _ transfer: CurlTransfer,
+        register: (CheckedContinuation<T, any Error>) -> Void
+    ) async throws -> T {
+        let loop = self.loop
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                register(continuation)
+                if !loop.submit(.add(transfer)) {
+                    transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
+                }
+            }
+        } onCancel: {
+            transfer.markCancelled()
+            loop.submit(.cancel(transfer))
+        }
+    }
+
+    private func makeTransfer(_ request: HTTPRequest, streaming: Bool) throws(HTTPError) -> CurlTransfer {
+        let target = try RequestValidation.validate(request)
+        let options = request.options
+        let settings = CurlTransfer.Settings(
+            connectTimeout: options.connectTimeout ?? configuration.connectTimeout,
+            timeout: options.timeout ?? configuration.timeout,
+            lowSpeedLimit: configuration.lowSpeedLimit,
+            maxResponseSize: options.maxResponseSize ?? configuration.maxResponseSize,
+            userAgent: configuration.userAgent,
+            enableHTTP2: configuration.enableHTTP2,
+            dnsCacheTimeout: configuration.dnsCacheTimeout,
+            credential: configuration.credentials.first { $0.matches(request.url, target: target) }
+        )
+        return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink(streaming: streaming))
+    }
+
+    private func redirect(_ request: HTTPRequest, to location: String, status: Int) throws(HTTPError) -> HTTPRequest {
+        guard let base = URL(string: request.url), let resolved = URL(string: location, relativeTo: base)?.absoluteURL else {
+            throw HTTPError(code: .redirect, message: "redirect to an unreadable location '\(RequestValidation.printable(location))'")
+        }
+        let from = try RequestValidation.target(of: request.url)
+        let to = try RequestValidation.target(of: resolved.absoluteString)
+        guard from == to else {
+            throw HTTPError(code: .redirect, message: "redirect from \(from.origin) to another origin \(to.origin) refused")
+        }
+        var next = request
+        next.url = resolved.absoluteString
+        if status == 303 || ((status == 301 || status == 302) && request.method == .post) {
+            next.method = .get
+            next.body = nil
+            next.headers = HTTPHeaders(request.headers.fields.filter { $0.name.lowercased() != "content-type" }.map { ($0.name, $0.value) })
+        }
+        return next
+    }
+}
+
+/// Counts of live libcurl resources.
+public struct HTTPClientStatistics: Sendable, Hashable {
+    /// Easy handles alive, in transfers or kept for reuse.
+    public var easyHandles: Int
+    /// Transfers on the multi handle now.
+    public var activeTransfers: Int
+}

@@ -1,0 +1,117 @@
+/// Client-wide limits and the credentials each host may receive.
+public struct HTTPClientConfiguration: Sendable, Hashable {
+    /// Open connections across all hosts.
+    public var maxConnections: Int
+    /// Open connections to one host (HTTP/2 multiplexes many requests over one).
+    public var maxConnectionsPerHost: Int
+    public var connectTimeout: Duration
+    /// The whole request, from connect to the last body byte; `nil` for no limit.
+    public var timeout: Duration?
+    /// Abort when fewer than `bytesPerSecond` arrive for `duration`; `nil` turns the check off.
+    public var lowSpeedLimit: LowSpeedLimit?
+    /// Largest response body accepted, counted after decompression.
+    public var maxResponseSize: Int
+    public var followRedirects: HTTPRedirectPolicy
+    /// How long resolved names are cached.
+    public var dnsCacheTimeout: Duration
+    public var userAgent: String
+    /// Offer HTTP/2 on TLS connections and multiplex requests over them.
+    public var enableHTTP2: Bool
+    /// Credentials and trust settings, each for the URLs it matches. The first matching rule applies.
+    public var credentials: [HTTPCredentialRule]
+
+    public struct LowSpeedLimit: Sendable, Hashable {
+        public var bytesPerSecond: Int
+        public var duration: Duration
+        public init(bytesPerSecond: Int, duration: Duration) {
+            self.bytesPerSecond = bytesPerSecond
+            self.duration = duration
+        }
+    }
+
+    public init(
+        maxConnections: Int = 256,
+        maxConnectionsPerHost: Int = 64,
+        connectTimeout: Duration = .seconds(10),
+        timeout: Duration? = .seconds(120),
+        lowSpeedLimit: LowSpeedLimit? = LowSpeedLimit(bytesPerSecond: 1, duration: .seconds(60)),
+        maxResponseSize: Int = 512 * 1024 * 1024,
+        followRedirects: HTTPRedirectPolicy = .none,
+        dnsCacheTimeout: Duration = .seconds(60),
+        userAgent: String = "query-worker",
+        enableHTTP2: Bool = true,
+        credentials: [HTTPCredentialRule] = []
+    ) {
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.lowSpeedLimit = lowSpeedLimit
+        self.maxResponseSize = maxResponseSize
+        self.followRedirects = followRedirects
+        self.dnsCacheTimeout = dnsCacheTimeout
+        self.userAgent = userAgent
+        self.enableHTTP2 = enableHTTP2
+        self.credentials = credentials
+    }
+}
+
+/// Credentials and trust for the URLs one rule matches. Nothing here is ever applied to another URL, so a
+/// password or client certificate can't reach a host it was not configured for.
+public struct HTTPCredentialRule: Sendable, Hashable {
+    /// Which URLs the rule covers.
+    public enum Match: Sendable, Hashable {
+        /// Scheme, host and port, like `https://gis.example.com` or `https://gis.example.com:6443`.
+        case origin(String)
+        /// URLs that start with this text on a path-segment boundary, like `https://gis.example.com/arcgis/`.
+        case prefix(String)
+    }
+
+    public var match: Match
+    /// PEM file of the CAs to trust for these URLs instead of the system's (a private CA, a self-signed server).
+    public var caBundlePath: String?
+    public var clientCertificate: HTTPClientCertificate?
+    public var authentication: HTTPAuthentication?
+
+    public init(
+        match: Match,
+        caBundlePath: String? = nil,
+        clientCertificate: HTTPClientCertificate? = nil,
+        authentication: HTTPAuthentication? = nil
+    ) {
+        self.match = match
+        self.caBundlePath = caBundlePath
+        self.clientCertificate = clientCertificate
+        self.authentication = authentication
+    }
+}
+
+/// A TLS client certificate.
+public enum HTTPClientCertificate: Sendable, Hashable {
+    /// PEM certificate and key files; the key may be encrypted with a passphrase.
+    case pem(certificatePath: String, keyPath: String, passphrase: String?)
+    /// A PKCS#12 bundle (`.p12`, `.pfx`) holding certificate and key, with its password.
+    case pkcs12(path: String, password: String?)
+}
+
+/// HTTP authentication that libcurl performs itself (including Digest's and NTLM's challenge rounds).
+public struct HTTPAuthentication: Sendable, Hashable, CustomStringConvertible {
+    public enum Scheme: String, Sendable, Hashable {
+        case basic, digest, ntlm, negotiate
+        /// Whatever the server offers, safest first.
+        case any
+    }
+
+    public var scheme: Scheme
+    public var username: String
+    public var password: String
+
+    public init(scheme: Scheme, username: String, password: String) {
+        self.scheme = scheme
+        self.username = username
+        self.password = password
+    }
+
+    /// Never prints the password.
+    public var description: String { "HTTPAuthentication(\(scheme.rawValue), user: \(username))" }
+}

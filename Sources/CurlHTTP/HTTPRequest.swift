@@ -1,0 +1,97 @@
+/// One HTTP request: what to send, and per-request limits that override the client's.
+public struct HTTPRequest: Sendable, Hashable {
+    public struct Method: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        public static let get = Method("GET")
+        public static let post = Method("POST")
+        public static let put = Method("PUT")
+        public static let delete = Method("DELETE")
+        public static let head = Method("HEAD")
+        public static let patch = Method("PATCH")
+    }
+
+    public var method: Method
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]?
+    /// Overrides for this request only; `nil` fields fall back to the client's configuration.
+    public var options: HTTPRequestOptions
+
+    public init(
+        method: Method = .get,
+        url: String,
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        options: HTTPRequestOptions = HTTPRequestOptions()
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.options = options
+    }
+
+    /// A form-encoded POST: how long queries travel when they would not fit in a URL.
+    public static func formPost(url: String, fields: [(String, String)], headers: HTTPHeaders = [:]) -> HTTPRequest {
+        var headers = headers
+        headers.replace("Content-Type", "application/x-www-form-urlencoded")
+        let body = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+        return HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8))
+    }
+
+    /// `application/x-www-form-urlencoded` encoding of one name or value.
+    public static func formEncode(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "*"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: " "):
+                result += "+"
+            default:
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+}
+
+/// Limits for one request. Each `nil` means: use the client's configuration.
+public struct HTTPRequestOptions: Sendable, Hashable {
+    public var connectTimeout: Duration?
+    public var timeout: Duration?
+    public var maxResponseSize: Int?
+    public var followRedirects: HTTPRedirectPolicy?
+
+    public init(
+        connectTimeout: Duration? = nil,
+        timeout: Duration? = nil,
+        maxResponseSize: Int? = nil,
+        followRedirects: HTTPRedirectPolicy? = nil
+    ) {
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.maxResponseSize = maxResponseSize
+        self.followRedirects = followRedirects
+    }
+}
+
+/// What to do with a 3xx response.
+public enum HTTPRedirectPolicy: Sendable, Hashable {
+    /// Return the 3xx response as it is (the default).
+    case none
+    /// Follow redirects within the same origin (scheme, host and port), at most `maxRedirects` times;
+    /// a redirect to another origin fails with a `redirect` error, so credentials never leave their host.
+    case sameOrigin(maxRedirects: Int)
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

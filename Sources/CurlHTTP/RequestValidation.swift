@@ -1,0 +1,100 @@
+import Foundation
+
+/// Checks a request before any byte is sent: a clear error naming what is wrong, instead of a libcurl
+/// failure half-way through.
+enum RequestValidation {
+    struct Target: Equatable {
+        var scheme: String
+        var host: String
+        var port: Int
+        /// `scheme://host:port`, with the default port spelled out.
+        var origin: String { "\(scheme)://\(host):\(port)" }
+    }
+
+    static func validate(_ request: HTTPRequest) throws(HTTPError) -> Target {
+        let target = try target(of: request.url)
+        for field in request.headers {
+            guard isToken(field.name) else {
+                throw HTTPError.invalid("header name '\(printable(field.name))' is not a valid HTTP token")
+            }
+            guard !field.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+                throw HTTPError.invalid("header '\(field.name)' contains a line break or NUL")
+            }
+        }
+        guard request.method.rawValue.allSatisfy({ $0.isLetter && $0.isASCII }), !request.method.rawValue.isEmpty else {
+            throw HTTPError.invalid("method '\(printable(request.method.rawValue))' is not valid")
+        }
+        return target
+    }
+
+    static func target(of url: String) throws(HTTPError) -> Target {
+        guard !url.contains(where: { $0.isWhitespace || $0 == "\0" }) else {
+            throw HTTPError.invalid("URL '\(printable(url))' contains white space or control characters")
+        }
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+            throw HTTPError.invalid("URL '\(printable(url))' is malformed")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw HTTPError.invalid("URL scheme '\(scheme)' is not supported (only http and https)")
+        }
+        guard let host = components.host?.lowercased(), !host.isEmpty else {
+            throw HTTPError.invalid("URL '\(printable(url))' has no host")
+        }
+        if let port = components.port, !(1...65535).contains(port) {
+            throw HTTPError.invalid("URL port \(port) is out of range")
+        }
+        return Target(scheme: scheme, host: host, port: components.port ?? (scheme == "https" ? 443 : 80))
+    }
+
+    /// Checks that the files a credential names can be read, naming the one that can't.
+    static func validate(_ rule: HTTPCredentialRule) throws(HTTPError) {
+        var files: [(String, String)] = []
+        if let ca = rule.caBundlePath { files.append(("CA bundle", ca)) }
+        switch rule.clientCertificate {
+        case .pem(let certificate, let key, _):
+            files.append(("client certificate", certificate))
+            files.append(("client key", key))
+        case .pkcs12(let path, _):
+            files.append(("PKCS#12 bundle", path))
+        case nil:
+            break
+        }
+        for (what, path) in files where !FileManager.default.isReadableFile(atPath: path) {
+            throw HTTPError(code: .credential, message: "the \(what) file '\(path)' can't be read")
+        }
+    }
+
+    private static func isToken(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"):
+                return true
+            default:
+                return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            }
+        }
+    }
+
+    /// The text with control characters escaped, safe to put in an error message or a log line.
+    static func printable(_ text: String) -> String {
+        let limited = text.count > 200 ? String(text.prefix(200)) + "…" : text
+        return limited.unicodeScalars.map { $0.properties.generalCategory == .control ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+    }
+}
+
+extension HTTPCredentialRule {
+    /// Whether this rule covers a URL.
+    func matches(_ url: String, target: RequestValidation.Target) -> Bool {
+        switch match {
+        case .origin(let origin):
+            guard let ruleTarget = try? RequestValidation.target(of: origin) else { return false }
+            return ruleTarget == target
+        case .prefix(let prefix):
+            guard url.hasPrefix(prefix) else { return false }
+            if prefix.hasSuffix("/") || url.count == prefix.count { return true }
+            let next = url[url.index(url.startIndex, offsetBy: prefix.count)]
+            return next == "/" || next == "?" || next == "#"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+/// A complete request as the server received it, body included, handed to the server's handler.
+public struct LoopbackRequest: Sendable, Hashable {
+    /// One `name=value` pair of a query string or a form-encoded body, percent-decoded.
+    public struct Parameter: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The method as sent, like `GET` or `POST`.
+    public var method: String
+    /// The request target as sent: path and query, still percent-encoded.
+    public var uri: String
+    /// The path part of ``uri``, still percent-encoded (so `%2F` stays distinguishable from `/`).
+    public var path: String
+    /// The query part of ``uri`` after `?`, still encoded; `nil` when there is none.
+    public var query: String?
+    public var headers: LoopbackHeaders
+    public var body: [UInt8]
+
+    public init(method: String, uri: String, headers: LoopbackHeaders = [:], body: [UInt8] = []) {
+        self.method = method
+        self.uri = uri
+        self.headers = headers
+        self.body = body
+        if let mark = uri.firstIndex(of: "?") {
+            path = String(uri[..<mark])
+            query = String(uri[uri.index(after: mark)...])
+        } else {
+            path = uri
+            query = nil
+        }
+    }
+
+    /// The query string's parameters, decoded as a form (`+` is a space), in order.
+    public var queryItems: [Parameter] { FormDecoding.parameters(query ?? "") }
+
+    /// The body's parameters when it is `application/x-www-form-urlencoded`; empty otherwise.
+    public var formFields: [Parameter] {
+        guard let type = headers["Content-Type"]?.lowercased(), type.hasPrefix("application/x-www-form-urlencoded") else {
+            return []
+        }
+        return FormDecoding.parameters(bodyText)
+    }
+
+    /// Query parameters followed by form fields: where an ArcGIS-style service reads its arguments, since
+    /// clients send them either way (GET for short queries, a form POST for long ones).
+    public var parameters: [Parameter] { queryItems + formFields }
+
+    /// The first value of a parameter from the query or the form body.
+    public func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name }?.value
+    }
+
+    /// The body as UTF-8 text (invalid bytes replaced).
+    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// `application/x-www-form-urlencoded` decoding, kept here so the module needs no Foundation.
+enum FormDecoding {
+    static func parameters(_ text: String) -> [LoopbackRequest.Parameter] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let value = parts.count > 1 ? decode(parts[1]) : ""
+            return LoopbackRequest.Parameter(name: decode(parts[0]), value: value)
+        }
+    }
+
+    /// Percent-decodes and turns `+` into a space; a malformed escape is kept as it is.
+    static func decode(_ text: Substring) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "+") {
+                output.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 2
+            } else {
+                output.append(byte)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
