@@ -13,12 +13,15 @@ let package = Package(
     name: "feature-query-worker-benchmarks",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "kafka-benchmark", targets: ["KafkaBenchmark"])
+        .executable(name: "kafka-benchmark", targets: ["KafkaBenchmark"]),
+        .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
     ],
     dependencies: [
         .package(name: "feature-query-worker", path: ".."),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Only for the HTTP benchmark's comparison; the product (CurlHTTP) does not depend on it.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Producer and consumer throughput of the Swift Kafka bridge against the C client (librdkafka) alone,
@@ -31,6 +34,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
-        )
+        ),
+        // Requests per second and p50/p99 latency of CurlHTTP against wrk and AsyncHTTPClient, on one local
+        // nginx, at concurrency 1 and 64. Run through run-http-benchmark.sh.
+        .executableTarget(
+            name: "HTTPBenchmark",
+            dependencies: [
+                .product(name: "CurlHTTP", package: "feature-query-worker"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

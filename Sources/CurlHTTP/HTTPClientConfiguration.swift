@@ -36,7 +36,7 @@ public struct HTTPClientConfiguration: Sendable, Hashable {
         timeout: Duration? = .seconds(120),
         lowSpeedLimit: LowSpeedLimit? = LowSpeedLimit(bytesPerSecond: 1, duration: .seconds(60)),
         maxResponseSize: Int = 512 * 1024 * 1024,
-        followRedirects: HTTPRedirectPolicy = .none,
+        followRedirects: HTTPRedirectPolicy = .never,
         dnsCacheTimeout: Duration = .seconds(60),
         userAgent: String = "query-worker",
         enableHTTP2: Bool = true,

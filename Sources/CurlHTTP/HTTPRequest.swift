@@ -84,7 +84,7 @@ public struct HTTPRequestOptions: Sendable, Hashable {
 /// What to do with a 3xx response.
 public enum HTTPRedirectPolicy: Sendable, Hashable {
     /// Return the 3xx response as it is (the default).
-    case none
+    case never
     /// Follow redirects within the same origin (scheme, host and port), at most `maxRedirects` times;
     /// a redirect to another origin fails with a `redirect` error, so credentials never leave their host.
     case sameOrigin(maxRedirects: Int)

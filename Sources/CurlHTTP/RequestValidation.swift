@@ -17,7 +17,8 @@ enum RequestValidation {
             guard isToken(field.name) else {
                 throw HTTPError.invalid("header name '\(printable(field.name))' is not a valid HTTP token")
             }
-            guard !field.value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
+            // Bytes, not Characters: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            guard !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
                 throw HTTPError.invalid("header '\(field.name)' contains a line break or NUL")
             }
         }

@@ -52,9 +52,9 @@ extension KafkaConsumer {
         into batch: inout [KafkaConsumerMessage],
         topicNames: inout [OpaquePointer: String]
     ) {
-        defer { rd_kafka_message_destroy(message) }
         let raw = message.pointee
         guard raw.err == RD_KAFKA_RESP_ERR_NO_ERROR else {
+            defer { rd_kafka_message_destroy(message) }
             if raw.err != RD_KAFKA_RESP_ERR__PARTITION_EOF {
                 logger.warning("consumer error", metadata: ["error": "\(KafkaError.rdKafka(raw.err, context: "consume"))"])
             }
@@ -69,7 +69,7 @@ extension KafkaConsumer {
                 topicNames[rkt] = topic
             }
         }
-        batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic))
+        batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic))  // takes ownership
     }
 
     private func deliver(_ batch: [KafkaConsumerMessage], _ rk: OpaquePointer) {

@@ -1,16 +1,22 @@
-/// A message read from Kafka, copied out of librdkafka's buffers so that it outlives the poll that read it.
+/// A message read from Kafka.
 ///
 /// Key and value are delivered exactly as the broker holds them: either may be absent, and neither is
 /// required to be UTF-8. The caller decides what a malformed message means.
+///
+/// A message read by a consumer keeps librdkafka's own copy alive and copies key, value and headers only
+/// when they are read, so the poll thread does no per-message allocation beyond this value.
 public struct KafkaConsumerMessage: Sendable, Hashable {
     public var topic: String
     public var partition: Int32
     public var offset: Int64
     /// Milliseconds since the epoch, as set by the producer or the broker; `nil` when not available.
     public var timestampMs: Int64?
-    public var key: [UInt8]?
-    public var value: [UInt8]?
-    public var headers: [KafkaHeader]
+    private var payload: Payload
+
+    enum Payload: Sendable {
+        case owned(key: [UInt8]?, value: [UInt8]?, headers: [KafkaHeader])
+        case librdkafka(RDKafkaMessageStorage)
+    }
 
     public init(
         topic: String,
@@ -25,9 +31,45 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
         self.partition = partition
         self.offset = offset
         self.timestampMs = timestampMs
-        self.key = key
-        self.value = value
-        self.headers = headers
+        self.payload = .owned(key: key, value: value, headers: headers)
+    }
+
+    init(topic: String, partition: Int32, offset: Int64, timestampMs: Int64?, storage: RDKafkaMessageStorage) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.timestampMs = timestampMs
+        self.payload = .librdkafka(storage)
+    }
+
+    public var key: [UInt8]? {
+        get {
+            switch payload {
+            case .owned(let key, _, _): key
+            case .librdkafka(let storage): storage.key
+            }
+        }
+        set { payload = .owned(key: newValue, value: value, headers: headers) }
+    }
+
+    public var value: [UInt8]? {
+        get {
+            switch payload {
+            case .owned(_, let value, _): value
+            case .librdkafka(let storage): storage.value
+            }
+        }
+        set { payload = .owned(key: key, value: newValue, headers: headers) }
+    }
+
+    public var headers: [KafkaHeader] {
+        get {
+            switch payload {
+            case .owned(_, _, let headers): headers
+            case .librdkafka(let storage): storage.headers
+            }
+        }
+        set { payload = .owned(key: key, value: value, headers: newValue) }
     }
 
     public var topicPartition: KafkaTopicPartition { KafkaTopicPartition(topic: topic, partition: partition) }
@@ -39,6 +81,18 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
 
     /// The first header with this key.
     public func header(_ key: String) -> KafkaHeader? { headers.first { $0.key == key } }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.topic == rhs.topic && lhs.partition == rhs.partition && lhs.offset == rhs.offset
+            && lhs.timestampMs == rhs.timestampMs && lhs.key == rhs.key && lhs.value == rhs.value
+            && lhs.headers == rhs.headers
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(topic)
+        hasher.combine(partition)
+        hasher.combine(offset)
+    }
 }
 
 /// A message to publish.

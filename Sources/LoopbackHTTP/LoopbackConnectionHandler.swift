@@ -50,7 +50,8 @@ final class LoopbackConnectionHandler: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let headers = LoopbackHeaders(head.headers.map { ($0.name, $0.value) })
+            // Optional white space around a value is not part of it (RFC 9110, 5.5); the parser keeps the trailing part.
+            let headers = LoopbackHeaders(head.headers.map { ($0.name, $0.value.trimmingOptionalWhitespace()) })
             let request = LoopbackRequest(method: head.method.rawValue, uri: head.uri, headers: headers, body: body)
             body = []
             pending.append(Pending(request: request, keepAlive: head.isKeepAlive))
@@ -83,77 +84,5 @@ final class LoopbackConnectionHandler: ChannelInboundHandler {
             return
         }
         startNext(on: channel)
-    }
-}
-
-/// Runs the handler for one request and writes its response, awaiting each write so that a slow reader
-/// holds back a streaming body.
-struct LoopbackResponder: Sendable {
-    let channel: any Channel
-    let state: LoopbackServerState
-
-    /// A write failed: the client has gone.
-    private struct WriteFailed: Error {}
-
-    /// Returns whether the connection may carry another request.
-    func respond(to request: LoopbackRequest, keepAlive: Bool) async -> Bool {
-        var response: LoopbackResponse
-        do {
-            response = try await state.handler(request)
-        } catch {
-            if Task.isCancelled {
-                state.abandoned()
-                return false
-            }
-            state.logger.debug("loopback handler failed", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
-            response = .text("the handler failed: \(error)\n", status: 500)
-        }
-        if Task.isCancelled {
-            state.abandoned()
-            return false
-        }
-        let close = !keepAlive || response.headers["Connection"]?.lowercased() == "close"
-        do {
-            try await write(response, isHead: request.method == "HEAD", close: close)
-            state.served()
-            return !close
-        } catch {
-            if error is WriteFailed || Task.isCancelled {
-                state.abandoned()
-            } else if !(error is LoopbackResponseCutShort) {
-                state.logger.debug("loopback body producer failed", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
-            }
-            return false
-        }
-    }
-
-    private func write(_ response: LoopbackResponse, isHead: Bool, close: Bool) async throws {
-        var headers = HTTPHeaders(response.headers.map { ($0.name, $0.value) })
-        if close { headers.replaceOrAdd(name: "Connection", value: "close") }
-        let status = HTTPResponseStatus(statusCode: response.status)
-        switch response.body {
-        case .bytes(let bytes):
-            if !headers.contains(name: "Content-Length") { headers.add(name: "Content-Length", value: String(bytes.count)) }
-            try await send(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
-            if !isHead { try await sendBody(bytes) }
-        case .stream(let produce):
-            try await send(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
-            if !isHead { try await produce(LoopbackBodyWriter { try await sendBody($0) }) }
-        }
-        try await send(.end(nil))
-    }
-
-    private func sendBody(_ bytes: [UInt8]) async throws {
-        guard !bytes.isEmpty else { return }
-        try await send(.body(.byteBuffer(channel.allocator.buffer(bytes: bytes))))
-        state.sent(bodyBytes: bytes.count)
-    }
-
-    private func send(_ part: HTTPServerResponsePart) async throws {
-        do {
-            try await channel.writeAndFlush(part).get()
-        } catch {
-            throw WriteFailed()
-        }
     }
 }

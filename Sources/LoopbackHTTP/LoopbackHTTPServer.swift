@@ -30,6 +30,7 @@ public final class LoopbackHTTPServer: Sendable {
         /// Response body bytes handed to the kernel.
         public var bodyBytesSent = 0
 
+        /// All counters zero.
         public init() {}
     }
 
@@ -119,6 +120,7 @@ public final class LoopbackHTTPServer: Sendable {
 
 /// The server could not start.
 public struct LoopbackServerError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
     public var message: String
     public var description: String { "LoopbackServerError: \(message)" }
 }

@@ -5,7 +5,9 @@
 public struct LoopbackHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header line.
     public struct Field: Sendable, Hashable {
+        /// The name as sent; compare case-insensitively.
         public var name: String
+        /// The value, without surrounding white space.
         public var value: String
 
         public init(name: String, value: String) {
@@ -17,6 +19,7 @@ public struct LoopbackHeaders: Sendable, Hashable, Sequence, ExpressibleByDictio
     /// Every field, repeated names included, in order.
     public private(set) var fields: [Field]
 
+    /// Fields in order, as (name, value) pairs.
     public init(_ fields: [(String, String)] = []) {
         self.fields = fields.map { Field(name: $0.0, value: $0.1) }
     }
@@ -57,7 +60,17 @@ public struct LoopbackHeaders: Sendable, Hashable, Sequence, ExpressibleByDictio
         fields.removeAll { $0.name.lowercased() == wanted }
     }
 
+    /// The number of fields, repeated names counted each time.
     public var count: Int { fields.count }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+}
+
+extension String {
+    /// The value without leading and trailing spaces and tabs.
+    func trimmingOptionalWhitespace() -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isBlank($0) }), let last = lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(self[first...last])
+    }
 }

@@ -2,7 +2,9 @@
 public struct LoopbackRequest: Sendable, Hashable {
     /// One `name=value` pair of a query string or a form-encoded body, percent-decoded.
     public struct Parameter: Sendable, Hashable {
+        /// The decoded name.
         public var name: String
+        /// The decoded value; empty for a bare `name` without `=`.
         public var value: String
 
         public init(name: String, value: String) {
@@ -19,9 +21,12 @@ public struct LoopbackRequest: Sendable, Hashable {
     public var path: String
     /// The query part of ``uri`` after `?`, still encoded; `nil` when there is none.
     public var query: String?
+    /// The request's header fields in the order sent.
     public var headers: LoopbackHeaders
+    /// The whole body (the server reads it completely before calling the handler).
     public var body: [UInt8]
 
+    /// A request as the server builds it; public so that handlers can be unit-tested without a socket.
     public init(method: String, uri: String, headers: LoopbackHeaders = [:], body: [UInt8] = []) {
         self.method = method
         self.uri = uri

@@ -14,10 +14,13 @@ public struct LoopbackResponse: Sendable {
         case stream(@Sendable (LoopbackBodyWriter) async throws -> Void)
     }
 
+    /// The status code, sent with NIO's standard reason phrase.
     public var status: Int
+    /// Sent as given; `Connection: close` makes the server close the connection after this response.
     public var headers: LoopbackHeaders
     public var body: Body
 
+    /// A response; the default is an empty 200.
     public init(status: Int = 200, headers: LoopbackHeaders = [:], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
@@ -59,23 +62,37 @@ public struct LoopbackResponse: Sendable {
         })
     }
 
-    /// `totalBytes` of `pattern(offset)` bytes in chunks of `chunkSize`, chunked, without `Content-Length`:
-    /// bodies of any size without holding them in memory.
+    /// `totalBytes` of `block` repeated, in chunks of `chunkSize`, chunked, without `Content-Length`:
+    /// bodies of any size without holding them in memory. The default block, bytes 0 to 250, makes the
+    /// byte at offset `i` equal `i % 251`, so a reader can check order.
     public static func generated(
         totalBytes: Int,
         chunkSize: Int = 64 * 1024,
-        headers: LoopbackHeaders = [:],
-        pattern: @escaping @Sendable (Int) -> UInt8 = { UInt8(truncatingIfNeeded: $0 % 251) }
+        repeating block: [UInt8] = (0..<251).map { UInt8($0) },
+        headers: LoopbackHeaders = [:]
     ) -> LoopbackResponse {
         LoopbackResponse(headers: headers, body: .stream { writer in
             var offset = 0
             while offset < totalBytes {
                 let count = min(chunkSize, totalBytes - offset)
-                let start = offset
-                try await writer.write((0..<count).map { pattern(start + $0) })
+                try await writer.write(cyclic(block, from: offset, count: count))
                 offset += count
             }
         })
+    }
+
+    /// `count` bytes of `block` repeated, starting at `offset` of the endless repetition.
+    public static func cyclic(_ block: [UInt8], from offset: Int, count: Int) -> [UInt8] {
+        guard !block.isEmpty else { return [] }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        var position = offset % block.count
+        while bytes.count < count {
+            let take = min(block.count - position, count - bytes.count)
+            bytes.append(contentsOf: block[position..<(position + take)])
+            position = 0
+        }
+        return bytes
     }
 }
 

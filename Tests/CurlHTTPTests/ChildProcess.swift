@@ -17,7 +17,7 @@ final class ChildProcess: Sendable {
 
     let executable: String
     private let process: Process
-    private let exited = ExitState()
+    private let exited = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
     let stdoutPath: String
     let stderrPath: String
 
@@ -46,7 +46,26 @@ final class ChildProcess: Sendable {
             }
             waiters.forEach { $0.resume(returning: status) }
         }
-        try process.run()
+        try Self.spawn(process)
+    }
+
+    /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the
+    /// thread that spawns it, and Swift concurrency's threads block most signals: apache2 started from one
+    /// would never see the SIGTERM that stops it.
+    private static func spawn(_ process: Process) throws {
+        let outcome = Locked<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            let result = Result { try process.run() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.start()
+        done.wait()  // a few milliseconds: fork and exec
+        try outcome.withLock { $0 }?.get()
     }
 
     var isRunning: Bool { exited.withLock { $0.status == nil } }
@@ -77,10 +96,22 @@ final class ChildProcess: Sendable {
         if isRunning { process.terminate() }
     }
 
-    /// Terminates the child and waits until it has exited.
-    func stop() async {
+    /// Terminates the child (SIGTERM, then SIGKILL after `grace`) and waits until it has exited.
+    func stop(grace: Duration = .seconds(10)) async {
         terminate()
-        _ = await exitStatus()
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                _ = await self.exitStatus()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: grace)
+                return false
+            }
+            let exitedInTime = await group.next() ?? true
+            group.cancelAll()
+            if !exitedInTime, isRunning { kill(processIdentifier, SIGKILL) }
+        }
     }
 
     private func exitStatus() async -> Int32 {
@@ -121,12 +152,16 @@ final class ChildProcess: Sendable {
     }
 }
 
-/// The child's exit status once known, and the tasks waiting for it.
-private final class ExitState: Sendable {
-    private let state = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+/// A value behind a lock, in a class so that escaping closures can share it.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
 
-    func withLock<T>(_ body: (inout (status: Int32?, waiters: [CheckedContinuation<Int32, Never>])) -> T) -> T {
-        state.withLock { body(&$0) }
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    func withLock<T>(_ body: (inout Value) -> T) -> T {
+        mutex.withLock { body(&$0) }
     }
 }
 

@@ -100,7 +100,9 @@ enum ProcessResources {
         let inodes = socketInodes()
         var count = 0
         for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            // Read to the end: /proc files claim size 0, and String(contentsOfFile:) stops after one page.
+            guard let data = FileHandle(forReadingAtPath: table)?.readDataToEndOfFile() else { continue }
+            let text = String(decoding: data, as: UTF8.self)
             for line in text.split(separator: "\n").dropFirst() {
                 let columns = line.split(separator: " ", omittingEmptySubsequences: true)
                 guard columns.count > 9, let remotePort = columns[2].split(separator: ":").last,

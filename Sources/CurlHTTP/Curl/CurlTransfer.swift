@@ -193,7 +193,8 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func headerLine(_ line: String) {
-        let trimmed = line.trimmingSuffix(while: { $0 == "\r" || $0 == "\n" })
+        // `isNewline`, not `== "\r"`: the line ends in "\r\n", a single Character.
+        let trimmed = line.trimmingSuffix(while: { $0.isNewline })
         if trimmed.hasPrefix("HTTP/") {
             responseHeaders = HTTPHeaders()  // a new response (after 100-continue or an auth challenge)
             body.removeAll(keepingCapacity: true)
@@ -202,7 +203,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard let colon = trimmed.firstIndex(of: ":") else { return }
         let name = String(trimmed[..<colon])
         let value = trimmed[trimmed.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-        responseHeaders.add(name, String(value))
+        responseHeaders.add(name, String(String(value).trimmingSuffix(while: { $0 == " " || $0 == "\t" })))
     }
 
     /// Status, headers, effective URL and HTTP version of the response so far.

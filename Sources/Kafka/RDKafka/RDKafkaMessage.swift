@@ -1,29 +1,22 @@
 internal import CRDKafka
 
-extension KafkaConsumerMessage {
-    /// Copies a message out of librdkafka's buffers. Key, value and headers are taken as bytes, whatever
-    /// they hold.
-    init(rdKafkaMessage message: UnsafePointer<rd_kafka_message_t>, topic: String) {
-        let raw = message.pointee
-        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
-        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
-        self.init(
-            topic: topic,
-            partition: raw.partition,
-            offset: raw.offset,
-            timestampMs: timestamp >= 0 ? timestamp : nil,
-            key: Self.bytes(raw.key, raw.key_len),
-            value: Self.bytes(raw.payload, raw.len),
-            headers: Self.headers(message)
-        )
+/// Owns one `rd_kafka_message_t` until the last ``KafkaConsumerMessage`` referring to it is gone, and
+/// copies its bytes out on demand. Immutable after creation; librdkafka's message is safe to read from any
+/// thread and to destroy from any thread.
+final class RDKafkaMessageStorage: @unchecked Sendable {
+    private let message: UnsafeMutablePointer<rd_kafka_message_t>
+
+    /// Takes ownership of `message`.
+    init(_ message: UnsafeMutablePointer<rd_kafka_message_t>) {
+        self.message = message
     }
 
-    private static func bytes(_ pointer: UnsafeMutableRawPointer?, _ length: Int) -> [UInt8]? {
-        guard let pointer else { return nil }
-        return Array(UnsafeRawBufferPointer(start: pointer, count: length))
-    }
+    deinit { rd_kafka_message_destroy(message) }
 
-    private static func headers(_ message: UnsafePointer<rd_kafka_message_t>) -> [KafkaHeader] {
+    var key: [UInt8]? { Self.bytes(message.pointee.key, message.pointee.key_len) }
+    var value: [UInt8]? { Self.bytes(message.pointee.payload, message.pointee.len) }
+
+    var headers: [KafkaHeader] {
         var list: OpaquePointer?
         guard rd_kafka_message_headers(message, &list) == RD_KAFKA_RESP_ERR_NO_ERROR, let list else { return [] }
         var result: [KafkaHeader] = []
@@ -39,5 +32,25 @@ extension KafkaConsumerMessage {
             index += 1
         }
         return result
+    }
+
+    private static func bytes(_ pointer: UnsafeMutableRawPointer?, _ length: Int) -> [UInt8]? {
+        guard let pointer else { return nil }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: length))
+    }
+}
+
+extension KafkaConsumerMessage {
+    /// Wraps a message read by the consumer; the message is destroyed with the last copy of the value.
+    init(rdKafkaMessage message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String) {
+        var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
+        let timestamp = rd_kafka_message_timestamp(message, &timestampType)
+        self.init(
+            topic: topic,
+            partition: message.pointee.partition,
+            offset: message.pointee.offset,
+            timestampMs: timestamp >= 0 ? timestamp : nil,
+            storage: RDKafkaMessageStorage(message)
+        )
     }
 }

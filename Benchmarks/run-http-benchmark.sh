@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# HTTP client benchmark: requests/s and p50/p99 latency of CurlHTTP against wrk and AsyncHTTPClient, all three
+# against one local nginx, at concurrency 64 and 1, in one run. Not run by CI.
+#
+#   Benchmarks/run-http-benchmark.sh [http-benchmark options]
+#   e.g. Benchmarks/run-http-benchmark.sh --repetitions 3 --duration 10
+#
+# Installs nothing: nginx and wrk come from scripts/setup-deps (Debian's packages). Builds, in release:
+#   - the benchmark package (Benchmarks/Package.swift, which alone depends on AsyncHTTPClient) in
+#     Benchmarks/.build (the first build compiles SwiftNIO, BoringSSL and AsyncHTTPClient: several minutes
+#     on 2 cores),
+#   - the libcurl-alone reference Benchmarks/c/curl_multi_bench.c into Benchmarks/bin/curl_multi_bench (a 4th
+#     row, "libcurl (C)", in no target: how much of CurlHTTP's cost is libcurl's own),
+# starts
+# nginx in a temporary folder on a free loopback port (1 worker, no access log, keep-alive), runs
+# http-benchmark against it, and stops nginx on exit. Set SKIP_BUILD=1 to reuse what was built last time.
+#
+# The targets (see http-benchmark --help): at concurrency 64, CurlHTTP >= 1.0x AsyncHTTPClient and >= 0.7x
+# wrk in requests/s; at concurrency 1, CurlHTTP's p99 within 0.2 ms of wrk's.
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+QUERY_PATH="/arcgis/rest/services/LA_County_Parcels/FeatureServer/0/query"
+
+log() { printf 'run-http-benchmark: %s\n' "$*" >&2; }
+
+NGINX="$(command -v nginx || true)"
+[[ -n "$NGINX" ]] || NGINX=/usr/sbin/nginx  # /usr/sbin may be missing from a non-root PATH
+[[ -x "$NGINX" ]] || { log "nginx is missing: run scripts/setup-deps (Debian package nginx)"; exit 1; }
+WRK="$(command -v wrk || true)"
+[[ -n "$WRK" && -x "$WRK" ]] || { log "wrk is missing: run scripts/setup-deps (Debian package wrk)"; exit 1; }
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    command -v swift >/dev/null || { log "no swift on PATH"; exit 1; }
+    pkg-config --exists libcurl || { log "libcurl is missing: apt-get install libcurl4-openssl-dev (or run scripts/setup-deps)"; exit 1; }
+    log "compiling the libcurl-alone reference"
+    mkdir -p "$BENCH/bin"
+    cc -O2 -Wall -o "$BENCH/bin/curl_multi_bench" "$BENCH/c/curl_multi_bench.c" $(pkg-config --cflags --libs libcurl) -lm
+
+    log "building http-benchmark (release, $BENCH/.build)"
+    (cd "$BENCH" && swift build -c release --product http-benchmark)
+fi
+HTTP_BENCHMARK="$BENCH/.build/release/http-benchmark"
+LIBCURL_BENCH="$BENCH/bin/curl_multi_bench"
+for binary in "$HTTP_BENCHMARK" "$LIBCURL_BENCH"; do
+    [[ -x "$binary" ]] || { log "missing $binary (run without SKIP_BUILD=1)"; exit 1; }
+done
+
+# The server: nginx in a folder of its own, serving a fixed ~1.5 KB JSON body shaped like an ArcGIS
+# returnIdsOnly query response.
+WORK="$(mktemp -d /tmp/http-benchmark.XXXXXX)"
+NGINX_PID=""
+cleanup() {
+    if [[ -n "$NGINX_PID" ]] && kill -0 "$NGINX_PID" 2>/dev/null; then
+        kill -TERM "$NGINX_PID" 2>/dev/null || true
+        wait "$NGINX_PID" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+ids="$(seq 2004001 7 $((2004001 + 7 * 179)) | paste -sd, -)"
+BODY="{\"objectIdFieldName\":\"OBJECTID\",\"objectIds\":[$ids]}"
+mkdir -p "$WORK/logs" "$WORK/tmp"
+cat >"$WORK/nginx.conf" <<EOF
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    keepalive_requests 100000;
+    keepalive_timeout 75s;
+    client_body_temp_path $WORK/tmp/body;
+    proxy_temp_path $WORK/tmp/proxy;
+    fastcgi_temp_path $WORK/tmp/fastcgi;
+    uwsgi_temp_path $WORK/tmp/uwsgi;
+    scgi_temp_path $WORK/tmp/scgi;
+    server {
+        listen 127.0.0.1:$PORT;
+        location = $QUERY_PATH {
+            default_type application/json;
+            return 200 '$BODY';
+        }
+    }
+}
+EOF
+"$NGINX" -p "$WORK" -c "$WORK/nginx.conf" -g 'daemon off;' &
+NGINX_PID=$!
+for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
+    kill -0 "$NGINX_PID" 2>/dev/null || { log "nginx exited at start:"; cat "$WORK/logs/error.log" >&2; exit 1; }
+    sleep 0.1
+done
+(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null || { log "nginx does not listen on 127.0.0.1:$PORT"; exit 1; }
+# The worker (nginx -g 'daemon off;' keeps the master in the foreground; its one child is the worker).
+WORKER_PID="$(cat "/proc/$NGINX_PID/task/$NGINX_PID/children" 2>/dev/null | awk '{print $1}')"
+SERVER_ARGS=()
+[[ -n "$WORKER_PID" ]] && SERVER_ARGS=(--server-pid "$WORKER_PID")
+
+URL="http://127.0.0.1:$PORT$QUERY_PATH"
+log "nginx $("$NGINX" -v 2>&1 | sed 's/.*version: //') (pid $NGINX_PID, worker ${WORKER_PID:-?}) at $URL, body ${#BODY} B; $("$WRK" --version 2>&1 | head -1 | awk '{print $1, $2}'); load:$(uptime | sed 's/.*load average://')"
+log "running: http-benchmark $*"
+"$HTTP_BENCHMARK" --url "$URL" --expected-body-bytes "${#BODY}" --wrk "$WRK" --libcurl-bench "$LIBCURL_BENCH" \
+    "${SERVER_ARGS[@]}" "$@"
+log "load after the run:$(uptime | sed 's/.*load average://')"

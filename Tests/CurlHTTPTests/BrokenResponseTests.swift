@@ -1,0 +1,63 @@
+import CurlHTTP
+import LoopbackHTTP
+import Testing
+
+/// Responses that end badly: cut off mid-body, or larger than the caller allows.
+@Suite("Truncated and oversized responses")
+struct BrokenResponseTests {
+    @Test("A connection closed mid-body fails with a retryable network error")
+    func disconnectMidBody() async throws {
+        let sent = TestSupport.pattern(count: 1000)
+        try await TestSupport.withServer({ _ in .truncated(sent, announcedLength: 100_000) }) { server in
+            try await TestSupport.withClient { client in
+                let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/cut"))) }
+                #expect(error?.code == .network)
+                #expect(error?.isRetryable == true)
+                #expect(error?.curlCode == 18)  // CURLE_PARTIAL_FILE
+                // The streaming API reports it at the end of the body, after the bytes that did arrive.
+                let response = try await client.stream(HTTPRequest(url: server.url("/cut")))
+                var received: [UInt8] = []
+                let streamError = await #expect(throws: HTTPError.self) {
+                    for try await chunk in response.body { received.append(contentsOf: chunk) }
+                }
+                #expect(streamError?.code == .network)
+                #expect(received == sent)
+            }
+        }
+    }
+
+    @Test("A body larger than allowed, announced by Content-Length, fails with tooLarge")
+    func tooLargeWithContentLength() async throws {
+        try await TestSupport.withServer({ _ in LoopbackResponse(body: .bytes(TestSupport.pattern(count: 5000))) }) { server in
+            try await TestSupport.withClient(HTTPClientConfiguration(maxResponseSize: 1000)) { client in
+                let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/big"))) }
+                #expect(error?.code == .tooLarge)
+                #expect(error?.isRetryable == false)
+                #expect(error?.message.contains("1000") == true)
+                // Exactly at the limit is allowed (the request option overrides the client's limit).
+                let exact = try await client.execute(HTTPRequest(url: server.url("/big"), options: HTTPRequestOptions(maxResponseSize: 5000)))
+                #expect(exact.body == TestSupport.pattern(count: 5000))
+            }
+        }
+    }
+
+    @Test("A chunked body without a length fails with tooLarge once it passes the limit")
+    func tooLargeChunked() async throws {
+        try await TestSupport.withServer({ _ in .generated(totalBytes: 10_000_000, chunkSize: 1000) }) { server in
+            try await TestSupport.withClient(HTTPClientConfiguration(maxResponseSize: 64 * 1024)) { client in
+                let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/endless"))) }
+                #expect(error?.code == .tooLarge)
+                let response = try await client.stream(HTTPRequest(url: server.url("/endless")))
+                var received = 0
+                let streamError = await #expect(throws: HTTPError.self) {
+                    for try await chunk in response.body { received += chunk.count }
+                }
+                #expect(streamError?.code == .tooLarge)
+                #expect(received <= 64 * 1024)
+                // The client aborted both: the server did not have to send ten megabytes.
+                #expect(await server.waitUntil { $0.responsesAbandoned == 2 && $0.openConnections == 0 })
+                #expect(server.statistics.bodyBytesSent < 10_000_000)
+            }
+        }
+    }
+}
