@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
+        .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
+        .library(name: "FeatureGeometry", targets: ["FeatureGeometry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -22,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // System libraries: the C APIs the design card fixes. Nothing outside the bridge modules imports them.
@@ -60,6 +63,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Where clauses: parse, validate against a layer's fields, render for ArcGIS and OGC, evaluate.
+        .target(name: "QueryLanguage", swiftSettings: strictSwift),
+        // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
+        .target(name: "FeatureGeometry", swiftSettings: strictSwift),
         // A small HTTP/1.1 server on loopback (SwiftNIO): the tests' real server, and later the sample
         // feature server's.
         .target(
@@ -101,6 +108,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "QueryLanguageTests",
+            dependencies: ["QueryLanguage", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FeatureGeometryTests",
+            dependencies: ["FeatureGeometry", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,6 @@
+import FeatureGeometry
+import Testing
+
+@Test func moduleLoads() {
+    #expect(FeatureGeometryModule.name == "FeatureGeometry")
+}

@@ -1,0 +1,6 @@
+import QueryLanguage
+import Testing
+
+@Test func moduleLoads() {
+    #expect(QueryLanguageModule.name == "QueryLanguage")
+}
