@@ -1,4 +1,4 @@
-/// The module's version of its limits and formats, for diagnostics.
+/// The module's name, for diagnostics.
 public enum QueryLanguageModule {
     public static let name = "QueryLanguage"
 }

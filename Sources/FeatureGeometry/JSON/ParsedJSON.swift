@@ -1,0 +1,74 @@
+/// A parsed JSON value: what the decoders read geometries from.
+///
+/// Use it to hand FeatureGeometry a geometry that is part of a larger document you have already parsed: it is
+/// `Codable`, so a `Decodable` feature model can hold `let geometry: ParsedJSON?` and pass it to
+/// `EsriJSON.decode(_:)` or `GeoJSON.decode(_:)`. Numbers are Doubles, as coordinates are; object members
+/// keep the last of duplicate keys. (Named apart from QueryLanguage's `JSONValue`, which builds CQL2-JSON
+/// with ordered members, so a file can import both modules.)
+public enum ParsedJSON: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([ParsedJSON])
+    case object([String: ParsedJSON])
+
+    /// Parses JSON text (RFC 8259) from UTF-8 bytes, such as `Data` or `[UInt8]`, within `limits`.
+    public init(parsing bytes: some Collection<UInt8>, limits: DecodingLimits = .default) throws {
+        self = try JSONReader.parse(bytes, limits: limits)
+    }
+
+    /// Parses JSON text (RFC 8259) within `limits`.
+    public init(parsing text: String, limits: DecodingLimits = .default) throws {
+        self = try JSONReader.parse(text, limits: limits)
+    }
+
+    /// The member named `key` of an object; `nil` for a missing member or a value that is not an object.
+    public subscript(key: String) -> ParsedJSON? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    /// A short name of the value's kind, for error messages ("a string", "an array of 3").
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .number(let value): "the number \(value)"
+        case .string(let value): "the string \"\(value.prefix(40))\""
+        case .array(let items): "an array of \(items.count)"
+        case .object: "an object"
+        }
+    }
+}
+
+extension ParsedJSON: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([ParsedJSON].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: ParsedJSON].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// A JSON value, as CQL2-JSON filters are built; ``serialized`` writes it compactly with correct escaping.
+///
+/// Object members keep their order (`{"op":..., "args":...}` reads as the CQL2 examples do).
+public enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+
+    /// One `"key": value` pair of an object.
+    public struct Member: Hashable, Sendable {
+        public var key: String
+        public var value: JSONValue
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Compact JSON text (no spaces), UTF-8 characters unescaped except where JSON requires.
+    public var serialized: String {
+        var output = ""
+        write(into: &output)
+        return output
+    }
+
+    private func write(into output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .integer(let value): output += String(value)
+        case .double(let value): output += value.isFinite ? Literal.canonical(value) : "null"
+        case .string(let value): Self.writeString(value, into: &output)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(into: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(member.key, into: &output)
+                output += ":"
+                member.value.write(into: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func writeString(_ value: String, into output: inout String) {
+        output += "\""
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            output += value
+            output += "\""
+            return
+        }
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default:
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

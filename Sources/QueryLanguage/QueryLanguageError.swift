@@ -1,0 +1,81 @@
+/// An error from reading, checking, translating or resolving a where clause.
+///
+/// A struct with an extensible ``Code`` rather than an enum, so that new codes can be added without breaking
+/// callers' `switch` statements (the style of the Kafka bridge's `KafkaError`). ``message`` is written for the
+/// person who wrote the clause: it says what is wrong, where, and what to write instead. Callers branch on
+/// ``code`` and pass ``message`` on unchanged.
+public struct QueryLanguageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, as a category a caller can branch on.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The clause is longer than ``ClauseLimits/maxClauseBytes``; rejected before it is read.
+        public static let clauseTooLong = Code("clause_too_long")
+        /// The clause's bytes are not valid UTF-8.
+        public static let invalidEncoding = Code("invalid_encoding")
+        /// The clause is empty or only white space.
+        public static let emptyClause = Code("empty_clause")
+        /// A character that has no meaning in a where clause.
+        public static let unexpectedCharacter = Code("unexpected_character")
+        /// A string literal has no closing quote.
+        public static let unterminatedString = Code("unterminated_string")
+        /// A double-quoted field name has no closing quote.
+        public static let unterminatedIdentifier = Code("unterminated_identifier")
+        /// A number is malformed or too large.
+        public static let invalidNumber = Code("invalid_number")
+        /// A `DATE` or `TIMESTAMP` literal is not a real date or time.
+        public static let invalidDate = Code("invalid_date")
+        /// The words are in an order the grammar does not allow.
+        public static let syntaxError = Code("syntax_error")
+        /// Parentheses, function calls or operators nest deeper than ``ClauseLimits/maxDepth``.
+        public static let nestingTooDeep = Code("nesting_too_deep")
+        /// The clause has more tokens than ``ClauseLimits/maxTokens``.
+        public static let tooManyTokens = Code("too_many_tokens")
+        /// An `IN` list has more values than ``ClauseLimits/maxListItems``.
+        public static let listTooLong = Code("list_too_long")
+        /// A field name is longer than ``ClauseLimits/maxIdentifierBytes``.
+        public static let identifierTooLong = Code("identifier_too_long")
+        /// A subquery, a statement separator `;`, a comment or another construct outside the subset: the
+        /// injection guard.
+        public static let forbiddenConstruct = Code("forbidden_construct")
+        /// A function that is not in the subset.
+        public static let unknownFunction = Code("unknown_function")
+        /// A function got the wrong number or kind of arguments.
+        public static let invalidArgument = Code("invalid_argument")
+        /// A `LIKE` pattern or its `ESCAPE` character is malformed.
+        public static let invalidPattern = Code("invalid_pattern")
+        /// A comparison with `NULL`, which is never true: `IS NULL` is meant.
+        public static let nullComparison = Code("null_comparison")
+        /// A value stands where a condition is needed, or a condition where a value is needed.
+        public static let notACondition = Code("not_a_condition")
+        /// The layer has no field of that name.
+        public static let unknownField = Code("unknown_field")
+        /// The layer has the field, but its type (geometry, blob, raster, ...) cannot be used in a where clause.
+        public static let unusableField = Code("unusable_field")
+        /// Values of different types are compared or combined.
+        public static let typeMismatch = Code("type_mismatch")
+        /// The target language (CQL2) cannot express this construct; filter on the client instead.
+        public static let unsupportedInTarget = Code("unsupported_in_target")
+        /// A request names a query the catalog does not have.
+        public static let unknownNamedQuery = Code("unknown_named_query")
+        /// A request sends its own clause, and the operator allows only named queries.
+        public static let freeClausesDisabled = Code("free_clauses_disabled")
+        /// The operator's configuration of named queries is invalid.
+        public static let invalidNamedQuery = Code("invalid_named_query")
+    }
+
+    public var code: Code
+    public var message: String
+    /// The 1-based column (in characters) of the clause text the error points at, when it points at one.
+    public var column: Int?
+
+    public init(code: Code, message: String, column: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.column = column
+    }
+
+    public var description: String { "QueryLanguageError(\(code)): \(message)" }
+}
