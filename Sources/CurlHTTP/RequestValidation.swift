@@ -22,14 +22,19 @@ enum RequestValidation {
                 throw HTTPError.invalid("header '\(field.name)' contains a line break or NUL")
             }
         }
-        guard request.method.rawValue.allSatisfy({ $0.isLetter && $0.isASCII }), !request.method.rawValue.isEmpty else {
+        let isASCIILetter = { (byte: UInt8) in (65...90).contains(byte) || (97...122).contains(byte) }
+        guard !request.method.rawValue.isEmpty, request.method.rawValue.utf8.allSatisfy(isASCIILetter) else {
             throw HTTPError.invalid("method '\(printable(request.method.rawValue))' is not valid")
         }
         return target
     }
 
     static func target(of url: String) throws(HTTPError) -> Target {
-        guard !url.contains(where: { $0.isWhitespace || $0 == "\0" }) else {
+        // Bytes first (every request passes here): ASCII control characters and space; then, only for
+        // non-ASCII URLs, Unicode white space.
+        let hasASCIIControlOrSpace = url.utf8.contains { $0 <= 32 || $0 == 127 }
+        let hasUnicodeSpace = !url.utf8.allSatisfy { $0 < 128 } && url.unicodeScalars.contains { $0.properties.isWhitespace }
+        guard !hasASCIIControlOrSpace, !hasUnicodeSpace else {
             throw HTTPError.invalid("URL '\(printable(url))' contains white space or control characters")
         }
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {

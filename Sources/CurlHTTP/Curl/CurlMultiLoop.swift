@@ -23,6 +23,8 @@ final class CurlMultiLoop: @unchecked Sendable {
         var phase = Phase.idle
         var commands: [Command] = []
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        /// A wakeup was sent and the loop has not taken the commands yet: one is enough.
+        var wakeupPending = false
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -57,8 +59,11 @@ final class CurlMultiLoop: @unchecked Sendable {
             state.commands.append(command)
             let start = state.phase == .idle
             state.phase = .running
-            // Under the lock: the loop frees the multi handle only after setting `.stopped` under it.
-            curl_multi_wakeup(multi)
+            if !state.wakeupPending {
+                state.wakeupPending = true
+                // Under the lock: the loop frees the multi handle only after setting `.stopped` under it.
+                curl_multi_wakeup(multi)
+            }
             return (true, start)
         }
         if start {
@@ -117,7 +122,10 @@ final class CurlMultiLoop: @unchecked Sendable {
         var running: Int32 = 0
         while true {
             let (commands, phase) = state.withLock { state in
-                defer { state.commands.removeAll(keepingCapacity: true) }
+                defer {
+                    state.commands.removeAll(keepingCapacity: true)
+                    state.wakeupPending = false
+                }
                 return (state.commands, state.phase)
             }
             for command in commands { handle(command) }

@@ -172,7 +172,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard let opaque, let data else { return 0 }
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(opaque).takeUnretainedValue()
         let length = size * count
-        transfer.headerLine(String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self))
+        transfer.headerLine(UnsafeRawBufferPointer(start: data, count: length))
         return length
     }
 
@@ -192,18 +192,24 @@ final class CurlTransfer: @unchecked Sendable {
         return bytes.count
     }
 
-    private func headerLine(_ line: String) {
-        // `isNewline`, not `== "\r"`: the line ends in "\r\n", a single Character.
-        let trimmed = line.trimmingSuffix(while: { $0.isNewline })
-        if trimmed.hasPrefix("HTTP/") {
+    /// Parses one header line on its bytes: this runs for every header of every response, and Character
+    /// processing (where "\r\n" is one Character) is both slower and a trap.
+    private func headerLine(_ line: UnsafeRawBufferPointer) {
+        var end = line.count
+        while end > 0, line[end - 1] == 13 || line[end - 1] == 10 { end -= 1 }
+        if end >= 5, line.starts(with: "HTTP/".utf8) {
             responseHeaders = HTTPHeaders()  // a new response (after 100-continue or an auth challenge)
             body.removeAll(keepingCapacity: true)
             return
         }
-        guard let colon = trimmed.firstIndex(of: ":") else { return }
-        let name = String(trimmed[..<colon])
-        let value = trimmed[trimmed.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-        responseHeaders.add(name, String(String(value).trimmingSuffix(while: { $0 == " " || $0 == "\t" })))
+        guard let colon = line[..<end].firstIndex(of: UInt8(ascii: ":")) else { return }
+        var valueStart = colon + 1
+        while valueStart < end, line[valueStart] == 32 || line[valueStart] == 9 { valueStart += 1 }
+        var valueEnd = end
+        while valueEnd > valueStart, line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9 { valueEnd -= 1 }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
+        let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
+        responseHeaders.add(name, value)
     }
 
     /// Status, headers, effective URL and HTTP version of the response so far.
@@ -234,14 +240,6 @@ final class CurlTransfer: @unchecked Sendable {
             curl_slist_free_all(headerList)
             self.headerList = nil
         }
-    }
-}
-
-extension String {
-    func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
-        var end = endIndex
-        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
-        return self[..<end]
     }
 }
 
