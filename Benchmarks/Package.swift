@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
+        // What the benchmarks share: output formatting and running peer processes.
+        .target(name: "BenchmarkSupport", swiftSettings: swiftSettings),
         // Parse + validate + render throughput, and evaluation over 2.4M records, of the QueryLanguage module,
         // against a hand-written Swift closure. Run: swift run -c release query-language-benchmark
         .executableTarget(
@@ -46,6 +48,7 @@ let package = Package(
         .executableTarget(
             name: "KafkaBenchmark",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Kafka", package: "feature-query-worker"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -57,6 +60,7 @@ let package = Package(
         .executableTarget(
             name: "HTTPBenchmark",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "CurlHTTP", package: "feature-query-worker"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),

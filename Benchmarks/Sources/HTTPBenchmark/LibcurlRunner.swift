@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Runs the libcurl-alone reference (`Benchmarks/c/curl_multi_bench.c`) and reads its `RESULT ...` line.
@@ -25,36 +26,21 @@ struct LibcurlRunner: Sendable {
             try? await Task.sleep(for: .seconds(warmup))
             return serverPID.flatMap(processCPUSeconds(pid:))
         }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status: Int32 = try await PeerProcess.run(process)
         let serverAfter = serverPID.flatMap(processCPUSeconds(pid:))
         let serverBefore = await serverSampler.value
         let text = String(decoding: await reader.value, as: UTF8.self)
         guard status == 0 else {
             throw BenchmarkError("curl_multi_bench \(arguments.joined(separator: " ")) exited with status \(status): \(text)")
         }
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
-            throw BenchmarkError("curl_multi_bench printed no RESULT line: \(text)")
-        }
-        var fields: [String: String] = [:]
-        for pair in line.split(separator: " ").dropFirst() {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
+        let fields = try PeerProcess.resultFields(text, program: "curl_multi_bench")
         guard let requests = fields["requests"].flatMap({ Int($0) }),
             let elapsed = fields["elapsed_s"].flatMap({ Double($0) }),
             let p50 = fields["p50_ms"].flatMap({ Double($0) }),
             let p99 = fields["p99_ms"].flatMap({ Double($0) }),
             let cpu = fields["cpu_s"].flatMap({ Double($0) })
         else {
-            throw BenchmarkError("cannot parse curl_multi_bench's output: \(line)")
+            throw BenchmarkError("cannot parse curl_multi_bench's output: \(fields)")
         }
         var serverCPU: Double?
         if let serverBefore, let serverAfter { serverCPU = serverAfter - serverBefore }

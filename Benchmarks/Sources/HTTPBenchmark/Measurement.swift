@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -90,30 +91,4 @@ extension Duration {
     }
 
     var seconds: Double { Double(nanoseconds) / 1e9 }
-}
-
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-func format(_ value: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", value)
-}
-
-extension String {
-    /// Pads on the right to `width` characters.
-    func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-
-    /// Pads on the left to `width` characters.
-    func leftPadding(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
-
-/// Writes a line to standard output at once (unbuffered, so it interleaves with the logs on a pipe too).
-func output(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Every run's measurement, the summary table, and the targets.

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Runs Debian's `wrk` (`wrk -tT -cC -dDs --latency URL`) and reads its rate and latency distribution.
@@ -23,15 +24,7 @@ struct WrkRunner: Sendable {
         let serverBefore = serverPID.flatMap(processCPUSeconds(pid:))
         // Read the pipe on a thread of its own while wrk runs, so a full pipe can't stall it.
         let reader = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status: Int32 = try await PeerProcess.run(process)
         let serverAfter = serverPID.flatMap(processCPUSeconds(pid:))
         let text = String(decoding: await reader.value, as: UTF8.self)
         guard status == 0 else {

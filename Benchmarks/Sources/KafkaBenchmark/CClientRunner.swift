@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -56,33 +57,18 @@ struct CClientRunner: Sendable {
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.standardError
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let status: Int32 = try await PeerProcess.run(process)
         let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard status == 0 else {
             throw BenchmarkError("kafka_bench \(arguments[0]) exited with status \(status): \(output)")
         }
-        guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
-            throw BenchmarkError("kafka_bench \(arguments[0]) printed no RESULT line: \(output)")
-        }
-        var fields: [String: String] = [:]
-        for pair in line.split(separator: " ").dropFirst() {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2 { fields[String(parts[0])] = String(parts[1]) }
-        }
+        let fields = try PeerProcess.resultFields(output, program: "kafka_bench \(arguments[0])")
         guard let messages = fields["messages"].flatMap({ Int($0) }),
             let bytes = fields["bytes"].flatMap({ Int($0) }),
             let seconds = fields["elapsed_s"].flatMap({ Double($0) }),
             let cpuSeconds = fields["cpu_s"].flatMap({ Double($0) })
         else {
-            throw BenchmarkError("cannot parse kafka_bench output: \(line)")
+            throw BenchmarkError("cannot parse kafka_bench output: \(fields)")
         }
         guard messages == expected else {
             throw BenchmarkError("kafka_bench \(arguments[0]) handled \(messages) of \(expected) messages")

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// `query-worker embedded-kafka` in a process of its own, so that the mock brokers' work is charged to
@@ -46,7 +47,3 @@ final class EmbeddedClusterProcess {
     deinit { stop() }
 }
 
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Every run's measurement, and the summary table.
@@ -93,25 +94,4 @@ struct Results {
     private func pair(_ best: Double, _ median: Double, _ digits: Int) -> String {
         "\(format(best, digits)) / \(format(median, digits))"
     }
-}
-
-func format(_ value: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", value)
-}
-
-extension String {
-    /// Pads on the right to `width` characters.
-    func padding(_ width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
-    }
-
-    /// Pads on the left to `width` characters.
-    func leftPadding(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-}
-
-/// Writes a line to standard output at once (unbuffered, so it interleaves with the logs on a pipe too).
-func output(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

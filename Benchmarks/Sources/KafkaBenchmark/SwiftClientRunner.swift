@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Kafka
 import Logging
 
