@@ -69,7 +69,7 @@ extension KafkaConsumer {
                 topicNames[rkt] = topic
             }
         }
-        batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic))  // takes ownership
+        batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic, client: handle))  // takes ownership
     }
 
     private func deliver(_ batch: [KafkaConsumerMessage], _ rk: OpaquePointer) {

@@ -69,20 +69,20 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// Stops fetching these partitions without leaving the group. Messages already read are still delivered.
     public func pause(_ partitions: [KafkaTopicPartition]) {
-        core.withPauseChanges(handle.pointer) { ((), $0.pause(partitions)) }
+        core.withPauseChanges(handle.pointer) { $0.pause(partitions) }
     }
 
     public func resume(_ partitions: [KafkaTopicPartition]) {
-        core.withPauseChanges(handle.pointer) { ((), $0.resume(partitions)) }
+        core.withPauseChanges(handle.pointer) { $0.resume(partitions) }
     }
 
     /// Pauses every assigned partition, and any assigned later, until ``resumeAll()``.
     public func pauseAll() {
-        core.withPauseChanges(handle.pointer) { ((), $0.pauseAll()) }
+        core.withPauseChanges(handle.pointer) { $0.pauseAll() }
     }
 
     public func resumeAll() {
-        core.withPauseChanges(handle.pointer) { ((), $0.resumeAll()) }
+        core.withPauseChanges(handle.pointer) { $0.resumeAll() }
     }
 
     public func isPaused(_ partition: KafkaTopicPartition) -> Bool {

@@ -42,14 +42,13 @@ final class KafkaConsumerCore: Sendable {
     func wakePoller() { room.signal() }
 
     /// Runs a transition that may change which partitions are paused, then makes librdkafka agree.
-    func withPauseChanges<T: Sendable>(
+    func withPauseChanges(
         _ rk: OpaquePointer,
-        _ body: @Sendable (inout KafkaConsumerStateMachine<Waiter>) -> (T, KafkaConsumerStateMachine<Waiter>.PauseChanges)
-    ) -> T {
+        _ body: @Sendable (inout KafkaConsumerStateMachine<Waiter>) -> KafkaConsumerStateMachine<Waiter>.PauseChanges
+    ) {
         pauseOrder.withLock { _ in
-            let (result, changes) = state.withLock { body(&$0) }
+            let changes = state.withLock { body(&$0) }
             apply(changes, rk)
-            return result
         }
     }
 
@@ -106,9 +105,7 @@ final class KafkaConsumerCore: Sendable {
                     logger.error("assign failed", metadata: ["error": "\(KafkaError.rdKafka(result, context: "assign"))"])
                 }
             }
-            withPauseChanges(rk) { machine in
-                ((), .init(pause: machine.assigned(partitions), resume: []))
-            }
+            withPauseChanges(rk) { machine in .init(pause: machine.assigned(partitions), resume: []) }
             runHandler(.assigned(partitions), timeout: revokeTimeout)
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(rk) != 0

@@ -5,18 +5,18 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
     let consumer: KafkaConsumer
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(core: consumer.core, consumer: consumer)
+        AsyncIterator(consumer: consumer)
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
-        let core: KafkaConsumerCore
+        /// Holding the consumer keeps its client alive while the sequence is read.
         let consumer: KafkaConsumer
+        private var core: KafkaConsumerCore { consumer.core }
         private var batch: [KafkaConsumerMessage] = []
         private var index = 0
         private var revocationsSeen = 0
 
-        init(core: KafkaConsumerCore, consumer: KafkaConsumer) {
-            self.core = core
+        init(consumer: KafkaConsumer) {
             self.consumer = consumer
         }
 

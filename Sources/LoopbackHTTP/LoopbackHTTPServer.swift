@@ -62,7 +62,7 @@ public final class LoopbackHTTPServer: Sendable {
     public static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
-        logger: Logger = Logger(label: "LoopbackHTTP"),
+        logger: Logger,
         handler: @escaping Handler
     ) async throws -> LoopbackHTTPServer {
         let state = LoopbackServerState(handler: handler, logger: logger)

@@ -5,10 +5,14 @@ internal import CRDKafka
 /// thread and to destroy from any thread.
 final class RDKafkaMessageStorage: @unchecked Sendable {
     private let message: UnsafeMutablePointer<rd_kafka_message_t>
+    /// The client the message came from: it must outlive the message, so `rd_kafka_destroy` never runs
+    /// while a message still refers into it.
+    private let client: RDKafkaHandle
 
     /// Takes ownership of `message`.
-    init(_ message: UnsafeMutablePointer<rd_kafka_message_t>) {
+    init(_ message: UnsafeMutablePointer<rd_kafka_message_t>, client: RDKafkaHandle) {
         self.message = message
+        self.client = client
     }
 
     deinit { rd_kafka_message_destroy(message) }
@@ -41,8 +45,9 @@ final class RDKafkaMessageStorage: @unchecked Sendable {
 }
 
 extension KafkaConsumerMessage {
-    /// Wraps a message read by the consumer; the message is destroyed with the last copy of the value.
-    init(rdKafkaMessage message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String) {
+    /// Wraps a message read by the consumer; the message is destroyed with the last copy of the value,
+    /// and the client is kept alive until then.
+    init(rdKafkaMessage message: UnsafeMutablePointer<rd_kafka_message_t>, topic: String, client: RDKafkaHandle) {
         var timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE
         let timestamp = rd_kafka_message_timestamp(message, &timestampType)
         self.init(
@@ -50,7 +55,7 @@ extension KafkaConsumerMessage {
             partition: message.pointee.partition,
             offset: message.pointee.offset,
             timestampMs: timestamp >= 0 ? timestamp : nil,
-            storage: RDKafkaMessageStorage(message)
+            storage: RDKafkaMessageStorage(message, client: client)
         )
     }
 }
