@@ -12,10 +12,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
+        .executable(name: "sample-feature-server", targets: ["SampleFeatureServerCommand"]),
         .library(name: "Kafka", targets: ["Kafka"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "FeatureGeometry", targets: ["FeatureGeometry"]),
+        .library(name: "ArcGISEngine", targets: ["ArcGISEngine"]),
+        .library(name: "SampleFeatureServer", targets: ["SampleFeatureServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -79,6 +82,39 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // ArcGIS REST feature queries: metadata cache, complete paging, fan-out, retries, one error model.
+        .target(
+            name: "ArcGISEngine",
+            dependencies: [
+                "CurlHTTP",
+                "QueryLanguage",
+                "FeatureGeometry",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // Generated ArcGIS-protocol services (LA County parcels, USA MapServer) with fault knobs, on LoopbackHTTP.
+        .target(
+            name: "SampleFeatureServer",
+            dependencies: [
+                "LoopbackHTTP",
+                "QueryLanguage",
+                "FeatureGeometry",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "SampleFeatureServerCommand",
+            dependencies: [
+                "SampleFeatureServer",
+                "LoopbackHTTP",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "QueryWorkerCommand",
             dependencies: [
@@ -118,6 +154,31 @@ let package = Package(
         .testTarget(
             name: "FeatureGeometryTests",
             dependencies: ["FeatureGeometry", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "SampleFeatureServerTests",
+            dependencies: [
+                "SampleFeatureServer",
+                "LoopbackHTTP",
+                "CurlHTTP",
+                "QueryLanguage",
+                "FeatureGeometry",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ArcGISEngineTests",
+            dependencies: [
+                "ArcGISEngine",
+                "SampleFeatureServer",
+                "LoopbackHTTP",
+                "CurlHTTP",
+                "QueryLanguage",
+                "FeatureGeometry",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,0 +1,66 @@
+/// How the engine talks to ArcGIS services: how hard it pushes a host, how it retries, and what it holds in
+/// memory. The defaults suit a worker that serves many callers against public services.
+public struct ArcGISEngineConfiguration: Sendable, Hashable {
+    /// How failed requests are retried.
+    public struct RetryPolicy: Sendable, Hashable {
+        /// Attempts per request, the first included. 1 means no retries.
+        public var maxAttempts: Int
+        /// The first backoff; each retry doubles it, up to `maxDelay`.
+        public var baseDelay: Duration
+        public var maxDelay: Duration
+        /// The longest `Retry-After` honoured; a service asking for longer fails the request instead of
+        /// stalling the caller.
+        public var maxRetryAfter: Duration
+
+        public init(
+            maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
+            maxRetryAfter: Duration = .seconds(30)
+        ) {
+            self.maxAttempts = max(1, maxAttempts)
+            self.baseDelay = baseDelay
+            self.maxDelay = maxDelay
+            self.maxRetryAfter = maxRetryAfter
+        }
+
+        /// One attempt only: for tests that want to see the first failure.
+        public static let none = RetryPolicy(maxAttempts: 1)
+    }
+
+    /// Requests in flight to one host (scheme, host and port) across every query of this engine, so a
+    /// burst of queries does not overload one service.
+    public var maxConcurrentRequestsPerHost: Int
+    /// Pages (or object-id chunks) of one layer fetched at once.
+    public var pageConcurrency: Int
+    public var retry: RetryPolicy
+    /// How long layer and service metadata stay cached.
+    public var metadataTTL: Duration
+    /// Queries whose URL would be longer than this go as a form-encoded POST (clients switch at about
+    /// 2,000 characters; some proxies cut at 2,048).
+    public var maxGETURLLength: Int
+    /// Object ids per request when features are fetched by `objectIds` (layers without pagination, repairs).
+    public var objectIdChunkSize: Int
+    /// The most features one layer's result may hold when the caller set no `maxFeatures`; larger results
+    /// fail with `limit_exceeded` instead of exhausting memory. Selections (ids) are not limited by this.
+    public var maxFeaturesInMemory: Int
+    /// Ask for the count alongside ids and features and report completeness against it.
+    public var verifyCompleteness: Bool
+    /// Per-request timeout (the whole transfer, including the body).
+    public var requestTimeout: Duration
+
+    public init(
+        maxConcurrentRequestsPerHost: Int = 16, pageConcurrency: Int = 6, retry: RetryPolicy = RetryPolicy(),
+        metadataTTL: Duration = .seconds(300), maxGETURLLength: Int = 1_800, objectIdChunkSize: Int = 500,
+        maxFeaturesInMemory: Int = 1_000_000, verifyCompleteness: Bool = true,
+        requestTimeout: Duration = .seconds(60)
+    ) {
+        self.maxConcurrentRequestsPerHost = max(1, maxConcurrentRequestsPerHost)
+        self.pageConcurrency = max(1, pageConcurrency)
+        self.retry = retry
+        self.metadataTTL = metadataTTL
+        self.maxGETURLLength = maxGETURLLength
+        self.objectIdChunkSize = max(1, objectIdChunkSize)
+        self.maxFeaturesInMemory = maxFeaturesInMemory
+        self.verifyCompleteness = verifyCompleteness
+        self.requestTimeout = requestTimeout
+    }
+}

@@ -1,0 +1,120 @@
+import Synchronization
+
+/// A cache of values loaded over the network, with expiry, where concurrent callers asking for the same key
+/// share one load.
+///
+/// Waiting is cancellable: a cancelled caller leaves at once, and when the last waiter has left, the load
+/// itself is cancelled. Failures are not cached; the next caller loads again.
+final class ExpiringCache<Value: Sendable>: Sendable {
+    private enum Entry {
+        case loaded(Value, expires: ContinuousClock.Instant)
+        case loading(Loading)
+    }
+
+    private struct Loading {
+        var generation: UInt64
+        var task: Task<Void, Never>?
+        var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+    private let ttl: Duration
+
+    init(ttl: Duration) { self.ttl = ttl }
+
+    func value(for key: String, load: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let waiter = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                let step = state.withLock { state -> CacheStep<Value> in
+                    if Task.isCancelled { return .cancelled }
+                    switch state.entries[key] {
+                    case .loaded(let value, let expires) where ContinuousClock.now < expires:
+                        return .done(value)
+                    case .loading(var loading):
+                        loading.waiters[waiter] = continuation
+                        state.entries[key] = .loading(loading)
+                        return .wait
+                    default:
+                        state.nextID += 1
+                        let generation = state.nextID
+                        state.entries[key] = .loading(Loading(generation: generation, waiters: [waiter: continuation]))
+                        return .start(generation)
+                    }
+                }
+                switch step {
+                case .done(let value): continuation.resume(returning: value)
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .wait: break
+                case .start(let generation): start(key: key, generation: generation, load: load)
+                }
+            }
+        } onCancel: {
+            leave(key: key, waiter: waiter)
+        }
+    }
+
+    /// Drops every cached value (for tests and operators' refresh).
+    func removeAll() {
+        state.withLock { state in
+            state.entries = state.entries.filter { if case .loading = $0.value { true } else { false } }
+        }
+    }
+
+    private func start(key: String, generation: UInt64, load: @escaping @Sendable () async throws -> Value) {
+        let ttl = self.ttl
+        let task = Task {
+            let result: Result<Value, any Error>
+            do { result = .success(try await load()) } catch { result = .failure(error) }
+            let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+                guard case .loading(let loading) = state.entries[key], loading.generation == generation else { return [] }
+                switch result {
+                case .success(let value): state.entries[key] = .loaded(value, expires: .now + ttl)
+                case .failure: state.entries[key] = nil
+                }
+                return Array(loading.waiters.values)
+            }
+            for waiter in waiters { waiter.resume(with: result) }
+        }
+        let orphaned = state.withLock { state -> Bool in
+            // Gone already: every waiter left (cancel the load) or it finished (cancelling is harmless).
+            guard case .loading(var loading) = state.entries[key], loading.generation == generation else { return true }
+            loading.task = task
+            state.entries[key] = .loading(loading)
+            return loading.waiters.isEmpty
+        }
+        if orphaned { task.cancel() }
+    }
+
+    private func leave(key: String, waiter: UInt64) {
+        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
+            guard case .loading(var loading) = state.entries[key],
+                let continuation = loading.waiters.removeValue(forKey: waiter)
+            else { return (nil, nil) }
+            if loading.waiters.isEmpty {
+                state.entries[key] = nil
+                return (continuation, loading.task)
+            }
+            state.entries[key] = .loading(loading)
+            return (continuation, nil)
+        }
+        task?.cancel()
+        continuation?.resume(throwing: CancellationError())
+    }
+}
+
+/// What a caller of ``ExpiringCache/value(for:load:)`` does once the lock is released.
+private enum CacheStep<Value> {
+    case done(Value)
+    case wait
+    case start(UInt64)
+    case cancelled
+}

@@ -1,0 +1,77 @@
+import Synchronization
+
+/// Bounds the requests in flight to each host across all queries of one engine.
+///
+/// Waiting is cancellable: a cancelled query leaves the queue at once and never takes a slot.
+final class HostLimiter: Sendable {
+    private struct State {
+        var machine: HostLimiterStateMachine
+        var continuations: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        /// Waiters numbered but not yet seen by the state machine.
+        var pending: Set<UInt64> = []
+        /// Waiters queued in the state machine, not yet resumed or cancelled.
+        var arrived: Set<UInt64> = []
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(limit: Int) {
+        state = Mutex(State(machine: HostLimiterStateMachine(limit: limit)))
+    }
+
+    /// Runs `body` holding one of `host`'s slots.
+    func withSlot<T: Sendable>(host: String, _ body: () async throws -> T) async throws -> T {
+        try await acquire(host: host)
+        defer { release(host: host) }
+        return try await body()
+    }
+
+    func acquire(host: String) async throws {
+        let waiter = state.withLock { state in
+            state.nextWaiter += 1
+            state.pending.insert(state.nextWaiter)
+            return state.nextWaiter
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let action = state.withLock { state in
+                    state.pending.remove(waiter)
+                    let action = state.machine.acquire(host: host, waiter: waiter)
+                    if action == .wait {
+                        state.continuations[waiter] = continuation
+                        state.arrived.insert(waiter)
+                    }
+                    return action
+                }
+                switch action {
+                case .proceed: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard state.arrived.contains(waiter) else {
+                    if state.pending.remove(waiter) != nil { state.machine.cancelBeforeArrival(waiter: waiter) }
+                    return nil
+                }
+                guard state.machine.cancel(host: host, waiter: waiter) else { return nil }
+                state.arrived.remove(waiter)
+                return state.continuations.removeValue(forKey: waiter)
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    func release(host: String) {
+        let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            guard let next = state.machine.release(host: host) else { return nil }
+            state.arrived.remove(next)
+            return state.continuations.removeValue(forKey: next)
+        }
+        continuation?.resume()
+    }
+
+    func activeRequests(host: String) -> Int { state.withLock { $0.machine.activeRequests(host: host) } }
+}

@@ -1,0 +1,60 @@
+import FeatureGeometry
+import QueryLanguage
+
+/// Checks a query against a layer before anything is sent: that the layer can be queried, that the where
+/// clause names its fields with the right types, that `outFields` exist, and that a spatial filter is
+/// usable. Every failure names the layer.
+enum QueryCheck {
+    static func validated(_ query: FeatureQuery, for layer: LayerMetadata) throws(ArcGISError) -> FeatureQuery {
+        guard layer.supportsQuery else {
+            throw ArcGISError(
+                .unsupportedLayer,
+                "\(layer.url) (\(layer.name)) does not support queries (capabilities: "
+                    + "\(layer.capabilities.sorted().joined(separator: ",")))", layer: layer.url)
+        }
+        if let type = layer.type, !["feature layer", "table"].contains(type.lowercased()) {
+            throw ArcGISError(
+                .unsupportedLayer, "\(layer.url) (\(layer.name)) is a \(type), not a feature layer or table",
+                layer: layer.url)
+        }
+        var checked = query
+        if let clause = query.whereClause {
+            do {
+                checked.whereClause = try clause.validated(against: layer.schema)
+            } catch {
+                throw ArcGISError(
+                    .invalidQuery, "the where clause does not fit \(layer.url) (\(layer.name)): \(error.message)",
+                    layer: layer.url, details: [error.code.rawValue])
+            }
+        }
+        try checkOutFields(query.outFields, layer: layer)
+        if let geometry = query.geometry {
+            guard layer.geometryType != nil else {
+                throw ArcGISError(
+                    .invalidQuery, "\(layer.url) (\(layer.name)) is a table; it cannot be queried with a geometry",
+                    layer: layer.url)
+            }
+            guard let extent = geometry.extent, !geometry.isEmpty,
+                [extent.xmin, extent.ymin, extent.xmax, extent.ymax].allSatisfy(\.isFinite)
+            else {
+                throw ArcGISError(.invalidQuery, "the query geometry for \(layer.url) is empty", layer: layer.url)
+            }
+        }
+        if let max = query.maxFeatures, max < 0 {
+            throw ArcGISError(.invalidQuery, "maxFeatures must not be negative (got \(max))", layer: layer.url)
+        }
+        return checked
+    }
+
+    private static func checkOutFields(_ names: [String], layer: LayerMetadata) throws(ArcGISError) {
+        guard !names.isEmpty else {
+            throw ArcGISError(.invalidQuery, "outFields is empty; use [\"*\"] for every field", layer: layer.url)
+        }
+        let known = Set(layer.fields.map { $0.name.lowercased() })
+        for name in names where name != "*" && !known.contains(name.lowercased()) {
+            throw ArcGISError(
+                .invalidQuery, "outFields names '\(name)', which \(layer.url) (\(layer.name)) does not have",
+                layer: layer.url)
+        }
+    }
+}

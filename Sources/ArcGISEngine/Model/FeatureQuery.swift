@@ -1,0 +1,48 @@
+public import FeatureGeometry
+public import QueryLanguage
+
+/// What to ask a layer: the where clause, an optional spatial filter, and which kind of result to return.
+///
+/// The same query is sent to every layer of a fan-out; the engine validates it against each layer's fields
+/// before anything is sent, so a clause naming a field one sublayer lacks fails that layer only.
+public struct FeatureQuery: Sendable, Hashable {
+    /// The kinds of result a query returns.
+    public enum ResultKind: String, Sendable, Hashable, CaseIterable {
+        /// The selection: every matching object id (`returnIdsOnly`), complete, whatever the count.
+        case ids
+        /// Only the number of matching features (`returnCountOnly`).
+        case count
+        /// Attributes (and geometry, if asked) of every matching feature, paged until complete.
+        case features
+    }
+
+    /// The where clause; nil means every feature (`1=1`).
+    public var whereClause: WhereClause?
+    /// The spatial filter (an envelope for the visible extent, or any geometry) with its spatial reference.
+    public var geometry: Geometry?
+    public var spatialRelationship: SpatialRelation
+    /// Fields to return with features; `["*"]` for all. The object-id field is always added.
+    public var outFields: [String]
+    public var returnGeometry: Bool
+    /// The spatial reference of returned geometries; nil keeps the layer's.
+    public var outSpatialReference: SpatialReference?
+    /// At most this many features (or ids) per layer; nil for all. The result says when it was cut.
+    public var maxFeatures: Int?
+    public var result: ResultKind
+
+    public init(
+        whereClause: WhereClause? = nil, geometry: Geometry? = nil,
+        spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"],
+        returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil,
+        result: ResultKind = .ids
+    ) {
+        self.whereClause = whereClause
+        self.geometry = geometry
+        self.spatialRelationship = spatialRelationship
+        self.outFields = outFields
+        self.returnGeometry = returnGeometry
+        self.outSpatialReference = outSpatialReference
+        self.maxFeatures = maxFeatures
+        self.result = result
+    }
+}

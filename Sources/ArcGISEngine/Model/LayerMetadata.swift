@@ -1,0 +1,96 @@
+public import FeatureGeometry
+public import QueryLanguage
+
+/// What the engine needs to know about a layer before querying it, from `{layer}?f=json`.
+///
+/// Loaded once per layer and cached (``MetadataCache``): it decides the page size (`maxRecordCount`), how to
+/// page (`supportsPagination`), which field identifies features, and which fields a where clause may name.
+public struct LayerMetadata: Sendable, Hashable {
+    /// The layer URL this was read from, normalised (no trailing slash, no query).
+    public var url: String
+    public var id: Int?
+    public var name: String
+    /// `Feature Layer`, `Table`, `Group Layer`, `Raster Layer`...: only feature layers and tables are queried.
+    public var type: String?
+    /// `esriGeometryPolygon`, `esriGeometryPoint`...; nil for tables.
+    public var geometryType: String?
+    public var objectIdField: String
+    public var fields: [LayerField]
+    /// The layer's fields for the query language, with field types ArcGIS cannot filter on set aside.
+    public var schema: LayerSchema
+    /// The most features one query returns. 1000 when the metadata does not say (ArcGIS's old default).
+    public var maxRecordCount: Int
+    /// The entries of `capabilities` ("Query", "Create", ...), as sent.
+    public var capabilities: Set<String>
+    /// `advancedQueryCapabilities.supportsPagination` (resultOffset/resultRecordCount).
+    public var supportsPagination: Bool
+    /// `supportedQueryFormats`, lowercased: "json", "geojson", "pbf".
+    public var supportedQueryFormats: Set<String>
+    public var supportsStatistics: Bool
+    public var useStandardizedQueries: Bool
+    /// The layer's spatial reference (`extent.spatialReference` or `sourceSpatialReference`).
+    public var spatialReference: SpatialReference?
+
+    public init(
+        url: String, id: Int?, name: String, type: String?, geometryType: String?, objectIdField: String,
+        fields: [LayerField], maxRecordCount: Int, capabilities: Set<String>, supportsPagination: Bool,
+        supportedQueryFormats: Set<String>, supportsStatistics: Bool, useStandardizedQueries: Bool,
+        spatialReference: SpatialReference?
+    ) {
+        self.url = url
+        self.id = id
+        self.name = name
+        self.type = type
+        self.geometryType = geometryType
+        self.objectIdField = objectIdField
+        self.fields = fields
+        self.schema = LayerSchema(metadataFields: fields.map { (name: $0.name, type: $0.type.esriName) })
+        self.maxRecordCount = maxRecordCount
+        self.capabilities = capabilities
+        self.supportsPagination = supportsPagination
+        self.supportedQueryFormats = supportedQueryFormats
+        self.supportsStatistics = supportsStatistics
+        self.useStandardizedQueries = useStandardizedQueries
+        self.spatialReference = spatialReference
+    }
+
+    /// Whether `capabilities` lists Query (case-insensitively); services that omit capabilities are assumed
+    /// queryable (MapServer layers of old servers do).
+    public var supportsQuery: Bool {
+        capabilities.isEmpty || capabilities.contains { $0.lowercased() == "query" }
+    }
+}
+
+/// A service's layer list, from `FeatureServer?f=json` or `MapServer?f=json`: how a target naming a service
+/// becomes one query per layer.
+public struct ServiceMetadata: Sendable, Hashable {
+    public struct LayerEntry: Sendable, Hashable {
+        public var id: Int
+        public var name: String
+        public var parentLayerId: Int?
+        /// Non-empty for group layers, which hold no features of their own.
+        public var subLayerIds: [Int]
+        public var isTable: Bool
+
+        public init(id: Int, name: String, parentLayerId: Int? = nil, subLayerIds: [Int] = [], isTable: Bool = false) {
+            self.id = id
+            self.name = name
+            self.parentLayerId = parentLayerId
+            self.subLayerIds = subLayerIds
+            self.isTable = isTable
+        }
+    }
+
+    /// The service URL this was read from, normalised.
+    public var url: String
+    public var layers: [LayerEntry]
+    public var maxRecordCount: Int?
+    public var capabilities: Set<String>
+
+    public init(url: String, layers: [LayerEntry], maxRecordCount: Int?, capabilities: Set<String>) {
+        self.url = url
+        self.layers = layers
+        self.maxRecordCount = maxRecordCount
+        self.capabilities = capabilities
+    }
+}

@@ -1,0 +1,147 @@
+public import CurlHTTP
+import FeatureGeometry
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension ArcGISResponse {
+    /// Classifies a response by its status before its body is decoded.
+    ///
+    /// A 2xx passes (the decoders then look for ArcGIS error bodies, which usually come with 200). Any other
+    /// status throws: with the ArcGIS error body inside when there is one (its code decides, as in the
+    /// decoders), else `.notFound` for 404, `.forbidden` for 401 and 403, and `.httpStatus` for the rest,
+    /// retryable for 408, 429, 500, 502, 503 and 504. The error carries the status, and `retryAfter` from a
+    /// `Retry-After` header on any status, so a caller backing off can honour the service.
+    ///
+    /// - Parameter now: seconds since 1970 UTC, against which a `Retry-After` HTTP-date is measured.
+    public static func checkStatus(
+        _ status: Int, headers: HTTPHeaders, body: [UInt8], layer: String, now: Int64 = unixTimeNow()
+    ) throws(ArcGISError) {
+        guard !(200..<300).contains(status) else { return }
+        let layer = normalizedURL(layer)
+        let wait = retryAfter(headers, now: now)
+        if let serviceError = errorBody(body) {
+            throw serviceError.error(layer: layer, httpStatus: status, retryAfter: wait)
+        }
+        let code: ArcGISError.Code
+        let retryable: Bool
+        var text = "\(layer) answered HTTP \(status)\(reasonPhrase(status).map { " (\($0))" } ?? "")"
+        switch status {
+        case 404:
+            (code, retryable) = (.notFound, false)
+            text += ": the layer or service does not exist; check the URL"
+        case 401, 403:
+            (code, retryable) = (.forbidden, false)
+            text += ": the request is not permitted; check the credential"
+        case 408, 429, 500, 502, 503, 504:
+            (code, retryable) = (.httpStatus, true)
+            text += "; trying again later may help"
+        default:
+            (code, retryable) = (.httpStatus, false)
+        }
+        if let title = htmlTitleIfHTML(body) {
+            text += " (the body is an HTML page titled \"\(title)\")"
+        }
+        throw ArcGISError(code, text, layer: layer, isRetryable: retryable, httpStatus: status, retryAfter: wait)
+    }
+
+    /// The error for a transfer that failed below HTTP (DNS, connect, TLS, reset, timeout).
+    ///
+    /// `.cancelled` when the transfer was cancelled, `.limitExceeded` when the body was larger than the client
+    /// allows (the `tooLarge` code), otherwise `.transport`; retryable as the HTTP client judged. `details`
+    /// carries the HTTP client's code and libcurl's code and message, for logs.
+    public static func transportError(_ error: HTTPError, layer: String) -> ArcGISError {
+        let layer = normalizedURL(layer)
+        var details = ["http error: \(error.code.rawValue)"]
+        if let curlCode = error.curlCode {
+            details.append("curl code \(curlCode)\(error.curlMessage.map { ": \($0)" } ?? "")")
+        }
+        let reason = redactingTokens(error.message)
+        let code: ArcGISError.Code
+        let text: String
+        switch error.code {
+        case .cancelled:
+            code = .cancelled
+            text = "The request to \(layer) was cancelled"
+        case .tooLarge:
+            code = .limitExceeded
+            text = "The response from \(layer) is larger than the HTTP client allows: \(reason)"
+        default:
+            code = .transport
+            text = "The request to \(layer) failed before an HTTP answer arrived: \(reason)"
+        }
+        return ArcGISError(code, text, layer: layer, isRetryable: error.isRetryable, details: details)
+    }
+
+    /// How long a `Retry-After` header asks the client to wait: delta seconds (`120`) or an HTTP-date
+    /// (`Wed, 21 Oct 2015 07:28:00 GMT`, also the obsolete RFC 850 and asctime forms) measured from `now`.
+    ///
+    /// A date in the past means no wait (`.zero`); a header that is absent or unreadable gives nil.
+    ///
+    /// - Parameter now: seconds since 1970 UTC.
+    public static func retryAfter(_ headers: HTTPHeaders, now: Int64 = unixTimeNow()) -> Duration? {
+        guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty else { return nil }
+        if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            // Up to 18 digits cannot overflow Int64; longer is nonsense.
+            guard value.utf8.count <= 18, let seconds = Int64(value) else { return nil }
+            return .seconds(seconds)
+        }
+        guard let date = HTTPDate.secondsSince1970(value) else { return nil }
+        let (difference, overflow) = date.subtractingReportingOverflow(now)
+        guard !overflow else { return nil }
+        return .seconds(max(0, difference))
+    }
+
+    /// The system clock: seconds since 1970 UTC.
+    public static func unixTimeNow() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec)
+    }
+
+    /// The ArcGIS error body inside a non-2xx response, if it is one (parsed only when small: error bodies are).
+    static func errorBody(_ body: [UInt8]) -> ServiceErrorBody? {
+        guard body.count <= 1 << 20 else { return nil }
+        var start = 0
+        if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF { start = 3 }
+        while start < body.count, body[start] == 0x20 || body[start] == 0x09 || body[start] == 0x0A || body[start] == 0x0D {
+            start += 1
+        }
+        guard start < body.count, body[start] == UInt8(ascii: "{") else { return nil }
+        guard let value = try? ParsedJSON(parsing: body[start...]), case .object(let members) = value else {
+            return nil
+        }
+        return ServiceErrorBody(members)
+    }
+
+    private static func htmlTitleIfHTML(_ body: [UInt8]) -> String? {
+        guard let first = body.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }),
+            first == UInt8(ascii: "<")
+        else { return nil }
+        return ResponseContext.htmlTitle(body)
+    }
+
+    private static func reasonPhrase(_ status: Int) -> String? {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
+        case 413: "Content Too Large"
+        case 414: "URI Too Long"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: nil
+        }
+    }
+}

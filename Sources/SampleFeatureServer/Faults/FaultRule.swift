@@ -1,0 +1,109 @@
+/// The kinds of fault the server can inject, as statistics count them.
+public enum FaultKind: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+    case latency
+    case http500
+    case http503
+    case http429
+    case truncatedBody = "truncated-body"
+    case arcgisError = "arcgis-error"
+    case htmlPage = "html-page"
+    case shortPages = "short-pages"
+
+    public var description: String { rawValue }
+}
+
+/// One fault to inject: what happens, to which requests, and how often.
+///
+/// Faults are how tests and benchmarks meet the failures real ArcGIS servers and the proxies in front of
+/// them produce: slow answers, 5xx and 429 with `Retry-After`, bodies cut mid-transfer, ArcGIS error bodies
+/// with HTTP 200, an HTML page where JSON was expected, and pages trimmed below maxRecordCount. A rule
+/// applies to requests whose path contains ``pathContains`` (any request when nil), and fires on every one
+/// of them, on a window of them in arrival order ("the first 2 fail"), or with a probability drawn from a
+/// seeded generator, so that a failing run can be repeated exactly.
+public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
+    /// What the fault does.
+    public enum Kind: Sendable, Hashable {
+        /// Waits this long before answering (added to other latency rules that fire).
+        case latency(milliseconds: Int)
+        /// HTTP 500 with a small HTML body.
+        case http500
+        /// HTTP 503 with `Retry-After: seconds`.
+        case http503(retryAfterSeconds: Int)
+        /// HTTP 429 (too many requests) with `Retry-After: seconds`.
+        case http429(retryAfterSeconds: Int)
+        /// The real response's status and `Content-Length`, then half its body, then the connection closes.
+        case truncatedBody
+        /// HTTP 200 with `{"error":{"code":500,"message":"Error performing query operation",...}}`.
+        case arcgisError
+        /// An HTML page (a proxy's or portal's sign-in page) instead of JSON, with this HTTP status.
+        case htmlPage(status: Int)
+        /// Query pages hold at most this many features (below maxRecordCount), with exceededTransferLimit set
+        /// while more remain: a server trimming big pages. Clients must page on from what they received.
+        case shortPages(maximum: Int)
+
+        /// The kind's name, as statistics count it.
+        public var name: FaultKind {
+            switch self {
+            case .latency: .latency
+            case .http500: .http500
+            case .http503: .http503
+            case .http429: .http429
+            case .truncatedBody: .truncatedBody
+            case .arcgisError: .arcgisError
+            case .htmlPage: .htmlPage
+            case .shortPages: .shortPages
+            }
+        }
+
+        /// Whether the fault replaces (or cuts) the response, as opposed to delaying or trimming it.
+        var isFailure: Bool {
+            switch self {
+            case .latency, .shortPages: false
+            default: true
+            }
+        }
+    }
+
+    /// When a rule fires among the requests it applies to.
+    public enum Trigger: Sendable, Hashable {
+        /// Every request.
+        case always
+        /// Skips the first `skip` requests it applies to, then fires on the next `count` (nil: on all the
+        /// rest). `.window(skip: 0, count: 2)`: the first two fail, then requests succeed.
+        case window(skip: Int, count: Int?)
+        /// Each request with this probability, drawn from a generator seeded with `seed`.
+        case probability(Double, seed: UInt64)
+
+        /// The first `count` requests.
+        public static func first(_ count: Int) -> Trigger { .window(skip: 0, count: count) }
+    }
+
+    public var kind: Kind
+    /// A substring of the request path (percent-decoded, compared ignoring case), e.g. `USA/MapServer/1`
+    /// or `/query`; nil for every request.
+    public var pathContains: String?
+    public var trigger: Trigger
+
+    public init(_ kind: Kind, pathContains: String? = nil, trigger: Trigger = .always) {
+        self.kind = kind
+        self.pathContains = pathContains
+        self.trigger = trigger
+    }
+
+    public var description: String {
+        var text = "\(kind.name)"
+        if let pathContains { text += " on paths containing '\(pathContains)'" }
+        switch trigger {
+        case .always: break
+        case .window(let skip, let count): text += " (skip \(skip), then \(count.map(String.init) ?? "all"))"
+        case .probability(let p, let seed): text += " (probability \(p), seed \(seed))"
+        }
+        return text
+    }
+
+    /// Whether the rule applies to a request with this path (already lower-cased).
+    func applies(toLowercasedPath path: String) -> Bool {
+        guard let pathContains, !pathContains.isEmpty else { return true }
+        return path.contains(pathContains.lowercased())
+    }
+}

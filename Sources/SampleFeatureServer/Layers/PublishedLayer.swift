@@ -1,0 +1,67 @@
+import FeatureGeometry
+
+/// A layer as the server publishes it: its metadata, its features, and JSON fragments written once
+/// (field descriptions, spatial references) that every response reuses.
+struct PublishedLayer: Sendable {
+    let definition: LayerDefinition
+    let source: FeatureSource
+    /// `{"name":..,"type":..,"alias":..[,"length":..]}` per field.
+    let fieldJSON: [[UInt8]]
+    /// The layer's fields as quoted names, for attribute keys: `"APN":`.
+    let attributeKeys: [[UInt8]]
+
+    init(definition: LayerDefinition, source: FeatureSource) {
+        self.definition = definition
+        self.source = source
+        fieldJSON = definition.fields.map { field in
+            var json = JSONBuffer(capacity: 96)
+            json.raw("{\"name\":")
+            json.string(field.name)
+            json.raw(",\"type\":")
+            json.string(field.type.esriName)
+            json.raw(",\"alias\":")
+            json.string(field.alias)
+            if let length = field.length {
+                json.raw(",\"length\":")
+                json.int(length)
+            }
+            json.raw("}")
+            return json.bytes
+        }
+        attributeKeys = definition.fields.map { field in
+            var json = JSONBuffer(capacity: 24)
+            json.key(field.name)
+            return json.bytes
+        }
+    }
+
+    var layer: SampleLayer { definition.layer }
+}
+
+extension JSONBuffer {
+    /// `{"wkid":102100,"latestWkid":3857}`.
+    mutating func spatialReference(_ reference: SpatialReference) {
+        raw("{\"wkid\":")
+        int(reference.wkid)
+        if let latest = reference.latestWkid {
+            raw(",\"latestWkid\":")
+            int(latest)
+        }
+        raw("}")
+    }
+
+    /// An Esri envelope with its spatial reference.
+    mutating func envelope(_ envelope: Envelope, _ reference: SpatialReference) {
+        raw("{\"xmin\":")
+        double(envelope.xmin)
+        raw(",\"ymin\":")
+        double(envelope.ymin)
+        raw(",\"xmax\":")
+        double(envelope.xmax)
+        raw(",\"ymax\":")
+        double(envelope.ymax)
+        raw(",\"spatialReference\":")
+        spatialReference(reference)
+        raw("}")
+    }
+}

@@ -1,0 +1,47 @@
+import QueryLanguage
+
+/// A where clause ready to test features: parsed, validated against the layer, compiled, with the
+/// positions of the fields it reads so that records are filled with those alone.
+struct WherePredicate: Sendable {
+    let filter: CompiledFilter
+    /// Positions (in layer field order) of the fields the clause reads.
+    let fields: [Int]
+    /// The clause's value when it reads no field (`1=1`, `1=0`): evaluated once.
+    let constant: Bool?
+    /// The clause in normalized ArcGIS SQL (part of the cache key).
+    let normalized: String
+    private let fieldCount: Int
+
+    /// Reads `text` for `layer`. Syntax and validation failures become ArcGIS 400 errors whose details
+    /// carry the query language's message.
+    init(_ text: String, layer: LayerDefinition) throws(ArcGISServiceError) {
+        let clause: WhereClause
+        let compiled: CompiledFilter
+        do {
+            clause = try WhereClause(text).validated(against: layer.schema)
+            compiled = try clause.compile(fieldNames: layer.fields.map(\.name))
+        } catch {
+            throw .invalidRequest("'where' parameter is invalid: \(error.message)")
+        }
+        filter = compiled
+        normalized = clause.arcGISSQL
+        fieldCount = layer.fields.count
+        var positions: [Int] = []
+        for name in clause.referencedFields {
+            if let position = layer.fieldIndex(name), !positions.contains(position) { positions.append(position) }
+        }
+        fields = positions
+        constant = positions.isEmpty ? compiled.matches(Array(repeating: .null, count: layer.fields.count)) : nil
+    }
+
+    /// A reusable record: one value per field, all NULL.
+    func makeRecord() -> [AttributeValue] { Array(repeating: .null, count: fieldCount) }
+
+    /// Whether feature `index` of `source` matches; `record` is scratch space from ``makeRecord()``.
+    @inline(__always)
+    func matches(_ source: FeatureSource, _ index: Int, record: inout [AttributeValue]) -> Bool {
+        if let constant { return constant }
+        for field in fields { record[field] = source.value(field, index) }
+        return filter.matches(record)
+    }
+}

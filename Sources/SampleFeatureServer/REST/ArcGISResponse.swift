@@ -1,0 +1,31 @@
+import LoopbackHTTP
+
+/// Turns JSON bodies and errors into HTTP responses in the format `f` asked for.
+enum ArcGISResponse {
+    static let jsonType = "application/json; charset=utf-8"
+    static let geoJSONType = "application/geo+json; charset=utf-8"
+    static let prettyType = "text/plain; charset=utf-8"
+
+    /// A JSON resource: compact for `f=json`, indented for `f=pjson`, an HTML view for `f=html`.
+    static func resource(_ json: [UInt8], format: ResponseFormat, title: String) -> LoopbackResponse {
+        switch format {
+        case .json:
+            return LoopbackResponse(headers: ["Content-Type": jsonType], body: .bytes(json))
+        case .geojson:
+            return LoopbackResponse(headers: ["Content-Type": geoJSONType], body: .bytes(json))
+        case .pjson:
+            return LoopbackResponse(headers: ["Content-Type": prettyType], body: .bytes(JSONPrettyPrinter.pretty(json)))
+        case .html:
+            return .text(HTMLPage.resource(title: title, json: json), contentType: HTMLPage.contentType)
+        }
+    }
+
+    /// An ArcGIS error body, with HTTP 200 as ArcGIS sends it.
+    static func error(_ error: ArcGISServiceError, format: ResponseFormat?) -> LoopbackResponse {
+        switch format {
+        case .pjson: resource(error.json, format: .pjson, title: "Error")
+        case .html: resource(error.json, format: .html, title: "Error")
+        default: resource(error.json, format: .json, title: "Error")
+        }
+    }
+}

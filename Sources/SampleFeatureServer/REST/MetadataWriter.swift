@@ -1,0 +1,174 @@
+import FeatureGeometry
+
+/// Writes the services directory, service metadata and layer metadata as ArcGIS publishes them.
+enum MetadataWriter {
+    static let directoryVersion = "11.1"
+
+    /// `/arcgis/rest/services?f=json`.
+    static func directory() -> [UInt8] {
+        var json = JSONBuffer(capacity: 256)
+        json.raw("{\"currentVersion\":")
+        json.rawText(directoryVersion)
+        json.raw(",\"folders\":[],\"services\":[")
+        for (position, service) in SampleService.allCases.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw("{\"name\":")
+            json.string(service.name)
+            json.raw(",\"type\":")
+            json.string(service.type)
+            json.raw("}")
+        }
+        json.raw("]}")
+        return json.bytes
+    }
+
+    /// `/arcgis/rest/info?f=json`: where clients learn whether the server wants tokens.
+    static func info(tokenBased: Bool, tokenURL: String) -> [UInt8] {
+        var json = JSONBuffer(capacity: 256)
+        json.raw("{\"currentVersion\":")
+        json.rawText(directoryVersion)
+        json.raw(",\"fullVersion\":\"11.1.0\",\"owningSystemUrl\":null,\"authInfo\":{\"isTokenBasedSecurity\":")
+        json.bool(tokenBased)
+        if tokenBased {
+            json.raw(",\"tokenServicesUrl\":")
+            json.string(tokenURL)
+            json.raw(",\"shortLivedTokenValidity\":60")
+        }
+        json.raw("}}")
+        return json.bytes
+    }
+
+    /// `{Service}/FeatureServer?f=json` and `{Service}/MapServer?f=json`.
+    static func service(_ service: SampleService, layers: [PublishedLayer]) -> [UInt8] {
+        let version = LayerCatalog.version(service)
+        let reference = layers.first?.definition.spatialReference ?? .wgs84
+        var extent = layers.first?.definition.extent ?? Envelope(xmin: 0, ymin: 0, xmax: 0, ymax: 0)
+        for layer in layers.dropFirst() { extent = extent.union(layer.definition.extent) }
+        let maxRecordCount = layers.map(\.definition.maxRecordCount).max() ?? 1000
+        let isFeatureServer = service.type == "FeatureServer"
+        var json = JSONBuffer(capacity: 1024)
+        json.raw("{\"currentVersion\":")
+        json.rawText(version)
+        json.raw(",\"serviceDescription\":")
+        json.string("Generated sample data: \(service.name)")
+        if !isFeatureServer { json.raw(",\"mapName\":\"Layers\"") }
+        json.raw(",\"description\":\"\",\"copyrightText\":\"\",\"hasVersionedData\":false,\"supportsDynamicLayers\":false")
+        json.raw(",\"layers\":[")
+        for (position, layer) in layers.enumerated() {
+            let definition = layer.definition
+            if position > 0 { json.raw(",") }
+            json.raw("{\"id\":")
+            json.int(definition.layer.layerID)
+            json.raw(",\"name\":")
+            json.string(definition.name)
+            json.raw(",\"parentLayerId\":-1,\"defaultVisibility\":true,\"subLayerIds\":null,\"minScale\":0,\"maxScale\":0")
+            if let type = definition.geometryType {
+                json.raw(",\"type\":\"Feature Layer\",\"geometryType\":")
+                json.string(type.esriName)
+            } else {
+                json.raw(",\"type\":")
+                json.string(definition.type)
+            }
+            json.raw("}")
+        }
+        json.raw("],\"tables\":[],\"spatialReference\":")
+        json.spatialReference(reference)
+        json.raw(",\"initialExtent\":")
+        json.envelope(extent, reference)
+        json.raw(",\"fullExtent\":")
+        json.envelope(extent, reference)
+        json.raw(",\"units\":")
+        json.string(reference.isWGS84 ? "esriDecimalDegrees" : "esriMeters")
+        json.raw(",\"capabilities\":")
+        json.string(isFeatureServer ? "Query" : "Map,Query,Data")
+        json.raw(",\"supportedQueryFormats\":")
+        json.string(service == .laCountyParcelsLegacy ? "JSON, AMF" : "JSON, geoJSON")
+        json.raw(",\"maxRecordCount\":")
+        json.int(maxRecordCount)
+        if isFeatureServer {
+            json.raw(",\"allowGeometryUpdates\":false,\"supportsDisconnectedEditing\":false,\"syncEnabled\":false")
+        } else {
+            json.raw(",\"singleFusedMapCache\":false,\"maxImageHeight\":4096,\"maxImageWidth\":4096")
+        }
+        json.raw("}")
+        return json.bytes
+    }
+
+    /// `{Service}/FeatureServer/layers?f=json`.
+    static func layers(_ layers: [PublishedLayer]) -> [UInt8] {
+        var json = JSONBuffer(capacity: 4096)
+        json.raw("{\"layers\":[")
+        for (position, layer) in layers.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw(self.layer(layer))
+        }
+        json.raw("],\"tables\":[]}")
+        return json.bytes
+    }
+
+    /// `{layer}?f=json`.
+    static func layer(_ layer: PublishedLayer) -> [UInt8] {
+        let definition = layer.definition
+        let isLegacy = !definition.supportsAdvancedQueries
+        var json = JSONBuffer(capacity: 2048)
+        json.raw("{\"currentVersion\":")
+        json.rawText(definition.currentVersion)
+        json.raw(",\"id\":")
+        json.int(definition.layer.layerID)
+        json.raw(",\"name\":")
+        json.string(definition.name)
+        json.raw(",\"type\":")
+        json.string(definition.type)
+        json.raw(",\"description\":")
+        json.string(definition.description)
+        json.raw(",\"copyrightText\":\"\",\"parentLayer\":null,\"subLayers\":[],\"defaultVisibility\":true")
+        if let type = definition.geometryType {
+            json.raw(",\"geometryType\":")
+            json.string(type.esriName)
+        }
+        json.raw(",\"minScale\":0,\"maxScale\":0,\"extent\":")
+        json.envelope(definition.extent, definition.spatialReference)
+        json.raw(",\"hasAttachments\":false,\"htmlPopupType\":\"esriServerHTMLPopupTypeNone\",\"displayField\":")
+        json.string(definition.displayField)
+        json.raw(",\"typeIdField\":null")
+        if definition.fields.isEmpty {
+            json.raw(",\"fields\":null")
+        } else {
+            json.raw(",\"objectIdField\":")
+            json.string(definition.objectIdField)
+            if !isLegacy {
+                json.raw(",\"uniqueIdField\":{\"name\":")
+                json.string(definition.objectIdField)
+                json.raw(",\"isSystemMaintained\":true},\"globalIdField\":\"\"")
+            }
+            json.raw(",\"fields\":[")
+            for (position, field) in layer.fieldJSON.enumerated() {
+                if position > 0 { json.raw(",") }
+                json.raw(field)
+            }
+            json.raw("]")
+        }
+        json.raw(",\"relationships\":[],\"capabilities\":")
+        json.string(definition.capabilities)
+        json.raw(",\"maxRecordCount\":")
+        json.int(definition.maxRecordCount)
+        json.raw(",\"supportedQueryFormats\":")
+        json.string(definition.supportedQueryFormats)
+        json.raw(",\"hasZ\":false,\"hasM\":false")
+        if !isLegacy {
+            json.raw(",\"supportsStatistics\":true,\"supportsAdvancedQueries\":true,\"useStandardizedQueries\":true")
+            json.raw(",\"advancedQueryCapabilities\":{\"useStandardizedQueries\":true,\"supportsStatistics\":true")
+            json.raw(",\"supportsHavingClause\":false,\"supportsOrderBy\":true,\"supportsDistinct\":false")
+            json.raw(",\"supportsCountDistinct\":false,\"supportsPagination\":")
+            json.bool(definition.supportsPagination)
+            json.raw(",\"supportsTrueCurve\":false,\"supportsReturningQueryExtent\":true")
+            json.raw(",\"supportsQueryWithDistance\":false,\"supportsSqlExpression\":false}")
+        } else if definition.type == "Raster Layer" {
+            json.raw(",\"supportsStatistics\":false,\"supportsAdvancedQueries\":false")
+        }
+        json.raw(",\"spatialReference\":")
+        json.spatialReference(definition.spatialReference)
+        json.raw("}")
+        return json.bytes
+    }
+}

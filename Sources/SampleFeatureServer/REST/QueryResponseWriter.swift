@@ -1,0 +1,185 @@
+import FeatureGeometry
+
+/// Which part of a selection a query returns, and whether more remains (`exceededTransferLimit`).
+struct QueryPage: Sendable {
+    let range: Range<Int>
+    let exceededTransferLimit: Bool
+    /// Whether to write `exceededTransferLimit` even when false (ArcGIS does when the client paginates).
+    let reportLimit: Bool
+
+    /// Paginating layers return `min(resultRecordCount ?? maxRecordCount, maxRecordCount)` features from
+    /// `resultOffset`; others the first maxRecordCount. `shortPageCap` (a fault) trims pages further.
+    /// The flag is true exactly when matches remain beyond the returned ones.
+    init(total: Int, request: QueryRequest, layer: LayerDefinition, shortPageCap: Int?) {
+        let offset = layer.supportsPagination ? min(request.offset ?? 0, total) : 0
+        var size = layer.maxRecordCount
+        if layer.supportsPagination, let asked = request.recordCount { size = min(asked, size) }
+        if let shortPageCap { size = min(size, max(1, shortPageCap)) }
+        let end = min(total, offset + size)
+        range = offset..<end
+        exceededTransferLimit = end < total
+        reportLimit = request.pagingRequested || exceededTransferLimit
+    }
+}
+
+/// Writes `f=json` query responses: features, ids, counts, extents and statistics.
+enum QueryResponseWriter {
+    static func features(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
+        let definition = layer.definition
+        let source = layer.source
+        let withGeometry = request.returnGeometry && definition.geometryType != nil
+        var json = JSONBuffer(capacity: 512 + page.range.count * (withGeometry ? 420 : 240))
+        header(&json, layer, request.outFields, withGeometry: withGeometry, outSR: request.outSR)
+        json.raw(",\"features\":[")
+        let transform = CoordinateTransform(from: definition.spatialReference, to: request.outSR)
+        for position in page.range {
+            let index = Int(selection[position])
+            if position > page.range.lowerBound { json.raw(",") }
+            json.raw("{\"attributes\":{")
+            for (fieldPosition, field) in request.outFields.enumerated() {
+                if fieldPosition > 0 { json.raw(",") }
+                json.raw(layer.attributeKeys[field])
+                source.writeValue(field, index, to: &json)
+            }
+            json.raw("}")
+            if withGeometry {
+                json.raw(",\"geometry\":")
+                json.esriGeometry(source, index, transform)
+            }
+            json.raw("}")
+        }
+        json.raw("]")
+        if page.reportLimit {
+            json.raw(",\"exceededTransferLimit\":")
+            json.bool(page.exceededTransferLimit)
+        }
+        json.raw("}")
+        return json.bytes
+    }
+
+    /// The members before `features`: id field (FeatureServer) or display field and aliases (MapServer),
+    /// geometry type, spatial reference and fields.
+    static func header(
+        _ json: inout JSONBuffer, _ layer: PublishedLayer, _ fields: [Int], withGeometry: Bool, outSR: SpatialReference
+    ) {
+        let definition = layer.definition
+        if definition.layer.service.type == "FeatureServer" {
+            json.raw("{\"objectIdFieldName\":")
+            json.string(definition.objectIdField)
+            json.raw(",\"uniqueIdField\":{\"name\":")
+            json.string(definition.objectIdField)
+            json.raw(",\"isSystemMaintained\":true},\"globalIdFieldName\":\"\"")
+        } else {
+            json.raw("{\"displayFieldName\":")
+            json.string(definition.displayField)
+            json.raw(",\"fieldAliases\":{")
+            for (position, field) in fields.enumerated() {
+                if position > 0 { json.raw(",") }
+                json.raw(layer.attributeKeys[field])
+                json.string(definition.fields[field].alias)
+            }
+            json.raw("}")
+        }
+        if withGeometry, let type = definition.geometryType {
+            json.raw(",\"geometryType\":")
+            json.string(type.esriName)
+            json.raw(",\"spatialReference\":")
+            json.spatialReference(outSR)
+        }
+        json.raw(",\"fields\":[")
+        for (position, field) in fields.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw(layer.fieldJSON[field])
+        }
+        json.raw("]")
+    }
+
+    /// `{"objectIdFieldName":"OBJECTID","objectIds":[...]}`, never capped. An empty selection is `null` on
+    /// Enterprise-style (MapServer) layers and `[]` on the hosted-style FeatureServer, as real servers differ.
+    static func objectIDs(_ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
+        var json = JSONBuffer(capacity: 64 + selection.count * 9)
+        json.raw("{\"objectIdFieldName\":")
+        json.string(layer.definition.objectIdField)
+        json.raw(",\"objectIds\":")
+        if selection.isEmpty, layer.definition.emptyIdsAsNull {
+            json.raw("null}")
+            return json.bytes
+        }
+        json.raw("[")
+        for (position, index) in selection.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.int(Int(index) + 1)
+        }
+        json.raw("]}")
+        return json.bytes
+    }
+
+    /// `{"count":N}`, with the extent too when returnExtentOnly is also set.
+    static func count(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
+        var json = JSONBuffer(capacity: 160)
+        json.raw("{\"count\":")
+        json.int(selection.count)
+        if request.returnExtentOnly {
+            json.raw(",\"extent\":")
+            extent(&json, request, layer, selection)
+        }
+        json.raw("}")
+        return json.bytes
+    }
+
+    static func extent(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
+        var json = JSONBuffer(capacity: 160)
+        json.raw("{\"extent\":")
+        extent(&json, request, layer, selection)
+        json.raw("}")
+        return json.bytes
+    }
+
+    private static func extent(_ json: inout JSONBuffer, _ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32]) {
+        var box: Envelope?
+        for index in selection {
+            guard let extent = layer.source.extent(Int(index)) else { continue }
+            box = box.map { $0.union(extent) } ?? extent
+        }
+        guard var box else {
+            json.raw("{\"xmin\":\"NaN\",\"ymin\":\"NaN\",\"xmax\":\"NaN\",\"ymax\":\"NaN\",\"spatialReference\":")
+            json.spatialReference(request.outSR)
+            json.raw("}")
+            return
+        }
+        box.spatialReference = layer.definition.spatialReference
+        let projected = (try? box.projected(to: request.outSR)) ?? box
+        json.envelope(projected, request.outSR)
+    }
+
+    /// One feature holding the statistics over the whole selection.
+    static func statistics(_ statistics: [OutStatistic], _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
+        let results = statistics.map { $0.compute(selection, source: layer.source, layer: layer.definition) }
+        var json = JSONBuffer(capacity: 256)
+        json.raw("{\"displayFieldName\":\"\",\"fieldAliases\":{")
+        for (position, statistic) in statistics.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.key(statistic.outName)
+            json.string(statistic.outName)
+        }
+        json.raw("},\"fields\":[")
+        for (position, statistic) in statistics.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw("{\"name\":")
+            json.string(statistic.outName)
+            json.raw(",\"type\":")
+            json.string(results[position].1.esriName)
+            json.raw(",\"alias\":")
+            json.string(statistic.outName)
+            json.raw("}")
+        }
+        json.raw("],\"features\":[{\"attributes\":{")
+        for (position, statistic) in statistics.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.key(statistic.outName)
+            json.attribute(results[position].0)
+        }
+        json.raw("}}]}")
+        return json.bytes
+    }
+}

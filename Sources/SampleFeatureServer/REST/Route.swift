@@ -1,0 +1,126 @@
+/// What a request path names under `/arcgis/rest`.
+enum Route: Sendable, Equatable {
+    case info
+    case directory
+    case service(SampleService)
+    case serviceLayers(SampleService)
+    case layer(SampleLayer)
+    case query(SampleLayer)
+    /// No such service (or folder): ArcGIS answers with an error body.
+    case unknownService(String)
+    /// No such layer in an existing service.
+    case unknownLayer(SampleService, String)
+    /// Under `/arcgis/rest` but not a resource or operation this server has.
+    case invalidURL
+    /// Not under `/arcgis/rest` at all: a plain HTTP 404.
+    case outside
+
+    /// Reads a percent-decoded path. Service names and types are matched ignoring case, as ArcGIS does.
+    init(path: String) {
+        let parts = path.split(separator: "/").map { $0.lowercased() }
+        guard parts.count >= 2, parts[0] == "arcgis", parts[1] == "rest" else {
+            self = .outside
+            return
+        }
+        if parts.count == 2 {
+            self = .directory
+            return
+        }
+        if parts[2] == "info" {
+            self = parts.count == 3 ? .info : .invalidURL
+            return
+        }
+        guard parts[2] == "services" else {
+            self = .invalidURL
+            return
+        }
+        if parts.count == 3 {
+            self = .directory
+            return
+        }
+        let original = path.split(separator: "/").map(String.init)
+        guard parts.count >= 5 else {
+            self = .unknownService(original[3])
+            return
+        }
+        guard let service = SampleService.allCases.first(where: { $0.name.lowercased() == parts[3] && $0.type.lowercased() == parts[4] })
+        else {
+            self = .unknownService(original[3] + "/" + original[4])
+            return
+        }
+        let rest = Array(parts.dropFirst(5))
+        guard let first = rest.first else {
+            self = .service(service)
+            return
+        }
+        if rest == ["layers"] {
+            self = .serviceLayers(service)
+            return
+        }
+        guard let id = Int(first) else {
+            self = .invalidURL
+            return
+        }
+        guard let layer = service.layers.first(where: { $0.layerID == id }) else {
+            self = .unknownLayer(service, String(first.prefix(20)))
+            return
+        }
+        switch rest.count {
+        case 1: self = .layer(layer)
+        case 2 where rest[1] == "query": self = .query(layer)
+        default: self = .invalidURL
+        }
+    }
+
+    var service: SampleService? {
+        switch self {
+        case .service(let service), .serviceLayers(let service), .unknownLayer(let service, _): service
+        case .layer(let layer), .query(let layer): layer.service
+        default: nil
+        }
+    }
+
+    var layer: SampleLayer? {
+        switch self {
+        case .layer(let layer), .query(let layer): layer
+        default: nil
+        }
+    }
+
+    var isQuery: Bool {
+        if case .query = self { return true }
+        return false
+    }
+}
+
+/// Percent-decoding of request paths (`%2F` and friends); `+` stays a plus in a path.
+enum PercentDecoding {
+    static func decode(_ text: String) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

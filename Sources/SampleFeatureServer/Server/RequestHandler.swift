@@ -1,0 +1,130 @@
+import Logging
+import LoopbackHTTP
+
+/// Answers one request: logs it, applies faults (latency first, then a failure that replaces or cuts
+/// the response), asks the authorizer, and routes it to the directory, metadata or query handlers.
+final class RequestHandler: Sendable {
+    let layers: [SampleLayer: PublishedLayer]
+    let faults: FaultInjector
+    let recorder: StatisticsRecorder
+    let cache = SelectionCache()
+    let authorizer: SampleServerAuthorizer?
+    let logger: Logger
+
+    init(
+        dataset: SampleDataset, configuration: SampleServerConfiguration, faults: FaultInjector,
+        recorder: StatisticsRecorder, logger: Logger
+    ) {
+        var layers: [SampleLayer: PublishedLayer] = [:]
+        for layer in SampleLayer.allCases {
+            var definition = dataset.definition(layer)
+            if let capabilities = configuration.capabilityOverrides[layer] { definition = definition.with(capabilities: capabilities) }
+            layers[layer] = PublishedLayer(definition: definition, source: dataset.source(layer))
+        }
+        self.layers = layers
+        self.faults = faults
+        self.recorder = recorder
+        self.authorizer = configuration.authorizer
+        self.logger = logger
+    }
+
+    func handle(_ request: LoopbackRequest) async throws -> LoopbackResponse {
+        let path = PercentDecoding.decode(request.path)
+        let route = Route(path: path)
+        let list = request.parameters
+        let parameters = RequestParameters(list)
+        let token = parameters["token"] ?? Self.bearerToken(request.headers)
+        let record = RecordedRequest(
+            sequence: 0, method: request.method, path: path,
+            parameters: list.map { .init(name: $0.name, value: $0.name.lowercased() == "token" ? "<redacted>" : $0.value) },
+            hadToken: token != nil, layer: route.layer, isQuery: route.isQuery, faults: [])
+        let sequence = recorder.received(record)
+        let decision = faults.decide(path: path)
+        recorder.injected(decision.injected, sequence: sequence)
+        if decision.latencyMilliseconds > 0 {
+            try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
+        }
+        guard ["GET", "POST", "HEAD"].contains(request.method) else {
+            return .text(HTMLPage.page(title: "405 Method Not Allowed", body: "Use GET or POST."), status: 405, contentType: HTMLPage.contentType)
+        }
+        let respond: () async throws -> LoopbackResponse = {
+            try await self.respond(route, path: path, method: request.method, parameters: parameters, token: token,
+                                   shortPageCap: decision.shortPageCap)
+        }
+        if let failure = decision.failure {
+            logger.debug("injecting fault", metadata: ["fault": "\(failure.name)", "path": "\(path)"])
+            return try await FaultResponses.response(for: failure, real: respond)
+        }
+        return try await respond()
+    }
+
+    private func respond(
+        _ route: Route, path: String, method: String, parameters: RequestParameters, token: String?, shortPageCap: Int?
+    ) async throws -> LoopbackResponse {
+        if route == .outside {
+            return .text(HTMLPage.page(title: "404 Not Found", body: "The requested URL was not found on this server."),
+                         status: 404, contentType: HTMLPage.contentType)
+        }
+        let format: ResponseFormat
+        do {
+            format = try ResponseFormat(parameters)
+        } catch {
+            recorder.error()
+            return ArcGISResponse.error(error, format: nil)
+        }
+        if let authorizer {
+            let check = AuthorizationRequest(token: token, service: route.service, layer: route.layer, path: path, method: method)
+            if case .deny(let code, let message) = await authorizer(check) {
+                recorder.error()
+                return ArcGISResponse.error(ArcGISServiceError(code: code, message: message), format: format)
+            }
+        }
+        switch route {
+        case .info:
+            recorder.metadata()
+            let tokenURL = "/arcgis/tokens/generateToken"
+            return ArcGISResponse.resource(MetadataWriter.info(tokenBased: authorizer != nil, tokenURL: tokenURL), format: format, title: "Info")
+        case .directory:
+            recorder.metadata()
+            return ArcGISResponse.resource(MetadataWriter.directory(), format: format, title: "Home")
+        case .service(let service):
+            recorder.metadata()
+            return ArcGISResponse.resource(MetadataWriter.service(service, layers: published(service)), format: format, title: service.path)
+        case .serviceLayers(let service):
+            recorder.metadata()
+            return ArcGISResponse.resource(MetadataWriter.layers(published(service)), format: format, title: "\(service.path) layers")
+        case .layer(let layer):
+            recorder.metadata()
+            guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
+            return ArcGISResponse.resource(MetadataWriter.layer(published), format: format, title: published.definition.name)
+        case .query(let layer):
+            guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
+            return try query(published, parameters: parameters, format: format, shortPageCap: shortPageCap)
+        case .unknownService(let name):
+            return notFound(.serviceNotFound(name), format)
+        case .unknownLayer(_, let id):
+            return notFound(.layerNotFound(id), format)
+        case .invalidURL, .outside:
+            return notFound(.invalidURL, format)
+        }
+    }
+
+    private func notFound(_ error: ArcGISServiceError, _ format: ResponseFormat) -> LoopbackResponse {
+        recorder.error()
+        return ArcGISResponse.error(error, format: format)
+    }
+
+    private func published(_ service: SampleService) -> [PublishedLayer] {
+        service.layers.compactMap { layers[$0] }
+    }
+
+    /// The bearer token of `X-Esri-Authorization` or `Authorization`, if either carries one.
+    static func bearerToken(_ headers: LoopbackHeaders) -> String? {
+        for name in ["X-Esri-Authorization", "Authorization"] {
+            guard let value = headers[name] else { continue }
+            let parts = value.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingSpaces() }
+        }
+        return nil
+    }
+}

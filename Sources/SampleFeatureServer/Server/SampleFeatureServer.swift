@@ -1,0 +1,121 @@
+public import Logging
+public import LoopbackHTTP
+
+/// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
+/// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics.
+///
+/// Tests and benchmarks start one in process (``start(configuration:dataset:logger:)``) on an ephemeral
+/// port and talk to it over real sockets; the `sample-feature-server` executable serves one from the command
+/// line. The server speaks the protocol as ArcGIS does, including its quirks (HTTP 200 error bodies,
+/// `exceededTransferLimit`, uncapped `returnIdsOnly`), so that clients are tested against the behaviour
+/// they will meet.
+public final class SampleFeatureServer: Sendable {
+    /// The data every layer serves.
+    public let dataset: SampleDataset
+    /// The configuration the server started with (faults may have changed since: see ``faults``).
+    public let configuration: SampleServerConfiguration
+    /// The services directory: `http://host:port/arcgis/rest/services`.
+    public let baseURL: String
+    /// `http://host:port`.
+    public let rootURL: String
+    private let http: LoopbackHTTPServer
+    private let handler: RequestHandler
+    private let recorder: StatisticsRecorder
+    private let injector: FaultInjector
+
+    private init(
+        dataset: SampleDataset, configuration: SampleServerConfiguration, http: LoopbackHTTPServer,
+        handler: RequestHandler, recorder: StatisticsRecorder, injector: FaultInjector
+    ) {
+        self.dataset = dataset
+        self.configuration = configuration
+        self.http = http
+        self.handler = handler
+        self.recorder = recorder
+        self.injector = injector
+        rootURL = http.baseURL
+        baseURL = http.baseURL + "/arcgis/rest/services"
+    }
+
+    /// Starts serving. Generates the data from the configuration's parcel count and seed unless `dataset`
+    /// is given (share one dataset between servers: generation is the slow part of starting).
+    public static func start(
+        configuration: SampleServerConfiguration = SampleServerConfiguration(),
+        dataset: SampleDataset? = nil,
+        logger: Logger
+    ) async throws -> SampleFeatureServer {
+        let data = try dataset ?? SampleDataset(parcelCount: configuration.parcelCount, seed: configuration.seed)
+        let recorder = StatisticsRecorder(recentRequestLimit: configuration.recentRequestLimit)
+        let injector = FaultInjector(configuration.faults)
+        let handler = RequestHandler(
+            dataset: data, configuration: configuration, faults: injector, recorder: recorder, logger: logger)
+        let http = try await LoopbackHTTPServer.start(host: configuration.host, port: configuration.port, logger: logger) { request in
+            do {
+                let response = try await handler.handle(request)
+                if Task.isCancelled {
+                    recorder.aborted()
+                    throw CancellationError()
+                }
+                return response
+            } catch let error as CancellationError {
+                recorder.aborted()
+                throw error
+            }
+        }
+        let server = SampleFeatureServer(
+            dataset: data, configuration: configuration, http: http, handler: handler, recorder: recorder, injector: injector)
+        logger.info(
+            "sample feature server listening",
+            metadata: ["url": "\(server.baseURL)", "parcels": "\(data.parcelCount)", "seed": "\(data.seed)"])
+        return server
+    }
+
+    /// The port the server listens on.
+    public var port: Int { http.port }
+
+    /// A service's URL, e.g. `…/arcgis/rest/services/USA/MapServer`.
+    public func serviceURL(_ service: SampleService) -> String { baseURL + "/" + service.path }
+
+    /// A layer's URL, e.g. `…/arcgis/rest/services/LA_County_Parcels/FeatureServer/0`.
+    public func layerURL(_ layer: SampleLayer) -> String { baseURL + "/" + layer.path }
+
+    /// A layer's query URL (`…/0/query`).
+    public func queryURL(_ layer: SampleLayer) -> String { layerURL(layer) + "/query" }
+
+    /// What the server has seen so far.
+    public var statistics: SampleServerStatistics { recorder.snapshot }
+
+    /// The HTTP layer's counters (connections, bytes, abandoned responses).
+    public var httpStatistics: LoopbackHTTPServer.Statistics { http.statistics }
+
+    /// Clears the statistics and the request log (not the faults' occurrence counts).
+    public func resetStatistics() { recorder.reset() }
+
+    /// The fault rules in force.
+    public var faults: [FaultRule] { injector.rules }
+
+    /// Replaces the fault rules on the running server; their occurrence counts and random generators
+    /// start afresh. `setFaults([])` turns faults off.
+    public func setFaults(_ rules: [FaultRule]) { injector.set(rules) }
+
+    /// Adds one fault rule after the others.
+    public func addFault(_ rule: FaultRule) { injector.add(rule) }
+
+    /// Waits until `condition` holds for the statistics, polling, for at most `timeout`; returns whether it
+    /// held. Tests wait for what the server saw instead of sleeping for a guessed time.
+    public func waitUntil(
+        timeout: Duration = .seconds(30), _ condition: (SampleServerStatistics) -> Bool
+    ) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition(statistics) {
+            guard ContinuousClock.now < deadline, !Task.isCancelled else { return condition(statistics) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// Stops accepting, closes every connection (cancelling handlers still running) and returns when done.
+    public func shutdown() async {
+        await http.shutdown()
+    }
+}

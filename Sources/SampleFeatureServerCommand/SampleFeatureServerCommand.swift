@@ -1,0 +1,148 @@
+public import ArgumentParser
+import Dispatch
+import Foundation
+public import Logging
+import SampleFeatureServer
+
+/// `sample-feature-server`: the generated ArcGIS services on loopback until SIGINT or SIGTERM.
+@main
+struct SampleFeatureServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sample-feature-server",
+        abstract: "Serve generated ArcGIS REST services (LA County parcels, USA) with fault knobs.",
+        discussion: """
+            Prints the services' base URL (ending in /arcgis/rest/services) as the first line of standard \
+            output, then serves until SIGINT or SIGTERM. Logs go to standard error.
+
+            Layers: LA_County_Parcels/FeatureServer/0 (paginating), LA_County_Parcels_Legacy/MapServer/0 (no \
+            pagination), USA/MapServer/0-3 (cities, highways, states, counties), USA/MapServer/4 (raster, not \
+            queryable).
+
+            --fault: \(FaultRule.specHelp)
+            """
+    )
+
+    @Option(help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to bind; 0 picks a free port.")
+    var port = 0
+
+    @Option(help: "Number of parcels to generate.")
+    var parcels = SampleDataset.defaultParcelCount
+
+    @Option(help: "Seed of the generated data (same seed and parcel count, same data).")
+    var seed: UInt64 = 1
+
+    @Option(help: "Latency added to every request, in milliseconds.")
+    var latencyMs = 0
+
+    @Option(help: "Fraction (0-1) of query requests answered with HTTP 500, drawn with --fault-seed.")
+    var errorRate: Double = 0
+
+    @Option(help: "Cap every query page at this many features (below maxRecordCount), as a trimming server does.")
+    var shortPages: Int?
+
+    @Option(help: "Seed of --error-rate's generator.")
+    var faultSeed: UInt64 = 1
+
+    @Option(name: .customLong("fault"), help: "A fault rule (repeatable): KIND[:OPTION=VALUE,...]; see below.")
+    var faults: [String] = []
+
+    @Option(name: .customLong("capability"), help: "Publish a layer with other capabilities (repeatable), e.g. LA_County_Parcels/FeatureServer/0=Map.")
+    var capabilities: [String] = []
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0-65535") }
+        guard parcels >= 1 else { throw ValidationError("--parcels must be at least 1") }
+        guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
+        guard (0...1).contains(errorRate) else { throw ValidationError("--error-rate must be between 0 and 1") }
+        _ = try faultRules()
+        _ = try capabilityOverrides()
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "sample-feature-server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel
+        let stop = SignalWaiter(signals: [SIGINT, SIGTERM])
+        let configuration = SampleServerConfiguration(
+            host: host, port: port, parcelCount: parcels, seed: seed, faults: try faultRules(),
+            capabilityOverrides: try capabilityOverrides())
+        let started = ContinuousClock.now
+        let server = try await SampleFeatureServer.start(configuration: configuration, logger: logger)
+        let elapsed = ContinuousClock.now - started
+        FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
+        logger.info(
+            "ready",
+            metadata: [
+                "startup": "\(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))",
+                "parcels": "\(server.dataset.parcelCount)",
+                "parcelBytes": "\(server.dataset.parcelMemoryFootprint)",
+            ])
+        let signal = await stop.wait()
+        logger.info("stopping", metadata: ["signal": "\(signal)"])
+        await server.shutdown()
+    }
+
+    private func faultRules() throws -> [FaultRule] {
+        var rules: [FaultRule] = []
+        if latencyMs > 0 { rules.append(FaultRule(.latency(milliseconds: latencyMs))) }
+        if errorRate > 0 {
+            rules.append(FaultRule(.http500, pathContains: "/query", trigger: .probability(errorRate, seed: faultSeed)))
+        }
+        if let shortPages {
+            guard shortPages >= 1 else { throw ValidationError("--short-pages must be at least 1") }
+            rules.append(FaultRule(.shortPages(maximum: shortPages), pathContains: "/query"))
+        }
+        for spec in faults {
+            do {
+                rules.append(try FaultRule(spec: spec))
+            } catch {
+                throw ValidationError("--fault \(spec): \(error.message)")
+            }
+        }
+        return rules
+    }
+
+    private func capabilityOverrides() throws -> [SampleLayer: String] {
+        var overrides: [SampleLayer: String] = [:]
+        for item in capabilities {
+            let parts = item.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let layer = SampleLayer(rawValue: String(parts[0])) else {
+                throw ValidationError("--capability \(item): expected LAYER_PATH=CAPABILITIES with a layer path such as LA_County_Parcels/FeatureServer/0")
+            }
+            overrides[layer] = String(parts[1])
+        }
+        return overrides
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+/// Waits for the first of some signals: they are ignored by default handling and delivered through
+/// Dispatch sources instead, so the server shuts down cleanly and the process exits 0.
+final class SignalWaiter {
+    private let sources: [any DispatchSourceSignal]
+    private let stream: AsyncStream<Int32>
+
+    init(signals: [Int32]) {
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        self.stream = stream
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// The first signal received.
+    func wait() async -> Int32 {
+        for await number in stream { return number }
+        return 0
+    }
+}

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArcGISEngine
+import FeatureGeometry
+import QueryLanguage
+import SampleFeatureServer
+import Testing
+
+@Suite("Complete results: paging, the layer without pagination, limits")
+struct PagingAndFallbackTests {
+    @Test func shortPagesAreFollowedToTheEnd() async throws {
+        let clause = "UseType = 'Residential'"
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+            .parcels, where: clause, envelope: SampleDataset.seedExtent)
+        try await EngineTestSupport.withEngine(faults: [FaultRule(.shortPages(maximum: 700))]) { server, engine in
+            let query = FeatureQuery(
+                whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, result: .features)
+            let result = try await engine.query(layer: server.layerURL(.parcels), query)
+            #expect(result.features?.map { Int($0.objectId) } == truth)
+            #expect(result.isComplete)
+            #expect(server.statistics.faults(.shortPages) > 0)
+        }
+    }
+
+    @Test func theLayerWithoutPaginationIsReadByObjectIDChunks() async throws {
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.legacyParcels, where: "1=1")
+        #expect(truth.count > 1_000)
+        try await EngineTestSupport.withEngine { server, engine in
+            let result = try await engine.query(
+                layer: server.layerURL(.legacyParcels), FeatureQuery(returnGeometry: true, result: .features))
+            #expect(result.features?.map { Int($0.objectId) } == truth)
+            #expect(result.isComplete)
+            let queries = server.statistics.recentQueries(.legacyParcels)
+            #expect(queries.allSatisfy { $0.parameter("resultOffset") == nil })
+            #expect(queries.contains { $0.parameter("returnIdsOnly") == "true" })
+            let chunks = queries.filter { $0.parameter("objectIds") != nil }
+            #expect(chunks.count == (truth.count + 499) / 500)
+        }
+    }
+
+    @Test func maxFeaturesCutsTheResultAndSaysSo() async throws {
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
+        try await EngineTestSupport.withEngine { server, engine in
+            for kind in [FeatureQuery.ResultKind.ids, .features] {
+                let query = FeatureQuery(geometry: EngineTestSupport.seedExtent, maxFeatures: 2_500, result: kind)
+                let result = try await engine.query(layer: server.layerURL(.parcels), query)
+                #expect(EngineTestSupport.ids(result) == Array(truth.prefix(2_500)), "\(kind)")
+                #expect(result.completeness.truncatedByLimit)
+                #expect(!result.isComplete)
+                #expect(result.count == truth.count)
+            }
+        }
+    }
+
+    @Test func aResultLargerThanTheMemoryLimitIsRefused() async throws {
+        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        configuration.maxFeaturesInMemory = 1_000
+        try await EngineTestSupport.withEngine(configuration: configuration) { server, engine in
+            await #expect { try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(result: .features)) } throws: {
+                ($0 as? ArcGISError)?.code == .limitExceeded
+            }
+            let ids = try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(result: .ids))
+            #expect(ids.count == EngineTestSupport.parcelCount)
+            #expect(ids.objectIds?.count == EngineTestSupport.parcelCount)
+        }
+    }
+
+    @Test func longQueriesGoAsPOSTAndAnswerTheSame() async throws {
+        // A polygon with 400 vertices around the seed extent: its Esri JSON is far longer than a URL may be.
+        let box = SampleDataset.seedExtent
+        let ring = (0...400).map { step -> Position in
+            let angle = Double(step) / 400 * 2 * Double.pi
+            return Position(x: box.center.x + cos(angle) * box.width / 3, y: box.center.y + sin(angle) * box.height / 3)
+        }
+        let polygon = Geometry.polygon(Polygon(exterior: ring, spatialReference: .webMercator))
+        try await EngineTestSupport.withEngine { server, engine in
+            let query = FeatureQuery(whereClause: try WhereClause("UseType = 'Commercial'"), geometry: polygon)
+            let result = try await engine.query(layer: server.layerURL(.parcels), query)
+            let methods = Set(server.statistics.recentQueries(.parcels).map(\.method))
+            #expect(methods == ["POST"])
+            let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+                .parcels, where: "UseType = 'Commercial'", envelope: nil)
+            #expect(result.count > 0)
+            #expect(Set(EngineTestSupport.ids(result)).isSubset(of: Set(truth)))
+            #expect(result.isComplete)
+        }
+    }
+
+    @Test func metadataIsLoadedOnceForManyQueries() async throws {
+        try await EngineTestSupport.withEngine { server, engine in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        _ = try await engine.query(layer: server.layerURL(.states), FeatureQuery(result: .count))
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(server.statistics.metadataRequests == 1)
+            engine.clearMetadataCache()
+            _ = try await engine.query(layer: server.layerURL(.states), FeatureQuery(result: .count))
+            #expect(server.statistics.metadataRequests == 2)
+        }
+    }
+}

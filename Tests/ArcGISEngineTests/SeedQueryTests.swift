@@ -1,0 +1,92 @@
+import ArcGISEngine
+import FeatureGeometry
+import QueryLanguage
+import SampleFeatureServer
+import Testing
+
+@Suite("The seed's queries against the sample server")
+struct SeedQueryTests {
+    static let clauses = NamedQueryCatalog.builtInExamples.map(\.clause)
+
+    @Test(arguments: clauses)
+    func selectionMatchesWhatTheDataHolds(_ clause: String) async throws {
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+            .parcels, where: clause, envelope: SampleDataset.seedExtent)
+        try await EngineTestSupport.withEngine { server, engine in
+            let query = FeatureQuery(whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent)
+            let result = try await engine.query(layer: server.layerURL(.parcels), query)
+            #expect(EngineTestSupport.ids(result) == truth)
+            #expect(result.count == truth.count)
+            #expect(result.isComplete)
+            #expect(result.completeness.expected == truth.count)
+            #expect(result.objectIdField == "OBJECTID")
+
+            var countQuery = query
+            countQuery.result = .count
+            let counted = try await engine.query(layer: server.layerURL(.parcels), countQuery)
+            #expect(counted.count == truth.count)
+            #expect(counted.objectIds == nil)
+        }
+    }
+
+    @Test func featuresOfAManyPageClauseAreCompleteAndInOrder() async throws {
+        let clause = "Roll_LandValue < 1000000"
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+            .parcels, where: clause, envelope: SampleDataset.seedExtent)
+        #expect(truth.count > 2_000, "the clause should need more than one page of 2,000")
+        try await EngineTestSupport.withEngine { server, engine in
+            let query = FeatureQuery(
+                whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, returnGeometry: true,
+                outSpatialReference: .wgs84, result: .features)
+            let result = try await engine.query(layer: server.layerURL(.parcels), query)
+            let features = try #require(result.features)
+            #expect(features.map { Int($0.objectId) } == truth)
+            #expect(result.isComplete)
+            #expect(features.allSatisfy { $0.geometry != nil && $0.attributes["UseType"] != nil })
+            #expect(result.fieldOrder.first == "OBJECTID")
+            let offsets = server.statistics.recentQueries(.parcels).compactMap { $0.parameter("resultOffset") }
+            #expect(Set(offsets).count == (truth.count + 1_999) / 2_000)
+            let geoJSON = try FeatureGeoJSON.featureCollection(
+                Array(features.prefix(3)), fieldOrder: result.fieldOrder, layer: result.url)
+            #expect(geoJSON.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"#))
+        }
+    }
+
+    @Test func usaSublayerFanOutWithOneSublayerFailing() async throws {
+        let dataset = try EngineTestSupport.dataset()
+        let clause = "POP2000 > 50000"
+        try await EngineTestSupport.withEngine(
+            faults: [FaultRule(.http500, pathContains: "USA/MapServer/2/query")]
+        ) { server, engine in
+            let target = ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 2, 3])
+            let outcomes = await engine.query([target], FeatureQuery(whereClause: try WhereClause(clause)))
+            #expect(outcomes.map(\.url) == [server.layerURL(.cities), server.layerURL(.states), server.layerURL(.counties)])
+            let cities = try #require(outcomes[0].success)
+            #expect(EngineTestSupport.ids(cities) == (try dataset.groundTruthObjectIDs(.cities, where: clause)))
+            let counties = try #require(outcomes[2].success)
+            #expect(EngineTestSupport.ids(counties) == (try dataset.groundTruthObjectIDs(.counties, where: clause)))
+            let failure = try #require(outcomes[1].failure)
+            #expect(failure.httpStatus == 500)
+            #expect(failure.isRetryable)
+            #expect(failure.layer == server.layerURL(.states))
+        }
+    }
+
+    @Test func aServiceTargetWithoutLayersQueriesEveryFeatureLayer() async throws {
+        try await EngineTestSupport.withEngine { server, engine in
+            let extent = Geometry.envelope(Envelope(
+                xmin: -13_500_000, ymin: 3_800_000, xmax: -12_000_000, ymax: 5_000_000, spatialReference: .webMercator))
+            let query = FeatureQuery(whereClause: try WhereClause("POP2000 > 1000"), geometry: extent)
+            let outcomes = await engine.query([ArcGISTarget(url: server.serviceURL(.usa))], query)
+            #expect(outcomes.count == 5)
+            for layer in [SampleLayer.cities, .highways, .states, .counties] {
+                let outcome = try #require(outcomes.first { $0.url == server.layerURL(layer) })
+                let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+                    layer, where: "POP2000 > 1000", envelope: extent.extent)
+                #expect(outcome.success.map(EngineTestSupport.ids) == truth, "\(layer)")
+            }
+            let raster = try #require(outcomes.first { $0.url == server.layerURL(.elevation) })
+            #expect(raster.failure?.code == .unsupportedLayer)
+        }
+    }
+}
