@@ -50,12 +50,21 @@ struct LoopbackResponder: Sendable {
         switch response.body {
         case .bytes(let bytes):
             if !headers.contains(name: "Content-Length") { headers.add(name: "Content-Length", value: String(bytes.count)) }
-            // One flush for head, body and end: the client can't finish (and close) between them.
-            channel.write(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)), promise: nil)
-            if !isHead, !bytes.isEmpty {
-                channel.write(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: bytes))), promise: nil)
+            // One hop to the event loop and one flush for head, body and end: the client can't finish (and
+            // close) between them, and a small response costs one wake-up of the loop, not three.
+            let head = HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))
+            let body: HTTPServerResponsePart? = isHead || bytes.isEmpty ? nil : .body(.byteBuffer(channel.allocator.buffer(bytes: bytes)))
+            let channel = self.channel
+            let written = channel.eventLoop.flatSubmit {
+                channel.write(head, promise: nil)
+                if let body { channel.write(body, promise: nil) }
+                return channel.writeAndFlush(HTTPServerResponsePart.end(nil))
             }
-            try await send(.end(nil))
+            do {
+                try await written.get()
+            } catch {
+                throw WriteFailed()
+            }
             if !isHead { state.sent(bodyBytes: bytes.count) }
         case .stream(let produce):
             let head = HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))

@@ -64,7 +64,7 @@ struct FaultHandlingTests {
         ) { server, engine in
             let url = server.layerURL(.parcels)
             let task = Task { try await engine.query(layer: url, FeatureQuery(result: .features)) }
-            #expect(await server.waitUntil { $0.queries(.parcels) >= 1 })
+            #expect(await server.waitUntil { !$0.recentQueries(.parcels).isEmpty })
             let cancelled = ContinuousClock.now
             task.cancel()
             let result = await task.result
@@ -81,7 +81,7 @@ struct FaultHandlingTests {
         ) { server, engine in
             let target = ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 1, 2, 3])
             let task = Task { await engine.query([target], FeatureQuery()) }
-            #expect(await server.waitUntil { stats in [SampleLayer.cities, .highways, .states, .counties].allSatisfy { stats.queries($0) >= 1 } })
+            #expect(await server.waitUntil { stats in [SampleLayer.cities, .highways, .states, .counties].allSatisfy { !stats.recentQueries($0).isEmpty } })
             task.cancel()
             let outcomes = await task.value
             #expect(outcomes.count == 4)

@@ -90,3 +90,41 @@ struct SeedQueryTests {
         }
     }
 }
+
+@Suite("Features as GeoJSON")
+struct GeoJSONOutputTests {
+    @Test func geoJSONOutputHoldsTheSameFeaturesAsStructuredOutput() async throws {
+        let clause = "UseType = 'Government'"
+        try await EngineTestSupport.withEngine { server, engine in
+            var query = FeatureQuery(
+                whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, returnGeometry: true,
+                outSpatialReference: .wgs84, result: .features)
+            let structured = try await engine.query(layer: server.layerURL(.parcels), query)
+            query.featureOutput = .geoJSON
+            let encoded = try await engine.query(layer: server.layerURL(.parcels), query)
+            let features = try #require(structured.features)
+            let geoJSON = try #require(encoded.geoJSON)
+            #expect(encoded.features == nil)
+            #expect(geoJSON.objectIds == features.map(\.objectId))
+            #expect(encoded.objectIds == structured.objectIds)
+            #expect(encoded.isComplete)
+            let expected = try ParsedJSON(parsing: FeatureGeoJSON.featureCollection(
+                features, fieldOrder: structured.fieldOrder, layer: structured.url))
+            let actual = try ParsedJSON(parsing: geoJSON.featureCollection())
+            #expect(actual == expected)
+            #expect(geoJSON.featureCollection().count == geoJSON.featureCollectionSize)
+        }
+    }
+
+    @Test func theLayerWithoutPaginationGivesGeoJSONToo() async throws {
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.legacyParcels, where: "UseType = 'Residential'")
+        try await EngineTestSupport.withEngine { server, engine in
+            let query = FeatureQuery(
+                whereClause: try WhereClause("UseType = 'Residential'"), returnGeometry: true,
+                outSpatialReference: .wgs84, result: .features, featureOutput: .geoJSON)
+            let result = try await engine.query(layer: server.layerURL(.legacyParcels), query)
+            #expect(result.geoJSON?.objectIds.map { Int($0) } == truth)
+            #expect(result.isComplete)
+        }
+    }
+}

@@ -19,7 +19,7 @@ struct AbortedRequestTests {
             #expect(server.statistics.queries(.states) == 0)
             // The server goes on serving.
             server.setFaults([])
-            #expect(try await client.query(server, .states, [("where", "1=1"), ("returnCountOnly", "true"), ("f", "json")]).count == 49)
+            #expect(try await client.query(server, .states, [("where", "1=1"), ("returnCountOnly", "true"), ("f", "json")]).countResult == 49)
             #expect(server.statistics.aborted == 1)
         }
     }

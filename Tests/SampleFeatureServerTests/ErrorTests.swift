@@ -63,7 +63,7 @@ struct ErrorTests {
             #expect(server.statistics.errorResponses == cases.count)
             // Still serving.
             let count = try await client.query(server, .parcels, [("where", "1=1"), ("returnCountOnly", "true"), ("f", "json")])
-            #expect(count.count == server.dataset.parcelCount)
+            #expect(count.countResult == server.dataset.parcelCount)
         }
     }
 
@@ -77,7 +77,7 @@ struct ErrorTests {
             let details = try await expectError(server, client, [("where", "1=1"), ("f", "json")])
             #expect(details.first?.contains("Query") == true)
             let other = try await client.query(server, .cities, [("where", "1=1"), ("returnCountOnly", "true"), ("f", "json")])
-            #expect(other.count == server.dataset.featureCount(.cities))
+            #expect(other.countResult == server.dataset.featureCount(.cities))
         }
     }
 

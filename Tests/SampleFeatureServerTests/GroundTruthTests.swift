@@ -23,7 +23,7 @@ struct GroundTruthTests {
             let ids = try await client.query(server, .parcels, parameters + [("returnIdsOnly", "true"), ("f", "json")])
             #expect(ids.objectIDs == truth)
             let count = try await client.query(server, .parcels, parameters + [("returnCountOnly", "true"), ("f", "json")])
-            #expect(count.count == truth.count)
+            #expect(count.countResult == truth.count)
             var paged: [Int] = []
             repeat {
                 let page = try await client.post(server.queryURL(.parcels), parameters + [

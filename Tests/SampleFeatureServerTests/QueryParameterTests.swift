@@ -21,7 +21,7 @@ struct QueryParameterTests {
             let expected = try dataset.groundTruthObjectIDs(.parcels, where: "UseType = 'Government'", envelope: SampleDataset.seedExtent)
             #expect(ids.objectIDs == expected)
             #expect(ids["objectIdFieldName"] as? String == "OBJECTID")
-            let some = try await client.query(server, .parcels, [("objectIds", "5, 3,99999999,3"), ("outFields", "*"), ("f", "json")])
+            let some = try await client.query(server, .parcels, [("objectIds", "5, 3,99999999,3,0,-9223372036854775808"), ("outFields", "*"), ("f", "json")])
             #expect(some.featureIDs == [3, 5])
             let both = try await client.query(server, .parcels, [
                 ("objectIds", expected.prefix(3).map(String.init).joined(separator: ",") + ",1"),
@@ -116,7 +116,7 @@ struct QueryParameterTests {
             #expect(ids.count == server.dataset.parcelCount)
             #expect(ids == Array(1...server.dataset.parcelCount))
             let count = try await client.query(server, .parcels, [("where", "UseType = 'Residential'"), ("returnCountOnly", "true"), ("f", "json")])
-            #expect(count.count == (try server.dataset.groundTruthObjectIDs(.parcels, where: "UseType = 'Residential'").count))
+            #expect(count.countResult == (try server.dataset.groundTruthObjectIDs(.parcels, where: "UseType = 'Residential'").count))
             let statistics = try await client.query(server, .parcels, [
                 ("where", "1=1"), ("outStatistics", #"[{"statisticType":"max","onStatisticField":"OBJECTID","outStatisticFieldName":"top"},{"statisticType":"count","onStatisticField":"OBJECTID"}]"#),
                 ("f", "json"),

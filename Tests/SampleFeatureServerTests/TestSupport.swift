@@ -103,7 +103,7 @@ extension HTTPResponse {
 extension Dictionary where Key == String, Value == Any {
     var features: [[String: Any]] { self["features"] as? [[String: Any]] ?? [] }
     var objectIDs: [Int] { (self["objectIds"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue } }
-    var count: Int? { (self["count"] as? NSNumber)?.intValue }
+    var countResult: Int? { (self["count"] as? NSNumber)?.intValue }
     var exceededTransferLimit: Bool? { (self["exceededTransferLimit"] as? NSNumber)?.boolValue }
     var error: [String: Any]? { self["error"] as? [String: Any] }
     var errorCode: Int? { (error?["code"] as? NSNumber)?.intValue }

@@ -1,8 +1,24 @@
 import FeatureGeometry
 
-/// Gathers the features of a layer's pages: keeps one feature per object id, counts repeats, and remembers
-/// the field order and spatial reference the service reported.
-struct FeatureCollector {
+/// What the runner needs from whatever gathers a layer's pages: decode a page, say how many rows it held
+/// and whether the service has more, and keep one feature per object id.
+protocol FeatureAccumulator {
+    associatedtype Page: Sendable
+    static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> Page
+    static func rowCount(_ page: Page) -> Int
+    static func exceededTransferLimit(_ page: Page) -> Bool
+    /// Features kept (unique ids).
+    var count: Int { get }
+    /// Rows that repeated an id already kept.
+    var duplicates: Int { get }
+    func contains(_ id: Int64) -> Bool
+    /// Adds a page's features; `only` keeps just the ids asked for (an `objectIds` request).
+    mutating func add(_ page: Page, only: Set<Int64>?) throws(ArcGISError)
+}
+
+/// Gathers ``Feature`` values, one per object id, with the field order and spatial reference the service
+/// reported.
+struct FeatureCollector: FeatureAccumulator {
     private(set) var features: [Feature] = []
     private var seen: Set<Int64> = []
     private(set) var duplicates = 0
@@ -16,12 +32,18 @@ struct FeatureCollector {
         self.layer = layer
     }
 
+    static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> FeaturePage {
+        try ArcGISResponse.featurePage(body, layer: layer.url, objectIdField: layer.objectIdField)
+    }
+
+    static func rowCount(_ page: FeaturePage) -> Int { page.features.count }
+    static func exceededTransferLimit(_ page: FeaturePage) -> Bool { page.exceededTransferLimit }
+
     var count: Int { features.count }
 
     func contains(_ id: Int64) -> Bool { seen.contains(id) }
 
-    /// Adds a page's features; `only` keeps just the ids asked for (an `objectIds` request).
-    mutating func add(_ page: FeaturePage, only: Set<Int64>? = nil) throws(ArcGISError) {
+    mutating func add(_ page: FeaturePage, only: Set<Int64>?) throws(ArcGISError) {
         if fieldOrder.isEmpty { fieldOrder = page.fieldOrder }
         if spatialReference == nil { spatialReference = page.spatialReference }
         for feature in page.features {
@@ -32,16 +54,70 @@ struct FeatureCollector {
             }
             features.append(feature)
         }
-        guard features.count <= limit else {
-            throw ArcGISError(
-                .limitExceeded,
-                "\(layer) returned more than \(limit) features; ask for ids or set maxFeatures", layer: layer)
+        try checkLimit(features.count, limit: limit, layer: layer)
+    }
+
+    /// The features ordered by object id (sorted in place, not copied).
+    mutating func takeSorted() -> [Feature] {
+        features.sort { $0.objectId < $1.objectId }
+        return features
+    }
+}
+
+/// Gathers GeoJSON pages, keeping their bytes as they are and one reference per object id.
+struct GeoJSONCollector: FeatureAccumulator {
+    private var pages: [[UInt8]] = []
+    private var references: [GeoJSONFeatures.Reference] = []
+    private var seen: Set<Int64> = []
+    private(set) var duplicates = 0
+    private(set) var fieldOrder: [String] = []
+    let limit: Int
+    let layer: String
+
+    init(limit: Int, layer: String) {
+        self.limit = limit
+        self.layer = layer
+    }
+
+    static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> GeoJSONPage {
+        try ArcGISResponse.geoJSONPageThroughFeatures(body, layer: layer.url, objectIdField: layer.objectIdField)
+    }
+
+    static func rowCount(_ page: GeoJSONPage) -> Int { page.entries.count }
+    static func exceededTransferLimit(_ page: GeoJSONPage) -> Bool { page.exceededTransferLimit }
+
+    var count: Int { references.count }
+
+    func contains(_ id: Int64) -> Bool { seen.contains(id) }
+
+    mutating func add(_ page: GeoJSONPage, only: Set<Int64>?) throws(ArcGISError) {
+        if fieldOrder.isEmpty { fieldOrder = page.fieldOrder }
+        let index = Int32(pages.count)
+        var kept = 0
+        for entry in page.entries {
+            if let only, !only.contains(entry.objectId) { continue }
+            guard seen.insert(entry.objectId).inserted else {
+                duplicates += 1
+                continue
+            }
+            references.append(.init(objectId: entry.objectId, page: index, start: entry.start, end: entry.end))
+            kept += 1
         }
+        pages.append(kept > 0 ? page.bytes : [])
+        try checkLimit(references.count, limit: limit, layer: layer)
     }
 
     /// The features ordered by object id.
-    func sortedFeatures() -> [Feature] {
-        features.sorted { $0.objectId < $1.objectId }
+    mutating func finish() -> GeoJSONFeatures {
+        references.sort { $0.objectId < $1.objectId }
+        return GeoJSONFeatures(pages: pages, references: references)
+    }
+}
+
+private func checkLimit(_ count: Int, limit: Int, layer: String) throws(ArcGISError) {
+    guard count <= limit else {
+        throw ArcGISError(
+            .limitExceeded, "\(layer) returned more than \(limit) features; ask for ids or set maxFeatures", layer: layer)
     }
 }
 

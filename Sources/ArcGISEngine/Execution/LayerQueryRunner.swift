@@ -21,12 +21,24 @@ struct LayerQueryRunner: Sendable {
         switch query.result {
         case .count:
             let count = try await fetchCount(base)
-            return result(count: count, ids: nil, features: nil, collector: nil,
-                          completeness: Completeness(expected: count, received: count))
+            return result(count: count, ids: nil, completeness: Completeness(expected: count, received: count))
         case .ids:
             return try await runIDs(base)
         case .features:
-            return layer.supportsPagination ? try await runPaged(base) : try await runByIDs(base)
+            let limit = max(query.maxFeatures ?? 0, configuration.maxFeaturesInMemory)
+            switch query.featureOutput {
+            case .structured:
+                var collector = FeatureCollector(limit: limit, layer: layer.url)
+                let (count, completeness) = try await collect(base, into: &collector)
+                return result(count: count, ids: nil, features: collector.takeSorted(), fieldOrder: collector.fieldOrder,
+                              spatialReference: collector.spatialReference, completeness: completeness)
+            case .geoJSON:
+                var collector = GeoJSONCollector(limit: limit, layer: layer.url)
+                let (count, completeness) = try await collect(base, into: &collector)
+                let features = collector.finish()
+                return result(count: count, ids: features.objectIds, geoJSON: features, fieldOrder: collector.fieldOrder,
+                              spatialReference: .wgs84, completeness: completeness)
+            }
         }
     }
 
@@ -39,56 +51,65 @@ struct LayerQueryRunner: Sendable {
         let (kept, truncated) = cut(ids)
         let completeness = Completeness(
             expected: count, received: ids.count, duplicates: duplicates, truncatedByLimit: truncated)
-        return result(count: count ?? ids.count, ids: kept, features: nil, collector: nil, completeness: completeness)
+        return result(count: count ?? ids.count, ids: kept, completeness: completeness)
     }
 
     // MARK: Features
 
-    private func runPaged(_ base: QueryParameters) async throws -> LayerQueryResult {
+    /// Gathers every wanted feature: by offset pages where the layer paginates, else by object id.
+    private func collect<C: FeatureAccumulator>(
+        _ base: QueryParameters, into collector: inout C
+    ) async throws -> (count: Int, completeness: Completeness) {
+        layer.supportsPagination ? try await collectPaged(base, into: &collector) : try await collectByIDs(base, into: &collector)
+    }
+
+    private func collectPaged<C: FeatureAccumulator>(
+        _ base: QueryParameters, into collector: inout C
+    ) async throws -> (count: Int, completeness: Completeness) {
         let count = try await fetchCount(base)
         let wanted = try wantedFeatures(of: count)
         let output = base.withFeatureOutput(query, layer: layer)
         var planner = PagePlanner(
             wanted: wanted, pageSize: layer.maxRecordCount, extendPastWanted: query.maxFeatures == nil)
-        var collector = FeatureCollector(limit: max(wanted, configuration.maxFeaturesInMemory), layer: layer.url)
-        let fetch = pageFetcher(output)
-        try await BoundedWork.run(limit: configuration.pageConcurrency, next: { planner.next() }, execute: fetch) {
-            range, page in
-            planner.record(range, received: page.features.count, exceededTransferLimit: page.exceededTransferLimit)
-            try collector.add(page)
+        let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
+        try await BoundedWork.run(limit: configuration.pageConcurrency, next: { planner.next() }) { range in
+            let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
+            return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
+                body throws(ArcGISError) in try C.decode(body, layer: layer)
+            }
+        } completed: { range, page in
+            planner.record(range, received: C.rowCount(page), exceededTransferLimit: C.exceededTransferLimit(page))
+            try collector.add(page, only: nil)
         }
         var repaired = 0
         if collector.count < wanted {
             repaired = try await repair(base, output: output, wanted: wanted, collector: &collector)
         }
-        let completeness = Completeness(
+        return (count, Completeness(
             expected: count, received: collector.count, duplicates: collector.duplicates, repaired: repaired,
-            truncatedByLimit: wanted < count)
-        return result(count: count, ids: nil, features: collector.sortedFeatures(), collector: collector,
-                      completeness: completeness)
+            truncatedByLimit: wanted < count))
     }
 
-    private func runByIDs(_ base: QueryParameters) async throws -> LayerQueryResult {
+    private func collectByIDs<C: FeatureAccumulator>(
+        _ base: QueryParameters, into collector: inout C
+    ) async throws -> (count: Int, completeness: Completeness) {
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
         let wanted = try wantedFeatures(of: ids.count)
-        var collector = FeatureCollector(limit: max(wanted, configuration.maxFeaturesInMemory), layer: layer.url)
-        try await fetchByIDs(Array(ids.prefix(wanted)), output: base.withFeatureOutput(query, layer: layer), into: &collector)
-        let completeness = Completeness(
+        try await fetchByIDs(Array(ids.prefix(wanted)), into: &collector)
+        return (ids.count, Completeness(
             expected: ids.count, received: collector.count, duplicates: duplicates + collector.duplicates,
-            truncatedByLimit: wanted < ids.count)
-        return result(count: ids.count, ids: nil, features: collector.sortedFeatures(), collector: collector,
-                      completeness: completeness)
+            truncatedByLimit: wanted < ids.count))
     }
 
     /// Fetches by id what paging missed; returns how many features it recovered.
-    private func repair(
-        _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout FeatureCollector
+    private func repair<C: FeatureAccumulator>(
+        _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout C
     ) async throws -> Int {
         let ids = try await fetchIDs(base).objectIds.sortedUnique().ids.prefix(wanted)
         let missing = ids.filter { !collector.contains($0) }
         guard !missing.isEmpty else { return 0 }
         let before = collector.count
-        try await fetchByIDs(missing, output: output, into: &collector)
+        try await fetchByIDs(missing, into: &collector)
         transport.logger.notice(
             "paging missed features; fetched them by object id",
             metadata: ["layer": "\(layer.url)", "missing": "\(missing.count)", "recovered": "\(collector.count - before)"])
@@ -96,19 +117,18 @@ struct LayerQueryRunner: Sendable {
     }
 
     /// Features by `objectIds` chunks, in parallel; chunks the service trimmed are asked again (three rounds).
-    private func fetchByIDs(_ ids: [Int64], output: QueryParameters, into collector: inout FeatureCollector) async throws {
+    private func fetchByIDs<C: FeatureAccumulator>(_ ids: [Int64], into collector: inout C) async throws {
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var missing = ids
         for _ in 0..<3 where !missing.isEmpty {
-            var chunks = stride(from: 0, to: missing.count, by: chunkSize).map {
+            var chunks = stride(from: 0, to: missing.count, by: chunkSize).reversed().map {
                 Array(missing[$0..<min($0 + chunkSize, missing.count)])
-            }.reversed().map { $0 }
+            }
             let (query, layer, transport, endpoint, origin, counter) = (query, layer, transport, endpoint, origin, counter)
             try await BoundedWork.run(limit: configuration.pageConcurrency, next: { chunks.popLast() }) { chunk in
                 let parameters = QueryParameters.objectIds(chunk[...], query: query, layer: layer)
                 return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                    body throws(ArcGISError) in
-                    try ArcGISResponse.featurePage(body, layer: layer.url, objectIdField: layer.objectIdField)
+                    body throws(ArcGISError) in try C.decode(body, layer: layer)
                 }
             } completed: { chunk, page in
                 try collector.add(page, only: Set(chunk))
@@ -120,17 +140,6 @@ struct LayerQueryRunner: Sendable {
     }
 
     // MARK: Requests
-
-    private func pageFetcher(_ output: QueryParameters) -> @Sendable (PagePlanner.Range) async throws -> FeaturePage {
-        let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
-        return { range in
-            let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
-            return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                body throws(ArcGISError) in
-                try ArcGISResponse.featurePage(body, layer: layer.url, objectIdField: layer.objectIdField)
-            }
-        }
-    }
 
     private func fetchCount(_ base: QueryParameters) async throws -> Int {
         try await transport.fetch(endpoint, origin: origin, parameters: .countOnly(base), layer: layer.url, counter: counter) {
@@ -167,12 +176,14 @@ struct LayerQueryRunner: Sendable {
     }
 
     private func result(
-        count: Int, ids: [Int64]?, features: [Feature]?, collector: FeatureCollector?, completeness: Completeness
+        count: Int, ids: [Int64]?, features: [Feature]? = nil, geoJSON: GeoJSONFeatures? = nil, fieldOrder: [String] = [],
+        spatialReference: SpatialReference? = nil, completeness: Completeness
     ) -> LayerQueryResult {
         LayerQueryResult(
             url: layer.url, layerId: layer.id, name: layer.name, objectIdField: layer.objectIdField, count: count,
-            objectIds: ids ?? features?.map(\.objectId), features: features, fieldOrder: collector?.fieldOrder ?? [],
-            spatialReference: collector?.spatialReference, completeness: completeness,
+            objectIds: ids ?? features?.map(\.objectId), features: features, geoJSON: geoJSON,
+            fieldOrder: fieldOrder.isEmpty ? layer.fields.map(\.name) : fieldOrder,
+            spatialReference: spatialReference, completeness: completeness,
             requests: counter.requestCount, retries: counter.retryCount)
     }
 }

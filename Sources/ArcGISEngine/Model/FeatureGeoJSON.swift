@@ -34,13 +34,17 @@ public enum FeatureGeoJSON {
         }
         output += #","properties":{"#
         var first = true
-        var written = Set<String>()
+        var written = 0
         for name in fieldOrder {
-            guard let value = feature.attributes[name], written.insert(name).inserted else { continue }
+            guard let value = feature.attributes[name] else { continue }
             appendMember(name, value, first: &first, to: &output)
+            written += 1
         }
-        for name in feature.attributes.keys.sorted() where !written.contains(name) {
-            if let value = feature.attributes[name] { appendMember(name, value, first: &first, to: &output) }
+        if written < feature.attributes.count {
+            // Attributes the response's field list did not name, in a stable order.
+            for name in feature.attributes.keys.sorted() where !fieldOrder.contains(name) {
+                if let value = feature.attributes[name] { appendMember(name, value, first: &first, to: &output) }
+            }
         }
         output += "}}"
     }
@@ -95,6 +99,11 @@ enum JSONText {
 
     static func appendString(_ text: String, to output: inout String) {
         output += "\""
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += text
+            output += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -16,6 +16,15 @@ public struct FeatureQuery: Sendable, Hashable {
         case features
     }
 
+    /// How features are handed back.
+    public enum FeatureOutput: String, Sendable, Hashable, CaseIterable {
+        /// ``Feature`` values (attributes and geometry), in ``LayerQueryResult/features``.
+        case structured
+        /// GeoJSON `Feature` objects, in ``LayerQueryResult/geoJSON``: converted page by page as they arrive,
+        /// compact in memory, ready to publish. Ask for `outSpatialReference` WGS 84 (or Web Mercator).
+        case geoJSON
+    }
+
     /// The where clause; nil means every feature (`1=1`).
     public var whereClause: WhereClause?
     /// The spatial filter (an envelope for the visible extent, or any geometry) with its spatial reference.
@@ -29,12 +38,14 @@ public struct FeatureQuery: Sendable, Hashable {
     /// At most this many features (or ids) per layer; nil for all. The result says when it was cut.
     public var maxFeatures: Int?
     public var result: ResultKind
+    /// How features are handed back when ``result`` is ``ResultKind/features``.
+    public var featureOutput: FeatureOutput
 
     public init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil,
         spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"],
         returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil,
-        result: ResultKind = .ids
+        result: ResultKind = .ids, featureOutput: FeatureOutput = .structured
     ) {
         self.whereClause = whereClause
         self.geometry = geometry
@@ -44,5 +55,6 @@ public struct FeatureQuery: Sendable, Hashable {
         self.outSpatialReference = outSpatialReference
         self.maxFeatures = maxFeatures
         self.result = result
+        self.featureOutput = featureOutput
     }
 }

@@ -34,7 +34,7 @@ public struct Completeness: Sendable, Hashable {
 }
 
 /// One layer's answer: the selection, the count, or the features, with how complete it is.
-public struct LayerQueryResult: Sendable, Hashable {
+public struct LayerQueryResult: Sendable {
     /// The layer URL queried (normalised, no query string).
     public var url: String
     public var layerId: Int?
@@ -44,8 +44,11 @@ public struct LayerQueryResult: Sendable, Hashable {
     public var count: Int
     /// The selection, ascending; nil when the result kind is `count`. For `features`, the features' ids.
     public var objectIds: [Int64]?
-    /// The features, ordered by object id; nil unless the result kind is `features`.
+    /// The features, ordered by object id; nil unless the result kind is `features` with structured output.
     public var features: [Feature]?
+    /// The features as GeoJSON, ordered by object id; nil unless the result kind is `features` with GeoJSON
+    /// output.
+    public var geoJSON: GeoJSONFeatures?
     /// Field names in the service's order, for writing features out.
     public var fieldOrder: [String]
     /// The spatial reference of the features' geometries.
@@ -57,7 +60,7 @@ public struct LayerQueryResult: Sendable, Hashable {
 
     public init(
         url: String, layerId: Int?, name: String, objectIdField: String, count: Int, objectIds: [Int64]?,
-        features: [Feature]?, fieldOrder: [String], spatialReference: SpatialReference?,
+        features: [Feature]?, geoJSON: GeoJSONFeatures? = nil, fieldOrder: [String], spatialReference: SpatialReference?,
         completeness: Completeness, requests: Int, retries: Int
     ) {
         self.url = url
@@ -67,6 +70,7 @@ public struct LayerQueryResult: Sendable, Hashable {
         self.count = count
         self.objectIds = objectIds
         self.features = features
+        self.geoJSON = geoJSON
         self.fieldOrder = fieldOrder
         self.spatialReference = spatialReference
         self.completeness = completeness

@@ -3,43 +3,63 @@ import QueryLanguage
 
 extension SampleDataset {
     /// The OBJECTIDs (ascending) of the features of `layer` that match a where clause and intersect an
-    /// envelope, computed by brute force: every feature is visited, its full record built and its
-    /// geometry related with FeatureGeometry. No spatial index, no selection cache, none of the query
-    /// path: what the data holds, for tests to compare query results with.
+    /// envelope, computed by brute force: every feature of the layer is visited, its attributes evaluated
+    /// with the query language's evaluator and its geometry related with FeatureGeometry (features whose
+    /// box lies wholly inside or outside the envelope are decided by the box). No spatial index, no
+    /// selection cache, none of the query path: what the data holds, for tests to compare answers with.
     ///
     /// `envelope` may be in WGS 84 or Web Mercator (one without a spatial reference is taken to be in
     /// the layer's); it is projected to the layer's spatial reference. Throws the query language's error
     /// for a bad clause and FeatureGeometry's for an envelope it cannot project.
     public func groundTruthObjectIDs(_ layer: SampleLayer, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
         let definition = definition(layer)
-        let source = source(layer)
         let names = definition.fields.map(\.name)
-        let filter = try clause.map { try WhereClause($0).validated(against: definition.schema).compile(fieldNames: names) }
+        var filter: CompiledFilter?
+        var referenced: [Int] = []
+        if let clause {
+            let validated = try WhereClause(clause).validated(against: definition.schema)
+            filter = try validated.compile(fieldNames: names)
+            referenced = validated.referencedFields.compactMap { definition.fieldIndex($0) }
+        }
         var spatial: SpatialFilter?
-        if var box = envelope {
-            if box.spatialReference == nil { box.spatialReference = definition.spatialReference }
-            spatial = SpatialFilter(geometry: .envelope(try box.projected(to: definition.spatialReference)))
+        var box: Envelope?
+        if var query = envelope {
+            if query.spatialReference == nil { query.spatialReference = definition.spatialReference }
+            let projected = try query.projected(to: definition.spatialReference)
+            box = projected
+            spatial = SpatialFilter(geometry: .envelope(projected))
         }
         let reach = spatial?.searchEnvelope
         var record = [AttributeValue](repeating: .null, count: names.count)
         var ids: [Int] = []
-        let total: Int
-        switch source {
-        case .parcels(let store, _): total = store.count
-        case .generic(let store): total = store.count
-        case .none: total = 0
-        }
-        for index in 0..<total where source.contains(index) {
-            if let spatial, let reach {
-                guard let extent = source.extent(index), extent.intersects(reach), let geometry = source.geometry(index),
-                    try spatial.matches(geometry)
-                else { continue }
+
+        /// Decides one feature from its box, its geometry (built only when the box can't decide) and values.
+        func visit(_ index: Int, _ extent: Envelope, _ geometry: () -> Geometry, _ value: (Int) -> AttributeValue) throws {
+            if let spatial, let reach, let box {
+                guard extent.intersects(reach) else { return }
+                if !box.contains(extent) {
+                    guard try spatial.matches(geometry()) else { return }
+                }
             }
             if let filter {
-                for field in names.indices { record[field] = source.value(field, index) }
-                guard filter.matches(record) else { continue }
+                for field in referenced { record[field] = value(field) }
+                guard filter.matches(record) else { return }
             }
             ids.append(index + 1)
+        }
+
+        switch source(layer) {
+        case .parcels(let store, let stride):
+            for index in Swift.stride(from: 0, to: store.count, by: stride) {
+                try visit(index, store.extent(index), { store.polygon(index) }, { store.value($0, index) })
+            }
+        case .generic(let store):
+            for index in 0..<store.count {
+                guard let extent = store.geometries[index].extent else { continue }
+                try visit(index, extent, { store.geometries[index] }, { store.value($0, index) })
+            }
+        case .none:
+            break
         }
         return ids
     }

@@ -10,6 +10,7 @@ public import FeatureGeometry
 public final class SampleDataset: Sendable {
     /// The seed application's viewpoint: 34.03 N, 118.805 W (Malibu), where the parcels are densest.
     public static let viewpointLatitude = 34.03
+    /// The viewpoint's longitude in degrees.
     public static let viewpointLongitude = -118.805
     /// The viewpoint in WGS 84.
     public static let viewpoint = Point(x: viewpointLongitude, y: viewpointLatitude, spatialReference: .wgs84)

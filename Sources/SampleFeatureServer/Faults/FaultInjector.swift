@@ -70,7 +70,8 @@ final class FaultInjector: Sendable {
                 let kind = rules[position].rule.kind
                 switch kind {
                 case .latency(let milliseconds):
-                    decision.latencyMilliseconds += max(0, milliseconds)
+                    let (sum, overflow) = decision.latencyMilliseconds.addingReportingOverflow(max(0, milliseconds))
+                    decision.latencyMilliseconds = overflow ? Int.max : sum
                     decision.injected.append(.latency)
                 case .shortPages(let maximum):
                     decision.shortPageCap = min(decision.shortPageCap ?? maximum, maximum)

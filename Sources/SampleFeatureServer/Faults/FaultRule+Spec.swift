@@ -1,5 +1,6 @@
 /// A fault specification that could not be read.
 public struct FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong with the specification, and the grammar.
     public var message: String
     public var description: String { message }
 }

@@ -78,12 +78,15 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         public static func first(_ count: Int) -> Trigger { .window(skip: 0, count: count) }
     }
 
+    /// What the fault does.
     public var kind: Kind
     /// A substring of the request path (percent-decoded, compared ignoring case), e.g. `USA/MapServer/1`
     /// or `/query`; nil for every request.
     public var pathContains: String?
+    /// Which of the requests it applies to it fires on.
     public var trigger: Trigger
 
+    /// A rule; by default it applies to every request and fires on each.
     public init(_ kind: Kind, pathContains: String? = nil, trigger: Trigger = .always) {
         self.kind = kind
         self.pathContains = pathContains

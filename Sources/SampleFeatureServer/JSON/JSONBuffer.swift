@@ -23,6 +23,12 @@ struct JSONBuffer {
         bytes.append(contentsOf: fragment)
     }
 
+    /// Appends bytes that are already JSON, from a packed table.
+    @inline(__always)
+    mutating func raw(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
+    }
+
     @inline(__always)
     mutating func byte(_ value: UInt8) {
         bytes.append(value)
@@ -105,20 +111,23 @@ struct JSONBuffer {
         if bytes.last == UInt8(ascii: ",") { bytes.removeLast() }
     }
 
+    /// Writes the digits most significant first into a small stack buffer, then appends them at once.
     @inline(__always)
     private mutating func appendDigits(_ value: UInt) {
-        let start = bytes.count
-        var rest = value
-        repeat {
-            bytes.append(UInt8(truncatingIfNeeded: rest % 10) + 48)
-            rest /= 10
-        } while rest > 0
-        var low = start
-        var high = bytes.count - 1
-        while low < high {
-            bytes.swapAt(low, high)
-            low += 1
-            high -= 1
+        if value < 10 {
+            bytes.append(UInt8(truncatingIfNeeded: value) + 48)
+            return
+        }
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { digits in
+            var position = digits.count
+            var rest = value
+            repeat {
+                position -= 1
+                digits[position] = UInt8(truncatingIfNeeded: rest % 10) + 48
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[position...]))
         }
     }
 

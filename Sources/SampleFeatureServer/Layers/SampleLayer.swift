@@ -60,8 +60,9 @@ public enum SampleService: String, CaseIterable, Sendable, Hashable, CustomStrin
     /// The path under `/arcgis/rest/services`, e.g. `USA/MapServer`.
     public var path: String { rawValue }
 
-    /// The service name (`USA`) and type (`MapServer`).
+    /// The service name (`USA`).
     public var name: String { String(rawValue.split(separator: "/")[0]) }
+    /// The service type (`FeatureServer` or `MapServer`).
     public var type: String { String(rawValue.split(separator: "/")[1]) }
 
     /// The layers of this service, by id.

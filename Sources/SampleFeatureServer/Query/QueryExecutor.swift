@@ -16,8 +16,8 @@ enum QueryExecutor {
         var candidates: [Int32]?
         if let ids = request.objectIDs {
             var indices = ids.compactMap { id -> Int32? in
-                let index = id - 1
-                return source.contains(index) ? Int32(truncatingIfNeeded: index) : nil
+                guard id > 0, source.contains(id - 1) else { return nil }  // ids start at 1; no overflow for Int.min
+                return Int32(truncatingIfNeeded: id - 1)
             }
             indices.sort()
             candidates = deduplicated(indices)

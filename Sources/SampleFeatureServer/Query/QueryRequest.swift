@@ -63,7 +63,7 @@ struct QueryRequest: Sendable {
         if layer.supportsAdvancedQueries, let text = parameters["orderByFields"] {
             order = try SortOrder(text, layer: layer)
         }
-        if let text = parameters["outStatistics"] {
+        if layer.supportsAdvancedQueries, let text = parameters["outStatistics"] {  // 10.0 layers ignore it
             statistics = try OutStatistic.parse(text, layer: layer)
         }
         outSR = try parameters.spatialReference("outSR") ?? layer.spatialReference

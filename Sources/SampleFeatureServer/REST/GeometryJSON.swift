@@ -32,25 +32,7 @@ extension JSONBuffer {
     mutating func esriGeometry(_ source: FeatureSource, _ index: Int, _ transform: CoordinateTransform) {
         switch source {
         case .parcels(let store, _):
-            let ring = store.ring(index)
-            raw("{\"rings\":[[")
-            for position in 0..<ring.count {
-                let (x, y) = ring.vertex(position)
-                if position > 0 { raw(",") }
-                raw("[")
-                if case .identity = transform {
-                    centimeters(x)
-                    raw(",")
-                    centimeters(y)
-                } else {
-                    let point = transform.apply(Double(x) / 100, Double(y) / 100)
-                    double(point.x)
-                    raw(",")
-                    double(point.y)
-                }
-                raw("]")
-            }
-            raw("]]}")
+            store.writeRing(index, transform, to: &self)
         case .generic(let store):
             esriGeometry(store.geometries[index], transform)
         case .none:
@@ -146,5 +128,30 @@ extension JSONBuffer {
             positions(list, transform)
         }
         raw("]")
+    }
+}
+
+extension ParcelStore {
+    /// `{"rings":[[[x,y],...]]}`: in the layer's spatial reference straight from whole centimeters.
+    func writeRing(_ index: Int, _ transform: CoordinateTransform, to json: inout JSONBuffer) {
+        let ring = ring(index)
+        json.raw("{\"rings\":[[")
+        for position in 0..<ring.count {
+            let (x, y) = ring.vertex(position)
+            if position > 0 { json.byte(UInt8(ascii: ",")) }
+            json.byte(UInt8(ascii: "["))
+            if case .identity = transform {
+                json.centimeters(x)
+                json.byte(UInt8(ascii: ","))
+                json.centimeters(y)
+            } else {
+                let point = transform.apply(Double(x) / 100, Double(y) / 100)
+                json.double(point.x)
+                json.byte(UInt8(ascii: ","))
+                json.double(point.y)
+            }
+            json.byte(UInt8(ascii: "]"))
+        }
+        json.raw("]]}")
     }
 }

@@ -32,21 +32,27 @@ enum QueryResponseWriter {
         header(&json, layer, request.outFields, withGeometry: withGeometry, outSR: request.outSR)
         json.raw(",\"features\":[")
         let transform = CoordinateTransform(from: definition.spatialReference, to: request.outSR)
-        for position in page.range {
-            let index = Int(selection[position])
-            if position > page.range.lowerBound { json.raw(",") }
-            json.raw("{\"attributes\":{")
-            for (fieldPosition, field) in request.outFields.enumerated() {
-                if fieldPosition > 0 { json.raw(",") }
-                json.raw(layer.attributeKeys[field])
-                source.writeValue(field, index, to: &json)
+        let keys = ByteTable(request.outFields.map { layer.attributeKeys[$0] })
+        if case .parcels(let store, _) = source {
+            store.writeFeatures(selection, page.range, fields: request.outFields, keys: keys, geometry: withGeometry,
+                                transform: transform, to: &json)
+        } else {
+            for position in page.range {
+                let index = Int(selection[position])
+                if position > page.range.lowerBound { json.byte(UInt8(ascii: ",")) }
+                json.raw("{\"attributes\":{")
+                for (fieldPosition, field) in request.outFields.enumerated() {
+                    if fieldPosition > 0 { json.byte(UInt8(ascii: ",")) }
+                    keys.write(fieldPosition, to: &json)
+                    source.writeValue(field, index, to: &json)
+                }
+                json.byte(UInt8(ascii: "}"))
+                if withGeometry {
+                    json.raw(",\"geometry\":")
+                    json.esriGeometry(source, index, transform)
+                }
+                json.byte(UInt8(ascii: "}"))
             }
-            json.raw("}")
-            if withGeometry {
-                json.raw(",\"geometry\":")
-                json.esriGeometry(source, index, transform)
-            }
-            json.raw("}")
         }
         json.raw("]")
         if page.reportLimit {

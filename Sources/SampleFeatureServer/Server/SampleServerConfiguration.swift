@@ -19,6 +19,7 @@ public struct SampleServerConfiguration: Sendable {
     /// How many recent requests the statistics keep.
     public var recentRequestLimit: Int
 
+    /// A configuration; the defaults serve the full 2.4M parcels on a free loopback port, without faults.
     public init(
         host: String = "127.0.0.1",
         port: Int = 0,

@@ -17,6 +17,7 @@ public struct SampleServerStatistics: Sendable, Hashable {
     /// The most recent requests, oldest first (bounded by the configuration's recentRequestLimit).
     public var recentRequests: [RecordedRequest] = []
 
+    /// All counters zero, the log empty.
     public init() {}
 
     /// Query requests answered for one layer.
@@ -38,7 +39,9 @@ public struct SampleServerStatistics: Sendable, Hashable {
 public struct RecordedRequest: Sendable, Hashable {
     /// One parameter, decoded.
     public struct Parameter: Sendable, Hashable {
+        /// The decoded name.
         public var name: String
+        /// The decoded value.
         public var value: String
     }
 

@@ -35,8 +35,8 @@ enum ParcelAttributes {
     static let useTypeValues: [AttributeValue] = useTypes.map { .string($0) }
     static let cityValues: [AttributeValue] = cities.map { .string($0.name) }
     /// The same, as quoted JSON string literals.
-    static let useTypeJSON: [[UInt8]] = useTypes.map { Array("\"\($0)\"".utf8) }
-    static let cityJSON: [[UInt8]] = cities.map { Array("\"\($0.name)\"".utf8) }
+    static let useTypeJSON = ByteTable(quoting: useTypes)
+    static let cityJSON = ByteTable(quoting: cities.map(\.name))
 
     static func cumulative(_ weights: [Int]) -> [Int] {
         var sum = 0
@@ -58,6 +58,24 @@ enum ParcelAttributes {
         let page = (index % 50_000) / 50
         let parcel = index % 50 + 1
         return "\(book)-\(pad3(page))-\(pad3(parcel))"
+    }
+
+    /// Writes the APN as a JSON string without building a String.
+    static func writeAPN(_ index: Int, to json: inout JSONBuffer) {
+        let book = 4000 + index / 50_000
+        let page = (index % 50_000) / 50
+        let parcel = index % 50 + 1
+        json.byte(UInt8(ascii: "\""))
+        json.int(book)
+        json.byte(UInt8(ascii: "-"))
+        json.byte(UInt8(truncatingIfNeeded: page / 100) + 48)
+        json.byte(UInt8(truncatingIfNeeded: page / 10 % 10) + 48)
+        json.byte(UInt8(truncatingIfNeeded: page % 10) + 48)
+        json.byte(UInt8(ascii: "-"))
+        json.byte(UInt8(truncatingIfNeeded: parcel / 100) + 48)
+        json.byte(UInt8(truncatingIfNeeded: parcel / 10 % 10) + 48)
+        json.byte(UInt8(truncatingIfNeeded: parcel % 10) + 48)
+        json.byte(UInt8(ascii: "\""))
     }
 
     private static func pad3(_ value: Int) -> String {

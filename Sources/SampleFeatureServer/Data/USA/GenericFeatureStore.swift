@@ -4,7 +4,7 @@ import QueryLanguage
 /// A small layer held as plain geometries and attribute columns, with FeatureGeometry's packed R-tree as
 /// its index: the USA map service's cities, highways, states and counties (thousands of features, where
 /// compactness does not matter). Feature `i` has OBJECTID `i + 1`.
-struct GenericFeatureStore: Sendable {
+final class GenericFeatureStore: Sendable {
     let geometries: [Geometry]
     /// One column per field, in field order; column 0 (the object id) is empty: ids are computed.
     let columns: [[AttributeValue]]

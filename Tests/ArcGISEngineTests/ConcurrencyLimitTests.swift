@@ -1,0 +1,82 @@
+import ArcGISEngine
+import CurlHTTP
+import LoopbackHTTP
+import Synchronization
+import Testing
+
+@Suite("Pages run in parallel within the page and per-host limits")
+struct ConcurrencyLimitTests {
+    /// A paginating point layer of `count` features on a loopback server that records how many queries it
+    /// holds at once; each query takes `delay`.
+    final class CountingLayer: Sendable {
+        struct Gauge { var current = 0; var peak = 0; var queries = 0 }
+        let gauge = Mutex(Gauge())
+        let count: Int
+        let delay: Duration
+
+        init(count: Int, delay: Duration) {
+            self.count = count
+            self.delay = delay
+        }
+
+        func handle(_ request: LoopbackRequest) async throws -> LoopbackResponse {
+            guard request.path.hasSuffix("/query") else {
+                return .json(#"{"id":0,"name":"Counted","type":"Feature Layer","geometryType":"esriGeometryPoint","#
+                    + #""objectIdField":"OID","fields":[{"name":"OID","type":"esriFieldTypeOID"}],"maxRecordCount":500,"#
+                    + #""capabilities":"Query","advancedQueryCapabilities":{"supportsPagination":true}}"#)
+            }
+            gauge.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current); $0.queries += 1 }
+            defer { gauge.withLock { $0.current -= 1 } }
+            try await Task.sleep(for: delay)
+            if request.parameter("returnCountOnly") == "true" { return .json(#"{"count":\#(count)}"#) }
+            let offset = Int(request.parameter("resultOffset") ?? "0") ?? 0
+            let size = min(500, Int(request.parameter("resultRecordCount") ?? "500") ?? 500)
+            let ids = offset < count ? Array((offset + 1)...min(count, offset + size)) : []
+            let features = ids.map { #"{"attributes":{"OID":\#($0)}}"# }.joined(separator: ",")
+            let more = offset + ids.count < count
+            return .json(#"{"objectIdFieldName":"OID","features":[\#(features)],"exceededTransferLimit":\#(more)}"#)
+        }
+    }
+
+    func withLayer(
+        _ layer: CountingLayer, configuration: ArcGISEngineConfiguration,
+        _ body: (String, ArcGISEngine) async throws -> Void
+    ) async throws {
+        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0, logger: EngineTestSupport.logger) {
+            try await layer.handle($0)
+        }
+        let client = try HTTPClient(logger: EngineTestSupport.logger)
+        let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: EngineTestSupport.logger)
+        do { try await body(server.baseURL + "/arcgis/rest/services/Counted/FeatureServer/0", engine) } catch {
+            Issue.record(error)
+        }
+        await client.shutdown()
+        await server.shutdown()
+    }
+
+    @Test func pagesOfOneQueryRunInParallelUpToThePageLimit() async throws {
+        let layer = CountingLayer(count: 6_000, delay: .milliseconds(50))
+        try await withLayer(layer, configuration: ArcGISEngineConfiguration(pageConcurrency: 4)) { url, engine in
+            let result = try await engine.query(layer: url, FeatureQuery(result: .features))
+            #expect(result.features?.count == 6_000)
+            #expect(result.isComplete)
+        }
+        let gauge = layer.gauge.withLock { $0 }
+        #expect(gauge.peak == 4)
+        #expect(gauge.queries == 13)  // the count, then 12 pages
+    }
+
+    @Test func queriesToOneHostShareItsLimit() async throws {
+        let layer = CountingLayer(count: 3_000, delay: .milliseconds(30))
+        let configuration = ArcGISEngineConfiguration(maxConcurrentRequestsPerHost: 3, pageConcurrency: 6)
+        try await withLayer(layer, configuration: configuration) { url, engine in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { try await engine.query(layer: url, FeatureQuery(result: .features)).features?.count ?? 0 }
+                }
+                for try await count in group { #expect(count == 3_000) }
+            }
+        }
+        #expect(layer.gauge.withLock { $0.peak } == 3)
+    }
+}
