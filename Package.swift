@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
     ],
     targets: [
         // System libraries: the C APIs the design card fixes. Nothing outside the bridge modules imports them.
@@ -115,10 +116,38 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Structured logs: one JSON object per line, secrets redacted.
+        .target(
+            name: "JSONLogging",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+        // The worker: request contract, supersession, offsets, flow control, outcomes.
+        .target(
+            name: "QueryWorker",
+            dependencies: [
+                "Kafka",
+                "CurlHTTP",
+                "ArcGISEngine",
+                "QueryLanguage",
+                "FeatureGeometry",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "QueryWorkerCommand",
             dependencies: [
                 "Kafka",
+                "QueryWorker",
+                "JSONLogging",
+                "ArcGISEngine",
+                "SampleFeatureServer",
+                "CurlHTTP",
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -178,6 +207,22 @@ let package = Package(
                 "QueryLanguage",
                 "FeatureGeometry",
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "QueryWorkerTests",
+            dependencies: [
+                "QueryWorker",
+                "JSONLogging",
+                "Kafka",
+                "CurlHTTP",
+                "ArcGISEngine",
+                "SampleFeatureServer",
+                "QueryLanguage",
+                "FeatureGeometry",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),

@@ -113,7 +113,9 @@ public final class HTTPClient: Sendable {
             userAgent: configuration.userAgent,
             enableHTTP2: configuration.enableHTTP2,
             dnsCacheTimeout: configuration.dnsCacheTimeout,
-            credential: configuration.credentials.first { $0.matches(request.url, target: target) }
+            credential: configuration.credentials.first { $0.matches(request.url, target: target) },
+            connectionPolicy: configuration.connectionPolicy,
+            host: target.bareHost
         )
         return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink(streaming: streaming))
     }

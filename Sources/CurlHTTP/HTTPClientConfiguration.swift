@@ -19,6 +19,9 @@ public struct HTTPClientConfiguration: Sendable, Hashable {
     public var enableHTTP2: Bool
     /// Credentials and trust settings, each for the URLs it matches. The first matching rule applies.
     public var credentials: [HTTPCredentialRule]
+    /// Asked before every new connection with the address DNS returned; `nil` allows all. How a worker
+    /// keeps requests off internal addresses even when a permitted name resolves to one.
+    public var connectionPolicy: HTTPConnectionPolicy?
 
     public struct LowSpeedLimit: Sendable, Hashable {
         public var bytesPerSecond: Int
@@ -40,7 +43,8 @@ public struct HTTPClientConfiguration: Sendable, Hashable {
         dnsCacheTimeout: Duration = .seconds(60),
         userAgent: String = "query-worker",
         enableHTTP2: Bool = true,
-        credentials: [HTTPCredentialRule] = []
+        credentials: [HTTPCredentialRule] = [],
+        connectionPolicy: HTTPConnectionPolicy? = nil
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -53,6 +57,7 @@ public struct HTTPClientConfiguration: Sendable, Hashable {
         self.userAgent = userAgent
         self.enableHTTP2 = enableHTTP2
         self.credentials = credentials
+        self.connectionPolicy = connectionPolicy
     }
 }
 

@@ -32,6 +32,8 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code("cancelled")
         /// The client was shut down.
         public static let shutdown = Code("shutdown")
+        /// The client's ``HTTPConnectionPolicy`` refused every address of the host; nothing was sent.
+        public static let connectionRefusedByPolicy = Code("connection_refused_by_policy")
         /// Any other libcurl failure.
         public static let other = Code("other")
     }

@@ -80,7 +80,7 @@ struct GeoJSONCollector: FeatureAccumulator {
     }
 
     static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> GeoJSONPage {
-        try ArcGISResponse.geoJSONPageThroughFeatures(body, layer: layer.url, objectIdField: layer.objectIdField)
+        try ArcGISResponse.geoJSONPage(body, layer: layer.url, objectIdField: layer.objectIdField)
     }
 
     static func rowCount(_ page: GeoJSONPage) -> Int { page.entries.count }

@@ -16,6 +16,10 @@ final class CurlTransfer: @unchecked Sendable {
         var enableHTTP2: Bool
         var dnsCacheTimeout: Duration
         var credential: HTTPCredentialRule?
+        /// Asked before each new connection (see `CurlConnectionGate.swift`); `nil` installs no callback.
+        var connectionPolicy: HTTPConnectionPolicy? = nil
+        /// The URL's host, as the policy sees it.
+        var host: String = ""
     }
 
     let request: HTTPRequest
@@ -28,6 +32,8 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var responseHeaders = HTTPHeaders()
     private(set) var body: [UInt8] = []
     private(set) var exceededSize = false
+    /// The first address the connection policy refused, for the error message.
+    var refusedConnection: String?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     private let cancelled = Atomic<Bool>(false)
@@ -81,6 +87,7 @@ final class CurlTransfer: @unchecked Sendable {
         try configureMethodAndBody(easy)
         try configureHeaders(easy)
         if let credential = settings.credential { try configure(credential, easy) }
+        try installConnectionGate(handle, opaque: opaque)
     }
 
     private func configureMethodAndBody(_ easy: CurlEasy) throws(HTTPError) {
@@ -224,6 +231,13 @@ final class CurlTransfer: @unchecked Sendable {
     func outcome(_ code: CURLcode) -> Result<HTTPResponse, HTTPError> {
         if exceededSize || code == CURLE_FILESIZE_EXCEEDED {
             return .failure(HTTPError(code: .tooLarge, message: "the response body is larger than \(settings.maxResponseSize) bytes (\(request.url))"))
+        }
+        if code == CURLE_COULDNT_CONNECT, let refused = refusedConnection {
+            return .failure(HTTPError(
+                code: .connectionRefusedByPolicy,
+                message: "connection to \(refused) for \(settings.host) refused by policy (\(request.url))",
+                curlCode: Int32(code.rawValue)
+            ))
         }
         guard code == CURLE_OK else {
             let detail = String(cString: errorBuffer)

@@ -1,0 +1,150 @@
+public import Logging
+
+/// A swift-log handler that writes one JSON object per line.
+///
+/// Each line has `ts` (RFC 3339 UTC with milliseconds), `level`, `label`, `message`, `error` when the
+/// event carries one, and then the metadata as top-level members in key order: the handler's metadata,
+/// then the metadata provider's, then the call's (a later one wins for the same key). A metadata key that
+/// equals one of those fixed names is written with a `meta_` prefix, so no line has duplicate keys.
+///
+/// Values keep their types: `.string` is a JSON string, `.stringConvertible` holding an integer,
+/// floating-point number (finite) or `Bool` is a JSON number or boolean (so `"partition": .stringConvertible(3)`
+/// gives `"partition":3` while `"partition": "3"` gives `"3"`), any other `.stringConvertible` is its
+/// description, and nested dictionaries and arrays are JSON objects and arrays.
+///
+/// Secrets never reach a line: see ``LogRedaction``. Lines are handed whole to a ``JSONLogSink``.
+public struct JSONLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+
+    public let label: String
+    private let sink: JSONLogSink
+
+    /// Member names the handler writes itself.
+    static let reservedKeys: Set<String> = ["ts", "level", "label", "message", "error"]
+
+    public init(label: String, sink: JSONLogSink = .standardOutput, metadataProvider: Logger.MetadataProvider? = nil) {
+        self.label = label
+        self.sink = sink
+        self.metadataProvider = metadataProvider
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        sink.write(line(for: event))
+    }
+
+    /// The bytes of the line for `event`, newline included.
+    func line(for event: LogEvent) -> [UInt8] {
+        var buffer = JSONLineBuffer()
+        buffer.key("ts")
+        buffer.timestamp()
+        buffer.key("level")
+        buffer.string(event.level.rawValue)
+        buffer.key("label")
+        buffer.string(label)
+        buffer.key("message")
+        buffer.string(LogRedaction.redact(event.message.description))
+        if let error = event.error {
+            buffer.key("error")
+            buffer.string(LogRedaction.redact(String(describing: error)))
+        }
+        let merged = mergedMetadata(event.metadata)
+        for key in merged.keys.sorted() {
+            guard let value = merged[key] else { continue }
+            buffer.key(Self.reservedKeys.contains(key) ? "meta_" + key : key)
+            Self.write(value, sensitive: LogRedaction.isSensitiveKey(key), into: &buffer)
+        }
+        return buffer.finish()
+    }
+
+    private func mergedMetadata(_ explicit: Logger.Metadata?) -> Logger.Metadata {
+        var merged = metadata
+        if let provided = metadataProvider?.get(), !provided.isEmpty {
+            merged.merge(provided) { _, new in new }
+        }
+        if let explicit, !explicit.isEmpty {
+            merged.merge(explicit) { _, new in new }
+        }
+        return merged
+    }
+
+    static func write(_ value: Logger.Metadata.Value, sensitive: Bool, into buffer: inout JSONLineBuffer) {
+        if sensitive {
+            buffer.string(LogRedaction.placeholder)
+            return
+        }
+        switch value {
+        case .string(let text):
+            buffer.string(LogRedaction.redact(text))
+        case .stringConvertible(let convertible):
+            if let literal = jsonLiteral(convertible) {
+                buffer.raw(literal)
+            } else {
+                buffer.string(LogRedaction.redact(convertible.description))
+            }
+        case .dictionary(let members):
+            buffer.open(UInt8(ascii: "{"))
+            for key in members.keys.sorted() {
+                guard let member = members[key] else { continue }
+                buffer.key(key)
+                write(member, sensitive: LogRedaction.isSensitiveKey(key), into: &buffer)
+            }
+            buffer.close(UInt8(ascii: "}"))
+        case .array(let elements):
+            buffer.open(UInt8(ascii: "["))
+            for element in elements {
+                buffer.element()
+                write(element, sensitive: false, into: &buffer)
+            }
+            buffer.close(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A number or boolean as JSON text; `nil` for anything else (and for NaN and infinities, which JSON
+    /// can't hold: they are written as strings).
+    static func jsonLiteral(_ value: any CustomStringConvertible & Sendable) -> String? {
+        switch value {
+        case let value as Bool: return value ? "true" : "false"
+        case let value as Int: return String(value)
+        case let value as Int64: return String(value)
+        case let value as Int32: return String(value)
+        case let value as Int16: return String(value)
+        case let value as Int8: return String(value)
+        case let value as UInt: return String(value)
+        case let value as UInt64: return String(value)
+        case let value as UInt32: return String(value)
+        case let value as UInt16: return String(value)
+        case let value as UInt8: return String(value)
+        case let value as Double: return value.isFinite ? value.description : nil
+        case let value as Float: return value.isFinite ? value.description : nil
+        default: return nil
+        }
+    }
+}
+
+extension JSONLogHandler {
+    /// Makes every `Logger` of the process log JSON lines at `level` to `sink` (standard output by default).
+    ///
+    /// For executables only, once, before the first `Logger` is made (swift-log allows one bootstrap per
+    /// process); libraries take a `Logger` from their caller.
+    public static func bootstrap(
+        level: Logger.Level,
+        sink: JSONLogSink = .standardOutput,
+        metadataProvider: Logger.MetadataProvider? = nil
+    ) {
+        LoggingSystem.bootstrap(
+            { label, provider in
+                var handler = JSONLogHandler(label: label, sink: sink, metadataProvider: provider)
+                handler.logLevel = level
+                return handler
+            },
+            metadataProvider: metadataProvider
+        )
+    }
+}

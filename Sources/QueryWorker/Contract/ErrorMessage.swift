@@ -1,0 +1,209 @@
+public import Kafka
+
+/// The outcome of a request that has no result, as published on the errors topic: rejected, failed,
+/// superseded, cancelled or expired. Also the answer to a message that is no valid request or cancel.
+public struct ErrorMessage: Sendable, Hashable {
+    /// Why the request ended without a result.
+    public enum Status: String, Sendable, Hashable, CaseIterable {
+        /// The message is not a valid request (or cancel). Not retryable as it is.
+        case rejected
+        /// The query ran and could not produce a result (every layer failed, the result cannot be published).
+        case failed
+        /// A newer request for the same task replaced it (``ErrorMessage/supersededBy`` names it).
+        case superseded
+        /// A cancel message for its task stopped it.
+        case cancelled
+        /// Its deadline passed before it finished.
+        case expired
+    }
+
+    /// The request's id, when it could be read.
+    public var requestId: String?
+    /// The request's task id, when it could be read.
+    public var taskId: String?
+    public var status: Status
+    public var error: ContractError
+    /// The request that superseded this one; set exactly when ``status`` is `superseded`.
+    public var supersededBy: String?
+    /// Where the request message was read.
+    public var source: MessageSource
+    public var worker: String
+    /// When the worker received the request, in milliseconds since the epoch.
+    public var receivedAt: Int64
+    /// When the worker decided this outcome, in milliseconds since the epoch.
+    public var finishedAt: Int64
+
+    public init(
+        requestId: String?, taskId: String?, status: Status, error: ContractError, supersededBy: String? = nil,
+        source: MessageSource, worker: String, receivedAt: Int64, finishedAt: Int64
+    ) {
+        self.requestId = requestId
+        self.taskId = taskId
+        self.status = status
+        self.error = error
+        self.supersededBy = supersededBy
+        self.source = source
+        self.worker = worker
+        self.receivedAt = receivedAt
+        self.finishedAt = finishedAt
+    }
+
+    /// The answer to a rejected message.
+    public static func rejected(
+        _ rejection: RejectedRequest, source: MessageSource, worker: String, receivedAt: Int64, finishedAt: Int64
+    ) -> ErrorMessage {
+        ErrorMessage(
+            requestId: rejection.requestId, taskId: rejection.taskId, status: .rejected, error: rejection.error,
+            source: source, worker: worker, receivedAt: receivedAt, finishedAt: finishedAt)
+    }
+
+    /// The answer to `request` when `newer` replaced it: status `superseded`, code `superseded`.
+    public static func superseded(
+        _ request: QueryRequest, by newer: String, source: MessageSource, worker: String, finishedAt: Int64
+    ) -> ErrorMessage {
+        ErrorMessage(
+            requestId: request.requestId, taskId: request.taskId, status: .superseded,
+            error: ContractError(
+                .superseded, "request \(request.requestId) was superseded by \(newer) for task \(request.taskId)"),
+            supersededBy: newer, source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
+    }
+
+    /// The answer to `request` when it was stopped: by a cancel message for its task (`cancel_requested`,
+    /// the default), by the worker shutting down (`shutdown`) or by its partition moving (`partition_revoked`);
+    /// the last two are retryable.
+    public static func cancelled(
+        _ request: QueryRequest, code: ContractError.Code = .cancelRequested, source: MessageSource, worker: String,
+        finishedAt: Int64
+    ) -> ErrorMessage {
+        let message = switch code {
+        case .shutdown: "request \(request.requestId) was stopped because the worker is shutting down; send it again"
+        case .partitionRevoked:
+            "request \(request.requestId) was stopped because its partition moved to another worker; send it again"
+        default: "request \(request.requestId) was cancelled by a cancel message for task \(request.taskId)"
+        }
+        return ErrorMessage(
+            requestId: request.requestId, taskId: request.taskId, status: .cancelled,
+            error: ContractError(code, message, retryable: code != .cancelRequested),
+            source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
+    }
+
+    /// The answer to `request` when its deadline passed: status `expired`, code `deadline_exceeded`,
+    /// retryable (a new request with a later deadline may succeed).
+    public static func expired(
+        _ request: QueryRequest, source: MessageSource, worker: String, finishedAt: Int64
+    ) -> ErrorMessage {
+        let deadline = request.deadline.map { RFC3339.string(fromMilliseconds: $0) } ?? "none"
+        return ErrorMessage(
+            requestId: request.requestId, taskId: request.taskId, status: .expired,
+            error: ContractError(
+                .deadlineExceeded, "request \(request.requestId) passed its deadline \(deadline) before it finished",
+                retryable: true, details: .object(["deadline": .string(deadline)])),
+            source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
+    }
+
+    /// The message key: the taskId; else the request message's own key, so the answer follows the message.
+    public var key: [UInt8]? { taskId.map { Array($0.utf8) } ?? source.key }
+
+    /// `request-id` and `task-id`, each when known.
+    public var headers: [KafkaHeader] {
+        var headers: [KafkaHeader] = []
+        if let requestId { headers.append(KafkaHeader(key: "request-id", string: requestId)) }
+        if let taskId { headers.append(KafkaHeader(key: "task-id", string: taskId)) }
+        return headers
+    }
+
+    /// The message to publish on `topic`.
+    public func producerMessage(topic: String) -> KafkaProducerMessage {
+        KafkaProducerMessage(topic: topic, key: key, value: encoded(), headers: headers)
+    }
+
+    /// The message value: JSON, members in the order of the schema.
+    public func encoded() -> [UInt8] {
+        var writer = ContractJSONWriter(capacity: 512 + error.message.utf8.count)
+        writer.raw("{")
+        if let requestId {
+            writer.key("requestId")
+            writer.string(requestId)
+            writer.comma()
+        }
+        if let taskId {
+            writer.key("taskId")
+            writer.string(taskId)
+            writer.comma()
+        }
+        writer.key("status")
+        writer.string(status.rawValue)
+        writer.comma()
+        writer.key("error")
+        error.write(to: &writer)
+        if let supersededBy {
+            writer.comma()
+            writer.key("supersededBy")
+            writer.string(supersededBy)
+        }
+        writer.comma()
+        writer.key("source")
+        source.write(to: &writer)
+        writer.comma()
+        writer.key("worker")
+        writer.string(worker)
+        writer.comma()
+        writer.key("receivedAt")
+        writer.timestamp(receivedAt)
+        writer.comma()
+        writer.key("finishedAt")
+        writer.timestamp(finishedAt)
+        writer.raw("}")
+        return writer.bytes
+    }
+}
+
+/// Where a request message was read: enough to find it again when its ids could not be read.
+public struct MessageSource: Sendable, Hashable {
+    public var topic: String
+    public var partition: Int32
+    public var offset: Int64
+    /// The key bytes; `nil` when the message had none.
+    public var key: [UInt8]?
+
+    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?) {
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.key = key
+    }
+
+    /// The source of a consumed message.
+    public init(_ message: KafkaConsumerMessage) {
+        self.init(topic: message.topic, partition: message.partition, offset: message.offset, key: message.key)
+    }
+
+    /// `{"topic":…,"partition":…,"offset":…,"key":…}`: the key as text when it is UTF-8, else base64 with
+    /// `"keyEncoding":"base64"`, `null` when absent.
+    func write(to writer: inout ContractJSONWriter) {
+        writer.raw("{")
+        writer.key("topic")
+        writer.string(topic)
+        writer.comma()
+        writer.key("partition")
+        writer.integer(Int64(partition))
+        writer.comma()
+        writer.key("offset")
+        writer.integer(offset)
+        writer.comma()
+        writer.key("key")
+        if let key {
+            if let text = String(validating: key, as: UTF8.self) {
+                writer.string(text)
+            } else {
+                writer.string(ContractJSONWriter.base64(key))
+                writer.comma()
+                writer.key("keyEncoding")
+                writer.string("base64")
+            }
+        } else {
+            writer.raw("null")
+        }
+        writer.raw("}")
+    }
+}

@@ -1,0 +1,157 @@
+public import ArcGISEngine
+public import FeatureGeometry
+public import QueryLanguage
+
+/// A feature-query request that passed every check of the contract: what the worker runs.
+///
+/// Defaults are applied (``taskId`` is the request id when the message gave none, outFields `["*"]`, ...),
+/// the where clause is parsed (or the named query resolved), the geometry decoded and the deadline made
+/// absolute, so nothing downstream reads the message again.
+public struct QueryRequest: Sendable, Hashable {
+    /// Names this request in its outcome.
+    public var requestId: String
+    /// The supersession key: a newer request with this task id replaces this one (unless it asks the same).
+    public var taskId: String
+    /// When the outcome stops being useful, in milliseconds since the epoch: the message's `deadline`, or
+    /// `receivedAt + timeoutMs`; `nil` when the message set neither (the worker's own limit applies).
+    public var deadline: Int64?
+    /// When the worker received the message, in milliseconds since the epoch.
+    public var receivedAt: Int64
+    /// The layers to query, 1 to 16 targets, in the message's order.
+    public var targets: [QueryTarget]
+    /// What to select and return.
+    public var query: QuerySpec
+
+    /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
+    public init(
+        requestId: String, taskId: String? = nil, deadline: Int64? = nil, receivedAt: Int64, targets: [QueryTarget],
+        query: QuerySpec
+    ) {
+        self.requestId = requestId
+        self.taskId = taskId ?? requestId
+        self.deadline = deadline
+        self.receivedAt = receivedAt
+        self.targets = targets
+        self.query = query
+    }
+
+    /// Whether `other` asks for exactly the same work: the same targets and the same query (after defaults;
+    /// where clauses compare by meaning, not spelling). Ids, deadlines and receive times do not count. A
+    /// request for the same task that asks the same joins the run in flight instead of restarting it.
+    public func asksSame(as other: QueryRequest) -> Bool {
+        targets == other.targets && query == other.query
+    }
+
+    /// The ArcGIS targets, for ``ArcGISEngine/query(_:_:)``; empty when a target is not ArcGIS.
+    public var arcGISTargets: [ArcGISTarget] {
+        targets.compactMap { target in
+            if case .arcgis(let url, let layers) = target { return ArcGISTarget(url: url, layers: layers) }
+            return nil
+        }
+    }
+}
+
+/// One entry of a request's `targets`.
+public enum QueryTarget: Sendable, Hashable {
+    /// An ArcGIS REST layer URL (`…/FeatureServer/0`), or a service URL (`…/MapServer`) with the sublayer ids
+    /// to query (`nil`: every feature layer of the service). The URL has no query string or trailing slash.
+    case arcgis(url: String, layers: [Int]?)
+    /// An OGC API Features collection: the landing page URL and the collection id. Decoded so that the message
+    /// can be checked, then refused with `unsupported_target` until OGC targets are implemented.
+    case ogc(url: String, collection: String)
+
+    /// The target's URL.
+    public var url: String {
+        switch self {
+        case .arcgis(let url, _), .ogc(let url, _): url
+        }
+    }
+}
+
+/// The `query` object of a request, with defaults applied and every part parsed.
+public struct QuerySpec: Sendable, Hashable {
+    /// Where the attribute filter came from.
+    public enum AttributeFilter: Sendable, Hashable {
+        /// No `where` and no `namedWhere`: every feature.
+        case all
+        /// A `where` clause of the request's own.
+        case clause(WhereClause)
+        /// A `namedWhere`, resolved from the operator's catalog.
+        case named(String, WhereClause)
+
+        /// The clause to send, `nil` for every feature.
+        public var whereClause: WhereClause? {
+            switch self {
+            case .all: nil
+            case .clause(let clause), .named(_, let clause): clause
+            }
+        }
+    }
+
+    /// What a query returns for each layer.
+    public enum ResultKind: String, Sendable, Hashable, CaseIterable {
+        /// The selection: every matching object id (the default).
+        case ids
+        /// Only how many features match.
+        case count
+        /// The matching features as GeoJSON (with their ids).
+        case features
+    }
+
+    /// The attribute filter.
+    public var filter: AttributeFilter
+    /// The visible extent as the spatial filter (its spatial reference defaults to WGS 84); `nil` for none.
+    public var extent: Envelope?
+    /// Any geometry as the spatial filter; never set together with ``extent``.
+    public var geometry: Geometry?
+    /// How ``extent`` or ``geometry`` relates to a feature to select it.
+    public var spatialRelationship: SpatialRelation
+    /// Fields returned with features; `["*"]` for all.
+    public var outFields: [String]
+    /// Whether features carry geometry.
+    public var returnGeometry: Bool
+    /// The spatial reference to query features in; `nil` keeps the layer's.
+    public var outSpatialReference: SpatialReference?
+    /// At most this many ids or features per layer; `nil` for all.
+    public var maxFeatures: Int?
+    /// Ids, count or features.
+    public var result: ResultKind
+
+    /// A query with the contract's defaults: every feature, ids only.
+    public init(
+        filter: AttributeFilter = .all, extent: Envelope? = nil, geometry: Geometry? = nil,
+        spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"], returnGeometry: Bool = false,
+        outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil, result: ResultKind = .ids
+    ) {
+        self.filter = filter
+        self.extent = extent
+        self.geometry = geometry
+        self.spatialRelationship = spatialRelationship
+        self.outFields = outFields
+        self.returnGeometry = returnGeometry
+        self.outSpatialReference = outSpatialReference
+        self.maxFeatures = maxFeatures
+        self.result = result
+    }
+
+    /// The spatial filter: the extent as an envelope, or the geometry; `nil` for none.
+    public var filterGeometry: Geometry? {
+        if let extent { return .envelope(extent) }
+        return geometry
+    }
+
+    /// The query for the ArcGIS engine. Features are asked as GeoJSON (the form results carry), in WGS 84
+    /// unless the request named another output spatial reference.
+    public var featureQuery: FeatureQuery {
+        let kind: FeatureQuery.ResultKind = switch result {
+        case .ids: .ids
+        case .count: .count
+        case .features: .features
+        }
+        return FeatureQuery(
+            whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
+            outFields: outFields, returnGeometry: returnGeometry,
+            outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
+            maxFeatures: maxFeatures, result: kind, featureOutput: .geoJSON)
+    }
+}

@@ -1,0 +1,151 @@
+import FeatureGeometry
+
+extension RequestDecoder {
+    /// `targets`: 1 to 16 distinct ArcGIS layers or services (or OGC collections, refused later).
+    func readTargets(_ reader: RequestFieldReader) throws(ContractError) -> [QueryTarget] {
+        guard let items = try reader.array("targets", required: true) else { return [] }
+        guard !items.isEmpty else {
+            throw ContractError.at("targets", .noTargets, "the array is empty; name 1 to \(RequestLimits.maxTargets) layers or services")
+        }
+        guard items.count <= RequestLimits.maxTargets else {
+            throw ContractError.at(
+                "targets", .tooManyTargets,
+                "\(items.count) targets; a request may name at most \(RequestLimits.maxTargets) (split it into several requests)",
+                details: ["count": .number(Double(items.count)), "limit": .number(Double(RequestLimits.maxTargets))])
+        }
+        var targets: [QueryTarget] = []
+        for (index, item) in items.enumerated() {
+            let target = try readTarget(item, path: "targets[\(index)]")
+            if let earlier = targets.firstIndex(where: { Self.sameTarget($0, target) }) {
+                throw ContractError.at("targets[\(index)]", .invalidValue, "repeats targets[\(earlier)]")
+            }
+            targets.append(target)
+        }
+        return targets
+    }
+
+    private func readTarget(_ value: ParsedJSON, path: String) throws(ContractError) -> QueryTarget {
+        let reader = try RequestFieldReader(value, path: path)
+        guard let type = try reader.string("type", required: true, length: 0...Int.max) else {
+            throw ContractError(.internal, "type was not read")
+        }
+        switch type {
+        case "arcgis":
+            try reader.rejectUnknown(allowed: ["type", "url", "layers"])
+            let url = try Self.arcGISURL(reader)
+            guard let items = try reader.array("layers") else { return .arcgis(url: url.text, layers: nil) }
+            if url.isLayer {
+                throw ContractError.at(
+                    reader.childPath("layers"), .invalidValue,
+                    "\(url.text) is a layer URL; layers lists sublayers of a service URL (…/MapServer or …/FeatureServer)")
+            }
+            return .arcgis(url: url.text, layers: try Self.layerIds(items, path: reader.childPath("layers")))
+        case "ogc":
+            try reader.rejectUnknown(allowed: ["type", "url", "collection"])
+            let url = try Self.httpURL(reader)
+            guard let collection = try reader.string("collection", required: true, length: 1...256) else {
+                throw ContractError(.internal, "collection was not read")
+            }
+            guard Self.isPrintableASCII(collection), !collection.utf8.contains(where: { "/?#".utf8.contains($0) }) else {
+                throw ContractError.at(
+                    reader.childPath("collection"), .invalidValue,
+                    "\"\(RequestFieldReader.excerpt(collection))\" is not a collection id (printable ASCII without / ? #)")
+            }
+            return .ogc(url: url, collection: collection)
+        default:
+            throw ContractError.at(
+                reader.childPath("type"), .invalidValue,
+                "\"\(RequestFieldReader.excerpt(type))\" is not a target type; expected \"arcgis\" or \"ogc\"")
+        }
+    }
+
+    private static func layerIds(_ items: [ParsedJSON], path: String) throws(ContractError) -> [Int] {
+        guard (1...RequestLimits.maxLayersPerTarget).contains(items.count) else {
+            throw ContractError.at(
+                path, .invalidValue,
+                items.isEmpty ? "is empty; omit layers to query every feature layer of the service"
+                    : "lists \(items.count) layers; at most \(RequestLimits.maxLayersPerTarget)")
+        }
+        var ids: [Int] = []
+        for (index, item) in items.enumerated() {
+            let id = Int(try RequestFieldReader.integer(item, path: "\(path)[\(index)]", in: 0...2_147_483_647))
+            if let earlier = ids.firstIndex(of: id) {
+                throw ContractError.at("\(path)[\(index)]", .invalidValue, "repeats layer \(id) of \(path)[\(earlier)]")
+            }
+            ids.append(id)
+        }
+        return ids
+    }
+
+    // MARK: URLs
+
+    /// An ArcGIS REST URL: `http(s)://host[:port]/…/FeatureServer` or `…/MapServer`, optionally followed by a
+    /// layer id, nothing else (no query string: tokens never travel in target URLs). Returned without the
+    /// trailing slash.
+    static func arcGISURL(_ reader: RequestFieldReader) throws(ContractError) -> (text: String, isLayer: Bool) {
+        let text = try httpURL(reader)
+        let path = reader.childPath("url")
+        let afterScheme = text.utf8.drop(while: { $0 != UInt8(ascii: "/") }).dropFirst(2)
+        let segments = afterScheme.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        let names = segments.map { String(decoding: $0, as: UTF8.self) }
+        let isServer = { (name: String) in name == "FeatureServer" || name == "MapServer" }
+        let isLayerId = { (name: String) in
+            !name.isEmpty && name.utf8.count <= 9 && name.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        }
+        if let last = names.last, isServer(last) { return (text, false) }
+        if names.count >= 2, isLayerId(names[names.count - 1]), isServer(names[names.count - 2]) { return (text, true) }
+        throw ContractError.at(
+            path, .invalidURL,
+            "\(RequestFieldReader.excerpt(text, limit: 200)) is not an ArcGIS FeatureServer or MapServer URL: expected "
+                + "…/FeatureServer or …/MapServer, optionally followed by a layer id (…/FeatureServer/0)")
+    }
+
+    /// An `http://` or `https://` URL of printable ASCII with a host, no user info, no query string or fragment
+    /// and no empty path segment; returned without a trailing slash.
+    static func httpURL(_ reader: RequestFieldReader) throws(ContractError) -> String {
+        let path = reader.childPath("url")
+        guard var text = try reader.string("url", required: true, length: 1...2048) else {
+            throw ContractError(.internal, "url was not read")
+        }
+        let shown = RequestFieldReader.excerpt(text, limit: 200)
+        guard isPrintableASCII(text) else {
+            throw ContractError.at(path, .invalidURL, "\(shown) contains a space or a character outside ASCII; percent-encode it")
+        }
+        let scheme: Int
+        if text.hasPrefix("https://") { scheme = 8 } else if text.hasPrefix("http://") { scheme = 7 } else {
+            throw ContractError.at(path, .invalidURL, "\(shown) is not an http:// or https:// URL")
+        }
+        if text.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) {
+            throw ContractError.at(
+                path, .invalidURL,
+                "\(shown) has a query string or fragment; target URLs carry none (credentials are configured by the operator)")
+        }
+        if text.hasSuffix("/") { text.removeLast() }
+        let rest = text.utf8.dropFirst(scheme)
+        let authority = rest.prefix(while: { $0 != UInt8(ascii: "/") })
+        guard !authority.isEmpty else { throw ContractError.at(path, .invalidURL, "\(shown) has no host") }
+        guard !authority.contains(UInt8(ascii: "@")) else {
+            throw ContractError.at(
+                path, .invalidURL, "\(shown) has user information; credentials are configured by the operator, not sent in URLs")
+        }
+        if rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().contains(where: \.isEmpty) {
+            throw ContractError.at(path, .invalidURL, "\(shown) has an empty path segment (//)")
+        }
+        return text
+    }
+
+    static func isPrintableASCII(_ text: String) -> Bool {
+        text.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
+    }
+
+    static func sameTarget(_ a: QueryTarget, _ b: QueryTarget) -> Bool {
+        switch (a, b) {
+        case (.arcgis(let urlA, let layersA), .arcgis(let urlB, let layersB)):
+            urlA == urlB && layersA.map { Set($0) } == layersB.map { Set($0) }
+        case (.ogc(let urlA, let collectionA), .ogc(let urlB, let collectionB)):
+            urlA == urlB && collectionA == collectionB
+        default:
+            false
+        }
+    }
+}

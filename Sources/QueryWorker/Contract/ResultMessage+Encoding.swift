@@ -1,0 +1,173 @@
+import FeatureGeometry
+
+extension ResultMessage {
+    /// The result as one message (part 1 of 1), whatever its size.
+    public func encoded() throws(ContractError) -> [UInt8] {
+        try checkUniqueURLs()
+        let segments = layers.indices.map { ResultSegment(layer: $0, start: 0, end: itemCount(of: $0)) }
+        return write(part: 1, of: 1, segments: segments)
+    }
+
+    /// The result as ordered messages of at most `maxBytes` each: one when the whole result fits, else parts
+    /// filled greedily in layer order (docs/contract/README.md, "Results larger than a message").
+    ///
+    /// Every part is a complete result message: the same envelope (ids, status, times, worker) with its own
+    /// `part` and `parts`, and `layers` entries carrying each layer's fields with a slice of its `objectIds`
+    /// (and `features`, cut at the same place). Concatenating a layer's slices in part order gives the whole.
+    ///
+    /// Throws ``ContractError/Code/resultTooLarge`` when one feature (or one layer's entry without items)
+    /// does not fit in a message even alone: the worker then answers the request `failed` with that error.
+    public func split(maxBytes: Int) throws(ContractError) -> [[UInt8]] {
+        try checkUniqueURLs()
+        let plan = try planParts(maxBytes: maxBytes)
+        return plan.enumerated().map { index, segments in write(part: index + 1, of: plan.count, segments: segments) }
+    }
+
+    // MARK: Planning
+
+    /// Splits the layers' items into parts. Sizes are exact: headers are measured by writing them, items by
+    /// their digit and byte counts. The envelope is measured with room for 10-digit `part` and `parts`, so a
+    /// part is never over the limit whatever the final count.
+    func planParts(maxBytes: Int) throws(ContractError) -> [[ResultSegment]] {
+        let headers = layers.indices.map { headerSize(of: $0) }
+        let base = envelopeSize()
+        let whole = base + 2 + layers.indices.reduce(max(0, layers.count - 1)) { total, layer in
+            total + headers[layer] + (0..<itemCount(of: layer)).reduce(0) { $0 + itemSize(layer, $1, first: $1 == 0) }
+        }
+        if whole <= maxBytes {
+            return [layers.indices.map { ResultSegment(layer: $0, start: 0, end: itemCount(of: $0)) }]
+        }
+        let envelope = base + 20
+        guard envelope <= maxBytes else {
+            throw tooLarge("the result's envelope alone is \(envelope) bytes", limit: maxBytes, details: [:])
+        }
+        var parts: [[ResultSegment]] = []
+        var current: [ResultSegment] = []
+        var size = envelope
+        func startPart() {
+            parts.append(current)
+            current = []
+            size = envelope
+        }
+        for layer in layers.indices {
+            let count = itemCount(of: layer)
+            let header = headers[layer]
+            if count == 0 {
+                if !current.isEmpty, size + 1 + header > maxBytes { startPart() }
+                guard size + (current.isEmpty ? 0 : 1) + header <= maxBytes else {
+                    throw tooLarge(
+                        "the entry of layer \(layers[layer].url) is \(header) bytes without ids", limit: maxBytes,
+                        details: ["layer": .string(layers[layer].url)])
+                }
+                size += (current.isEmpty ? 0 : 1) + header
+                current.append(ResultSegment(layer: layer, start: 0, end: 0))
+                continue
+            }
+            var index = 0
+            while index < count {
+                let opening = (current.isEmpty ? 0 : 1) + header + itemSize(layer, index, first: true)
+                guard size + opening <= maxBytes else {
+                    if !current.isEmpty {
+                        startPart()
+                        continue
+                    }
+                    throw itemTooLarge(layer: layer, index: index, size: opening, limit: maxBytes)
+                }
+                size += opening
+                let start = index
+                index += 1
+                while index < count {
+                    let next = itemSize(layer, index, first: false)
+                    guard size + next <= maxBytes else { break }
+                    size += next
+                    index += 1
+                }
+                current.append(ResultSegment(layer: layer, start: start, end: index))
+                if index < count { startPart() }
+            }
+        }
+        parts.append(current)
+        return parts
+    }
+
+    func itemCount(of layer: Int) -> Int {
+        guard case .succeeded(_, _, let selection) = layers[layer].outcome else { return 0 }
+        switch selection {
+        case .countOnly: return 0
+        case .objectIds(let ids): return ids.count
+        case .features(let features): return features.count
+        }
+    }
+
+    /// Bytes item `index` of `layer` adds to a part: its id's digits (and feature bytes), plus the separating
+    /// comma in each array unless it is the first item of its slice.
+    func itemSize(_ layer: Int, _ index: Int, first: Bool) -> Int {
+        guard case .succeeded(_, _, let selection) = layers[layer].outcome else { return 0 }
+        switch selection {
+        case .countOnly:
+            return 0
+        case .objectIds(let ids):
+            return ContractJSONWriter.digitCount(ids[index]) + (first ? 0 : 1)
+        case .features(let features):
+            return ContractJSONWriter.digitCount(features.objectIds[index]) + features.json[index].count + (first ? 0 : 2)
+        }
+    }
+
+    private func headerSize(of layer: Int) -> Int {
+        var writer = ContractJSONWriter()
+        writeLayer(layer, start: 0, end: 0, to: &writer)
+        return writer.bytes.count
+    }
+
+    /// The envelope's bytes with empty `layers` (closing `]}` included), not counting the digits of `part`
+    /// and `parts`.
+    private func envelopeSize() -> Int {
+        var writer = ContractJSONWriter()
+        writeEnvelopeHead(part: 1, of: 1, to: &writer)
+        let closing = 2
+        let digits = 2
+        return writer.bytes.count + closing - digits
+    }
+
+    private func checkUniqueURLs() throws(ContractError) {
+        var seen = Set<String>()
+        for layer in layers where !seen.insert(layer.url).inserted {
+            throw ContractError(
+                .internal,
+                "the result lists the layer \(layer.url) twice; a result has one entry per layer URL (merge duplicate targets)")
+        }
+    }
+
+    private func itemTooLarge(layer: Int, index: Int, size: Int, limit: Int) -> ContractError {
+        let url = layers[layer].url
+        var id: Int64?
+        if case .succeeded(_, _, let selection) = layers[layer].outcome {
+            switch selection {
+            case .objectIds(let ids): id = ids[index]
+            case .features(let features): id = features.objectIds[index]
+            case .countOnly: id = nil
+            }
+        }
+        let what = id.map { "feature \($0) of \(url)" } ?? "an entry of \(url)"
+        var details: [String: ParsedJSON] = ["layer": .string(url), "size": .number(Double(size))]
+        if let id { details["objectId"] = .number(Double(id)) }
+        return tooLarge("\(what) takes \(size) bytes as GeoJSON", limit: limit, details: details)
+    }
+
+    private func tooLarge(_ what: String, limit: Int, details: [String: ParsedJSON]) -> ContractError {
+        var details = details
+        details["limit"] = .number(Double(limit))
+        return ContractError(
+            .resultTooLarge,
+            "\(what), which does not fit in one message of at most \(limit) bytes even alone; ask for fewer outFields "
+                + "or no geometry, or raise the producer's message.max.bytes",
+            retryable: false, details: .object(details))
+    }
+}
+
+/// Items `start..<end` of one layer, in one part.
+struct ResultSegment: Hashable, Sendable {
+    var layer: Int
+    var start: Int
+    var end: Int
+}

@@ -1,0 +1,153 @@
+import FeatureGeometry
+
+extension ResultMessage {
+    /// One part: the envelope, then each segment as a layer entry with its slice of items.
+    func write(part: Int, of parts: Int, segments: [ResultSegment]) -> [UInt8] {
+        var capacity = 512
+        for segment in segments {
+            capacity += 256 + (segment.start..<segment.end).reduce(0) { $0 + itemSize(segment.layer, $1, first: false) }
+        }
+        var writer = ContractJSONWriter(capacity: capacity)
+        writeEnvelopeHead(part: part, of: parts, to: &writer)
+        for (index, segment) in segments.enumerated() {
+            if index > 0 { writer.comma() }
+            writeLayer(segment.layer, start: segment.start, end: segment.end, to: &writer)
+        }
+        writer.raw("]}")
+        return writer.bytes
+    }
+
+    /// `{"requestId":…,"taskId":…,"status":…,"part":…,"parts":…,"receivedAt":…,"finishedAt":…,"durationMs":…,
+    /// "worker":…,"layers":[` — the layers come last so the envelope reads first.
+    func writeEnvelopeHead(part: Int, of parts: Int, to writer: inout ContractJSONWriter) {
+        writer.raw("{")
+        writer.key("requestId")
+        writer.string(requestId)
+        writer.comma()
+        writer.key("taskId")
+        writer.string(taskId)
+        writer.comma()
+        writer.key("status")
+        writer.string(status.rawValue)
+        writer.comma()
+        writer.key("part")
+        writer.integer(part)
+        writer.comma()
+        writer.key("parts")
+        writer.integer(parts)
+        writer.comma()
+        writer.key("receivedAt")
+        writer.timestamp(receivedAt)
+        writer.comma()
+        writer.key("finishedAt")
+        writer.timestamp(finishedAt)
+        writer.comma()
+        writer.key("durationMs")
+        writer.integer(durationMs)
+        writer.comma()
+        writer.key("worker")
+        writer.string(worker)
+        writer.comma()
+        writer.key("layers")
+        writer.raw("[")
+    }
+
+    /// One layer entry holding items `start..<end`: its fields, then `objectIds` and `features` slices (when
+    /// the selection has them) or `error`.
+    func writeLayer(_ index: Int, start: Int, end: Int, to writer: inout ContractJSONWriter) {
+        let layer = layers[index]
+        writer.raw("{")
+        writer.key("url")
+        writer.string(layer.url)
+        if let layerId = layer.layerId {
+            writer.comma()
+            writer.key("layerId")
+            writer.integer(layerId)
+        }
+        if let name = layer.name {
+            writer.comma()
+            writer.key("name")
+            writer.string(name)
+        }
+        writer.comma()
+        writer.key("status")
+        switch layer.outcome {
+        case .failed: writer.string("failed")
+        case .succeeded: writer.string("succeeded")
+        }
+        if let field = layer.objectIdField {
+            writer.comma()
+            writer.key("objectIdField")
+            writer.string(field)
+        }
+        switch layer.outcome {
+        case .failed(let error):
+            writer.comma()
+            writer.key("complete")
+            writer.bool(false)
+            writer.comma()
+            writer.key("error")
+            error.write(to: &writer)
+        case .succeeded(let count, let complete, let selection):
+            writer.comma()
+            writer.key("count")
+            writer.integer(count)
+            writer.comma()
+            writer.key("complete")
+            writer.bool(complete)
+            switch selection {
+            case .countOnly:
+                break
+            case .objectIds(let ids):
+                writeIds(ids, start: start, end: end, to: &writer)
+            case .features(let features):
+                writeIds(features.objectIds, start: start, end: end, to: &writer)
+                writer.comma()
+                writer.key("features")
+                writer.raw(#"{"type":"FeatureCollection","features":["#)
+                for item in start..<end {
+                    if item > start { writer.comma() }
+                    writer.raw(features.json[item])
+                }
+                writer.raw("]}")
+            }
+        }
+        writer.raw("}")
+    }
+
+    private func writeIds(_ ids: [Int64], start: Int, end: Int, to writer: inout ContractJSONWriter) {
+        writer.comma()
+        writer.key("objectIds")
+        writer.raw("[")
+        for item in start..<end {
+            if item > start { writer.comma() }
+            writer.integer(ids[item])
+        }
+        writer.raw("]")
+    }
+}
+
+extension ContractError {
+    /// Writes the contract's `error` object: code, message, retryable, details (an object or array; any other
+    /// value is wrapped as `{"value": …}`).
+    func write(to writer: inout ContractJSONWriter) {
+        writer.raw("{")
+        writer.key("code")
+        writer.string(code.rawValue)
+        writer.comma()
+        writer.key("message")
+        writer.string(message.isEmpty ? code.rawValue : message)
+        writer.comma()
+        writer.key("retryable")
+        writer.bool(retryable)
+        if let details {
+            writer.comma()
+            writer.key("details")
+            switch details {
+            case .object, .array: writer.value(details)
+            default: writer.value(.object(["value": details]))
+            }
+        }
+        writer.raw("}")
+    }
+}

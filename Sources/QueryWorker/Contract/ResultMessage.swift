@@ -1,0 +1,140 @@
+public import ArcGISEngine
+public import Kafka
+
+/// The result of a request, as published on the results topic: one entry per queried layer.
+///
+/// Encode it with ``split(maxBytes:)``, which gives one message when the result fits and ordered parts when
+/// it does not (the rule is in docs/contract/README.md). Every part carries the same ``key`` and
+/// ``headers``.
+public struct ResultMessage: Sendable {
+    /// `succeeded` when every layer did, `partial` when some failed.
+    public enum Status: String, Sendable, Hashable {
+        case succeeded
+        case partial
+    }
+
+    public var requestId: String
+    public var taskId: String
+    /// The layers in the order of the request's targets and their sublayers. URLs must be unique: a layer's
+    /// URL is how a consumer joins its slices across parts.
+    public var layers: [LayerResult]
+    /// When the worker received the request, in milliseconds since the epoch.
+    public var receivedAt: Int64
+    /// When the result was complete, in milliseconds since the epoch; the same in every part.
+    public var finishedAt: Int64
+    /// The worker's id.
+    public var worker: String
+
+    /// A result. For a request that joined another's run, build one per request: same layers, its own ids
+    /// and receive time.
+    public init(requestId: String, taskId: String, layers: [LayerResult], receivedAt: Int64, finishedAt: Int64, worker: String) {
+        self.requestId = requestId
+        self.taskId = taskId
+        self.layers = layers
+        self.receivedAt = receivedAt
+        self.finishedAt = finishedAt
+        self.worker = worker
+    }
+
+    /// `partial` when any layer failed. (When every layer failed, publish an ``ErrorMessage`` with status
+    /// `failed` and ``ContractError/allLayersFailed(_:)`` instead.)
+    public var status: Status {
+        layers.contains { if case .failed = $0.outcome { true } else { false } } ? .partial : .succeeded
+    }
+
+    /// Whether every layer failed (and there is at least one): the outcome is then an error, not a result.
+    public var allLayersFailed: Bool {
+        !layers.isEmpty && layers.allSatisfy { if case .failed = $0.outcome { true } else { false } }
+    }
+
+    /// `finishedAt - receivedAt`, never negative.
+    public var durationMs: Int64 { max(0, finishedAt &- receivedAt) }
+
+    /// The message key: the taskId, so the outcome lands on the partition of the task's requests' key.
+    public var key: [UInt8] { Array(taskId.utf8) }
+
+    /// `request-id` and `task-id`, so consumers can route without parsing the value.
+    public var headers: [KafkaHeader] {
+        [KafkaHeader(key: "request-id", string: requestId), KafkaHeader(key: "task-id", string: taskId)]
+    }
+
+    /// The messages to publish on `topic`: the parts of ``split(maxBytes:)``, each with the key and headers.
+    public func producerMessages(topic: String, maxBytes: Int) throws(ContractError) -> [KafkaProducerMessage] {
+        let key = self.key
+        let headers = self.headers
+        return try split(maxBytes: maxBytes).map { KafkaProducerMessage(topic: topic, key: key, value: $0, headers: headers) }
+    }
+}
+
+/// One layer's entry in a result: what it selected, or why it failed.
+public struct LayerResult: Sendable {
+    /// What a succeeded layer returns, by the request's `result` kind.
+    public enum Selection: Sendable {
+        /// `result: count`: only ``Outcome/succeeded(count:complete:selection:)``'s count.
+        case countOnly
+        /// `result: ids`: the selection, ascending.
+        case objectIds([Int64])
+        /// `result: features`: the features (and so their ids).
+        case features(ResultFeatures)
+    }
+
+    /// The layer's outcome.
+    public enum Outcome: Sendable {
+        /// The query ran: `count` features match (as the service counted them); `complete` is false when the
+        /// selection holds fewer (cut by `maxFeatures`, or rows lost while paging).
+        case succeeded(count: Int, complete: Bool, selection: Selection)
+        /// The layer could not be queried.
+        case failed(ContractError)
+    }
+
+    /// The layer URL (normalised: no query string, no trailing slash); unique within a result.
+    public var url: String
+    public var layerId: Int?
+    /// The layer's name, when its metadata was read.
+    public var name: String?
+    /// The object-id field, when the layer's metadata was read.
+    public var objectIdField: String?
+    public var outcome: Outcome
+
+    public init(url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, outcome: Outcome) {
+        self.url = url
+        self.layerId = layerId
+        self.name = name
+        self.objectIdField = objectIdField
+        self.outcome = outcome
+    }
+
+    /// The entry for one layer outcome of the engine, holding what `kind` asks for. Features the engine kept
+    /// as structured values are written as GeoJSON here; a feature that cannot be fails the layer.
+    public init(_ outcome: LayerOutcome, kind: QuerySpec.ResultKind) {
+        switch outcome.result {
+        case .failure(let error):
+            self.init(url: outcome.url, outcome: .failed(ContractError(error)))
+        case .success(let result):
+            let selection: Selection
+            switch kind {
+            case .count:
+                selection = .countOnly
+            case .ids:
+                selection = .objectIds(result.objectIds ?? [])
+            case .features:
+                if let geoJSON = result.geoJSON {
+                    selection = .features(ResultFeatures(geoJSON))
+                } else {
+                    do {
+                        selection = .features(try ResultFeatures(
+                            result.features ?? [], fieldOrder: result.fieldOrder, layer: result.url))
+                    } catch {
+                        self.init(
+                            url: result.url, layerId: result.layerId, name: result.name,
+                            objectIdField: result.objectIdField, outcome: .failed(ContractError(error)))
+                        return
+                    }
+                }
+            }
+            self.init(
+                url: result.url, layerId: result.layerId, name: result.name, objectIdField: result.objectIdField,
+                outcome: .succeeded(count: result.count, complete: result.isComplete, selection: selection))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import DequeModule
+
+/// Which offset of one partition may be stored: the worker commits only past messages that are done, so a
+/// crash or rebalance re-reads whatever was not (at-least-once), while requests still finish in any order.
+///
+/// A message is *done* when nothing more is owed for it: its outcome's delivery report came back (a result,
+/// an error, an answer given for a shared or superseded request), or it needs no outcome (a cancel message,
+/// a duplicate). The committable offset is the smallest offset received and not done, or one past the last
+/// received when all are done: the "next offset to consume" that Kafka stores. With consecutive offsets that
+/// is the last contiguous done offset + 1. Offsets may have gaps (compacted topics, transaction markers):
+/// offsets never received do not hold the commit back, since they never reach a consumer.
+///
+/// Only undone offsets are kept, in a sorted deque (they arrive in increasing order), so memory is
+/// O(in-flight) however long the partition runs and however far one slow request lags behind the rest.
+/// `done` finds its offset by binary search; removal from the middle moves at most the shorter side, and
+/// done messages are mostly near the front.
+///
+/// Call ``received(_:)`` for every message you will call ``done(_:)`` for, malformed ones included (then
+/// mark them done at once): a message never received is treated as a gap and may be committed past.
+struct PartitionOffsetTracker: Sendable, Hashable {
+    /// Received and not done, ascending.
+    private var undone: Deque<Int64> = []
+    /// The highest offset received; `nil` before the first.
+    private(set) var lastReceivedOffset: Int64?
+    /// The offset to store: every received offset below it is done. `nil` until the first done message at
+    /// the front (nothing to store yet).
+    private(set) var committableOffset: Int64?
+    /// Messages received since assignment.
+    private(set) var receivedCount = 0
+    /// Messages done since assignment.
+    private(set) var doneCount = 0
+
+    init() {}
+
+    /// Messages received and not yet done.
+    var inFlight: Int { undone.count }
+
+    /// The lowest offset still undone: what holds the commit back.
+    var oldestUndoneOffset: Int64? { undone.first }
+
+    /// A message was read. Offsets must increase; a repeated or lower offset (a re-read after a seek) is
+    /// ignored and returns `false`: revoke and assign the partition to start over from a seek.
+    @discardableResult
+    mutating func received(_ offset: Int64) -> Bool {
+        if let lastReceivedOffset, offset <= lastReceivedOffset { return false }
+        lastReceivedOffset = offset
+        undone.append(offset)
+        receivedCount += 1
+        return true
+    }
+
+    /// A message is done (in any order). Returns the new committable offset when this moved it forward,
+    /// `nil` otherwise (an earlier message is still undone, or the offset was not in flight: never received,
+    /// done before, or received before a reset).
+    mutating func done(_ offset: Int64) -> Int64? {
+        guard let index = indexOfUndone(offset) else { return nil }
+        undone.remove(at: index)
+        doneCount += 1
+        guard index == 0 else { return nil }
+        // The front was done: everything below the next undone offset (or past the last received) is done.
+        let next = undone.first ?? ((lastReceivedOffset ?? offset) + 1)
+        committableOffset = next
+        return next
+    }
+
+    /// Whether an offset was received and is not done.
+    func isInFlight(_ offset: Int64) -> Bool { indexOfUndone(offset) != nil }
+
+    private func indexOfUndone(_ offset: Int64) -> Int? {
+        var low = 0
+        var high = undone.count
+        while low < high {
+            let middle = (low + high) / 2
+            if undone[middle] < offset { low = middle + 1 } else { high = middle }
+        }
+        return low < undone.count && undone[low] == offset ? low : nil
+    }
+}

@@ -1,0 +1,149 @@
+/// One setting: its key in flags and the configuration file, its environment variable, its flag, and how
+/// its value is written.
+///
+/// Keys are dotted camel case (`maxInFlight`, `topics.requests`); in a JSON file a dot is a level of
+/// nesting or part of the name, as you like (`{"topics": {"requests": "q"}}` or `{"topics.requests": "q"}`).
+/// The environment variable is `QUERY_WORKER_` + the key in upper snake case (`QUERY_WORKER_MAX_IN_FLIGHT`,
+/// `QUERY_WORKER_TOPICS_REQUESTS`), as swift-configuration's environment provider spells keys; the flag is
+/// `--` + the key in kebab case (`--max-in-flight`, `--topics-requests`).
+///
+/// Two families of keys are open-ended: `kafka.<librdkafka property>` and `namedQueries.<name>` (see
+/// ``WorkerSettings/load(flags:environment:configFile:)`` for how each source spells them).
+public struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
+    /// How a value is written.
+    public enum Kind: String, Hashable, Sendable {
+        /// Text, not empty.
+        case text
+        /// A list: a JSON array of strings, or comma-separated text.
+        case list
+        /// A whole number.
+        case integer
+        /// Bytes: a whole number, or with a unit: `512KiB`, `1MiB`, `2GiB`, `1MB` (1,000,000).
+        case size
+        /// A duration: `250ms`, `10s`, `1.5m`, `2h`; a bare number is seconds.
+        case duration
+        /// `true`/`false` (also `yes`/`no`, `on`/`off`, `1`/`0`).
+        case bool
+        /// `trace`, `debug`, `info`, `notice`, `warning`, `error` or `critical`.
+        case logLevel
+    }
+
+    /// The key, as in a configuration file.
+    public let name: String
+    public let kind: Kind
+    /// One line for `--help`.
+    public let summary: String
+
+    init(_ name: String, _ kind: Kind, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.summary = summary
+    }
+
+    public var description: String { name }
+
+    /// `QUERY_WORKER_` + upper snake case: camel-case humps and dots become underscores.
+    public var environmentVariable: String { SettingsKey.environmentPrefix + Self.upperSnakeCase(name) }
+
+    /// `--` + kebab case: `--max-in-flight`, `--topics-requests`.
+    public var flag: String { "--" + Self.upperSnakeCase(name).lowercased().replacingUnderscores(with: "-") }
+
+    /// The prefix of every environment variable the worker reads.
+    public static let environmentPrefix = "QUERY_WORKER_"
+    /// The prefix of librdkafka pass-through keys.
+    public static let kafkaPrefix = "kafka."
+    /// The prefix of named-query keys.
+    public static let namedQueryPrefix = "namedQueries."
+    /// The environment variable naming the configuration file (the executable's `--config` flag wins).
+    public static let configFileVariable = "QUERY_WORKER_CONFIG_FILE"
+    /// The environment variable holding named queries as one JSON object (`{"big": "Shape_Area > 1e6"}`).
+    public static let namedQueriesVariable = "QUERY_WORKER_NAMED_QUERIES"
+    /// The prefix of librdkafka pass-through environment variables (see ``kafkaProperty(fromEnvironmentName:)``).
+    public static let kafkaVariablePrefix = "QUERY_WORKER_KAFKA_"
+
+    /// The librdkafka property a `QUERY_WORKER_KAFKA_*` variable sets: the rest of the name lowercased,
+    /// `_` read as `.` and `__` as `_` (`QUERY_WORKER_KAFKA_SASL_PASSWORD` → `sasl.password`). librdkafka's
+    /// string-settable properties are lowercase and dotted, so every one has a spelling.
+    public static func kafkaProperty(fromEnvironmentName name: String) -> String? {
+        guard name.hasPrefix(kafkaVariablePrefix) else { return nil }
+        let rest = name.dropFirst(kafkaVariablePrefix.count).lowercased()
+        guard !rest.isEmpty else { return nil }
+        return rest.replacingOccurrencesOfDoubleUnderscore()
+    }
+
+    /// Swift-configuration's environment key encoding: a lowercase letter followed by an uppercase one
+    /// gets an underscore between, then everything is uppercased and any other character is `_`.
+    static func upperSnakeCase(_ key: String) -> String {
+        var result = ""
+        var previous: Character?
+        for character in key {
+            if let previous, previous.isLowercase, character.isUppercase { result.append("_") }
+            result.append(character.isLetter || character.isNumber ? Character(character.uppercased()) : "_")
+            previous = character
+        }
+        return result
+    }
+}
+
+extension String {
+    fileprivate func replacingUnderscores(with replacement: Character) -> String {
+        String(map { $0 == "_" ? replacement : $0 })
+    }
+
+    /// `a__b_c` → `a_b.c`.
+    fileprivate func replacingOccurrencesOfDoubleUnderscore() -> String {
+        var result = ""
+        var index = startIndex
+        while index < endIndex {
+            let next = self.index(after: index)
+            if self[index] == "_" {
+                if next < endIndex, self[next] == "_" {
+                    result.append("_")
+                    index = self.index(after: next)
+                    continue
+                }
+                result.append(".")
+            } else {
+                result.append(self[index])
+            }
+            index = next
+        }
+        return result
+    }
+}
+
+extension SettingsKey {
+    public static let bootstrapServers = SettingsKey("bootstrapServers", .list, "Kafka brokers, host:port, comma-separated.")
+    public static let groupID = SettingsKey("groupId", .text, "Consumer group of the workers.")
+    public static let workerID = SettingsKey("workerId", .text, "This worker's name (default: hostname-pid).")
+    public static let requestsTopic = SettingsKey("topics.requests", .text, "Topic of query requests.")
+    public static let resultsTopic = SettingsKey("topics.results", .text, "Topic results are published to.")
+    public static let errorsTopic = SettingsKey("topics.errors", .text, "Topic errors are published to.")
+    public static let allowedHosts = SettingsKey(
+        "allowedHosts", .list, "Hosts requests may query: names, *.suffix, IPs, CIDR ranges, each with optional :port.")
+    public static let maxInFlight = SettingsKey("maxInFlight", .integer, "Requests running at once (fetching pauses there).")
+    public static let lowMark = SettingsKey("lowMark", .integer, "Fetching resumes at this many running requests.")
+    public static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
+    public static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
+    public static let maxTargets = SettingsKey("maxTargets", .integer, "Most layers one request may query.")
+    public static let revokeTimeout = SettingsKey("revokeTimeout", .duration, "Wait for revoked partitions' work.")
+    public static let shutdownTimeout = SettingsKey("shutdownTimeout", .duration, "Wait for running requests at shutdown.")
+    public static let requestTimeout = SettingsKey("requestTimeout", .duration, "Deadline of a request that carries none.")
+    public static let httpConnectTimeout = SettingsKey("httpConnectTimeout", .duration, "Connect timeout of an HTTP exchange.")
+    public static let httpTimeout = SettingsKey("httpTimeout", .duration, "Timeout of one whole HTTP exchange.")
+    public static let summaryInterval = SettingsKey("summaryInterval", .duration, "Interval of summary log lines (0: off).")
+    public static let includeBuiltInQueries = SettingsKey(
+        "includeBuiltInQueries", .bool, "Include the seven built-in named queries.")
+    public static let allowFreeWhere = SettingsKey("allowFreeWhere", .bool, "Accept where clauses, not only named queries.")
+    public static let logLevel = SettingsKey("logLevel", .logLevel, "trace, debug, info, notice, warning, error, critical.")
+
+    /// Every fixed key, in the order `--help` lists them.
+    public static let all: [SettingsKey] = [
+        bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
+        lowMark, maxRequestBytes, maxResultBytes, maxTargets, revokeTimeout, shutdownTimeout, requestTimeout,
+        httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel,
+    ]
+
+    /// The key with this name, if it is a fixed one.
+    public static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }
+}

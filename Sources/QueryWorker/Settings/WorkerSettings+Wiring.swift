@@ -1,0 +1,59 @@
+public import CurlHTTP
+public import Logging
+public import QueryLanguage
+
+extension WorkerSettings {
+    /// The allowlist of ``allowedHosts`` (already validated by ``load(flags:environment:configFile:)``).
+    public func hostPolicy() throws(HostPolicyError) -> HostPolicy {
+        try HostPolicy(allowedHosts: allowedHosts)
+    }
+
+    /// The catalog of ``namedQueries`` (built-ins already merged in) and ``allowFreeWhere``.
+    public func namedQueryCatalog(limits: ClauseLimits = .default) throws(QueryLanguageError) -> NamedQueryCatalog {
+        let queries = namedQueries.sorted { $0.key < $1.key }.map { NamedQuery(name: $0.key, clause: $0.value) }
+        return try NamedQueryCatalog(additional: queries, includeBuiltIns: false, allowFreeClauses: allowFreeWhere, limits: limits)
+    }
+
+    /// An HTTP client configuration with the HTTP timeouts and the host policy's connect-time check, on top of
+    /// `base`.
+    public func httpClientConfiguration(
+        base: HTTPClientConfiguration = HTTPClientConfiguration()
+    ) throws(HostPolicyError) -> HTTPClientConfiguration {
+        var configuration = base
+        configuration.connectTimeout = timeouts.httpConnect
+        configuration.timeout = timeouts.http
+        configuration.connectionPolicy = try hostPolicy().connectionPolicy
+        return configuration
+    }
+
+    /// The effective settings as log metadata for the start-up line. librdkafka properties whose names
+    /// mark secrets are redacted here too, not only by the log handler.
+    public var logMetadata: Logger.Metadata {
+        var kafka: Logger.Metadata = [:]
+        for (property, value) in kafkaProperties {
+            kafka[property] = .string(SettingsRedaction.isSecret(property) ? "<redacted>" : value)
+        }
+        return [
+            "bootstrapServers": .array(bootstrapServers.map { .string($0) }),
+            "groupId": .string(groupID),
+            "workerId": .string(workerID),
+            "topics": ["requests": .string(topics.requests), "results": .string(topics.results), "errors": .string(topics.errors)],
+            "allowedHosts": .array(allowedHosts.map { .string($0) }),
+            "maxInFlight": .stringConvertible(limits.maxInFlight),
+            "lowMark": .stringConvertible(limits.lowMark),
+            "maxRequestBytes": .stringConvertible(limits.maxRequestBytes),
+            "maxResultBytes": .stringConvertible(limits.maxResultBytes),
+            "maxTargets": .stringConvertible(limits.maxTargets),
+            "revokeTimeout": .string("\(timeouts.revoke)"),
+            "shutdownTimeout": .string("\(timeouts.shutdown)"),
+            "requestTimeout": .string("\(timeouts.request)"),
+            "httpConnectTimeout": .string("\(timeouts.httpConnect)"),
+            "httpTimeout": .string("\(timeouts.http)"),
+            "summaryInterval": .string("\(summaryInterval)"),
+            "namedQueries": .array(namedQueries.keys.sorted().map { .string($0) }),
+            "allowFreeWhere": .stringConvertible(allowFreeWhere),
+            "kafka": .dictionary(kafka),
+            "logLevel": .string(logLevel.rawValue),
+        ]
+    }
+}
