@@ -3,7 +3,6 @@ import CurlHTTP
 import FeatureGeometry
 import Logging
 import SampleFeatureServer
-import Synchronization
 
 /// Starts the sample feature server and an engine for a test, over real loopback sockets.
 enum EngineTestSupport {
@@ -16,16 +15,9 @@ enum EngineTestSupport {
         return logger
     }()
 
-    private static let shared = Mutex<SampleDataset?>(nil)
-
     /// One dataset for the whole test process: generation is the slow part of starting a server.
     static func dataset() throws -> SampleDataset {
-        try shared.withLock { cached in
-            if let cached { return cached }
-            let dataset = try SampleDataset(parcelCount: parcelCount, seed: 7)
-            cached = dataset
-            return dataset
-        }
+        try SampleDataset.shared(parcelCount: parcelCount, seed: 7)
     }
 
     /// Fast retries, so fault tests do not wait on production backoff.

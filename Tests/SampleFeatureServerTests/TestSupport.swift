@@ -3,7 +3,6 @@ import FeatureGeometry
 import Foundation
 import Logging
 import SampleFeatureServer
-import Synchronization
 import Testing
 
 /// Shared pieces of the sample server tests: one dataset for the whole suite (generation is the slow part
@@ -19,16 +18,9 @@ enum TestSupport {
         return logger
     }()
 
-    private static let shared = Mutex<SampleDataset?>(nil)
-
     /// The suite's dataset (seed 1), generated on first use.
     static func dataset() throws -> SampleDataset {
-        try shared.withLock { cached in
-            if let cached { return cached }
-            let dataset = try SampleDataset(parcelCount: parcelCount, seed: 1)
-            cached = dataset
-            return dataset
-        }
+        try SampleDataset.shared(parcelCount: parcelCount, seed: 1)
     }
 
     /// Runs `body` with a server on an ephemeral port (on the shared dataset unless one is given) and a

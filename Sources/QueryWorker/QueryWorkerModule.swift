@@ -1,2 +1,0 @@
-/// Placeholder until the worker lands.
-enum QueryWorkerModule {}
