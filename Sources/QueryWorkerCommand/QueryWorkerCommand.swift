@@ -5,6 +5,6 @@ struct QueryWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query-worker",
         abstract: "Runs feature queries from Kafka against ArcGIS and OGC API Features services.",
-        subcommands: [EmbeddedKafkaCommand.self, DemoCommand.self]
+        subcommands: [RunCommand.self, EmbeddedKafkaCommand.self, DemoCommand.self]
     )
 }

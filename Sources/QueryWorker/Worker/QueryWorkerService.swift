@@ -1,0 +1,54 @@
+public import ArcGISEngine
+public import Kafka
+public import Logging
+public import ServiceLifecycle
+
+/// The query worker: consumes requests, runs them in a task group, supersedes like `.task(id:)`, and
+/// publishes exactly one outcome per request before storing its offset.
+///
+/// Run it in a `ServiceGroup` after its producer and consumer (`[producer, worker.consumer, worker]`), so
+/// that on shutdown the worker finishes first, then the consumer commits and leaves, then the producer
+/// flushes.
+public final class QueryWorkerService: Service, Sendable {
+    /// The consumer the worker reads from; run it in the same service group.
+    public let consumer: KafkaConsumer
+    let core: WorkerCore
+
+    public init(settings: WorkerSettings, engine: ArcGISEngine, producer: KafkaProducer, logger: Logger) throws {
+        let catalog = try settings.namedQueryCatalog(limits: .default)
+        let decoder = RequestDecoder(namedQueries: catalog, limits: RequestLimits(maxMessageBytes: settings.limits.maxRequestBytes))
+        let executor = RequestExecutor(
+            engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID, clock: { WorkerCore.nowMs() })
+        let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, logger: logger)
+        let configuration = KafkaConsumerConfiguration(
+            client: KafkaClientConfiguration(
+                bootstrapServers: settings.bootstrapServers, clientID: settings.workerID,
+                additionalProperties: settings.kafkaProperties),
+            groupID: settings.groupID, topics: [settings.topics.requests], revokeTimeout: settings.timeouts.revoke,
+            bufferCapacity: max(64, settings.limits.maxInFlight))
+        let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { event in
+            await core.rebalance(event)
+        }
+        core.consumer.withLock { $0 = consumer }
+        self.consumer = consumer
+        self.core = core
+    }
+
+    public func run() async throws {
+        let core = self.core
+        let messages = consumer.messages
+        await withDiscardingTaskGroup { group in
+            group.addTask { await core.summaryLoop() }
+            do {
+                for try await message in messages.cancelOnGracefulShutdown() {
+                    core.handle(message, in: &group)
+                }
+            } catch {
+                core.logger.error("reading requests failed", metadata: ["error": "\(error)"])
+            }
+            await core.drain(in: &group)
+            group.cancelAll()
+        }
+        core.logger.info("worker stopped")
+    }
+}

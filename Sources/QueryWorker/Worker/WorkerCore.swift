@@ -1,0 +1,256 @@
+import Kafka
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The worker's decisions and side effects for each message, run and answer.
+///
+/// State lives in one ``WorkerState`` under a lock; the state machines in it decide (which run starts, which
+/// is superseded, which offsets may be stored, when to pause) and the core acts once the lock is released:
+/// cancels tasks, publishes outcomes, stores offsets, pauses or resumes the consumer.
+final class WorkerCore: Sendable {
+    let settings: WorkerSettings
+    let decoder: RequestDecoder
+    let executor: RequestExecutor
+    let publisher: OutcomePublisher
+    let events: WorkerEvents
+    let logger: Logger
+    let state: Mutex<WorkerState>
+    /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
+    let consumer = Mutex<KafkaConsumer?>(nil)
+
+    init(settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer, logger: Logger) {
+        self.settings = settings
+        self.decoder = decoder
+        self.executor = executor
+        self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
+        self.events = WorkerEvents(logger: logger)
+        self.logger = logger
+        self.state = Mutex(WorkerState(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
+    }
+
+    /// Wall-clock milliseconds since the epoch: the unit of deadlines and outcome timestamps.
+    static func nowMs() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000 + Int64(spec.tv_nsec) / 1_000_000
+    }
+
+    // MARK: Messages
+
+    /// Handles one request-topic message. Runs and publications become children of `group`.
+    func handle(_ message: KafkaConsumerMessage, in group: inout DiscardingTaskGroup) {
+        let position = MessagePosition(message.topicPartition, offset: message.offset)
+        let (accepted, gateAction) = state.withLock { state -> (Bool, InFlightGate.Action) in
+            guard state.offsets.received(position) else { return (false, .none) }
+            return (true, state.gate.update(inFlight: state.inFlight))
+        }
+        guard accepted else { return }
+        applyGate(gateAction)
+        let now = Self.nowMs()
+        let source = MessageSource(message)
+        switch decoder.decode(message, receivedAt: now) {
+        case .rejected(let rejection):
+            events.rejected(rejection, source: source)
+            let answer = ErrorMessage.rejected(rejection, source: source, worker: settings.workerID, receivedAt: now, finishedAt: Self.nowMs())
+            group.addTask { await self.publish(.error(answer), status: .rejected, source: source, positions: [position]) }
+        case .cancel(let taskId):
+            let cancellation = state.withLock { $0.registry.cancel(taskId: taskId) }
+            logger.info("cancel", metadata: ["taskId": "\(taskId)", "runs": "\(cancellation.runs.count)"])
+            apply(cancellation, in: &group)
+            markDone([position])
+        case .query(let request):
+            let pending = PendingRequest(request: request, source: source, position: position)
+            events.received(pending)
+            if let refusal = executor.admit(request) {
+                let rejection = RejectedRequest(
+                    code: refusal.code, message: refusal.message, requestId: request.requestId, taskId: request.taskId)
+                events.rejected(rejection, source: source)
+                let answer = ErrorMessage.rejected(rejection, source: source, worker: settings.workerID, receivedAt: now, finishedAt: Self.nowMs())
+                group.addTask { await self.publish(.error(answer), status: .rejected, source: source, positions: [position]) }
+                return
+            }
+            receive(pending, now: now, in: &group)
+        }
+    }
+
+    private func receive(_ pending: PendingRequest, now: Int64, in group: inout DiscardingTaskGroup) {
+        let request = pending.request
+        let entry = TaskRegistry<WorkFingerprint>.Request(
+            requestId: request.requestId, taskId: request.taskId, fingerprint: WorkFingerprint(request),
+            position: pending.position, deadlineMs: request.deadline)
+        let action = state.withLock { state -> TaskRegistry<WorkFingerprint>.ReceiveAction in
+            let action = state.registry.receive(entry, nowMs: now)
+            switch action {
+            case .start, .supersede, .share, .answerWithoutRun: state.pending[request.requestId] = pending
+            case .duplicate: break
+            }
+            return action
+        }
+        switch action {
+        case .start(let run):
+            start(run, pending, in: &group)
+        case .supersede(let cancellation, let run):
+            apply(cancellation, in: &group)
+            start(run, pending, in: &group)
+        case .share(let run):
+            events.shared(pending, run: run)
+        case .duplicate:
+            markDone([pending.position])
+        case .answerWithoutRun(let answer, let cancelling):
+            apply(cancelling, in: &group)
+            answerAll([answer], in: &group)
+        }
+    }
+
+    // MARK: Runs
+
+    private func start(_ run: RunID, _ pending: PendingRequest, in group: inout DiscardingTaskGroup) {
+        events.started(pending, run: run)
+        group.addTask {
+            let task = Task { await self.execute(run, pending.request) }
+            let cancelledAlready = self.state.withLock { state -> Bool in
+                if state.cancelledEarly.remove(run) != nil { return true }
+                state.runTasks[run] = task
+                return false
+            }
+            if cancelledAlready { task.cancel() }
+            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            _ = self.state.withLock { $0.runTasks.removeValue(forKey: run) }
+        }
+    }
+
+    private func execute(_ run: RunID, _ request: QueryRequest) async {
+        let outcome = await executor.execute(request)
+        let (answers, cancellation): ([TaskAnswer], TaskCancellation) = state.withLock { state in
+            switch outcome {
+            case .result(let result): (state.registry.finished(run, status: result.status == .partial ? .partial : .succeeded), .none)
+            case .failed: (state.registry.finished(run, status: .failed), .none)
+            case .expired: ([], state.registry.expire(run))
+            case .cancelled: (state.registry.finished(run, status: .cancelled), .none)
+            }
+        }
+        var outcomes: [(TaskAnswer, ExecutionOutcome)] = answers.map { ($0, outcome) }
+        outcomes += cancellation.answers.map { ($0, .expired) }
+        await withDiscardingTaskGroup { group in
+            for (answer, outcome) in outcomes {
+                group.addTask { await self.answer(answer, outcome: outcome) }
+            }
+        }
+    }
+
+    // MARK: Answers
+
+    /// Cancels the runs a state machine gave up and answers their requests.
+    func apply(_ cancellation: TaskCancellation, in group: inout DiscardingTaskGroup) {
+        cancelRuns(cancellation.runs)
+        answerAll(cancellation.answers, in: &group)
+    }
+
+    func cancelRuns(_ runs: [RunID]) {
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            runs.compactMap { run in
+                if let task = state.runTasks[run] { return task }
+                state.cancelledEarly.insert(run)
+                return nil
+            }
+        }
+        for task in tasks { task.cancel() }
+    }
+
+    func answerAll(_ answers: [TaskAnswer], in group: inout DiscardingTaskGroup) {
+        for answer in answers {
+            group.addTask { await self.answer(answer, outcome: nil) }
+        }
+    }
+
+    /// Publishes one request's terminal outcome: `outcome` is the run's, or nil for answers the registry
+    /// decided (superseded, cancelled, expired).
+    func answer(_ answer: TaskAnswer, outcome: ExecutionOutcome?) async {
+        guard let pending = state.withLock({ $0.pending.removeValue(forKey: answer.request.requestId) }) else { return }
+        let now = Self.nowMs()
+        let worker = settings.workerID
+        let request = pending.request
+        let message: OutcomeMessage
+        var counts: [Int] = []
+        var errorCode: String?
+        switch (answer.status, outcome) {
+        case (.superseded, _):
+            message = .error(.superseded(request, by: answer.supersededBy ?? "", source: pending.source, worker: worker, finishedAt: now))
+            errorCode = "superseded"
+        case (.expired, _):
+            message = .error(.expired(request, source: pending.source, worker: worker, finishedAt: now))
+            errorCode = "deadline_exceeded"
+        case (.cancelled, _):
+            let code: ContractError.Code = switch answer.cancelReason {
+            case .shutdown?: .shutdown
+            case .partitionRevoked?: .partitionRevoked
+            default: .cancelRequested
+            }
+            message = .error(.cancelled(request, code: code, source: pending.source, worker: worker, finishedAt: now))
+            errorCode = code.rawValue
+        case (_, .result(let result)?):
+            let addressed = result.addressed(to: request)
+            counts = addressed.layers.map(\.reportedCount)
+            message = .result(addressed)
+        case (_, .failed(let error)?):
+            message = .error(ErrorMessage(
+                requestId: request.requestId, taskId: request.taskId, status: .failed, error: error,
+                source: pending.source, worker: worker, receivedAt: request.receivedAt, finishedAt: now))
+            errorCode = error.code.rawValue
+        default:
+            message = .error(.cancelled(request, code: .shutdown, source: pending.source, worker: worker, finishedAt: now))
+            errorCode = "shutdown"
+        }
+        events.answered(pending, status: answer.status, errorCode: errorCode, counts: counts,
+                        supersededBy: answer.supersededBy, nowMs: now)
+        await publish(message, status: answer.status, source: pending.source, positions: [pending.position])
+    }
+
+    /// Sends an outcome and, once its delivery reports are back, marks the request's message done.
+    func publish(_ message: OutcomeMessage, status: TerminalStatus, source: MessageSource, positions: [MessagePosition]) async {
+        state.withLock { $0.publishing += 1 }
+        let delivered = await publisher.publish(message, source: source)
+        state.withLock { state in
+            state.publishing -= 1
+            state.answered[status, default: 0] += 1
+        }
+        if delivered { markDone(positions) }
+    }
+
+    // MARK: Offsets and flow control
+
+    /// Marks messages done and stores the offsets that became contiguous.
+    func markDone(_ positions: [MessagePosition]) {
+        let (offsets, gateAction) = state.withLock { state -> ([KafkaTopicPartition: Int64], InFlightGate.Action) in
+            var offsets: [KafkaTopicPartition: Int64] = [:]
+            for position in positions {
+                if let next = state.offsets.done(position) { offsets[position.partition] = next }
+            }
+            return (offsets, state.gate.update(inFlight: state.inFlight))
+        }
+        if !offsets.isEmpty, let consumer = consumer.withLock({ $0 }) {
+            do { try consumer.storeOffsets(offsets) } catch {
+                logger.warning("storing offsets failed", metadata: ["error": "\(error)"])
+            }
+        }
+        applyGate(gateAction)
+    }
+
+    func applyGate(_ action: InFlightGate.Action) {
+        guard action != .none, let consumer = consumer.withLock({ $0 }) else { return }
+        switch action {
+        case .pause:
+            logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
+            consumer.pauseAll()
+        case .resume:
+            logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": "\(settings.limits.lowMark)"])
+            consumer.resumeAll()
+        case .none:
+            break
+        }
+    }
+}
