@@ -47,11 +47,10 @@ import Testing
                 cancelled.withLock { $0 = true }
             }
         }
-        let start = ContinuousClock.now
         try await TestSupport.withRunning([consumer]) {
             try await eventually { consumer.assignment.count == 1 }
         }
-        #expect(ContinuousClock.now - start < .seconds(20))
+        // The handler's 60 s sleep was cancelled: it was cut off, not waited for.
         try await eventually { cancelled.withLock { $0 } }
     }
 }

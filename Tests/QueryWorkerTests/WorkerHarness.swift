@@ -1,0 +1,113 @@
+import FeatureGeometry
+import Foundation
+import Kafka
+import Logging
+import SampleFeatureServer
+import ServiceLifecycle
+
+@testable import QueryWorker
+
+/// One worker in process against the embedded Kafka cluster and the sample feature server, with a producer
+/// for requests and a reader of both outcome topics: real sockets all the way.
+final class WorkerHarness: Sendable {
+    static let logger: Logger = {
+        var logger = Logger(label: "worker-e2e")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    let cluster: EmbeddedKafkaCluster
+    let server: SampleFeatureServer
+    let dataset: SampleDataset
+    let settings: WorkerSettings
+    let group: ServiceGroup
+    let producer: KafkaProducer
+    let reader: KafkaConsumer
+    private let tasks: [Task<Void, any Error>]
+
+    init(faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
+        cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
+        let suffix = String(UUID().uuidString.prefix(8))
+        var settings = WorkerSettings()
+        settings.bootstrapServers = [cluster.bootstrapServers]
+        settings.groupID = "workers-\(suffix)"
+        settings.workerID = "worker-e2e"
+        settings.topics.requests = "requests-\(suffix)"
+        settings.topics.results = "results-\(suffix)"
+        settings.topics.errors = "errors-\(suffix)"
+        settings.allowedHosts = ["127.0.0.1"]
+        settings.summaryInterval = .zero
+        settings.timeouts.shutdown = .seconds(5)
+        configure(&settings)
+        self.settings = settings
+        try cluster.createTopic(settings.topics.requests, partitions: 3)
+        try cluster.createTopic(settings.topics.results, partitions: 1)
+        try cluster.createTopic(settings.topics.errors, partitions: 1)
+        dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
+        server = try await SampleFeatureServer.start(
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
+            logger: Self.logger)
+        let assembly = try WorkerAssembly(settings: settings, logger: Self.logger)
+        group = assembly.serviceGroup(handlesSignals: false, logger: Self.logger)
+        let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])
+        producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: Self.logger)
+        reader = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                client: client, groupID: "reader-\(suffix)", topics: [settings.topics.results, settings.topics.errors]),
+            logger: Self.logger)
+        let (group, producer, reader) = (group, producer, reader)
+        tasks = [Task { try await group.run() }, Task { try await producer.run() }, Task { try await reader.run() }]
+    }
+
+    func url(_ layer: SampleLayer) -> String { server.layerURL(layer) }
+
+    /// Sends one request message (a JSON text) keyed by `key`.
+    func send(_ key: String?, _ json: String) async throws {
+        _ = try await producer.send(KafkaProducerMessage(topic: settings.topics.requests, key: key, value: json))
+    }
+
+    /// Reads `count` outcome messages from the result and error topics.
+    func outcomes(_ count: Int) async throws -> [ParsedJSON] {
+        var values: [ParsedJSON] = []
+        guard count > 0 else { return values }
+        for try await message in reader.messages {
+            values.append(try ParsedJSON(parsing: message.value ?? []))
+            if values.count >= count { break }
+        }
+        return values
+    }
+
+    /// Outcomes by requestId (outcomes without one are under "").
+    func outcomesByRequest(_ count: Int) async throws -> [String: [ParsedJSON]] {
+        var byRequest: [String: [ParsedJSON]] = [:]
+        for value in try await outcomes(count) {
+            let id: String = if case .string(let id)? = value["requestId"] { id } else { "" }
+            byRequest[id, default: []].append(value)
+        }
+        return byRequest
+    }
+
+    /// Stops the worker gracefully, then the clients and the server.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await tasks[0].value
+        reader.triggerGracefulShutdown()
+        producer.triggerGracefulShutdown()
+        try await tasks[1].value
+        try await tasks[2].value
+        await server.shutdown()
+    }
+
+    /// A request message's JSON.
+    static func request(
+        _ id: String, task: String? = nil, url: String, query: String = "{}", extra: String = ""
+    ) -> String {
+        let taskMember = task.map { #","taskId":"\#($0)""# } ?? ""
+        return #"{"requestId":"\#(id)"\#(taskMember),"targets":[{"type":"arcgis","url":"\#(url)"}],"query":\#(query)\#(extra)}"#
+    }
+}
+
+extension ParsedJSON {
+    var status: String? { if case .string(let value)? = self["status"] { value } else { nil } }
+    var errorCode: String? { if case .string(let value)? = self["error"]?["code"] { value } else { nil } }
+}
