@@ -60,9 +60,13 @@ extension WorkerCore {
                  state.offsets.summary)
             }
             let seconds = Double(settings.summaryInterval.components.seconds)
+            var lag: Logger.Metadata = [:]
+            if let consumer = consumer.withLock({ $0 }) {
+                for (partition, behind) in consumer.lag(for: Array(consumer.assignment)) { lag["\(partition)"] = "\(behind)" }
+            }
             logger.info("summary", metadata: [
                 "answeredPerSecond": "\(Double(answered - last) / max(seconds, 1))", "inFlight": "\(inFlight)",
-                "runs": "\(runs)", "partitions": .dictionary(partitions),
+                "runs": "\(runs)", "partitions": .dictionary(partitions), "lag": .dictionary(lag),
             ])
             last = answered
         }
