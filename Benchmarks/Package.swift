@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "kafka-benchmark", targets: ["KafkaBenchmark"]),
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "arcgis-engine-benchmark", targets: ["ArcGISEngineBenchmark"]),
+        .executable(name: "worker-benchmark", targets: ["WorkerBenchmark"]),
     ],
     dependencies: [
         .package(name: "feature-query-worker", path: ".."),
@@ -80,6 +81,25 @@ let package = Package(
                 .product(name: "CurlHTTP", package: "feature-query-worker"),
                 .product(name: "FeatureGeometry", package: "feature-query-worker"),
                 .product(name: "QueryLanguage", package: "feature-query-worker"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The query worker end to end: throughput against wrk replaying the same query requests (target:
+        // 0.8x wrk), supersession → abort at the server against a raw engine cancel (target: p99 < 5 ms),
+        // peak RSS with 1,000 requests in flight (target: < 150 MB). The worker runs as `query-worker run`
+        // children. Run through run-worker-benchmark.sh.
+        .executableTarget(
+            name: "WorkerBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ArcGISEngine", package: "feature-query-worker"),
+                .product(name: "CurlHTTP", package: "feature-query-worker"),
+                .product(name: "FeatureGeometry", package: "feature-query-worker"),
+                .product(name: "QueryLanguage", package: "feature-query-worker"),
+                .product(name: "Kafka", package: "feature-query-worker"),
+                .product(name: "SampleFeatureServer", package: "feature-query-worker"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

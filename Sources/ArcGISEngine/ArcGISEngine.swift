@@ -71,12 +71,15 @@ public final class ArcGISEngine: Sendable {
         await withTaskGroup(of: (Int, [LayerOutcome]).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
+                    // The tuple after the `do`, as in `queryLayers` (Swift 6.3.1 -O miscompiles the other form).
+                    let layerOutcomes: [LayerOutcome]
                     do throws(ArcGISError) {
                         let urls = try await self.layerURLs(of: target)
-                        return (index, await self.queryLayers(urls, query))
+                        layerOutcomes = await self.queryLayers(urls, query)
                     } catch {
-                        return (index, [LayerOutcome(url: error.layer, result: .failure(error))])
+                        layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
                     }
+                    return (index, layerOutcomes)
                 }
             }
             var outcomes = [[LayerOutcome]](repeating: [], count: targets.count)
@@ -89,11 +92,17 @@ public final class ArcGISEngine: Sendable {
         await withTaskGroup(of: (Int, LayerOutcome).self) { group in
             for (index, url) in urls.enumerated() {
                 group.addTask {
+                    // The result first, the tuple after the `do`: Swift 6.3.1's optimizer miscompiles
+                    // `return (index, X(.success(try await ...)))` inside a do/catch in a child task (the
+                    // captured index comes back wrong, so layers went missing from fan-out results or the
+                    // store below trapped out of range) in release builds only.
+                    let result: Result<LayerQueryResult, ArcGISError>
                     do throws(ArcGISError) {
-                        return (index, LayerOutcome(url: url, result: .success(try await self.query(layer: url, query))))
+                        result = .success(try await self.query(layer: url, query))
                     } catch {
-                        return (index, LayerOutcome(url: url, result: .failure(error)))
+                        result = .failure(error)
                     }
+                    return (index, LayerOutcome(url: url, result: result))
                 }
             }
             var outcomes = [LayerOutcome?](repeating: nil, count: urls.count)

@@ -1,39 +1,111 @@
 import ArgumentParser
 import Kafka
 import Logging
+import SampleFeatureServer
 
-/// `query-worker demo`: the README's main command. Until the worker exists it starts the embedded cluster
-/// and shows a keyed round trip through it; later issues grow it into the full demo.
+/// `query-worker demo`: the README's main command. One process runs the embedded Kafka cluster, the sample
+/// feature server and a worker, publishes the seed's queries (and a few that show supersession, a failing
+/// sublayer and the host allowlist), prints each outcome as it arrives, and checks every one against the
+/// dataset's ground truth. Exits 1 when an outcome is missing or wrong, so it doubles as a smoke test.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Run the demo on the embedded defaults (in-process Kafka cluster)."
+        abstract: "Run the worker end to end on the embedded defaults and check every outcome.",
+        discussion: """
+            Starts an in-process Kafka cluster (librdkafka's mock cluster on loopback), the sample feature \
+            server and one worker (allowedHosts 127.0.0.1), then publishes: the seed's seven where clauses \
+            over the seed extent on LA_County_Parcels/FeatureServer/0; the USA fan-out (USA/MapServer, \
+            sublayers 0, 2, 3); a request for the real LA County layer, which the allowlist refuses; with \
+            faults on, the fan-out again with one sublayer failing (partial); and five requests on one task in \
+            quick succession (the first four superseded). Each outcome is printed as it arrives and compared \
+            with the dataset's ground truth. Exit status 0 when every outcome is as expected, else 1. Logs \
+            (warnings and worse by default) go to standard error.
+            """
     )
 
-    @Option(help: "Messages to send through the embedded cluster.")
-    var messages: Int = 1_000
+    @Option(help: "Parcels to generate for the sample feature server.")
+    var parcels = SampleDataset.defaultParcelCount
 
-    @OptionGroup var logging: LoggingOptions
+    @Option(help: "Seed of the generated data.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Latency added to the legacy layer while the burst runs, in milliseconds (makes supersession visible).")
+    var burstLatencyMs = 300
+
+    @Option(help: "Log level (logs go to standard error): trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .warning
+
+    func validate() throws {
+        guard parcels >= 1_000 else { throw ValidationError("--parcels must be at least 1000 (the seed extent needs parcels)") }
+        guard (50...10_000).contains(burstLatencyMs) else { throw ValidationError("--burst-latency-ms must be 50-10000") }
+    }
 
     func run() async throws {
-        let logger = logging.makeLogger(label: "demo")
-        let cluster = try EmbeddedKafkaCluster(brokers: 3, logger: logger)
-        let topic = "feature-queries"
-        try cluster.createTopic(topic, partitions: 6, replicationFactor: 3)
-        printLine("embedded Kafka: 3 brokers at \(cluster.bootstrapServers)")
-
-        let report = try await KafkaRoundTrip(
-            bootstrapServers: cluster.bootstrapServers,
-            topic: topic,
-            count: messages,
-            logger: logger
-        ).run()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let logger = StandardErrorLogging.logger(label: "demo", level: logLevel)
+        printLine("query-worker demo")
+        let stack = try await DemoStack.start(parcels: parcels, seed: seed, logger: logger)
+        let settings = stack.settings
         printLine(
-            "round trip: \(report.sent) keyed messages sent, \(report.received) received in order per key "
-                + "across \(report.partitions) partitions, \(report.duplicates) duplicates, in \(report.elapsedMs) ms"
-        )
-        guard report.received == report.sent, report.duplicates == 0, report.inOrder else {
-            throw ValidationError("round trip lost, duplicated or reordered messages: \(report)")
+            "  Kafka    embedded cluster at \(stack.cluster.bootstrapServers): \(settings.topics.requests) "
+                + "(\(DemoStack.requestPartitions) partitions), \(settings.topics.results), \(settings.topics.errors)")
+        printLine(
+            "  server   sample feature server at \(stack.server.baseURL): "
+                + "\(OutcomeText.grouped(stack.server.dataset.parcelCount)) parcels, ready in \(Self.seconds(clock.now - started))")
+        let truthStarted = clock.now
+        let plan = try DemoPlan.make(server: stack.server)
+        let count = plan.seedPhase.count + plan.faultPhase.count
+        printLine("  truth    \(count) expected outcomes, computed by brute force over the dataset in \(Self.seconds(clock.now - truthStarted))")
+        printLine("  worker   \(settings.workerID) in group \(settings.groupID), allowedHosts \(settings.allowedHosts.joined(separator: ","))")
+
+        let report = try await stack.run { producer in
+            try await play(plan, stack: stack, producer: producer, logger: logger)
         }
+        printLine("")
+        let summary = "\(report.received) of \(report.requested) outcomes (\(report.statusSummary)) in \(Self.seconds(clock.now - started))"
+        guard report.allAsExpected else {
+            printLine("Something is wrong: \(summary)")
+            for failure in report.failures { printLine("  \(failure)") }
+            throw ExitCode(1)
+        }
+        printLine("All as expected: \(summary); every count and id list matches the dataset's ground truth.")
+    }
+
+    /// The two phases: the seed queries, then the same fan-out with a failing sublayer and the burst.
+    private func play(_ plan: DemoPlan, stack: DemoStack, producer: KafkaProducer, logger: Logger) async throws -> DemoReport {
+        let topics = stack.settings.topics
+        let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
+        let wanted = Set((plan.seedPhase + plan.faultPhase).map(\.requestId))
+        return try await OutcomeStream.withStream(
+            client: client, topics: [topics.results, topics.errors], wanted: wanted,
+            deadline: .now.advanced(by: .seconds(90)), logger: logger
+        ) { stream in
+            var report = DemoReport(labels: plan.labels)
+            printLine("")
+            printLine("The seed's seven where clauses over the seed extent, the USA fan-out, a host outside the allowlist:")
+            try await DemoStack.send(plan.seedPhase, with: producer, topic: topics.requests)
+            try await report.collect(plan.seedPhase, from: &stream)
+
+            stack.server.setFaults([
+                FaultRule(.htmlPage(status: 403), pathContains: DemoPlan.faultedLayer.path + "/query"),
+                FaultRule(.latency(milliseconds: burstLatencyMs), pathContains: SampleLayer.legacyParcels.path),
+            ])
+            printLine("")
+            printLine(
+                "With faults: \(DemoPlan.faultedLayer.path) answers with an HTTP 403 page; the legacy layer answers "
+                    + "\(burstLatencyMs) ms late while \(DemoPlan.burstSize) requests on task \"\(DemoPlan.burstTask)\" pan the map:")
+            try await DemoStack.send(plan.faultPhase, with: producer, topic: topics.requests)
+            try await report.collect(plan.faultPhase, from: &stream)
+            stack.server.setFaults([])
+            return report
+        }
+    }
+
+    /// `1.4 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        let tenths = (whole * 1_000 + attoseconds / 1_000_000_000_000_000 + 50) / 100
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 }

@@ -9,8 +9,16 @@ struct LoggingOptions: ParsableArguments {
     var logLevel: Logger.Level = .info
 
     func makeLogger(label: String) -> Logger {
+        StandardErrorLogging.logger(label: label, level: logLevel)
+    }
+}
+
+/// Readable log lines on standard error, for the commands whose standard output is for people or scripts
+/// (`query`, `demo`, `embedded-kafka`); `run` writes JSON lines instead.
+enum StandardErrorLogging {
+    static func logger(label: String, level: Logger.Level) -> Logger {
         var logger = Logger(label: label) { StreamLogHandler.standardError(label: $0) }
-        logger.logLevel = logLevel
+        logger.logLevel = level
         return logger
     }
 }
@@ -20,4 +28,17 @@ extension Logger.Level: @retroactive ExpressibleByArgument {}
 /// Prints a line to standard output and flushes it at once: a script reads the first line while we run.
 func printLine(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+/// Prints a line to standard error: messages for the person at the terminal that scripts reading standard
+/// output should not see.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// A failure a command reports in one sentence and exits 1 on: no usage text, since the arguments were
+/// fine (Kafka unreachable, a request a worker would reject, bad settings in the environment).
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,10 +1,36 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct QueryWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query-worker",
         abstract: "Runs feature queries from Kafka against ArcGIS and OGC API Features services.",
-        subcommands: [RunCommand.self, EmbeddedKafkaCommand.self, DemoCommand.self]
+        discussion: """
+            Start with `query-worker demo`: an in-process Kafka cluster, a sample feature server and a worker, \
+            running the seed queries. Against your own cluster: `query-worker run` is the worker, and \
+            `query-worker query --wait` sends it a request and prints the outcome.
+            """,
+        subcommands: [RunCommand.self, QueryCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self]
     )
+
+    /// ArgumentParser's own `main`, except that a usage error exits with 1 rather than 64 (`EX_USAGE`):
+    /// the documented statuses are 0, 1 (usage, Kafka, timeout) and 2 (`query`'s error outcome), and
+    /// scripts test `$? -eq 1`, not sysexits codes.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(1))
+            }
+            exit(withError: error)
+        }
+    }
 }

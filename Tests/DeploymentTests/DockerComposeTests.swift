@@ -120,6 +120,21 @@ struct DockerComposeTests {
         #expect(worker["container_name"] == nil, "a fixed container_name prevents --scale")
     }
 
+    /// The worker denies every host by default, so a compose worker without an allowlist would reject every
+    /// request; and the list must not open everything up (`*`, `0.0.0.0/0`).
+    @Test func queryWorkerRunsWithANarrowHostAllowlist() throws {
+        let worker = try service("query-worker")
+        #expect(joined(worker["command"]) == "run")
+        let list = try #require(environment(of: worker)["QUERY_WORKER_ALLOWED_HOSTS"], "no QUERY_WORKER_ALLOWED_HOSTS")
+        let hosts = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!hosts.isEmpty && hosts.allSatisfy { !$0.isEmpty })
+        for host in hosts {
+            let wildcardOK = !host.contains("*") || (host.hasPrefix("*.") && host.dropFirst(2).contains("."))
+            #expect(wildcardOK, "\(host): wildcards only as *.domain.tld")
+            #expect(!host.hasSuffix("/0"), "\(host) allows every address")
+        }
+    }
+
     @Test func dockerfileFinalStageIsSlimDebianRunningQueryWorker() throws {
         let lines = try readRepoFile("deploy/Dockerfile")
             .split(separator: "\n")

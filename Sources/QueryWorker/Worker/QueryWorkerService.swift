@@ -26,8 +26,10 @@ public final class QueryWorkerService: Service, Sendable {
                 additionalProperties: settings.kafkaProperties),
             groupID: settings.groupID, topics: [settings.topics.requests], revokeTimeout: settings.timeouts.revoke,
             bufferCapacity: max(64, settings.limits.maxInFlight))
-        let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { event in
-            await core.rebalance(event)
+        // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
+        // alive forever.
+        let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { [weak core] event in
+            await core?.rebalance(event)
         }
         core.consumer.withLock { $0 = consumer }
         self.consumer = consumer
@@ -42,6 +44,9 @@ public final class QueryWorkerService: Service, Sendable {
             do {
                 for try await message in messages.cancelOnGracefulShutdown() {
                     core.handle(message, in: &group)
+                    // At the bound, take no more messages (the consumer's read-ahead still holds some) until
+                    // the gate resumes: pausing the partitions alone does not bound what is in flight.
+                    await core.waitWhilePaused()
                 }
             } catch {
                 core.logger.error("reading requests failed", metadata: ["error": "\(error)"])

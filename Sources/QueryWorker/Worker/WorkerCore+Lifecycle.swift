@@ -19,11 +19,26 @@ extension WorkerCore {
     func rebalance(_ event: KafkaRebalanceEvent) async {
         switch event {
         case .assigned(let partitions):
-            state.withLock { $0.offsets.assign(partitions) }
+            let (paused, everPaused) = state.withLock { state in
+                state.offsets.assign(partitions)
+                return (state.gate.isPaused, state.everPaused)
+            }
+            // librdkafka keeps a partition's pause across revocation and reassignment, while the consumer forgets
+            // it on revocation: a resume issued meanwhile never reached librdkafka, and the partition would stay
+            // paused for good. Pausing and resuming it again makes the two agree (a no-op in librdkafka if the gate
+            // paused meanwhile: the consumer then keeps it paused).
+            if everPaused, !paused, let consumer = consumer.withLock({ $0 }) {
+                consumer.pause(partitions)
+                consumer.resume(partitions)
+            }
             logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         case .revoked(let partitions, let deadline):
             let revoked = Set(partitions)
-            let cutoff = min(deadline - .milliseconds(500), .now + settings.timeouts.revoke)
+            // Runs get the first part of the window; the rest is kept for publishing the cancelled answers and
+            // waiting for their delivery reports, which must be back before the partitions go (a producer's
+            // first message to a topic waits for the topic's metadata: most of a second).
+            let window = min(deadline - .now, settings.timeouts.revoke)
+            let cutoff = ContinuousClock.now + window - Self.revokePublishReserve(window)
             await waitUntil(deadline: cutoff) { state in
                 revoked.allSatisfy { (state.offsets[$0]?.inFlight ?? 0) == 0 }
             }
@@ -34,19 +49,37 @@ extension WorkerCore {
                     group.addTask { await self.answer(answer, outcome: nil) }
                 }
             }
-            _ = state.withLock { $0.offsets.revoke(partitions) }
+            applyGate(forgetting: partitions)
             logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": "\(cancellation.answers.count)"])
         case .lost(let partitions):
             // Another member owns them now: stop their work without answers; the new owner answers.
-            let cancellation = state.withLock { state -> TaskCancellation in
+            let (cancellation, gateAction) = state.withLock { state -> (TaskCancellation, InFlightGate.Action) in
                 let cancellation = state.registry.cancel(partitions: Set(partitions))
                 for answer in cancellation.answers { state.pending[answer.request.requestId] = nil }
                 _ = state.offsets.revoke(partitions)
-                return cancellation
+                // Their messages leave the in-flight count: a worker paused by them must resume.
+                return (cancellation, state.gate.update(inFlight: state.inFlight))
             }
             cancelRuns(cancellation.runs)
+            applyGate(gateAction)
             logger.warning("partitions lost", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         }
+    }
+
+    /// Drops the partitions' offset state, and with it their messages from the in-flight count: the gate must
+    /// hear of it, or a worker paused by them would stay paused (`pauseAll` holds for partitions assigned later).
+    private func applyGate(forgetting partitions: [KafkaTopicPartition]) {
+        let action = state.withLock { state in
+            _ = state.offsets.revoke(partitions)
+            return state.gate.update(inFlight: state.inFlight)
+        }
+        applyGate(action)
+    }
+
+    /// The part of a revocation's `window` kept for publishing cancellations: a quarter, at least 2 s, at most
+    /// half the window.
+    static func revokePublishReserve(_ window: Duration) -> Duration {
+        min(window / 2, max(.seconds(2), window / 4))
     }
 
     /// Logs throughput, in-flight requests and per-partition progress every `summaryInterval`.

@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import ServiceLifecycle
 import Synchronization
 
 #if canImport(Glibc)
@@ -21,6 +22,8 @@ final class WorkerCore: Sendable {
     let state: Mutex<WorkerState>
     /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
     let consumer = Mutex<KafkaConsumer?>(nil)
+    /// Orders offset stores in librdkafka as their computation under ``state`` (see ``markDone(_:)``).
+    private let storeOrder = Mutex<Void>(())
 
     init(settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer, logger: Logger) {
         self.settings = settings
@@ -225,25 +228,57 @@ final class WorkerCore: Sendable {
 
     /// Marks messages done and stores the offsets that became contiguous.
     func markDone(_ positions: [MessagePosition]) {
-        let (offsets, gateAction) = state.withLock { state -> ([KafkaTopicPartition: Int64], InFlightGate.Action) in
-            var offsets: [KafkaTopicPartition: Int64] = [:]
-            for position in positions {
-                if let next = state.offsets.done(position) { offsets[position.partition] = next }
+        // One outer lock orders the offsets' computation and their store: librdkafka keeps the offset stored
+        // last, so two answers finishing together must not store out of order (the commit would go back).
+        let gateAction = storeOrder.withLock { _ -> InFlightGate.Action in
+            let (offsets, gateAction) = state.withLock { state -> ([KafkaTopicPartition: Int64], InFlightGate.Action) in
+                var offsets: [KafkaTopicPartition: Int64] = [:]
+                for position in positions {
+                    if let next = state.offsets.done(position) { offsets[position.partition] = next }
+                }
+                return (offsets, state.gate.update(inFlight: state.inFlight))
             }
-            return (offsets, state.gate.update(inFlight: state.inFlight))
-        }
-        if !offsets.isEmpty, let consumer = consumer.withLock({ $0 }) {
-            do { try consumer.storeOffsets(offsets) } catch {
-                logger.warning("storing offsets failed", metadata: ["error": "\(error)"])
+            if !offsets.isEmpty, let consumer = consumer.withLock({ $0 }) {
+                do { try consumer.storeOffsets(offsets) } catch {
+                    logger.warning("storing offsets failed", metadata: ["error": "\(error)"])
+                }
             }
+            return gateAction
         }
         applyGate(gateAction)
     }
 
+    /// Holds the message loop while the gate is paused: messages the consumer read ahead before the pause
+    /// would otherwise still be taken in and push in-flight past `maxInFlight`. Returns when the gate resumes,
+    /// on graceful shutdown or on cancellation (the loop then ends).
+    func waitWhilePaused() async {
+        guard state.withLock({ $0.gate.isPaused && !$0.loopStopping }) else { return }
+        await withTaskCancellationOrGracefulShutdownHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waits = state.withLock { state -> Bool in
+                    guard state.gate.isPaused, !state.loopStopping else { return false }
+                    state.resumeWaiter = continuation
+                    return true
+                }
+                if !waits { continuation.resume() }
+            }
+        } onCancelOrGracefulShutdown: {
+            let waiter = self.state.withLock { state in
+                state.loopStopping = true
+                return state.resumeWaiter.take()
+            }
+            waiter?.resume()
+        }
+    }
+
     func applyGate(_ action: InFlightGate.Action) {
+        if action == .resume, let waiter = state.withLock({ $0.resumeWaiter.take() }) {
+            waiter.resume()
+        }
         guard action != .none, let consumer = consumer.withLock({ $0 }) else { return }
         switch action {
         case .pause:
+            state.withLock { $0.everPaused = true }
             logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
             consumer.pauseAll()
         case .resume:

@@ -2,7 +2,9 @@ import Logging
 import LoopbackHTTP
 
 /// Answers one request: logs it, applies faults (latency first, then a failure that replaces or cuts
-/// the response), asks the authorizer, and routes it to the directory, metadata or query handlers.
+/// the response), asks the authorizer, and routes it to the directory, metadata or query handlers. A
+/// request whose client went away before its response was made is counted as aborted, and its entry in the
+/// request log stamped with the time.
 final class RequestHandler: Sendable {
     let layers: [SampleLayer: PublishedLayer]
     let faults: FaultInjector
@@ -37,8 +39,23 @@ final class RequestHandler: Sendable {
         let record = RecordedRequest(
             sequence: 0, method: request.method, path: path,
             parameters: list.map { .init(name: $0.name, value: $0.name.lowercased() == "token" ? "<redacted>" : $0.value) },
-            hadToken: token != nil, layer: route.layer, isQuery: route.isQuery, faults: [])
+            hadToken: token != nil, layer: route.layer, isQuery: route.isQuery, faults: [], receivedAt: ContinuousClock.now)
         let sequence = recorder.received(record)
+        do {
+            let response = try await answer(request, route: route, path: path, parameters: parameters, token: token, sequence: sequence)
+            // A client that left while the response was being made: the response goes nowhere.
+            try Task.checkCancellation()
+            return response
+        } catch let error as CancellationError {
+            recorder.aborted(sequence: sequence)
+            throw error
+        }
+    }
+
+    /// Applies the faults and answers: everything ``handle(_:)`` does after logging the request.
+    private func answer(
+        _ request: LoopbackRequest, route: Route, path: String, parameters: RequestParameters, token: String?, sequence: Int
+    ) async throws -> LoopbackResponse {
         let decision = faults.decide(path: path)
         recorder.injected(decision.injected, sequence: sequence)
         if decision.latencyMilliseconds > 0 {

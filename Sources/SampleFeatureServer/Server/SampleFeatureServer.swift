@@ -50,17 +50,7 @@ public final class SampleFeatureServer: Sendable {
         let handler = RequestHandler(
             dataset: data, configuration: configuration, faults: injector, recorder: recorder, logger: logger)
         let http = try await LoopbackHTTPServer.start(host: configuration.host, port: configuration.port, logger: logger) { request in
-            do {
-                let response = try await handler.handle(request)
-                if Task.isCancelled {
-                    recorder.aborted()
-                    throw CancellationError()
-                }
-                return response
-            } catch let error as CancellationError {
-                recorder.aborted()
-                throw error
-            }
+            try await handler.handle(request)
         }
         let server = SampleFeatureServer(
             dataset: data, configuration: configuration, http: http, handler: handler, recorder: recorder, injector: injector)

@@ -62,6 +62,12 @@ public struct RecordedRequest: Sendable, Hashable {
     public var isQuery: Bool
     /// Faults injected into this request.
     public var faults: [FaultKind]
+    /// When the server began to handle the request (its head and body read).
+    public var receivedAt: ContinuousClock.Instant?
+    /// When the server saw the request aborted: its handler was cancelled because the client closed the
+    /// connection before the response was made (nil for a request that was answered or is still running).
+    /// Benchmarks measure how fast a client gives up from it.
+    public var abortedAt: ContinuousClock.Instant?
 
     /// The first value of a parameter, name compared ignoring case.
     public func parameter(_ name: String) -> String? {

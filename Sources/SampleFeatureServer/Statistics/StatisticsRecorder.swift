@@ -50,7 +50,16 @@ final class StatisticsRecorder: Sendable {
 
     func error() { state.withLock { $0.statistics.errorResponses += 1 } }
 
-    func aborted() { state.withLock { $0.statistics.aborted += 1 } }
+    /// Counts an aborted request and stamps its log entry (if still in the log) with the time.
+    func aborted(sequence: Int) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            state.statistics.aborted += 1
+            if let position = state.recent.lastIndex(where: { $0.sequence == sequence }) {
+                state.recent[position].abortedAt = now
+            }
+        }
+    }
 
     func reset() { state.withLock { $0 = State() } }
 

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# Query worker benchmarks, end to end (Kafka in, the sample feature server, Kafka out), each against a peer
+# measured in the same run. Not run by CI.
+#
+#   Benchmarks/run-worker-benchmark.sh [--repetitions N] [--only throughput|supersession|memory] [--strict]
+#                                      [--server-cpus LIST] [--worker-cpus LIST] [--requests N]
+#                                      [--supersessions N]
+#
+# 1. throughput: --requests (default 20,000) small ids queries (where + a 200 m envelope) queued on the
+#    request topic, then a fresh `query-worker run` at max-in-flight 64 works through them while the driver
+#    reads the outcomes back: requests/s over the steady state. Peer: wrk (one thread, 64 connections)
+#    replaying the engine's own two HTTP requests per ids query (returnIdsOnly and returnCountOnly, captured
+#    from the engine), one pair of responses counted as one request, against the same server process.
+#    Target: worker >= 0.8x wrk. Also CPU time per request of the worker (utime+stime from /proc/PID/stat),
+#    of wrk and of the server.
+# 2. supersession: a chain of requests for one task, each superseding the one before while its queries are
+#    held at the server; from the superseding request's arrival at the worker (its "received" log line) to
+#    the server seeing the old query's transfers aborted: p50/p99 over --supersessions (default 500).
+#    Target: p99 < 5 ms. Peer: the same cancellation done on the engine directly (Task.cancel()).
+# 3. memory: peak RSS (VmHWM) of a `query-worker run` holding 1,000 requests in flight (max-in-flight 1000,
+#    the server delaying every query). Target: < 150 MB. The server's figures are printed for scale.
+#
+# Medians over --repetitions (default 3) runs per side; every worker run is a fresh process. Wrong outcomes
+# always fail the script (exit 1); a missed target only with --strict.
+#
+# Builds, each in release: query-worker and sample-feature-server (the main package) with scratch path
+# .build-bench-worker (not .build, so as not to collide with other builds of the main package), and
+# worker-benchmark (Benchmarks/Package.swift) in Benchmarks/.build, as the other benchmark scripts do.
+# SKIP_BUILD=1 reuses what was built last time; QUERY_WORKER=PATH measures that query-worker binary instead of
+# building one (a build of another tree, say). Needs wrk (scripts/setup-deps installs it).
+#
+# CPUs: the sample server stands in for a remote ArcGIS server, so for throughput and memory it runs as its own
+# process pinned to one CPU (--server-cpus, default: the last CPU); the worker, the driver (which serves the
+# mock Kafka cluster and reads the outcomes) and wrk run on the others (--worker-cpus, default: all but the
+# server's). The supersession benchmark keeps the server in the driver's process (for comparable clocks) and
+# pins nothing: it measures latency one request at a time, not capacity.
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH/.." && pwd)"
+SCRATCH="$ROOT/.build-bench-worker"
+
+log() { printf 'run-worker-benchmark: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+
+REPETITIONS=3
+ONLY=""
+STRICT=()
+REQUESTS=20000
+SUPERSESSIONS=500
+CPU_COUNT="$(nproc 2>/dev/null || echo 1)"
+SERVER_CPUS=""
+WORKER_CPUS=""
+if (( CPU_COUNT >= 2 )); then
+    SERVER_CPUS="$((CPU_COUNT - 1))"
+    WORKER_CPUS="0-$((CPU_COUNT - 2))"
+    (( CPU_COUNT == 2 )) && WORKER_CPUS="0"
+fi
+while (( $# > 0 )); do
+    case "$1" in
+        --repetitions) REPETITIONS="${2:?--repetitions needs a number}"; shift 2 ;;
+        --only) ONLY="${2:?--only needs throughput, supersession or memory}"; shift 2 ;;
+        --strict) STRICT=(--strict); shift ;;
+        --server-cpus) SERVER_CPUS="${2?--server-cpus needs a CPU list (empty: unpinned)}"; shift 2 ;;
+        --worker-cpus) WORKER_CPUS="${2?--worker-cpus needs a CPU list (empty: unpinned)}"; shift 2 ;;
+        --requests) REQUESTS="${2:?--requests needs a number}"; shift 2 ;;
+        --supersessions) SUPERSESSIONS="${2:?--supersessions needs a number}"; shift 2 ;;
+        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown argument $1 (see --help)" ;;
+    esac
+done
+[[ "$REPETITIONS" =~ ^[1-9][0-9]*$ ]] || die "--repetitions must be a positive number"
+[[ "$REQUESTS" =~ ^[1-9][0-9]*$ ]] || die "--requests must be a positive number"
+[[ "$SUPERSESSIONS" =~ ^[1-9][0-9]*$ ]] || die "--supersessions must be a positive number"
+[[ -z "$ONLY" || "$ONLY" == throughput || "$ONLY" == supersession || "$ONLY" == memory ]] \
+    || die "--only takes throughput, supersession or memory"
+WRK="$(command -v wrk || true)"
+[[ -n "$WRK" && -x "$WRK" ]] || die "wrk is missing: run scripts/setup-deps (Debian package wrk)"
+
+# --- build --------------------------------------------------------------------------------
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    command -v swift >/dev/null || die "no swift on PATH"
+    for library in rdkafka libcurl; do
+        pkg-config --exists "$library" || die "$library is missing (run scripts/setup-deps)"
+    done
+    if [[ -z "${QUERY_WORKER:-}" ]]; then
+        log "building query-worker (release, scratch path $SCRATCH)"
+        (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH")
+    fi
+    log "building sample-feature-server (release, scratch path $SCRATCH)"
+    (cd "$ROOT" && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH")
+    log "building worker-benchmark (release, $BENCH/.build)"
+    (cd "$BENCH" && swift build -c release --product worker-benchmark)
+fi
+QUERY_WORKER="${QUERY_WORKER:-$SCRATCH/release/query-worker}"
+SERVER="$SCRATCH/release/sample-feature-server"
+BENCHMARK="$BENCH/.build/release/worker-benchmark"
+for binary in "$QUERY_WORKER" "$SERVER" "$BENCHMARK"; do
+    [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"
+done
+
+# --- servers ------------------------------------------------------------------------------
+WORK="$(mktemp -d /tmp/worker-benchmark.XXXXXX)"
+SERVER_PID=""
+stop_server() {
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    SERVER_PID=""
+}
+cleanup() {
+    stop_server
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# start_server NAME ARGS...: starts the sample server (pinned to $SERVER_CPUS if set), waits for the base URL
+# it prints as its first line of standard output, and sets SERVER_PID and SERVER_URL.
+start_server() {
+    local name="$1"
+    shift
+    local pin=()
+    [[ -n "$SERVER_CPUS" ]] && pin=(taskset -c "$SERVER_CPUS")
+    "${pin[@]}" "$SERVER" --log-level warning "$@" >"$WORK/$name.out" 2>"$WORK/$name.err" &
+    SERVER_PID=$!
+    local started=$SECONDS
+    until [[ -f "$WORK/$name.out" ]] && (( $(wc -l <"$WORK/$name.out") >= 1 )); do  # a whole first line
+        kill -0 "$SERVER_PID" 2>/dev/null || { log "the $name server exited at start:"; cat "$WORK/$name.err" >&2; exit 2; }
+        (( SECONDS - started < 300 )) || { log "the $name server printed no URL in 300 s"; exit 2; }
+        sleep 0.1
+    done
+    SERVER_URL="$(head -n 1 "$WORK/$name.out")"
+    [[ "$SERVER_URL" == http://*/arcgis/rest/services ]] || { log "the $name server printed '$SERVER_URL', not a base URL"; exit 2; }
+    log "$name server: pid $SERVER_PID, ${*:-default options (2,400,000 parcels)} (CPUs: ${SERVER_CPUS:-unpinned}), started in $((SECONDS - started)) s"
+}
+
+# How idle the CPUs are over one second: other work on this machine makes the figures noisy.
+check_idle() {
+    local a b total=0 i idle
+    read -r -a a < <(grep '^cpu ' /proc/stat)
+    sleep 1
+    read -r -a b < <(grep '^cpu ' /proc/stat)
+    for i in 1 2 3 4 5 6 7 8; do total=$((total + b[i] - a[i])); done
+    idle=100
+    (( total > 0 )) && idle=$(( 100 * (b[4] - a[4]) / total ))
+    if (( idle < 85 )); then
+        log "WARNING: the CPUs are only $idle% idle before the $1 benchmark; other processes will distort the figures:"
+        ps -eo pcpu,pid,comm --sort=-pcpu | sed -n '2,4p' | sed 's/^/    /' >&2
+    else
+        log "CPUs $idle% idle before the $1 benchmark"
+    fi
+}
+
+# The driver, pinned to the worker CPUs when they are set (its mock Kafka cluster and reader belong to the
+# worker's side).
+driver() {
+    local pin=()
+    [[ -n "$WORKER_CPUS" ]] && pin=(taskset -c "$WORKER_CPUS")
+    "${pin[@]}" "$BENCHMARK" "$@"
+}
+
+COMMON=(--query-worker "$QUERY_WORKER" --repetitions "$REPETITIONS" "${STRICT[@]}")
+log "query-worker: $QUERY_WORKER"
+log "$(swift --version 2>/dev/null | head -n 1); $("$WRK" --version 2>&1 | head -1 | awk '{print $1, $2}'); $CPU_COUNT CPUs; load:$(uptime | sed 's/.*load average://')"
+
+status=0
+if [[ -z "$ONLY" || "$ONLY" == throughput ]]; then
+    check_idle throughput
+    start_server throughput
+    driver throughput --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --requests "$REQUESTS" --wrk "$WRK" \
+        --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" || status=1
+    stop_server
+    echo
+fi
+if [[ -z "$ONLY" || "$ONLY" == supersession ]]; then
+    check_idle supersession
+    "$BENCHMARK" supersession --supersessions "$SUPERSESSIONS" "${COMMON[@]}" || status=1
+    echo
+fi
+if [[ -z "$ONLY" || "$ONLY" == memory ]]; then
+    check_idle memory
+    start_server memory --parcels 100000 --fault "latency:ms=600000,path=FeatureServer/0/query"
+    driver memory --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" || status=1
+    stop_server
+fi
+log "load after the run:$(uptime | sed 's/.*load average://')"
+(( status == 0 )) || log "FAILED (see above)"
+exit "$status"

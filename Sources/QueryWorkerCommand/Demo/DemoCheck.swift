@@ -1,0 +1,58 @@
+/// Compares an outcome with what the demo expects, and says what differs.
+///
+/// The demo is a check as much as a show: counts and ids are compared with the dataset's ground truth
+/// (computed by brute force, independently of the server's query path and the worker), so a demo that
+/// prints `ok` everywhere has verified its answers, not only received some.
+enum DemoCheck {
+    /// What is wrong with `outcome`; empty when it is what `expected` describes.
+    static func problems(_ outcome: Outcome, expected: DemoExpectation) -> [String] {
+        switch expected {
+        case .succeeded(let layers):
+            return status(outcome, "succeeded") + layerProblems(outcome, layers)
+        case .partial(let layers):
+            return status(outcome, "partial") + layerProblems(outcome, layers)
+        case .superseded(let newer):
+            var problems = status(outcome, "superseded")
+            if outcome.supersededBy != newer {
+                problems.append("supersededBy is \(outcome.supersededBy ?? "absent"), expected \(newer)")
+            }
+            return problems
+        case .rejected(let code):
+            var problems = status(outcome, "rejected")
+            if outcome.error?.code != code { problems.append("error code is \(outcome.error?.code ?? "absent"), expected \(code)") }
+            return problems
+        }
+    }
+
+    private static func status(_ outcome: Outcome, _ expected: String) -> [String] {
+        guard outcome.status != expected else { return [] }
+        let reason = outcome.error.map { " (\($0.code): \($0.message))" } ?? ""
+        return ["status is \(outcome.status)\(reason), expected \(expected)"]
+    }
+
+    private static func layerProblems(_ outcome: Outcome, _ expected: [ExpectedLayer]) -> [String] {
+        let layers = outcome.layers ?? []
+        guard layers.map(\.url) == expected.map(\.url) else {
+            return ["layers are \(layers.map(\.url)), expected \(expected.map(\.url))"]
+        }
+        var problems: [String] = []
+        for (layer, want) in zip(layers, expected) {
+            guard let truth = want.truth else {
+                if layer.status != "failed" { problems.append("\(layer.url) \(layer.status), expected it to fail") }
+                continue
+            }
+            if let error = layer.error {
+                problems.append("\(layer.url) failed (\(error.code): \(error.message))")
+                continue
+            }
+            if layer.count != truth.count {
+                problems.append("\(layer.url) count \(layer.count ?? -1), ground truth \(truth.count)")
+            }
+            if layer.complete != true { problems.append("\(layer.url) is incomplete") }
+            if want.idsReturned, layer.objectIds?.map(Int.init) != truth {
+                problems.append("\(layer.url) ids differ from the ground truth (\(layer.objectIds?.count ?? 0) ids, \(truth.count) expected)")
+            }
+        }
+        return problems
+    }
+}

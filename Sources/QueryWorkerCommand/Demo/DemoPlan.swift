@@ -1,0 +1,136 @@
+import QueryLanguage
+import SampleFeatureServer
+
+/// One request of the demo and the outcome it must get.
+struct DemoRequest: Sendable {
+    var draft: RequestDraft
+    var expected: DemoExpectation
+    var requestId: String { draft.requestId }
+}
+
+/// The outcome a demo request must get, with the dataset's ground truth for every layer that succeeds.
+enum DemoExpectation: Sendable {
+    /// Every layer succeeded with exactly these matches.
+    case succeeded([ExpectedLayer])
+    /// Some layers failed (`nil` ids), the others matched exactly.
+    case partial([ExpectedLayer])
+    /// Replaced by the newer request of its task.
+    case superseded(by: String)
+    /// Refused before anything ran, with this code.
+    case rejected(code: String)
+}
+
+/// A layer of an expected result: its URL, and the object ids that match (brute force over the dataset),
+/// or `nil` when the layer must fail. `idsReturned` is false for `result: count`.
+struct ExpectedLayer: Sendable {
+    var url: String
+    var truth: [Int]?
+    var idsReturned: Bool
+}
+
+/// The demo's requests, phase by phase: the seed's seven where clauses, the USA fan-out, a host outside
+/// the allowlist, then (with faults on) a sublayer failing on its own and a burst showing supersession.
+struct DemoPlan: Sendable {
+    var seedPhase: [DemoRequest]
+    var faultPhase: [DemoRequest]
+    /// A short name per layer URL, for the one-line outcomes.
+    var labels: [String: String]
+
+    /// The demo's view of the US: the lower 48 states, in degrees.
+    static let usExtent = ExtentArgument(xmin: -125, ymin: 24, xmax: -66, ymax: 50, wkid: 4326)
+    /// The layer the fault phase makes fail, and the fault: an HTML page with HTTP 403, as a proxy sends.
+    static let faultedLayer = SampleLayer.counties
+    static let burstTask = "map-view"
+    static let burstSize = 5
+
+    static func make(server: SampleFeatureServer) throws -> DemoPlan {
+        let dataset = server.dataset
+        var labels: [String: String] = [:]
+        for layer in SampleLayer.allCases { labels[server.layerURL(layer)] = shortName(layer) }
+
+        let seed = SampleDataset.seedExtent
+        let seedExtent = ExtentArgument(
+            xmin: seed.xmin, ymin: seed.ymin, xmax: seed.xmax, ymax: seed.ymax, wkid: seed.spatialReference?.wkid ?? 102_100)
+        var seeds: [DemoRequest] = try NamedQueryCatalog.builtInExamples.map { named in
+            let truth = try dataset.groundTruthObjectIDs(.parcels, where: named.clause, envelope: SampleDataset.seedExtent)
+            return DemoRequest(
+                draft: draft("seed/\(named.name)", targets: [.init(url: server.layerURL(.parcels))],
+                             query: .init(namedWhere: named.name, extent: RequestDraft.extent(seedExtent))),
+                expected: .succeeded([ExpectedLayer(url: server.layerURL(.parcels), truth: truth, idsReturned: true)]))
+        }
+        seeds.append(try usaRequest(server, "usa/pop2000-over-500k", population: 500_000, result: "count", faulted: false))
+        seeds.append(DemoRequest(
+            draft: draft("outside/la-county-parcels", targets: [.init(url: Self.realParcelsURL)], query: .init()),
+            expected: .rejected(code: "host_not_allowed")))
+
+        var faulted = [try usaRequest(server, "usa/pop2000-over-100k", population: 100_000, result: "ids", faulted: true)]
+        faulted += try burst(server)
+        return DemoPlan(seedPhase: seeds, faultPhase: faulted, labels: labels)
+    }
+
+    /// The seed application's real layer: the worker must refuse it, since only 127.0.0.1 is allowed.
+    static let realParcelsURL =
+        "https://services3.arcgis.com/GVgbJbqm8hXASVYi/arcgis/rest/services/LA_County_Parcels/FeatureServer/0"
+
+    /// `USA/MapServer` with sublayers 0, 2 and 3 (cities, states, counties) and `POP2000 > population`.
+    private static func usaRequest(
+        _ server: SampleFeatureServer, _ name: String, population: Int, result: String, faulted: Bool
+    ) throws -> DemoRequest {
+        let clause = "POP2000 > \(population)"
+        // The dataset's own envelope, moved: this target does not depend on FeatureGeometry to name the type.
+        var envelope = SampleDataset.seedExtent
+        (envelope.xmin, envelope.ymin, envelope.xmax, envelope.ymax) = (usExtent.xmin, usExtent.ymin, usExtent.xmax, usExtent.ymax)
+        envelope.spatialReference = .wgs84
+        let layers: [ExpectedLayer] = try [SampleLayer.cities, .states, .counties].map { layer in
+            let failing = faulted && layer == faultedLayer
+            let truth = failing ? nil : try server.dataset.groundTruthObjectIDs(layer, where: clause, envelope: envelope)
+            return ExpectedLayer(url: server.layerURL(layer), truth: truth, idsReturned: result == "ids")
+        }
+        return DemoRequest(
+            draft: draft(
+                name, targets: [.init(url: server.serviceURL(.usa), layers: [0, 2, 3])],
+                query: .init(where: clause, extent: RequestDraft.extent(usExtent), result: result)),
+            expected: faulted ? .partial(layers) : .succeeded(layers))
+    }
+
+    /// Five requests on one task in quick succession, as a map panning east sends them: the legacy layer is
+    /// slowed down, so each is still running when the next arrives and is superseded by it.
+    private static func burst(_ server: SampleFeatureServer) throws -> [DemoRequest] {
+        let url = server.layerURL(.legacyParcels)
+        return try (1...burstSize).map { index in
+            var envelope = SampleDataset.seedExtent
+            envelope.xmin += Double(index - 1) * 600
+            envelope.xmax += Double(index - 1) * 600
+            let id = "\(burstTask)/\(index)"
+            let expected: DemoExpectation
+            if index < burstSize {
+                expected = .superseded(by: "\(burstTask)/\(index + 1)")
+            } else {
+                let truth = try server.dataset.groundTruthObjectIDs(.legacyParcels, envelope: envelope)
+                expected = .succeeded([ExpectedLayer(url: url, truth: truth, idsReturned: true)])
+            }
+            let extent = ExtentArgument(
+                xmin: envelope.xmin, ymin: envelope.ymin, xmax: envelope.xmax, ymax: envelope.ymax,
+                wkid: envelope.spatialReference?.wkid ?? 102_100)
+            var request = draft(id, targets: [.init(url: url)], query: .init(extent: RequestDraft.extent(extent)))
+            request.taskId = burstTask
+            return DemoRequest(draft: request, expected: expected)
+        }
+    }
+
+    private static func draft(_ id: String, targets: [RequestDraft.Target], query: RequestDraft.Query) -> RequestDraft {
+        RequestDraft(requestId: id, taskId: nil, timeoutMs: 30_000, targets: targets, query: query)
+    }
+
+    private static func shortName(_ layer: SampleLayer) -> String {
+        switch layer {
+        case .parcels: "parcels"
+        case .legacyParcels: "legacy parcels"
+        case .cities: "cities"
+        case .highways: "highways"
+        case .states: "states"
+        case .counties: "counties"
+        case .elevation: "elevation"
+        }
+    }
+}

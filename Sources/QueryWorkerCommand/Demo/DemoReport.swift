@@ -1,0 +1,50 @@
+/// What the demo saw: each outcome printed as it arrives and checked, then a summary.
+struct DemoReport {
+    let labels: [String: String]
+    private(set) var statuses: [String: Int] = [:]
+    private(set) var failures: [String] = []
+    private(set) var received = 0
+    private(set) var requested = 0
+
+    init(labels: [String: String]) {
+        self.labels = labels
+    }
+
+    var allAsExpected: Bool { failures.isEmpty && received == requested }
+
+    /// Reads outcomes until every request of `requests` has one (or the stream ends), printing a line per
+    /// outcome: `ok` or `WRONG`, the requestId, the status, the layers' counts and the duration.
+    mutating func collect(_ requests: [DemoRequest], from stream: inout OutcomeStream) async throws {
+        requested += requests.count
+        var pending = Dictionary(requests.map { ($0.requestId, $0) }, uniquingKeysWith: { first, _ in first })
+        while !pending.isEmpty, let completed = try await stream.next() {
+            let outcome = completed.outcome
+            guard let id = outcome.requestId, let request = pending.removeValue(forKey: id) else { continue }
+            received += 1
+            statuses[outcome.status, default: 0] += 1
+            let problems = DemoCheck.problems(outcome, expected: request.expected)
+            let detail = OutcomeText.line(outcome) { labels[$0.url] ?? $0.url }
+            printLine("  \(problems.isEmpty ? "ok   " : "WRONG") \(Self.padded(id, 26)) \(Self.padded(outcome.status, 11)) \(detail)")
+            for problem in problems {
+                printLine("        \(problem)")
+                failures.append("\(id): \(problem)")
+            }
+        }
+        for id in pending.keys.sorted() {
+            printLine("  WRONG \(Self.padded(id, 26)) no outcome")
+            failures.append("\(id): no outcome arrived")
+        }
+    }
+
+    /// `9 succeeded, 1 partial, 4 superseded, 1 rejected`, in the contract's order of statuses.
+    var statusSummary: String {
+        let order = ["succeeded", "partial", "rejected", "failed", "superseded", "cancelled", "expired"]
+        let known = order.compactMap { status in statuses[status].map { "\($0) \(status)" } }
+        let other = statuses.keys.filter { !order.contains($0) }.sorted().map { "\(statuses[$0] ?? 0) \($0)" }
+        return (known + other).joined(separator: ", ")
+    }
+
+    static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import Kafka
+import Logging
+import QueryLanguage
+import QueryWorker
+
+/// The Kafka side of `query`: where to publish and read, resolved as the worker resolves its own settings.
+///
+/// `query` reads the same `QUERY_WORKER_*` variables and configuration file as `query-worker run`, so on a
+/// machine set up for a worker (bootstrap servers, topic names, `QUERY_WORKER_KAFKA_SECURITY_PROTOCOL`, ...)
+/// it talks to the same cluster and topics without repeating them.
+struct QueryKafkaSettings: Sendable {
+    var settings: WorkerSettings
+    /// The named queries configured here, to check `--named-where` against before publishing.
+    var catalog: NamedQueryCatalog
+
+    static func load(bootstrapServers: String?, requests: String?, results: String?, errors: String?) throws -> QueryKafkaSettings {
+        var flags: [String: String] = [:]
+        let named: [(String, String?)] = [
+            ("bootstrapServers", bootstrapServers), ("topics.requests", requests), ("topics.results", results),
+            ("topics.errors", errors),
+        ]
+        for case let (key, value?) in named { flags[key] = value }
+        do {
+            let settings = try WorkerSettings.load(flags: flags).settings
+            return QueryKafkaSettings(settings: settings, catalog: try settings.namedQueryCatalog())
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// The client configuration of `query`'s producer and reader, with the configured librdkafka properties.
+    func client(id: String) -> KafkaClientConfiguration {
+        KafkaClientConfiguration(
+            bootstrapServers: settings.bootstrapServers, clientID: id, additionalProperties: settings.kafkaProperties)
+    }
+}
+
+/// Publishing one request, and waiting for its outcome.
+struct QuerySession {
+    let kafka: QueryKafkaSettings
+    let draft: RequestDraft
+    let value: [UInt8]
+    let logger: Logger
+
+    /// How long publishing may take before `query` gives up: long enough for a slow broker, short enough
+    /// that a wrong `--bootstrap-servers` is an error a user sees soon (librdkafka would retry for minutes).
+    static let publishTimeout: Duration = .seconds(15)
+
+    /// Publishes the request keyed by its taskId and waits for the broker's acknowledgement.
+    @discardableResult
+    func publish() async throws -> KafkaDeliveryReport {
+        let message = KafkaProducerMessage(
+            topic: kafka.settings.topics.requests, key: Array(draft.key.utf8), value: value)
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                client: kafka.client(id: "query-worker-query"), messageTimeout: Self.publishTimeout),
+            logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await producer.run() }
+            let result: Result<KafkaDeliveryReport, any Error>
+            do {
+                result = .success(try await producer.send(message))
+            } catch {
+                result = .failure(error)
+            }
+            producer.triggerGracefulShutdown()
+            try await group.waitForAll()
+            switch result {
+            case .success(let report):
+                logger.info("published", metadata: ["topic": "\(report.topic)", "partition": "\(report.partition)", "offset": "\(report.offset)"])
+                return report
+            case .failure(let error):
+                throw CommandFailure(
+                    "could not publish to \(message.topic) at \(kafka.settings.bootstrapServers.joined(separator: ",")) "
+                        + "(is Kafka running there, and does the topic exist?): \(error)")
+            }
+        }
+    }
+
+    /// How far before this machine's clock an outcome's timestamp may be and still count: the worker's
+    /// clock may be behind ours. Older outcomes under the same requestId belong to an earlier request.
+    static let clockSkewAllowance: Int64 = 30_000
+
+    /// Starts reading the outcome topics, publishes (calling `published` once the broker has the request),
+    /// and returns the request's outcome, or `nil` when none came within `timeout`. The reader starts first
+    /// only to save time: it reads from the beginning, so the order does not matter for correctness (see
+    /// ``OutcomeStream``).
+    func publishAndWait(timeout: Duration, published: () -> Void) async throws -> OutcomeCollector.Completed? {
+        let topics = [kafka.settings.topics.results, kafka.settings.topics.errors]
+        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        return try await OutcomeStream.withStream(
+            client: kafka.client(id: "query-worker-query-reader"), topics: topics, wanted: [draft.requestId],
+            notBeforeMs: now - Self.clockSkewAllowance, deadline: .now.advanced(by: timeout), logger: logger
+        ) { stream in
+            try await publish()
+            published()
+            return try await stream.next()
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A long-running child (`embedded-kafka`, `sample-feature-server`, `run`) for the command tests: started,
+/// its first line of standard output read (the bootstrap list or the services URL), stopped with SIGTERM.
+final class CommandChild: @unchecked Sendable {
+    private let process: Process
+    /// The first line of standard output, when the child prints one (`nil` if it ended first).
+    let firstLine: String?
+
+    private init(process: Process, firstLine: String?) {
+        self.process = process
+        self.firstLine = firstLine
+    }
+
+    static func start(_ executable: String, _ arguments: [String], readsFirstLine: Bool = true) throws -> CommandChild {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        let stdout = Pipe()
+        process.standardOutput = readsFirstLine ? stdout : FileHandle.nullDevice
+        try process.run()
+        let line = readsFirstLine ? EmbeddedKafkaCommandTests.firstLine(of: stdout.fileHandleForReading) : nil
+        return CommandChild(process: process, firstLine: line)
+    }
+
+    /// Sends SIGTERM and waits for the exit; returns the exit status (a signal's number if it was killed).
+    @discardableResult
+    func terminate() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// For `defer`: SIGTERM if still running, then wait.
+    func stop() {
+        _ = terminate()
+    }
+}
+
+/// What a command printed and how it exited.
+struct CommandOutput: Sendable, CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+
+    /// Runs a command to its end without blocking a thread of the cooperative pool (the exit is awaited
+    /// through `terminationHandler`), so several can run at once; killed after `timeout`.
+    static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(90)) async throws -> CommandOutput {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-command-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("out")
+        let errURL = directory.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        let child = UncheckedProcess(process)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    child.process.terminationHandler = { _ in continuation.resume() }
+                    do {
+                        try child.process.run()
+                    } catch {
+                        child.process.terminationHandler = nil
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                child.process.terminate()
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+        return CommandOutput(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+}
+
+/// A `Process` handed to the tasks that start it and time it out; each touches it once, in order.
+private struct UncheckedProcess: @unchecked Sendable {
+    let process: Process
+    init(_ process: Process) { self.process = process }
+}

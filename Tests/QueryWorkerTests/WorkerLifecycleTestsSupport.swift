@@ -1,0 +1,257 @@
+import FeatureGeometry
+import Foundation
+import Kafka
+import Logging
+import SampleFeatureServer
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+@testable import QueryWorker
+
+/// What the lifecycle tests need around workers that come and go: one embedded cluster, one sample feature
+/// server, a producer of requests and a reader that collects every outcome in the background. Workers run in
+/// process (``startWorker(_:configure:)``) or as `query-worker run` processes (``WorkerProcess``).
+final class LifecycleBench: Sendable {
+    /// One outcome message, reduced to what the tests check.
+    struct Outcome: Sendable, Hashable {
+        var requestId: String?
+        var status: String?
+        var errorCode: String?
+        var worker: String?
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "worker-lifecycle")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// The key of the barrier messages this bench writes to the outcome topics itself.
+    static let barrierKey = "__lifecycle-barrier__"
+
+    let cluster: EmbeddedKafkaCluster
+    let server: SampleFeatureServer
+    /// The settings every worker starts from (topics, group, allowed hosts).
+    let baseSettings: WorkerSettings
+    let producer: KafkaProducer
+    let reader: KafkaConsumer
+    private let collected = Collected()
+    private let tasks: [Task<Void, any Error>]
+
+    init(partitions: Int = 6, faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
+        cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
+        let suffix = String(UUID().uuidString.prefix(8))
+        var settings = WorkerSettings()
+        settings.bootstrapServers = [cluster.bootstrapServers]
+        settings.groupID = "workers-\(suffix)"
+        settings.workerID = "worker-lifecycle"
+        settings.topics.requests = "requests-\(suffix)"
+        settings.topics.results = "results-\(suffix)"
+        settings.topics.errors = "errors-\(suffix)"
+        settings.allowedHosts = ["127.0.0.1"]
+        settings.summaryInterval = .zero
+        settings.timeouts.shutdown = .seconds(5)
+        configure(&settings)
+        baseSettings = settings
+        try cluster.createTopic(settings.topics.requests, partitions: partitions)
+        try cluster.createTopic(settings.topics.results, partitions: 1)
+        try cluster.createTopic(settings.topics.errors, partitions: 1)
+        let dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
+        server = try await SampleFeatureServer.start(
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
+            logger: Self.logger)
+        let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])
+        producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: Self.logger)
+        reader = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                client: client, groupID: "reader-\(suffix)", topics: [settings.topics.results, settings.topics.errors]),
+            logger: Self.logger)
+        let (producer, reader, collected) = (producer, reader, collected)
+        tasks = [
+            Task { try await producer.run() },
+            Task { try await reader.run() },
+            Task {
+                var seen: Set<String> = []
+                for try await message in reader.messages {
+                    // The reader stores no offsets: after a rebalance of its own it reads messages again.
+                    guard seen.insert("\(message.topicPartition)@\(message.offset)").inserted else { continue }
+                    if message.keyString == Self.barrierKey {
+                        let id = message.valueString ?? ""
+                        collected.withLock { _ = $0.barriers.insert(id) }
+                        continue
+                    }
+                    let value = try ParsedJSON(parsing: message.value ?? [])
+                    let outcome = Outcome(
+                        requestId: value.string("requestId"), status: value.status, errorCode: value.errorCode,
+                        worker: value.string("worker"))
+                    collected.withLock { $0.outcomes.append(outcome) }
+                }
+            },
+        ]
+    }
+
+    func url(_ layer: SampleLayer) -> String { server.layerURL(layer) }
+
+    /// Sends request messages, `(key, json)`, and waits for their delivery reports.
+    func send(_ messages: [(key: String, json: String)]) async throws {
+        let topic = baseSettings.topics.requests
+        let reports = await producer.send(messages.map { KafkaProducerMessage(topic: topic, key: $0.key, value: $0.json) })
+        for report in reports { _ = try report.get() }
+    }
+
+    /// Every outcome read so far, in the order read (results and errors interleaved).
+    var outcomes: [Outcome] { collected.withLock { $0.outcomes } }
+
+    /// Outcomes by requestId.
+    var outcomesByRequest: [String: [Outcome]] {
+        Dictionary(grouping: outcomes.filter { $0.requestId != nil }, by: { $0.requestId ?? "" })
+    }
+
+    /// Waits until `condition` holds for the outcomes read so far; false when `timeout` passed first.
+    func waitForOutcomes(timeout: Duration = .seconds(60), _ condition: ([Outcome]) -> Bool) async -> Bool {
+        await poll(timeout: timeout) { self.collected.withLock { condition($0.outcomes) } }
+    }
+
+    /// Waits until every one of `requestIds` has at least one outcome.
+    func waitForAnswers(to requestIds: some Sequence<String>, timeout: Duration = .seconds(60)) async -> Bool {
+        let wanted = Set(requestIds)
+        return await waitForOutcomes(timeout: timeout) { outcomes in
+            wanted.isSubset(of: Set(outcomes.compactMap(\.requestId)))
+        }
+    }
+
+    /// Makes sure the reader has read everything published to the outcome topics before this call: writes a
+    /// barrier message to each (one partition each, so in order after every earlier outcome) and waits until
+    /// both are read. After every worker has stopped, what was read is then all there is.
+    func barrier(timeout: Duration = .seconds(30)) async throws -> Bool {
+        let id = UUID().uuidString
+        let topics = [baseSettings.topics.results, baseSettings.topics.errors]
+        let reports = await producer.send(topics.map { KafkaProducerMessage(topic: $0, key: Self.barrierKey, value: "\(id)/\($0)") })
+        for report in reports { _ = try report.get() }
+        let expected = Set(topics.map { "\(id)/\($0)" })
+        return await poll(timeout: timeout) { self.collected.withLock { expected.isSubset(of: $0.barriers) } }
+    }
+
+    /// An in-process worker of the group, started now.
+    func startWorker(_ workerID: String, configure: (inout WorkerSettings) -> Void = { _ in }) throws -> InProcessWorker {
+        var settings = baseSettings
+        settings.workerID = workerID
+        configure(&settings)
+        return try InProcessWorker(settings: settings)
+    }
+
+    /// Stops the clients and the server (workers are stopped by their tests).
+    func stop() async throws {
+        reader.triggerGracefulShutdown()
+        producer.triggerGracefulShutdown()
+        for task in tasks { try await task.value }
+        await server.shutdown()
+    }
+
+    /// The request JSON the tests send: one target, the given query.
+    static func request(_ id: String, task: String, url: String, query: String = "{}") -> String {
+        #"{"requestId":"\#(id)","taskId":"\#(task)","targets":[{"type":"arcgis","url":"\#(url)"}],"query":\#(query)}"#
+    }
+}
+
+/// What the bench's reader collected: outcomes and barrier ids.
+private final class Collected: Sendable {
+    private let state = Mutex<(outcomes: [LifecycleBench.Outcome], barriers: Set<String>)>(([], []))
+
+    func withLock<R>(_ body: (inout (outcomes: [LifecycleBench.Outcome], barriers: Set<String>)) -> R) -> R {
+        state.withLock { body(&$0) }
+    }
+}
+
+/// One worker in process, its own service group, and the log lines it wrote.
+final class InProcessWorker: Sendable {
+    let assembly: WorkerAssembly
+    let group: ServiceGroup
+    let log: LogRecorder
+    private let running: Task<Void, any Error>
+    private let finished = Flag()
+
+    init(settings: WorkerSettings) throws {
+        let log = LogRecorder()
+        var logger = Logger(label: "worker-\(settings.workerID)") { _ in log.handler() }
+        logger.logLevel = .info
+        assembly = try WorkerAssembly(settings: settings, logger: logger)
+        group = assembly.serviceGroup(handlesSignals: false, logger: logger)
+        self.log = log
+        let (group, finished) = (group, finished)
+        running = Task {
+            defer { finished.set() }
+            try await group.run()
+        }
+    }
+
+    var core: WorkerCore { assembly.worker.core }
+    var workerID: String { assembly.settings.workerID }
+
+    /// Partitions the worker's consumer holds now.
+    var assignment: Set<KafkaTopicPartition> { assembly.worker.consumer.assignment }
+
+    /// Whether the service group has returned.
+    var isFinished: Bool { finished.isSet }
+
+    /// Triggers graceful shutdown and waits (at most `timeout`) for the group to return; false if it did not.
+    func stop(timeout: Duration = .seconds(60)) async throws -> Bool {
+        await group.triggerGracefulShutdown()
+        guard await poll(timeout: timeout, { self.isFinished }) else { return false }
+        try await running.value
+        await assembly.httpClient.shutdown()
+        return true
+    }
+}
+
+/// A flag set once, read from anywhere.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+    func set() { value.store(true, ordering: .sequentiallyConsistent) }
+}
+
+/// Keeps what a worker logged (level, message, metadata as text), for tests to look for.
+final class LogRecorder: Sendable {
+    private let lines = Mutex<[(level: Logger.Level, message: String, metadata: String)]>([])
+
+    func handler() -> some LogHandler { Handler(recorder: self) }
+
+    /// How many lines had exactly this message.
+    func count(_ message: String) -> Int { lines.withLock { $0.filter { $0.message == message }.count } }
+
+    func record(_ level: Logger.Level, _ message: String, _ metadata: String) {
+        lines.withLock { $0.append((level, message, metadata)) }
+    }
+
+    /// Every line, `level message metadata`, for a failing test's report.
+    var text: [String] { lines.withLock { $0.map { "\($0.level) \($0.message) \($0.metadata)" } } }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var logLevel: Logger.Level = .info
+        var metadata: Logger.Metadata = [:]
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(event: LogEvent) {
+            recorder.record(event.level, event.message.description, event.metadata.map { "\($0)" } ?? "")
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes; returns whether it held.
+func poll(timeout: Duration, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline, !Task.isCancelled else { return condition() }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
+extension ParsedJSON {
+    func string(_ key: String) -> String? { if case .string(let value)? = self[key] { value } else { nil } }
+}
