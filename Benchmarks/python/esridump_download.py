@@ -11,7 +11,6 @@ for arcgis-engine-benchmark; the sorted OBJECTIDs go to --ids-out, one per line.
 """
 import argparse
 import json
-import resource
 import sys
 import time
 from importlib.metadata import version
@@ -19,21 +18,9 @@ from importlib.metadata import version
 import requests
 from esridump.dumper import EsriDumper
 
+from peak_rss import peak_rss_kb
 
-def peak_rss_kb() -> int:
-    """This process's peak RSS in KiB: VmHWM from /proc/self/status.
 
-    Not getrusage's ru_maxrss: Linux carries ru_maxrss across execve, so a process started by a large parent
-    (the benchmark driver holding millions of ids) would report the parent's peak instead of its own.
-    """
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
 def main() -> int:

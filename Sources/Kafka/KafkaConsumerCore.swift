@@ -105,7 +105,13 @@ final class KafkaConsumerCore: Sendable {
                     logger.error("assign failed", metadata: ["error": "\(KafkaError.rdKafka(result, context: "assign"))"])
                 }
             }
-            withPauseChanges(rk) { machine in .init(pause: machine.assigned(partitions), resume: []) }
+            // librdkafka keeps a partition's pause flag across revocation and reassignment, while the state
+            // machine forgets its marks on revocation: a resume issued in between would never reach librdkafka.
+            // So every newly assigned partition gets its flag set explicitly, paused or not.
+            withPauseChanges(rk) { machine in
+                let paused = machine.assigned(partitions)
+                return .init(pause: paused, resume: partitions.filter { !paused.contains($0) })
+            }
             runHandler(.assigned(partitions), timeout: revokeTimeout)
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(rk) != 0

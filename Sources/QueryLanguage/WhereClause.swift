@@ -24,7 +24,7 @@ public struct WhereClause: Hashable, Sendable, CustomStringConvertible {
     public init(utf8 bytes: some Collection<UInt8>, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         try Self.checkLength(bytes.count, limits: limits)
         let array = Array(bytes)
-        if let offset = UTF8Check.firstInvalidOffset(in: array) {
+        if let offset = array.withUnsafeBufferPointer({ UTF8Validation.firstInvalidOffset(in: $0) }) {
             let column = SourceColumn.column(in: Array(array[0..<offset]), at: offset)
             throw QueryLanguageError(
                 code: .invalidEncoding,
@@ -86,37 +86,4 @@ public struct WhereClause: Hashable, Sendable, CustomStringConvertible {
 
     public static func == (lhs: WhereClause, rhs: WhereClause) -> Bool { lhs.expression == rhs.expression }
     public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
-}
-
-/// Finds where bytes stop being UTF-8.
-enum UTF8Check {
-    static func firstInvalidOffset(in bytes: [UInt8]) -> Int? {
-        var index = 0
-        while index < bytes.count {
-            let lead = bytes[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return index
-            }
-            guard index + length <= bytes.count else { return index }
-            let second = bytes[index + 1]
-            guard second >= low, second <= high else { return index }
-            for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return index }
-            index += length
-        }
-        return nil
-    }
 }

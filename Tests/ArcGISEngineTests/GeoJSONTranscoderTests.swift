@@ -440,28 +440,6 @@ extension GeoJSONTranscoderTests {
         #expect((try? result.get())?.ids.count == 2_000)
     }
 
-    /// One to four edits: a byte replaced by a JSON-significant or random one, inserted, deleted, a span
-    /// duplicated, or the rest cut off.
-    static func mutate(_ bytes: [UInt8], using generator: inout DecodingTestRandom) -> [UInt8] {
-        var bytes = bytes
-        let interesting: [UInt8] = Array(#"{}[]",:0-9.eE\"u tfn"#.utf8) + [0x00, 0x1F, 0x80, 0xFF, 0xC3]
-        for _ in 0..<Int.random(in: 1...4, using: &generator) {
-            guard !bytes.isEmpty else { break }
-            let index = Int.random(in: 0..<bytes.count, using: &generator)
-            switch Int.random(in: 0..<6, using: &generator) {
-            case 0: bytes[index] = interesting.randomElement(using: &generator) ?? 0
-            case 1: bytes.insert(interesting.randomElement(using: &generator) ?? 0, at: index)
-            case 2: bytes.remove(at: index)
-            case 3: bytes[index] = UInt8.random(in: 0...255, using: &generator)
-            case 4:
-                let end = Swift.min(bytes.count, index + Int.random(in: 1...16, using: &generator))
-                bytes.insert(contentsOf: bytes[index..<end], at: index)
-            default: bytes.removeSubrange(index...)
-            }
-        }
-        return bytes
-    }
-
     @Test("4,000 random mutations: no crash, and the same outcome as the reference")
     func mutations() {
         let seeds = Self.fastPages.map(\.1) + [
@@ -474,7 +452,7 @@ extension GeoJSONTranscoderTests {
         var successes = 0
         var fastSuccesses = 0
         for round in 0..<4_000 {
-            let body = Self.mutate(Array(seeds[round % seeds.count].utf8), using: &generator)
+            let body = ResponseDecodingFuzzTests.mutate(Array(seeds[round % seeds.count].utf8), using: &generator)
             if case .success = Self.expectAgreement(body) {
                 successes += 1
                 if GeoJSONPageTranscoder.transcode(body, objectIdField: "OBJECTID", limits: .default) != nil { fastSuccesses += 1 }

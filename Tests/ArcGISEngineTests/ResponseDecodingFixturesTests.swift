@@ -1,4 +1,5 @@
 import ArcGISEngine
+import SampleFeatureServer
 import Testing
 
 // Shared fixtures and helpers for the ResponseDecoding* suites: bodies shaped like real ArcGIS answers.
@@ -112,16 +113,5 @@ enum DecodingFixture {
         """
 }
 
-/// A small deterministic generator (SplitMix64), so random tests repeat exactly.
-struct DecodingTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The sample server's SplitMix64, so random tests repeat exactly.
+typealias DecodingTestRandom = SplitMix64

@@ -1,6 +1,7 @@
 import FeatureGeometry
 import Foundation
 import QueryLanguage
+import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
@@ -123,20 +124,8 @@ struct ContractTestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// SplitMix64: a small seeded generator, so property-style tests are reproducible from the seed they print.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The sample server's SplitMix64, so random tests repeat exactly.
+typealias SeededGenerator = SplitMix64
 
 @Suite struct ContractSupportTests {
     @Test func seededGeneratorIsReproducible() {

@@ -1,3 +1,4 @@
+import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
@@ -61,7 +62,7 @@ struct CoordinationInFlightGateTests {
     /// reaches the limit while running, a resume exactly when it reaches the low mark while paused.
     @Test(arguments: 0..<10)
     func aRandomWalkAlternatesPausesAndResumes(seed: Int) {
-        var rng = CoordinationRandom(seed: UInt64(seed) &+ 3000)
+        var rng = SplitMix64.scrambled(seed: UInt64(seed) &+ 3000)
         let limit = Int.random(in: 1...50, using: &rng)
         var gate = InFlightGate(maxInFlight: limit)
         var paused = false

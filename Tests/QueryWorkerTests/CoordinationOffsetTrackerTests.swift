@@ -1,4 +1,5 @@
 import Kafka
+import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
@@ -70,7 +71,7 @@ struct CoordinationOffsetTrackerTests {
     /// past the last offset. Checked against an independent array model.
     @Test(arguments: 0..<20)
     func randomDoneOrdersNeverCommitPastAnUndoneOffset(seed: Int) {
-        var rng = CoordinationRandom(seed: UInt64(seed) &+ 1000)
+        var rng = SplitMix64.scrambled(seed: UInt64(seed) &+ 1000)
         let count = 5000
         var offsets: [Int64] = []
         var next = Int64.random(in: 0..<1000, using: &rng)
@@ -122,7 +123,7 @@ struct CoordinationOffsetTrackerTests {
 
     @Test(arguments: 0..<5)
     func everyPermutationOfDonesEndsOnePastTheLastOffset(seed: Int) {
-        var rng = CoordinationRandom(seed: UInt64(seed) &+ 2000)
+        var rng = SplitMix64.scrambled(seed: UInt64(seed) &+ 2000)
         var tracker = PartitionOffsetTracker()
         let offsets = (Int64(0)..<20_000).map { $0 * 2 }
         for offset in offsets { tracker.received(offset) }

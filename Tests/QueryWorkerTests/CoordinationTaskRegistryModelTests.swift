@@ -1,21 +1,12 @@
 import Kafka
+import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
 
-/// SplitMix64: a seeded generator, so a failing randomized test names the seed that reproduces it.
-struct CoordinationRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The shared SplitMix64, seeded as these tests always were, so a failing case names the seed that reproduces it.
+extension SplitMix64 {
+    static func scrambled(seed: UInt64) -> SplitMix64 { SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 &+ 1) }
 }
 
 /// Drives ``TaskRegistry`` with random operations and checks, against a model kept by the test, that every
@@ -58,7 +49,7 @@ struct CoordinationTaskRegistryModelTests {
 
     @Test(arguments: 0..<24)
     func everyRequestIsAnsweredExactlyOnce(seed: Int) {
-        var rng = CoordinationRandom(seed: UInt64(seed))
+        var rng = SplitMix64.scrambled(seed: UInt64(seed))
         var registry = TaskRegistry<Int>()
         var model = Model()
         var nowMs: Int64 = 0

@@ -28,21 +28,9 @@ final class WorkerHarness: Sendable {
     init(faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
-        var settings = WorkerSettings()
-        settings.bootstrapServers = [cluster.bootstrapServers]
-        settings.groupID = "workers-\(suffix)"
-        settings.workerID = "worker-e2e"
-        settings.topics.requests = "requests-\(suffix)"
-        settings.topics.results = "results-\(suffix)"
-        settings.topics.errors = "errors-\(suffix)"
-        settings.allowedHosts = ["127.0.0.1"]
-        settings.summaryInterval = .zero
-        settings.timeouts.shutdown = .seconds(5)
+        var settings = try Self.settings(for: cluster, suffix: suffix, workerID: "worker-e2e", requestPartitions: 3)
         configure(&settings)
         self.settings = settings
-        try cluster.createTopic(settings.topics.requests, partitions: 3)
-        try cluster.createTopic(settings.topics.results, partitions: 1)
-        try cluster.createTopic(settings.topics.errors, partitions: 1)
         dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
             configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
@@ -57,6 +45,26 @@ final class WorkerHarness: Sendable {
             logger: Self.logger)
         let (group, producer, reader) = (group, producer, reader)
         tasks = [Task { try await group.run() }, Task { try await producer.run() }, Task { try await reader.run() }]
+    }
+
+    /// Settings for a test worker on `cluster`, with topics of their own (created here) and loopback allowed.
+    static func settings(
+        for cluster: EmbeddedKafkaCluster, suffix: String, workerID: String, requestPartitions: Int
+    ) throws -> WorkerSettings {
+        var settings = WorkerSettings()
+        settings.bootstrapServers = [cluster.bootstrapServers]
+        settings.groupID = "workers-\(suffix)"
+        settings.workerID = workerID
+        settings.topics.requests = "requests-\(suffix)"
+        settings.topics.results = "results-\(suffix)"
+        settings.topics.errors = "errors-\(suffix)"
+        settings.allowedHosts = ["127.0.0.1"]
+        settings.summaryInterval = .zero
+        settings.timeouts.shutdown = .seconds(5)
+        try cluster.createTopic(settings.topics.requests, partitions: requestPartitions)
+        try cluster.createTopic(settings.topics.results, partitions: 1)
+        try cluster.createTopic(settings.topics.errors, partitions: 1)
+        return settings
     }
 
     func url(_ layer: SampleLayer) -> String { server.layerURL(layer) }

@@ -42,21 +42,10 @@ final class LifecycleBench: Sendable {
     init(partitions: Int = 6, faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
-        var settings = WorkerSettings()
-        settings.bootstrapServers = [cluster.bootstrapServers]
-        settings.groupID = "workers-\(suffix)"
-        settings.workerID = "worker-lifecycle"
-        settings.topics.requests = "requests-\(suffix)"
-        settings.topics.results = "results-\(suffix)"
-        settings.topics.errors = "errors-\(suffix)"
-        settings.allowedHosts = ["127.0.0.1"]
-        settings.summaryInterval = .zero
-        settings.timeouts.shutdown = .seconds(5)
+        var settings = try WorkerHarness.settings(
+            for: cluster, suffix: suffix, workerID: "worker-lifecycle", requestPartitions: partitions)
         configure(&settings)
         baseSettings = settings
-        try cluster.createTopic(settings.topics.requests, partitions: partitions)
-        try cluster.createTopic(settings.topics.results, partitions: 1)
-        try cluster.createTopic(settings.topics.errors, partitions: 1)
         let dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
             configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,

@@ -52,71 +52,8 @@ public enum FeatureGeoJSON {
     private static func appendMember(_ name: String, _ value: ParsedJSON, first: inout Bool, to output: inout String) {
         if !first { output += "," }
         first = false
-        JSONText.appendString(name, to: &output)
+        ParsedJSON.writeString(name, to: &output)
         output += ":"
-        JSONText.append(value, to: &output)
-    }
-}
-
-/// JSON text for attribute values.
-enum JSONText {
-    static func append(_ value: ParsedJSON, to output: inout String) {
-        switch value {
-        case .null: output += "null"
-        case .bool(let flag): output += flag ? "true" : "false"
-        case .number(let number): appendNumber(number, to: &output)
-        case .string(let text): appendString(text, to: &output)
-        case .array(let items):
-            output += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { output += "," }
-                append(item, to: &output)
-            }
-            output += "]"
-        case .object(let members):
-            output += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { output += "," }
-                appendString(key, to: &output)
-                output += ":"
-                if let member = members[key] { append(member, to: &output) }
-            }
-            output += "}"
-        }
-    }
-
-    static func appendNumber(_ number: Double, to output: inout String) {
-        guard number.isFinite else {
-            output += "null"
-            return
-        }
-        if number == number.rounded(), abs(number) < 9.007_199_254_740_992e15 {
-            output += String(Int64(number))
-        } else {
-            output += "\(number)"
-        }
-    }
-
-    static func appendString(_ text: String, to output: inout String) {
-        output += "\""
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output += text
-            output += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
+        value.write(to: &output)
     }
 }

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import QueryLanguage
 
 /// Values of JSON number texts the scanner has already checked against the grammar.
 ///
@@ -156,7 +157,7 @@ enum JSONTextCheck {
             } else if byte < 0x80 {
                 index += 1
             } else {
-                guard let next = scalarEnd(bytes, index) else { return false }
+                guard let next = UTF8Validation.scalarEnd(in: bytes, at: index) else { return false }
                 index = next
             }
         }
@@ -197,29 +198,5 @@ enum JSONTextCheck {
             value = value << 4 | UInt32(digit)
         }
         return value
-    }
-
-    /// Past one multi-byte UTF-8 sequence (Unicode's table of well-formed sequences: no overlong forms, no
-    /// surrogates, nothing above U+10FFFF); nil when it is not well formed.
-    private static func scalarEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int? {
-        let lead = bytes[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: return nil
-        }
-        guard index + length <= bytes.count else { return nil }
-        let second = bytes[index + 1]
-        guard second >= low, second <= high else { return nil }
-        for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return nil }
-        return index + length
     }
 }

@@ -65,38 +65,9 @@ struct ContractJSONWriter {
 
     mutating func integer(_ value: Int) { integer(Int64(value)) }
 
-    /// Any JSON value; object members sorted by name so output is stable. Numbers that are integers are written
-    /// as integers, other finite numbers in Swift's shortest round-trip form, non-finite ones as `null`.
+    /// Any JSON value, as ``ParsedJSON/write(to:)`` writes it (members sorted, integers as integers).
     mutating func value(_ value: ParsedJSON) {
-        switch value {
-        case .null: raw("null")
-        case .bool(let flag): bool(flag)
-        case .number(let number):
-            if number.isFinite, number.rounded(.towardZero) == number, abs(number) < 9.007_199_254_740_992e15 {
-                integer(Int64(number))
-            } else if number.isFinite {
-                bytes.append(contentsOf: "\(number)".utf8)
-            } else {
-                raw("null")
-            }
-        case .string(let text): string(text)
-        case .array(let items):
-            bytes.append(UInt8(ascii: "["))
-            for (index, item) in items.enumerated() {
-                if index > 0 { comma() }
-                self.value(item)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
-            for (index, name) in members.keys.sorted().enumerated() {
-                if index > 0 { comma() }
-                string(name)
-                bytes.append(UInt8(ascii: ":"))
-                if let member = members[name] { self.value(member) }
-            }
-            bytes.append(UInt8(ascii: "}"))
-        }
+        bytes.append(contentsOf: value.jsonText.utf8)
     }
 
     /// An RFC 3339 UTC timestamp string for milliseconds since the epoch.

@@ -19,18 +19,7 @@ extension WorkerCore {
     func rebalance(_ event: KafkaRebalanceEvent) async {
         switch event {
         case .assigned(let partitions):
-            let (paused, everPaused) = state.withLock { state in
-                state.offsets.assign(partitions)
-                return (state.gate.isPaused, state.everPaused)
-            }
-            // librdkafka keeps a partition's pause across revocation and reassignment, while the consumer forgets
-            // it on revocation: a resume issued meanwhile never reached librdkafka, and the partition would stay
-            // paused for good. Pausing and resuming it again makes the two agree (a no-op in librdkafka if the gate
-            // paused meanwhile: the consumer then keeps it paused).
-            if everPaused, !paused, let consumer = consumer.withLock({ $0 }) {
-                consumer.pause(partitions)
-                consumer.resume(partitions)
-            }
+            state.withLock { $0.offsets.assign(partitions) }
             logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         case .revoked(let partitions, let deadline):
             let revoked = Set(partitions)

@@ -278,7 +278,6 @@ final class WorkerCore: Sendable {
         guard action != .none, let consumer = consumer.withLock({ $0 }) else { return }
         switch action {
         case .pause:
-            state.withLock { $0.everPaused = true }
             logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
             consumer.pauseAll()
         case .resume:

@@ -37,8 +37,6 @@ struct WorkerState {
     var answered: [TerminalStatus: Int] = [:]
     /// The message loop, waiting for the gate to resume (see ``WorkerCore/waitWhilePaused()``).
     var resumeWaiter: CheckedContinuation<Void, Never>?
-    /// Whether the gate ever paused the consumer (see ``WorkerCore/rebalance(_:)`` on assignment).
-    var everPaused = false
     /// The message loop is ending (graceful shutdown or cancellation): it must not wait for a resume.
     var loopStopping = false
 

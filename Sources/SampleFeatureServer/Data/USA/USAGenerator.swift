@@ -194,5 +194,3 @@ struct USAGenerator {
         return String(repeating: "0", count: 3 - text.count) + text
     }
 }
-
-extension SplitMix64: RandomNumberGenerator {}

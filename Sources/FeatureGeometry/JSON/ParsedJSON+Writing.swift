@@ -1,0 +1,75 @@
+extension ParsedJSON {
+    /// The value as compact JSON text: what a service sent, written back out (attributes into GeoJSON
+    /// properties, error details into outcome messages).
+    ///
+    /// Object members are sorted by name so output is stable; integral numbers are written as integers,
+    /// other finite numbers in Swift's shortest round-trip form, non-finite ones (which JSON cannot hold) as
+    /// `null`.
+    public func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let number): Self.writeNumber(number, to: &output)
+        case .string(let text): Self.writeString(text, to: &output)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                Self.writeString(key, to: &output)
+                output += ":"
+                members[key]?.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// The value as compact JSON text (see ``write(to:)``).
+    public var jsonText: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    static func writeNumber(_ number: Double, to output: inout String) {
+        guard number.isFinite else {
+            output += "null"
+            return
+        }
+        if number == number.rounded(.towardZero), abs(number) < 9.007_199_254_740_992e15 {
+            output += String(Int64(number))
+        } else {
+            output += "\(number)"
+        }
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as it is.
+    public static func writeString(_ text: String, to output: inout String) {
+        output += "\""
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += text
+            output += "\""
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}
