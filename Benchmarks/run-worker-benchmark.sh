@@ -26,7 +26,9 @@
 # Builds, each in release: query-worker and sample-feature-server (the main package) with scratch path
 # .build-bench-worker (not .build, so as not to collide with other builds of the main package), and
 # worker-benchmark (Benchmarks/Package.swift) in Benchmarks/.build, as the other benchmark scripts do.
-# SKIP_BUILD=1 reuses what was built last time; QUERY_WORKER=PATH measures that query-worker binary instead of
+# WORKER_SCRATCH and BENCH_SCRATCH move the two scratch paths (for builds of two trees side by side).
+# THROUGHPUT_ARGS="..." adds options to the throughput driver (say "--max-in-flight 256 --sides worker"; see
+# `worker-benchmark throughput --help`). SKIP_BUILD=1 reuses what was built last time; QUERY_WORKER=PATH measures that query-worker binary instead of
 # building one (a build of another tree, say). Needs wrk (scripts/setup-deps installs it).
 #
 # CPUs: the sample server stands in for a remote ArcGIS server, so for throughput and memory it runs as its own
@@ -38,7 +40,8 @@ set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
-SCRATCH="$ROOT/.build-bench-worker"
+SCRATCH="${WORKER_SCRATCH:-$ROOT/.build-bench-worker}"
+BENCH_SCRATCH="${BENCH_SCRATCH:-$BENCH/.build}"
 
 log() { printf 'run-worker-benchmark: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -90,11 +93,11 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     log "building sample-feature-server (release, scratch path $SCRATCH)"
     (cd "$ROOT" && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH")
     log "building worker-benchmark (release, $BENCH/.build)"
-    (cd "$BENCH" && swift build -c release --product worker-benchmark)
+    (cd "$BENCH" && swift build -c release --product worker-benchmark --scratch-path "$BENCH_SCRATCH")
 fi
 QUERY_WORKER="${QUERY_WORKER:-$SCRATCH/release/query-worker}"
 SERVER="$SCRATCH/release/sample-feature-server"
-BENCHMARK="$BENCH/.build/release/worker-benchmark"
+BENCHMARK="$BENCH_SCRATCH/release/worker-benchmark"
 for binary in "$QUERY_WORKER" "$SERVER" "$BENCHMARK"; do
     [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"
 done
@@ -132,7 +135,7 @@ if [[ -z "$ONLY" || "$ONLY" == throughput ]]; then
     check_idle throughput
     start_server throughput
     driver throughput --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --requests "$REQUESTS" --wrk "$WRK" \
-        --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" || status=1
+        --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${THROUGHPUT_ARGS:-} || status=1
     stop_server
     echo
 fi

@@ -64,6 +64,8 @@ public struct JSONLogHandler: LogHandler {
     }
 
     private func mergedMetadata(_ explicit: Logger.Metadata?) -> Logger.Metadata {
+        // The common case, a call's metadata alone, needs no copy.
+        if metadata.isEmpty, metadataProvider == nil { return explicit ?? [:] }
         var merged = metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty {
             merged.merge(provided) { _, new in new }

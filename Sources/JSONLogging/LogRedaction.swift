@@ -31,20 +31,25 @@ public enum LogRedaction {
     }
 
     static func isSensitiveName(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var normalized: [UInt8] = []
-        normalized.reserveCapacity(name.count)
-        for byte in name {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): normalized.append(byte + 32)
-            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "): continue
-            default: normalized.append(byte)
+        guard name.count >= 5 else { return false }  // the shortest word is five letters
+        // Normalized on the stack: every metadata key of every line comes through here.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count) { buffer in
+            var count = 0
+            for byte in name {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): buffer[count] = byte + 32
+                case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: " "): continue
+                default: buffer[count] = byte
+                }
+                count += 1
             }
+            guard count >= 5 else { return false }
+            let normalized = UnsafeBufferPointer(rebasing: buffer[..<count])
+            return keyWordBytes.contains { word in contains(normalized, word) }
         }
-        guard normalized.count >= 5 else { return false }  // the shortest word is five letters
-        return keyWordBytes.contains { word in contains(normalized, word) }
     }
 
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    private static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
         guard haystack.count >= needle.count else { return false }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }

@@ -40,7 +40,14 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Sends messages in order and waits for all their delivery reports, one result per message.
     /// Messages for one partition keep their order.
-    public func send(_ messages: [KafkaProducerMessage]) async -> [Result<KafkaDeliveryReport, KafkaError>] {
+    ///
+    /// `queued` runs once every message is in librdkafka's queue (or has failed to get there), before the
+    /// delivery reports: from then on the messages' memory is bounded by the producer's queue limits, so a
+    /// caller that bounds its own work can count this send as finished there and leave waiting for the
+    /// cluster's acknowledgement to the reports.
+    public func send(
+        _ messages: [KafkaProducerMessage], queued: () -> Void = {}
+    ) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         let batch = KafkaDeliveryBatch(count: messages.count)
         for (index, message) in messages.enumerated() {
             while true {
@@ -70,6 +77,7 @@ public final class KafkaProducer: Service, Sendable {
                 }
             }
         }
+        queued()
         return await batch.wait { messages[$0].topic }
     }
 

@@ -43,6 +43,9 @@ struct ThroughputBenchmark: AsyncParsableCommand {
     @Option(help: "The worker's max-in-flight.")
     var maxInFlight: Int = 64
 
+    @Option(name: .customLong("worker-setting"), help: "A further `--set key=value` for the worker (repeatable).")
+    var workerSettings: [String] = []
+
     @Option(help: "The wrk executable.")
     var wrk: String = "/usr/bin/wrk"
 
@@ -95,7 +98,8 @@ struct ThroughputBenchmark: AsyncParsableCommand {
         let rig = try KafkaRig(linger: .milliseconds(5), logger: logger)
         let side = WorkerThroughputRun(
             rig: rig, messages: messages, skip: skip, maxInFlight: maxInFlight, queryWorker: common.queryWorker,
-            cpus: common.pinning, serverPID: serverPID, workDirectory: work.path, logger: logger)
+            cpus: common.pinning, serverPID: serverPID, workDirectory: work.path, extraSettings: workerSettings,
+            logger: logger)
         let infoConnections = wrkInfoConnections.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
 
         var results = ThroughputResults(wrkConnections: wrkConnections, infoConnections: infoConnections)

@@ -31,6 +31,8 @@ struct WorkerThroughputRun {
     let cpus: String?
     let serverPID: Int32?
     let workDirectory: String
+    /// Further `--set key=value` settings for the worker.
+    var extraSettings: [String] = []
     let logger: Logger
 
     func run(_ name: String) async throws -> Figures {
@@ -43,7 +45,7 @@ struct WorkerThroughputRun {
         }
         let worker = try WorkerChild(WorkerChild.Configuration(
             queryWorker: queryWorker, bootstrapServers: rig.bootstrapServers, groupID: "workers-\(name)", topics: topics,
-            maxInFlight: maxInFlight, cpus: cpus, logFile: "\(workDirectory)/\(name).log"))
+            maxInFlight: maxInFlight, cpus: cpus, logFile: "\(workDirectory)/\(name).log", extraSettings: extraSettings))
         do {
             let figures = try await measure(worker, reader)
             await worker.stop()

@@ -84,18 +84,24 @@ extension RequestDecoder {
     /// trailing slash.
     static func arcGISURL(_ reader: RequestFieldReader) throws(ContractError) -> (text: String, isLayer: Bool) {
         let text = try httpURL(reader)
-        let path = reader.childPath("url")
-        let afterScheme = text.utf8.drop(while: { $0 != UInt8(ascii: "/") }).dropFirst(2)
-        let segments = afterScheme.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-        let names = segments.map { String(decoding: $0, as: UTF8.self) }
-        let isServer = { (name: String) in name == "FeatureServer" || name == "MapServer" }
-        let isLayerId = { (name: String) in
-            !name.isEmpty && name.utf8.count <= 9 && name.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        // The last two path segments, read in place: a server segment, or a server segment and a layer id.
+        let bytes = text.utf8
+        let pathStart = bytes.dropFirst(text.hasPrefix("https://") ? 8 : 7).firstIndex(of: UInt8(ascii: "/")) ?? bytes.endIndex
+        let path = bytes[pathStart...]
+        let lastSlash = path.lastIndex(of: UInt8(ascii: "/"))
+        let last = lastSlash.map { path[path.index(after: $0)...] } ?? path[path.endIndex...]
+        let isServer = { (segment: Substring.UTF8View.SubSequence) in
+            segment.elementsEqual("FeatureServer".utf8) || segment.elementsEqual("MapServer".utf8)
         }
-        if let last = names.last, isServer(last) { return (text, false) }
-        if names.count >= 2, isLayerId(names[names.count - 1]), isServer(names[names.count - 2]) { return (text, true) }
+        if isServer(last) { return (text, false) }
+        let isLayerId = !last.isEmpty && last.count <= 9 && last.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        if isLayerId, let lastSlash, let previousSlash = path[..<lastSlash].lastIndex(of: UInt8(ascii: "/")),
+            isServer(path[path.index(after: previousSlash)..<lastSlash])
+        {
+            return (text, true)
+        }
         throw ContractError.at(
-            path, .invalidURL,
+            reader.childPath("url"), .invalidURL,
             "\(RequestFieldReader.excerpt(text, limit: 200)) is not an ArcGIS FeatureServer or MapServer URL: expected "
                 + "…/FeatureServer or …/MapServer, optionally followed by a layer id (…/FeatureServer/0)")
     }
@@ -107,7 +113,8 @@ extension RequestDecoder {
         guard var text = try reader.string("url", required: true, length: 1...2048) else {
             throw ContractError(.internal, "url was not read")
         }
-        let shown = RequestFieldReader.excerpt(text, limit: 200)
+        let original = text
+        var shown: String { RequestFieldReader.excerpt(original, limit: 200) }  // for errors only
         guard isPrintableASCII(text) else {
             throw ContractError.at(path, .invalidURL, "\(shown) contains a space or a character outside ASCII; percent-encode it")
         }
@@ -128,7 +135,10 @@ extension RequestDecoder {
             throw ContractError.at(
                 path, .invalidURL, "\(shown) has user information; credentials are configured by the operator, not sent in URLs")
         }
-        if rest.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst().contains(where: \.isEmpty) {
+        let pathPart = rest.dropFirst(authority.count)
+        let hasEmptySegment = pathPart.last == UInt8(ascii: "/")
+            || zip(pathPart, pathPart.dropFirst()).contains { $0 == UInt8(ascii: "/") && $1 == UInt8(ascii: "/") }
+        if hasEmptySegment {
             throw ContractError.at(path, .invalidURL, "\(shown) has an empty path segment (//)")
         }
         return text

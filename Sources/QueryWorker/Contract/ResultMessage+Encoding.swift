@@ -19,6 +19,9 @@ extension ResultMessage {
     /// does not fit in a message even alone: the worker then answers the request `failed` with that error.
     public func split(maxBytes: Int) throws(ContractError) -> [[UInt8]] {
         try checkUniqueURLs()
+        // Most results fit: write the one message straight away, and plan parts only when it is over the limit.
+        let whole = write(part: 1, of: 1, segments: layers.indices.map { ResultSegment(layer: $0, start: 0, end: itemCount(of: $0)) })
+        if whole.count <= maxBytes { return [whole] }
         let plan = try planParts(maxBytes: maxBytes)
         return plan.enumerated().map { index, segments in write(part: index + 1, of: plan.count, segments: segments) }
     }

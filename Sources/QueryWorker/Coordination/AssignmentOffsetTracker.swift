@@ -72,6 +72,14 @@ struct AssignmentOffsetTracker: Sendable {
     /// Messages received and not done, over all assigned partitions: what ``InFlightGate`` counts.
     var inFlight: Int { partitions.values.reduce(0) { $0 + $1.inFlight } }
 
+    /// Received and not yet handed to the producer, across partitions (see ``PartitionOffsetTracker/active``).
+    var active: Int { partitions.values.reduce(0) { $0 + $1.active } }
+
+    /// The message's outcome is in the producer's queue (ignored for partitions no longer assigned).
+    mutating func handedOff(_ position: MessagePosition) {
+        partitions[position.partition]?.handedOff(position.offset)
+    }
+
     /// The committable offset of every assigned partition that has one.
     var committableOffsets: [KafkaTopicPartition: Int64] {
         partitions.compactMapValues(\.committableOffset)

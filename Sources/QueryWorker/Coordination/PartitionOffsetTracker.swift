@@ -35,6 +35,19 @@ struct PartitionOffsetTracker: Sendable, Hashable {
     /// Messages received and not yet done.
     var inFlight: Int { undone.count }
 
+    /// Undone messages whose outcome is already in the producer's queue, waiting only for its delivery report.
+    private var handedOff: Set<Int64> = []
+
+    /// Messages received and not yet handed to the producer: requests running or being answered, what the
+    /// in-flight gate bounds. (Outcomes in the producer's queue are bounded by the producer's own limits.)
+    var active: Int { undone.count - handedOff.count }
+
+    /// The message's outcome is in the producer's queue; it stays undone until ``done(_:)``.
+    mutating func handedOff(_ offset: Int64) {
+        guard indexOfUndone(offset) != nil else { return }
+        handedOff.insert(offset)
+    }
+
     /// The lowest offset still undone: what holds the commit back.
     var oldestUndoneOffset: Int64? { undone.first }
 
@@ -55,6 +68,7 @@ struct PartitionOffsetTracker: Sendable, Hashable {
     mutating func done(_ offset: Int64) -> Int64? {
         guard let index = indexOfUndone(offset) else { return nil }
         undone.remove(at: index)
+        if !handedOff.isEmpty { handedOff.remove(offset) }
         doneCount += 1
         guard index == 0 else { return nil }
         // The front was done: everything below the next undone offset (or past the last received) is done.

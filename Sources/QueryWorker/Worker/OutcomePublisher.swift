@@ -19,35 +19,37 @@ extension LayerResult {
 ///
 /// A result too large for one message goes as ordered parts; one that cannot be split to fit (a single
 /// feature over the limit) is answered `failed` with `result_too_large` instead, so the request still gets
-/// exactly one outcome. Delivery failures are retried by librdkafka within its message timeout; a part that
-/// still fails leaves the request's offset unstored, so the request runs again after a restart.
+/// exactly one outcome. librdkafka retries a delivery within its message timeout; what still fails comes back
+/// as the error, and the worker decides (see ``WorkerCore/publish(_:status:source:positions:)``).
 struct OutcomePublisher: Sendable {
     let producer: KafkaProducer
     let settings: WorkerSettings
     let logger: Logger
 
-    func publish(_ outcome: OutcomeMessage, source: MessageSource) async -> Bool {
+    /// Sends the outcome; nil once every part is delivered, else the first delivery error. `queued` runs once
+    /// the outcome's messages are in the producer's queue (see ``KafkaProducer/send(_:queued:)``).
+    func publish(_ outcome: OutcomeMessage, source: MessageSource, queued: () -> Void = {}) async -> KafkaError? {
         let messages: [KafkaProducerMessage]
         switch outcome {
         case .result(let result):
             do {
                 messages = try result.producerMessages(topic: settings.topics.results, maxBytes: settings.limits.maxResultBytes)
             } catch {
-                let failure = ErrorMessage(
-                    requestId: result.requestId, taskId: result.taskId, status: .failed, error: error,
-                    source: source,
-                    worker: settings.workerID, receivedAt: result.receivedAt, finishedAt: result.finishedAt)
-                messages = [failure.producerMessage(topic: settings.topics.errors)]
+                messages = [undeliverable(result, error, source: source).producerMessage(topic: settings.topics.errors)]
             }
         case .error(let error):
             messages = [error.producerMessage(topic: settings.topics.errors)]
         }
-        let reports = await producer.send(messages)
-        var delivered = true
-        for case .failure(let error) in reports {
-            delivered = false
-            logger.error("publishing an outcome failed", metadata: ["error.code": "\(error.code)", "error": "\(error.message)"])
-        }
-        return delivered
+        let reports = await producer.send(messages, queued: queued)
+        for case .failure(let error) in reports { return error }
+        return nil
+    }
+
+    /// The `failed` outcome standing in for a result that cannot be sent: `error` says why (too large to split,
+    /// or refused by the cluster as too large).
+    func undeliverable(_ result: ResultMessage, _ error: ContractError, source: MessageSource) -> ErrorMessage {
+        ErrorMessage(
+            requestId: result.requestId, taskId: result.taskId, status: .failed, error: error, source: source,
+            worker: settings.workerID, receivedAt: result.receivedAt, finishedAt: result.finishedAt)
     }
 }

@@ -14,6 +14,7 @@ public struct RequestExecutor: Sendable {
     public let workerID: String
     /// Milliseconds since the epoch; injected so tests control `finishedAt` and deadlines.
     let clock: @Sendable () -> Int64
+    let verdicts = HostVerdictCache()
 
     public init(engine: ArcGISEngine, hostPolicy: HostPolicy, workerID: String, clock: @escaping @Sendable () -> Int64) {
         self.engine = engine
@@ -27,9 +28,7 @@ public struct RequestExecutor: Sendable {
     /// before any HTTP request: the policy must hold even for the first metadata request.
     public func admit(_ request: QueryRequest) -> ContractError? {
         for (index, target) in request.targets.enumerated() {
-            do throws(HostPolicyError) {
-                try hostPolicy.check(url: target.url)
-            } catch {
+            if let error = verdicts.verdict(for: target.url, policy: hostPolicy) {
                 return ContractError(
                     ContractError.Code(error.code.rawValue), "targets[\(index)].url: \(error.message)",
                     details: .object(["path": .string("targets[\(index)].url"), "url": .string(target.url)]))
@@ -51,11 +50,15 @@ public struct RequestExecutor: Sendable {
         if let deadline = request.deadline, clock() >= deadline { return .expired }
         let targets = request.arcGISTargets
         let query = request.query.featureQuery
+        guard let deadline = request.deadline else {
+            // No deadline, nothing to race: the engine runs in this task (no child task per request).
+            let outcomes = await engine.query(targets, query)
+            if Task.isCancelled { return .cancelled }
+            return outcome(of: request, layers: outcomes.map { LayerResult($0, kind: request.query.result) })
+        }
         let outcomes: [LayerOutcome]? = await withTaskGroup(of: Race.self) { group in
             group.addTask { .finished(await engine.query(targets, query)) }
-            if let deadline = request.deadline {
-                group.addTask { await sleep(until: deadline) ? .deadlinePassed : .interrupted }
-            }
+            group.addTask { await sleep(until: deadline) ? .deadlinePassed : .interrupted }
             let first = await group.next()
             group.cancelAll()
             if case .finished(let outcomes) = first { return outcomes }

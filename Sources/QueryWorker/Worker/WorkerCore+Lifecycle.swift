@@ -47,7 +47,7 @@ extension WorkerCore {
                 for answer in cancellation.answers { state.pending[answer.request.requestId] = nil }
                 _ = state.offsets.revoke(partitions)
                 // Their messages leave the in-flight count: a worker paused by them must resume.
-                return (cancellation, state.gate.update(inFlight: state.inFlight))
+                return (cancellation, state.gate.update(inFlight: state.gateLoad))
             }
             cancelRuns(cancellation.runs)
             applyGate(gateAction)
@@ -60,7 +60,7 @@ extension WorkerCore {
     private func applyGate(forgetting partitions: [KafkaTopicPartition]) {
         let action = state.withLock { state in
             _ = state.offsets.revoke(partitions)
-            return state.gate.update(inFlight: state.inFlight)
+            return state.gate.update(inFlight: state.gateLoad)
         }
         applyGate(action)
     }

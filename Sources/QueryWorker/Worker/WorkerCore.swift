@@ -49,7 +49,7 @@ final class WorkerCore: Sendable {
         let position = MessagePosition(message.topicPartition, offset: message.offset)
         let (accepted, gateAction) = state.withLock { state -> (Bool, InFlightGate.Action) in
             guard state.offsets.received(position) else { return (false, .none) }
-            return (true, state.gate.update(inFlight: state.inFlight))
+            return (true, state.gate.update(inFlight: state.gateLoad))
         }
         guard accepted else { return }
         applyGate(gateAction)
@@ -138,6 +138,11 @@ final class WorkerCore: Sendable {
         }
         var outcomes: [(TaskAnswer, ExecutionOutcome)] = answers.map { ($0, outcome) }
         outcomes += cancellation.answers.map { ($0, .expired) }
+        if outcomes.count == 1, let (answer, outcome) = outcomes.first {
+            // The common case, one request per run: answered in this task, no child task.
+            await self.answer(answer, outcome: outcome)
+            return
+        }
         await withDiscardingTaskGroup { group in
             for (answer, outcome) in outcomes {
                 group.addTask { await self.answer(answer, outcome: outcome) }
@@ -214,14 +219,61 @@ final class WorkerCore: Sendable {
     }
 
     /// Sends an outcome and, once its delivery reports are back, marks the request's message done.
+    ///
+    /// The request leaves the in-flight gate's count as soon as its outcome is in the producer's queue; its
+    /// offset waits for the delivery report. A delivery that fails is sent again (see ``deliver(_:source:positions:)``).
     func publish(_ message: OutcomeMessage, status: TerminalStatus, source: MessageSource, positions: [MessagePosition]) async {
         state.withLock { $0.publishing += 1 }
-        let delivered = await publisher.publish(message, source: source)
+        let delivered = await deliver(message, source: source, positions: positions)
         state.withLock { state in
             state.publishing -= 1
             state.answered[status, default: 0] += 1
         }
         if delivered { markDone(positions) }
+    }
+
+    /// Sends `message` until it is delivered; false when the worker gave up on it.
+    ///
+    /// librdkafka has already retried within its message timeout when a delivery fails, so the cluster is down
+    /// or refusing the topic: the outcome is sent again with backoff (1 s doubling to 30 s), and the message
+    /// stays undone meanwhile, holding its partition's commit, so nothing is lost. A result the cluster refuses
+    /// as too large becomes a `failed` outcome (`result_too_large`), which can be sent. The worker gives up
+    /// (leaving the offset unstored, so the partition's next owner runs the request again) when the partition
+    /// is no longer assigned, on shutdown, or when the publishing task is cancelled.
+    func deliver(_ message: OutcomeMessage, source: MessageSource, positions: [MessagePosition]) async -> Bool {
+        var message = message
+        var backoff = Duration.seconds(1)
+        while true {
+            let failure = await publisher.publish(message, source: source) {
+                let gateAction = state.withLock { state in
+                    for position in positions { state.offsets.handedOff(position) }
+                    return state.gate.update(inFlight: state.gateLoad)
+                }
+                applyGate(gateAction)
+            }
+            guard let failure else { return true }
+            var fields: Logger.Metadata = [
+                "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
+                "offset": "\(source.offset)",
+            ]
+            if case .result(let result) = message, failure.code == .messageTooLarge {
+                logger.error("the cluster refused a result as too large; answering failed", metadata: fields)
+                let error = ContractError(.resultTooLarge, "the result was refused by the Kafka cluster as too large: \(failure.message)")
+                message = .error(publisher.undeliverable(result, error, source: source))
+                continue
+            }
+            let owned = state.withLock { state in
+                !state.loopStopping && positions.allSatisfy { state.offsets.isAssigned($0.partition) }
+            }
+            guard owned, failure.code != .shutdown, !Task.isCancelled else {
+                logger.error("publishing an outcome failed; its request is left for redelivery", metadata: fields)
+                return false
+            }
+            fields["retryIn"] = "\(backoff)"
+            logger.error("publishing an outcome failed; sending it again", metadata: fields)
+            do { try await Task.sleep(for: backoff) } catch { return false }
+            backoff = min(backoff * 2, .seconds(30))
+        }
     }
 
     // MARK: Offsets and flow control
@@ -236,7 +288,7 @@ final class WorkerCore: Sendable {
                 for position in positions {
                     if let next = state.offsets.done(position) { offsets[position.partition] = next }
                 }
-                return (offsets, state.gate.update(inFlight: state.inFlight))
+                return (offsets, state.gate.update(inFlight: state.gateLoad))
             }
             if !offsets.isEmpty, let consumer = consumer.withLock({ $0 }) {
                 do { try consumer.storeOffsets(offsets) } catch {

@@ -5,15 +5,21 @@ struct WorkerEvents: Sendable {
     let logger: Logger
 
     func received(_ pending: PendingRequest) {
-        logger.info("received", metadata: metadata(pending).merging(["targets": "\(pending.request.targets.count)"]) { $1 })
+        var fields = metadata(pending)
+        fields["targets"] = "\(pending.request.targets.count)"
+        logger.info("received", metadata: fields)
     }
 
     func started(_ pending: PendingRequest, run: RunID) {
-        logger.info("started", metadata: metadata(pending).merging(["run": "\(run.rawValue)"]) { $1 })
+        var fields = metadata(pending)
+        fields["run"] = "\(run.rawValue)"
+        logger.info("started", metadata: fields)
     }
 
     func shared(_ pending: PendingRequest, run: RunID) {
-        logger.info("shared", metadata: metadata(pending).merging(["run": "\(run.rawValue)"]) { $1 })
+        var fields = metadata(pending)
+        fields["run"] = "\(run.rawValue)"
+        logger.info("shared", metadata: fields)
     }
 
     func answered(_ pending: PendingRequest, status: TerminalStatus, errorCode: String?, counts: [Int] = [], supersededBy: String? = nil, nowMs: Int64) {

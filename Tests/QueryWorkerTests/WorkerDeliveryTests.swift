@@ -1,0 +1,43 @@
+import FeatureGeometry
+import Kafka
+import SampleFeatureServer
+import Testing
+
+@testable import QueryWorker
+
+/// Outcomes the cluster does not take at first: nothing is lost, nothing is answered twice.
+@Suite("Worker outcome delivery failures end to end")
+struct WorkerDeliveryTests {
+    @Test func aResultTheClusterRefusesAsTooLargeIsAnsweredFailed() async throws {
+        let harness = try await WorkerHarness()
+        // The request itself is delivered first; the next Produce request is the worker's result.
+        try await harness.send("big", WorkerHarness.request("big", url: harness.url(.states)))
+        harness.cluster.pushRequestErrors(.produce, [.messageTooLarge])
+        let outcomes = try await harness.outcomesByRequest(1)
+        #expect(outcomes["big"]?.count == 1)
+        #expect(outcomes["big"]?.first?.status == "failed")
+        #expect(outcomes["big"]?.first?.errorCode == "result_too_large")
+        try await harness.stop()
+    }
+
+    @Test func anOutcomeThatCannotBeDeliveredIsSentAgainUntilItIs() async throws {
+        let harness = try await WorkerHarness { settings in
+            // librdkafka gives up on a message after a second; the worker's own retry is what delivers it.
+            settings.kafkaProperties["message.timeout.ms"] = "1000"
+        }
+        // Held at the server until the errors are queued, so that the result is the next Produce request.
+        harness.server.setFaults([FaultRule(.latency(milliseconds: 500), pathContains: "MapServer/2/query")])
+        try await harness.send("r", WorkerHarness.request("r", url: harness.url(.states)))
+        // Twenty retriable errors take librdkafka (100 ms between tries) past its one-second message timeout,
+        // so the first delivery fails for certain.
+        harness.cluster.pushRequestErrors(.produce, Array(repeating: .notEnoughReplicas, count: 20))
+        let outcomes = try await harness.outcomesByRequest(1)
+        #expect(outcomes["r"]?.count == 1)
+        #expect(outcomes["r"]?.first?.status == "succeeded")
+        // A second request still goes through: the partition is not stuck behind the first.
+        try await harness.send("r2", WorkerHarness.request("r2", url: harness.url(.states)))
+        let second = try await harness.outcomesByRequest(1)
+        #expect(second["r2"]?.first?.status == "succeeded")
+        try await harness.stop()
+    }
+}
