@@ -1,5 +1,7 @@
 #include "CKafkaShims.h"
 
+#include <librdkafka/rdkafka_mock.h>
+
 rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                                      const char *topic,
                                      int32_t partition,
@@ -26,4 +28,12 @@ rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                              RD_KAFKA_V_VALUE((void *)value, value_len),
                              RD_KAFKA_V_OPAQUE(opaque),
                              RD_KAFKA_V_END);
+}
+
+rd_kafka_resp_err_t qw_kafka_mock_push_response_delay(void *mcluster,
+                                                      int32_t broker_id,
+                                                      int16_t api_key,
+                                                      int rtt_ms) {
+    return rd_kafka_mock_broker_push_request_error_rtts(mcluster, broker_id, api_key, 1,
+                                                        RD_KAFKA_RESP_ERR_NO_ERROR, rtt_ms);
 }

@@ -1,4 +1,7 @@
+// CRDKafka first: with CKafkaShims (whose header includes rdkafka.h too) imported first in this file, the
+// module's other files no longer find librdkafka's constants (Swift 6.3.1).
 internal import CRDKafka
+internal import CKafkaShims
 public import Logging
 
 /// librdkafka's built-in mock cluster: a real Kafka-protocol implementation listening on loopback TCP
@@ -77,6 +80,19 @@ public final class EmbeddedKafkaCluster: Sendable {
     public func pushRequestErrors(_ apiKey: APIKey, _ errors: [ResponseCode]) {
         var codes = errors.map { rd_kafka_resp_err_t(rawValue: $0.rawValue) }
         rd_kafka_mock_push_request_errors_array(cluster.pointer, apiKey.rawValue, codes.count, &codes)
+    }
+
+    /// Delays the responses to the next requests of one type that reach `brokerID`, one delay per request
+    /// in arrival order, without failing them. The delay counts from when the broker answers, so a response
+    /// the broker holds back (a JoinGroup answered when the rebalance completes) leaves that much later than
+    /// the others: a test can decide which member of a group hears first.
+    public func pushResponseDelays(_ apiKey: APIKey, brokerID: Int32 = 1, _ delays: [Duration]) throws(KafkaError) {
+        for delay in delays {
+            try check(
+                qw_kafka_mock_push_response_delay(
+                    UnsafeMutableRawPointer(cluster.pointer), brokerID, apiKey.rawValue, Int32(clamping: delay.milliseconds)),
+                "pushing a response delay")
+        }
     }
 
     /// Makes every request for a topic fail with this error (`nil` clears it).

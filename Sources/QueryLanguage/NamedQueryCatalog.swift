@@ -96,12 +96,21 @@ public struct NamedQueryCatalog: Sendable {
         return try clause.validated(against: layer)
     }
 
+    /// Names the unknown query, asks about the closest name when one is close, then lists the names (or says
+    /// there are none): parts joined by `; ` as in this module's other messages, none left unfinished.
     private func unknownName(_ name: String) -> QueryLanguageError {
+        let names = self.names
         let shown = SourceColumn.excerpt(name)
         var message = "unknown named query '\(shown)'"
-        if let suggestion = NameSuggestion.closest(to: name, among: names) { message += "; did you mean '\(suggestion)'?" }
-        message += " The named queries are: " + NameSuggestion.list(names)
-        return QueryLanguageError(code: .unknownNamedQuery, message: message)
+        guard !names.isEmpty else {
+            return QueryLanguageError(code: .unknownNamedQuery, message: message + "; this worker has no named queries")
+        }
+        if let suggestion = NameSuggestion.closest(to: name, among: names) {
+            message += "; did you mean '\(suggestion)'? The named queries are: "
+        } else {
+            message += "; the named queries are: "
+        }
+        return QueryLanguageError(code: .unknownNamedQuery, message: message + NameSuggestion.list(names))
     }
 
     private static func parse(_ query: NamedQuery, limits: ClauseLimits) throws(QueryLanguageError) -> WhereClause {

@@ -5,43 +5,41 @@ import QueryWorker
 
 /// `query-worker run`: the worker, configured by flags, `QUERY_WORKER_*` variables and an optional JSON
 /// file, in that order of precedence; logs are JSON lines on standard output.
+///
+/// Every setting has a flag (``SettingFlags``), and `--help` shows each one's variable, file key and default,
+/// so that the help is the complete reference: a user never has to read the source to find a setting.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "run", abstract: "Consume feature-query requests and publish their outcomes.")
+        commandName: "run", abstract: "Consume feature-query requests and publish their outcomes.",
+        discussion: """
+            Each setting is read from its flag, else its \(SettingsKey.environmentPrefix)* environment variable, \
+            else the JSON configuration file (--config-file or \(SettingsKey.configFileVariable)), else its \
+            default; every value is checked at start, and a bad one stops the worker with a message naming it. \
+            In the file, a key's dots are levels of nesting or part of the name ({"topics": {"requests": "q"}} \
+            or {"topics.requests": "q"}). --set KEY=VALUE sets any setting by its file key.
 
-    @Option(help: "Kafka bootstrap servers, comma-separated.")
-    var bootstrapServers: String?
-    @Option(help: "Consumer group id.")
-    var groupId: String?
-    @Option(help: "Hosts the worker may query (names, *.suffix, IPs, CIDR ranges; optional :port), comma-separated.")
-    var allowedHosts: String?
-    @Option(help: "Requests in flight before the worker pauses its partitions.")
-    var maxInFlight: String?
-    @Option(help: "How long a revoked partition's requests may take to finish (e.g. 10s).")
-    var revokeTimeout: String?
-    @Option(help: "How long in-flight requests may take to finish on shutdown (e.g. 30s).")
-    var shutdownTimeout: String?
-    @Option(help: "A JSON settings file.")
+            Values: lists are comma-separated; sizes are bytes or 512KiB, 1MiB, 1MB; durations are 250ms, \
+            10s, 1.5m, 2h (a bare number is seconds); booleans are true/false, yes/no, on/off, 1/0.
+            """)
+
+    @OptionGroup(title: "Settings") var settingFlags: SettingFlags
+
+    @Option(help: ArgumentHelp("A JSON settings file (or \(SettingsKey.configFileVariable)).", valueName: "path"))
     var configFile: String?
-    @Option(name: .customLong("set"), help: "Any setting as key=value (e.g. topics.requests=jobs, kafka.linger.ms=5).")
+    @Option(
+        name: .customLong("set"),
+        help: ArgumentHelp(
+            "Any setting by its file key (repeatable; e.g. topics.requests=jobs, kafka.linger.ms=5). A setting's own flag wins.",
+            valueName: "key=value"))
     var settings: [String] = []
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: String?
 
     func run() async throws {
         var flags: [String: String] = [:]
         for entry in settings {
-            guard let equals = entry.firstIndex(of: "=") else {
-                throw ValidationError("--set takes key=value, got '\(entry)'")
-            }
-            flags[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+            let (key, value) = try SettingFlags.pair(entry, flag: "--set", shape: "key=value")
+            flags[key] = value
         }
-        let named: [(String, String?)] = [
-            ("bootstrapServers", bootstrapServers), ("groupId", groupId), ("allowedHosts", allowedHosts),
-            ("maxInFlight", maxInFlight), ("revokeTimeout", revokeTimeout), ("shutdownTimeout", shutdownTimeout),
-            ("logLevel", logLevel),
-        ]
-        for case let (key, value?) in named { flags[key] = value }
+        flags.merge(try settingFlags.settingsFlags()) { _, flag in flag }
         let loaded: WorkerSettings.Loaded
         do {
             loaded = try WorkerSettings.load(flags: flags, configFile: configFile)

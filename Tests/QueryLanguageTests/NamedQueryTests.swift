@@ -21,8 +21,22 @@ struct NamedQueryTests {
         let catalog = try NamedQueryCatalog()
         let error = #expect(throws: QueryLanguageError.self) { try catalog.resolve(.named("goverment")) }
         #expect(error?.code == .unknownNamedQuery)
-        #expect(error?.message.contains("did you mean 'government'?") == true)
-        #expect(error?.message.contains("farm, government, landValueGreaterThan") == true)
+        let names = "farm, government, landValueGreaterThan, landValueLessThan, residential, taxRate10853, taxRate10860"
+        #expect(error?.message == "unknown named query 'goverment'; did you mean 'government'? The named queries are: \(names)")
+    }
+
+    /// Every form of the message is complete: with no close name the list still follows a separator, and
+    /// a catalog without names says so instead of ending on an empty list.
+    @Test("An unknown name reads as a whole message with or without a suggestion or names")
+    func unknownNameWithoutSuggestionOrNames() throws {
+        let catalog = try NamedQueryCatalog()
+        let far = #expect(throws: QueryLanguageError.self) { try catalog.resolve(.named("zzzzzz")) }
+        #expect(far?.message == "unknown named query 'zzzzzz'; the named queries are: " + catalog.names.joined(separator: ", "))
+
+        let empty = try NamedQueryCatalog(includeBuiltIns: false)
+        let none = #expect(throws: QueryLanguageError.self) { try empty.resolve(.named("government")) }
+        #expect(none?.code == .unknownNamedQuery)
+        #expect(none?.message == "unknown named query 'government'; this worker has no named queries")
     }
 
     @Test("Free clauses can be switched off")

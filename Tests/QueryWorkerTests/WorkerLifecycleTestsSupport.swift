@@ -34,6 +34,8 @@ final class LifecycleBench: Sendable {
     let server: SampleFeatureServer
     /// The settings every worker starts from (topics, group, allowed hosts).
     let baseSettings: WorkerSettings
+    /// Partitions of the requests topic.
+    let partitions: Int
     let producer: KafkaProducer
     let reader: KafkaConsumer
     private let collected = Collected()
@@ -46,6 +48,7 @@ final class LifecycleBench: Sendable {
             for: cluster, suffix: suffix, workerID: "worker-lifecycle", requestPartitions: partitions)
         configure(&settings)
         baseSettings = settings
+        self.partitions = max(1, partitions)
         let dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
             configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
@@ -82,10 +85,17 @@ final class LifecycleBench: Sendable {
 
     func url(_ layer: SampleLayer) -> String { server.layerURL(layer) }
 
-    /// Sends request messages, `(key, json)`, and waits for their delivery reports.
-    func send(_ messages: [(key: String, json: String)]) async throws {
+    /// Sends request messages, `(key, json)`, and waits for their delivery reports. The key picks the
+    /// partition, unless `spread`: then message `i` goes to partition `i % partitions`, for tests that need
+    /// requests on every partition whatever their keys hash to.
+    func send(_ messages: [(key: String, json: String)], spread: Bool = false) async throws {
         let topic = baseSettings.topics.requests
-        let reports = await producer.send(messages.map { KafkaProducerMessage(topic: topic, key: $0.key, value: $0.json) })
+        let partitions = Int32(clamping: self.partitions)
+        let reports = await producer.send(messages.enumerated().map { index, message in
+            KafkaProducerMessage(
+                topic: topic, partition: spread ? Int32(clamping: index) % partitions : nil, key: message.key,
+                value: message.json)
+        })
         for report in reports { _ = try report.get() }
     }
 

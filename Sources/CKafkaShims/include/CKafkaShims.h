@@ -15,4 +15,13 @@ rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                                      rd_kafka_headers_t *headers,
                                      void *opaque);
 
+/// Pushes one (no error, `rtt_ms` delay) entry onto a mock broker's error stack for `api_key`, through
+/// rd_kafka_mock_broker_push_request_error_rtts, which Swift cannot call (it is variadic). `mcluster` is an
+/// rd_kafka_mock_cluster_t: untyped here so that this header need not include rdkafka_mock.h, whose
+/// declarations Swift already sees through CRDKafka.
+rd_kafka_resp_err_t qw_kafka_mock_push_response_delay(void *mcluster,
+                                                      int32_t broker_id,
+                                                      int16_t api_key,
+                                                      int rtt_ms);
+
 #endif

@@ -69,7 +69,8 @@ struct AssignmentOffsetTracker: Sendable {
 
     func isAssigned(_ partition: KafkaTopicPartition) -> Bool { partitions[partition] != nil }
 
-    /// Messages received and not done, over all assigned partitions: what ``InFlightGate`` counts.
+    /// Messages received and not done, over all assigned partitions: what drains and revocations wait for
+    /// (``InFlightGate`` counts ``active``).
     var inFlight: Int { partitions.values.reduce(0) { $0 + $1.inFlight } }
 
     /// Received and not yet handed to the producer, across partitions (see ``PartitionOffsetTracker/active``).

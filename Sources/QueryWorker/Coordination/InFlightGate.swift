@@ -1,13 +1,24 @@
-/// Flow control for requests: pause consuming when `maxInFlight` requests are received and not yet done,
-/// resume when they drop to the low mark. Counting *received, not done* (rather than running) bounds the
-/// memory held for requests however fast they arrive, including answers waiting for delivery reports.
+/// Flow control for requests: pause consuming when `maxInFlight` requests are received and their outcomes
+/// not yet handed to the producer, resume when they drop to the low mark. The count (`WorkerState.gateLoad`,
+/// the offset tracker's `active`) covers requests running or being answered, so the memory they hold stays
+/// bounded however fast they arrive. An outcome already in the producer's queue leaves it: librdkafka bounds
+/// that queue, and holding a slot until the delivery report would cap throughput at `maxInFlight` per
+/// delivery round trip. (Its offset still waits for the report.)
 ///
 /// The two marks give hysteresis: without a gap between them the consumer would pause and resume on every
 /// request near the limit. Each edge is reported once (`.pause` only while running, `.resume` only while
 /// paused), so the caller can pass actions straight to the consumer.
 ///
-/// The bound is not exact: messages already in the consumer's read-ahead when it pauses still arrive and are
-/// counted, so in-flight may exceed `maxInFlight` by up to the read-ahead.
+/// The bound holds exactly: the count never exceeds `maxInFlight`. Pausing the consumer's partitions only
+/// stops fetching; messages it read ahead before the pause would still be delivered, so the worker also holds
+/// its message loop while the gate is paused (`WorkerCore.waitWhilePaused()`) and takes nothing more until
+/// the gate resumes. The read-ahead waits in the consumer's buffer meanwhile, uncounted (the messages of a
+/// partition revoked in between are dropped from it and read again by the next owner).
+///
+/// The pause lasts across rebalances: the consumer sets every newly assigned partition's pause flag
+/// explicitly (paused while the worker's `pauseAll` from the gate's `.pause` holds, resumed otherwise), so
+/// partitions assigned during a pause start paused, and a resume is never lost on a partition that was
+/// revoked and assigned again meanwhile (librdkafka would otherwise keep that partition's old flag).
 struct InFlightGate: Sendable, Hashable {
     enum Action: Hashable, Sendable {
         case none
@@ -43,8 +54,8 @@ struct InFlightGate: Sendable, Hashable {
         update(inFlight: inFlight - max(0, count))
     }
 
-    /// Sets the in-flight count outright, e.g. from ``AssignmentOffsetTracker/inFlight`` after a revocation
-    /// dropped a partition's requests. Driving the gate from that one count keeps the two from drifting.
+    /// Sets the count outright, from ``AssignmentOffsetTracker/active`` (also after a revocation dropped a
+    /// partition's requests). Driving the gate from that one count keeps the two from drifting.
     mutating func update(inFlight newValue: Int) -> Action {
         inFlight = max(0, newValue)
         if !isPaused, inFlight >= maxInFlight {

@@ -115,7 +115,7 @@ extension String {
 extension SettingsKey {
     public static let bootstrapServers = SettingsKey("bootstrapServers", .list, "Kafka brokers, host:port, comma-separated.")
     public static let groupID = SettingsKey("groupId", .text, "Consumer group of the workers.")
-    public static let workerID = SettingsKey("workerId", .text, "This worker's name (default: hostname-pid).")
+    public static let workerID = SettingsKey("workerId", .text, "This worker's name in logs, outcomes and its Kafka client id.")
     public static let requestsTopic = SettingsKey("topics.requests", .text, "Topic of query requests.")
     public static let resultsTopic = SettingsKey("topics.results", .text, "Topic results are published to.")
     public static let errorsTopic = SettingsKey("topics.errors", .text, "Topic errors are published to.")
