@@ -19,7 +19,9 @@ struct WorkerLifecycleTests {
 
     @Test func pausesAtTheInFlightBoundResumesAtTheLowMarkAndAnswersEverything() async throws {
         let bench = try await LifecycleBench(
-            partitions: 3, faults: [FaultRule(.latency(milliseconds: 300), pathContains: "USA/MapServer/3/query")])
+            // Longer than WorkerCore.partitionPauseDelay: the gate stays closed long enough for the partitions
+            // to be paused in librdkafka too.
+            partitions: 3, faults: [FaultRule(.latency(milliseconds: 800), pathContains: "USA/MapServer/3/query")])
         let worker = try bench.startWorker("bounded") {
             $0.limits.maxInFlight = 4
             $0.limits.lowMark = 2

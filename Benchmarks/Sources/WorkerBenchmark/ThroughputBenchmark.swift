@@ -98,7 +98,9 @@ struct ThroughputBenchmark: AsyncParsableCommand {
         let rig = try KafkaRig(linger: .milliseconds(5), logger: logger)
         let side = WorkerThroughputRun(
             rig: rig, messages: messages, skip: skip, maxInFlight: maxInFlight, queryWorker: common.queryWorker,
-            cpus: common.pinning, serverPID: serverPID, workDirectory: work.path, extraSettings: workerSettings,
+            cpus: common.pinning, serverPID: serverPID, workDirectory: work.path,
+            // The same concurrency as wrk: as many HTTP requests in flight to the server as wrk has connections.
+            extraSettings: ["maxRequestsPerHost=\(wrkConnections)"] + workerSettings,
             logger: logger)
         let infoConnections = wrkInfoConnections.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
 

@@ -126,6 +126,8 @@ extension SettingsKey {
     public static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
     public static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
     public static let maxTargets = SettingsKey("maxTargets", .integer, "Most layers one request may query.")
+    public static let maxRequestsPerHost = SettingsKey(
+        "maxRequestsPerHost", .integer, "HTTP requests in flight to one feature-service host at once; more wait.")
     public static let revokeTimeout = SettingsKey("revokeTimeout", .duration, "Wait for revoked partitions' work.")
     public static let shutdownTimeout = SettingsKey("shutdownTimeout", .duration, "Wait for running requests at shutdown.")
     public static let requestTimeout = SettingsKey("requestTimeout", .duration, "Deadline of a request that carries none.")
@@ -140,7 +142,7 @@ extension SettingsKey {
     /// Every fixed key, in the order `--help` lists them.
     public static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
-        lowMark, maxRequestBytes, maxResultBytes, maxTargets, revokeTimeout, shutdownTimeout, requestTimeout,
+        lowMark, maxRequestBytes, maxResultBytes, maxTargets, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel,
     ]
 

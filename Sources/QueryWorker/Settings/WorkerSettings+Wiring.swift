@@ -44,6 +44,7 @@ extension WorkerSettings {
             "maxRequestBytes": .stringConvertible(limits.maxRequestBytes),
             "maxResultBytes": .stringConvertible(limits.maxResultBytes),
             "maxTargets": .stringConvertible(limits.maxTargets),
+            "maxRequestsPerHost": .stringConvertible(limits.maxRequestsPerHost),
             "revokeTimeout": .string("\(timeouts.revoke)"),
             "shutdownTimeout": .string("\(timeouts.shutdown)"),
             "requestTimeout": .string("\(timeouts.request)"),

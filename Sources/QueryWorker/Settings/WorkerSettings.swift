@@ -57,6 +57,9 @@ public struct WorkerSettings: Sendable, Hashable {
         public var maxResultBytes = 1_048_576
         /// Most layers one request may query.
         public var maxTargets = 16
+        /// HTTP requests in flight to one host at once, across all requests: politeness toward each feature
+        /// service (an ArcGIS Server instance serves a few requests per CPU at once); the rest wait their turn.
+        public var maxRequestsPerHost = 16
         public init() {}
 
         /// Room a produced message needs beyond its value (key, headers, record framing), when comparing

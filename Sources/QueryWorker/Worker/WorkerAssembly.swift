@@ -20,7 +20,9 @@ public final class WorkerAssembly: Sendable {
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
         engine = ArcGISEngine(
             httpClient: httpClient,
-            configuration: ArcGISEngineConfiguration(requestTimeout: settings.timeouts.http), logger: logger)
+            configuration: ArcGISEngineConfiguration(
+                maxConcurrentRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http),
+            logger: logger)
         var producerProperties = settings.kafkaProperties
         producerProperties["message.max.bytes"] = producerProperties["message.max.bytes"]
             ?? String(settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead)

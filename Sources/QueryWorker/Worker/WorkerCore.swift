@@ -299,44 +299,4 @@ final class WorkerCore: Sendable {
         }
         applyGate(gateAction)
     }
-
-    /// Holds the message loop while the gate is paused: messages the consumer read ahead before the pause
-    /// would otherwise still be taken in and push in-flight past `maxInFlight`. Returns when the gate resumes,
-    /// on graceful shutdown or on cancellation (the loop then ends).
-    func waitWhilePaused() async {
-        guard state.withLock({ $0.gate.isPaused && !$0.loopStopping }) else { return }
-        await withTaskCancellationOrGracefulShutdownHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let waits = state.withLock { state -> Bool in
-                    guard state.gate.isPaused, !state.loopStopping else { return false }
-                    state.resumeWaiter = continuation
-                    return true
-                }
-                if !waits { continuation.resume() }
-            }
-        } onCancelOrGracefulShutdown: {
-            let waiter = self.state.withLock { state in
-                state.loopStopping = true
-                return state.resumeWaiter.take()
-            }
-            waiter?.resume()
-        }
-    }
-
-    func applyGate(_ action: InFlightGate.Action) {
-        if action == .resume, let waiter = state.withLock({ $0.resumeWaiter.take() }) {
-            waiter.resume()
-        }
-        guard action != .none, let consumer = consumer.withLock({ $0 }) else { return }
-        switch action {
-        case .pause:
-            logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
-            consumer.pauseAll()
-        case .resume:
-            logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": "\(settings.limits.lowMark)"])
-            consumer.resumeAll()
-        case .none:
-            break
-        }
-    }
 }

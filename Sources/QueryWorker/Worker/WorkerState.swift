@@ -37,6 +37,8 @@ struct WorkerState {
     var answered: [TerminalStatus: Int] = [:]
     /// The message loop, waiting for the gate to resume (see ``WorkerCore/waitWhilePaused()``).
     var resumeWaiter: CheckedContinuation<Void, Never>?
+    /// The partitions are paused in librdkafka (the gate stayed closed; see ``WorkerCore/partitionPauseDelay``).
+    var partitionsPaused = false
     /// The message loop is ending (graceful shutdown or cancellation): it must not wait for a resume.
     var loopStopping = false
 
