@@ -46,6 +46,18 @@ struct WorkerBehaviourTests {
         try await harness.stop()
     }
 
+    @Test func aRequestWithoutADeadlineGetsTheRequestTimeout() async throws {
+        let harness = try await WorkerHarness(faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "MapServer/2/query")]) {
+            $0.timeouts.request = .milliseconds(500)
+        }
+        try await harness.send("open", WorkerHarness.request("open", url: harness.url(.states)))
+        let outcomes = try await harness.outcomesByRequest(1)
+        #expect(outcomes["open"]?.first?.status == "expired")
+        #expect(outcomes["open"]?.first?.errorCode == "deadline_exceeded")
+        #expect(await harness.server.waitUntil(timeout: .seconds(20)) { $0.aborted >= 1 }, "the expired run's transfers are aborted")
+        try await harness.stop()
+    }
+
     @Test func aThousandMalformedMessagesGetAThousandRejectionsAndNothingSticks() async throws {
         let harness = try await WorkerHarness()
         let bad: [String] = [

@@ -41,6 +41,7 @@ public final class QueryWorkerService: Service, Sendable {
         let messages = consumer.messages
         await withDiscardingTaskGroup { group in
             group.addTask { await core.summaryLoop() }
+            group.addTask { await core.deadlineLoop() }
             do {
                 for try await message in messages.cancelOnGracefulShutdown() {
                     core.handle(message, in: &group)

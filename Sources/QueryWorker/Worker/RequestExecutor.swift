@@ -45,12 +45,15 @@ public struct RequestExecutor: Sendable {
     /// for nobody. The group waits for the cancelled engine to unwind before returning, so no transfer
     /// outlives the call. Cancellation of the calling task wins over everything else: the engine's layers
     /// then all carry `cancelled` errors, which are no outcome of the request's own.
-    public func execute(_ request: QueryRequest) async -> ExecutionOutcome {
+    ///
+    /// With `racingDeadline` false the deadline is checked on arrival only, and the caller ends a run whose
+    /// deadline passes by cancelling it (the worker does, for all its runs, in one loop).
+    public func execute(_ request: QueryRequest, racingDeadline: Bool = true) async -> ExecutionOutcome {
         if Task.isCancelled { return .cancelled }
         if let deadline = request.deadline, clock() >= deadline { return .expired }
         let targets = request.arcGISTargets
         let query = request.query.featureQuery
-        guard let deadline = request.deadline else {
+        guard racingDeadline, let deadline = request.deadline else {
             // No deadline, nothing to race: the engine runs in this task (no child task per request).
             let outcomes = await engine.query(targets, query)
             if Task.isCancelled { return .cancelled }

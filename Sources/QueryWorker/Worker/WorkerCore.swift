@@ -65,7 +65,12 @@ final class WorkerCore: Sendable {
             logger.info("cancel", metadata: ["taskId": "\(taskId)", "runs": "\(cancellation.runs.count)"])
             apply(cancellation, in: &group)
             markDone([position])
-        case .query(let request):
+        case .query(var request):
+            // A request without a deadline gets the operator's `requestTimeout` (0: none): nothing runs forever.
+            if request.deadline == nil, settings.timeouts.request > .zero {
+                let (seconds, attoseconds) = settings.timeouts.request.components
+                request.deadline = request.receivedAt + seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+            }
             let pending = PendingRequest(request: request, source: source, position: position)
             events.received(pending)
             if let refusal = executor.admit(request) {
@@ -127,7 +132,8 @@ final class WorkerCore: Sendable {
     }
 
     private func execute(_ run: RunID, _ request: QueryRequest) async {
-        let outcome = await executor.execute(request)
+        // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
+        let outcome = await executor.execute(request, racingDeadline: false)
         let (answers, cancellation): ([TaskAnswer], TaskCancellation) = state.withLock { state in
             switch outcome {
             case .result(let result): (state.registry.finished(run, status: result.status == .partial ? .partial : .succeeded), .none)

@@ -1,0 +1,27 @@
+extension WorkerCore {
+    /// Expires requests whose deadline passes while they run: answered `expired`, their runs cancelled (and
+    /// so their HTTP transfers aborted) once no request is left on them.
+    ///
+    /// One loop for the whole worker instead of a timer per request: every request carries a deadline (its
+    /// own, or `requestTimeout`), and a sleeping task per request cost more CPU than the rest of the worker's
+    /// own work per request. The loop wakes at the earliest deadline, and at least every 100 ms to see
+    /// deadlines of requests received since; a deadline is met within about 5 ms.
+    func deadlineLoop() async {
+        while !Task.isCancelled {
+            let now = Self.nowMs()
+            let (due, next) = state.withLock { state in
+                (state.registry.expireDue(nowMs: now), state.registry.nextDeadlineMs)
+            }
+            if !due.runs.isEmpty || !due.answers.isEmpty {
+                cancelRuns(due.runs)
+                await withDiscardingTaskGroup { group in
+                    for answer in due.answers {
+                        group.addTask { await self.answer(answer, outcome: nil) }
+                    }
+                }
+            }
+            let wait = min(max((next ?? Int64.max) - Self.nowMs(), 5), 100)
+            do { try await Task.sleep(for: .milliseconds(wait)) } catch { return }
+        }
+    }
+}
