@@ -46,39 +46,27 @@ public final class ArcGISEngine: Sendable {
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
-        return try await Self.mapErrors(layer: parsed.url) { try await self.run(query, on: parsed) }
+        return try await self.query(layer: parsed, query)
     }
 
     /// The layer URLs a target stands for: the layer itself, the listed sublayers of a service, or every
     /// feature layer of a service (group layers hold no features and are skipped).
     public func layerURLs(of target: ArcGISTarget) async throws(ArcGISError) -> [String] {
-        let parsed = try LayerURL(parsing: target.url)
-        if parsed.layerId != nil {
-            guard target.layers == nil else {
-                throw ArcGISError(.invalidURL, "\(parsed.url) is a layer URL; `layers` needs a service URL", layer: parsed.url)
-            }
-            return [parsed.url]
-        }
-        if let ids = target.layers { return ids.map { parsed.layer($0).url } }
-        let service = try await serviceMetadata(parsed.url)
-        return service.layers.filter { $0.subLayerIds.isEmpty && !$0.isTable }.map { parsed.layer($0.id).url }
+        try await layers(of: target).map(\.url)
     }
 
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
     /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
     /// of the targets and their layers.
     public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
-        await withTaskGroup(of: (Int, [LayerOutcome]).self) { group in
+        // One target (the usual request) runs in this task: a task group and a child task per query cost
+        // more than the rest of the fan-out.
+        if targets.count == 1 { return await queryTarget(targets[0], query) }
+        return await withTaskGroup(of: (Int, [LayerOutcome]).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
-                    // The tuple after the `do`, as in `queryLayers` (Swift 6.3.1 -O miscompiles the other form).
-                    let layerOutcomes: [LayerOutcome]
-                    do throws(ArcGISError) {
-                        let urls = try await self.layerURLs(of: target)
-                        layerOutcomes = await self.queryLayers(urls, query)
-                    } catch {
-                        layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
-                    }
+                    // The tuple after the call, as in `queryLayers` (Swift 6.3.1 -O miscompiles the other form).
+                    let layerOutcomes = await self.queryTarget(target, query)
                     return (index, layerOutcomes)
                 }
             }
@@ -88,27 +76,50 @@ public final class ArcGISEngine: Sendable {
         }
     }
 
-    private func queryLayers(_ urls: [String], _ query: FeatureQuery) async -> [LayerOutcome] {
-        await withTaskGroup(of: (Int, LayerOutcome).self) { group in
-            for (index, url) in urls.enumerated() {
+    /// The outcomes of one target's layers, or the one failure of a target whose layers cannot be listed.
+    private func queryTarget(_ target: ArcGISTarget, _ query: FeatureQuery) async -> [LayerOutcome] {
+        let layerOutcomes: [LayerOutcome]
+        do throws(ArcGISError) {
+            let layers = try await self.layers(of: target)
+            layerOutcomes = await queryLayers(layers, query)
+        } catch {
+            layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
+        }
+        return layerOutcomes
+    }
+
+    private func queryLayers(_ layers: [LayerURL], _ query: FeatureQuery) async -> [LayerOutcome] {
+        if layers.count == 1 { return [await queryLayer(layers[0], query)] }
+        return await withTaskGroup(of: (Int, LayerOutcome).self) { group in
+            for (index, layer) in layers.enumerated() {
                 group.addTask {
-                    // The result first, the tuple after the `do`: Swift 6.3.1's optimizer miscompiles
+                    // The outcome first, the tuple after: Swift 6.3.1's optimizer miscompiles
                     // `return (index, X(.success(try await ...)))` inside a do/catch in a child task (the
                     // captured index comes back wrong, so layers went missing from fan-out results or the
                     // store below trapped out of range) in release builds only.
-                    let result: Result<LayerQueryResult, ArcGISError>
-                    do throws(ArcGISError) {
-                        result = .success(try await self.query(layer: url, query))
-                    } catch {
-                        result = .failure(error)
-                    }
-                    return (index, LayerOutcome(url: url, result: result))
+                    let outcome = await self.queryLayer(layer, query)
+                    return (index, outcome)
                 }
             }
-            var outcomes = [LayerOutcome?](repeating: nil, count: urls.count)
+            var outcomes = [LayerOutcome?](repeating: nil, count: layers.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes.compactMap { $0 }
         }
+    }
+
+    /// One layer's outcome.
+    private func queryLayer(_ layer: LayerURL, _ query: FeatureQuery) async -> LayerOutcome {
+        let result: Result<LayerQueryResult, ArcGISError>
+        do throws(ArcGISError) {
+            if let id = layer.layerId, id < 0 {
+                // A negative id from a target's `layers` fails as its URL does in `query(layer:)`.
+                _ = try LayerURL(parsing: layer.url)
+            }
+            result = .success(try await self.query(layer: layer, query))
+        } catch {
+            result = .failure(error)
+        }
+        return LayerOutcome(url: layer.url, result: result)
     }
 
     /// Forgets cached metadata, so the next query reads it again.
@@ -119,6 +130,25 @@ public final class ArcGISEngine: Sendable {
 
     // MARK: Internals
 
+    /// The layers a target stands for (see ``layerURLs(of:)``), parsed once: each is queried as it is.
+    func layers(of target: ArcGISTarget) async throws(ArcGISError) -> [LayerURL] {
+        let parsed = try LayerURL(parsing: target.url)
+        if parsed.layerId != nil {
+            guard target.layers == nil else {
+                throw ArcGISError(.invalidURL, "\(parsed.url) is a layer URL; `layers` needs a service URL", layer: parsed.url)
+            }
+            return [parsed]
+        }
+        if let ids = target.layers { return ids.map { parsed.layer($0) } }
+        let service = try await serviceMetadata(parsed.url)
+        return service.layers.filter { $0.subLayerIds.isEmpty && !$0.isTable }.map { parsed.layer($0.id) }
+    }
+
+    /// Runs `query` against a parsed layer URL (one with a layer id).
+    private func query(layer url: LayerURL, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
+        try await Self.mapErrors(layer: url.url) { try await self.run(query, on: url) }
+    }
+
     private func run(_ query: FeatureQuery, on url: LayerURL) async throws -> LayerQueryResult {
         let metadata = try await layerMetadata(url)
         let checked = try QueryCheck.validated(query, for: metadata)
@@ -128,6 +158,7 @@ public final class ArcGISEngine: Sendable {
     }
 
     private func layerMetadata(_ url: LayerURL) async throws -> LayerMetadata {
+        if let cached = try layers.freshValue(for: url.url) { return cached }
         let transport = self.transport
         return try await layers.value(for: url.url) {
             try await transport.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),

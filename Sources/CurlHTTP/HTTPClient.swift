@@ -36,7 +36,7 @@ public final class HTTPClient: Sendable {
         var followed = 0
         while true {
             let response = try await perform(current)
-            guard case .sameOrigin(let limit) = policy, [301, 302, 303, 307, 308].contains(response.status),
+            guard case .sameOrigin(let limit) = policy, Self.isRedirect(response.status),
                 let location = response.headers["Location"]
             else { return response }
             guard followed < limit else {
@@ -44,6 +44,14 @@ public final class HTTPClient: Sendable {
             }
             current = try redirect(current, to: location, status: response.status)
             followed += 1
+        }
+    }
+
+    /// The statuses a `sameOrigin` policy follows.
+    private static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
         }
     }
 
@@ -115,7 +123,8 @@ public final class HTTPClient: Sendable {
             dnsCacheTimeout: configuration.dnsCacheTimeout,
             credential: configuration.credentials.first { $0.matches(request.url, target: target) },
             connectionPolicy: configuration.connectionPolicy,
-            host: target.bareHost
+            host: target.bareHost,
+            isHTTPS: target.scheme == "https"
         )
         return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink(streaming: streaming))
     }

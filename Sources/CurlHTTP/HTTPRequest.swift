@@ -37,27 +37,26 @@ public struct HTTPRequest: Sendable, Hashable {
     public static func formPost(url: String, fields: [(String, String)], headers: HTTPHeaders = [:]) -> HTTPRequest {
         var headers = headers
         headers.replace("Content-Type", "application/x-www-form-urlencoded")
-        let body = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
-        return HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8))
+        var body: [UInt8] = []
+        for (index, field) in fields.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: "&")) }
+            FormEncoding.append(field.0, to: &body)
+            body.append(UInt8(ascii: "="))
+            FormEncoding.append(field.1, to: &body)
+        }
+        return HTTPRequest(method: .post, url: url, headers: headers, body: body)
     }
 
-    /// `application/x-www-form-urlencoded` encoding of one name or value.
+    /// `application/x-www-form-urlencoded` encoding of one name or value: ASCII letters, digits and `-._*`
+    /// as they are, space as `+`, every other UTF-8 byte as `%XX` (upper-case hex).
     public static func formEncode(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "*"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
-                result += "+"
-            default:
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
+        FormEncoding.encode(text)
+    }
+
+    /// Appends the form encoding of `text` (as ``formEncode(_:)`` spells it) to `bytes`, so a caller building
+    /// a whole query string encodes each field once, straight into its buffer.
+    public static func appendFormEncoded(_ text: String, to bytes: inout [UInt8]) {
+        FormEncoding.append(text, to: &bytes)
     }
 }
 
@@ -88,10 +87,4 @@ public enum HTTPRedirectPolicy: Sendable, Hashable {
     /// Follow redirects within the same origin (scheme, host and port), at most `maxRedirects` times;
     /// a redirect to another origin fails with a `redirect` error, so credentials never leave their host.
     case sameOrigin(maxRedirects: Int)
-}
-
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
 }

@@ -6,11 +6,21 @@ import Logging
 ///
 /// Decoding happens inside the retry loop because ArcGIS reports many transient failures in the body (HTTP
 /// 200 with `{"error":{"code":500}}`, bodies cut short).
-struct ArcGISTransport: Sendable {
+///
+/// A class: every query holds the engine's one transport, and a struct of its size (the configuration, a
+/// logger) was copied, field by field, into each of them.
+final class ArcGISTransport: Sendable {
     let client: HTTPClient
     let limiter: HostLimiter
     let configuration: ArcGISEngineConfiguration
     let logger: Logger
+
+    init(client: HTTPClient, limiter: HostLimiter, configuration: ArcGISEngineConfiguration, logger: Logger) {
+        self.client = client
+        self.limiter = limiter
+        self.configuration = configuration
+        self.logger = logger
+    }
 
     /// Fetches `endpoint` (a layer or service URL, or `…/query`) with `parameters` and decodes the body.
     /// Throws ``ArcGISError`` or `CancellationError`.
@@ -43,23 +53,20 @@ struct ArcGISTransport: Sendable {
     }
 
     private func send(_ endpoint: String, origin: String, parameters: QueryParameters, layer: String) async throws -> HTTPResponse {
-        let query = parameters.encoded
-        var request: HTTPRequest
-        if endpoint.utf8.count + 1 + query.utf8.count <= configuration.maxGETURLLength {
-            request = HTTPRequest(method: .get, url: endpoint + "?" + query)
-        } else {
-            request = HTTPRequest.formPost(url: endpoint, fields: parameters.fields)
-        }
+        var request = parameters.request(endpoint: endpoint, maxGETURLLength: configuration.maxGETURLLength)
         request.options.timeout = configuration.requestTimeout
-        let started = ContinuousClock.now
+        // The clock is read only for the debug line: most workers log above debug.
+        let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
         do {
             let response = try await limiter.withSlot(host: origin) { try await client.execute(request) }
-            logger.debug(
-                "ArcGIS request",
-                metadata: [
-                    "method": "\(request.method)", "endpoint": "\(endpoint)", "status": "\(response.status)",
-                    "bytes": "\(response.body.count)", "durationMs": "\((ContinuousClock.now - started).milliseconds)",
-                ])
+            if let started {
+                logger.debug(
+                    "ArcGIS request",
+                    metadata: [
+                        "method": "\(request.method)", "endpoint": "\(endpoint)", "status": "\(response.status)",
+                        "bytes": "\(response.body.count)", "durationMs": "\((ContinuousClock.now - started).milliseconds)",
+                    ])
+            }
             return response
         } catch let error as HTTPError {
             throw ArcGISResponse.transportError(error, layer: layer)

@@ -27,7 +27,26 @@ final class ExpiringCache<Value: Sendable>: Sendable {
 
     init(ttl: Duration) { self.ttl = ttl }
 
+    /// The value when it is loaded and fresh, else nil (then ``value(for:load:)`` loads or waits). Throws
+    /// `CancellationError` for a cancelled task, as ``value(for:load:)`` does.
+    ///
+    /// Every query asks for its layer's metadata, nearly always cached: this answers under one lock, with
+    /// neither a continuation nor the caller's `load` closure (allocated by the caller even when unused).
+    func freshValue(for key: String) throws -> Value? {
+        let step = state.withLock { state -> CacheStep<Value>? in
+            if Task.isCancelled { return .cancelled }
+            guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
+            return .done(value)
+        }
+        switch step {
+        case .done(let value)?: return value
+        case .cancelled?: throw CancellationError()
+        default: return nil
+        }
+    }
+
     func value(for key: String, load: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        if let value = try freshValue(for: key) { return value }
         let waiter = state.withLock { state in
             state.nextID += 1
             return state.nextID

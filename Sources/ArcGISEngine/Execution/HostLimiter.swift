@@ -28,11 +28,31 @@ final class HostLimiter: Sendable {
     }
 
     func acquire(host: String) async throws {
-        let waiter = state.withLock { state in
+        // A free slot, the common case, is taken under one lock without a continuation; otherwise the same lock
+        // numbers the waiter. A cancelled task never takes a slot (as on the waiting path, where the
+        // cancellation handler runs first).
+        let admission = state.withLock { state -> Admission in
+            if Task.isCancelled { return .cancelled }
+            if state.machine.acquireIfFree(host: host) { return .admitted }
             state.nextWaiter += 1
             state.pending.insert(state.nextWaiter)
-            return state.nextWaiter
+            return .wait(state.nextWaiter)
         }
+        switch admission {
+        case .admitted: return
+        case .cancelled: throw CancellationError()
+        case .wait(let waiter): try await acquireWaiting(host: host, waiter: waiter)
+        }
+    }
+
+    private enum Admission {
+        case admitted
+        case cancelled
+        case wait(UInt64)
+    }
+
+    /// Waits for a slot of `host` as `waiter` (every slot was taken when the caller looked).
+    private func acquireWaiting(host: String, waiter: UInt64) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let action = state.withLock { state in

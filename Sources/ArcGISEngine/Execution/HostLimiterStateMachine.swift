@@ -16,6 +16,21 @@ struct HostLimiterStateMachine {
     private struct HostState {
         var active = 0
         var waiters: Deque<UInt64> = []
+
+        /// Takes a slot when one is free. Waiters exist only while every slot is taken (a release hands its
+        /// slot to the first waiter), so a free slot never overtakes one.
+        mutating func takeFreeSlot(limit: Int) -> Bool {
+            guard active < limit else { return false }
+            active += 1
+            return true
+        }
+
+        /// A slot when one is free, else a place at the end of the queue.
+        mutating func admit(_ waiter: UInt64, limit: Int) -> AcquireAction {
+            if takeFreeSlot(limit: limit) { return .proceed }
+            waiters.append(waiter)
+            return .wait
+        }
     }
 
     let limit: Int
@@ -25,40 +40,40 @@ struct HostLimiterStateMachine {
 
     init(limit: Int) { self.limit = max(1, limit) }
 
+    // The host's state is changed in place (`hosts[host, default:]`, `hosts.values[index]`): a copy taken out
+    // and stored back costs a second lookup, and copies the waiter queue when it grows.
+
     mutating func acquire(host: String, waiter: UInt64) -> AcquireAction {
-        if cancelledEarly.remove(waiter) != nil { return .cancelled }
-        var state = hosts[host, default: HostState()]
-        defer { hosts[host] = state }
-        if state.active < limit {
-            state.active += 1
-            return .proceed
-        }
-        state.waiters.append(waiter)
-        return .wait
+        if !cancelledEarly.isEmpty, cancelledEarly.remove(waiter) != nil { return .cancelled }
+        let limit = limit
+        return hosts[host, default: HostState()].admit(waiter, limit: limit)
+    }
+
+    /// Takes a free slot of `host` for a caller not yet numbered as a waiter; false when every slot is taken
+    /// (then the caller waits through ``acquire(host:waiter:)``).
+    mutating func acquireIfFree(host: String) -> Bool {
+        let limit = limit
+        return hosts[host, default: HostState()].takeFreeSlot(limit: limit)
     }
 
     /// A request to `host` finished. Returns the waiter that now holds its slot, if any (the slot passes to
     /// it directly, so a newcomer cannot overtake waiters).
     mutating func release(host: String) -> UInt64? {
-        guard var state = hosts[host] else { return nil }
-        if let next = state.waiters.popFirst() {
-            hosts[host] = state
-            return next
-        }
-        state.active -= 1
-        hosts[host] = state.active == 0 ? nil : state
+        guard let index = hosts.index(forKey: host) else { return nil }
+        if let next = hosts.values[index].waiters.popFirst() { return next }
+        hosts.values[index].active -= 1
+        if hosts.values[index].active == 0 { hosts.remove(at: index) }
         return nil
     }
 
     /// The waiter's task was cancelled. True when it was waiting (the caller fails it); false when it holds
     /// a slot already or has not arrived yet (then its acquire will see the cancellation).
     mutating func cancel(host: String, waiter: UInt64) -> Bool {
-        if var state = hosts[host], let index = state.waiters.firstIndex(of: waiter) {
-            state.waiters.remove(at: index)
-            hosts[host] = state
-            return true
+        guard let index = hosts.index(forKey: host), let position = hosts.values[index].waiters.firstIndex(of: waiter) else {
+            return false
         }
-        return false
+        hosts.values[index].waiters.remove(at: position)
+        return true
     }
 
     /// Records a cancellation that came before the acquire.

@@ -6,15 +6,31 @@ import FeatureGeometry
 /// Features of a paginated layer are fetched by offset in parallel pages planned from the count
 /// (``PagePlanner``); a layer without pagination gives its ids first and its features by `objectIds`
 /// chunks. Whatever paging missed is fetched again by id before the result is returned.
-struct LayerQueryRunner: Sendable {
+///
+/// A class: its requests run in child tasks and closures that each hold the runner, and copying a struct
+/// this size (the layer's metadata, the query, the transport) for each of them cost more than the requests'
+/// own bookkeeping.
+final class LayerQueryRunner: Sendable {
     let transport: ArcGISTransport
     let layer: LayerMetadata
     let origin: String
     let query: FeatureQuery
     let configuration: ArcGISEngineConfiguration
     let counter = RequestCounter()
+    /// `<layer>/query`, built once: every request of the query is sent there.
+    private let endpoint: String
 
-    private var endpoint: String { layer.url + "/query" }
+    init(
+        transport: ArcGISTransport, layer: LayerMetadata, origin: String, query: FeatureQuery,
+        configuration: ArcGISEngineConfiguration
+    ) {
+        self.transport = transport
+        self.layer = layer
+        self.origin = origin
+        self.query = query
+        self.configuration = configuration
+        endpoint = layer.url + "/query"
+    }
 
     func run() async throws -> LayerQueryResult {
         let base = try QueryParameters.base(query, layer: layer)

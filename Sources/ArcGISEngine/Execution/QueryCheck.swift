@@ -50,6 +50,8 @@ enum QueryCheck {
         guard !names.isEmpty else {
             throw ArcGISError(.invalidQuery, "outFields is empty; use [\"*\"] for every field", layer: layer.url)
         }
+        // `["*"]`, the usual list, names no field: no set of the layer's names to build.
+        guard names.contains(where: { $0 != "*" }) else { return }
         let known = Set(layer.fields.map { $0.name.lowercased() })
         for name in names where name != "*" && !known.contains(name.lowercased()) {
             throw ArcGISError(

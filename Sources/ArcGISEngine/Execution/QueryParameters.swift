@@ -6,26 +6,41 @@ import QueryLanguage
 ///
 /// Every request of a layer starts from ``base`` (where, geometry, spatial relation, output options) and adds
 /// what its step needs: ids only, count only, a page, or a chunk of object ids.
+///
+/// The fields are kept only in their form encoding, extended as fields are added: the fields of ``base`` (a
+/// where clause and a geometry, the long ones) are encoded once per query, not once for each of its requests
+/// (the ids and the count request of a query share them), and a request copies one byte array.
 struct QueryParameters: Sendable {
-    private(set) var fields: [(String, String)]
+    /// `name=value&...`, form-encoded: the query string of a GET, the body of a POST.
+    private(set) var encodedBytes: [UInt8] = []
 
-    init(fields: [(String, String)]) { self.fields = fields }
+    init(fields: [(String, String)]) {
+        for (name, value) in fields { append(name, value) }
+    }
+
+    /// Adds one field, encoding it onto ``encodedBytes``.
+    mutating func append(_ name: String, _ value: String) {
+        if !encodedBytes.isEmpty { encodedBytes.append(UInt8(ascii: "&")) }
+        HTTPRequest.appendFormEncoded(name, to: &encodedBytes)
+        encodedBytes.append(UInt8(ascii: "="))
+        HTTPRequest.appendFormEncoded(value, to: &encodedBytes)
+    }
 
     /// The where clause, spatial filter and output options for `query` on `layer`.
     static func base(_ query: FeatureQuery, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
-        var fields: [(String, String)] = [("f", "json")]
-        fields.append(("where", query.whereClause?.arcGISSQL ?? "1=1"))
+        var parameters = QueryParameters(fields: [("f", "json")])
+        parameters.append("where", query.whereClause?.arcGISSQL ?? "1=1")
         if let geometry = query.geometry {
             let text: String
             do { text = try EsriJSON.encode(geometry) } catch {
                 throw ArcGISError(.invalidQuery, "the query geometry cannot be sent to \(layer.url): \(error)", layer: layer.url)
             }
-            fields.append(("geometry", text))
-            fields.append(("geometryType", geometry.type.esriName))
-            if let reference = geometry.spatialReference { fields.append(("inSR", String(reference.wkid))) }
-            fields.append(("spatialRel", query.spatialRelationship.esriName))
+            parameters.append("geometry", text)
+            parameters.append("geometryType", geometry.type.esriName)
+            if let reference = geometry.spatialReference { parameters.append("inSR", String(reference.wkid)) }
+            parameters.append("spatialRel", query.spatialRelationship.esriName)
         }
-        return QueryParameters(fields: fields)
+        return parameters
     }
 
     /// Output fields and geometry options for feature requests. The object-id field is always included, since
@@ -36,22 +51,29 @@ struct QueryParameters: Sendable {
         if !names.contains("*"), !names.contains(where: { $0.caseInsensitiveEquals(layer.objectIdField) }) {
             names.append(layer.objectIdField)
         }
-        copy.fields.append(("outFields", names.joined(separator: ",")))
-        copy.fields.append(("returnGeometry", query.returnGeometry ? "true" : "false"))
-        if let out = query.outSpatialReference { copy.fields.append(("outSR", String(out.wkid))) }
+        copy.append("outFields", names.joined(separator: ","))
+        copy.append("returnGeometry", query.returnGeometry ? "true" : "false")
+        if let out = query.outSpatialReference { copy.append("outSR", String(out.wkid)) }
         return copy
     }
 
+    /// These fields and `extra`; the encoding of these is reused, only `extra` is encoded.
     func adding(_ extra: [(String, String)]) -> QueryParameters {
-        QueryParameters(fields: fields + extra)
+        var copy = self
+        for (name, value) in extra { copy.append(name, value) }
+        return copy
     }
 
     static func idsOnly(_ base: QueryParameters) -> QueryParameters {
-        base.adding([("returnIdsOnly", "true")])
+        var copy = base
+        copy.append("returnIdsOnly", "true")
+        return copy
     }
 
     static func countOnly(_ base: QueryParameters) -> QueryParameters {
-        base.adding([("returnCountOnly", "true")])
+        var copy = base
+        copy.append("returnCountOnly", "true")
+        return copy
     }
 
     /// One page by offset, ordered by the object-id field so that pages neither overlap nor skip.
@@ -69,8 +91,31 @@ struct QueryParameters: Sendable {
     }
 
     /// `name=value&...`, form-encoded.
-    var encoded: String {
-        fields.map { "\(HTTPRequest.formEncode($0.0))=\(HTTPRequest.formEncode($0.1))" }.joined(separator: "&")
+    var encoded: String { String(decoding: encodedBytes, as: UTF8.self) }
+
+    /// A GET with the fields in its URL when that fits in `maxGETURLLength` bytes, else a form-encoded POST
+    /// (what `HTTPRequest.formPost` builds for the same fields, from the encoding already made).
+    func request(endpoint: String, maxGETURLLength: Int) -> HTTPRequest {
+        if endpoint.utf8.count + 1 + encodedBytes.count <= maxGETURLLength {
+            return HTTPRequest(method: .get, url: url(endpoint: endpoint))
+        }
+        return HTTPRequest(
+            method: .post, url: endpoint, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: encodedBytes)
+    }
+
+    /// `endpoint?query`: the URL of a GET, built in one buffer of the exact size.
+    func url(endpoint: String) -> String {
+        var endpoint = endpoint
+        return endpoint.withUTF8 { prefix in
+            encodedBytes.withUnsafeBufferPointer { query in
+                String(unsafeUninitializedCapacity: prefix.count + 1 + query.count) { buffer in
+                    var index = buffer.initialize(fromContentsOf: prefix)
+                    buffer[index] = UInt8(ascii: "?")
+                    index += 1
+                    return index + UnsafeMutableBufferPointer(rebasing: buffer[index...]).initialize(fromContentsOf: query)
+                }
+            }
+        }
     }
 }
 

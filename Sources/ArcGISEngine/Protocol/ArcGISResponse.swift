@@ -19,6 +19,13 @@ public enum ArcGISResponse {
     /// error for an ArcGIS error body.
     public static func count(_ body: [UInt8], layer: String) throws(ArcGISError) -> Int {
         let context = ResponseContext(layer: layer)
+        // `{"count":N}`, the answer nearly every time, read from its bytes; anything else through the JSON tree.
+        if let count = plainCount(body, from: try context.jsonStart(body)) { return count }
+        return try documentCount(body, context: context)
+    }
+
+    /// ``count(_:layer:)`` through the JSON tree: every body, with every error.
+    static func documentCount(_ body: [UInt8], context: ResponseContext) throws(ArcGISError) -> Int {
         let members = try context.document(body, limits: .default, expecting: "a count")
         guard let value = members["count"] else {
             throw context.malformed("has no \"count\" member, so it is not an answer to returnCountOnly")
@@ -35,6 +42,9 @@ public enum ArcGISResponse {
     /// Use it as the key of a layer wherever a URL may carry secrets; it is what ``ArcGISError/layer`` and
     /// ``LayerMetadata/url`` hold.
     public static func normalizedURL(_ url: String) -> String {
+        // Every decoder normalises the layer it names, almost always a URL the engine built (normal already):
+        // a byte check returns those as they are, without the `Character` work below.
+        if isNormalASCIIURL(url) { return url }
         var text = Substring(url).trimmingWhitespace()
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             text = text[..<cut]
@@ -51,6 +61,45 @@ public enum ArcGISResponse {
             text = text.dropLast()
         }
         return String(text)
+    }
+
+    /// Whether `normalizedURL` would return `url` unchanged, told from its bytes alone: ASCII (so
+    /// `Character`s are bytes, but for "\r\n", whose bytes are white space anyway), no white space at either
+    /// end, no `?` or `#`, no `@` in the authority, no trailing `/`. False sends a URL the long way, which is
+    /// always right.
+    static func isNormalASCIIURL(_ url: String) -> Bool {
+        var url = url
+        return url.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last, !isASCIIWhitespace(first), !isASCIIWhitespace(last),
+                last != UInt8(ascii: "/")
+            else { return false }
+            // 0: before "://", 1: in the authority, 2: after it.
+            var part = 0
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte >= 0x80 || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return false }
+                switch part {
+                case 0 where byte == UInt8(ascii: ":") && index + 2 < bytes.count
+                    && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/"):
+                    part = 1
+                    index += 2
+                case 1 where byte == UInt8(ascii: "@"):
+                    return false
+                case 1 where byte == UInt8(ascii: "/"):
+                    part = 2
+                default:
+                    break
+                }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// `Character.isWhitespace` of an ASCII byte.
+    private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        (byte >= 0x09 && byte <= 0x0D) || byte == 0x20
     }
 
     /// `text` with the value of every `token=` parameter replaced, for server messages and pages that may

@@ -7,7 +7,9 @@ import Glibc
 extension RequestValidation.Target {
     /// The host as the policy sees it: an IPv6 literal without its brackets (`URLComponents` keeps them).
     var bareHost: String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        // Most hosts are names: one byte tells (nothing canonically equivalent to "[" starts otherwise).
+        guard host.utf8.first == UInt8(ascii: "[") else { return host }
+        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }
 

@@ -1,5 +1,12 @@
 internal import CCurl
 internal import CCurlShims
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Typed setters over an easy handle. libcurl copies string arguments, so temporaries are fine. A setter
 /// that fails names the option, so a libcurl built without a feature gives a clear error.
@@ -35,6 +42,20 @@ struct CurlEasy {
         var value: UnsafePointer<CChar>?
         guard qw_curl_easy_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)
+    }
+
+    /// A string property; `known` itself when libcurl's bytes are exactly its UTF-8 (no copy then).
+    func string(_ info: CURLINFO, reusing known: String) -> String? {
+        var value: UnsafePointer<CChar>?
+        guard qw_curl_easy_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
+        var known = known
+        let same = known.withUTF8 { bytes in
+            let length = strlen(value)
+            guard length == bytes.count else { return false }
+            guard let base = bytes.baseAddress else { return true }
+            return memcmp(base, value, length) == 0
+        }
+        return same ? known : String(cString: value)
     }
 
     private func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPError) {

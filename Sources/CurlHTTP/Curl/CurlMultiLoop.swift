@@ -10,6 +10,10 @@ import Synchronization
 /// Other threads never touch the multi handle; they queue commands and wake the loop with
 /// `curl_multi_wakeup`, which is made for exactly that. Removing an easy handle aborts its transfer at once,
 /// which is how cancellation stops a transfer mid-flight.
+///
+/// Every request submits at least one command, from many threads at once, so submitting is kept cheap: the
+/// lock is held only to queue the command, the wakeup (a write to a socket) is sent after it is released,
+/// and only when the loop sleeps in `curl_multi_poll`. An awake loop checks the queue before it sleeps.
 final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(CurlTransfer)
@@ -25,6 +29,9 @@ final class CurlMultiLoop: @unchecked Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         /// A wakeup was sent and the loop has not taken the commands yet: one is enough.
         var wakeupPending = false
+        /// The loop found no commands and is in (or about to enter) `curl_multi_poll`: a new command needs a
+        /// wakeup. While false, the loop looks at the queue again before it sleeps.
+        var sleeping = false
     }
 
     private let multi: UnsafeMutableRawPointer
@@ -33,6 +40,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline.
     let liveHandles = Atomic<Int>(0)
     let activeTransfers = Atomic<Int>(0)
+    /// Wakeups being sent outside the lock. Counted under the lock while the loop runs; the loop frees the
+    /// multi handle only after setting `.stopped` under it (so no new one starts) and seeing this reach 0.
+    private let wakeupsInFlight = Atomic<Int>(0)
 
     // loop thread only
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
@@ -54,17 +64,19 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Queues a command, starting the loop thread on first use. Returns `false` once the loop has stopped.
     @discardableResult
     func submit(_ command: Command) -> Bool {
-        let (accepted, start) = state.withLock { state -> (Bool, Bool) in
-            guard state.phase == .idle || state.phase == .running else { return (false, false) }
+        let (accepted, start, wake) = state.withLock { state -> (Bool, Bool, Bool) in
+            guard state.phase == .idle || state.phase == .running else { return (false, false, false) }
             state.commands.append(command)
             let start = state.phase == .idle
             state.phase = .running
-            if !state.wakeupPending {
-                state.wakeupPending = true
-                // Under the lock: the loop frees the multi handle only after setting `.stopped` under it.
-                curl_multi_wakeup(multi)
-            }
-            return (true, start)
+            guard state.sleeping, !state.wakeupPending else { return (true, start, false) }
+            state.wakeupPending = true
+            wakeupsInFlight.add(1, ordering: .relaxed)
+            return (true, start, true)
+        }
+        if wake {
+            curl_multi_wakeup(multi)
+            wakeupsInFlight.subtract(1, ordering: .releasing)
         }
         if start {
             let thread = Thread { self.loop() }
@@ -120,19 +132,26 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func loop() {
         var running: Int32 = 0
+        // Swapped with the queue, so neither array is reallocated per turn.
+        var commands: [Command] = []
         while true {
-            let (commands, phase) = state.withLock { state in
-                defer {
-                    state.commands.removeAll(keepingCapacity: true)
-                    state.wakeupPending = false
-                }
-                return (state.commands, state.phase)
+            let phase = state.withLock { state in
+                swap(&state.commands, &commands)
+                state.wakeupPending = false
+                state.sleeping = false
+                return state.phase
             }
             for command in commands { handle(command) }
+            commands.removeAll(keepingCapacity: true)
             if phase == .stopping { break }
             curl_multi_perform(multi, &running)
             drainCompleted()
-            curl_multi_poll(multi, nil, 0, 1000, nil)
+            let sleep = state.withLock { state in
+                guard state.commands.isEmpty, state.phase == .running else { return false }
+                state.sleeping = true
+                return true
+            }
+            if sleep { curl_multi_poll(multi, nil, 0, 1000, nil) }
         }
         stopAll()
     }
@@ -244,7 +263,9 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             return (state.commands, state.stopWaiters)
         }
-        cleanup()  // after `.stopped` was set under the lock: no wakeup can race with it
+        // After `.stopped` was set under the lock no wakeup starts; one already sending finishes first.
+        while wakeupsInFlight.load(ordering: .acquiring) > 0 { sched_yield() }
+        cleanup()
         for case .add(let transfer) in commands {
             transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
         }

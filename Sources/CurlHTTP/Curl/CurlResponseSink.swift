@@ -107,7 +107,8 @@ final class CurlResponseSink: Sendable {
         case .success: reader?.resume(returning: nil)
         case .failure(let error): reader?.resume(throwing: error)
         }
-        control.withLock { $0 = nil }  // breaks the reference cycle through the transfer
+        // Breaks the reference cycle through the transfer; only streaming transfers set a control.
+        if isStreaming { control.withLock { $0 = nil } }
     }
 
     // MARK: Reader side (streaming)

@@ -20,6 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
         var connectionPolicy: HTTPConnectionPolicy? = nil
         /// The URL's host, as the policy sees it.
         var host: String = ""
+        /// Whether the URL's scheme (as validated) is https: where HTTP/2 can be negotiated.
+        var isHTTPS: Bool = false
     }
 
     let request: HTTPRequest
@@ -76,7 +78,7 @@ final class CurlTransfer: @unchecked Sendable {
         try easy.set(CURLOPT_DNS_CACHE_TIMEOUT, Int(settings.dnsCacheTimeout.components.seconds))
         try easy.set(CURLOPT_HTTP_VERSION, settings.enableHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
         // Waiting for a connection that may multiplex only pays off where HTTP/2 can be negotiated (TLS).
-        try easy.set(CURLOPT_PIPEWAIT, settings.enableHTTP2 && request.url.lowercased().hasPrefix("https:"))
+        try easy.set(CURLOPT_PIPEWAIT, settings.enableHTTP2 && settings.isHTTPS)
         try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout.wholeMilliseconds))
         if let timeout = settings.timeout { try easy.set(CURLOPT_TIMEOUT_MS, Int(timeout.wholeMilliseconds)) }
         if let low = settings.lowSpeedLimit {
@@ -118,14 +120,16 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func configureHeaders(_ easy: CurlEasy) throws(HTTPError) {
         var list: UnsafeMutablePointer<curl_slist>?
-        // No "Expect: 100-continue" round trip for form posts.
-        for line in ["Expect:"] + request.headers.map({ "\($0.name): \($0.value)" }) {
+        func append(_ line: String) throws(HTTPError) {
             guard let appended = curl_slist_append(list, line) else {
                 if let list { curl_slist_free_all(list) }
                 throw HTTPError(code: .other, message: "out of memory building request headers")
             }
             list = appended
         }
+        // No "Expect: 100-continue" round trip for form posts.
+        try append("Expect:")
+        for field in request.headers { try append("\(field.name): \(field.value)") }
         headerList = list
         try easy.set(CURLOPT_HTTPHEADER, pointer: list.map { UnsafeRawPointer($0) })
     }
@@ -224,7 +228,10 @@ final class CurlTransfer: @unchecked Sendable {
         guard let easy else { return (0, responseHeaders, request.url, "1.1") }
         let curl = CurlEasy(handle: easy)
         let version = curl.long(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0 ? "2" : "1.1"
-        return (curl.long(CURLINFO_RESPONSE_CODE), responseHeaders, curl.string(CURLINFO_EFFECTIVE_URL) ?? request.url, version)
+        // The effective URL is the request's (libcurl follows no redirects here): reuse that string when the
+        // bytes agree, instead of copying a new one out of libcurl for every response.
+        let url = curl.string(CURLINFO_EFFECTIVE_URL, reusing: request.url) ?? request.url
+        return (curl.long(CURLINFO_RESPONSE_CODE), responseHeaders, url, version)
     }
 
     /// The outcome after libcurl reported the transfer done.

@@ -1,0 +1,230 @@
+import CurlHTTP
+import FeatureGeometry
+import QueryLanguage
+import SampleFeatureServer
+import Testing
+
+@testable import ArcGISEngine
+
+/// The per-request shortcuts of the engine, each against what it replaced: query parameters encoded once
+/// and extended, the per-host limit's free-slot path, the metadata cache's fresh-value path, and parsed
+/// targets passed on instead of URLs parsed again.
+@Suite("Engine fast paths keep their results")
+struct ExecutionFastPathTests {
+    static let texts = [
+        "", "f", "json", "where", "UseType = 'Residential'", "1=1", "a+b", "a&b=c", "100%", "%41", "Zürich", "😀",
+        "e\u{301}", "\r\n", "~*-._", #"{"xmin":-13223962,"spatialReference":{"wkid":3857}}"#, "OBJECTID ASC", " ",
+    ]
+
+    static func randomText(_ random: inout SplitMix64) -> String {
+        (0..<Int(random.next() % 4)).map { _ in texts[Int(random.next() % UInt64(texts.count))] }.joined()
+    }
+
+    @Test("Encoded parameters equal the reference encoding of their fields, however they were built")
+    func encodingMatchesReference() {
+        var random = SplitMix64(seed: 21)
+        for _ in 0..<3_000 {
+            let fields = (0..<Int(random.next() % 5)).map { _ in (Self.randomText(&random), Self.randomText(&random)) }
+            var parameters = QueryParameters(fields: fields)
+            #expect(parameters.encoded == ReferenceURLs.encoded(fields))
+            let extra = (0..<Int(random.next() % 3)).map { _ in (Self.randomText(&random), Self.randomText(&random)) }
+            let added = parameters.adding(extra)
+            #expect(added.encoded == ReferenceURLs.encoded(fields + extra))
+            // The base is unchanged by what was derived from it.
+            #expect(parameters.encoded == ReferenceURLs.encoded(fields))
+            #expect(QueryParameters.idsOnly(parameters).encoded == ReferenceURLs.encoded(fields + [("returnIdsOnly", "true")]))
+            #expect(QueryParameters.countOnly(parameters).encoded == ReferenceURLs.encoded(fields + [("returnCountOnly", "true")]))
+            parameters.append("k", "v w")
+            #expect(parameters.encoded == ReferenceURLs.encoded(fields + [("k", "v w")]))
+            #expect(parameters.url(endpoint: "http://h/a/FeatureServer/0/query") == "http://h/a/FeatureServer/0/query?" + parameters.encoded)
+        }
+    }
+
+    static let layer = LayerMetadata(
+        url: "http://h/arcgis/rest/services/LA/FeatureServer/0", id: 0, name: "Parcels", type: "Feature Layer",
+        geometryType: "esriGeometryPolygon", objectIdField: "OBJECTID",
+        fields: [LayerField(name: "OBJECTID", type: .objectID), LayerField(name: "UseType", type: .string)],
+        maxRecordCount: 1000, capabilities: ["Query"], supportsPagination: true, supportedQueryFormats: ["JSON"],
+        supportsStatistics: true, useStandardizedQueries: true, spatialReference: SpatialReference(wkid: 3857))
+
+    @Test("The parameters of a query encode as their fields did, for every request built from them")
+    func queryParametersMatchReference() throws {
+        let envelope = Envelope(xmin: -13_223_962, ymin: 4_030_690, xmax: -13_223_762, ymax: 4_030_890, spatialReference: SpatialReference(wkid: 3857))
+        let query = FeatureQuery(
+            whereClause: try WhereClause("UseType = 'Residential'"), geometry: .envelope(envelope), outFields: ["UseType"],
+            outSpatialReference: SpatialReference(wkid: 4326), result: .features)
+        let base = try QueryParameters.base(query, layer: Self.layer)
+        let baseFields = [
+            ("f", "json"), ("where", "UseType = 'Residential'"),
+            ("geometry", #"{"xmin":-13223962,"ymin":4030690,"xmax":-13223762,"ymax":4030890,"spatialReference":{"wkid":3857}}"#),
+            ("geometryType", "esriGeometryEnvelope"), ("inSR", "3857"), ("spatialRel", "esriSpatialRelIntersects"),
+        ]
+        #expect(base.encoded == ReferenceURLs.encoded(baseFields))
+        #expect(QueryParameters.idsOnly(base).encoded == ReferenceURLs.encoded(baseFields + [("returnIdsOnly", "true")]))
+        #expect(QueryParameters.countOnly(base).encoded == ReferenceURLs.encoded(baseFields + [("returnCountOnly", "true")]))
+        let outputFields = [("outFields", "UseType,OBJECTID"), ("returnGeometry", "false"), ("outSR", "4326")]
+        let features = base.withFeatureOutput(query, layer: Self.layer)
+        #expect(features.encoded == ReferenceURLs.encoded(baseFields + outputFields))
+        let page = QueryParameters.page(features, objectIdField: "OBJECTID", offset: 2000, count: 1000)
+        #expect(page.encoded == ReferenceURLs.encoded(
+            baseFields + outputFields + [("orderByFields", "OBJECTID ASC"), ("resultOffset", "2000"), ("resultRecordCount", "1000")]))
+        let byIds = QueryParameters.objectIds([3, 1, 2], query: query, layer: Self.layer)
+        #expect(byIds.encoded == ReferenceURLs.encoded([("f", "json"), ("objectIds", "3,1,2")] + outputFields))
+    }
+
+    @Test("Short parameters go as a GET, long ones as the form POST HTTPRequest.formPost builds")
+    func getOrPost() {
+        var random = SplitMix64(seed: 23)
+        let endpoint = "http://h/arcgis/rest/services/LA/FeatureServer/0/query"
+        for _ in 0..<500 {
+            let fields = (0..<Int(random.next() % 6)).map { _ in (Self.randomText(&random), Self.randomText(&random)) }
+            let parameters = QueryParameters(fields: fields)
+            let limit = Int(random.next() % 300)
+            let request = parameters.request(endpoint: endpoint, maxGETURLLength: limit)
+            let query = ReferenceURLs.encoded(fields)
+            if endpoint.utf8.count + 1 + query.utf8.count <= limit {
+                #expect(request == HTTPRequest(method: .get, url: endpoint + "?" + query))
+            } else {
+                #expect(request == HTTPRequest.formPost(url: endpoint, fields: fields))
+            }
+        }
+    }
+
+    @Test("A free slot is taken at once; a full host queues; slots never overtake waiters")
+    func hostLimiterStateMachineFreeSlots() {
+        var machine = HostLimiterStateMachine(limit: 2)
+        // Results in constants first: `#expect` cannot call a mutating method.
+        let first = machine.acquireIfFree(host: "a")
+        let second = machine.acquireIfFree(host: "a")
+        let third = machine.acquireIfFree(host: "a")
+        #expect(first && second && !third)
+        let queued = machine.acquire(host: "a", waiter: 1)
+        #expect(queued == .wait)
+        let handedOver = machine.release(host: "a")
+        #expect(handedOver == 1)  // the slot passes to the waiter
+        let afterHandOver = machine.acquireIfFree(host: "a")
+        #expect(!afterHandOver)
+        let freed = machine.release(host: "a")
+        #expect(freed == nil)
+        let again = machine.acquireIfFree(host: "a")
+        #expect(again)
+        #expect(machine.activeRequests(host: "a") == 2)
+        let otherHost = machine.acquireIfFree(host: "b")
+        #expect(otherHost)
+    }
+
+    @Test("The state machine follows a plain model over random operations")
+    func hostLimiterStateMachineModel() {
+        var random = SplitMix64(seed: 22)
+        var machine = HostLimiterStateMachine(limit: 3)
+        var model: [String: (active: Int, waiters: [UInt64])] = [:]
+        var nextWaiter: UInt64 = 0
+        for _ in 0..<20_000 {
+            let host = ["a", "b", "c"][Int(random.next() % 3)]
+            var state = model[host] ?? (0, [])
+            switch random.next() % 4 {
+            case 0:
+                let free = machine.acquireIfFree(host: host)
+                let expected = state.active < 3
+                #expect(free == expected)
+                if free { state.active += 1 }
+            case 1:
+                nextWaiter += 1
+                let action = machine.acquire(host: host, waiter: nextWaiter)
+                if state.active < 3 {
+                    #expect(action == .proceed)
+                    state.active += 1
+                } else {
+                    #expect(action == .wait)
+                    state.waiters.append(nextWaiter)
+                }
+            case 2:
+                guard state.active > 0 else { continue }
+                let next = machine.release(host: host)
+                if state.waiters.isEmpty {
+                    #expect(next == nil)
+                    state.active -= 1
+                } else {
+                    let first = state.waiters.removeFirst()
+                    #expect(next == first)
+                }
+            default:
+                guard let waiter = state.waiters.randomElement(using: &random) else { continue }
+                let cancelled = machine.cancel(host: host, waiter: waiter)
+                #expect(cancelled)
+                state.waiters.removeAll { $0 == waiter }
+            }
+            model[host] = state.active == 0 && state.waiters.isEmpty ? nil : state
+            #expect(machine.activeRequests(host: host) == state.active)
+            #expect(machine.waitingRequests(host: host) == state.waiters.count)
+        }
+    }
+
+    @Test("A cancelled task takes no slot, free or not; a release wakes a waiter")
+    func hostLimiterCancellation() async throws {
+        let limiter = HostLimiter(limit: 1)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await limiter.acquire(host: "h")
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(limiter.activeRequests(host: "h") == 0)
+
+        try await limiter.acquire(host: "h")
+        let waiting = Task { try await limiter.withSlot(host: "h") { 42 } }
+        // Whether the waiter queued behind the held slot or comes after the release, it gets a slot.
+        try await Task.sleep(for: .milliseconds(5))
+        limiter.release(host: "h")
+        #expect(try await waiting.value == 42)
+        #expect(limiter.activeRequests(host: "h") == 0)
+    }
+
+    @Test("The cache answers fresh values without loading, and nothing when cancelled, absent or expired")
+    func cacheFreshValues() async throws {
+        let cache = ExpiringCache<Int>(ttl: .seconds(60))
+        #expect(try cache.freshValue(for: "k") == nil)
+        #expect(try await cache.value(for: "k") { 7 } == 7)
+        #expect(try cache.freshValue(for: "k") == 7)
+        #expect(try await cache.value(for: "k") { 8 } == 7)
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try cache.freshValue(for: "k")
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        let expired = ExpiringCache<Int>(ttl: .zero)
+        #expect(try await expired.value(for: "k") { 1 } == 1)
+        #expect(try expired.freshValue(for: "k") == nil)
+        #expect(try await expired.value(for: "k") { 2 } == 2)
+    }
+
+    @Test("Targets' layers are parsed once and name the same URLs; a negative layer id fails as its URL does")
+    func targetsKeepTheirOutcomes() async throws {
+        let client = try HTTPClient(logger: EngineTestSupport.logger)
+        let engine = ArcGISEngine(httpClient: client, logger: EngineTestSupport.logger)
+        let service = "HTTP://Example.COM:9/arcgis/rest/services/USA/MapServer/?token=secret"
+        #expect(try await engine.layerURLs(of: ArcGISTarget(url: service, layers: [2, 0])) == [
+            "http://example.com:9/arcgis/rest/services/USA/MapServer/2",
+            "http://example.com:9/arcgis/rest/services/USA/MapServer/0",
+        ])
+        #expect(try await engine.layerURLs(of: ArcGISTarget(url: "http://h/a/FeatureServer/3#x")) == ["http://h/a/FeatureServer/3"])
+
+        for targets in [[ArcGISTarget(url: service, layers: [-1])], [ArcGISTarget(url: service, layers: [-1]), ArcGISTarget(url: "ftp://x")]] {
+            let outcomes = await engine.query(targets, FeatureQuery())
+            let negative = "http://example.com:9/arcgis/rest/services/USA/MapServer/-1"
+            var expected: ArcGISError?
+            do throws(ArcGISError) { _ = try ReferenceURLs.layerURL(negative) } catch { expected = error }
+            #expect(outcomes.first?.url == negative)
+            #expect(outcomes.first?.failure == expected)
+            #expect(outcomes.first?.failure?.message == "\(negative): '-1' is not a layer id")
+            if targets.count == 2 {
+                #expect(outcomes.count == 2)
+                #expect(outcomes.last?.failure?.code == .invalidURL)
+                #expect(outcomes.last?.url == "ftp://x")
+            }
+        }
+        let bad = await engine.query([ArcGISTarget(url: "http://h/a/ImageServer/0")], FeatureQuery())
+        #expect(bad.count == 1)
+        #expect(bad.first?.failure?.code == .invalidURL)
+        await client.shutdown()
+    }
+}
