@@ -90,25 +90,14 @@ enum ContractSupport {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out")
-        let errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
+        let files = try ProcessOutputFiles(for: process)
+        defer { files.remove() }
         try process.run()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        return Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        return Output(status: process.terminationStatus, stdout: files.stdout, stderr: files.stderr)
     }
 
     /// A JSON value as bytes, for building messages in tests.
@@ -133,4 +122,29 @@ typealias SeededGenerator = SplitMix64
         var b = SeededGenerator(seed: 42)
         #expect((0..<10).map { _ in a.next() } == (0..<10).map { _ in b.next() })
     }
+}
+
+/// A child process's standard output and error, captured in files of a fresh temporary folder (pipes could
+/// fill and block a chatty child); its standard input is /dev/null.
+struct ProcessOutputFiles {
+    let directory: URL
+    let outURL: URL
+    let errURL: URL
+
+    init(for process: Process) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("process-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        outURL = directory.appendingPathComponent("out")
+        errURL = directory.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+    }
+
+    var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
 }

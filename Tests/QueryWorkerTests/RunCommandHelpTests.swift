@@ -54,28 +54,17 @@ enum CommandRun {
     }
 
     static func run(_ executable: String, _ arguments: [String]) async throws -> Output {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-command-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out")
-        let errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix(SettingsKey.environmentPrefix) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
+        let files = try ProcessOutputFiles(for: process)
+        defer { files.remove() }
         let exited = ExitSignal()
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         await exited.wait()
-        return Output(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        return Output(status: process.terminationStatus, stdout: files.stdout, stderr: files.stderr)
     }
 }
 
