@@ -48,13 +48,16 @@ struct WorkerBehaviourTests {
 
     @Test func aRequestWithoutADeadlineGetsTheRequestTimeout() async throws {
         let harness = try await WorkerHarness(faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "MapServer/2/query")]) {
-            $0.timeouts.request = .milliseconds(500)
+            $0.timeouts.request = .milliseconds(1_500)
         }
         try await harness.send("open", WorkerHarness.request("open", url: harness.url(.states)))
         let outcomes = try await harness.outcomesByRequest(1)
         #expect(outcomes["open"]?.first?.status == "expired")
         #expect(outcomes["open"]?.first?.errorCode == "deadline_exceeded")
-        #expect(await harness.server.waitUntil(timeout: .seconds(20)) { $0.aborted >= 1 }, "the expired run's transfers are aborted")
+        // On a loaded machine the deadline can pass before the query is sent; a query that was sent is aborted.
+        if !harness.server.statistics.recentQueries(.states).isEmpty {
+            #expect(await harness.server.waitUntil(timeout: .seconds(20)) { $0.aborted >= 1 }, "the expired run's transfers are aborted")
+        }
         try await harness.stop()
     }
 
