@@ -203,7 +203,8 @@ struct LayerURL: Hashable, Sendable {
 
     // MARK: Characters (non-ASCII text)
 
-    private static func parseCharacters(_ text: String) throws(ArcGISError) -> LayerURL {
+    /// The parser on `Character`s: right for any text, and the reference the byte parser is tested against.
+    static func parseCharacters(_ text: String) throws(ArcGISError) -> LayerURL {
         var trimmed = Substring(text)
         if let cut = trimmed.firstIndex(where: { $0 == "?" || $0 == "#" }) { trimmed = trimmed[..<cut] }
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }

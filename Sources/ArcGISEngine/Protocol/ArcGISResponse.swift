@@ -45,6 +45,12 @@ public enum ArcGISResponse {
         // Every decoder normalises the layer it names, almost always a URL the engine built (normal already):
         // a byte check returns those as they are, without the `Character` work below.
         if isNormalASCIIURL(url) { return url }
+        return normalizedURLByCharacters(url)
+    }
+
+    /// ``normalizedURL(_:)`` on `Character`s: right for any text, and the reference the byte check is tested
+    /// against.
+    static func normalizedURLByCharacters(_ url: String) -> String {
         var text = Substring(url).trimmingWhitespace()
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             text = text[..<cut]

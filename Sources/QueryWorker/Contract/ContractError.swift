@@ -103,8 +103,7 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
         if let code = error.serviceCode { details["serviceCode"] = .number(Double(code)) }
         if !error.details.isEmpty { details["serviceDetails"] = .array(error.details.map { .string($0) }) }
         if let wait = error.retryAfter {
-            let (seconds, attoseconds) = wait.components
-            details["retryAfterMs"] = .number(Double(seconds * 1000 + attoseconds / 1_000_000_000_000_000))
+            details["retryAfterMs"] = .number(Double(wait.wholeMilliseconds))
         }
         self.init(Code(error.code.rawValue), error.message, retryable: error.isRetryable, details: .object(details))
     }

@@ -46,7 +46,6 @@ extension SettingsKey {
     /// `30s`, or `250ms` for durations that are not whole seconds.
     static func durationText(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        if attoseconds == 0 { return "\(seconds)s" }
-        return "\(seconds * 1_000 + attoseconds / 1_000_000_000_000_000)ms"
+        return attoseconds == 0 ? "\(seconds)s" : "\(duration.wholeMilliseconds)ms"
     }
 }

@@ -14,11 +14,7 @@ extension WorkerCore {
             }
             if !due.runs.isEmpty || !due.answers.isEmpty {
                 cancelRuns(due.runs)
-                await withDiscardingTaskGroup { group in
-                    for answer in due.answers {
-                        group.addTask { await self.answer(answer, outcome: nil) }
-                    }
-                }
+                await answerAll(due.answers)
             }
             let wait = min(max((next ?? Int64.max) - Self.nowMs(), 5), 100)
             do { try await Task.sleep(for: .milliseconds(wait)) } catch { return }

@@ -33,11 +33,7 @@ extension WorkerCore {
             }
             let cancellation = state.withLock { $0.registry.cancel(partitions: revoked) }
             cancelRuns(cancellation.runs)
-            await withDiscardingTaskGroup { group in
-                for answer in cancellation.answers {
-                    group.addTask { await self.answer(answer, outcome: nil) }
-                }
-            }
+            await answerAll(cancellation.answers)
             applyGate(forgetting: partitions)
             logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": "\(cancellation.answers.count)"])
         case .lost(let partitions):

@@ -68,8 +68,7 @@ final class WorkerCore: Sendable {
         case .query(var request):
             // A request without a deadline gets the operator's `requestTimeout` (0: none): nothing runs forever.
             if request.deadline == nil, settings.timeouts.request > .zero {
-                let (seconds, attoseconds) = settings.timeouts.request.components
-                request.deadline = request.receivedAt + seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+                request.deadline = request.receivedAt + settings.timeouts.request.wholeMilliseconds
             }
             let pending = PendingRequest(request: request, source: source, position: position)
             events.received(pending)
@@ -173,6 +172,12 @@ final class WorkerCore: Sendable {
             }
         }
         for task in tasks { task.cancel() }
+    }
+
+    /// Answers the requests a state machine gave up (superseded, cancelled, expired) and returns once every
+    /// answer is published: for the rebalance and deadline paths, which have no message-loop group.
+    func answerAll(_ answers: [TaskAnswer]) async {
+        await withDiscardingTaskGroup { group in answerAll(answers, in: &group) }
     }
 
     func answerAll(_ answers: [TaskAnswer], in group: inout DiscardingTaskGroup) {
