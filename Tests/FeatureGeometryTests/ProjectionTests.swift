@@ -58,8 +58,14 @@ struct ProjectionTests {
         guard case .polygon(let projected) = mercator else { Issue.record("not a polygon"); return }
         #expect(projected.signedArea < 0)  // winding kept
         let back = try mercator.projected(to: SpatialReference(wkid: 4326))
-        guard case .polygon(let original) = polygon, case .polygon(let returned) = back else { return }
-        for (a, b) in zip(original.rings.joined(), returned.rings.joined()) {
+        guard case .polygon(let original) = polygon, case .polygon(let returned) = back else {
+            Issue.record("the round trip is not a polygon: \(back)")
+            return
+        }
+        let (before, after) = (Array(original.rings.joined()), Array(returned.rings.joined()))
+        #expect(original.rings.map(\.count) == returned.rings.map(\.count))
+        #expect(before.count == after.count && !before.isEmpty)
+        for (a, b) in zip(before, after) {
             #expect(abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9)
         }
     }

@@ -1,5 +1,6 @@
-import Kafka
 import Testing
+
+@testable import Kafka
 
 @Suite struct KafkaConfigurationTests {
     @Test func unknownPropertyFailsAtStartAndIsNamed() throws {
@@ -25,13 +26,17 @@ import Testing
         #expect(error?.message.contains("session.timeout.ms") == true)
     }
 
+    /// librdkafka keeps the last value set for a property, so the pass-through value wins when it is set
+    /// after the typed one: the property list must put it last, and librdkafka must accept the whole list.
     @Test func passThroughPropertyOverridesTypedValue() throws {
         var client = KafkaClientConfiguration(bootstrapServers: ["127.0.0.1:1"])
         client.additionalProperties = ["partition.assignment.strategy": "roundrobin", "fetch.wait.max.ms": "50"]
-        _ = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(client: client, groupID: "g", topics: ["t"]),
-            logger: TestSupport.logger
-        )
+        let configuration = KafkaConsumerConfiguration(client: client, groupID: "g", topics: ["t"])
+        let strategies = configuration.properties.filter { $0.0 == "partition.assignment.strategy" }.map(\.1)
+        #expect(strategies.first == configuration.assignmentStrategy.value)
+        #expect(strategies.last == "roundrobin")
+        #expect(configuration.properties.last { $0.0 == "fetch.wait.max.ms" }?.1 == "50")
+        _ = try KafkaConsumer(configuration: configuration, logger: TestSupport.logger)
     }
 
     @Test func consumerNeedsATopic() {

@@ -1,6 +1,0 @@
-import FeatureGeometry
-import Testing
-
-@Test func moduleLoads() {
-    #expect(FeatureGeometryModule.name == "FeatureGeometry")
-}

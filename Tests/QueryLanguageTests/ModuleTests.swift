@@ -1,6 +1,0 @@
-import QueryLanguage
-import Testing
-
-@Test func moduleLoads() {
-    #expect(QueryLanguageModule.name == "QueryLanguage")
-}
