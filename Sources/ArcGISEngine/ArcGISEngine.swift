@@ -96,7 +96,8 @@ public final class ArcGISEngine: Sendable {
                     // The outcome first, the tuple after: Swift 6.3.1's optimizer miscompiles
                     // `return (index, X(.success(try await ...)))` inside a do/catch in a child task (the
                     // captured index comes back wrong, so layers went missing from fan-out results or the
-                    // store below trapped out of range) in release builds only.
+                    // store below trapped out of range) in release builds only. Reproducer and commands:
+                    // docs/swift-6.3.1-miscompile/ (check it with a new toolchain before removing this).
                     let outcome = await self.queryLayer(layer, query)
                     return (index, outcome)
                 }
