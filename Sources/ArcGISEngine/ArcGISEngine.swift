@@ -142,7 +142,7 @@ public final class ArcGISEngine: Sendable {
         }
         if let ids = target.layers { return ids.map { parsed.layer($0) } }
         let service = try await serviceMetadata(parsed.url)
-        return service.layers.filter { $0.subLayerIds.isEmpty && !$0.isTable }.map { parsed.layer($0.id) }
+        return service.layers.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) }
     }
 
     /// Runs `query` against a parsed layer URL (one with a layer id).

@@ -71,13 +71,30 @@ public struct ServiceMetadata: Sendable, Hashable {
         /// Non-empty for group layers, which hold no features of their own.
         public var subLayerIds: [Int]
         public var isTable: Bool
+        /// The entry's `type` (`Feature Layer`, `Raster Layer`, `Group Layer`, ...); `nil` when the service
+        /// does not say (older FeatureServers).
+        public var type: String?
 
-        public init(id: Int, name: String, parentLayerId: Int? = nil, subLayerIds: [Int] = [], isTable: Bool = false) {
+        public init(
+            id: Int, name: String, parentLayerId: Int? = nil, subLayerIds: [Int] = [], isTable: Bool = false,
+            type: String? = nil
+        ) {
             self.id = id
             self.name = name
             self.parentLayerId = parentLayerId
             self.subLayerIds = subLayerIds
             self.isTable = isTable
+            self.type = type
+        }
+
+        /// Whether a whole-service target includes this entry: a feature layer, not a table, a group (it holds
+        /// no features of its own) or a raster, annotation or other layer without feature queries, which
+        /// would fail and turn every whole-service result `partial`. An entry without a `type` counts as a
+        /// feature layer.
+        public var isQueryableFeatureLayer: Bool {
+            guard subLayerIds.isEmpty, !isTable else { return false }
+            guard let type else { return true }
+            return type.lowercased() == "feature layer"
         }
     }
 

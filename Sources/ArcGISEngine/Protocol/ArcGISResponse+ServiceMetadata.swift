@@ -63,7 +63,7 @@ extension ArcGISResponse {
             let entryIsTable = isTable || entry["type"]?.stringValue?.lowercased() == "table"
             entries.append(ServiceMetadata.LayerEntry(
                 id: id, name: entry["name"]?.stringValue ?? "", parentLayerId: parent, subLayerIds: subLayerIds,
-                isTable: entryIsTable))
+                isTable: entryIsTable, type: entry["type"]?.stringValue))
         }
         return entries
     }
