@@ -59,6 +59,7 @@ public final class ArcGISEngine: Sendable {
     /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
     /// of the targets and their layers.
     public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
+        if let refusal = await refusalOverLayerLimit(targets) { return refusal }
         // One target (the usual request) runs in this task: a task group and a child task per query cost
         // more than the rest of the fan-out.
         if targets.count == 1 { return await queryTarget(targets[0], query) }

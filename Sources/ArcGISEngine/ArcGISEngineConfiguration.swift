@@ -46,6 +46,10 @@ public struct ArcGISEngineConfiguration: Sendable, Hashable {
     public var verifyCompleteness: Bool
     /// Per-request timeout (the whole transfer, including the body).
     public var requestTimeout: Duration
+    /// The most layers one call of `query(_:_:)` may stand for once whole services are expanded into their
+    /// feature layers; more fail every target with `too_many_layers` before anything is queried. `nil`: no
+    /// bound. (The worker sets its `maxLayers`.)
+    public var maxLayersPerQuery: Int? = nil
 
     public init(
         maxConcurrentRequestsPerHost: Int = 16, pageConcurrency: Int = 6, retry: RetryPolicy = RetryPolicy(),

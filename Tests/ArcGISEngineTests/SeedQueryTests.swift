@@ -78,15 +78,41 @@ struct SeedQueryTests {
                 xmin: -13_500_000, ymin: 3_800_000, xmax: -12_000_000, ymax: 5_000_000, spatialReference: .webMercator))
             let query = FeatureQuery(whereClause: try WhereClause("POP2000 > 1000"), geometry: extent)
             let outcomes = await engine.query([ArcGISTarget(url: server.serviceURL(.usa))], query)
-            #expect(outcomes.count == 5)
+            // Every feature layer, and only those: the raster layer (USA/MapServer/4) cannot be queried, and
+            // including it made every whole-service result `partial` (issue 11, 1.7).
+            #expect(outcomes.map(\.url) == [SampleLayer.cities, .highways, .states, .counties].map { server.layerURL($0) })
             for layer in [SampleLayer.cities, .highways, .states, .counties] {
                 let outcome = try #require(outcomes.first { $0.url == server.layerURL(layer) })
                 let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
                     layer, where: "POP2000 > 1000", envelope: extent.extent)
                 #expect(outcome.success.map(EngineTestSupport.ids) == truth, "\(layer)")
             }
-            let raster = try #require(outcomes.first { $0.url == server.layerURL(.elevation) })
-            #expect(raster.failure?.code == .unsupportedLayer)
+        }
+    }
+
+    @Test func aRasterLayerNamedInLayersStillFailsAsThatLayer() async throws {
+        try await EngineTestSupport.withEngine { server, engine in
+            let outcomes = await engine.query(
+                [ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 4])], FeatureQuery(whereClause: try WhereClause("POP2000 > 1000")))
+            #expect(outcomes.map(\.url) == [server.layerURL(.cities), server.layerURL(.elevation)])
+            #expect(outcomes.first?.success != nil)
+            #expect(outcomes.last?.failure?.code == .unsupportedLayer)
+        }
+    }
+
+    @Test func wholeServicesExpandingPastTheLayerBoundFailEveryTarget() async throws {
+        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        configuration.maxLayersPerQuery = 4
+        try await EngineTestSupport.withEngine(configuration: configuration) { server, engine in
+            let query = FeatureQuery(whereClause: try WhereClause("POP2000 > 1000"))
+            // The USA service has 4 feature layers: alone it fits, with one more layer it does not.
+            let fits = await engine.query([ArcGISTarget(url: server.serviceURL(.usa))], query)
+            #expect(fits.count == 4 && fits.allSatisfy { $0.success != nil })
+            let targets = [ArcGISTarget(url: server.serviceURL(.usa)), ArcGISTarget(url: server.layerURL(.parcels))]
+            let refused = await engine.query(targets, query)
+            #expect(refused.count == 2)
+            #expect(refused.allSatisfy { $0.failure?.code == .tooManyLayers && $0.failure?.isRetryable == false })
+            #expect(refused.first?.failure?.message.contains("5 layers") == true)
         }
     }
 }

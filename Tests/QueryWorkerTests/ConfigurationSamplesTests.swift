@@ -19,6 +19,7 @@ enum ConfigurationTestSupport {
         case .maxRequestBytes: String(settings.limits.maxRequestBytes)
         case .maxResultBytes: String(settings.limits.maxResultBytes)
         case .maxTargets: String(settings.limits.maxTargets)
+        case .maxLayers: String(settings.limits.maxLayers)
         case .revokeTimeout: milliseconds(settings.timeouts.revoke)
         case .shutdownTimeout: milliseconds(settings.timeouts.shutdown)
         case .requestTimeout: milliseconds(settings.timeouts.request)
@@ -51,6 +52,7 @@ enum ConfigurationTestSupport {
         (.maxRequestBytes, "512KiB", "524288"),
         (.maxResultBytes, "2MB", "2000000"),
         (.maxTargets, "4", "4"),
+        (.maxLayers, "250", "250"),
         (.revokeTimeout, "2500ms", "2500"),
         (.shutdownTimeout, "1.5m", "90000"),
         (.requestTimeout, "90", "90000"),

@@ -207,14 +207,45 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 name: "keyed by another id", value: base, key: "r-1", code: .keyMismatch,
                 message: #"the message key "r-1" is not the taskId "t-1"; key every message by its taskId (the requestId when there is no taskId) so a task's messages reach the same worker in order"#,
                 schemaRejects: false),
+            // The operator's maxTargets, not the contract's 16, bounds targets (issue 11, 1.1).
+            RejectionCase(
+                name: "3 targets to a worker with maxTargets 2", value: request(targets: threeLayerURLs),
+                limits: RequestLimits(maxTargets: 2), code: .tooManyTargets,
+                message: "targets: 3 targets; a request may name at most 2 (split it into several requests)", path: "targets",
+                schemaRejects: false),
+            RejectionCase(
+                name: "layers lists naming 120 layers", value: request(targets: twoServicesOf60Layers), code: .tooManyLayers,
+                message: "targets: the targets name 120 layers; this worker queries at most 100 per request (split it into "
+                    + "several requests)",
+                path: "targets", schemaRejects: false),
+            RejectionCase(
+                name: "3 layer URLs to a worker with maxLayers 2", value: request(targets: threeLayerURLs),
+                limits: RequestLimits(maxLayers: 2), code: .tooManyLayers,
+                message: "targets: the targets name 3 layers; this worker queries at most 2 per request (split it into "
+                    + "several requests)",
+                path: "targets", schemaRejects: false),
+            RejectionCase(
+                name: "features in a spatial reference GeoJSON cannot carry",
+                value: request(query: #"{"result":"features","outSpatialReference":{"wkid":2229}}"#),
+                code: .unsupportedSpatialReference,
+                message: "query.outSpatialReference: wkid 2229 cannot be returned: result features are GeoJSON in WGS 84, so "
+                    + "only 4326 or Web Mercator (3857, 102100) can be asked for; omit outSpatialReference to get WGS 84",
+                path: "query.outSpatialReference", schemaRejects: false),
         ]
     }()
+
+    static let threeLayerURLs = "[" + (0..<3).map { #"{"type":"arcgis","url":"https://gis.example.org/S\#($0)/MapServer/0"}"# }
+        .joined(separator: ",") + "]"
+    static let twoServicesOf60Layers = "[" + (0..<2).map { service in
+        let layers = (0..<60).map(String.init).joined(separator: ",")
+        return #"{"type":"arcgis","url":"https://gis.example.org/S\#(service)/MapServer","layers":[\#(layers)]}"#
+    }.joined(separator: ",") + "]"
 
     /// The codes the decoder can answer with; each needs a case.
     static let rejectionCodes: Set<ContractError.Code> = [
         .invalidJSON, .missingField, .invalidType, .invalidValue, .unknownField, .tooManyTargets, .noTargets, .tooLarge,
         .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unsupportedTarget, .unsupportedCredential,
-        .invalidGeometry, .invalidURL, .keyMismatch,
+        .invalidGeometry, .invalidURL, .keyMismatch, .tooManyLayers, .unsupportedSpatialReference,
     ]
 }
 

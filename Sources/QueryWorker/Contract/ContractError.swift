@@ -35,8 +35,11 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidValue = Code("invalid_value")
         /// A field the contract does not define; `details.field` names it.
         public static let unknownField = Code("unknown_field")
-        /// More than 16 targets.
+        /// More targets than the worker accepts (`maxTargets`, at most the contract's 16).
         public static let tooManyTargets = Code("too_many_targets")
+        /// The targets name more layers than the worker queries for one request (`maxLayers`). Status
+        /// `rejected` when `layers` lists say so on arrival; `failed` when whole services expand to more.
+        public static let tooManyLayers = Code("too_many_layers")
         /// An empty `targets` array.
         public static let noTargets = Code("no_targets")
         /// The message is larger than the worker accepts; checked before it is parsed.
@@ -57,6 +60,10 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
         public static let invalidURL = Code("invalid_url")
         /// The message key is not the request's taskId, so the task's messages could reach different workers.
         public static let keyMismatch = Code("key_mismatch")
+        /// A target's host is not in the operator's `allowedHosts` (the host policy's code, passed through).
+        public static let hostNotAllowed = Code("host_not_allowed")
+        /// `query.outSpatialReference` names a spatial reference the worker cannot return results in.
+        public static let unsupportedSpatialReference = Code("unsupported_spatial_reference")
 
         // MARK: Outcomes of accepted requests
 

@@ -48,7 +48,21 @@ extension RequestDecoder {
         if let kind = try reader.oneOf("result", QuerySpec.ResultKind.allCases.map(\.rawValue)) {
             spec.result = QuerySpec.ResultKind(rawValue: kind) ?? .ids
         }
+        try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
         return spec
+    }
+
+    /// Result features are GeoJSON, always WGS 84: the worker projects Web Mercator itself and can project
+    /// nothing else, so with `result: features` any other `outSpatialReference` is refused on arrival
+    /// instead of failing every layer after its HTTP requests. For `ids` and `count` nothing is projected.
+    static func checkOutputSpatialReference(_ spec: QuerySpec, path: String) throws(ContractError) {
+        guard spec.result == .features, let reference = spec.outSpatialReference else { return }
+        guard reference.wkid != 4326, !reference.isWebMercator else { return }
+        throw ContractError.at(
+            path, .unsupportedSpatialReference,
+            "wkid \(reference.wkid) cannot be returned: result features are GeoJSON in WGS 84, so only 4326 or Web "
+                + "Mercator (3857, 102100) can be asked for; omit outSpatialReference to get WGS 84",
+            details: ["wkid": .number(Double(reference.wkid))])
     }
 
     private func readFilter(_ reader: RequestFieldReader) throws(ContractError) -> QuerySpec.AttributeFilter {

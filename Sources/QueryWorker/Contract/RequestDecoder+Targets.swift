@@ -1,17 +1,18 @@
 import FeatureGeometry
 
 extension RequestDecoder {
-    /// `targets`: 1 to 16 distinct ArcGIS layers or services (or OGC collections, refused later).
+    /// `targets`: 1 to ``RequestLimits/maxTargets`` distinct ArcGIS layers or services (or OGC collections,
+    /// refused later), naming at most ``RequestLimits/maxLayers`` layers together.
     func readTargets(_ reader: RequestFieldReader) throws(ContractError) -> [QueryTarget] {
         guard let items = try reader.array("targets", required: true) else { return [] }
         guard !items.isEmpty else {
-            throw ContractError.at("targets", .noTargets, "the array is empty; name 1 to \(RequestLimits.maxTargets) layers or services")
+            throw ContractError.at("targets", .noTargets, "the array is empty; name 1 to \(limits.maxTargets) layers or services")
         }
-        guard items.count <= RequestLimits.maxTargets else {
+        guard items.count <= limits.maxTargets else {
             throw ContractError.at(
                 "targets", .tooManyTargets,
-                "\(items.count) targets; a request may name at most \(RequestLimits.maxTargets) (split it into several requests)",
-                details: ["count": .number(Double(items.count)), "limit": .number(Double(RequestLimits.maxTargets))])
+                "\(items.count) targets; a request may name at most \(limits.maxTargets) (split it into several requests)",
+                details: ["count": .number(Double(items.count)), "limit": .number(Double(limits.maxTargets))])
         }
         var targets: [QueryTarget] = []
         for (index, item) in items.enumerated() {
@@ -21,7 +22,23 @@ extension RequestDecoder {
             }
             targets.append(target)
         }
+        try checkLayerCount(targets)
         return targets
+    }
+
+    /// The layers the targets name together, within ``RequestLimits/maxLayers``: each `layers` list counts its
+    /// ids, anything else one (a whole service is bounded again by the engine once its layer list is known).
+    private func checkLayerCount(_ targets: [QueryTarget]) throws(ContractError) {
+        let count = targets.reduce(0) { total, target in
+            if case .arcgis(_, let layers?) = target { return total + layers.count }
+            return total + 1
+        }
+        guard count > limits.maxLayers else { return }
+        throw ContractError.at(
+            "targets", .tooManyLayers,
+            "the targets name \(count) layers; this worker queries at most \(limits.maxLayers) per request (split it into "
+                + "several requests)",
+            details: ["count": .number(Double(count)), "limit": .number(Double(limits.maxLayers))])
     }
 
     private func readTarget(_ value: ParsedJSON, path: String) throws(ContractError) -> QueryTarget {

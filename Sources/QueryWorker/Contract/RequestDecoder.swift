@@ -11,17 +11,31 @@ public struct RequestLimits: Sendable, Hashable {
     public var maxGeometryPositions: Int
     /// The deepest nesting of arrays and objects (`invalid_json`). Default 32: a MultiPolygon needs 7.
     public var maxDepth: Int
+    /// The most entries of `targets` (`too_many_targets`): the operator's `maxTargets`, at most the contract's
+    /// ``contractMaxTargets``, which the schema states, so a request the worker accepts stays schema-valid.
+    public var maxTargets: Int
+    /// The most layers a request may name: a layer URL counts one, a service with `layers` counts its list
+    /// (`too_many_layers`). A service without `layers` counts one here; what it expands to is bounded by the
+    /// engine (`ArcGISEngineConfiguration.maxLayersPerQuery`), which knows the service's layer list.
+    public var maxLayers: Int
 
-    /// The contract's fixed limit on `targets`.
-    public static let maxTargets = 16
-    /// The most sublayer ids one target may list.
+    /// The contract's limit on `targets` (the schema's `maxItems`).
+    public static let contractMaxTargets = 16
+    /// The most sublayer ids one target may list (the schema's `maxItems` of `layers`).
     public static let maxLayersPerTarget = 100
+    /// The most layers a request can name within the contract: every target a service listing the most layers.
+    public static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
 
     /// Limits with the defaults described on each property.
-    public init(maxMessageBytes: Int = 1_000_000, maxGeometryPositions: Int = 100_000, maxDepth: Int = 32) {
+    public init(
+        maxMessageBytes: Int = 1_000_000, maxGeometryPositions: Int = 100_000, maxDepth: Int = 32,
+        maxTargets: Int = RequestLimits.contractMaxTargets, maxLayers: Int = 100
+    ) {
         self.maxMessageBytes = max(0, maxMessageBytes)
         self.maxGeometryPositions = max(1, maxGeometryPositions)
         self.maxDepth = max(4, maxDepth)
+        self.maxTargets = min(max(1, maxTargets), Self.contractMaxTargets)
+        self.maxLayers = min(max(1, maxLayers), Self.contractMaxLayers)
     }
 }
 

@@ -21,6 +21,7 @@ extension SettingsKey {
             maxRequestBytes.name: sizeText(defaults.limits.maxRequestBytes),
             maxResultBytes.name: sizeText(defaults.limits.maxResultBytes),
             maxTargets.name: String(defaults.limits.maxTargets),
+            maxLayers.name: String(defaults.limits.maxLayers),
             maxRequestsPerHost.name: String(defaults.limits.maxRequestsPerHost),
             revokeTimeout.name: durationText(defaults.timeouts.revoke),
             shutdownTimeout.name: durationText(defaults.timeouts.shutdown),

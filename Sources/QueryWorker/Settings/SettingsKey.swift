@@ -125,7 +125,11 @@ extension SettingsKey {
     public static let lowMark = SettingsKey("lowMark", .integer, "Fetching resumes at this many running requests.")
     public static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
     public static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
-    public static let maxTargets = SettingsKey("maxTargets", .integer, "Most layers one request may query.")
+    public static let maxTargets = SettingsKey(
+        "maxTargets", .integer, "Most targets (layer or service URLs) one request may name; 1 to 16, the contract's limit.")
+    public static let maxLayers = SettingsKey(
+        "maxLayers", .integer,
+        "Most layers one request may query in all: layer URLs, layers lists and whole services' feature layers; 1 to 1600.")
     public static let maxRequestsPerHost = SettingsKey(
         "maxRequestsPerHost", .integer, "HTTP requests in flight to one feature-service host at once; more wait.")
     public static let revokeTimeout = SettingsKey("revokeTimeout", .duration, "Wait for revoked partitions' work.")
@@ -142,7 +146,7 @@ extension SettingsKey {
     /// Every fixed key, in the order `--help` lists them.
     public static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
-        lowMark, maxRequestBytes, maxResultBytes, maxTargets, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
+        lowMark, maxRequestBytes, maxResultBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel,
     ]
 

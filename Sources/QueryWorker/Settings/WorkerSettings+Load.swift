@@ -102,7 +102,10 @@ struct SettingsResolver {
         }
         if let found = try find(.maxRequestBytes) { settings.limits.maxRequestBytes = try found.size(in: 1_024...(64 << 20)) }
         if let found = try find(.maxResultBytes) { settings.limits.maxResultBytes = try found.size(in: 1_024...(64 << 20)) }
-        if let found = try find(.maxTargets) { settings.limits.maxTargets = try found.integer(in: 1...1_000) }
+        if let found = try find(.maxTargets) {
+            settings.limits.maxTargets = try found.integer(in: 1...RequestLimits.contractMaxTargets)
+        }
+        if let found = try find(.maxLayers) { settings.limits.maxLayers = try found.integer(in: 1...RequestLimits.contractMaxLayers) }
         if let found = try find(.maxRequestsPerHost) { settings.limits.maxRequestsPerHost = try found.integer(in: 1...1_024) }
     }
 

@@ -14,6 +14,12 @@ extension WorkerSettings {
         return try NamedQueryCatalog(additional: queries, includeBuiltIns: false, allowFreeClauses: allowFreeWhere, limits: limits)
     }
 
+    /// What one request may cost to read, as the decoder checks it: ``Limits/maxRequestBytes``,
+    /// ``Limits/maxTargets`` and ``Limits/maxLayers``.
+    public var requestLimits: RequestLimits {
+        RequestLimits(maxMessageBytes: limits.maxRequestBytes, maxTargets: limits.maxTargets, maxLayers: limits.maxLayers)
+    }
+
     /// An HTTP client configuration with the HTTP timeouts and the host policy's connect-time check, on top of
     /// `base`.
     public func httpClientConfiguration(
@@ -44,6 +50,7 @@ extension WorkerSettings {
             "maxRequestBytes": .stringConvertible(limits.maxRequestBytes),
             "maxResultBytes": .stringConvertible(limits.maxResultBytes),
             "maxTargets": .stringConvertible(limits.maxTargets),
+            "maxLayers": .stringConvertible(limits.maxLayers),
             "maxRequestsPerHost": .stringConvertible(limits.maxRequestsPerHost),
             "revokeTimeout": .string("\(timeouts.revoke)"),
             "shutdownTimeout": .string("\(timeouts.shutdown)"),

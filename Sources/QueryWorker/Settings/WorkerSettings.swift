@@ -55,8 +55,12 @@ public struct WorkerSettings: Sendable, Hashable {
         /// 1,000,000, does not exceed the default 1 MiB: set `kafka.message.max.bytes` or the producer's
         /// `messageMaxBytes`), and so must the topic's `max.message.bytes` on the broker.
         public var maxResultBytes = 1_048_576
-        /// Most layers one request may query.
+        /// Most targets one request may name (`too_many_targets`); at most the contract's 16.
         public var maxTargets = 16
+        /// Most layers one request may query in all (`too_many_layers`): each layer URL counts one, a
+        /// `layers` list its ids (checked on arrival), a whole service its feature layers (checked once the
+        /// service's layer list is read). Without it one request could reach 16 × 100 layers.
+        public var maxLayers = 100
         /// HTTP requests in flight to one host at once, across all requests: politeness toward each feature
         /// service (an ArcGIS Server instance serves a few requests per CPU at once); the rest wait their turn.
         public var maxRequestsPerHost = 16

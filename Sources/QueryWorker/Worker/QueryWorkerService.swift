@@ -16,7 +16,7 @@ public final class QueryWorkerService: Service, Sendable {
 
     public init(settings: WorkerSettings, engine: ArcGISEngine, producer: KafkaProducer, logger: Logger) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
-        let decoder = RequestDecoder(namedQueries: catalog, limits: RequestLimits(maxMessageBytes: settings.limits.maxRequestBytes))
+        let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID, clock: { WorkerCore.nowMs() })
         let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, logger: logger)

@@ -18,11 +18,10 @@ public final class WorkerAssembly: Sendable {
     public init(settings: WorkerSettings, logger: Logger) throws {
         self.settings = settings
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
-        engine = ArcGISEngine(
-            httpClient: httpClient,
-            configuration: ArcGISEngineConfiguration(
-                maxConcurrentRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http),
-            logger: logger)
+        var engineConfiguration = ArcGISEngineConfiguration(
+            maxConcurrentRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http)
+        engineConfiguration.maxLayersPerQuery = settings.limits.maxLayers
+        engine = ArcGISEngine(httpClient: httpClient, configuration: engineConfiguration, logger: logger)
         var producerProperties = settings.kafkaProperties
         producerProperties["message.max.bytes"] = producerProperties["message.max.bytes"]
             ?? String(settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead)
