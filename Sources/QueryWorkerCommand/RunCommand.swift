@@ -48,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         JSONLogHandler.bootstrap(level: loaded.settings.logLevel)
         let logger = Logger(label: "query-worker")
+        for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
         logger.info("starting", metadata: loaded.settings.logMetadata)
         let assembly = try WorkerAssembly(settings: loaded.settings, logger: logger)
         try await assembly.run(logger: logger)

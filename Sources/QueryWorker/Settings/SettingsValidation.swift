@@ -16,7 +16,28 @@ enum SettingsValidation {
         for server in servers where server.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
             throw found.error("bootstrapServers entry '\(server)' must not contain white space")
         }
+        for server in servers {
+            if let port = brokerPort(server), !(1...65_535).contains(Int(port) ?? 0) {
+                throw found.error(
+                    "bootstrapServers entry '\(server)' has port \(port); a port is a number from 1 to 65535 "
+                        + "(librdkafka would silently use another)")
+            }
+        }
         return servers
+    }
+
+    /// The port text of a broker entry (`host:port`, `[v6]:port`, `PROTOCOL://host:port`), `nil` when it names
+    /// none (`host`, a bare IPv6 address: librdkafka then uses 9092).
+    static func brokerPort(_ entry: String) -> Substring? {
+        var rest = Substring(entry)
+        if let scheme = rest.firstRange(of: "://") { rest = rest[scheme.upperBound...] }
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            let after = rest[rest.index(after: close)...]
+            return after.hasPrefix(":") ? after.dropFirst() : nil
+        }
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        return parts.count == 2 ? parts[1] : nil
     }
 
     /// A group or worker id: printable, no white space.

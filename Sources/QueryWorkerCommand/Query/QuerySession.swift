@@ -23,7 +23,9 @@ struct QueryKafkaSettings: Sendable {
         ]
         for case let (key, value?) in named { flags[key] = value }
         do {
-            let settings = try WorkerSettings.load(flags: flags).settings
+            let loaded = try WorkerSettings.load(flags: flags)
+            for warning in loaded.environmentWarnings { printError("warning: \(warning)") }
+            let settings = loaded.settings
             return QueryKafkaSettings(settings: settings, catalog: try settings.namedQueryCatalog())
         } catch {
             throw CommandFailure("\(error)")
