@@ -17,7 +17,7 @@ public struct QueryRequest: Sendable, Hashable {
     public var deadline: Int64?
     /// When the worker received the message, in milliseconds since the epoch.
     public var receivedAt: Int64
-    /// The layers to query, 1 to 16 targets, in the message's order.
+    /// The layers to query, 1 to `maxTargets` (at most 16) targets, in the message's order.
     public var targets: [QueryTarget]
     /// What to select and return.
     public var query: QuerySpec
@@ -84,6 +84,25 @@ public struct QuerySpec: Sendable, Hashable {
             switch self {
             case .all: nil
             case .clause(let clause), .named(_, let clause): clause
+            }
+        }
+
+        /// Clauses compare by meaning (``WhereClause/meaningKey``: field names in any case, `100000.0` as
+        /// `100000`), so that two requests of a task that ask the same share one run however they spell it.
+        public static func == (lhs: AttributeFilter, rhs: AttributeFilter) -> Bool {
+            switch (lhs, rhs) {
+            case (.all, .all): true
+            case (.clause(let a), .clause(let b)): a.meansSame(as: b)
+            case (.named(let nameA, let a), .named(let nameB, let b)): nameA == nameB && a.meansSame(as: b)
+            default: false
+            }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            switch self {
+            case .all: hasher.combine(0)
+            case .clause(let clause): hasher.combine(1); hasher.combine(clause.meaningKey)
+            case .named(let name, let clause): hasher.combine(2); hasher.combine(name); hasher.combine(clause.meaningKey)
             }
         }
     }

@@ -1,0 +1,49 @@
+import Foundation
+import QueryLanguage
+import Testing
+
+@testable import QueryWorker
+
+/// Two requests of a task that ask the same share one run, however their where clauses are spelled
+/// (issue 11, 1.7): field names in any letter case, whole numbers with or without `.0`.
+@Suite struct ContractSharingTests {
+    static func request(_ id: String, where clause: String) throws -> QueryRequest {
+        QueryRequest(
+            requestId: id, taskId: "t", receivedAt: 0,
+            targets: [.arcgis(url: "https://gis.example.org/a/MapServer", layers: [0])],
+            query: QuerySpec(filter: .clause(try WhereClause(clause))))
+    }
+
+    @Test(arguments: [
+        ("pop2000 > 100000", "POP2000 > 100000.0"),
+        ("Pop2000 BETWEEN 1 AND 2.0", "POP2000 BETWEEN 1.0 AND 2"),
+        ("STATE_FIPS IN (6, 12.0) AND pop2000 >= 1E5", "state_fips IN (6.0, 12) AND POP2000 >= 100000"),
+        ("UPPER(name) = 'X'", "upper(NAME) = 'X'"),
+    ])
+    func spellingsOfOneMeaningShareARun(_ pair: (String, String)) throws {
+        let first = try Self.request("r-1", where: pair.0)
+        let second = try Self.request("r-2", where: pair.1)
+        #expect(first.asksSame(as: second))
+        #expect(first.query == second.query)
+        #expect(first.query.hashValue == second.query.hashValue)
+    }
+
+    @Test(arguments: [
+        ("POP2000 > 100000", "POP2000 > 100000.5"),
+        ("POP2000 > 100000", "POP2000 >= 100000"),
+        ("NAME = 'Springfield'", "NAME = 'springfield'"),
+        ("POP2000 / 2 > 1", "POP2000 / 2.0 > 1"),
+        ("POP2000 > 100000", "AREA > 100000"),
+    ])
+    func differentMeaningsDoNot(_ pair: (String, String)) throws {
+        let first = try Self.request("r-1", where: pair.0)
+        let second = try Self.request("r-2", where: pair.1)
+        #expect(!first.asksSame(as: second))
+    }
+
+    @Test func theClauseSentIsTheOneWritten() throws {
+        let clause = try WhereClause("pop2000 > 100000.0")
+        #expect(clause.arcGISSQL.contains("pop2000"))
+        #expect(clause.meaningKey == (try WhereClause("POP2000 > 100000")).meaningKey)
+    }
+}
