@@ -1,0 +1,32 @@
+import ArcGISEngine
+
+extension ContractError.Code {
+    /// Every code a worker of this version can put in an outcome's `error.code` (or a failed layer's): its own
+    /// rejections and outcomes, the host policy's `host_not_allowed`, and the ArcGIS engine's codes, which
+    /// failed layers (and requests whose layers all failed) carry unchanged. docs/contract/README.md lists
+    /// each with its meaning and retryability; a test compares that table with this list, so a new code
+    /// cannot ship undocumented.
+    public static let allKnown: [ContractError.Code] = rejections + outcomes + engine
+
+    /// Status `rejected`: the message is not a request this worker will run.
+    public static let rejections: [ContractError.Code] = [
+        .invalidJSON, .tooLarge, .missingField, .invalidType, .invalidValue, .unknownField, .noTargets,
+        .tooManyTargets, .tooManyLayers, .invalidURL, .invalidWhere, .freeClausesDisabled, .unknownNamedQuery,
+        .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unsupportedTarget, .unsupportedCredential,
+        .hostNotAllowed,
+    ]
+
+    /// Outcomes of accepted requests that are the worker's own (`failed`, `superseded`, `cancelled`, `expired`).
+    public static let outcomes: [ContractError.Code] = [
+        .superseded, .cancelRequested, .shutdown, .partitionRevoked, .deadlineExceeded, .resultTooLarge,
+        .layersFailed, .internal,
+    ]
+
+    /// The ArcGIS engine's codes, as failed layers carry them (its `invalid_url` and `too_many_layers` are
+    /// listed with the rejections, which share them).
+    public static let engine: [ContractError.Code] = [
+        ArcGISError.Code.invalidQuery, .unsupportedLayer, .serviceError, .authentication, .forbidden, .notFound,
+        .httpStatus, .malformedResponse, .missingObjectID, .limitExceeded, .transport, .geometryConversion,
+        .cancelled,
+    ].map { ContractError.Code($0.rawValue) }
+}
