@@ -8,8 +8,21 @@ struct EmbeddedKafkaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "embedded-kafka",
         abstract: "Serve an in-process Kafka-protocol cluster (librdkafka's mock cluster) on loopback.",
-        discussion: "Prints the bootstrap server list as the first line of standard output."
+        discussion: """
+            Prints the bootstrap server list as the first line of standard output.
+
+            For trying things out only: the mock cluster keeps about the last 5 MiB of each partition and \
+            silently drops older messages. A large split result (all its parts go to one partition) then loses \
+            its first parts and `query --wait` never completes. Give the results topic many partitions \
+            (--topic feature-query-results:12) and keep results small (--result count, a smaller extent), or \
+            use a real Kafka (docker compose up).
+            """
     )
+
+    /// Said on standard error at start, so a user who never reads `--help` hears of the limit too.
+    static let retentionNote =
+        "note: embedded-kafka keeps only about the last 5 MiB of each partition and drops older messages "
+        + "silently; give results topics many partitions and keep results small (see --help)"
 
     @Option(help: "Number of brokers.")
     var brokers: Int = 1
@@ -26,6 +39,7 @@ struct EmbeddedKafkaCommand: AsyncParsableCommand {
             try cluster.createTopic(topic.name, partitions: topic.partitions, replicationFactor: min(3, brokers))
         }
         printLine(cluster.bootstrapServers)
+        printError(Self.retentionNote)
         logger.info("embedded Kafka serving", metadata: ["bootstrap": "\(cluster.bootstrapServers)", "brokers": "\(brokers)"])
         let group = ServiceGroup(
             services: [EmbeddedKafkaService(cluster: cluster)],

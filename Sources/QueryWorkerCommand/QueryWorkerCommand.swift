@@ -5,11 +5,12 @@ import Foundation
 struct QueryWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query-worker",
-        abstract: "Runs feature queries from Kafka against ArcGIS and OGC API Features services.",
+        abstract: "Runs feature queries from Kafka against ArcGIS FeatureServer and MapServer layers.",
         discussion: """
             Start with `query-worker demo`: an in-process Kafka cluster, a sample feature server and a worker, \
             running the seed queries. Against your own cluster: `query-worker run` is the worker, and \
-            `query-worker query --wait` sends it a request and prints the outcome.
+            `query-worker query --wait` sends it a request and prints the outcome. OGC API Features targets \
+            are coming in the next release; this version answers them `rejected` (unsupported_target).
             """,
         subcommands: [RunCommand.self, QueryCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self]
     )

@@ -48,7 +48,10 @@ struct CommandOutput: Sendable, CustomStringConvertible {
 
     /// Runs a command to its end without blocking a thread of the cooperative pool (the exit is awaited
     /// through `terminationHandler`), so several can run at once; killed after `timeout`.
-    static func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(90)) async throws -> CommandOutput {
+    /// `environment` is added to this process's (`nil`: inherited as it is).
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(90)
+    ) async throws -> CommandOutput {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-command-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -60,6 +63,9 @@ struct CommandOutput: Sendable, CustomStringConvertible {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)

@@ -18,6 +18,10 @@ struct DemoStack {
 
     /// Partitions of the requests topic: several, so the keying by taskId matters.
     static let requestPartitions = 3
+    /// Partitions of the results and errors topics. The mock cluster keeps only about the last 5 MiB of a
+    /// partition and drops older messages silently (a split result would lose its first parts): spread over
+    /// 12 partitions by their keys, the demo's outcomes leave each partition a small share of them.
+    static let outcomePartitions = 12
 
     /// Starts the cluster and the server (generating `parcels` parcels) and settles the worker's settings.
     static func start(parcels: Int, seed: UInt64, logger: Logger) async throws -> DemoStack {
@@ -31,8 +35,8 @@ struct DemoStack {
         settings.timeouts.shutdown = .seconds(5)
         settings.logLevel = logger.logLevel
         try cluster.createTopic(settings.topics.requests, partitions: requestPartitions)
-        try cluster.createTopic(settings.topics.results, partitions: requestPartitions)
-        try cluster.createTopic(settings.topics.errors, partitions: requestPartitions)
+        try cluster.createTopic(settings.topics.results, partitions: outcomePartitions)
+        try cluster.createTopic(settings.topics.errors, partitions: outcomePartitions)
         let server = try await SampleFeatureServer.start(
             configuration: SampleServerConfiguration(parcelCount: parcels, seed: seed), logger: logger)
         return DemoStack(cluster: cluster, server: server, settings: settings, logger: logger)
