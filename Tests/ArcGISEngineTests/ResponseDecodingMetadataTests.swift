@@ -107,9 +107,21 @@ struct ResponseDecodingMetadataTests {
         #expect(metadata.layers == [
             .init(id: 0, name: "Census", parentLayerId: nil, subLayerIds: [1, 2]),
             .init(id: 1, name: "Block Points", parentLayerId: 0),
-            .init(id: 2, name: "States", parentLayerId: 0),
+            .init(id: 2, name: "States", parentLayerId: 0, type: "Feature Layer"),
             .init(id: 3, name: "Owners", isTable: true),
         ])
+        // A whole-service target queries the feature layers: not the group, not the table.
+        #expect(metadata.layers.map(\.isQueryableFeatureLayer) == [false, true, true, false])
+    }
+
+    @Test("raster, group and annotation layers are not queryable feature layers; a layer without a type is")
+    func layerTypes() throws {
+        let metadata = try ArcGISResponse.serviceMetadata(bodyBytes(#"""
+            {"layers":[{"id":0,"name":"Cities","type":"Feature Layer"},{"id":4,"name":"Elevation","type":"Raster Layer"},
+             {"id":5,"name":"Labels","type":"Annotation Layer"},{"id":6,"name":"Old"},{"id":7,"name":"G","type":"Group Layer"}]}
+            """#), url: DecodingFixture.layerURL)
+        #expect(metadata.layers.map(\.type) == ["Feature Layer", "Raster Layer", "Annotation Layer", nil, "Group Layer"])
+        #expect(metadata.layers.filter(\.isQueryableFeatureLayer).map(\.id) == [0, 6])
     }
 
     @Test("a FeatureServer with only tables, and service shapes that are wrong")
