@@ -12,10 +12,16 @@ final class CommandChild: @unchecked Sendable {
         self.firstLine = firstLine
     }
 
-    static func start(_ executable: String, _ arguments: [String], readsFirstLine: Bool = true) throws -> CommandChild {
+    /// `environment` is added to this process's (`nil`: inherited as it is).
+    static func start(
+        _ executable: String, _ arguments: [String], readsFirstLine: Bool = true, environment: [String: String]? = nil
+    ) throws -> CommandChild {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardError = FileHandle.nullDevice
         let stdout = Pipe()
         process.standardOutput = readsFirstLine ? stdout : FileHandle.nullDevice

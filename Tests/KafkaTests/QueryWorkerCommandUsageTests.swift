@@ -36,6 +36,18 @@ import Testing
                 + "QUERY_WORKER_TOPICS_REQUESTS?"), "\(output)")
     }
 
+    /// `run` logs the warning as its first JSON line, before `starting`.
+    @Test func runLogsAMisspelledVariableAsAWarning() throws {
+        let executable = try #require(EmbeddedKafkaCommandTests.executable, "query-worker was not built")
+        let worker = try CommandChild.start(
+            executable, ["run", "--bootstrap-servers", "127.0.0.1:1", "--shutdown-timeout", "1s"],
+            environment: ["QUERY_WORKER_MAX_INFLIGHT": "5"])
+        defer { worker.stop() }
+        let line = try #require(worker.firstLine, "run printed nothing")
+        #expect(line.contains(#""level":"warning""#), "\(line)")
+        #expect(line.contains("QUERY_WORKER_MAX_INFLIGHT is not a setting and is ignored; did you mean QUERY_WORKER_MAX_IN_FLIGHT?"), "\(line)")
+    }
+
     @Test func theHelpPromisesNoOGCSupportAndWarnsOfTheMockClustersRetention() async throws {
         let executable = try #require(EmbeddedKafkaCommandTests.executable, "query-worker was not built")
         // Help text is wrapped to the terminal: compare with white space collapsed.
