@@ -49,7 +49,8 @@ struct DemoCommand: AsyncParsableCommand {
         let settings = stack.settings
         printLine(
             "  Kafka    embedded cluster at \(stack.cluster.bootstrapServers): \(settings.topics.requests) "
-                + "(\(DemoStack.requestPartitions) partitions), \(settings.topics.results), \(settings.topics.errors)")
+                + "(\(DemoStack.requestPartitions) partitions), \(settings.topics.results), \(settings.topics.errors) "
+                + "(\(DemoStack.outcomePartitions) each: the mock keeps ~5 MiB per partition)")
         printLine(
             "  server   sample feature server at \(stack.server.baseURL): "
                 + "\(OutcomeText.grouped(stack.server.dataset.parcelCount)) parcels, ready in \(Self.seconds(clock.now - started))")
