@@ -175,23 +175,8 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
         runs.values.lazy.flatMap(\.requests).compactMap(\.deadlineMs).min()
     }
 
-    /// The live run for a task.
-    func run(forTask taskId: String) -> RunID? { runByTask[taskId] }
-
-    /// The requests attached to a live run, in arrival order; empty for an unknown run.
-    func requests(of run: RunID) -> [AttachedRequest] { runs[run]?.requests ?? [] }
-
-    /// The fingerprint a live run executes.
-    func fingerprint(of run: RunID) -> Fingerprint? { runs[run]?.fingerprint }
-
-    /// Live runs, oldest first.
-    var runIDs: [RunID] { runs.keys.sorted() }
-
-    /// Whether a request id is attached to a live run (and so not yet answered).
-    func isAttached(requestId: String) -> Bool { runByRequest[requestId] != nil }
-
+    /// Live runs: what graceful shutdown waits to reach zero.
     var runCount: Int { runs.count }
-    var requestCount: Int { runByRequest.count }
 
     // MARK: Removal: the only places answers come from
 
