@@ -48,8 +48,8 @@ extension RequestLifecycle.Action {
 extension RequestLifecycle {
     var isHeld: Bool { if case .held = intake { true } else { false } }
 
-    /// Receives, queues and delivers in one go: for set-ups.
-    mutating func receiveAndStart(_ arrival: Arrival, at position: MessagePosition) -> Action {
+    /// Receives a message whose action the test does not look at.
+    mutating func setUp(_ arrival: Arrival, at position: MessagePosition) -> Action {
         receive(arrival, at: position, nowMs: 0).1
     }
 }
@@ -74,91 +74,91 @@ struct CoordinationRequestLifecycleTests {
         #expect(finished.answers == ["a: result for a"])
         #expect(finished.store.isEmpty, "nothing is stored before the delivery report")
         #expect(machine.gateLoad == 1, "answering still counts")
-        let event1 = machine.queued(position(0))
-        #expect(event1.store.isEmpty)
+        let queued = machine.queued(position(0))
+        #expect(queued.store.isEmpty)
         #expect(machine.gateLoad == 0 && machine.inFlight == 1, "queued: out of the gate, offset still held")
-        let event2 = machine.delivered(position(0))
-        #expect(event2.store == [partition(0): 1])
+        let delivered = machine.delivered(position(0))
+        #expect(delivered.store == [partition(0): 1])
         #expect(machine.inFlight == 0 && machine.holds(.idle) && machine.answeredCount == 1)
     }
 
     @Test func requestsSharingARunGetItsResultEachUnderItsOwnId() {
         var machine = machine()
-        _ = machine.receiveAndStart(query("a", task: "t", at: position(0)), at: position(0))
+        _ = machine.setUp(query("a", task: "t", at: position(0)), at: position(0))
         let (receipt, _) = machine.receive(query("b", task: "t", at: position(1)), at: position(1), nowMs: 0)
         #expect(receipt == .shared(RunID(1)))
-        let event3 = machine.runFinished(RunID(1), result("a"))
-        #expect(event3.answers == ["a: result for a", "b: result for b"])
+        let finished = machine.runFinished(RunID(1), result("a"))
+        #expect(finished.answers == ["a: result for a", "b: result for b"])
     }
 
     @Test func aDifferentQuerySupersedesTheRunAndCancelsItsTask() {
         var machine = machine()
-        _ = machine.receiveAndStart(query("a", task: "t", query: 1, at: position(0)), at: position(0))
+        _ = machine.setUp(query("a", task: "t", query: 1, at: position(0)), at: position(0))
         let task = Task<Void, Never> {}
-        let event4 = machine.runTaskCreated(RunID(1), task)
-        #expect(!event4)
+        let cancelsTask = machine.runTaskCreated(RunID(1), task)
+        #expect(!cancelsTask)
         let (receipt, action) = machine.receive(query("b", task: "t", query: 2, at: position(1)), at: position(1), nowMs: 0)
         #expect(receipt == .started(RunID(2)))
         #expect(action.answers == ["a: superseded"])
         #expect(action.cancel == [task])
         #expect(action.start?.run == RunID(2))
         // The superseded run's late return answers nothing.
-        let event5 = machine.runFinished(RunID(1), .cancelled)
-        #expect(event5.publish.isEmpty)
+        let finished = machine.runFinished(RunID(1), .cancelled)
+        #expect(finished.publish.isEmpty)
     }
 
     @Test func aRunCancelledBeforeItsTaskIsHandedOverIsCancelledThen() {
         var machine = machine()
-        _ = machine.receiveAndStart(query("a", task: "t", at: position(0)), at: position(0))
+        _ = machine.setUp(query("a", task: "t", at: position(0)), at: position(0))
         let (_, cancel) = machine.receive(.cancel(taskId: "t"), at: position(1), nowMs: 0)
         #expect(cancel.answers == ["a: cancel_requested"])
         #expect(cancel.cancel.isEmpty, "no task yet")
-        let event6 = machine.runTaskCreated(RunID(1), Task {})
-        #expect(event6, "the task is cancelled as soon as it exists")
+        let cancelsTask = machine.runTaskCreated(RunID(1), Task {})
+        #expect(cancelsTask, "the task is cancelled as soon as it exists")
     }
 
     @Test func aCancelMessageIsDoneAtOnceButHeldBehindTheRequestItCancels() {
         var machine = machine()
-        _ = machine.receiveAndStart(query("a", task: "t", at: position(0)), at: position(0))
+        _ = machine.setUp(query("a", task: "t", at: position(0)), at: position(0))
         let (receipt, action) = machine.receive(.cancel(taskId: "t"), at: position(1), nowMs: 0)
         #expect(receipt == .cancel(runs: 1))
         #expect(action.store.isEmpty, "offset 0 is not delivered yet")
         _ = machine.queued(position(0))
-        let event7 = machine.delivered(position(0))
-        #expect(event7.store == [partition(0): 2])
+        let delivered = machine.delivered(position(0))
+        #expect(delivered.store == [partition(0): 2])
     }
 
     /// Issue 11, 1.3: a run cancelled with the worker's task (shutdown) was answered `cancel_requested`.
     @Test func aRunEndingCancelledWithRequestsOnItIsAnsweredShutdown() {
         var machine = machine()
-        _ = machine.receiveAndStart(query("a", task: "t", at: position(0)), at: position(0))
-        _ = machine.receiveAndStart(query("b", task: "t", at: position(1)), at: position(1))
-        let event8 = machine.runFinished(RunID(1), .cancelled)
-        #expect(event8.answers == ["a: shutdown", "b: shutdown"])
+        _ = machine.setUp(query("a", task: "t", at: position(0)), at: position(0))
+        _ = machine.setUp(query("b", task: "t", at: position(1)), at: position(1))
+        let finished = machine.runFinished(RunID(1), .cancelled)
+        #expect(finished.answers == ["a: shutdown", "b: shutdown"])
     }
 
     @Test func eachTerminalReasonHasOneCodeChosenWhereItIsDecided() {
         var machine = machine(partitions: 2)
-        _ = machine.receiveAndStart(query("late", deadline: 5, at: position(0)), at: position(0))
-        let event9 = machine.expireDue(nowMs: 10)
-        #expect(event9.answers == ["late: deadline_exceeded"])
-        _ = machine.receiveAndStart(query("gone", at: position(1)), at: position(1))
-        let event10 = machine.revoke([partition(0)])
-        #expect(event10.1.answers == ["gone: partition_revoked"])
-        _ = machine.receiveAndStart(query("failing", at: position(0, partition: 1)), at: position(0, partition: 1))
+        _ = machine.setUp(query("late", deadline: 5, at: position(0)), at: position(0))
+        let expired = machine.expireDue(nowMs: 10)
+        #expect(expired.answers == ["late: deadline_exceeded"])
+        _ = machine.setUp(query("gone", at: position(1)), at: position(1))
+        let revoked = machine.revoke([partition(0)])
+        #expect(revoked.1.answers == ["gone: partition_revoked"])
+        _ = machine.setUp(query("failing", at: position(0, partition: 1)), at: position(0, partition: 1))
         let failure = ContractError.allLayersFailed([(url: "https://gis.example.org/a/MapServer/0", error: ContractError(.invalidValue, "x"))])
-        let event11 = machine.runFinished(RunID(3), .failed(failure))
-        #expect(event11.answers == ["failing: failed invalid_value"])
-        _ = machine.receiveAndStart(query("slow", at: position(1, partition: 1)), at: position(1, partition: 1))
-        let event12 = machine.runFinished(RunID(4), .expired)
-        #expect(event12.answers == ["slow: deadline_exceeded"])
-        _ = machine.receiveAndStart(query("stopped", at: position(2, partition: 1)), at: position(2, partition: 1))
-        let event13 = machine.shutDown()
-        #expect(event13.answers == ["stopped: shutdown"])
+        let finished = machine.runFinished(RunID(3), .failed(failure))
+        #expect(finished.answers == ["failing: failed invalid_value"])
+        _ = machine.setUp(query("slow", at: position(1, partition: 1)), at: position(1, partition: 1))
+        let finished2 = machine.runFinished(RunID(4), .expired)
+        #expect(finished2.answers == ["slow: deadline_exceeded"])
+        _ = machine.setUp(query("stopped", at: position(2, partition: 1)), at: position(2, partition: 1))
+        let stopped = machine.shutDown()
+        #expect(stopped.answers == ["stopped: shutdown"])
         let (receipt, late) = machine.receive(query("after", at: position(3, partition: 1)), at: position(3, partition: 1), nowMs: 0)
         #expect(receipt == .answeredWithoutRun && late.answers == ["after: shutdown"])
-        let event14 = machine.receive(rejected(at: position(4, partition: 1)), at: position(4, partition: 1), nowMs: 0)
-        #expect(event14.1.answers == ["rejected"])
+        let received = machine.receive(rejected(at: position(4, partition: 1)), at: position(4, partition: 1), nowMs: 0)
+        #expect(received.1.answers == ["rejected"])
     }
 
     @Test func everyAnswerBecomesOneMessageWithTheContractsStatusAndCode() {
@@ -186,19 +186,19 @@ struct CoordinationRequestLifecycleTests {
 
     @Test func aDuplicateIsDoneAtOnceAndAnsweredOnce() {
         var machine = machine()
-        _ = machine.receiveAndStart(query("a", at: position(0)), at: position(0))
+        _ = machine.setUp(query("a", at: position(0)), at: position(0))
         let (receipt, action) = machine.receive(query("a", at: position(1)), at: position(1), nowMs: 0)
         #expect(receipt == .duplicate && action.store.isEmpty)
-        let event15 = machine.runFinished(RunID(1), result("a"))
-        #expect(event15.answers == ["a: result for a"])
+        let finished = machine.runFinished(RunID(1), result("a"))
+        #expect(finished.answers == ["a: result for a"])
         _ = machine.queued(position(0))
-        let event16 = machine.delivered(position(0))
-        #expect(event16.store == [partition(0): 2])
+        let delivered = machine.delivered(position(0))
+        #expect(delivered.store == [partition(0): 2])
     }
 
     @Test func anUndeliveredOutcomeIsSentAgainWhileItsPartitionIsHeldElseLeftWithItsOffset() {
         var machine = machine(partitions: 2)
-        _ = machine.receiveAndStart(rejected(at: position(0)), at: position(0))
+        _ = machine.setUp(rejected(at: position(0)), at: position(0))
         _ = machine.queued(position(0))
         guard case .retry = machine.deliveryFailed(position(0), retryable: true) else {
             Issue.record("a held partition's outcome is sent again")
@@ -211,7 +211,7 @@ struct CoordinationRequestLifecycleTests {
         #expect(action.store.isEmpty && machine.inFlight == 1, "its offset stays held")
         #expect(machine.holds(.idle), "nothing more to wait for")
 
-        _ = machine.receiveAndStart(rejected(at: position(0, partition: 1)), at: position(0, partition: 1))
+        _ = machine.setUp(rejected(at: position(0, partition: 1)), at: position(0, partition: 1))
         _ = machine.stopIntake()
         guard case .giveUp = machine.deliveryFailed(position(0, partition: 1), retryable: true) else {
             Issue.record("a stopping worker leaves the outcome to the next owner")
@@ -222,10 +222,10 @@ struct CoordinationRequestLifecycleTests {
     /// The gate counts requests running or being answered: it resumes when outcomes are queued, not delivered.
     @Test func theGateResumesWhenOutcomesAreQueuedNotWhenTheyAreDelivered() {
         var machine = machine(maxInFlight: 4, lowMark: 2)
-        for offset in Int64(0)..<4 { _ = machine.receiveAndStart(rejected(at: position(offset)), at: position(offset)) }
+        for offset in Int64(0)..<4 { _ = machine.setUp(rejected(at: position(offset)), at: position(offset)) }
         #expect(machine.gate.isPaused && machine.isHeld)
-        let event17 = machine.queued(position(0))
-        #expect(!event17.resumePartitions && machine.isHeld)
+        let queued = machine.queued(position(0))
+        #expect(!queued.resumePartitions && machine.isHeld)
         _ = machine.queued(position(1))
         #expect(!machine.gate.isPaused && !machine.isHeld)
         #expect(machine.inFlight == 4, "nothing is done until the delivery reports are back")
@@ -233,62 +233,62 @@ struct CoordinationRequestLifecycleTests {
 
     @Test func partitionsPausedWhileHeldAreResumedWithTheGate() async {
         var machine = machine(maxInFlight: 1, lowMark: 0)
-        _ = machine.receiveAndStart(rejected(at: position(0)), at: position(0))
-        let event18 = machine.pausePartitionsIfStillHeld()
-        #expect(event18)
-        let event19 = machine.pausePartitionsIfStillHeld()
-        #expect(!event19, "paused once")
+        _ = machine.setUp(rejected(at: position(0)), at: position(0))
+        let pauses = machine.pausePartitionsIfStillHeld()
+        #expect(pauses)
+        let pauses2 = machine.pausePartitionsIfStillHeld()
+        #expect(!pauses2, "paused once")
         let action = machine.queued(position(0))
         #expect(action.resumePartitions)
     }
 
     @Test func lostPartitionsStopTheirRunsWithoutAnswersAndReleaseTheGate() {
         var machine = machine(maxInFlight: 2, lowMark: 0, partitions: 2)
-        _ = machine.receiveAndStart(query("a", at: position(0)), at: position(0))
+        _ = machine.setUp(query("a", at: position(0)), at: position(0))
         let task = Task<Void, Never> {}
         _ = machine.runTaskCreated(RunID(1), task)
-        _ = machine.receiveAndStart(query("b", at: position(1)), at: position(1))
+        _ = machine.setUp(query("b", at: position(1)), at: position(1))
         #expect(machine.isHeld)
         let action = machine.forget([partition(0)], lost: true)
         #expect(action.publish.isEmpty && action.cancel == [task])
         #expect(!machine.isHeld && machine.holds(.idle))
-        let event20 = machine.runFinished(RunID(1), .cancelled)
-        #expect(event20.publish.isEmpty)
+        let finished = machine.runFinished(RunID(1), .cancelled)
+        #expect(finished.publish.isEmpty)
     }
 
     /// Issue 11, 1.2: waiting is event-driven: the event that makes the condition true resumes the waiter.
     @Test func theEventThatMakesAConditionTrueResumesItsWaiter() async {
         var machine = machine()
-        _ = machine.receiveAndStart(rejected(at: position(0)), at: position(0))
+        _ = machine.setUp(rejected(at: position(0)), at: position(0))
         let id = machine.makeWaiter()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let event21 = machine.wait(id, for: .idle, continuation)
-            #expect(event21)
-            let event22 = machine.queued(position(0))
-            #expect(event22.resumeWaiters.isEmpty)
+            let waits = machine.wait(id, for: .idle, continuation)
+            #expect(waits)
+            let queued = machine.queued(position(0))
+            #expect(queued.resumeWaiters.isEmpty)
             let delivered = machine.delivered(position(0))
             #expect(delivered.resumeWaiters.count == 1)
             for waiter in delivered.resumeWaiters { waiter.resume() }
         }
-        let event23 = machine.stopWaiting(id)
-        #expect(event23 == nil, "resumed once")
+        let stoppedWaiter = machine.stopWaiting(id)
+        #expect(stoppedWaiter == nil, "resumed once")
     }
 
     @Test func aWaitStoppedBeforeItBeganReturnsAtOnce() async {
         var machine = machine()
-        _ = machine.receiveAndStart(rejected(at: position(0)), at: position(0))
+        _ = machine.setUp(rejected(at: position(0)), at: position(0))
         let id = machine.makeWaiter()
-        let event24 = machine.stopWaiting(id)
-        #expect(event24 == nil)
+        let stoppedWaiter = machine.stopWaiting(id)
+        #expect(stoppedWaiter == nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let event25 = machine.wait(id, for: .idle, continuation)
-            #expect(!event25, "the caller resumes it")
+            let waits = machine.wait(id, for: .idle, continuation)
+            #expect(!waits, "the caller resumes it")
             continuation.resume()
         }
         let second = machine.makeWaiter()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let event26 = machine.wait(second, for: .noRuns, continuation)
-            #expect(!event26, "the condition holds already")
+            let waits2 = machine.wait(second, for: .noRuns, continuation)
+            #expect(!waits2, "the condition holds already")
             continuation.resume()
         }
     }

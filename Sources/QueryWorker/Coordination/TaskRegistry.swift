@@ -1,9 +1,9 @@
 internal import Kafka
 
 /// Which query runs for which task, and who is answered when: supersession as SwiftUI's `.task(id:)` does
-/// it, plus sharing. A value type with no I/O, no clock and no tasks: the worker keeps it under a lock, and
-/// each transition returns what to do (start a run, cancel runs, publish answers) for the worker to do after
-/// releasing the lock.
+/// it (per task, the id being the work asked for: a change cancels the running work and starts the new), plus
+/// sharing. A value type with no I/O, no clock and no tasks: one part of ``RequestLifecycle``, which turns
+/// each transition's result (start a run, cancel runs, answers) into the worker's action.
 ///
 /// **One live run per task.** A request for a task whose run is in flight either *shares* that run (equal
 /// fingerprint: the same query over the same targets, so one execution serves both, each answered under its
@@ -13,7 +13,8 @@ internal import Kafka
 /// task is cancelled, and whatever it returns is ignored).
 ///
 /// **Terminal once, by construction.** A request is answered by removing it from the registry, and every
-/// transition that removes requests returns their answers; nothing else produces answers. A run that is
+/// transition that removes requests returns them: ``finished(_:)`` those that get the run's outcome, the
+/// others (``TaskAnswer``) with the ``Interruption`` that ended them; nothing else produces answers. A run that is
 /// cancelled (superseded, cancelled, expired, shut down, revoked) is removed together with its requests at
 /// that moment, so when its task finally returns, ``finished(_:)`` finds no such run and returns
 /// nothing. Run ids are never reused, so the late return cannot hit a newer run of the same task.
