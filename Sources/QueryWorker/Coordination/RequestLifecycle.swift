@@ -97,6 +97,7 @@ struct RequestLifecycle: Sendable {
     /// The earliest deadline of a request on a run: when ``expireDue(nowMs:)`` is due next.
     var nextDeadlineMs: Int64? { registry.nextDeadlineMs }
 
+    /// Whether `condition` holds now (checked again at the end of every event for the waiters).
     func holds(_ condition: Condition) -> Bool {
         switch condition {
         case .noRuns: registry.runCount == 0
