@@ -36,22 +36,6 @@ struct CoordinationHandOffTests {
         offsets.revoke([partition])
         #expect(offsets.active == 0 && offsets.inFlight == 0)
     }
-
-    @Test func theGateResumesWhenOutcomesAreQueuedNotWhenTheyAreDelivered() {
-        var state = WorkerState(gate: InFlightGate(maxInFlight: 4, lowMark: 2))
-        state.offsets.assign([partition])
-        var actions: [InFlightGate.Action] = []
-        for offset in Int64(0)..<4 {
-            state.offsets.received(MessagePosition(partition, offset: offset))
-            actions.append(state.gate.update(inFlight: state.gateLoad))
-        }
-        #expect(actions.last == .pause)
-        state.offsets.handedOff(MessagePosition(partition, offset: 0))
-        #expect(state.gate.update(inFlight: state.gateLoad) == .none)
-        state.offsets.handedOff(MessagePosition(partition, offset: 1))
-        #expect(state.gate.update(inFlight: state.gateLoad) == .resume)
-        #expect(state.inFlight == 4, "nothing is done until the delivery reports are back")
-    }
 }
 
 @Suite("Host policy: cached verdicts")

@@ -28,20 +28,19 @@ struct CoordinationTaskRegistryModelTests {
 
         mutating func apply(_ answers: [TaskAnswer], cancelling runs: [RunID]) {
             for answer in answers {
-                #expect(inFlight.remove(answer.requestId) != nil, "\(answer.requestId) answered twice or never received")
-                answered[answer.requestId, default: 0] += 1
-                #expect(answered[answer.requestId, default: 0] <= owed[answer.requestId, default: 0])
-                switch answer.status {
-                case .superseded:
+                if case .superseded(let by) = answer.reason {
                     // Superseded by a later request of the same task.
-                    let by = answer.supersededBy ?? ""
                     #expect(by != answer.requestId && taskOf[by] == answer.request.taskId)
-                    #expect(answer.cancelReason == nil)
-                case .cancelled:
-                    #expect(answer.cancelReason != nil && answer.supersededBy == nil)
-                default:
-                    #expect(answer.cancelReason == nil && answer.supersededBy == nil)
                 }
+            }
+            apply(answers.map(\.request), cancelling: runs)
+        }
+
+        mutating func apply(_ requests: [AttachedRequest], cancelling runs: [RunID]) {
+            for request in requests {
+                #expect(inFlight.remove(request.requestId) != nil, "\(request.requestId) answered twice or never received")
+                answered[request.requestId, default: 0] += 1
+                #expect(answered[request.requestId, default: 0] <= owed[request.requestId, default: 0])
             }
             for run in runs { #expect(liveRuns.remove(run) != nil, "\(run) cancelled twice or never started") }
         }
@@ -55,13 +54,12 @@ struct CoordinationTaskRegistryModelTests {
         var nowMs: Int64 = 0
         var nextRequest = 0
         var offsets: [Int32: Int64] = [:]
-        let runStatuses: [TerminalStatus] = [.succeeded, .partial, .rejected, .failed]
         let shutdownAt = seed.isMultiple(of: 3) ? Int.random(in: 500..<1500, using: &rng) : Int.max
 
         for step in 0..<2000 {
             if step == shutdownAt {
                 let cancellation = registry.cancelForShutdown()
-                #expect(cancellation.answers.allSatisfy { $0.cancelReason == .shutdown })
+                #expect(cancellation.answers.allSatisfy { $0.reason == .cancelled(.shutdown) })
                 model.apply(cancellation.answers, cancelling: cancellation.runs)
                 #expect(model.liveRuns.isEmpty && model.inFlight.isEmpty)
             }
@@ -113,11 +111,9 @@ struct CoordinationTaskRegistryModelTests {
             case 45..<62:
                 guard let run = model.everyRun.randomElement(using: &rng) else { continue }
                 let wasLive = model.liveRuns.contains(run)
-                let status = runStatuses.randomElement(using: &rng) ?? .succeeded
-                let answers = registry.finished(run, status: status)
-                #expect(wasLive != answers.isEmpty, "a live run answers its requests; a dead one nothing")
-                #expect(answers.allSatisfy { $0.status == status })
-                model.apply(answers, cancelling: wasLive ? [run] : [])
+                let answered = registry.finished(run)
+                #expect(wasLive != answered.isEmpty, "a live run answers its requests; a dead one nothing")
+                model.apply(answered, cancelling: wasLive ? [run] : [])
             case 62..<70:
                 let cancellation = registry.cancel(taskId: "t\(Int.random(in: 0..<6, using: &rng))")
                 model.apply(cancellation.answers, cancelling: cancellation.runs)
@@ -130,7 +126,7 @@ struct CoordinationTaskRegistryModelTests {
                 let before = registry.nextDeadlineMs
                 let cancellation = registry.expireDue(nowMs: nowMs)
                 #expect(cancellation.answers.isEmpty == (before.map { $0 > nowMs } ?? true))
-                #expect(cancellation.answers.allSatisfy { $0.status == .expired })
+                #expect(cancellation.answers.allSatisfy { $0.reason == .expired })
                 model.apply(cancellation.answers, cancelling: cancellation.runs)
             case 84..<87:
                 let revoked = Set((0..<3).filter { _ in Bool.random(using: &rng) }.map {
@@ -142,15 +138,14 @@ struct CoordinationTaskRegistryModelTests {
             default:
                 nowMs += Int64.random(in: 0...10, using: &rng)
             }
-            #expect(registry.requestCount == model.inFlight.count)
-            #expect(Set(registry.runIDs) == model.liveRuns)
+            #expect(registry.runCount == model.liveRuns.count)
         }
 
         // Let every run finish: afterwards each request has had exactly one answer.
-        for run in registry.runIDs {
-            model.apply(registry.finished(run, status: .succeeded), cancelling: [run])
+        for run in model.liveRuns {
+            model.apply(registry.finished(run), cancelling: [run])
         }
-        #expect(registry.runCount == 0 && registry.requestCount == 0 && model.inFlight.isEmpty)
+        #expect(registry.runCount == 0 && model.inFlight.isEmpty)
         #expect(model.answered == model.owed)
         #expect(model.owed.values.reduce(0, +) > 500)
     }

@@ -27,6 +27,32 @@ private func request(
 }
 
 private func ids(_ answers: [TaskAnswer]) -> [String] { answers.map(\.requestId) }
+private func ids(_ requests: [AttachedRequest]) -> [String] { requests.map(\.requestId) }
+
+extension TaskAnswer {
+    /// The request that replaced this one, for a superseded answer.
+    var supersededBy: String? { if case .superseded(let newer) = reason { newer } else { nil } }
+}
+
+extension TaskRegistry.ReceiveAction {
+    /// The run to start for the request's query, if any.
+    var runToStart: RunID? {
+        switch self {
+        case .start(let run), .supersede(_, start: let run): run
+        case .share, .duplicate, .answerWithoutRun: nil
+        }
+    }
+
+    /// Runs to cancel and answers to publish now, the request's own answer included.
+    var cancellation: TaskCancellation {
+        switch self {
+        case .start, .share, .duplicate: .none
+        case .supersede(let cancellation, _): cancellation
+        case .answerWithoutRun(let answer, let cancelling):
+            TaskCancellation(runs: cancelling.runs, answers: cancelling.answers + [answer])
+        }
+    }
+}
 
 @Suite("Coordination: TaskRegistry transitions")
 struct CoordinationTaskRegistryTests {
@@ -36,38 +62,34 @@ struct CoordinationTaskRegistryTests {
         #expect(action == .start(RunID(1)))
         #expect(action.runToStart == RunID(1))
         #expect(action.cancellation.isEmpty)
-        #expect(registry.run(forTask: "t") == RunID(1))
-        #expect(registry.requests(of: RunID(1)).map(\.requestId) == ["a"])
-        #expect(registry.fingerprint(of: RunID(1)) == "q")
-        #expect(registry.isAttached(requestId: "a"))
-        #expect(registry.runCount == 1 && registry.requestCount == 1)
+        #expect(registry.runCount == 1)
+        #expect(registry.finished(RunID(1)) == [request("a", task: "t", offset: 1).attached])
     }
 
     @Test func differentTasksRunSideBySide() {
         var registry = TaskRegistry<String>()
         #expect(registry.receive(request("a", task: "t1"), nowMs: 0) == .start(RunID(1)))
         #expect(registry.receive(request("b", task: "t2"), nowMs: 0) == .start(RunID(2)))
-        #expect(registry.runIDs == [RunID(1), RunID(2)])
+        #expect(registry.runCount == 2)
     }
 
-    @Test func finishAnswersTheRequestOnceWithTheRunsStatus() {
+    @Test func finishAnswersTheRequestOnce() {
         var registry = TaskRegistry<String>()
         _ = registry.receive(request("a", task: "t"), nowMs: 0)
-        let answers = registry.finished(RunID(1), status: .partial)
-        #expect(answers == [TaskAnswer(request("a", task: "t").attached, .partial)])
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
-        #expect(registry.runCount == 0 && registry.requestCount == 0)
-        #expect(registry.run(forTask: "t") == nil)
+        let answers = registry.finished(RunID(1))
+        #expect(answers == [request("a", task: "t").attached])
+        #expect(registry.finished(RunID(1)).isEmpty)
+        #expect(registry.runCount == 0)
     }
 
     @Test func runIDsAreNeverReused() {
         var registry = TaskRegistry<String>()
         _ = registry.receive(request("a", task: "t"), nowMs: 0)
-        _ = registry.finished(RunID(1), status: .succeeded)
+        _ = registry.finished(RunID(1))
         #expect(registry.receive(request("b", task: "t"), nowMs: 0) == .start(RunID(2)))
         // A very late return of run 1 must not answer run 2's request.
-        #expect(registry.finished(RunID(1), status: .failed).isEmpty)
-        #expect(registry.requests(of: RunID(2)).map(\.requestId) == ["b"])
+        #expect(registry.finished(RunID(1)).isEmpty)
+        #expect(ids(registry.finished(RunID(2))) == ["b"])
     }
 
     @Test func aDifferentQueryForTheTaskSupersedesItsRun() {
@@ -76,16 +98,14 @@ struct CoordinationTaskRegistryTests {
         let action = registry.receive(request("b", task: "t", query: "q2", offset: 1), nowMs: 0)
         let expected = TaskCancellation(
             runs: [RunID(1)],
-            answers: [TaskAnswer(request("a", task: "t", query: "q1").attached, .superseded, supersededBy: "b")]
+            answers: [TaskAnswer(request("a", task: "t", query: "q1").attached, .superseded(by: "b"))]
         )
         #expect(action == .supersede(expected, start: RunID(2)))
         #expect(action.runToStart == RunID(2))
         #expect(action.cancellation == expected)
-        #expect(registry.run(forTask: "t") == RunID(2))
-        #expect(!registry.isAttached(requestId: "a"))
         // The superseded run returns later: nothing more to say for "a".
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
-        #expect(ids(registry.finished(RunID(2), status: .succeeded)) == ["b"])
+        #expect(registry.finished(RunID(1)).isEmpty)
+        #expect(ids(registry.finished(RunID(2))) == ["b"])
     }
 
     @Test func aSupersessionChainAnswersEachRequestByItsSuccessor() {
@@ -97,10 +117,10 @@ struct CoordinationTaskRegistryTests {
         #expect(b.cancellation.answers.map { [$0.requestId, $0.supersededBy] } == [["A", "B"]])
         #expect(c.cancellation.runs == [RunID(2)])
         #expect(c.cancellation.answers.map { [$0.requestId, $0.supersededBy] } == [["B", "C"]])
-        #expect(c.cancellation.answers.allSatisfy { $0.status == .superseded && $0.cancelReason == nil })
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
-        #expect(registry.finished(RunID(2), status: .succeeded).isEmpty)
-        #expect(ids(registry.finished(RunID(3), status: .succeeded)) == ["C"])
+        #expect(c.cancellation.answers.map(\.reason) == [.superseded(by: "C")])
+        #expect(registry.finished(RunID(1)).isEmpty)
+        #expect(registry.finished(RunID(2)).isEmpty)
+        #expect(ids(registry.finished(RunID(3))) == ["C"])
     }
 
     @Test func anEqualQueryForTheTaskSharesItsRun() {
@@ -109,11 +129,9 @@ struct CoordinationTaskRegistryTests {
         let action = registry.receive(request("b", task: "t", offset: 2), nowMs: 0)
         #expect(action == .share(RunID(1)))
         #expect(action.runToStart == nil && action.cancellation.isEmpty)
-        #expect(registry.requests(of: RunID(1)).map(\.requestId) == ["a", "b"])
-        let answers = registry.finished(RunID(1), status: .succeeded)
+        let answers = registry.finished(RunID(1))
         #expect(ids(answers) == ["a", "b"])
-        #expect(answers.map(\.request.position.offset) == [1, 2])
-        #expect(answers.allSatisfy { $0.status == .succeeded })
+        #expect(answers.map(\.position.offset) == [1, 2])
     }
 
     @Test func anEqualQueryOnAnotherTaskDoesNotShare() {
@@ -130,8 +148,8 @@ struct CoordinationTaskRegistryTests {
         #expect(action.runToStart == RunID(2))
         #expect(action.cancellation.runs == [RunID(1)])
         #expect(ids(action.cancellation.answers) == ["a1", "a2"])
-        #expect(action.cancellation.answers.allSatisfy { $0.status == .superseded && $0.supersededBy == "b" })
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
+        #expect(action.cancellation.answers.allSatisfy { $0.reason == .superseded(by: "b") })
+        #expect(registry.finished(RunID(1)).isEmpty)
     }
 
     @Test func cancelStopsTheTasksRunAndAnswersItsRequests() {
@@ -139,9 +157,9 @@ struct CoordinationTaskRegistryTests {
         _ = registry.receive(request("a", task: "t"), nowMs: 0)
         let cancellation = registry.cancel(taskId: "t")
         #expect(cancellation.runs == [RunID(1)])
-        #expect(cancellation.answers == [TaskAnswer(request("a", task: "t").attached, .cancelled, cancelReason: .requested)])
+        #expect(cancellation.answers == [TaskAnswer(request("a", task: "t").attached, .cancelled(.requested))])
         #expect(registry.cancel(taskId: "t") == .none)
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
+        #expect(registry.finished(RunID(1)).isEmpty)
     }
 
     @Test func cancellingASharedRunAnswersBothRequests() {
@@ -151,9 +169,8 @@ struct CoordinationTaskRegistryTests {
         let cancellation = registry.cancel(taskId: "t")
         #expect(cancellation.runs == [RunID(1)])
         #expect(ids(cancellation.answers) == ["a", "b"])
-        #expect(cancellation.answers.allSatisfy { $0.status == .cancelled && $0.cancelReason == .requested })
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
-        #expect(registry.requestCount == 0)
+        #expect(cancellation.answers.allSatisfy { $0.reason == .cancelled(.requested) })
+        #expect(registry.finished(RunID(1)).isEmpty)
     }
 
     @Test func cancelForAnUnknownTaskDoesNothingAndIsNotRemembered() {
@@ -171,8 +188,8 @@ struct CoordinationTaskRegistryTests {
         let copy = registry.receive(request("a", task: "other", query: "x", partition: 2, offset: 9), nowMs: 0)
         #expect(copy == .duplicate(of: first))
         #expect(copy.runToStart == nil && copy.cancellation.isEmpty)
-        #expect(registry.runCount == 1 && registry.requestCount == 1)
-        #expect(ids(registry.finished(RunID(1), status: .succeeded)) == ["a"])
+        #expect(registry.runCount == 1)
+        #expect(ids(registry.finished(RunID(1))) == ["a"])
     }
 
     @Test func aDuplicateOfASharedRequestIsRecognised() {
@@ -180,13 +197,13 @@ struct CoordinationTaskRegistryTests {
         _ = registry.receive(request("a", task: "t"), nowMs: 0)
         _ = registry.receive(request("b", task: "t", offset: 1), nowMs: 0)
         #expect(registry.receive(request("b", task: "t", offset: 1), nowMs: 0) == .duplicate(of: request("b", task: "t", offset: 1).attached))
-        #expect(ids(registry.finished(RunID(1), status: .succeeded)) == ["a", "b"])
+        #expect(ids(registry.finished(RunID(1))) == ["a", "b"])
     }
 
     @Test func aDuplicateOfAnAnsweredRequestRunsAgain() {
         var registry = TaskRegistry<String>()
         _ = registry.receive(request("a", task: "t"), nowMs: 0)
-        _ = registry.finished(RunID(1), status: .succeeded)
+        _ = registry.finished(RunID(1))
         #expect(registry.receive(request("a", task: "t"), nowMs: 0) == .start(RunID(2)))
     }
 
@@ -199,7 +216,7 @@ struct CoordinationTaskRegistryTests {
             #expect(action.cancellation == TaskCancellation(answers: [answer]))
             #expect(action.runToStart == nil)
         }
-        #expect(registry.runCount == 0 && registry.requestCount == 0)
+        #expect(registry.runCount == 0)
         #expect(registry.receive(request("on-time", deadline: 1001), nowMs: 1000) == .start(RunID(1)))
     }
 
@@ -209,10 +226,10 @@ struct CoordinationTaskRegistryTests {
         let action = registry.receive(request("b", task: "t", query: "q2", deadline: 5), nowMs: 10)
         #expect(action.runToStart == nil)
         #expect(action.cancellation.runs == [RunID(1)])
-        #expect(action.cancellation.answers.map(\.status) == [.superseded, .expired])
+        #expect(action.cancellation.answers.map(\.reason) == [.superseded(by: "b"), .expired])
         #expect(action.cancellation.answers.map(\.requestId) == ["a", "b"])
         #expect(action.cancellation.answers.first?.supersededBy == "b")
-        #expect(registry.run(forTask: "t") == nil && registry.requestCount == 0)
+        #expect(registry.runCount == 0)
     }
 
     @Test func anExpiredArrivalLeavesAnEqualQueryRunning() {
@@ -220,7 +237,7 @@ struct CoordinationTaskRegistryTests {
         _ = registry.receive(request("a", task: "t"), nowMs: 0)
         let action = registry.receive(request("b", task: "t", deadline: 5), nowMs: 10)
         #expect(action == .answerWithoutRun(TaskAnswer(request("b", task: "t", deadline: 5).attached, .expired), cancelling: .none))
-        #expect(ids(registry.finished(RunID(1), status: .succeeded)) == ["a"])
+        #expect(ids(registry.finished(RunID(1))) == ["a"])
     }
 
     @Test func expiringARunAnswersAllItsRequestsExpired() {
@@ -230,9 +247,9 @@ struct CoordinationTaskRegistryTests {
         let cancellation = registry.expire(RunID(1))
         #expect(cancellation.runs == [RunID(1)])
         #expect(ids(cancellation.answers) == ["a", "b"])
-        #expect(cancellation.answers.allSatisfy { $0.status == .expired })
+        #expect(cancellation.answers.allSatisfy { $0.reason == .expired })
         #expect(registry.expire(RunID(1)) == .none)
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
+        #expect(registry.finished(RunID(1)).isEmpty)
     }
 
     @Test func expireDueHonoursEachSharedRequestsDeadline() {
@@ -247,14 +264,13 @@ struct CoordinationTaskRegistryTests {
         let first = registry.expireDue(nowMs: 150)
         #expect(first.runs.isEmpty)  // "a" still needs run 1
         #expect(first.answers == [TaskAnswer(request("b", task: "t", deadline: 100).attached, .expired)])
-        #expect(registry.requests(of: RunID(1)).map(\.requestId) == ["a"])
         #expect(registry.nextDeadlineMs == 200)
 
         let second = registry.expireDue(nowMs: 300)
         #expect(second.runs == [RunID(1), RunID(2)])
         #expect(ids(second.answers) == ["a", "other"])
         #expect(registry.runCount == 0 && registry.nextDeadlineMs == nil)
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
+        #expect(registry.finished(RunID(1)).isEmpty)
     }
 
     @Test func revokingPartitionsCancelsOnlyRunsLeftWithoutRequests() {
@@ -269,11 +285,12 @@ struct CoordinationTaskRegistryTests {
         let cancellation = registry.cancel(partitions: revoked)
         #expect(cancellation.runs == [RunID(1)])
         #expect(ids(cancellation.answers) == ["p0", "s0"])
-        #expect(cancellation.answers.allSatisfy { $0.status == .cancelled && $0.cancelReason == .partitionRevoked })
-        #expect(registry.runIDs == [RunID(2), RunID(3)])
+        #expect(cancellation.answers.allSatisfy { $0.reason == .cancelled(.partitionRevoked) })
+        #expect(registry.runCount == 2)
+        #expect(ids(registry.finished(RunID(2))) == ["p1"])
         #expect(registry.cancel(partitions: revoked) == .none)
-        #expect(ids(registry.finished(RunID(3), status: .succeeded)) == ["s1"])
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
+        #expect(ids(registry.finished(RunID(3))) == ["s1"])
+        #expect(registry.finished(RunID(1)).isEmpty)
     }
 
     @Test func shutdownCancelsEverythingOnce() {
@@ -282,35 +299,26 @@ struct CoordinationTaskRegistryTests {
         _ = registry.receive(request("b", task: "t1"), nowMs: 0)
         _ = registry.receive(request("c", task: "t2", partition: 3), nowMs: 0)
         let cancellation = registry.cancelForShutdown()
-        #expect(registry.isShutDown)
         #expect(cancellation.runs == [RunID(1), RunID(2)])
         #expect(ids(cancellation.answers) == ["a", "b", "c"])
-        #expect(cancellation.answers.allSatisfy { $0.status == .cancelled && $0.cancelReason == .shutdown })
+        #expect(cancellation.answers.allSatisfy { $0.reason == .cancelled(.shutdown) })
         #expect(registry.cancelForShutdown() == .none)
-        #expect(registry.finished(RunID(1), status: .succeeded).isEmpty)
-        #expect(registry.finished(RunID(2), status: .succeeded).isEmpty)
+        #expect(registry.finished(RunID(1)).isEmpty)
+        #expect(registry.finished(RunID(2)).isEmpty)
 
         // Read after shutdown began: answered at once, no run.
         let late = registry.receive(request("d", task: "t1"), nowMs: 0)
-        #expect(late == .answerWithoutRun(TaskAnswer(request("d", task: "t1").attached, .cancelled, cancelReason: .shutdown), cancelling: .none))
-        #expect(registry.runCount == 0 && registry.requestCount == 0)
+        #expect(late == .answerWithoutRun(TaskAnswer(request("d", task: "t1").attached, .cancelled(.shutdown)), cancelling: .none))
+        #expect(registry.runCount == 0)
     }
 }
 
-@Suite("Coordination: terminal statuses")
+@Suite("Coordination: terminal reasons")
 struct CoordinationTerminalStatusTests {
-    @Test func selectionsGoToTheResultTopicAndEverythingElseToTheErrorTopic() {
-        let byTopic = Dictionary(grouping: TerminalStatus.allCases, by: \.topic)
-        #expect(byTopic[.result] == [.succeeded, .partial])
-        #expect(byTopic[.error] == [.rejected, .failed, .superseded, .cancelled, .expired])
-        #expect(TerminalStatus.allCases.filter(\.isDecidedByCoordination) == [.superseded, .cancelled, .expired])
-    }
-
-    @Test func cancelReasonsHaveStableCodes() {
-        #expect(CancelReason.allCases.map(\.rawValue) == ["cancel_requested", "shutdown", "partition_revoked"])
-        #expect(CancelReason.allCases.filter(\.mayBeRedelivered) == [.shutdown, .partitionRevoked])
-        #expect(TaskAnswer(request("a").attached, .superseded, supersededBy: "b").description == "a: superseded by b")
-        #expect(RunID(4).description == "run-4")
-        #expect(position(2, 7).description == "feature-queries[2]@7")
+    /// Each reason a request is interrupted has exactly one published code (issue 11, 1.3).
+    @Test func everyInterruptionHasExactlyOneCode() {
+        #expect(CancelReason.allCases.map { Interruption.cancelled($0).code.rawValue } == ["cancel_requested", "shutdown", "partition_revoked"])
+        #expect(Interruption.superseded(by: "b").code == .superseded)
+        #expect(Interruption.expired.code == .deadlineExceeded)
     }
 }

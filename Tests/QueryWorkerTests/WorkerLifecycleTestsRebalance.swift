@@ -123,7 +123,10 @@ extension WorkerLifecycleTests {
         func held(_ worker: InProcessWorker) -> Set<String> {
             let owned = worker.assignment
             return worker.core.state.withLock { state in
-                Set(state.pending.values.filter { owned.contains($0.position.partition) }.map(\.request.requestId))
+                Set(state.messages.values.compactMap { message -> String? in
+                    guard case .running(let pending, _) = message, owned.contains(pending.position.partition) else { return nil }
+                    return pending.request.requestId
+                })
             }
         }
         #expect(await poll(timeout: .seconds(60)) {

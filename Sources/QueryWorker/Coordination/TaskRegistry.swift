@@ -1,19 +1,22 @@
 internal import Kafka
 
 /// Which query runs for which task, and who is answered when: supersession as SwiftUI's `.task(id:)` does
-/// it, plus sharing. A value type with no I/O, no clock and no tasks: the worker keeps it under a lock, and
-/// each transition returns what to do (start a run, cancel runs, publish answers) for the worker to do after
-/// releasing the lock.
+/// it (per task, the id being the work asked for: a change cancels the running work and starts the new), plus
+/// sharing. A value type with no I/O, no clock and no tasks: one part of ``RequestLifecycle``, which turns
+/// each transition's result (start a run, cancel runs, answers) into the worker's action.
 ///
 /// **One live run per task.** A request for a task whose run is in flight either *shares* that run (equal
 /// fingerprint: the same query over the same targets, so one execution serves both, each answered under its
 /// own request id) or *supersedes* it (different fingerprint: the old run is cancelled at once, every
-/// request attached to it is answered `superseded` by the new request id, and a new run starts).
+/// request attached to it is answered `superseded` by the new request id, and a new run starts). As with
+/// `.task(id:)`, the new run starts at once: it does not wait for the superseded run's task to unwind (that
+/// task is cancelled, and whatever it returns is ignored).
 ///
 /// **Terminal once, by construction.** A request is answered by removing it from the registry, and every
-/// transition that removes requests returns their answers; nothing else produces answers. A run that is
+/// transition that removes requests returns them: ``finished(_:)`` those that get the run's outcome, the
+/// others (``TaskAnswer``) with the ``Interruption`` that ended them; nothing else produces answers. A run that is
 /// cancelled (superseded, cancelled, expired, shut down, revoked) is removed together with its requests at
-/// that moment, so when its task finally returns, ``finished(_:status:)`` finds no such run and returns
+/// that moment, so when its task finally returns, ``finished(_:)`` finds no such run and returns
 /// nothing. Run ids are never reused, so the late return cannot hit a newer run of the same task.
 ///
 /// **Duplicates.** A request whose `requestId` is already attached (Kafka redelivered it, or a producer
@@ -70,24 +73,6 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
         /// The request is answered at once without a run: `expired` on arrival, or `cancelled` (shutdown)
         /// after ``cancelForShutdown()``. An expired request may still supersede its task's run.
         case answerWithoutRun(TaskAnswer, cancelling: TaskCancellation)
-
-        /// The run to start for the request's query, if any.
-        var runToStart: RunID? {
-            switch self {
-            case .start(let run), .supersede(_, start: let run): run
-            case .share, .duplicate, .answerWithoutRun: nil
-            }
-        }
-
-        /// Runs to cancel and answers to publish now, the request's own answer included.
-        var cancellation: TaskCancellation {
-            switch self {
-            case .start, .share, .duplicate: .none
-            case .supersede(let cancellation, _): cancellation
-            case .answerWithoutRun(let answer, let cancelling):
-                TaskCancellation(runs: cancelling.runs, answers: cancelling.answers + [answer])
-            }
-        }
     }
 
     private struct Run: Sendable {
@@ -103,7 +88,7 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
     private var runByRequest: [String: RunID] = [:]
     private var lastRunNumber: UInt64 = 0
     /// Set by ``cancelForShutdown()``: later requests are answered `cancelled` without a run.
-    private(set) var isShutDown = false
+    private var isShutDown = false
 
     init() {}
 
@@ -118,7 +103,7 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
         }
         let attached = request.attached
         if isShutDown {
-            return .answerWithoutRun(TaskAnswer(attached, .cancelled, cancelReason: .shutdown), cancelling: .none)
+            return .answerWithoutRun(TaskAnswer(attached, .cancelled(.shutdown)), cancelling: .none)
         }
         let current = runByTask[request.taskId].flatMap { runs[$0] }
         if current?.fingerprint == request.fingerprint, let current {
@@ -131,7 +116,7 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
         }
         var superseded = TaskCancellation.none
         if let current {
-            superseded = remove(current.id) { TaskAnswer($0, .superseded, supersededBy: request.requestId) }
+            superseded = remove(current.id) { TaskAnswer($0, .superseded(by: request.requestId)) }
         }
         if attached.isExpired(atMs: nowMs) {
             return .answerWithoutRun(TaskAnswer(attached, .expired), cancelling: superseded)
@@ -144,17 +129,17 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
         return current == nil ? .start(id) : .supersede(superseded, start: id)
     }
 
-    /// The run's task returned with `status` (normally succeeded, partial, rejected or failed). Returns the
-    /// answers to publish: one per attached request, each under its own request id. Empty when the run was
-    /// already cancelled (its requests were answered then) or finished before.
-    mutating func finished(_ run: RunID, status: TerminalStatus) -> [TaskAnswer] {
-        remove(run) { TaskAnswer($0, status) }.answers
+    /// The run's task returned. Returns the requests it answers (with its outcome, each under its own request
+    /// id), in arrival order. Empty when the run was already cancelled (its requests were answered then) or
+    /// finished before.
+    mutating func finished(_ run: RunID) -> [AttachedRequest] {
+        take(run)?.requests ?? []
     }
 
     /// A cancel message for `taskId`: its run (if any) is cancelled and its requests answered `cancelled`.
     mutating func cancel(taskId: String) -> TaskCancellation {
         guard let run = runByTask[taskId] else { return .none }
-        return remove(run) { TaskAnswer($0, .cancelled, cancelReason: .requested) }
+        return remove(run) { TaskAnswer($0, .cancelled(.requested)) }
     }
 
     /// The run's deadline passed while it ran: it is cancelled and every request on it answered `expired`.
@@ -171,19 +156,17 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
 
     /// The partitions are being taken from this worker: their requests are answered `cancelled`
     /// (``CancelReason/partitionRevoked``), and runs left with no request are cancelled. A shared run that
-    /// still serves requests from partitions kept goes on. See ``CancelReason/mayBeRedelivered`` for whether
-    /// to publish these answers.
+    /// still serves requests from partitions kept goes on. (For lost partitions the answers are dropped: the
+    /// partition's next owner runs the requests and answers them.)
     mutating func cancel(partitions: Set<KafkaTopicPartition>) -> TaskCancellation {
-        detach(where: { partitions.contains($0.position.partition) }) {
-            TaskAnswer($0, .cancelled, cancelReason: .partitionRevoked)
-        }
+        detach(where: { partitions.contains($0.position.partition) }) { TaskAnswer($0, .cancelled(.partitionRevoked)) }
     }
 
     /// Graceful shutdown: every run is cancelled and every request answered `cancelled`
     /// (``CancelReason/shutdown``), once; requests received afterwards are answered the same way at once.
     mutating func cancelForShutdown() -> TaskCancellation {
         isShutDown = true
-        return detach(where: { _ in true }) { TaskAnswer($0, .cancelled, cancelReason: .shutdown) }
+        return detach(where: { _ in true }) { TaskAnswer($0, .cancelled(.shutdown)) }
     }
 
     // MARK: Queries
@@ -193,32 +176,23 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
         runs.values.lazy.flatMap(\.requests).compactMap(\.deadlineMs).min()
     }
 
-    /// The live run for a task.
-    func run(forTask taskId: String) -> RunID? { runByTask[taskId] }
-
-    /// The requests attached to a live run, in arrival order; empty for an unknown run.
-    func requests(of run: RunID) -> [AttachedRequest] { runs[run]?.requests ?? [] }
-
-    /// The fingerprint a live run executes.
-    func fingerprint(of run: RunID) -> Fingerprint? { runs[run]?.fingerprint }
-
-    /// Live runs, oldest first.
-    var runIDs: [RunID] { runs.keys.sorted() }
-
-    /// Whether a request id is attached to a live run (and so not yet answered).
-    func isAttached(requestId: String) -> Bool { runByRequest[requestId] != nil }
-
+    /// Live runs: what graceful shutdown waits to reach zero.
     var runCount: Int { runs.count }
-    var requestCount: Int { runByRequest.count }
 
     // MARK: Removal: the only places answers come from
 
     /// Removes a live run and all its requests, answering each with `answer`. Empty for an unknown run.
     private mutating func remove(_ id: RunID, answer: (AttachedRequest) -> TaskAnswer) -> TaskCancellation {
-        guard let run = runs.removeValue(forKey: id) else { return .none }
+        guard let run = take(id) else { return .none }
+        return TaskCancellation(runs: [id], answers: run.requests.map(answer))
+    }
+
+    /// Forgets a live run and its requests.
+    private mutating func take(_ id: RunID) -> Run? {
+        guard let run = runs.removeValue(forKey: id) else { return nil }
         if runByTask[run.taskId] == id { runByTask[run.taskId] = nil }
         for request in run.requests { runByRequest[request.requestId] = nil }
-        return TaskCancellation(runs: [id], answers: run.requests.map(answer))
+        return run
     }
 
     /// Removes the requests that match from every live run (oldest run first), answering each; runs left

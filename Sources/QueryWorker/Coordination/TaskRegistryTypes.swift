@@ -4,16 +4,14 @@ internal import Kafka
 /// task, equal fingerprint), and a request's run may be cancelled while the request is answered at once.
 ///
 /// Run ids are handed out in increasing order by one ``TaskRegistry`` and never reused, so a late
-/// ``TaskRegistry/finished(_:status:)`` for a run that was cancelled long ago cannot be mistaken for a newer
+/// ``TaskRegistry/finished(_:)`` for a run that was cancelled long ago cannot be mistaken for a newer
 /// run of the same task.
-struct RunID: Hashable, Comparable, Sendable, CustomStringConvertible {
+struct RunID: Hashable, Comparable, Sendable {
     let rawValue: UInt64
 
     init(_ rawValue: UInt64) { self.rawValue = rawValue }
 
     static func < (a: RunID, b: RunID) -> Bool { a.rawValue < b.rawValue }
-
-    var description: String { "run-\(rawValue)" }
 }
 
 /// Where a message was read: its partition and offset. The offset is what ``PartitionOffsetTracker`` needs
@@ -53,37 +51,25 @@ struct AttachedRequest: Hashable, Sendable {
     }
 }
 
-/// One terminal answer to publish for one request. The registry returns each request in exactly one answer,
-/// exactly once; after that it has forgotten the request.
-struct TaskAnswer: Hashable, Sendable, CustomStringConvertible {
+/// A request the registry gave up before its run's outcome: detached at the moment coordination decided,
+/// so the answer never races the run's own result. The registry returns each request in exactly one answer
+/// (or from ``TaskRegistry/finished(_:)``), exactly once; after that it has forgotten the request.
+struct TaskAnswer: Hashable, Sendable {
     var request: AttachedRequest
-    var status: TerminalStatus
-    /// For ``TerminalStatus/superseded``: the request that replaced this one.
-    var supersededBy: String?
-    /// For ``TerminalStatus/cancelled``: why.
-    var cancelReason: CancelReason?
+    var reason: Interruption
 
-    init(_ request: AttachedRequest, _ status: TerminalStatus, supersededBy: String? = nil, cancelReason: CancelReason? = nil) {
+    init(_ request: AttachedRequest, _ reason: Interruption) {
         self.request = request
-        self.status = status
-        self.supersededBy = supersededBy
-        self.cancelReason = cancelReason
+        self.reason = reason
     }
 
     var requestId: String { request.requestId }
-
-    var description: String {
-        var text = "\(request.requestId): \(status)"
-        if let supersededBy { text += " by \(supersededBy)" }
-        if let cancelReason { text += " (\(cancelReason))" }
-        return text
-    }
 }
 
 /// What a cancelling transition asks of the worker: cancel these runs' tasks now, and publish these answers
 /// now. The answers cover every request that was attached to the cancelled runs (and, for expiry and
 /// revocation, requests detached from runs that go on for others), so nothing is left for the runs to
-/// answer when they finally return: ``TaskRegistry/finished(_:status:)`` gives nothing for them.
+/// answer when they finally return: ``TaskRegistry/finished(_:)`` gives nothing for them.
 struct TaskCancellation: Hashable, Sendable {
     var runs: [RunID]
     var answers: [TaskAnswer]

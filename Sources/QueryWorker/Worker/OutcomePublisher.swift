@@ -1,12 +1,6 @@
 import Kafka
 import Logging
 
-/// A terminal outcome on its way out: a result (possibly split into parts) or an error.
-enum OutcomeMessage: Sendable {
-    case result(ResultMessage)
-    case error(ErrorMessage)
-}
-
 extension LayerResult {
     /// The layer's count for logs; 0 for a failed layer.
     var reportedCount: Int {
@@ -20,7 +14,7 @@ extension LayerResult {
 /// A result too large for one message goes as ordered parts; one that cannot be split to fit (a single
 /// feature over the limit) is answered `failed` with `result_too_large` instead, so the request still gets
 /// exactly one outcome. librdkafka retries a delivery within its message timeout; what still fails comes back
-/// as the error, and the worker decides (see ``WorkerCore/publish(_:status:source:positions:)``).
+/// as the error, and the worker decides (see ``WorkerCore/deliver(_:)``).
 struct OutcomePublisher: Sendable {
     let producer: KafkaProducer
     let settings: WorkerSettings

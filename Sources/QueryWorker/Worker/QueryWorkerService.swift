@@ -49,9 +49,12 @@ public final class QueryWorkerService: Service, Sendable {
                     // the gate resumes: pausing the partitions alone does not bound what is in flight.
                     await core.waitWhilePaused()
                 }
+            } catch is CancellationError {
+                core.logger.info("worker cancelled; stopping")
             } catch {
                 core.logger.error("reading requests failed", metadata: ["error": "\(error)"])
             }
+            core.stopIntake()
             await core.drain(in: &group)
             group.cancelAll()
         }

@@ -5,19 +5,17 @@ extension WorkerCore {
     /// One loop for the whole worker instead of a timer per request: every request carries a deadline (its
     /// own, or `requestTimeout`), and a sleeping task per request cost more CPU than the rest of the worker's
     /// own work per request. The loop wakes at the earliest deadline, and at least every 100 ms to see
-    /// deadlines of requests received since; a deadline is met within about 5 ms.
+    /// deadlines of requests received since; a deadline is met within about 5 ms. The answers are published
+    /// by child tasks, so a slow delivery does not hold the next deadline back.
     func deadlineLoop() async {
-        while !Task.isCancelled {
-            let now = Self.nowMs()
-            let (due, next) = state.withLock { state in
-                (state.registry.expireDue(nowMs: now), state.registry.nextDeadlineMs)
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled {
+                let now = Self.nowMs()
+                perform(transition { $0.expireDue(nowMs: now) }, in: &group)
+                let next = state.withLock { $0.nextDeadlineMs }
+                let wait = min(max((next ?? Int64.max) - Self.nowMs(), 5), 100)
+                do { try await Task.sleep(for: .milliseconds(wait)) } catch { return }
             }
-            if !due.runs.isEmpty || !due.answers.isEmpty {
-                cancelRuns(due.runs)
-                await answerAll(due.answers)
-            }
-            let wait = min(max((next ?? Int64.max) - Self.nowMs(), 5), 100)
-            do { try await Task.sleep(for: .milliseconds(wait)) } catch { return }
         }
     }
 }

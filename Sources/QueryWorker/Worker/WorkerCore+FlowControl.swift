@@ -15,62 +15,39 @@ extension WorkerCore {
 
     /// Holds the message loop while the gate is closed: messages read ahead would otherwise still be taken in
     /// and push in-flight past `maxInFlight`. Pauses the partitions in librdkafka too once the gate has been
-    /// closed for ``partitionPauseDelay``. Returns when the gate opens, on graceful shutdown or on
-    /// cancellation (the loop then ends).
+    /// closed for ``partitionPauseDelay``. Returns when the gate opens (the machine's action resumes the loop),
+    /// on graceful shutdown or on cancellation (the loop then ends).
     func waitWhilePaused() async {
-        guard state.withLock({ $0.gate.isPaused && !$0.loopStopping }) else { return }
+        guard state.withLock({ if case .held = $0.intake { true } else { false } }) else { return }
         await withTaskCancellationOrGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await self.waitForGate() }
                 group.addTask {
                     guard (try? await Task.sleep(for: Self.partitionPauseDelay)) != nil else { return }
-                    self.pausePartitionsIfStillClosed()
+                    self.pausePartitionsIfStillHeld()
                 }
                 await group.next()
                 group.cancelAll()
             }
         } onCancelOrGracefulShutdown: {
-            let waiter = self.state.withLock { state in
-                state.loopStopping = true
-                return state.resumeWaiter.take()
-            }
-            waiter?.resume()
+            self.stopIntake()
         }
+    }
+
+    /// The message loop is ending: it never waits for the gate again (see ``RequestLifecycle/stopIntake()``).
+    func stopIntake() {
+        state.withLock { $0.stopIntake() }?.resume()
     }
 
     private func waitForGate() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waits = state.withLock { state -> Bool in
-                guard state.gate.isPaused, !state.loopStopping else { return false }
-                state.resumeWaiter = continuation
-                return true
-            }
-            if !waits { continuation.resume() }
+            if !state.withLock({ $0.holdLoop(continuation) }) { continuation.resume() }
         }
     }
 
-    private func pausePartitionsIfStillClosed() {
-        let pause = state.withLock { state -> Bool in
-            guard state.gate.isPaused, !state.partitionsPaused else { return false }
-            state.partitionsPaused = true
-            return true
-        }
-        guard pause, let consumer = consumer.withLock({ $0 }) else { return }
+    private func pausePartitionsIfStillHeld() {
+        guard state.withLock({ $0.pausePartitionsIfStillHeld() }), let consumer = consumer.withLock({ $0 }) else { return }
         logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
         consumer.pauseAll()
-    }
-
-    /// Acts on a gate change: a closed gate holds the message loop (see ``waitWhilePaused()``); an opened one
-    /// releases it and resumes the partitions if they were paused.
-    func applyGate(_ action: InFlightGate.Action) {
-        guard action == .resume else { return }
-        let (waiter, resumePartitions) = state.withLock { state in
-            defer { state.partitionsPaused = false }
-            return (state.resumeWaiter.take(), state.partitionsPaused)
-        }
-        waiter?.resume()
-        guard resumePartitions, let consumer = consumer.withLock({ $0 }) else { return }
-        logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": "\(settings.limits.lowMark)"])
-        consumer.resumeAll()
     }
 }

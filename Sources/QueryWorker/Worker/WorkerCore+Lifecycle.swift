@@ -3,15 +3,13 @@ import Logging
 
 extension WorkerCore {
     /// Graceful shutdown: no more messages are read; in-flight requests get `shutdownTimeout` to finish,
-    /// the rest are cancelled with `cancelled` outcomes; returns once every outcome is delivered and its
-    /// offset stored.
+    /// the rest are cancelled with `cancelled` outcomes (`shutdown`); returns once every outcome is delivered
+    /// (or given up on) and its offset stored, or after another `shutdownTimeout`.
     func drain(in group: inout DiscardingTaskGroup) async {
         logger.info("draining", metadata: ["inFlight": "\(state.withLock { $0.inFlight })"])
-        let deadline = ContinuousClock.now + settings.timeouts.shutdown
-        await waitUntil(deadline: deadline) { $0.registry.runCount == 0 }
-        let cancellation = state.withLock { $0.registry.cancelForShutdown() }
-        apply(cancellation, in: &group)
-        await waitUntil(deadline: .now + settings.timeouts.shutdown) { $0.registry.runCount == 0 && $0.publishing == 0 && $0.pending.isEmpty }
+        await waitUntil(.noRuns, deadline: .now + settings.timeouts.shutdown)
+        perform(transition { $0.shutDown() }, in: &group)
+        await waitUntil(.idle, deadline: .now + settings.timeouts.shutdown)
     }
 
     /// Rebalance: before revoked partitions go, their requests finish or are cancelled within the revoke
@@ -19,7 +17,7 @@ extension WorkerCore {
     func rebalance(_ event: KafkaRebalanceEvent) async {
         switch event {
         case .assigned(let partitions):
-            state.withLock { $0.offsets.assign(partitions) }
+            state.withLock { $0.assign(partitions) }
             logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         case .revoked(let partitions, let deadline):
             let revoked = Set(partitions)
@@ -27,38 +25,17 @@ extension WorkerCore {
             // waiting for their delivery reports, which must be back before the partitions go (a producer's
             // first message to a topic waits for the topic's metadata: most of a second).
             let window = min(deadline - .now, settings.timeouts.revoke)
-            let cutoff = ContinuousClock.now + window - Self.revokePublishReserve(window)
-            await waitUntil(deadline: cutoff) { state in
-                revoked.allSatisfy { (state.offsets[$0]?.inFlight ?? 0) == 0 }
-            }
-            let cancellation = state.withLock { $0.registry.cancel(partitions: revoked) }
-            cancelRuns(cancellation.runs)
-            await answerAll(cancellation.answers)
-            applyGate(forgetting: partitions)
-            logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": "\(cancellation.answers.count)"])
+            await waitUntil(.partitionsDone(revoked), deadline: .now + window - Self.revokePublishReserve(window))
+            let (cancelled, action) = transition { $0.revoke(revoked) }
+            await perform(action)
+            apply(transition { $0.forget(partitions, lost: false) })
+            logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": "\(cancelled)"])
         case .lost(let partitions):
-            // Another member owns them now: stop their work without answers; the new owner answers.
-            let (cancellation, gateAction) = state.withLock { state -> (TaskCancellation, InFlightGate.Action) in
-                let cancellation = state.registry.cancel(partitions: Set(partitions))
-                for answer in cancellation.answers { state.pending[answer.request.requestId] = nil }
-                _ = state.offsets.revoke(partitions)
-                // Their messages leave the in-flight count: a worker paused by them must resume.
-                return (cancellation, state.gate.update(inFlight: state.gateLoad))
-            }
-            cancelRuns(cancellation.runs)
-            applyGate(gateAction)
+            // Another member owns them now: stop their work without answers; the new owner answers. Their
+            // messages leave the in-flight count: a worker paused by them resumes.
+            apply(transition { $0.forget(partitions, lost: true) })
             logger.warning("partitions lost", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         }
-    }
-
-    /// Drops the partitions' offset state, and with it their messages from the in-flight count: the gate must
-    /// hear of it, or a worker paused by them would stay paused (`pauseAll` holds for partitions assigned later).
-    private func applyGate(forgetting partitions: [KafkaTopicPartition]) {
-        let action = state.withLock { state in
-            _ = state.offsets.revoke(partitions)
-            return state.gate.update(inFlight: state.gateLoad)
-        }
-        applyGate(action)
     }
 
     /// The part of a revocation's `window` kept for publishing cancellations: a quarter, at least 2 s, at most
@@ -67,15 +44,34 @@ extension WorkerCore {
         min(window / 2, max(.seconds(2), window / 4))
     }
 
+    /// Waits until `condition` holds or `deadline` passes (shutdown and rebalance paths). Event-driven: the
+    /// machine's action resumes the wait when an event makes the condition true; a cancelled task returns at
+    /// once (its sleep ends the wait) instead of polling.
+    func waitUntil(_ condition: RequestLifecycle.Condition, deadline: ContinuousClock.Instant) async {
+        let id = state.withLock { $0.makeWaiter() }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    if !self.state.withLock({ $0.wait(id, for: condition, continuation) }) { continuation.resume() }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                self.state.withLock { $0.stopWaiting(id) }?.resume()
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Logs throughput, in-flight requests and per-partition progress every `summaryInterval`.
     func summaryLoop() async {
         guard settings.summaryInterval > .zero else { return }
-        var last = state.withLock { $0.answered.values.reduce(0, +) }
+        var last = state.withLock { $0.answeredCount }
         while !Task.isCancelled {
             do { try await Task.sleep(for: settings.summaryInterval) } catch { return }
             let (answered, inFlight, runs, partitions) = state.withLock { state in
-                (state.answered.values.reduce(0, +), state.inFlight, state.registry.runCount,
-                 state.offsets.summary)
+                (state.answeredCount, state.inFlight, state.registry.runCount, state.offsets.summary)
             }
             let seconds = Double(settings.summaryInterval.components.seconds)
             var lag: Logger.Metadata = [:]
@@ -87,14 +83,6 @@ extension WorkerCore {
                 "runs": "\(runs)", "partitions": .dictionary(partitions), "lag": .dictionary(lag),
             ])
             last = answered
-        }
-    }
-
-    /// Polls the state until `condition` holds or `deadline` passes (shutdown and rebalance paths only).
-    func waitUntil(deadline: ContinuousClock.Instant, _ condition: (WorkerState) -> Bool) async {
-        while ContinuousClock.now < deadline {
-            if state.withLock({ condition($0) }) { return }
-            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 }

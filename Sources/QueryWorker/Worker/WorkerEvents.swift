@@ -1,3 +1,4 @@
+import Kafka
 import Logging
 
 /// The worker's log lines: one per request state change, with the fields operators search by.
@@ -22,25 +23,36 @@ struct WorkerEvents: Sendable {
         logger.info("shared", metadata: fields)
     }
 
-    func answered(_ pending: PendingRequest, status: TerminalStatus, errorCode: String?, counts: [Int] = [], supersededBy: String? = nil, nowMs: Int64) {
-        var fields = metadata(pending)
-        fields["status"] = "\(status.rawValue)"
-        fields["durationMs"] = "\(max(0, nowMs - pending.request.receivedAt))"
-        if let errorCode { fields["errorCode"] = "\(errorCode)" }
-        if !counts.isEmpty { fields["counts"] = .array(counts.map { "\($0)" }) }
-        if let supersededBy { fields["supersededBy"] = "\(supersededBy)" }
-        let level: Logger.Level = status == .succeeded || status == .partial ? .info : .notice
-        logger.log(level: level, "\(status.rawValue)", metadata: fields)
+    /// The terminal status line, logged when the outcome's delivery report is back: a line saying
+    /// `succeeded` means the client can read the result. (An outcome given up on gets ``abandoned(_:source:failure:)``
+    /// instead.)
+    func delivered(_ message: OutcomeMessage, source: MessageSource, nowMs: Int64) {
+        var fields = metadata(message, source)
+        let status = message.status
+        fields["status"] = "\(status)"
+        let level: Logger.Level
+        switch message {
+        case .result(let result):
+            fields["durationMs"] = "\(max(0, nowMs - result.receivedAt))"
+            fields["counts"] = .array(result.layers.map { "\($0.reportedCount)" })
+            level = .info
+        case .error(let error):
+            fields["durationMs"] = "\(max(0, nowMs - error.receivedAt))"
+            fields["errorCode"] = "\(error.error.code.rawValue)"
+            if error.status == .rejected { fields["error"] = "\(error.error.message)" }
+            if let supersededBy = error.supersededBy { fields["supersededBy"] = "\(supersededBy)" }
+            level = .notice
+        }
+        logger.log(level: level, "\(status)", metadata: fields)
     }
 
-    func rejected(_ rejection: RejectedRequest, source: MessageSource) {
-        var fields: Logger.Metadata = [
-            "partition": "\(source.partition)", "offset": "\(source.offset)", "status": "rejected",
-            "errorCode": "\(rejection.code.rawValue)", "error": "\(rejection.message)",
-        ]
-        if let requestId = rejection.requestId { fields["requestId"] = "\(requestId)" }
-        if let taskId = rejection.taskId { fields["taskId"] = "\(taskId)" }
-        logger.notice("rejected", metadata: fields)
+    /// The outcome could not be delivered and is left, with its offset, to the partition's next owner.
+    func abandoned(_ message: OutcomeMessage, source: MessageSource, failure: KafkaError) {
+        var fields = metadata(message, source)
+        fields["status"] = "\(message.status)"
+        fields["error.code"] = "\(failure.code)"
+        fields["error"] = "\(failure.message)"
+        logger.error("publishing an outcome failed; its request is left for redelivery", metadata: fields)
     }
 
     private func metadata(_ pending: PendingRequest) -> Logger.Metadata {
@@ -48,5 +60,16 @@ struct WorkerEvents: Sendable {
             "requestId": "\(pending.request.requestId)", "taskId": "\(pending.request.taskId)",
             "partition": "\(pending.source.partition)", "offset": "\(pending.source.offset)",
         ]
+    }
+
+    private func metadata(_ message: OutcomeMessage, _ source: MessageSource) -> Logger.Metadata {
+        let (requestId, taskId): (String?, String?) = switch message {
+        case .result(let result): (result.requestId, result.taskId)
+        case .error(let error): (error.requestId, error.taskId)
+        }
+        var fields: Logger.Metadata = ["partition": "\(source.partition)", "offset": "\(source.offset)"]
+        if let requestId { fields["requestId"] = "\(requestId)" }
+        if let taskId { fields["taskId"] = "\(taskId)" }
+        return fields
     }
 }

@@ -1,0 +1,64 @@
+import Kafka
+import Logging
+
+extension WorkerCore {
+    /// Publishes one answer until it is delivered, reporting it queued (it leaves the in-flight gate's count)
+    /// and delivered (its message is done and its offset stored) to the machine, and logs its status line once
+    /// the delivery report is back.
+    ///
+    /// librdkafka has already retried within its message timeout when a delivery fails, so the cluster is down
+    /// or refusing the topic: the outcome is sent again with backoff (1 s doubling to 30 s) while the machine
+    /// says so (``RequestLifecycle/deliveryFailed(_:retryable:)``), its offset held meanwhile, so nothing is
+    /// lost. A result the cluster refuses as too large becomes a `failed` outcome (`result_too_large`), which can
+    /// be sent. The worker gives up (leaving the offset unstored, so the partition's next owner runs the request
+    /// again) when the partition is no longer held, on shutdown, or when the publishing task is cancelled.
+    func deliver(_ delivery: RequestLifecycle.Delivery) async {
+        let source = delivery.answer.source
+        var message = OutcomeMessage(delivery.answer, worker: settings.workerID, finishedAt: Self.nowMs())
+        var backoff = Duration.seconds(1)
+        while true {
+            let failure = await publisher.publish(message, source: source) {
+                apply(transition { $0.queued(delivery.position) })
+            }
+            guard let failure else {
+                events.delivered(message, source: source, nowMs: Self.nowMs())
+                apply(transition { $0.delivered(delivery.position) })
+                return
+            }
+            var fields: Logger.Metadata = [
+                "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
+                "offset": "\(source.offset)",
+            ]
+            if case .result(let result) = message, failure.code == .messageTooLarge {
+                logger.error("the cluster refused a result as too large; answering failed", metadata: fields)
+                let error = ContractError(.resultTooLarge, "the result was refused by the Kafka cluster as too large: \(failure.message)")
+                message = .error(publisher.undeliverable(result, error, source: source))
+                continue
+            }
+            let retryable = failure.code != .shutdown && !Task.isCancelled
+            guard retry(delivery.position, retryable: retryable, message, source: source, failure: failure) else { return }
+            fields["retryIn"] = "\(backoff)"
+            logger.error("publishing an outcome failed; sending it again", metadata: fields)
+            do { try await Task.sleep(for: backoff) } catch {
+                _ = retry(delivery.position, retryable: false, message, source: source, failure: failure)
+                return
+            }
+            backoff = min(backoff * 2, .seconds(30))
+        }
+    }
+
+    /// Asks the machine whether to send a failed outcome again; when not, logs the failure line (the request
+    /// gets no status line of its own: it is left for redelivery) and acts on the machine's answer.
+    private func retry(
+        _ position: MessagePosition, retryable: Bool, _ message: OutcomeMessage, source: MessageSource, failure: KafkaError
+    ) -> Bool {
+        switch state.withLock({ $0.deliveryFailed(position, retryable: retryable) }) {
+        case .retry:
+            return true
+        case .giveUp(let action):
+            events.abandoned(message, source: source, failure: failure)
+            apply(action)
+            return false
+        }
+    }
+}
