@@ -43,6 +43,7 @@ extension WorkerSettings {
             "lowMark": .stringConvertible(limits.lowMark),
             "maxRequestBytes": .stringConvertible(limits.maxRequestBytes),
             "maxResultBytes": .stringConvertible(limits.maxResultBytes),
+            "maxResultTotalBytes": .stringConvertible(limits.maxResultTotalBytes),
             "maxTargets": .stringConvertible(limits.maxTargets),
             "maxRequestsPerHost": .stringConvertible(limits.maxRequestsPerHost),
             "revokeTimeout": .string("\(timeouts.revoke)"),
