@@ -132,7 +132,7 @@ final class WorkerCore: Sendable {
 
     private func execute(_ run: RunID, _ request: QueryRequest) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
-        let outcome = await executor.execute(request, racingDeadline: false)
+        let outcome = await executor.execute(request)
         let (answers, cancellation): ([TaskAnswer], TaskCancellation) = state.withLock { state in
             switch outcome {
             case .result(let result): (state.registry.finished(run, status: result.status == .partial ? .partial : .succeeded), .none)
