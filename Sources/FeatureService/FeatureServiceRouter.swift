@@ -1,8 +1,8 @@
 /// The engine the worker holds: sends each target to the engine of its kind, so that the worker runs a
 /// request against "a feature service" without knowing which protocol it speaks.
 ///
-/// Adding a protocol is an engine registered here (see `FeatureServiceEngines.standard`); a target of a kind no
-/// engine queries fails alone with ``FeatureServiceError/Code/unsupportedTarget``.
+/// Adding a protocol is an engine registered here (`StandardEngines.router`, in FeatureServiceEngines); a
+/// target of a kind no engine queries fails alone with ``FeatureServiceError/Code/unsupportedTarget``.
 public struct FeatureServiceRouter: FeatureServiceEngine {
     private let engines: [ServiceKind: any FeatureServiceEngine]
 

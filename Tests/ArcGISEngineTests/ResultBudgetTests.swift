@@ -32,6 +32,10 @@ import Testing
             #expect(features.objectIds == features.objectIds.sorted())
             let pages = server.statistics.recentQueries(.parcels).filter { $0.parameter("resultOffset") != nil }
             #expect(pages.count < (layer.count + pageSize - 1) / pageSize, "fetching stopped before the last page")
+            print("""
+                budget \(budget.limit) B: kept \(features.count) of \(layer.count) features, \(held) GeoJSON bytes, \
+                \(budget.used) B reserved, \(pages.count) pages requested
+                """)
         }
     }
 
