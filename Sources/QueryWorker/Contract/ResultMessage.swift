@@ -75,7 +75,7 @@ public struct LayerResult: Sendable {
     /// The layer's outcome.
     public enum Outcome: Sendable {
         /// The query ran: `count` features match (as the service counted them); `complete` is false when the
-        /// selection holds fewer (cut by `maxFeatures`, or rows lost while paging).
+        /// selection holds fewer (cut by `maxFeatures` or by the result budget, or rows lost while paging).
         case succeeded(count: Int, complete: Bool, selection: Selection)
         /// The layer could not be queried.
         case failed(ContractError)
