@@ -83,15 +83,30 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The seam between the worker and the engines: targets, queries, per-layer outcomes, the result budget,
+        // and the router that picks an engine by the target's kind.
+        .target(name: "FeatureService", dependencies: ["QueryLanguage", "FeatureGeometry"], swiftSettings: strictSwift),
         // ArcGIS REST feature queries: metadata cache, complete paging, fan-out, retries, one error model.
         .target(
             name: "ArcGISEngine",
             dependencies: [
+                "FeatureService",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The engines a worker runs, behind one router: the only target that names every protocol's engine.
+        .target(
+            name: "FeatureServiceEngines",
+            dependencies: [
+                "FeatureService",
+                "ArcGISEngine",
+                "CurlHTTP",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -128,7 +143,8 @@ let package = Package(
             dependencies: [
                 "Kafka",
                 "CurlHTTP",
-                "ArcGISEngine",
+                "FeatureService",
+                "FeatureServiceEngines",
                 "QueryLanguage",
                 "FeatureGeometry",
                 .product(name: "Logging", package: "swift-log"),
@@ -201,6 +217,7 @@ let package = Package(
             name: "ArcGISEngineTests",
             dependencies: [
                 "ArcGISEngine",
+                "FeatureService",
                 "SampleFeatureServer",
                 "LoopbackHTTP",
                 "CurlHTTP",
@@ -214,6 +231,7 @@ let package = Package(
             name: "QueryWorkerTests",
             dependencies: [
                 "QueryWorker",
+                "FeatureService",
                 "JSONLogging",
                 "Kafka",
                 "CurlHTTP",

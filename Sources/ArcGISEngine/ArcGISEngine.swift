@@ -1,4 +1,5 @@
 public import CurlHTTP
+public import FeatureService
 public import Logging
 import QueryLanguage
 
@@ -40,13 +41,16 @@ public final class ArcGISEngine: Sendable {
     }
 
     /// Runs `query` against one layer. The where clause and outFields are checked against the layer's fields
-    /// before any query is sent.
-    public func query(layer url: String, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
+    /// before any query is sent. What the result keeps is taken from `budget` (none: no bound but
+    /// ``ArcGISEngineConfiguration/maxFeaturesInMemory``).
+    public func query(
+        layer url: String, _ query: FeatureQuery, budget: ResultBudget? = nil
+    ) async throws(ArcGISError) -> LayerQueryResult {
         let parsed = try LayerURL(parsing: url)
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
-        return try await self.query(layer: parsed, query)
+        return try await self.query(layer: parsed, query, budget: budget ?? .unlimited())
     }
 
     /// The layer URLs a target stands for: the layer itself, the listed sublayers of a service, or every
@@ -57,17 +61,19 @@ public final class ArcGISEngine: Sendable {
 
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
     /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
-    /// of the targets and their layers.
-    public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
+    /// of the targets and their layers. Every layer takes what it keeps from `budget` (see ``ResultBudget``;
+    /// none: no bound but ``ArcGISEngineConfiguration/maxFeaturesInMemory``).
+    public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery, budget: ResultBudget? = nil) async -> [LayerOutcome] {
         if let refusal = await refusalOverLayerLimit(targets) { return refusal }
+        let budget = budget ?? .unlimited()
         // One target (the usual request) runs in this task: a task group and a child task per query cost
         // more than the rest of the fan-out.
-        if targets.count == 1 { return await queryTarget(targets[0], query) }
+        if targets.count == 1 { return await queryTarget(targets[0], query, budget: budget) }
         return await withTaskGroup(of: (Int, [LayerOutcome]).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
                     // The tuple after the call, as in `queryLayers` (Swift 6.3.1 -O miscompiles the other form).
-                    let layerOutcomes = await self.queryTarget(target, query)
+                    let layerOutcomes = await self.queryTarget(target, query, budget: budget)
                     return (index, layerOutcomes)
                 }
             }
@@ -78,19 +84,19 @@ public final class ArcGISEngine: Sendable {
     }
 
     /// The outcomes of one target's layers, or the one failure of a target whose layers cannot be listed.
-    private func queryTarget(_ target: ArcGISTarget, _ query: FeatureQuery) async -> [LayerOutcome] {
+    func queryTarget(_ target: ArcGISTarget, _ query: FeatureQuery, budget: ResultBudget) async -> [LayerOutcome] {
         let layerOutcomes: [LayerOutcome]
         do throws(ArcGISError) {
             let layers = try await self.layers(of: target)
-            layerOutcomes = await queryLayers(layers, query)
+            layerOutcomes = await queryLayers(layers, query, budget: budget)
         } catch {
             layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
         }
         return layerOutcomes
     }
 
-    private func queryLayers(_ layers: [LayerURL], _ query: FeatureQuery) async -> [LayerOutcome] {
-        if layers.count == 1 { return [await queryLayer(layers[0], query)] }
+    private func queryLayers(_ layers: [LayerURL], _ query: FeatureQuery, budget: ResultBudget) async -> [LayerOutcome] {
+        if layers.count == 1 { return [await queryLayer(layers[0], query, budget: budget)] }
         return await withTaskGroup(of: (Int, LayerOutcome).self) { group in
             for (index, layer) in layers.enumerated() {
                 group.addTask {
@@ -99,7 +105,7 @@ public final class ArcGISEngine: Sendable {
                     // captured index comes back wrong, so layers went missing from fan-out results or the
                     // store below trapped out of range) in release builds only. Reproducer and commands:
                     // docs/swift-6.3.1-miscompile/ (check it with a new toolchain before removing this).
-                    let outcome = await self.queryLayer(layer, query)
+                    let outcome = await self.queryLayer(layer, query, budget: budget)
                     return (index, outcome)
                 }
             }
@@ -110,14 +116,14 @@ public final class ArcGISEngine: Sendable {
     }
 
     /// One layer's outcome.
-    private func queryLayer(_ layer: LayerURL, _ query: FeatureQuery) async -> LayerOutcome {
+    private func queryLayer(_ layer: LayerURL, _ query: FeatureQuery, budget: ResultBudget) async -> LayerOutcome {
         let result: Result<LayerQueryResult, ArcGISError>
         do throws(ArcGISError) {
             if let id = layer.layerId, id < 0 {
                 // A negative id from a target's `layers` fails as its URL does in `query(layer:)`.
                 _ = try LayerURL(parsing: layer.url)
             }
-            result = .success(try await self.query(layer: layer, query))
+            result = .success(try await self.query(layer: layer, query, budget: budget))
         } catch {
             result = .failure(error)
         }
@@ -147,15 +153,18 @@ public final class ArcGISEngine: Sendable {
     }
 
     /// Runs `query` against a parsed layer URL (one with a layer id).
-    private func query(layer url: LayerURL, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
-        try await Self.mapErrors(layer: url.url) { try await self.run(query, on: url) }
+    private func query(
+        layer url: LayerURL, _ query: FeatureQuery, budget: ResultBudget
+    ) async throws(ArcGISError) -> LayerQueryResult {
+        try await Self.mapErrors(layer: url.url) { try await self.run(query, on: url, budget: budget) }
     }
 
-    private func run(_ query: FeatureQuery, on url: LayerURL) async throws -> LayerQueryResult {
+    private func run(_ query: FeatureQuery, on url: LayerURL, budget: ResultBudget) async throws -> LayerQueryResult {
         let metadata = try await layerMetadata(url)
         let checked = try QueryCheck.validated(query, for: metadata)
         let runner = LayerQueryRunner(
-            transport: transport, layer: metadata, origin: url.origin, query: checked, configuration: configuration)
+            transport: transport, layer: metadata, origin: url.origin, query: checked, configuration: configuration,
+            budget: budget)
         return try await runner.run()
     }
 

@@ -40,7 +40,9 @@ public struct ArcGISEngineConfiguration: Sendable, Hashable {
     /// Object ids per request when features are fetched by `objectIds` (layers without pagination, repairs).
     public var objectIdChunkSize: Int
     /// The most features one layer's result may hold when the caller set no `maxFeatures`; larger results
-    /// fail with `limit_exceeded` instead of exhausting memory. Selections (ids) are not limited by this.
+    /// fail with `limit_exceeded` instead of exhausting memory. Selections (ids) are not limited by this. A
+    /// caller's `maxFeatures` lifts it: what bounds memory then is the ``ResultBudget`` passed with the query
+    /// (the worker always passes one).
     public var maxFeaturesInMemory: Int
     /// Ask for the count alongside ids and features and report completeness against it.
     public var verifyCompleteness: Bool

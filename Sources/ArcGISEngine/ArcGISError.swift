@@ -40,6 +40,14 @@ public struct ArcGISError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let geometryConversion = Code("geometry_conversion")
         /// The query was cancelled by its caller.
         public static let cancelled = Code("cancelled")
+
+        /// Every code this engine emits: the seam's ``FeatureServiceError/Code/layerCodes`` must list each
+        /// (a test checks), so the worker's contract documents them without naming this engine.
+        package static let all: [Code] = [
+            invalidQuery, invalidURL, unsupportedLayer, serviceError, authentication, forbidden, notFound,
+            httpStatus, malformedResponse, missingObjectID, limitExceeded, transport, geometryConversion,
+            cancelled, tooManyLayers,
+        ]
     }
 
     public var code: Code

@@ -19,6 +19,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.lowMark), help: .setting(.lowMark)) var lowMark: String?
     @Option(name: .setting(.maxRequestBytes), help: .setting(.maxRequestBytes)) var maxRequestBytes: String?
     @Option(name: .setting(.maxResultBytes), help: .setting(.maxResultBytes)) var maxResultBytes: String?
+    @Option(name: .setting(.maxResultTotalBytes), help: .setting(.maxResultTotalBytes)) var maxResultTotalBytes: String?
     @Option(name: .setting(.maxTargets), help: .setting(.maxTargets)) var maxTargets: String?
     @Option(name: .setting(.maxLayers), help: .setting(.maxLayers)) var maxLayers: String?
     @Option(name: .setting(.maxRequestsPerHost), help: .setting(.maxRequestsPerHost)) var maxRequestsPerHost: String?
@@ -57,7 +58,7 @@ struct SettingFlags: ParsableArguments {
             (.requestsTopic, requestsTopic), (.resultsTopic, resultsTopic), (.errorsTopic, errorsTopic),
             (.allowedHosts, allowedHosts), (.maxInFlight, maxInFlight), (.lowMark, lowMark),
             (.maxRequestBytes, maxRequestBytes), (.maxResultBytes, maxResultBytes), (.maxTargets, maxTargets),
-            (.maxLayers, maxLayers), (.maxRequestsPerHost, maxRequestsPerHost),
+            (.maxLayers, maxLayers), (.maxRequestsPerHost, maxRequestsPerHost), (.maxResultTotalBytes, maxResultTotalBytes),
             (.revokeTimeout, revokeTimeout), (.shutdownTimeout, shutdownTimeout), (.requestTimeout, requestTimeout),
             (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),

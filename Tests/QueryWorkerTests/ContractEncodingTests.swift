@@ -1,5 +1,6 @@
 import ArcGISEngine
 import FeatureGeometry
+import FeatureService
 import Foundation
 import Kafka
 import Testing
@@ -67,7 +68,7 @@ import Testing
                 LayerResult(
                     url: "\(Self.usa)/0", layerId: 0, name: "Cities", objectIdField: "objectid",
                     outcome: .succeeded(count: 3, complete: true, selection: .objectIds([101, 102, 140]))),
-                LayerResult(url: failing, layerId: 3, outcome: .failed(ContractError(error))),
+                LayerResult(url: failing, layerId: 3, outcome: .failed(ContractError(FeatureServiceError(error)))),
             ],
             receivedAt: try Self.ms("2025-06-01T12:10:00Z"), finishedAt: try Self.ms("2025-06-01T12:10:04.250Z"),
             worker: "query-worker-7d9f/1")
@@ -159,7 +160,7 @@ import Testing
         let error = ArcGISError(
             .serviceError, "the service said no", layer: "https://h/S/FeatureServer/0", isRetryable: true, httpStatus: 200,
             serviceCode: 500, details: ["Unable to complete operation."], retryAfter: .milliseconds(1500))
-        let converted = ContractError(error)
+        let converted = ContractError(FeatureServiceError(error))
         #expect(converted.code.rawValue == "service_error")
         #expect(converted.retryable)
         #expect(converted.details == .object([
@@ -174,20 +175,20 @@ import Testing
             url: Self.parcels, layerId: 0, name: "Parcels", objectIdField: "OBJECTID", count: 1, objectIds: [7],
             features: features, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], spatialReference: .wgs84,
             completeness: Completeness(expected: 1, received: 1), requests: 1, retries: 0)
-        let entry = LayerResult(LayerOutcome(url: Self.parcels, result: .success(result)), kind: .features)
+        let entry = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result)), kind: .features))
         guard case .succeeded(1, true, .features(let written)) = entry.outcome else {
             Issue.record("unexpected \(entry.outcome)")
             return
         }
         #expect(written.objectIds == [7])
         let failure = ArcGISError(.notFound, "gone", layer: Self.parcels)
-        let failed = LayerResult(LayerOutcome(url: Self.parcels, result: .failure(failure)), kind: .ids)
+        let failed = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .failure(failure)), kind: .ids))
         guard case .failed(let error) = failed.outcome else {
             Issue.record("unexpected \(failed.outcome)")
             return
         }
         #expect(error.code.rawValue == "not_found")
-        let counted = LayerResult(LayerOutcome(url: Self.parcels, result: .success(result)), kind: .count)
+        let counted = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result)), kind: .count))
         guard case .succeeded(1, true, .countOnly) = counted.outcome else {
             Issue.record("unexpected \(counted.outcome)")
             return
@@ -245,8 +246,8 @@ import Testing
                         outcome: .succeeded(count: 1, complete: true, selection: .features(noGeometry))),
             LayerResult(url: "\(Self.usa)/2", layerId: 2, name: "States", objectIdField: "objectid",
                         outcome: .succeeded(count: 3, complete: true, selection: .countOnly)),
-            LayerResult(url: "\(Self.usa)/3", outcome: .failed(ContractError(ArcGISError(.transport, "timed out", layer: "\(Self.usa)/3",
-                                                                                          isRetryable: true)))),
+            LayerResult(url: "\(Self.usa)/3", outcome: .failed(ContractError(FeatureServiceError(ArcGISError(.transport, "timed out", layer: "\(Self.usa)/3",
+                                                                                          isRetryable: true))))),
             LayerResult(url: "\(Self.usa)/4", layerId: 4, name: "Empty", objectIdField: "objectid",
                         outcome: .succeeded(count: 0, complete: true, selection: .objectIds([]))),
         ]

@@ -1,6 +1,7 @@
 import ArcGISEngine
 import CurlHTTP
 import FeatureGeometry
+import FeatureService
 import Foundation
 import Logging
 import SampleFeatureServer
@@ -53,8 +54,8 @@ import Testing
             Issue.record("the request was not accepted")
             return
         }
-        let outcomes = await engine.query(request.arcGISTargets, request.query.featureQuery)
-        let layers = outcomes.map { LayerResult($0, kind: request.query.result) }
+        let outcomes = await engine.query(request.serviceTargets, request.query.serviceQuery, budget: .unlimited())
+        let layers = outcomes.map(LayerResult.init)
         let result = ResultMessage(
             requestId: request.requestId, taskId: request.taskId, layers: layers, receivedAt: request.receivedAt,
             finishedAt: receivedAt + 250, worker: "test-worker")

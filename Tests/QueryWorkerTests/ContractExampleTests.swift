@@ -1,3 +1,4 @@
+import ArcGISEngine
 import FeatureGeometry
 import Foundation
 import QueryLanguage
@@ -65,7 +66,7 @@ import Testing
         #expect(request.query.outFields == ["*"])
         #expect(request.query.result == .ids)
         #expect(request.query.spatialRelationship == .intersects)
-        #expect(request.arcGISTargets.map(\.url) == [
+        #expect(request.serviceTargets.map(\.url) == [
             "https://services3.arcgis.com/GVgbJbqm8hXASVYi/arcgis/rest/services/LA_County_Parcels/FeatureServer/0",
         ])
     }
@@ -82,7 +83,7 @@ import Testing
             return
         }
         #expect(Set(clause.referencedFields) == ["UseType", "Roll_LandValue"])
-        #expect(request.query.featureQuery.geometry == .envelope(extent))
+        #expect(request.query.serviceQuery.geometry == .envelope(extent))
     }
 
     @Test func namedWhereFeaturesRequest() throws {
@@ -101,7 +102,7 @@ import Testing
         #expect(request.query.outSpatialReference?.wkid == 4326)
         #expect(request.query.maxFeatures == 500)
         #expect(request.query.result == .features)
-        #expect(request.query.featureQuery.featureOutput == .geoJSON)
+        #expect(FeatureQuery(request.query.serviceQuery).featureOutput == .geoJSON)
     }
 
     @Test func serviceWithSublayersRequest() throws {

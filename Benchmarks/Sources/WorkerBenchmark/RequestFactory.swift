@@ -47,7 +47,7 @@ enum RequestFactory {
             + #""xmax":\#(spec.xmax),"ymax":\#(spec.ymax),"spatialReference":{"wkid":3857}},"result":"ids"}}"#
     }
 
-    /// The engine's query for a spec, as the worker builds it from the request (`QueryRequest.featureQuery`:
+    /// The engine's query for a spec, as the worker builds it from the request (`QuerySpec.serviceQuery`, then `FeatureQuery(_:)`:
     /// the extent as an envelope in its own spatial reference, ids, GeoJSON feature output).
     static func featureQuery(_ spec: QuerySpec) throws -> FeatureQuery {
         let clause = try WhereClause(spec.whereClause)

@@ -7,6 +7,8 @@ protocol FeatureAccumulator {
     static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> Page
     static func rowCount(_ page: Page) -> Int
     static func exceededTransferLimit(_ page: Page) -> Bool
+    /// The bytes keeping `page` costs, reserved from the request's budget before it is added.
+    static func heldBytes(_ page: Page) -> Int
     /// Features kept (unique ids).
     var count: Int { get }
     /// Rows that repeated an id already kept.
@@ -32,18 +34,30 @@ struct FeatureCollector: FeatureAccumulator {
         self.layer = layer
     }
 
-    static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> FeaturePage {
-        try ArcGISResponse.featurePage(body, layer: layer.url, objectIdField: layer.objectIdField)
+    /// A decoded page with the size of the body it came from: the measure of what its features hold.
+    struct SizedPage: Sendable {
+        var page: FeaturePage
+        var bodyBytes: Int
     }
 
-    static func rowCount(_ page: FeaturePage) -> Int { page.features.count }
-    static func exceededTransferLimit(_ page: FeaturePage) -> Bool { page.exceededTransferLimit }
+    static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> SizedPage {
+        SizedPage(
+            page: try ArcGISResponse.featurePage(body, layer: layer.url, objectIdField: layer.objectIdField),
+            bodyBytes: body.count)
+    }
+
+    static func rowCount(_ page: SizedPage) -> Int { page.page.features.count }
+    static func exceededTransferLimit(_ page: SizedPage) -> Bool { page.page.exceededTransferLimit }
+    /// The Esri JSON body's size: an estimate (decoded values take a few times more), for structured output,
+    /// which the worker does not use.
+    static func heldBytes(_ page: SizedPage) -> Int { page.bodyBytes }
 
     var count: Int { features.count }
 
     func contains(_ id: Int64) -> Bool { seen.contains(id) }
 
-    mutating func add(_ page: FeaturePage, only: Set<Int64>?) throws(ArcGISError) {
+    mutating func add(_ sized: SizedPage, only: Set<Int64>?) throws(ArcGISError) {
+        let page = sized.page
         if fieldOrder.isEmpty { fieldOrder = page.fieldOrder }
         if spatialReference == nil { spatialReference = page.spatialReference }
         for feature in page.features {
@@ -85,6 +99,9 @@ struct GeoJSONCollector: FeatureAccumulator {
 
     static func rowCount(_ page: GeoJSONPage) -> Int { page.entries.count }
     static func exceededTransferLimit(_ page: GeoJSONPage) -> Bool { page.exceededTransferLimit }
+    /// The page's GeoJSON bytes (kept whole while any of its features is) and, per feature, its reference here
+    /// and its id and slice in the published result.
+    static func heldBytes(_ page: GeoJSONPage) -> Int { page.bytes.count + page.entries.count * 48 }
 
     var count: Int { references.count }
 

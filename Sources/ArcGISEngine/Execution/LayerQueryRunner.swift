@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureService
 
 /// Runs one query against one layer and returns a complete result: the count, the selection, or every
 /// feature, with the evidence of completeness.
@@ -6,6 +7,10 @@ import FeatureGeometry
 /// Features of a paginated layer are fetched by offset in parallel pages planned from the count
 /// (``PagePlanner``); a layer without pagination gives its ids first and its features by `objectIds`
 /// chunks. Whatever paging missed is fetched again by id before the result is returned.
+///
+/// What the result keeps is reserved from the request's ``ResultBudget`` as each page arrives: the page the
+/// budget refuses stops the layer (no further pages are handed out, pages in flight are cancelled) and the
+/// layer answers what it holds, marked ``Completeness/truncatedByBudget``.
 ///
 /// A class: its requests run in child tasks and closures that each hold the runner, and copying a struct
 /// this size (the layer's metadata, the query, the transport) for each of them cost more than the requests'
@@ -16,14 +21,16 @@ final class LayerQueryRunner: Sendable {
     let origin: String
     let query: FeatureQuery
     let configuration: ArcGISEngineConfiguration
+    let budget: ResultBudget
     let counter = RequestCounter()
     /// `<layer>/query`, built once: every request of the query is sent there.
     private let endpoint: String
 
     init(
         transport: ArcGISTransport, layer: LayerMetadata, origin: String, query: FeatureQuery,
-        configuration: ArcGISEngineConfiguration
+        configuration: ArcGISEngineConfiguration, budget: ResultBudget
     ) {
+        self.budget = budget
         self.transport = transport
         self.layer = layer
         self.origin = origin
@@ -64,9 +71,14 @@ final class LayerQueryRunner: Sendable {
         async let expected = optionalCount(base)
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
         let count = try await expected
-        let (kept, truncated) = cut(ids)
+        var (kept, truncated) = cut(ids)
+        // An id is 8 bytes held, and about as many in a published result.
+        let affordable = budget.reserve(count: kept.count, unit: 8)
+        let cutByBudget = affordable < kept.count
+        if cutByBudget { kept.removeLast(kept.count - affordable) }
         let completeness = Completeness(
-            expected: count, received: ids.count, duplicates: duplicates, truncatedByLimit: truncated)
+            expected: count, received: ids.count, duplicates: duplicates, truncatedByLimit: truncated,
+            truncatedByBudget: cutByBudget)
         return result(count: count ?? ids.count, ids: kept, completeness: completeness)
     }
 
@@ -87,23 +99,32 @@ final class LayerQueryRunner: Sendable {
         let output = base.withFeatureOutput(query, layer: layer)
         var planner = PagePlanner(
             wanted: wanted, pageSize: layer.maxRecordCount, extendPastWanted: query.maxFeatures == nil)
-        let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
-        try await BoundedWork.run(limit: configuration.pageConcurrency, next: { planner.next() }) { range in
-            let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
-            return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                body throws(ArcGISError) in try C.decode(body, layer: layer)
+        let (layer, transport, endpoint, origin, counter, budget) = (layer, transport, endpoint, origin, counter, budget)
+        var cutByBudget = false
+        do {
+            try await BoundedWork.run(
+                limit: configuration.pageConcurrency, next: { budget.isSpent ? nil : planner.next() }
+            ) { range in
+                let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
+                return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
+                    body throws(ArcGISError) in try C.decode(body, layer: layer)
+                }
+            } completed: { range, page in
+                planner.record(range, received: C.rowCount(page), exceededTransferLimit: C.exceededTransferLimit(page))
+                guard budget.reserve(C.heldBytes(page)) else { throw BudgetSpent() }
+                try collector.add(page, only: nil)
             }
-        } completed: { range, page in
-            planner.record(range, received: C.rowCount(page), exceededTransferLimit: C.exceededTransferLimit(page))
-            try collector.add(page, only: nil)
+        } catch is BudgetSpent {
+            cutByBudget = true
         }
         var repaired = 0
-        if collector.count < wanted {
-            repaired = try await repair(base, output: output, wanted: wanted, collector: &collector)
+        if collector.count < wanted, !cutByBudget, !budget.isSpent {
+            (repaired, cutByBudget) = try await repair(base, output: output, wanted: wanted, collector: &collector)
         }
+        cutByBudget = cutByBudget || (budget.isSpent && collector.count < wanted)
         return (count, Completeness(
             expected: count, received: collector.count, duplicates: collector.duplicates, repaired: repaired,
-            truncatedByLimit: wanted < count))
+            truncatedByLimit: wanted < count, truncatedByBudget: cutByBudget))
     }
 
     private func collectByIDs<C: FeatureAccumulator>(
@@ -111,48 +132,58 @@ final class LayerQueryRunner: Sendable {
     ) async throws -> (count: Int, completeness: Completeness) {
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
         let wanted = try wantedFeatures(of: ids.count)
-        try await fetchByIDs(Array(ids.prefix(wanted)), into: &collector)
+        let cutByBudget = try await fetchByIDs(Array(ids.prefix(wanted)), into: &collector)
         return (ids.count, Completeness(
             expected: ids.count, received: collector.count, duplicates: duplicates + collector.duplicates,
-            truncatedByLimit: wanted < ids.count))
+            truncatedByLimit: wanted < ids.count, truncatedByBudget: cutByBudget))
     }
 
-    /// Fetches by id what paging missed; returns how many features it recovered.
+    /// Fetches by id what paging missed; returns how many features it recovered, and whether the budget cut it.
     private func repair<C: FeatureAccumulator>(
         _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout C
-    ) async throws -> Int {
+    ) async throws -> (repaired: Int, cutByBudget: Bool) {
         let ids = try await fetchIDs(base).objectIds.sortedUnique().ids.prefix(wanted)
         let missing = ids.filter { !collector.contains($0) }
-        guard !missing.isEmpty else { return 0 }
+        guard !missing.isEmpty else { return (0, false) }
         let before = collector.count
-        try await fetchByIDs(missing, into: &collector)
+        let cutByBudget = try await fetchByIDs(missing, into: &collector)
         transport.logger.notice(
             "paging missed features; fetched them by object id",
             metadata: ["layer": "\(layer.url)", "missing": "\(missing.count)", "recovered": "\(collector.count - before)"])
-        return collector.count - before
+        return (collector.count - before, cutByBudget)
     }
 
     /// Features by `objectIds` chunks, in parallel; chunks the service trimmed are asked again (three rounds).
-    private func fetchByIDs<C: FeatureAccumulator>(_ ids: [Int64], into collector: inout C) async throws {
+    /// Returns true when the budget refused a chunk (the rest is not fetched).
+    private func fetchByIDs<C: FeatureAccumulator>(_ ids: [Int64], into collector: inout C) async throws -> Bool {
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var missing = ids
         for _ in 0..<3 where !missing.isEmpty {
             var chunks = stride(from: 0, to: missing.count, by: chunkSize).reversed().map {
                 Array(missing[$0..<min($0 + chunkSize, missing.count)])
             }
-            let (query, layer, transport, endpoint, origin, counter) = (query, layer, transport, endpoint, origin, counter)
-            try await BoundedWork.run(limit: configuration.pageConcurrency, next: { chunks.popLast() }) { chunk in
-                let parameters = QueryParameters.objectIds(chunk[...], query: query, layer: layer)
-                return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                    body throws(ArcGISError) in try C.decode(body, layer: layer)
+            let (query, layer, transport, endpoint, origin, counter, budget) = (query, layer, transport, endpoint, origin, counter, budget)
+            do {
+                try await BoundedWork.run(
+                    limit: configuration.pageConcurrency, next: { budget.isSpent ? nil : chunks.popLast() }
+                ) { chunk in
+                    let parameters = QueryParameters.objectIds(chunk[...], query: query, layer: layer)
+                    return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
+                        body throws(ArcGISError) in try C.decode(body, layer: layer)
+                    }
+                } completed: { chunk, page in
+                    guard budget.reserve(C.heldBytes(page)) else { throw BudgetSpent() }
+                    try collector.add(page, only: Set(chunk))
                 }
-            } completed: { chunk, page in
-                try collector.add(page, only: Set(chunk))
+            } catch is BudgetSpent {
+                return true
             }
+            if budget.isSpent { return true }
             let before = missing.count
             missing = missing.filter { !collector.contains($0) }
             if missing.count == before { break }
         }
+        return false
     }
 
     // MARK: Requests
@@ -174,6 +205,10 @@ final class LayerQueryRunner: Sendable {
     }
 
     // MARK: Limits and results
+
+    /// Thrown from a page's completion when the budget refuses the page: ends the page loop, which cancels
+    /// the pages still in flight.
+    private struct BudgetSpent: Error {}
 
     private func cut(_ ids: [Int64]) -> ([Int64], Bool) {
         guard let max = query.maxFeatures, ids.count > max else { return (ids, false) }

@@ -15,19 +15,26 @@ public struct Completeness: Sendable, Hashable {
     public var repaired: Int
     /// The result was cut at the caller's `maxFeatures`.
     public var truncatedByLimit: Bool
+    /// The result was cut because the request's ``ResultBudget`` was spent: it holds what arrived before (for
+    /// features, whole pages, not necessarily the lowest ids).
+    public var truncatedByBudget: Bool
 
-    public init(expected: Int?, received: Int, duplicates: Int = 0, repaired: Int = 0, truncatedByLimit: Bool = false) {
+    public init(
+        expected: Int?, received: Int, duplicates: Int = 0, repaired: Int = 0, truncatedByLimit: Bool = false,
+        truncatedByBudget: Bool = false
+    ) {
         self.expected = expected
         self.received = received
         self.duplicates = duplicates
         self.repaired = repaired
         self.truncatedByLimit = truncatedByLimit
+        self.truncatedByBudget = truncatedByBudget
     }
 
     /// True when every match arrived: the unique ids equal the count (or no count was needed), and nothing
     /// was cut by a limit.
     public var isComplete: Bool {
-        guard !truncatedByLimit else { return false }
+        guard !truncatedByLimit, !truncatedByBudget else { return false }
         guard let expected else { return true }
         return received == expected
     }

@@ -1,8 +1,8 @@
-import ArcGISEngine
+import FeatureService
 
 extension ContractError.Code {
     /// Every code a worker of this version can put in an outcome's `error.code` (or a failed layer's): its own
-    /// rejections and outcomes, the host policy's `host_not_allowed`, and the ArcGIS engine's codes, which
+    /// rejections and outcomes, the host policy's `host_not_allowed`, and the feature-service engines' codes, which
     /// failed layers (and requests whose layers all failed) carry unchanged. docs/contract/README.md lists
     /// each with its meaning and retryability; a test compares that table with this list, so a new code
     /// cannot ship undocumented.
@@ -22,11 +22,9 @@ extension ContractError.Code {
         .layersFailed, .internal,
     ]
 
-    /// The ArcGIS engine's codes, as failed layers carry them (its `invalid_url` and `too_many_layers` are
-    /// listed with the rejections, which share them).
-    public static let engine: [ContractError.Code] = [
-        ArcGISError.Code.invalidQuery, .unsupportedLayer, .serviceError, .authentication, .forbidden, .notFound,
-        .httpStatus, .malformedResponse, .missingObjectID, .limitExceeded, .transport, .geometryConversion,
-        .cancelled,
-    ].map { ContractError.Code($0.rawValue) }
+    /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url`,
+    /// `too_many_layers` and `unsupported_target`, are listed there).
+    public static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
+        .map { ContractError.Code($0.rawValue) }
+        .filter { !rejections.contains($0) }
 }

@@ -1,5 +1,5 @@
-public import ArcGISEngine
 public import FeatureGeometry
+public import FeatureService
 
 /// The `error` object of the message contract: what went wrong with a request or one of its layers, as the
 /// errors topic and a result's failed layers carry it.
@@ -11,8 +11,8 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A stable, machine-readable error code in snake_case (`invalid_where`).
     ///
     /// A struct with static members rather than an enum, so that adding a code in a later version never
-    /// breaks a consumer's exhaustive `switch` (the style of ``ArcGISError/Code``). Codes of the ArcGIS
-    /// engine (`not_found`, `transport`, ...) pass through unchanged for failed layers.
+    /// breaks a consumer's exhaustive `switch` (the style of ``FeatureServiceError/Code``). Codes of the
+    /// engines (`not_found`, `transport`, ...) pass through unchanged for failed layers.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code as it appears in messages.
         public let rawValue: String
@@ -102,9 +102,9 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
         self.details = details
     }
 
-    /// The contract's view of an ArcGIS engine error: same code and message; `details` carries the layer, the
+    /// The contract's view of an engine's error: same code and message; `details` carries the layer, the
     /// HTTP status, the service's error code and details, and the requested wait, when there are any.
-    public init(_ error: ArcGISError) {
+    public init(_ error: FeatureServiceError) {
         var details: [String: ParsedJSON] = ["layer": .string(error.layer)]
         if let status = error.httpStatus { details["httpStatus"] = .number(Double(status)) }
         if let code = error.serviceCode { details["serviceCode"] = .number(Double(code)) }

@@ -1,5 +1,5 @@
-public import ArcGISEngine
 public import FeatureGeometry
+public import FeatureService
 public import QueryLanguage
 
 /// A feature-query request that passed every check of the contract: what the worker runs.
@@ -42,13 +42,9 @@ public struct QueryRequest: Sendable, Hashable {
         targets == other.targets && query == other.query
     }
 
-    /// The ArcGIS targets, for ``ArcGISEngine/query(_:_:)``; empty when a target is not ArcGIS.
-    public var arcGISTargets: [ArcGISTarget] {
-        targets.compactMap { target in
-            if case .arcgis(let url, let layers) = target { return ArcGISTarget(url: url, layers: layers) }
-            return nil
-        }
-    }
+    /// The targets as the feature-service seam takes them, in order; the engine behind the seam picks the
+    /// protocol by each target's kind.
+    public var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
 }
 
 /// One entry of a request's `targets`.
@@ -64,6 +60,15 @@ public enum QueryTarget: Sendable, Hashable {
     public var url: String {
         switch self {
         case .arcgis(let url, _), .ogc(let url, _): url
+        }
+    }
+
+    /// The target for the feature-service seam: its kind, URL and layers (sublayer ids as text, or the
+    /// collection id).
+    public var serviceTarget: ServiceTarget {
+        switch self {
+        case .arcgis(let url, let layers): ServiceTarget(kind: .arcgis, url: url, layers: layers?.map(String.init))
+        case .ogc(let url, let collection): ServiceTarget(kind: .ogc, url: url, layers: [collection])
         }
     }
 }
@@ -159,18 +164,18 @@ public struct QuerySpec: Sendable, Hashable {
         return geometry
     }
 
-    /// The query for the ArcGIS engine. Features are asked as GeoJSON (the form results carry), in WGS 84
-    /// unless the request named another output spatial reference.
-    public var featureQuery: FeatureQuery {
-        let kind: FeatureQuery.ResultKind = switch result {
+    /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
+    /// named another output spatial reference.
+    public var serviceQuery: ServiceQuery {
+        let kind: ServiceQuery.ResultKind = switch result {
         case .ids: .ids
         case .count: .count
         case .features: .features
         }
-        return FeatureQuery(
+        return ServiceQuery(
             whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
             outFields: outFields, returnGeometry: returnGeometry,
             outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
-            maxFeatures: maxFeatures, result: kind, featureOutput: .geoJSON)
+            maxFeatures: maxFeatures, result: kind)
     }
 }

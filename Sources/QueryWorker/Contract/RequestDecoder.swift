@@ -16,7 +16,7 @@ public struct RequestLimits: Sendable, Hashable {
     public var maxTargets: Int
     /// The most layers a request may name: a layer URL counts one, a service with `layers` counts its list
     /// (`too_many_layers`). A service without `layers` counts one here; what it expands to is bounded by the
-    /// engine (`ArcGISEngineConfiguration.maxLayersPerQuery`), which knows the service's layer list.
+    /// engine (`ArcGISEngineConfiguration.maxLayersPerQuery`, set through `StandardEngines.Limits`), which knows the service's layer list.
     public var maxLayers: Int
 
     /// The contract's limit on `targets` (the schema's `maxItems`).

@@ -1,4 +1,4 @@
-public import ArcGISEngine
+public import FeatureService
 public import Kafka
 
 /// The result of a request, as published on the results topic: one entry per queried layer.
@@ -68,20 +68,14 @@ public struct ResultMessage: Sendable {
 
 /// One layer's entry in a result: what it selected, or why it failed.
 public struct LayerResult: Sendable {
-    /// What a succeeded layer returns, by the request's `result` kind.
-    public enum Selection: Sendable {
-        /// `result: count`: only ``Outcome/succeeded(count:complete:selection:)``'s count.
-        case countOnly
-        /// `result: ids`: the selection, ascending.
-        case objectIds([Int64])
-        /// `result: features`: the features (and so their ids).
-        case features(ResultFeatures)
-    }
+    /// What a succeeded layer returns, by the request's `result` kind (`countOnly`, `objectIds`, `features`):
+    /// the seam's enum, taken over as the engine gave it.
+    public typealias Selection = LayerSelection
 
     /// The layer's outcome.
     public enum Outcome: Sendable {
         /// The query ran: `count` features match (as the service counted them); `complete` is false when the
-        /// selection holds fewer (cut by `maxFeatures`, or rows lost while paging).
+        /// selection holds fewer (cut by `maxFeatures` or by the result budget, or rows lost while paging).
         case succeeded(count: Int, complete: Bool, selection: Selection)
         /// The layer could not be queried.
         case failed(ContractError)
@@ -104,37 +98,15 @@ public struct LayerResult: Sendable {
         self.outcome = outcome
     }
 
-    /// The entry for one layer outcome of the engine, holding what `kind` asks for. Features the engine kept
-    /// as structured values are written as GeoJSON here; a feature that cannot be fails the layer.
-    public init(_ outcome: LayerOutcome, kind: QuerySpec.ResultKind) {
+    /// The entry for one layer's outcome at the feature-service seam.
+    public init(_ outcome: ServiceLayerOutcome) {
         switch outcome.result {
         case .failure(let error):
             self.init(url: outcome.url, outcome: .failed(ContractError(error)))
         case .success(let result):
-            let selection: Selection
-            switch kind {
-            case .count:
-                selection = .countOnly
-            case .ids:
-                selection = .objectIds(result.objectIds ?? [])
-            case .features:
-                if let geoJSON = result.geoJSON {
-                    selection = .features(ResultFeatures(geoJSON))
-                } else {
-                    do {
-                        selection = .features(try ResultFeatures(
-                            result.features ?? [], fieldOrder: result.fieldOrder, layer: result.url))
-                    } catch {
-                        self.init(
-                            url: result.url, layerId: result.layerId, name: result.name,
-                            objectIdField: result.objectIdField, outcome: .failed(ContractError(error)))
-                        return
-                    }
-                }
-            }
             self.init(
                 url: result.url, layerId: result.layerId, name: result.name, objectIdField: result.objectIdField,
-                outcome: .succeeded(count: result.count, complete: result.isComplete, selection: selection))
+                outcome: .succeeded(count: result.count, complete: result.isComplete, selection: result.selection))
         }
     }
 }

@@ -20,6 +20,7 @@ extension SettingsKey {
             lowMark.name: "three quarters of maxInFlight",
             maxRequestBytes.name: sizeText(defaults.limits.maxRequestBytes),
             maxResultBytes.name: sizeText(defaults.limits.maxResultBytes),
+            maxResultTotalBytes.name: sizeText(defaults.limits.maxResultTotalBytes),
             maxTargets.name: String(defaults.limits.maxTargets),
             maxLayers.name: String(defaults.limits.maxLayers),
             maxRequestsPerHost.name: String(defaults.limits.maxRequestsPerHost),

@@ -125,6 +125,8 @@ extension SettingsKey {
     public static let lowMark = SettingsKey("lowMark", .integer, "Fetching resumes at this many running requests.")
     public static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
     public static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
+    public static let maxResultTotalBytes = SettingsKey(
+        "maxResultTotalBytes", .size, "Most bytes one request's result may hold; larger results are cut (incomplete).")
     public static let maxTargets = SettingsKey(
         "maxTargets", .integer, "Most targets (layer or service URLs) one request may name; 1 to 16, the contract's limit.")
     public static let maxLayers = SettingsKey(
@@ -146,7 +148,7 @@ extension SettingsKey {
     /// Every fixed key, in the order `--help` lists them.
     public static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
-        lowMark, maxRequestBytes, maxResultBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
+        lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel,
     ]
 

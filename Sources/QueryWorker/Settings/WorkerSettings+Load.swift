@@ -102,6 +102,9 @@ struct SettingsResolver {
         }
         if let found = try find(.maxRequestBytes) { settings.limits.maxRequestBytes = try found.size(in: 1_024...(64 << 20)) }
         if let found = try find(.maxResultBytes) { settings.limits.maxResultBytes = try found.size(in: 1_024...(64 << 20)) }
+        if let found = try find(.maxResultTotalBytes) {
+            settings.limits.maxResultTotalBytes = try found.size(in: (64 << 10)...(16 << 30))
+        }
         if let found = try find(.maxTargets) {
             settings.limits.maxTargets = try found.integer(in: 1...RequestLimits.contractMaxTargets)
         }

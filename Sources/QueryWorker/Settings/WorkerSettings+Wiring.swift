@@ -49,6 +49,7 @@ extension WorkerSettings {
             "lowMark": .stringConvertible(limits.lowMark),
             "maxRequestBytes": .stringConvertible(limits.maxRequestBytes),
             "maxResultBytes": .stringConvertible(limits.maxResultBytes),
+            "maxResultTotalBytes": .stringConvertible(limits.maxResultTotalBytes),
             "maxTargets": .stringConvertible(limits.maxTargets),
             "maxLayers": .stringConvertible(limits.maxLayers),
             "maxRequestsPerHost": .stringConvertible(limits.maxRequestsPerHost),

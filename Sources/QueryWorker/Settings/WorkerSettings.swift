@@ -64,6 +64,10 @@ public struct WorkerSettings: Sendable, Hashable {
         /// HTTP requests in flight to one host at once, across all requests: politeness toward each feature
         /// service (an ArcGIS Server instance serves a few requests per CPU at once); the rest wait their turn.
         public var maxRequestsPerHost = 16
+        /// The most bytes one request's result may hold while it is gathered (GeoJSON bytes, ids), whatever
+        /// its `maxFeatures`: a larger result is cut and marked incomplete. Its published messages total about
+        /// as much.
+        public var maxResultTotalBytes = 64 << 20
         public init() {}
 
         /// Room a produced message needs beyond its value (key, headers, record framing), when comparing

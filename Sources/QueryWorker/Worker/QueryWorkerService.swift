@@ -1,4 +1,4 @@
-public import ArcGISEngine
+public import FeatureService
 public import Kafka
 public import Logging
 public import ServiceLifecycle
@@ -14,11 +14,13 @@ public final class QueryWorkerService: Service, Sendable {
     public let consumer: KafkaConsumer
     let core: WorkerCore
 
-    public init(settings: WorkerSettings, engine: ArcGISEngine, producer: KafkaProducer, logger: Logger) throws {
+    /// A worker running its requests through `engine` (in production the router of every protocol's engine).
+    public init(settings: WorkerSettings, engine: any FeatureServiceEngine, producer: KafkaProducer, logger: Logger) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits)
         let executor = RequestExecutor(
-            engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID, clock: { WorkerCore.nowMs() })
+            engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
+            maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WorkerCore.nowMs() })
         let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, logger: logger)
         let configuration = KafkaConsumerConfiguration(
             client: KafkaClientConfiguration(

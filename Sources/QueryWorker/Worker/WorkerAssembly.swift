@@ -1,27 +1,31 @@
-public import ArcGISEngine
 public import CurlHTTP
+public import FeatureService
+import FeatureServiceEngines
 public import Kafka
 public import Logging
 public import ServiceLifecycle
 
-/// The worker's parts, made from its settings: HTTP client, ArcGIS engine, producer, consumer and the
+/// The worker's parts, made from its settings: HTTP client, feature-service engines, producer, consumer and the
 /// worker itself, in the order a `ServiceGroup` must run them.
 ///
 /// The executable's `run` command and the end-to-end tests build workers the same way.
 public final class WorkerAssembly: Sendable {
     public let settings: WorkerSettings
     public let httpClient: HTTPClient
-    public let engine: ArcGISEngine
+    /// Every protocol's engine behind one router (``StandardEngines``).
+    public let engine: FeatureServiceRouter
     public let producer: KafkaProducer
     public let worker: QueryWorkerService
 
     public init(settings: WorkerSettings, logger: Logger) throws {
         self.settings = settings
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
-        var engineConfiguration = ArcGISEngineConfiguration(
-            maxConcurrentRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http)
-        engineConfiguration.maxLayersPerQuery = settings.limits.maxLayers
-        engine = ArcGISEngine(httpClient: httpClient, configuration: engineConfiguration, logger: logger)
+        engine = StandardEngines.router(
+            httpClient: httpClient,
+            limits: StandardEngines.Limits(
+                maxRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http,
+                maxLayersPerRequest: settings.limits.maxLayers),
+            logger: logger)
         var producerProperties = settings.kafkaProperties
         producerProperties["message.max.bytes"] = producerProperties["message.max.bytes"]
             ?? String(settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead)

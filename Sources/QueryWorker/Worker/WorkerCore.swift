@@ -169,7 +169,7 @@ final class WorkerCore: Sendable {
 
     private func execute(_ start: RequestLifecycle.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
-        let outcome = await executor.execute(start.request, racingDeadline: false)
+        let outcome = await executor.execute(start.request)
         await perform(transition { $0.runFinished(start.run, outcome) })
     }
 }

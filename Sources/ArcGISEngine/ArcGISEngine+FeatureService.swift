@@ -1,0 +1,136 @@
+public import FeatureService
+
+/// The ArcGIS engine behind the worker's seam: it queries `arcgis` targets and answers in the seam's types.
+///
+/// The adapter lives in this module rather than in one of its own: it needs the engine's fan-out with a shared
+/// ``ResultBudget`` (internal), and every engine that joins the seam depends on the seam's vocabulary the same
+/// way, so the router can hand one budget to all of them.
+extension ArcGISEngine: FeatureServiceEngine {
+    public var kinds: Set<ServiceKind> { [.arcgis] }
+
+    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [ServiceLayerOutcome] {
+        let featureQuery = FeatureQuery(query)
+        return await TargetFanOut.outcomes(of: targets) { target in
+            let arcgis: ArcGISTarget
+            switch ArcGISTarget.from(target) {
+            case .success(let parsed): arcgis = parsed
+            case .failure(let error): return [ServiceLayerOutcome(url: target.url, result: .failure(error))]
+            }
+            return await self.queryTarget(arcgis, featureQuery, budget: budget).map {
+                ServiceLayerOutcome($0, kind: featureQuery.result)
+            }
+        }
+    }
+}
+
+extension ArcGISTarget {
+    /// The ArcGIS target a seam target names: its kind must be `arcgis` and its layers sublayer ids.
+    static func from(_ target: ServiceTarget) -> Result<ArcGISTarget, FeatureServiceError> {
+        guard target.kind == .arcgis else { return .failure(.unsupported(target)) }
+        guard let names = target.layers else { return .success(ArcGISTarget(url: target.url)) }
+        var ids: [Int] = []
+        for name in names {
+            guard let id = Int(name) else {
+                return .failure(FeatureServiceError(
+                    .init(ArcGISError.Code.invalidURL.rawValue),
+                    "\(target.url): layer \"\(name)\" is not an ArcGIS sublayer id (a whole number)", layer: target.url))
+            }
+            ids.append(id)
+        }
+        return .success(ArcGISTarget(url: target.url, layers: ids))
+    }
+}
+
+extension FeatureQuery {
+    /// The engine's query for the seam's: the same filters and limits, features handed back as GeoJSON (the
+    /// form results carry).
+    public init(_ query: ServiceQuery) {
+        let kind: ResultKind = switch query.result {
+        case .ids: .ids
+        case .count: .count
+        case .features: .features
+        }
+        self.init(
+            whereClause: query.whereClause, geometry: query.geometry, spatialRelationship: query.spatialRelationship,
+            outFields: query.outFields, returnGeometry: query.returnGeometry,
+            outSpatialReference: query.outSpatialReference, maxFeatures: query.maxFeatures, result: kind,
+            featureOutput: .geoJSON)
+    }
+}
+
+extension FeatureServiceError {
+    /// The seam's view of an engine error: the same code, message, layer and facts.
+    public init(_ error: ArcGISError) {
+        self.init(
+            Code(error.code.rawValue), error.message, layer: error.layer, isRetryable: error.isRetryable,
+            httpStatus: error.httpStatus, serviceCode: error.serviceCode, details: error.details,
+            retryAfter: error.retryAfter)
+    }
+}
+
+extension ServiceLayerOutcome {
+    /// One layer's engine outcome as the seam's: the selection the result kind asks for, as one case.
+    /// Structured features (not what the seam asks for, but what ``FeatureQuery`` allows) are written as
+    /// GeoJSON here; a feature that cannot be fails the layer.
+    public init(_ outcome: LayerOutcome, kind: FeatureQuery.ResultKind) {
+        let result: LayerQueryResult
+        switch outcome.result {
+        case .failure(let error):
+            self.init(url: outcome.url, result: .failure(FeatureServiceError(error)))
+            return
+        case .success(let value):
+            result = value
+        }
+        let selection: LayerSelection
+        switch kind {
+        case .count:
+            selection = .countOnly
+        case .ids:
+            selection = .objectIds(result.objectIds ?? [])
+        case .features:
+            if let geoJSON = result.geoJSON {
+                selection = .features(GeoJSONFeatureList(geoJSON))
+            } else {
+                do {
+                    selection = .features(try GeoJSONFeatureList(
+                        result.features ?? [], fieldOrder: result.fieldOrder, layer: result.url))
+                } catch {
+                    self.init(url: result.url, result: .failure(FeatureServiceError(error)))
+                    return
+                }
+            }
+        }
+        self.init(url: result.url, result: .success(ServiceLayerResult(
+            url: result.url, layerId: result.layerId, name: result.name, objectIdField: result.objectIdField,
+            count: result.count, isComplete: result.isComplete, selection: selection)))
+    }
+}
+
+extension GeoJSONFeatureList {
+    /// The engine's GeoJSON output of a layer: slices of its pages, not copies.
+    public init(_ features: GeoJSONFeatures) {
+        var ids: [Int64] = []
+        var json: [ArraySlice<UInt8>] = []
+        ids.reserveCapacity(features.count)
+        json.reserveCapacity(features.count)
+        features.forEachFeature { id, bytes in
+            ids.append(id)
+            json.append(bytes)
+        }
+        self.init(objectIds: ids, json: json)
+    }
+
+    /// Structured features, written as GeoJSON now (``FeatureGeoJSON``). Throws when a geometry cannot be
+    /// written as GeoJSON (a spatial reference other than WGS 84 or Web Mercator).
+    public init(_ features: [Feature], fieldOrder: [String], layer: String) throws(ArcGISError) {
+        var ids: [Int64] = []
+        var json: [ArraySlice<UInt8>] = []
+        for feature in features {
+            var text = ""
+            try FeatureGeoJSON.write(feature, fieldOrder: fieldOrder, layer: layer, to: &text)
+            ids.append(feature.objectId)
+            json.append(ArraySlice(text.utf8))
+        }
+        self.init(objectIds: ids, json: json)
+    }
+}

@@ -1,0 +1,45 @@
+public import FeatureGeometry
+public import QueryLanguage
+
+/// What to ask every layer of a request, in terms every protocol can render (ArcGIS SQL and parameters, CQL2
+/// and `bbox`). Features always come back as GeoJSON, the form results carry.
+public struct ServiceQuery: Sendable, Hashable {
+    /// What a query returns for each layer.
+    public enum ResultKind: String, Sendable, Hashable, CaseIterable {
+        /// Every matching object id.
+        case ids
+        /// Only how many features match.
+        case count
+        /// The matching features as GeoJSON.
+        case features
+    }
+
+    /// The attribute filter; `nil` for every feature.
+    public var whereClause: WhereClause?
+    /// The spatial filter with its spatial reference; `nil` for none.
+    public var geometry: Geometry?
+    public var spatialRelationship: SpatialRelation
+    /// Fields returned with features; `["*"]` for all.
+    public var outFields: [String]
+    public var returnGeometry: Bool
+    /// The spatial reference of returned geometries; `nil` keeps the layer's.
+    public var outSpatialReference: SpatialReference?
+    /// At most this many ids or features per layer; `nil` for all. The result budget may cut sooner.
+    public var maxFeatures: Int?
+    public var result: ResultKind
+
+    public init(
+        whereClause: WhereClause? = nil, geometry: Geometry? = nil, spatialRelationship: SpatialRelation = .intersects,
+        outFields: [String] = ["*"], returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil,
+        maxFeatures: Int? = nil, result: ResultKind = .ids
+    ) {
+        self.whereClause = whereClause
+        self.geometry = geometry
+        self.spatialRelationship = spatialRelationship
+        self.outFields = outFields
+        self.returnGeometry = returnGeometry
+        self.outSpatialReference = outSpatialReference
+        self.maxFeatures = maxFeatures
+        self.result = result
+    }
+}

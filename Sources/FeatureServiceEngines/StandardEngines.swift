@@ -1,0 +1,35 @@
+import ArcGISEngine
+public import CurlHTTP
+public import FeatureService
+public import Logging
+
+/// The engines a worker runs, behind one ``FeatureServiceRouter``: the only place that knows which protocols
+/// exist. Adding a protocol adds its engine here (and its module to this target); the worker, which holds just
+/// the router, does not change.
+public enum StandardEngines {
+    /// What the worker's settings say about every engine.
+    public struct Limits: Sendable, Hashable {
+        /// HTTP requests in flight to one host at once, across every query of an engine.
+        public var maxRequestsPerHost: Int
+        /// Timeout of one whole HTTP exchange.
+        public var requestTimeout: Duration
+        /// Layers one request may query in all, whole services' layer lists included (nil: no bound). A
+        /// service's layer list is known only to its engine, so each engine enforces it once it has read it.
+        public var maxLayersPerRequest: Int?
+
+        public init(maxRequestsPerHost: Int, requestTimeout: Duration, maxLayersPerRequest: Int? = nil) {
+            self.maxRequestsPerHost = maxRequestsPerHost
+            self.requestTimeout = requestTimeout
+            self.maxLayersPerRequest = maxLayersPerRequest
+        }
+    }
+
+    /// Every engine, sending its requests through `httpClient` (shared; the caller shuts it down).
+    public static func router(httpClient: HTTPClient, limits: Limits, logger: Logger) -> FeatureServiceRouter {
+        var configuration = ArcGISEngineConfiguration(
+            maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
+        configuration.maxLayersPerQuery = limits.maxLayersPerRequest
+        let arcgis = ArcGISEngine(httpClient: httpClient, configuration: configuration, logger: logger)
+        return FeatureServiceRouter([arcgis])
+    }
+}
