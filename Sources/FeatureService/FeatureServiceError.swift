@@ -22,7 +22,7 @@ public struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConver
             "invalid_query", "invalid_url", "unsupported_layer", "service_error", "authentication", "forbidden",
             "not_found", "http_status", "malformed_response", "missing_object_id", "limit_exceeded", "transport",
             "geometry_conversion", "too_many_layers", "cancelled", "unsupported_target",
-        ].map(Code.init)
+        ].map { Code(rawValue: $0) }
     }
 
     public var code: Code
