@@ -8,8 +8,20 @@ public import FeatureService
 extension ArcGISEngine: FeatureServiceEngine {
     public var kinds: Set<ServiceKind> { [.arcgis] }
 
-    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [ServiceLayerOutcome] {
+    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
         let featureQuery = FeatureQuery(query)
+        // The layer bound counts every target's layers together, so it is checked before the fan-out.
+        let parsed = targets.map { ArcGISTarget.from($0) }
+        if let refusal = await refusalOverLayerLimit(parsed.compactMap { try? $0.get() }) {
+            // One refusal per target that parsed, in order; a target that did not keeps its own error.
+            var refusals = refusal.map { ServiceLayerOutcome($0, kind: featureQuery.result) }.makeIterator()
+            return zip(targets, parsed).map { target, parsed in
+                switch parsed {
+                case .failure(let error): [ServiceLayerOutcome(url: target.url, result: .failure(error))]
+                case .success: refusals.next().map { [$0] } ?? []
+                }
+            }
+        }
         return await TargetFanOut.outcomes(of: targets) { target in
             let arcgis: ArcGISTarget
             switch ArcGISTarget.from(target) {

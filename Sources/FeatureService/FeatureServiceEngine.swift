@@ -11,10 +11,13 @@ public protocol FeatureServiceEngine: Sendable {
     var kinds: Set<ServiceKind> { get }
 
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome (one failing
-    /// layer never fails the others); outcomes follow the order of the targets and their layers.
+    /// layer never fails the others): the answer holds one list per target, in the targets' order, each in
+    /// its layers' order. Per target, so that the router can hand an engine all of a request's targets of its
+    /// kind in one call (bounds over the whole request, such as the number of layers, see every target) and
+    /// still put mixed kinds back in order.
     ///
     /// Every layer of the call takes what it keeps from `budget`: when the budget is spent, layers stop
     /// fetching (in-flight pages are cancelled) and answer what they hold, marked incomplete. Cancelling the
     /// calling task aborts every transfer; the layers then fail with ``FeatureServiceError/Code/cancelled``.
-    func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [ServiceLayerOutcome]
+    func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]]
 }

@@ -17,13 +17,34 @@ public struct FeatureServiceRouter: FeatureServiceEngine {
 
     public var kinds: Set<ServiceKind> { Set(engines.keys) }
 
-    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [ServiceLayerOutcome] {
-        await TargetFanOut.outcomes(of: targets) { target in
-            guard let engine = engines[target.kind] else {
-                return [ServiceLayerOutcome(url: target.url, result: .failure(.unsupported(target)))]
-            }
-            return await engine.query([target], query, budget: budget)
+    /// Each engine gets all the targets of its kinds in one call (so its bounds over a request see them all);
+    /// the answers go back in the targets' order.
+    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
+        var outcomes = targets.map { [ServiceLayerOutcome(url: $0.url, result: .failure(.unsupported($0)))] }
+        var indicesByKind: [ServiceKind: [Int]] = [:]
+        for (index, target) in targets.enumerated() where engines[target.kind] != nil {
+            indicesByKind[target.kind, default: []].append(index)
         }
+        let calls = indicesByKind.compactMap { kind, indices in engines[kind].map { ($0, indices) } }
+        if calls.count == 1, let (engine, indices) = calls.first {
+            // One protocol (the usual request): answered in this task.
+            for (index, answer) in zip(indices, await engine.query(indices.map { targets[$0] }, query, budget: budget)) {
+                outcomes[index] = answer
+            }
+            return outcomes
+        }
+        await withTaskGroup(of: [(Int, [ServiceLayerOutcome])].self) { group in
+            for (engine, indices) in calls {
+                group.addTask {
+                    let answers = await engine.query(indices.map { targets[$0] }, query, budget: budget)
+                    return Array(zip(indices, answers))
+                }
+            }
+            for await answers in group {
+                for (index, answer) in answers { outcomes[index] = answer }
+            }
+        }
+        return outcomes
     }
 }
 
@@ -32,9 +53,9 @@ public struct FeatureServiceRouter: FeatureServiceEngine {
 package enum TargetFanOut {
     package static func outcomes(
         of targets: [ServiceTarget], _ body: @escaping @Sendable (ServiceTarget) async -> [ServiceLayerOutcome]
-    ) async -> [ServiceLayerOutcome] {
+    ) async -> [[ServiceLayerOutcome]] {
         // One target (the usual request) runs in this task: a task group costs more than the rest.
-        if targets.count == 1 { return await body(targets[0]) }
+        if targets.count == 1 { return [await body(targets[0])] }
         return await withTaskGroup(of: (Int, [ServiceLayerOutcome]).self) { group in
             for (index, target) in targets.enumerated() {
                 group.addTask {
@@ -46,7 +67,7 @@ package enum TargetFanOut {
             }
             var outcomes = [[ServiceLayerOutcome]](repeating: [], count: targets.count)
             for await (index, layerOutcomes) in group { outcomes[index] = layerOutcomes }
-            return outcomes.flatMap { $0 }
+            return outcomes
         }
     }
 }

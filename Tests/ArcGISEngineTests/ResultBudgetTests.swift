@@ -16,7 +16,7 @@ import Testing
             let target = ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))
             let query = ServiceQuery(
                 returnGeometry: true, outSpatialReference: .wgs84, maxFeatures: 100_000_000, result: .features)
-            let outcomes = await engine.query([target], query, budget: budget)
+            let outcomes = Array(await engine.query([target], query, budget: budget).joined())
             guard case .success(let layer)? = outcomes.first?.result, case .features(let features) = layer.selection else {
                 Issue.record("the parcels layer did not answer features: \(String(describing: outcomes.first?.result))")
                 return
@@ -45,8 +45,8 @@ import Testing
         let budget = ResultBudget(limit: 8 * 1_000)
         try await EngineTestSupport.withEngine { server, engine in
             let target = ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))
-            let outcomes = await engine.query(
-                [target], ServiceQuery(geometry: EngineTestSupport.seedExtent, result: .ids), budget: budget)
+            let outcomes = Array(await engine.query(
+                [target], ServiceQuery(geometry: EngineTestSupport.seedExtent, result: .ids), budget: budget).joined())
             guard case .success(let layer)? = outcomes.first?.result, case .objectIds(let ids) = layer.selection else {
                 Issue.record("the parcels layer did not answer ids: \(String(describing: outcomes.first?.result))")
                 return
@@ -66,7 +66,7 @@ import Testing
             let query = ServiceQuery(
                 geometry: EngineTestSupport.seedExtent, returnGeometry: true, outSpatialReference: .wgs84,
                 maxFeatures: 100_000_000, result: .features)
-            let outcomes = await engine.query([target], query, budget: budget)
+            let outcomes = Array(await engine.query([target], query, budget: budget).joined())
             guard case .success(let layer)? = outcomes.first?.result, case .features(let features) = layer.selection else {
                 Issue.record("the parcels layer did not answer features: \(String(describing: outcomes.first?.result))")
                 return
@@ -83,7 +83,7 @@ import Testing
                 ServiceTarget(kind: .ogc, url: "http://127.0.0.1:1/ogc", layers: ["parcels"]),
                 ServiceTarget(kind: .arcgis, url: server.serviceURL(.usa), layers: ["0"]),
             ]
-            let outcomes = await engine.query(targets, ServiceQuery(result: .count), budget: .unlimited())
+            let outcomes = Array(await engine.query(targets, ServiceQuery(result: .count), budget: .unlimited()).joined())
             #expect(outcomes.map(\.url) == ["http://127.0.0.1:1/ogc", server.layerURL(.cities)])
             guard case .failure(let error)? = outcomes.first?.result else {
                 Issue.record("the OGC target should have failed")

@@ -55,7 +55,7 @@ import Testing
             return
         }
         let outcomes = await engine.query(request.serviceTargets, request.query.serviceQuery, budget: .unlimited())
-        let layers = outcomes.map(LayerResult.init)
+        let layers = outcomes.joined().map(LayerResult.init)
         let result = ResultMessage(
             requestId: request.requestId, taskId: request.taskId, layers: layers, receivedAt: request.receivedAt,
             finishedAt: receivedAt + 250, worker: "test-worker")

@@ -13,12 +13,15 @@ import Testing
     final class StubEngine: FeatureServiceEngine {
         let kinds: Set<ServiceKind>
         let budgets = Mutex<[Int]>([])
+        /// The targets of each call, by URL: a request's bounds need all its targets of a kind in one call.
+        let calls = Mutex<[[String]]>([])
 
         init(kinds: Set<ServiceKind>) { self.kinds = kinds }
 
-        func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [ServiceLayerOutcome] {
+        func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
             budgets.withLock { $0.append(budget.limit) }
-            return targets.flatMap { target in
+            calls.withLock { $0.append(targets.map(\.url)) }
+            return targets.map { target in
                 (target.layers ?? ["all"]).map { layer in
                     let url = "\(target.url)/collections/\(layer)"
                     let features = GeoJSONFeatureList(encoded: [
@@ -88,6 +91,31 @@ import Testing
             return
         }
         #expect(error.code == .unsupportedTarget)
+    }
+
+    @Test func eachEngineGetsAllItsTargetsInOneCallAndAnswersStayInTargetOrder() async throws {
+        let arcgis = StubEngine(kinds: [.arcgis])
+        let ogc = StubEngine(kinds: [.ogc])
+        let executor = try Self.executor(FeatureServiceRouter([arcgis, ogc]))
+        let first = "http://127.0.0.1/arcgis/rest/services/USA/MapServer"
+        let second = "http://127.0.0.1/arcgis/rest/services/LA_County_Parcels/FeatureServer"
+        let request = QueryRequest(
+            requestId: "r", receivedAt: 0,
+            targets: [
+                .arcgis(url: first, layers: [0]),
+                .ogc(url: "https://ogc.example.org/api", collection: "CulturePnt"),
+                .arcgis(url: second, layers: [0]),
+            ],
+            query: QuerySpec(result: .count))
+        guard case .result(let result) = await executor.execute(request) else {
+            Issue.record("the request did not produce a result")
+            return
+        }
+        #expect(arcgis.calls.withLock { $0 } == [[first, second]], "one call with both ArcGIS targets")
+        #expect(ogc.calls.withLock { $0 } == [["https://ogc.example.org/api"]])
+        #expect(result.layers.map(\.url) == [
+            "\(first)/collections/0", "https://ogc.example.org/api/collections/CulturePnt", "\(second)/collections/0",
+        ])
     }
 
     @Test func aBudgetRefusesWhatDoesNotFitAndStaysSpent() {

@@ -60,7 +60,7 @@ public struct RequestExecutor: Sendable {
         let budget = ResultBudget(limit: maxResultTotalBytes)
         let outcomes = await engine.query(request.serviceTargets, request.query.serviceQuery, budget: budget)
         if Task.isCancelled { return .cancelled }
-        return outcome(of: request, layers: outcomes.map(LayerResult.init))
+        return outcome(of: request, layers: outcomes.joined().map(LayerResult.init))
     }
 
     /// A result when any layer answered, else the request's `failed` error.
