@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Testing
 
 @testable import QueryWorker

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// A `returnIdsOnly=true` answer: `{"objectIdFieldName":"OBJECTID","objectIds":[...]}`, ids in the order

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// The attribute key that held the previous feature's object id. The reference path remembers it and tries it
 /// first on every feature; the transcoder does the same, comparing bytes where that is exact (ASCII names)

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// A `query` page in Esri JSON (`f=json`) as GeoJSON `Feature` objects, byte to byte.

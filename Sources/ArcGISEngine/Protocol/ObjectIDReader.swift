@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 #if canImport(Glibc)
 import Glibc

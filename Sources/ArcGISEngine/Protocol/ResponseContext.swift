@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// The layer a response belongs to, and the ways its body can fail to be the JSON the protocol promises.
 ///

@@ -1,5 +1,5 @@
 public import ArcGISEngine
-public import FeatureGeometry
+public import FeatureQuerySupport
 
 /// The `error` object of the message contract: what went wrong with a request or one of its layers, as the
 /// errors topic and a result's failed layers carry it.

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 extension RequestDecoder {
     /// `targets`: 1 to 16 distinct ArcGIS layers or services (or OGC collections, refused later).

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 
 /// One `outStatistics` entry: `{"statisticType":"max","onStatisticField":"OBJECTID","outStatisticFieldName":"maxid"}`.

@@ -6,14 +6,14 @@
 /// digits (kept to the millisecond, truncated). Leap seconds (`:60`) are refused, as the schema validator
 /// refuses them, so that the worker and the schema agree on every value. Writing always gives UTC with
 /// milliseconds: `2025-06-01T12:00:00.000Z`.
-public enum RFC3339 {
+package enum RFC3339 {
     /// The instant `text` names, in milliseconds since the epoch; `nil` when it is not an RFC 3339 date-time.
-    public static func milliseconds(from text: String) -> Int64? {
+    package static func milliseconds(from text: String) -> Int64? {
         Array(text.utf8).withUnsafeBufferPointer { parse($0) }
     }
 
     /// `2025-06-01T12:00:00.000Z` for `milliseconds` since the epoch (clamped to the years 0001–9999).
-    public static func string(fromMilliseconds milliseconds: Int64) -> String {
+    package static func string(fromMilliseconds milliseconds: Int64) -> String {
         let lowest = daysFromCivil(year: 1, month: 1, day: 1) * 86_400_000
         let highest = (daysFromCivil(year: 9999, month: 12, day: 31) + 1) * 86_400_000 - 1
         let value = min(max(milliseconds, lowest), highest)
