@@ -32,8 +32,9 @@ extension ArcGISResponse {
 
     /// The reference conversion, with `limits`: ``featurePage(_:layer:objectIdField:limits:)``, then
     /// ``FeatureGeoJSON/write(_:fieldOrder:layer:to:)`` per feature. Used for every page the transcoder hands
-    /// back, so that errors and projections are the reference's own.
-    static func geoJSONPageThroughFeaturePage(
+    /// back, so that errors and projections are the reference's own; private behind
+    /// ``geoJSONPage(_:layer:objectIdField:limits:)``, the one entry point.
+    private static func geoJSONPageThroughFeaturePage(
         _ body: [UInt8], layer: String, objectIdField: String, limits: DecodingLimits
     ) throws(ArcGISError) -> GeoJSONPage {
         let page = try featurePage(body, layer: layer, objectIdField: objectIdField, limits: limits)
