@@ -86,7 +86,7 @@ struct JSONStringTests {
 }
 
 /// SplitMix64, so the generated cases repeat exactly.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }

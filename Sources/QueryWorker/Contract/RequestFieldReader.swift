@@ -1,4 +1,3 @@
-import FeatureGeometry
 import FeatureQuerySupport
 
 /// Reads the members of one JSON object of a request, turning every mismatch with the contract into a
