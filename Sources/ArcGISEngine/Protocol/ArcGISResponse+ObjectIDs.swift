@@ -1,4 +1,3 @@
-import FeatureGeometry
 import FeatureQuerySupport
 
 extension ArcGISResponse {
@@ -61,7 +60,7 @@ extension ArcGISResponse {
         }
         var members: [String: ParsedJSON] = [:]
         for (name, range) in scan.errorMemberRanges {
-            if let value = try? ParsedJSON(parsing: body[range]) {
+            if let value = try? ParsedJSON(reading: body[range]) {
                 members[name] = value
             }
         }

@@ -1,4 +1,3 @@
-import FeatureGeometry
 import FeatureQuerySupport
 
 extension ArcGISResponse {

@@ -250,7 +250,7 @@ struct GeoJSONPageTranscoder {
 
     /// A small, already validated value as a tree.
     func parse(_ range: Range<Int>) throws(JSONScanFailure) -> ParsedJSON {
-        guard let value = try? ParsedJSON(parsing: UnsafeBufferPointer(rebasing: scanner.bytes[range]), limits: limits) else {
+        guard let value = try? ParsedJSON(reading: UnsafeBufferPointer(rebasing: scanner.bytes[range]), limits: limits.jsonReading) else {
             throw giveUp("a member the reference parser refuses")
         }
         return value

@@ -1,4 +1,3 @@
-import FeatureGeometry
 import FeatureQuerySupport
 
 /// Typed reads of parsed JSON values, each nil when the value has another type, so decoders choose per member

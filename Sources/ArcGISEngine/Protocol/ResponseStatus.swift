@@ -1,5 +1,4 @@
 public import CurlHTTP
-import FeatureGeometry
 import FeatureQuerySupport
 
 extension ArcGISResponse {
@@ -104,7 +103,7 @@ extension ArcGISResponse {
             start += 1
         }
         guard start < body.count, body[start] == UInt8(ascii: "{") else { return nil }
-        guard let value = try? ParsedJSON(parsing: body[start...]), case .object(let members) = value else {
+        guard let value = try? ParsedJSON(reading: body[start...]), case .object(let members) = value else {
             return nil
         }
         return ServiceErrorBody(members)
