@@ -14,6 +14,9 @@ let package = Package(
         .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
         .executable(name: "sample-feature-server", targets: ["SampleFeatureServerCommand"]),
         .library(name: "Kafka", targets: ["Kafka"]),
+        // Only `ParsedJSON` is public here (FeatureGeometry's decoders and the engine's features use it); an
+        // embedder imports this product to name it.
+        .library(name: "FeatureQuerySupport", targets: ["FeatureQuerySupport"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
         .library(name: "FeatureGeometry", targets: ["FeatureGeometry"]),
@@ -46,6 +49,10 @@ let package = Package(
         .target(name: "CKafkaShims", dependencies: ["CRDKafka"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
 
+        // What every module shares instead of copying: JSON reading and writing (`ParsedJSON`, one string
+        // escaper), ASCII and UTF-8 byte rules, millisecond conversions, the wall clock, RFC 3339. Declarations
+        // are `package`: visible to this package's modules, not to embedders (swift-nio's _NIODataStructures).
+        .target(name: "FeatureQuerySupport", swiftSettings: strictSwift),
         .target(
             name: "Kafka",
             dependencies: [
@@ -62,20 +69,22 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 "CCurlShims",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
         // Where clauses: parse, validate against a layer's fields, render for ArcGIS and OGC, evaluate.
-        .target(name: "QueryLanguage", swiftSettings: strictSwift),
+        .target(name: "QueryLanguage", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
-        .target(name: "FeatureGeometry", swiftSettings: strictSwift),
+        .target(name: "FeatureGeometry", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // A small HTTP/1.1 server on loopback (SwiftNIO): the tests' real server, and later the sample
         // feature server's.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
+                "FeatureQuerySupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -94,6 +103,7 @@ let package = Package(
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -117,6 +127,7 @@ let package = Package(
                 "LoopbackHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -134,7 +145,7 @@ let package = Package(
         // Structured logs: one JSON object per line, secrets redacted.
         .target(
             name: "JSONLogging",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["FeatureQuerySupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
         // The worker: request contract, supersession, offsets, flow control, outcomes.
@@ -147,6 +158,7 @@ let package = Package(
                 "FeatureServiceEngines",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -163,6 +175,7 @@ let package = Package(
                 "ArcGISEngine",
                 "SampleFeatureServer",
                 "CurlHTTP",
+                "FeatureQuerySupport",
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -186,6 +199,7 @@ let package = Package(
             dependencies: [
                 "CurlHTTP",
                 "LoopbackHTTP",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
@@ -193,12 +207,16 @@ let package = Package(
         ),
         .testTarget(
             name: "QueryLanguageTests",
-            dependencies: ["QueryLanguage", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "QueryLanguage", "FeatureQuerySupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "FeatureGeometryTests",
-            dependencies: ["FeatureGeometry", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "FeatureGeometry", "FeatureQuerySupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -209,6 +227,7 @@ let package = Package(
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -223,6 +242,7 @@ let package = Package(
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -239,9 +259,15 @@ let package = Package(
                 "SampleFeatureServer",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "FeatureQuerySupportTests",
+            dependencies: ["FeatureQuerySupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -42,7 +42,10 @@ let package = Package(
         // encode/decode against JSONSerialization. Run: swift run -c release geometry-benchmark
         .executableTarget(
             name: "GeometryBenchmark",
-            dependencies: [.product(name: "FeatureGeometry", package: "feature-query-worker")],
+            dependencies: [
+                .product(name: "FeatureGeometry", package: "feature-query-worker"),
+                .product(name: "FeatureQuerySupport", package: "feature-query-worker"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Producer and consumer throughput of the Swift Kafka bridge against the C client (librdkafka) alone,

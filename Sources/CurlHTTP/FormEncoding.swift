@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// `application/x-www-form-urlencoded` on UTF-8 bytes: ASCII letters, digits and `-._*` stay, space becomes
 /// `+`, every other byte becomes `%XX` in upper-case hex.
 ///
@@ -10,12 +12,6 @@ enum FormEncoding {
     @inline(__always)
     static func isUnreserved(_ byte: UInt8) -> Bool {
         ASCIIByteSet.formUnreserved.contains(byte)
-    }
-
-    /// The upper-case hex digit of a nibble (0...15).
-    @inline(__always)
-    static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "A") &+ (nibble &- 10)
     }
 
     /// The encoded length of `source`, and whether any byte changes (a space keeps the length but changes).
@@ -44,8 +40,8 @@ enum FormEncoding {
                 written &+= 1
             } else {
                 output[written] = UInt8(ascii: "%")
-                output[written &+ 1] = hexDigit(byte >> 4)
-                output[written &+ 2] = hexDigit(byte & 0x0F)
+                output[written &+ 1] = ASCII.uppercaseHexDigit(byte >> 4)
+                output[written &+ 2] = ASCII.uppercaseHexDigit(byte & 0x0F)
                 written &+= 3
             }
         }

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 extension RequestValidation {
     /// The target of a URL in the plain form nearly every request has, read from its bytes; nil for anything
     /// else, which `URLComponents` then judges (and names in its error).
@@ -79,8 +81,7 @@ extension RequestValidation {
         return prefix.withUTF8Buffer { prefix in
             for offset in 0..<prefix.count {
                 let byte = bytes[offset]
-                let lower = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-                if lower != prefix[offset] { return false }
+                if ASCII.lowercase(byte) != prefix[offset] { return false }
             }
             return true
         }
@@ -99,16 +100,11 @@ extension RequestValidation {
 
     @inline(__always)
     private static func digitValue(_ byte: UInt8) -> Int? {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+        ASCII.digitValue(byte).map { Int($0) }
     }
 
     @inline(__always)
     private static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-            true
-        default:
-            false
-        }
+        ASCII.hexValue(byte) != nil
     }
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FeatureQuerySupport
 
 /// One attribute of a feature, as the evaluator sees it.
 ///
@@ -83,8 +77,6 @@ public struct EvaluationContext: Hashable, Sendable {
 
     /// The system clock's time now.
     public static func now() -> EvaluationContext {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return EvaluationContext(currentTimeMilliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+        EvaluationContext(currentTimeMilliseconds: WallClock.nowMilliseconds())
     }
 }

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// A calendar date (proleptic Gregorian, UTC), the value of a `DATE 'yyyy-mm-dd'` literal.
 ///
 /// Kept as year, month and day rather than a time stamp so that rendering gives back exactly what was
@@ -31,14 +33,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
     /// Days since 1970-01-01 (negative before).
     public var daysSinceEpoch: Int64 {
-        // Howard Hinnant's days_from_civil.
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 
     /// Midnight UTC of this date, in milliseconds since 1970-01-01: how ArcGIS stores dates.
@@ -47,16 +42,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
     /// The date of a day count since 1970-01-01, or nil outside years 1 to 9999.
     public init?(daysSinceEpoch days: Int64) {
         guard days >= -719_162, days <= 2_932_896 else { return nil }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let d = dayOfYear - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yearOfEra + era * 400 + (m <= 2 ? 1 : 0)
+        let (y, m, d) = CivilCalendar.civil(fromDays: days)
         self.init(year: Int(y), month: Int(m), day: Int(d))
     }
 
@@ -65,11 +51,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month)))
     }
 }
 

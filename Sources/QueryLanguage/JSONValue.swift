@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// A JSON value, as CQL2-JSON filters are built; ``serialized`` writes it compactly with correct escaping.
 ///
 /// Object members keep their order (`{"op":..., "args":...}` reads as the CQL2 examples do).
@@ -33,7 +35,7 @@ public enum JSONValue: Hashable, Sendable {
         case .bool(let value): output += value ? "true" : "false"
         case .integer(let value): output += String(value)
         case .double(let value): output += value.isFinite ? Literal.canonical(value) : "null"
-        case .string(let value): Self.writeString(value, into: &output)
+        case .string(let value): JSONString.append(value, to: &output)
         case .array(let items):
             output += "["
             for (index, item) in items.enumerated() {
@@ -45,37 +47,11 @@ public enum JSONValue: Hashable, Sendable {
             output += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(member.key, into: &output)
+                JSONString.append(member.key, to: &output)
                 output += ":"
                 member.value.write(into: &output)
             }
             output += "}"
         }
-    }
-
-    private static func writeString(_ value: String, into output: inout String) {
-        output += "\""
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-            output += value
-            output += "\""
-            return
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

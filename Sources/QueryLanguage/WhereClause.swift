@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// A where clause that has been read and checked for syntax: the value the rest of the worker passes around.
 ///
 /// Create one from ArcGIS SQL text (``init(_:limits:)``), from raw bytes of unknown provenance

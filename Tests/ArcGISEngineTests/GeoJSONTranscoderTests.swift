@@ -1,5 +1,6 @@
 @testable import ArcGISEngine
 import FeatureGeometry
+import FeatureQuerySupport
 import Testing
 
 #if canImport(Glibc)

@@ -96,23 +96,6 @@ struct FormEncodingTests {
     }
 }
 
-/// The byte sets' literal masks against the characters they stand for.
-@Suite("ASCII byte sets")
-struct ASCIIByteSetTests {
-    static func check(_ set: ASCIIByteSet, _ characters: String) {
-        let members = Set(characters.utf8)
-        for byte in 0...255 {
-            #expect(set.contains(UInt8(byte)) == members.contains(UInt8(byte)), "byte \(byte)")
-        }
-    }
-
-    static let letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-
-    @Test func formUnreserved() { Self.check(.formUnreserved, Self.letters + "-._*") }
-    @Test func hostName() { Self.check(.hostName, Self.letters + ".-") }
-    @Test func queryCharacter() { Self.check(.queryCharacter, Self.letters + "-._~!$&'()*+,;=:@/?") }
-}
-
 /// SplitMix64, so the generated cases repeat exactly.
 struct SplitMix {
     private var state: UInt64

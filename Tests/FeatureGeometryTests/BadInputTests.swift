@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import PropertyBased
 import Testing
 

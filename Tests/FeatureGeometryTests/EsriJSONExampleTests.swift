@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import Testing
 
 /// Table tests from the examples of the ArcGIS REST API "Geometry objects" page.

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import Testing
 
 /// Table tests from RFC 7946, Appendix A (and the bbox examples of section 5).

@@ -1,5 +1,6 @@
 import ArcGISEngine
 import FeatureGeometry
+import FeatureQuerySupport
 import FeatureService
 import Foundation
 import Kafka

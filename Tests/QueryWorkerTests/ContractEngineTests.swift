@@ -1,6 +1,7 @@
 import ArcGISEngine
 import CurlHTTP
 import FeatureGeometry
+import FeatureQuerySupport
 import FeatureService
 import Foundation
 import Logging

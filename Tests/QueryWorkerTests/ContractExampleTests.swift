@@ -1,5 +1,6 @@
 import ArcGISEngine
 import FeatureGeometry
+import FeatureQuerySupport
 import Foundation
 import QueryLanguage
 import Testing

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import JSONLogging
 import Logging
 import Synchronization

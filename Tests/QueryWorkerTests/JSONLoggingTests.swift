@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import Foundation
 import JSONLogging
 import Logging

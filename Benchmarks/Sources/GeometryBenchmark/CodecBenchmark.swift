@@ -1,6 +1,9 @@
 #if canImport(FeatureGeometry)
 import FeatureGeometry
 #endif
+#if canImport(FeatureQuerySupport)
+import FeatureQuerySupport
+#endif
 import Foundation
 
 /// Esri JSON throughput for parcel polygons: FeatureGeometry's writer and reader against Foundation's

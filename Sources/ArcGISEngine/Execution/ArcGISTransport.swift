@@ -1,4 +1,5 @@
 import CurlHTTP
+import FeatureQuerySupport
 import Logging
 
 /// Sends one ArcGIS request and decodes its answer: GET or POST by length, within the host's slot limit,
@@ -43,7 +44,7 @@ final class ArcGISTransport: Sendable {
                     "retrying an ArcGIS request",
                     metadata: [
                         "layer": "\(layer)", "attempt": "\(attempt + 1)", "error.code": "\(error.code)",
-                        "error.message": "\(error.message)", "delayMs": "\(delay.milliseconds)",
+                        "error.message": "\(error.message)", "delayMs": "\(delay.clampedMilliseconds)",
                     ])
                 counter?.countRetry()
                 attempt += 1
@@ -64,20 +65,12 @@ final class ArcGISTransport: Sendable {
                     "ArcGIS request",
                     metadata: [
                         "method": "\(request.method)", "endpoint": "\(endpoint)", "status": "\(response.status)",
-                        "bytes": "\(response.body.count)", "durationMs": "\((ContinuousClock.now - started).milliseconds)",
+                        "bytes": "\(response.body.count)", "durationMs": "\((ContinuousClock.now - started).clampedMilliseconds)",
                     ])
             }
             return response
         } catch let error as HTTPError {
             throw ArcGISResponse.transportError(error, layer: layer)
         }
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, for logs and results.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// A FeatureServer or MapServer URL taken apart: the service, and the layer if the URL names one.
 ///
 /// Targets arrive as text from messages, so the URL is checked before anything is sent: http(s) only, a
@@ -192,19 +194,20 @@ struct LayerURL: Hashable, Sendable {
 
     @inline(__always)
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+        ASCII.lowercase(byte)
     }
 
-    /// `Character.isWhitespace` for ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+    /// `Character.isWhitespace` for ASCII.
     @inline(__always)
     private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        (byte >= 0x09 && byte <= 0x0D) || byte == 0x20
+        ASCII.isCharacterWhitespace(byte)
     }
 
     // MARK: Characters (non-ASCII text)
 
-    /// The parser on `Character`s: right for any text, and the reference the byte parser is tested against.
-    static func parseCharacters(_ text: String) throws(ArcGISError) -> LayerURL {
+    /// The parser on `Character`s: right for any text; private behind ``init(parsing:)``, which sends it
+    /// only non-ASCII text. (The equivalence tests keep a copy as their oracle.)
+    private static func parseCharacters(_ text: String) throws(ArcGISError) -> LayerURL {
         var trimmed = Substring(text)
         if let cut = trimmed.firstIndex(where: { $0 == "?" || $0 == "#" }) { trimmed = trimmed[..<cut] }
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }

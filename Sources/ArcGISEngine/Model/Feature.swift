@@ -1,4 +1,5 @@
 public import FeatureGeometry
+public import FeatureQuerySupport
 
 /// One feature of a query result: its object id, its attributes as the service sent them, and its geometry
 /// when it was asked for.

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// Writes features as GeoJSON (RFC 7946): what callers of the worker receive when they ask for features.
 ///
@@ -52,7 +53,7 @@ public enum FeatureGeoJSON {
     private static func appendMember(_ name: String, _ value: ParsedJSON, first: inout Bool, to output: inout String) {
         if !first { output += "," }
         first = false
-        ParsedJSON.writeString(name, to: &output)
+        JSONString.append(name, to: &output)
         output += ":"
         value.write(to: &output)
     }

@@ -1,4 +1,5 @@
 public import FeatureGeometry
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// One page of a `query` answer: `features[{attributes, geometry}]` with `exceededTransferLimit`,

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// A `returnIdsOnly=true` answer: `{"objectIdFieldName":"OBJECTID","objectIds":[...]}`, ids in the order
@@ -60,7 +60,7 @@ extension ArcGISResponse {
         }
         var members: [String: ParsedJSON] = [:]
         for (name, range) in scan.errorMemberRanges {
-            if let value = try? ParsedJSON(parsing: body[range]) {
+            if let value = try? ParsedJSON(reading: body[range]) {
                 members[name] = value
             }
         }

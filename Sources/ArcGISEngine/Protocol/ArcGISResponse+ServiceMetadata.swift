@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// A service's layer list (`FeatureServer?f=json`, `MapServer?f=json`): `layers` and `tables` (marked

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// Turns every ArcGIS REST response the engine receives into typed values or one ``ArcGISError``.
 ///
 /// The engine asks a layer for metadata, ids, counts and feature pages; each answer can fail in the same
@@ -48,9 +50,9 @@ public enum ArcGISResponse {
         return normalizedURLByCharacters(url)
     }
 
-    /// ``normalizedURL(_:)`` on `Character`s: right for any text, and the reference the byte check is tested
-    /// against.
-    static func normalizedURLByCharacters(_ url: String) -> String {
+    /// ``normalizedURL(_:)`` on `Character`s: right for any text; private behind ``normalizedURL(_:)``,
+    /// which sends it only what the byte check cannot pass. (The equivalence tests keep a copy as their oracle.)
+    private static func normalizedURLByCharacters(_ url: String) -> String {
         var text = Substring(url).trimmingWhitespace()
         if let cut = text.firstIndex(where: { $0 == "?" || $0 == "#" }) {
             text = text[..<cut]
@@ -105,7 +107,7 @@ public enum ArcGISResponse {
 
     /// `Character.isWhitespace` of an ASCII byte.
     private static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
-        (byte >= 0x09 && byte <= 0x0D) || byte == 0x20
+        ASCII.isCharacterWhitespace(byte)
     }
 
     /// `text` with the value of every `token=` parameter replaced, for server messages and pages that may
@@ -140,7 +142,7 @@ public enum ArcGISResponse {
     }
 
     private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
-        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+        ASCII.lowercase(byte)
     }
 
     private static func isTokenTerminator(_ byte: UInt8) -> Bool {

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 /// The attribute key that held the previous feature's object id. The reference path remembers it and tries it
 /// first on every feature; the transcoder does the same, comparing bytes where that is exact (ASCII names)
@@ -111,7 +111,7 @@ extension GeoJSONPageTranscoder {
             return String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[key.start..<key.end]), as: UTF8.self)
         }
         let quoted = UnsafeBufferPointer(rebasing: scanner.bytes[(key.start - 1)...key.end])
-        return (try? ParsedJSON(parsing: quoted))?.stringValue
+        return (try? ParsedJSON(reading: quoted))?.stringValue
     }
 
     /// The reference path's search when the remembered key is absent: `objectIdField`, then the response's

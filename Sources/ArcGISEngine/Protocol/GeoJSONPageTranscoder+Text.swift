@@ -1,11 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import QueryLanguage
+import FeatureQuerySupport
 
 /// Values of JSON number texts the scanner has already checked against the grammar.
 ///
@@ -112,21 +105,10 @@ enum JSONNumberText {
         return false
     }
 
-    /// `strtod` on a NUL-terminated copy (the standard library's conversion for texts over 63 bytes, or when
-    /// the locale's decimal point is not '.').
+    /// The C library's correctly rounded `strtod` (``CNumberParser``), or the standard library's conversion
+    /// for texts over 63 bytes or when the locale's decimal point is not '.'.
     private static func slowValue(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double {
-        let count = end - start
-        if count < 64 {
-            let parsed = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double? in
-                guard let base = buffer.baseAddress else { return nil }
-                for offset in 0..<count { buffer[offset] = CChar(bitPattern: bytes[start + offset]) }
-                buffer[count] = 0
-                var stop: UnsafeMutablePointer<CChar>?
-                let value = strtod(base, &stop)
-                return stop == base + count ? value : nil
-            }
-            if let parsed { return parsed }
-        }
+        if let parsed = CNumberParser.parse(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return parsed }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         return Double(text) ?? .nan
     }

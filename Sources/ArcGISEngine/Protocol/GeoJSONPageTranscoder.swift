@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// A `query` page in Esri JSON (`f=json`) as GeoJSON `Feature` objects, byte to byte.
@@ -31,8 +32,9 @@ extension ArcGISResponse {
 
     /// The reference conversion, with `limits`: ``featurePage(_:layer:objectIdField:limits:)``, then
     /// ``FeatureGeoJSON/write(_:fieldOrder:layer:to:)`` per feature. Used for every page the transcoder hands
-    /// back, so that errors and projections are the reference's own.
-    static func geoJSONPageThroughFeaturePage(
+    /// back, so that errors and projections are the reference's own; private behind
+    /// ``geoJSONPage(_:layer:objectIdField:limits:)``, the one entry point.
+    private static func geoJSONPageThroughFeaturePage(
         _ body: [UInt8], layer: String, objectIdField: String, limits: DecodingLimits
     ) throws(ArcGISError) -> GeoJSONPage {
         let page = try featurePage(body, layer: layer, objectIdField: objectIdField, limits: limits)
@@ -248,7 +250,7 @@ struct GeoJSONPageTranscoder {
 
     /// A small, already validated value as a tree.
     func parse(_ range: Range<Int>) throws(JSONScanFailure) -> ParsedJSON {
-        guard let value = try? ParsedJSON(parsing: UnsafeBufferPointer(rebasing: scanner.bytes[range]), limits: limits) else {
+        guard let value = try? ParsedJSON(reading: UnsafeBufferPointer(rebasing: scanner.bytes[range]), limits: limits.jsonReading) else {
             throw giveUp("a member the reference parser refuses")
         }
         return value

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// HTTP-dates (RFC 9110 §5.6.7), for `Retry-After`: the preferred IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the obsolete forms recipients must still accept, RFC 850
 /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`). Foundation-free.
@@ -56,27 +58,13 @@ enum HTTPDate {
         return names.contains { lower == $0 || (lower.hasPrefix($0) && lower.hasSuffix("day")) }
     }
 
-    private static func isLeap(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
     private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month)))
     }
 
-    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
     static func daysSince1970(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let m = Int64(month)
-        let dayOfYear = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 }
 

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 #if canImport(Glibc)
 import Glibc
@@ -88,7 +88,7 @@ struct ObjectIDReader {
         throws(ObjectIDScanError)
     {
         let quoted = UnsafeBufferPointer(rebasing: scanner.bytes[(key.start - 1)...key.end])
-        guard let name = (try? ParsedJSON(parsing: quoted))?.stringValue else {
+        guard let name = (try? ParsedJSON(reading: quoted))?.stringValue else {
             throw .syntax(JSONScanFailure(kind: .invalid, offset: key.start, reason: "a member name that is not valid UTF-8"))
         }
         switch name {
@@ -125,7 +125,7 @@ struct ObjectIDReader {
         case UInt8(ascii: "\""):
             let span = try syntax { (s: inout JSONByteScanner) throws(JSONScanFailure) in try s.scanString() }
             let quoted = UnsafeBufferPointer(rebasing: scanner.bytes[(span.start - 1)...span.end])
-            guard let name = (try? ParsedJSON(parsing: quoted))?.stringValue else {
+            guard let name = (try? ParsedJSON(reading: quoted))?.stringValue else {
                 throw .syntax(JSONScanFailure(kind: .invalid, offset: span.start, reason: "a string that is not valid UTF-8"))
             }
             return name
@@ -255,7 +255,7 @@ struct ObjectIDReader {
         let start = scanner.index
         try syntax { (s: inout JSONByteScanner) throws(JSONScanFailure) in try s.skipNumber() }
         let text = UnsafeBufferPointer(rebasing: scanner.bytes[start..<scanner.index])
-        guard case .number(let number)? = try? ParsedJSON(parsing: text),
+        guard case .number(let number)? = try? ParsedJSON(reading: text),
             let id = Int64(exactly: number), id.magnitude <= 1 << 53
         else {
             let literal = String(decoding: text.prefix(40), as: UTF8.self)

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 /// Typed reads of parsed JSON values, each nil when the value has another type, so decoders choose per member
 /// whether a wrong type is an error (essentials) or the same as absent (optional settings).

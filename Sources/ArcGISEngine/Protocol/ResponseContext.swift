@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// The layer a response belongs to, and the ways its body can fail to be the JSON the protocol promises.
 ///
@@ -96,11 +97,9 @@ struct ResponseContext {
         let start = try jsonStart(body)
         let value: ParsedJSON
         do {
-            value = try ParsedJSON(parsing: body[start...], limits: limits)
-        } catch let error as GeometryError {
-            throw parseFailure(error, body: body, start: start, limits: limits)
+            value = try ParsedJSON(reading: body[start...], limits: limits.jsonReading)
         } catch {
-            throw malformed("could not be read as JSON: \(error)")
+            throw parseFailure(error, body: body, start: start, limits: limits)
         }
         guard case .object(let members) = value else {
             throw malformed("is \(value.shapeDescription), not a JSON object (expected \(what))")
@@ -113,8 +112,8 @@ struct ResponseContext {
 
     /// The error for a body `ParsedJSON` refused: over a limit, truncated (the scanner ran out of input), or
     /// invalid (with the scanner's reason and offset, which count from the start of the body).
-    func parseFailure(_ error: GeometryError, body: [UInt8], start: Int, limits: DecodingLimits) -> ArcGISError {
-        if error.code == .limitExceeded {
+    func parseFailure(_ error: JSONReadError, body: [UInt8], start: Int, limits: DecodingLimits) -> ArcGISError {
+        if error.kind == .limitExceeded {
             return ArcGISError(
                 .limitExceeded, "The response from \(layer) is beyond the decoding limits: \(error.message)",
                 layer: layer)

@@ -1,13 +1,5 @@
 public import CurlHTTP
-import FeatureGeometry
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FeatureQuerySupport
 
 extension ArcGISResponse {
     /// Classifies a response by its status before its body is decoded.
@@ -99,9 +91,7 @@ extension ArcGISResponse {
 
     /// The system clock: seconds since 1970 UTC.
     public static func unixTimeNow() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec)
+        WallClock.nowSeconds()
     }
 
     /// The ArcGIS error body inside a non-2xx response, if it is one (parsed only when small: error bodies are).
@@ -113,7 +103,7 @@ extension ArcGISResponse {
             start += 1
         }
         guard start < body.count, body[start] == UInt8(ascii: "{") else { return nil }
-        guard let value = try? ParsedJSON(parsing: body[start...]), case .object(let members) = value else {
+        guard let value = try? ParsedJSON(reading: body[start...]), case .object(let members) = value else {
             return nil
         }
         return ServiceErrorBody(members)

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 /// An ArcGIS error body, in either of its shapes:
 ///

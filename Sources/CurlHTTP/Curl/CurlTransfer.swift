@@ -1,5 +1,6 @@
 internal import CCurl
 internal import CCurlShims
+import FeatureQuerySupport
 import Synchronization
 
 /// One request's transfer: its easy-handle settings, the callbacks that fill its response, and how it ends.
@@ -79,8 +80,8 @@ final class CurlTransfer: @unchecked Sendable {
         try easy.set(CURLOPT_HTTP_VERSION, settings.enableHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
         // Waiting for a connection that may multiplex only pays off where HTTP/2 can be negotiated (TLS).
         try easy.set(CURLOPT_PIPEWAIT, settings.enableHTTP2 && settings.isHTTPS)
-        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout.wholeMilliseconds))
-        if let timeout = settings.timeout { try easy.set(CURLOPT_TIMEOUT_MS, Int(timeout.wholeMilliseconds)) }
+        try easy.set(CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout.clampedMilliseconds))
+        if let timeout = settings.timeout { try easy.set(CURLOPT_TIMEOUT_MS, Int(timeout.clampedMilliseconds)) }
         if let low = settings.lowSpeedLimit {
             try easy.set(CURLOPT_LOW_SPEED_LIMIT, low.bytesPerSecond)
             try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(low.duration.components.seconds)))
@@ -261,12 +262,5 @@ final class CurlTransfer: @unchecked Sendable {
             curl_slist_free_all(headerList)
             self.headerList = nil
         }
-    }
-}
-
-extension Duration {
-    var wholeMilliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// The Esri JSON reading rules behind ``EsriJSON``.
 struct EsriGeometryDecoder {
     private var coordinates: CoordinateDecoder

@@ -1,3 +1,5 @@
+public import FeatureQuerySupport
+
 /// Esri JSON geometries, as ArcGIS REST sends them in query responses and takes them in the `geometry`
 /// query parameter: `{"x":..,"y":..}`, `{"xmin":..,"ymin":..,"xmax":..,"ymax":..}`, `{"points":[..]}`,
 /// `{"paths":[..]}` and `{"rings":[..]}`, each with an optional `spatialReference`.

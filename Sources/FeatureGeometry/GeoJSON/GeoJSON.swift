@@ -1,3 +1,5 @@
+public import FeatureQuerySupport
+
 /// GeoJSON geometries (RFC 7946), as OGC API Features services send them and as `f=geojson` ArcGIS queries
 /// return them.
 ///

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// The GeoJSON reading rules behind ``GeoJSON``.
 struct GeoJSONGeometryDecoder {
     private var coordinates: CoordinateDecoder

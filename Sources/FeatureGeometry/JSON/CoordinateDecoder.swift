@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// Reads coordinate arrays out of parsed JSON for both formats, counting positions against
 /// ``DecodingLimits/maxPositions`` and naming the failing element's path in every error.
 struct CoordinateDecoder {

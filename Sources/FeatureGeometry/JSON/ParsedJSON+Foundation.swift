@@ -1,4 +1,5 @@
 import Foundation
+public import FeatureQuerySupport
 
 extension ParsedJSON {
     /// Converts the output of Foundation's `JSONSerialization.jsonObject(with:)` (dictionaries, arrays,

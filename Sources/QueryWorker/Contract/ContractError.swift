@@ -1,4 +1,4 @@
-public import FeatureGeometry
+public import FeatureQuerySupport
 public import FeatureService
 
 /// The `error` object of the message contract: what went wrong with a request or one of its layers, as the
@@ -110,7 +110,7 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
         if let code = error.serviceCode { details["serviceCode"] = .number(Double(code)) }
         if !error.details.isEmpty { details["serviceDetails"] = .array(error.details.map { .string($0) }) }
         if let wait = error.retryAfter {
-            details["retryAfterMs"] = .number(Double(wait.wholeMilliseconds))
+            details["retryAfterMs"] = .number(Double(wait.clampedMilliseconds))
         }
         self.init(Code(error.code.rawValue), error.message, retryable: error.isRetryable, details: .object(details))
     }

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 /// Appends JSON text straight into a byte buffer: the outcome encoders' writer. No Foundation and no tree,
 /// because a result can hold millions of object ids, each written here as digits.
@@ -27,24 +27,9 @@ struct ContractJSONWriter {
 
     mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
-    /// A JSON string: quotes, backslashes and control characters escaped; everything else as UTF-8.
+    /// A JSON string, escaped by the package's one escaper (``JSONString``).
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hex(byte >> 4))
-                bytes.append(Self.hex(byte & 0xF))
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(text, to: &bytes)
     }
 
     mutating func bool(_ value: Bool) {
@@ -84,10 +69,6 @@ struct ContractJSONWriter {
             count += 1
         }
         return count
-    }
-
-    private static func hex(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// RFC 4648 base64 with padding, for keys that are not UTF-8.

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 public import Kafka
 
 /// The outcome of a request that has no result, as published on the errors topic: rejected, failed,

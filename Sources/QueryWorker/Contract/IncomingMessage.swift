@@ -1,4 +1,4 @@
-public import FeatureGeometry
+public import FeatureQuerySupport
 
 /// What one message on the requests topic is, once read: a query to run, a cancel, or a rejection to answer.
 ///

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 extension RequestDecoder {
     /// `targets`: 1 to ``RequestLimits/maxTargets`` distinct ArcGIS layers or services (or OGC collections,

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 public import Kafka
 public import QueryLanguage
 import FeatureGeometry

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 /// Reads the members of one JSON object of a request, turning every mismatch with the contract into a
 /// ``ContractError`` that names the JSON path (`query.extent.xmin`) and what was found there.

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import FeatureQuerySupport
 
 extension ResultMessage {
     /// The result as one message (part 1 of 1), whatever its size.

@@ -1,5 +1,6 @@
 import Configuration
 import FeatureGeometry
+import FeatureQuerySupport
 import Foundation
 
 extension SettingsLayer {

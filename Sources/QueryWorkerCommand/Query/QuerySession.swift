@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeatureQuerySupport
 import Foundation
 import Kafka
 import Logging
@@ -91,7 +92,7 @@ struct QuerySession {
     /// ``OutcomeStream``).
     func publishAndWait(timeout: Duration, published: () -> Void) async throws -> OutcomeCollector.Completed? {
         let topics = [kafka.settings.topics.results, kafka.settings.topics.errors]
-        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        let now = WallClock.nowMilliseconds()
         return try await OutcomeStream.withStream(
             client: kafka.client(id: "query-worker-query-reader"), topics: topics, wanted: [draft.requestId],
             notBeforeMs: now - Self.clockSkewAllowance, deadline: .now.advanced(by: timeout), logger: logger

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeatureQuerySupport
 import Foundation
 import QueryLanguage
 import QueryWorker
@@ -57,7 +58,7 @@ struct RequestDraft: Sendable, Encodable {
     /// `warnings`, since the worker the request reaches may be configured otherwise.
     func checkedJSON(catalog: NamedQueryCatalog) throws -> (json: [UInt8], warnings: [String]) {
         let bytes = try json()
-        let now = Int64(Date().timeIntervalSince1970 * 1_000)
+        let now = WallClock.nowMilliseconds()
         switch RequestDecoder(namedQueries: catalog).decode(bytes, key: Array(key.utf8), receivedAt: now) {
         case .query, .cancel:
             return (bytes, [])

@@ -24,7 +24,7 @@ enum FaultResponses {
             return response
         case .arcgisError:
             let error = ArcGISServiceError(code: 500, message: "Error performing query operation", details: [])
-            return LoopbackResponse(status: 200, headers: ["Content-Type": ArcGISResponse.jsonType], body: .bytes(error.json))
+            return LoopbackResponse(status: 200, headers: ["Content-Type": RESTResponseWriter.jsonType], body: .bytes(error.json))
         case .htmlPage(let status):
             return .text(HTMLPage.signIn, status: status, contentType: HTMLPage.contentType)
         case .truncatedBody:

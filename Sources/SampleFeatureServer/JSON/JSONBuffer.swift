@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// A growing UTF-8 byte buffer that JSON is appended to directly: no Foundation, no Codable, no
 /// intermediate tree. Responses of tens of kilobytes are written thousands of times a second, so every
 /// append is a few byte copies.
@@ -39,24 +41,9 @@ struct JSONBuffer {
         bytes.append(contentsOf: text.utf8)
     }
 
-    /// Appends a JSON string literal: quotes, backslashes and control characters escaped.
+    /// Appends a JSON string literal, escaped by the package's one escaper (``JSONString``).
     mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hexDigit(byte >> 4))
-                bytes.append(Self.hexDigit(byte & 0xF))
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONString.append(text, to: &bytes)
     }
 
     /// Appends `"key":`.
@@ -129,9 +116,5 @@ struct JSONBuffer {
             } while rest > 0
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: digits[position...]))
         }
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? value + 48 : value - 10 + UInt8(ascii: "a")
     }
 }

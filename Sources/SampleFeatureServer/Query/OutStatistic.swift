@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 
 /// One `outStatistics` entry: `{"statisticType":"max","onStatisticField":"OBJECTID","outStatisticFieldName":"maxid"}`.
@@ -16,7 +17,7 @@ struct OutStatistic: Sendable {
     static func parse(_ text: String, layer: LayerDefinition) throws(ArcGISServiceError) -> [OutStatistic] {
         let json: ParsedJSON
         do {
-            json = try ParsedJSON(parsing: text)
+            json = try ParsedJSON(reading: text)
         } catch {
             throw .invalidRequest("'outStatistics' is not JSON: \(RequestParameters.describe(error))")
         }

@@ -8,7 +8,7 @@ enum QueryExecutor {
     static let cacheThreshold = 20_000
 
     static func select(
-        _ request: QueryRequest, layer: SampleLayer, source: FeatureSource, cache: SelectionCache
+        _ request: LayerQueryParameters, layer: SampleLayer, source: FeatureSource, cache: SelectionCache
     ) throws -> [Int32] {
         let key = layer.path + "#" + request.selectionKey
         if let cached = cache.lookup(key) { return cached }

@@ -2,7 +2,7 @@
 /// `id`, and `"properties":{"exceededTransferLimit":true}` on the collection when more features remain,
 /// as ArcGIS does.
 enum GeoJSONResponseWriter {
-    static func features(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
+    static func features(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
         let definition = layer.definition
         let source = layer.source
         var json = JSONBuffer(capacity: 256 + page.range.count * 480)

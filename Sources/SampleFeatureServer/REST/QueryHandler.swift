@@ -9,23 +9,23 @@ extension RequestHandler {
         let definition = layer.definition
         guard definition.supportsQuery, definition.isFeatureLayer else {
             recorder.error()
-            return ArcGISResponse.error(.operationNotSupported, format: format)
+            return RESTResponseWriter.error(.operationNotSupported, format: format)
         }
-        let request: QueryRequest
+        let request: LayerQueryParameters
         let selection: [Int32]
         do {
-            request = try QueryRequest(parameters, layer: definition)
+            request = try LayerQueryParameters(parameters, layer: definition)
             selection = try QueryExecutor.select(request, layer: layer.layer, source: layer.source, cache: cache)
         } catch let error as ArcGISServiceError {
             recorder.error()
-            return ArcGISResponse.error(error, format: format)
+            return RESTResponseWriter.error(error, format: format)
         } catch let error as CancellationError {
             throw error
         } catch {
             logger.warning("query failed", metadata: ["layer": "\(layer.layer)", "error": "\(error)"])
             recorder.error()
             let failure = ArcGISServiceError(code: 500, message: "Error performing query operation", details: ["\(error)"])
-            return ArcGISResponse.error(failure, format: format)
+            return RESTResponseWriter.error(failure, format: format)
         }
         let body: [UInt8]
         if let statistics = request.statistics {
@@ -39,12 +39,12 @@ extension RequestHandler {
         } else {
             let page = QueryPage(total: selection.count, request: request, layer: definition, shortPageCap: shortPageCap)
             if request.format == .geojson {
-                return ArcGISResponse.resource(
+                return RESTResponseWriter.resource(
                     GeoJSONResponseWriter.features(request, layer, selection, page), format: .geojson, title: "Query")
             }
             body = QueryResponseWriter.features(request, layer, selection, page)
         }
         let bodyFormat: ResponseFormat = format == .geojson ? .json : format
-        return ArcGISResponse.resource(body, format: bodyFormat, title: "Query: \(definition.name)")
+        return RESTResponseWriter.resource(body, format: bodyFormat, title: "Query: \(definition.name)")
     }
 }

@@ -10,7 +10,7 @@ struct QueryPage: Sendable {
     /// Paginating layers return `min(resultRecordCount ?? maxRecordCount, maxRecordCount)` features from
     /// `resultOffset`; others the first maxRecordCount. `shortPageCap` (a fault) trims pages further.
     /// The flag is true exactly when matches remain beyond the returned ones.
-    init(total: Int, request: QueryRequest, layer: LayerDefinition, shortPageCap: Int?) {
+    init(total: Int, request: LayerQueryParameters, layer: LayerDefinition, shortPageCap: Int?) {
         let offset = layer.supportsPagination ? min(request.offset ?? 0, total) : 0
         var size = layer.maxRecordCount
         if layer.supportsPagination, let asked = request.recordCount { size = min(asked, size) }
@@ -24,7 +24,7 @@ struct QueryPage: Sendable {
 
 /// Writes `f=json` query responses: features, ids, counts, extents and statistics.
 enum QueryResponseWriter {
-    static func features(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
+    static func features(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
         let definition = layer.definition
         let source = layer.source
         let withGeometry = request.returnGeometry && definition.geometryType != nil
@@ -121,7 +121,7 @@ enum QueryResponseWriter {
     }
 
     /// `{"count":N}`, with the extent too when returnExtentOnly is also set.
-    static func count(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
+    static func count(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
         var json = JSONBuffer(capacity: 160)
         json.raw("{\"count\":")
         json.int(selection.count)
@@ -133,7 +133,7 @@ enum QueryResponseWriter {
         return json.bytes
     }
 
-    static func extent(_ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
+    static func extent(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
         var json = JSONBuffer(capacity: 160)
         json.raw("{\"extent\":")
         extent(&json, request, layer, selection)
@@ -141,7 +141,7 @@ enum QueryResponseWriter {
         return json.bytes
     }
 
-    private static func extent(_ json: inout JSONBuffer, _ request: QueryRequest, _ layer: PublishedLayer, _ selection: [Int32]) {
+    private static func extent(_ json: inout JSONBuffer, _ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) {
         var box: Envelope?
         for index in selection {
             guard let extent = layer.source.extent(Int(index)) else { continue }

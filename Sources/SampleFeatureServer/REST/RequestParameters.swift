@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import LoopbackHTTP
 
 /// A request's parameters (query string and form body), read once into a table with case-insensitive

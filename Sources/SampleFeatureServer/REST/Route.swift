@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// What a request path names under `/arcgis/rest`.
 enum Route: Sendable, Equatable {
     case info
@@ -103,7 +105,7 @@ enum PercentDecoding {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
+                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
             {
                 output.append(high << 4 | low)
                 index += 3
@@ -113,14 +115,5 @@ enum PercentDecoding {
             }
         }
         return String(decoding: output, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -87,33 +87,33 @@ final class RequestHandler: Sendable {
             format = try ResponseFormat(parameters)
         } catch {
             recorder.error()
-            return ArcGISResponse.error(error, format: nil)
+            return RESTResponseWriter.error(error, format: nil)
         }
         if let authorizer {
             let check = AuthorizationRequest(token: token, service: route.service, layer: route.layer, path: path, method: method)
             if case .deny(let code, let message) = await authorizer(check) {
                 recorder.error()
-                return ArcGISResponse.error(ArcGISServiceError(code: code, message: message), format: format)
+                return RESTResponseWriter.error(ArcGISServiceError(code: code, message: message), format: format)
             }
         }
         switch route {
         case .info:
             recorder.metadata()
             let tokenURL = "/arcgis/tokens/generateToken"
-            return ArcGISResponse.resource(MetadataWriter.info(tokenBased: authorizer != nil, tokenURL: tokenURL), format: format, title: "Info")
+            return RESTResponseWriter.resource(MetadataWriter.info(tokenBased: authorizer != nil, tokenURL: tokenURL), format: format, title: "Info")
         case .directory:
             recorder.metadata()
-            return ArcGISResponse.resource(MetadataWriter.directory(), format: format, title: "Home")
+            return RESTResponseWriter.resource(MetadataWriter.directory(), format: format, title: "Home")
         case .service(let service):
             recorder.metadata()
-            return ArcGISResponse.resource(MetadataWriter.service(service, layers: published(service)), format: format, title: service.path)
+            return RESTResponseWriter.resource(MetadataWriter.service(service, layers: published(service)), format: format, title: service.path)
         case .serviceLayers(let service):
             recorder.metadata()
-            return ArcGISResponse.resource(MetadataWriter.layers(published(service)), format: format, title: "\(service.path) layers")
+            return RESTResponseWriter.resource(MetadataWriter.layers(published(service)), format: format, title: "\(service.path) layers")
         case .layer(let layer):
             recorder.metadata()
             guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
-            return ArcGISResponse.resource(MetadataWriter.layer(published), format: format, title: published.definition.name)
+            return RESTResponseWriter.resource(MetadataWriter.layer(published), format: format, title: published.definition.name)
         case .query(let layer):
             guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
             return try query(published, parameters: parameters, format: format, shortPageCap: shortPageCap)
@@ -128,7 +128,7 @@ final class RequestHandler: Sendable {
 
     private func notFound(_ error: ArcGISServiceError, _ format: ResponseFormat) -> LoopbackResponse {
         recorder.error()
-        return ArcGISResponse.error(error, format: format)
+        return RESTResponseWriter.error(error, format: format)
     }
 
     private func published(_ service: SampleService) -> [PublishedLayer] {

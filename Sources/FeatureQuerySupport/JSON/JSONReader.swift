@@ -1,5 +1,5 @@
 /// A strict RFC 8259 parser from UTF-8 bytes to ``ParsedJSON``, written for hostile input: every read is
-/// bounds-checked, nesting is limited before recursing, and every failure is a ``GeometryError`` that names
+/// bounds-checked, nesting is limited before recursing, and every failure is a ``JSONReadError`` that names
 /// the byte offset. It does not use Foundation.
 struct JSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -12,29 +12,34 @@ struct JSONReader {
         self.maxDepth = maxDepth
     }
 
-    static func parse(_ input: some Collection<UInt8>, limits: DecodingLimits) throws -> ParsedJSON {
+    static func parse(_ input: some Collection<UInt8>, limits: JSONReadingLimits) throws(JSONReadError) -> ParsedJSON {
         let count = input.count
         guard count <= limits.maxBytes else {
-            throw GeometryError(
-                .limitExceeded,
-                "the input is \(count) bytes; the limit is \(limits.maxBytes) (raise DecodingLimits.maxBytes)")
+            throw JSONReadError(
+                .limitExceeded, "the input is \(count) bytes; the limit is \(limits.maxBytes) (raise maxBytes)")
         }
-        if let result = try input.withContiguousStorageIfAvailable({ try parse(buffer: $0, limits: limits) }) {
-            return result
+        let contiguous = input.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(JSONReadError) in try parse(buffer: buffer, limits: limits) }
         }
-        return try Array(input).withUnsafeBufferPointer { try parse(buffer: $0, limits: limits) }
+        if let contiguous { return try contiguous.get() }
+        return try Array(input).withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONReadError) in try parse(buffer: buffer, limits: limits) }
+        }.get()
     }
 
-    static func parse(_ text: String, limits: DecodingLimits) throws -> ParsedJSON {
+    static func parse(_ text: String, limits: JSONReadingLimits) throws(JSONReadError) -> ParsedJSON {
         var text = text
-        return try text.withUTF8 { try parse($0, limits: limits) }
+        // Through the collection entry point, which checks the byte limit first.
+        return try text.withUTF8 { buffer in
+            Result { () throws(JSONReadError) in try parse(buffer, limits: limits) }
+        }.get()
     }
 
-    private static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: DecodingLimits) throws -> ParsedJSON {
+    private static func parse(buffer: UnsafeBufferPointer<UInt8>, limits: JSONReadingLimits) throws(JSONReadError) -> ParsedJSON {
         var reader = JSONReader(bytes: buffer, maxDepth: limits.maxDepth)
         reader.skipWhitespace()
         guard reader.index < buffer.count else {
-            throw GeometryError(.malformedJSON, "the input is empty or only whitespace; expected a JSON value")
+            throw JSONReadError(.malformed, "the input is empty or only whitespace; expected a JSON value")
         }
         let value = try reader.parseValue()
         reader.skipWhitespace()
@@ -46,7 +51,7 @@ struct JSONReader {
 
     // MARK: Values
 
-    private mutating func parseValue() throws -> ParsedJSON {
+    private mutating func parseValue() throws(JSONReadError) -> ParsedJSON {
         guard index < bytes.count else { throw failure("the input ends where a value was expected (truncated?)") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -61,17 +66,16 @@ struct JSONReader {
         }
     }
 
-    private mutating func enterContainer() throws {
+    private mutating func enterContainer() throws(JSONReadError) {
         depth += 1
         guard depth <= maxDepth else {
-            throw GeometryError(
+            throw JSONReadError(
                 .limitExceeded,
-                "the JSON is nested more than \(maxDepth) levels deep at byte \(index); no geometry needs that "
-                    + "(raise DecodingLimits.maxDepth if this is intended)")
+                "the JSON is nested more than \(maxDepth) levels deep at byte \(index) (raise maxDepth if this is intended)")
         }
     }
 
-    private mutating func parseArray() throws -> ParsedJSON {
+    private mutating func parseArray() throws(JSONReadError) -> ParsedJSON {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // [
@@ -94,7 +98,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func parseObject() throws -> ParsedJSON {
+    private mutating func parseObject() throws(JSONReadError) -> ParsedJSON {
         try enterContainer()
         defer { depth -= 1 }
         index += 1  // {
@@ -127,7 +131,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws {
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONReadError) {
         let length = literal.utf8CodeUnitCount
         guard index + length <= bytes.count else { throw failure("the input ends inside the literal \(literal)") }
         let matches = literal.withUTF8Buffer { expected in
@@ -139,7 +143,7 @@ struct JSONReader {
 
     // MARK: Strings
 
-    private mutating func parseString() throws -> String {
+    private mutating func parseString() throws(JSONReadError) -> String {
         index += 1  // opening quote
         let start = index
         while index < bytes.count {
@@ -156,14 +160,16 @@ struct JSONReader {
         throw failure("the input ends inside a string (truncated?)")
     }
 
-    private mutating func parseEscapedString(from start: Int) throws -> String {
+    private mutating func parseEscapedString(from start: Int) throws(JSONReadError) -> String {
         var utf8 = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         while index < bytes.count {
             let byte = bytes[index]
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return try utf8.withUnsafeBufferPointer { try makeString($0) }
+                return try utf8.withUnsafeBufferPointer { buffer in
+                    Result { () throws(JSONReadError) in try makeString(buffer) }
+                }.get()
             case UInt8(ascii: "\\"):
                 try appendEscape(to: &utf8)
             case 0..<0x20:
@@ -176,7 +182,7 @@ struct JSONReader {
         throw failure("the input ends inside a string (truncated?)")
     }
 
-    private mutating func appendEscape(to utf8: inout [UInt8]) throws {
+    private mutating func appendEscape(to utf8: inout [UInt8]) throws(JSONReadError) {
         guard index < bytes.count else { throw failure("the input ends inside an escape sequence") }
         let code = bytes[index]
         index += 1
@@ -207,7 +213,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func readHex4() throws -> UInt32 {
+    private mutating func readHex4() throws(JSONReadError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw failure("the input ends inside a \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -225,7 +231,7 @@ struct JSONReader {
         return value
     }
 
-    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>) throws -> String {
+    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>) throws(JSONReadError) -> String {
         guard let text = String(validating: utf8, as: UTF8.self) else {
             throw failure("a string that is not valid UTF-8")
         }
@@ -234,7 +240,7 @@ struct JSONReader {
 
     // MARK: Numbers
 
-    private mutating func parseNumber() throws -> Double {
+    private mutating func parseNumber() throws(JSONReadError) -> Double {
         let start = index
         var scanner = JSONNumberScanner()
         try scanner.scan(bytes, at: &index)
@@ -264,7 +270,7 @@ struct JSONReader {
         return "byte 0x\(String(byte, radix: 16))"
     }
 
-    private func failure(_ message: String) -> GeometryError {
-        GeometryError(.malformedJSON, "\(message) at byte \(index)")
+    private func failure(_ message: String) -> JSONReadError {
+        JSONReadError(.malformed, "\(message) at byte \(index)")
     }
 }

@@ -1,12 +1,12 @@
 /// Well-formed UTF-8 by Unicode's table of well-formed sequences (no overlong forms, no surrogates, nothing
 /// above U+10FFFF): where bytes from a message or a response stop being text.
 ///
-/// Public so that every module reading hostile bytes (clauses here, ArcGIS responses in the engine) applies
+/// Shared so that every module reading hostile bytes (where clauses, ArcGIS responses in the engine) applies
 /// the same rule.
-public enum UTF8Validation {
+package enum UTF8Validation {
     /// The index just past the multi-byte sequence whose lead byte (0x80 or above) is at `index`; nil when the
     /// sequence is not well formed or runs past the end.
-    public static func scalarEnd(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+    package static func scalarEnd(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
         let lead = bytes[index]
         let length: Int
         var low: UInt8 = 0x80
@@ -29,7 +29,7 @@ public enum UTF8Validation {
     }
 
     /// The offset of the first byte that does not begin a well-formed sequence; nil when all of it is UTF-8.
-    public static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func firstInvalidOffset(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var index = 0
         while index < bytes.count {
             if bytes[index] < 0x80 {

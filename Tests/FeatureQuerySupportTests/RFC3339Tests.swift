@@ -1,10 +1,9 @@
+import FeatureQuerySupport
 import Testing
-
-@testable import QueryWorker
 
 /// RFC 3339 date-times: what the decoder accepts matches JSON Schema's `date-time` format, and formatting
 /// round-trips.
-@Suite struct ContractTimeTests {
+@Suite struct RFC3339Tests {
     @Test(arguments: [
         ("1970-01-01T00:00:00Z", Int64(0)),
         ("2025-06-01T12:00:00Z", 1_748_779_200_000),
@@ -40,7 +39,7 @@ import Testing
     }
 
     @Test func formattingRoundTrips() {
-        var random = SeededGenerator(seed: 3339)
+        var random = SplitMix(seed: 3339)
         for _ in 0..<5_000 {
             let instant = Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)
             #expect(RFC3339.milliseconds(from: RFC3339.string(fromMilliseconds: instant)) == instant)

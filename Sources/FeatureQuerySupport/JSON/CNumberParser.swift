@@ -13,9 +13,9 @@ import Darwin
 /// `strtod` reads the decimal point of the process's locale. JSON numbers use ".", so under a locale with
 /// another decimal point `strtod` stops early; that is detected (it did not consume every byte) and the
 /// caller falls back to the standard library's locale-independent conversion.
-enum CNumberParser {
+package enum CNumberParser {
     /// The value of an already-validated JSON number of at most 63 bytes; `nil` when it cannot say.
-    static func parse(_ number: UnsafeBufferPointer<UInt8>) -> Double? {
+    package static func parse(_ number: UnsafeBufferPointer<UInt8>) -> Double? {
         guard number.count < 64 else { return nil }
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double? in
             guard let base = buffer.baseAddress else { return nil }

@@ -1,10 +1,12 @@
-/// A parsed JSON value: what the decoders read geometries from.
+/// A parsed JSON value: what every module of the package reads JSON into (requests, settings, service
+/// responses, geometries).
 ///
-/// Use it to hand FeatureGeometry a geometry that is part of a larger document you have already parsed: it is
-/// `Codable`, so a `Decodable` feature model can hold `let geometry: ParsedJSON?` and pass it to
-/// `EsriJSON.decode(_:)` or `GeoJSON.decode(_:)`. Numbers are Doubles, as coordinates are; object members
-/// keep the last of duplicate keys. (Named apart from QueryLanguage's `JSONValue`, which builds CQL2-JSON
-/// with ordered members, so a file can import both modules.)
+/// It lives in this foundation module so that reading JSON does not mean importing geometry. It is one of the
+/// few public declarations here because embedders see it: FeatureGeometry's decoders take it (a `Decodable`
+/// feature model can hold `let geometry: ParsedJSON?` and pass it to `EsriJSON.decode(_:)`), and the
+/// ArcGIS engine's features keep their attributes as it. Numbers are Doubles, as coordinates are; object
+/// members keep the last of duplicate keys. (Named apart from QueryLanguage's `JSONValue`, which builds
+/// CQL2-JSON with ordered members, so a file can import both modules.)
 public enum ParsedJSON: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -13,13 +15,16 @@ public enum ParsedJSON: Hashable, Sendable {
     case array([ParsedJSON])
     case object([String: ParsedJSON])
 
-    /// Parses JSON text (RFC 8259) from UTF-8 bytes, such as `Data` or `[UInt8]`, within `limits`.
-    public init(parsing bytes: some Collection<UInt8>, limits: DecodingLimits = .default) throws {
+    /// Reads JSON text (RFC 8259) from UTF-8 bytes, such as `[UInt8]` or a slice of it, within `limits`.
+    ///
+    /// The package's own entry point; FeatureGeometry's public `init(parsing:limits:)` wraps it and turns the
+    /// error into a `GeometryError` for embedders.
+    package init(reading bytes: some Collection<UInt8>, limits: JSONReadingLimits = .default) throws(JSONReadError) {
         self = try JSONReader.parse(bytes, limits: limits)
     }
 
-    /// Parses JSON text (RFC 8259) within `limits`.
-    public init(parsing text: String, limits: DecodingLimits = .default) throws {
+    /// Reads JSON text (RFC 8259) within `limits`.
+    package init(reading text: String, limits: JSONReadingLimits = .default) throws(JSONReadError) {
         self = try JSONReader.parse(text, limits: limits)
     }
 
@@ -30,7 +35,7 @@ public enum ParsedJSON: Hashable, Sendable {
     }
 
     /// A short name of the value's kind, for error messages ("a string", "an array of 3").
-    var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .null: "null"
         case .bool(let value): "\(value)"

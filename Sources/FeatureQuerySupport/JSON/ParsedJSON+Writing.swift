@@ -10,7 +10,7 @@ extension ParsedJSON {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
         case .number(let number): Self.writeNumber(number, to: &output)
-        case .string(let text): Self.writeString(text, to: &output)
+        case .string(let text): JSONString.append(text, to: &output)
         case .array(let items):
             output += "["
             for (index, item) in items.enumerated() {
@@ -22,7 +22,7 @@ extension ParsedJSON {
             output += "{"
             for (index, key) in members.keys.sorted().enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                JSONString.append(key, to: &output)
                 output += ":"
                 members[key]?.write(to: &output)
             }
@@ -37,7 +37,9 @@ extension ParsedJSON {
         return output
     }
 
-    static func writeNumber(_ number: Double, to output: inout String) {
+    /// Integral numbers within ±2^53 as integers, other finite ones in Swift's shortest round-trip form, the
+    /// rest as `null`.
+    package static func writeNumber(_ number: Double, to output: inout String) {
         guard number.isFinite else {
             output += "null"
             return
@@ -47,29 +49,5 @@ extension ParsedJSON {
         } else {
             output += "\(number)"
         }
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped, the rest as it is.
-    public static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            output += text
-            output += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case let control where control.value < 0x20:
-                let hex = String(control.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

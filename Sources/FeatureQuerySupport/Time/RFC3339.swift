@@ -6,20 +6,20 @@
 /// digits (kept to the millisecond, truncated). Leap seconds (`:60`) are refused, as the schema validator
 /// refuses them, so that the worker and the schema agree on every value. Writing always gives UTC with
 /// milliseconds: `2025-06-01T12:00:00.000Z`.
-public enum RFC3339 {
+package enum RFC3339 {
     /// The instant `text` names, in milliseconds since the epoch; `nil` when it is not an RFC 3339 date-time.
-    public static func milliseconds(from text: String) -> Int64? {
+    package static func milliseconds(from text: String) -> Int64? {
         Array(text.utf8).withUnsafeBufferPointer { parse($0) }
     }
 
     /// `2025-06-01T12:00:00.000Z` for `milliseconds` since the epoch (clamped to the years 0001–9999).
-    public static func string(fromMilliseconds milliseconds: Int64) -> String {
-        let lowest = daysFromCivil(year: 1, month: 1, day: 1) * 86_400_000
-        let highest = (daysFromCivil(year: 9999, month: 12, day: 31) + 1) * 86_400_000 - 1
+    package static func string(fromMilliseconds milliseconds: Int64) -> String {
+        let lowest = CivilCalendar.daysFromCivil(year: 1, month: 1, day: 1) * 86_400_000
+        let highest = (CivilCalendar.daysFromCivil(year: 9999, month: 12, day: 31) + 1) * 86_400_000 - 1
         let value = min(max(milliseconds, lowest), highest)
-        let days = floorDivide(value, 86_400_000)
+        let days = CivilCalendar.floorDivide(value, 86_400_000)
         let inDay = value - days * 86_400_000
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
         var text = ""
         text.reserveCapacity(24)
         append(year, width: 4, to: &text)
@@ -64,7 +64,7 @@ public enum RFC3339 {
             let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
             let second = digits(2)
         else { return nil }
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month),
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month),
             hour <= 23, minute <= 59, second <= 59
         else { return nil }
         var millisecond: Int64 = 0
@@ -90,45 +90,9 @@ public enum RFC3339 {
             offsetMinutes = sign * (offsetHour * 60 + offsetMinute)
         }
         guard index == bytes.count else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         let local = ((days * 24 + hour) * 60 + minute) * 60 + second
         return (local - offsetMinutes * 60) * 1000 + millisecond
-    }
-
-    // MARK: Calendar (proleptic Gregorian; Howard Hinnant's days-from-civil algorithms)
-
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPrime = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
-        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return value % divisor < 0 ? quotient - 1 : quotient
     }
 
     private static func append(_ value: Int64, width: Int, to text: inout String) {

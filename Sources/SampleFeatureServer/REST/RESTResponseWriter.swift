@@ -1,7 +1,8 @@
 import LoopbackHTTP
 
-/// Turns JSON bodies and errors into HTTP responses in the format `f` asked for.
-enum ArcGISResponse {
+/// Turns JSON bodies and errors into HTTP responses in the format `f` asked for. (Named for what it does,
+/// and apart from the engine's `ArcGISResponse`, which reads such responses.)
+enum RESTResponseWriter {
     static let jsonType = "application/json; charset=utf-8"
     static let geoJSONType = "application/geo+json; charset=utf-8"
     static let prettyType = "text/plain; charset=utf-8"

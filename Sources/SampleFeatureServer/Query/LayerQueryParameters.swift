@@ -16,7 +16,7 @@ enum ResponseFormat: String, Sendable {
 
 /// A layer query's parameters, read and checked against the layer: everything the executor and the
 /// writers need, with every problem already turned into an ArcGIS error.
-struct QueryRequest: Sendable {
+struct LayerQueryParameters: Sendable {
     var predicate: WherePredicate?
     var objectIDs: [Int]?
     var spatial: SpatialQuery?

@@ -28,10 +28,10 @@ struct JSONNumberScanner {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// Advances `index` past one number, or throws ``GeometryError/Code/malformedJSON`` naming the byte.
-    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) throws {
-        func failure(_ message: String) -> GeometryError {
-            GeometryError(.malformedJSON, "\(message) at byte \(index)")
+    /// Advances `index` past one number, or throws a malformed ``JSONReadError`` naming the byte.
+    mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) throws(JSONReadError) {
+        func failure(_ message: String) -> JSONReadError {
+            JSONReadError(.malformed, "\(message) at byte \(index)")
         }
         func digit(_ i: Int) -> UInt8? {
             guard i < bytes.count else { return nil }
