@@ -1,6 +1,7 @@
 import ArcGISEngine
 import CurlHTTP
 import FeatureGeometry
+import FeatureQuerySupport
 import Foundation
 import Logging
 import QueryLanguage
@@ -166,7 +167,7 @@ private enum ExecutorTestSupport {
     static let fastRetries = ArcGISEngineConfiguration.RetryPolicy(
         maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20), maxRetryAfter: .seconds(1))
 
-    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    static func now() -> Int64 { WallClock.nowMilliseconds() }
 
     static func request(_ targets: [QueryTarget], _ query: QuerySpec, deadline: Int64? = nil) -> QueryRequest {
         QueryRequest(

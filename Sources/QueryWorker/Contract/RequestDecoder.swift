@@ -1,7 +1,6 @@
 import FeatureQuerySupport
 public import Kafka
 public import QueryLanguage
-import FeatureGeometry
 
 /// Bounds on what one request may cost to read: checked before the work they bound is done.
 public struct RequestLimits: Sendable, Hashable {
@@ -76,10 +75,9 @@ public struct RequestDecoder: Sendable {
         let root: ParsedJSON
         do {
             root = try ParsedJSON(
-                parsing: value, limits: DecodingLimits(maxBytes: limits.maxMessageBytes, maxDepth: limits.maxDepth))
+                reading: value, limits: JSONReadingLimits(maxBytes: limits.maxMessageBytes, maxDepth: limits.maxDepth))
         } catch {
-            let reason = (error as? GeometryError)?.message ?? "\(error)"
-            return .rejected(RejectedRequest(code: .invalidJSON, message: "the message is not valid JSON: \(reason)"))
+            return .rejected(RejectedRequest(code: .invalidJSON, message: "the message is not valid JSON: \(error.message)"))
         }
         guard case .object(let members) = root else {
             return .rejected(RejectedRequest(

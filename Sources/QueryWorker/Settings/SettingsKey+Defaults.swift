@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 extension SettingsKey {
     /// The value the worker runs on when no source sets this key, written as the key's value is written
     /// (`10s`, `1MiB`, `localhost:9092`), or in words where it depends on something else (`hostname-pid`).
@@ -48,6 +50,6 @@ extension SettingsKey {
     /// `30s`, or `250ms` for durations that are not whole seconds.
     static func durationText(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        return attoseconds == 0 ? "\(seconds)s" : "\(duration.wholeMilliseconds)ms"
+        return attoseconds == 0 ? "\(seconds)s" : "\(duration.clampedMilliseconds)ms"
     }
 }

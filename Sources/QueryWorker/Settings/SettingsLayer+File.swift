@@ -1,5 +1,4 @@
 import Configuration
-import FeatureGeometry
 import FeatureQuerySupport
 import Foundation
 
@@ -24,7 +23,7 @@ extension SettingsLayer {
         guard data.count <= maxFileBytes else { throw invalid("is larger than \(maxFileBytes) bytes") }
         let json: ParsedJSON
         do {
-            json = try ParsedJSON(parsing: data)
+            json = try ParsedJSON(reading: data)
         } catch {
             throw invalid("is not valid JSON: \(error)")
         }

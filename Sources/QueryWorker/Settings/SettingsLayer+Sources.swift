@@ -1,5 +1,4 @@
 import Configuration
-import FeatureGeometry
 import FeatureQuerySupport
 import Foundation
 
@@ -62,7 +61,7 @@ extension SettingsLayer {
                 message: "\(variable) must be a JSON object of query names and where clauses, like "
                     + "{\"big\": \"Shape__Area > 1000000\"}: \(why)")
         }
-        guard let json = try? ParsedJSON(parsing: text), case .object(let members) = json else {
+        guard let json = try? ParsedJSON(reading: text), case .object(let members) = json else {
             throw invalid("it is not a JSON object")
         }
         var result: [String: FoundSetting] = [:]

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 public import FeatureService
 public import Kafka
 public import Logging
@@ -20,7 +21,7 @@ public final class QueryWorkerService: Service, Sendable {
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
-            maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WorkerCore.nowMs() })
+            maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
         let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, logger: logger)
         let configuration = KafkaConsumerConfiguration(
             client: KafkaClientConfiguration(

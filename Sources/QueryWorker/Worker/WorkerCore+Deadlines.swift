@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 extension WorkerCore {
     /// Expires requests whose deadline passes while they run: answered `expired`, their runs cancelled (and
     /// so their HTTP transfers aborted) once no request is left on them.
@@ -10,10 +12,10 @@ extension WorkerCore {
     func deadlineLoop() async {
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled {
-                let now = Self.nowMs()
+                let now = WallClock.nowMilliseconds()
                 perform(transition { $0.expireDue(nowMs: now) }, in: &group)
                 let next = state.withLock { $0.nextDeadlineMs }
-                let wait = min(max((next ?? Int64.max) - Self.nowMs(), 5), 100)
+                let wait = min(max((next ?? Int64.max) - WallClock.nowMilliseconds(), 5), 100)
                 do { try await Task.sleep(for: .milliseconds(wait)) } catch { return }
             }
         }

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Kafka
 import Logging
 
@@ -14,14 +15,14 @@ extension WorkerCore {
     /// again) when the partition is no longer held, on shutdown, or when the publishing task is cancelled.
     func deliver(_ delivery: RequestLifecycle.Delivery) async {
         let source = delivery.answer.source
-        var message = OutcomeMessage(delivery.answer, worker: settings.workerID, finishedAt: Self.nowMs())
+        var message = OutcomeMessage(delivery.answer, worker: settings.workerID, finishedAt: WallClock.nowMilliseconds())
         var backoff = Duration.seconds(1)
         while true {
             let failure = await publisher.publish(message, source: source) {
                 apply(transition { $0.queued(delivery.position) })
             }
             guard let failure else {
-                events.delivered(message, source: source, nowMs: Self.nowMs())
+                events.delivered(message, source: source, nowMs: WallClock.nowMilliseconds())
                 apply(transition { $0.delivered(delivery.position) })
                 return
             }

@@ -1,11 +1,8 @@
+import FeatureQuerySupport
 import Kafka
 import Logging
 import ServiceLifecycle
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The owner of every request's life: feeds each event to the ``RequestLifecycle`` machine under one lock and
 /// does what it answers once the lock is released: starts and cancels runs, publishes outcomes, stores
@@ -39,19 +36,12 @@ final class WorkerCore: Sendable {
         self.state = Mutex(RequestLifecycle(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
     }
 
-    /// Wall-clock milliseconds since the epoch: the unit of deadlines and outcome timestamps.
-    static func nowMs() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int64(spec.tv_sec) * 1_000 + Int64(spec.tv_nsec) / 1_000_000
-    }
-
     // MARK: Messages
 
     /// Handles one request-topic message. Runs and publications become children of `group`.
     func handle(_ message: KafkaConsumerMessage, in group: inout DiscardingTaskGroup) {
         let position = MessagePosition(message.topicPartition, offset: message.offset)
-        let now = Self.nowMs()
+        let now = WallClock.nowMilliseconds()
         let source = MessageSource(message)
         let arrival = classify(message, source: source, nowMs: now)
         let (receipt, action) = transition { $0.receive(arrival, at: position, nowMs: now) }
@@ -84,7 +74,7 @@ final class WorkerCore: Sendable {
             // A request without a deadline gets the operator's `requestTimeout` (the settings refuse zero), so
             // nothing runs forever; the deadline loop then ends it like any other.
             if request.deadline == nil, settings.timeouts.request > .zero {
-                request.deadline = request.receivedAt + settings.timeouts.request.wholeMilliseconds
+                request.deadline = request.receivedAt + settings.timeouts.request.clampedMilliseconds
             }
             if let refusal = executor.admit(request) {
                 let rejection = RejectedRequest(
