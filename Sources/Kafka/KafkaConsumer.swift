@@ -49,14 +49,22 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// Joins the group and reads until graceful shutdown or cancellation, then leaves the group cleanly
     /// (stored offsets are committed and the partitions handed over).
+    ///
+    /// Returns at most the configuration's `closeTimeout` after being told to stop, whatever the cluster does:
+    /// a close still blocked in librdkafka then finishes alone on the consumer's thread (see
+    /// ``KafkaConsumerConfiguration/closeTimeout``).
     public func run() async throws {
         guard !core.started.exchange(true, ordering: .sequentiallyConsistent) else {
             throw KafkaError(code: .shutdown, message: "KafkaConsumer.run() was called twice")
         }
-        try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle) {
+        let finished = try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle, stopTimeout: configuration.closeTimeout) {
             self.pollLoop()
         } stop: {
             self.triggerGracefulShutdown()
+        }
+        if !finished {
+            // The close goes on alone; the reader must not wait for it.
+            finish(handle.context.fatalError.withLock { $0 })
         }
     }
 

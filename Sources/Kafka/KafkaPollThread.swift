@@ -17,22 +17,50 @@ enum KafkaPollThread {
 
     /// A client's `Service.run()`: the poll loop on its own thread until graceful shutdown or cancellation
     /// calls `stop`, then the client's fatal error, if librdkafka reported one.
+    ///
+    /// After `stop`, the loop closes the client (a consumer's close, a producer's flush), and librdkafka can
+    /// block there for as long as the cluster stays unreachable: a consumer's close waits for its final commit
+    /// and for leaving the group, and in librdkafka 2.0.2 it was seen waiting for over an hour. So the wait
+    /// for the loop is bounded: `stopTimeout` after `stop`, this returns (with a warning in the log) while the
+    /// loop goes on alone. The loop's closure holds the client, so its `rd_kafka_t` is destroyed only when the
+    /// blocked call has returned, on that thread, never under it; a process that exits meanwhile simply ends
+    /// the thread.
+    ///
+    /// - Returns: whether the loop finished; false when it was left running after `stopTimeout`.
+    @discardableResult
     static func runService(
         name: String,
         handle: RDKafkaHandle,
+        stopTimeout: Duration,
         loop: @escaping @Sendable () -> Void,
         stop: @escaping @Sendable () -> Void
-    ) async throws(KafkaError) {
-        await withTaskCancellationHandler {
+    ) async throws(KafkaError) -> Bool {
+        let work = ServiceLoop(loop)
+        let stopOnce = Atomic<Bool>(false)
+        let stopAndArm: @Sendable () -> Void = {
+            guard !stopOnce.exchange(true, ordering: .sequentiallyConsistent) else { return }
+            stop()
+            // The bound: a timer that resumes the awaiting task if the loop has not finished by then.
+            let nanoseconds = Int(clamping: stopTimeout.milliseconds &* 1_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { work.abandon() }
+        }
+        let finished = await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
-                await run(name: name, loop)
+                await work.start(name: name)
             } onGracefulShutdown: {
-                stop()
+                stopAndArm()
             }
         } onCancel: {
-            stop()
+            stopAndArm()
+        }
+        if !finished {
+            handle.context.logger.warning(
+                "the client did not close in time; leaving it to finish on its own thread",
+                metadata: ["thread": "\(name)", "timeoutMs": "\(stopTimeout.milliseconds)"])
+            return false
         }
         if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }
+        return true
     }
 
     /// Runs one blocking call on its own thread and returns its result.
@@ -44,6 +72,52 @@ enum KafkaPollThread {
             thread.name = name
             thread.start()
         }
+    }
+}
+
+/// A service's poll loop and the task awaiting it. The task is resumed once, by whichever comes first: the
+/// loop's end (after the thread has let go of the loop's closure, as ``BorrowedWork`` does) or ``abandon()``.
+private final class ServiceLoop: Sendable {
+    private let state: Mutex<(body: (@Sendable () -> Void)?, continuation: CheckedContinuation<Bool, Never>?, abandoned: Bool)>
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        state = Mutex((body, nil, false))
+    }
+
+    /// Starts the loop's thread and returns true when the loop finished, false when it was abandoned.
+    func start(name: String) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let abandoned = state.withLock { state -> Bool in
+                guard !state.abandoned else { return true }
+                state.continuation = continuation
+                return false
+            }
+            // Even when abandoned already, the loop runs: it sees the stop request and closes the client.
+            let thread = Thread { self.runOnThread() }
+            thread.name = name
+            thread.start()
+            if abandoned { continuation.resume(returning: false) }
+        }
+    }
+
+    /// Resumes the awaiting task now, leaving the loop to finish on its thread.
+    func abandon() {
+        let continuation = state.withLock { state in
+            state.abandoned = true
+            return state.continuation.take()
+        }
+        continuation?.resume(returning: false)
+    }
+
+    private func runOnThread() {
+        callAndRelease()
+        state.withLock { $0.continuation.take() }?.resume(returning: true)
+    }
+
+    /// Calls the loop once; its closure (and the client it captured) is released when this returns.
+    private func callAndRelease() {
+        guard let body = state.withLock({ $0.body.take() }) else { return }
+        body()
     }
 }
 
