@@ -12,6 +12,8 @@ public final class KafkaConsumer: Service, Sendable {
     let handle: RDKafkaHandle
     let core: KafkaConsumerCore
     let logger: Logger
+    /// The poll loop's thread, and the bound on waiting for the close (``KafkaConsumerConfiguration/closeTimeout``).
+    let thread: KafkaServiceThread
 
     /// Creates the consumer and checks every configuration property. Nothing is fetched until ``run()``.
     ///
@@ -38,6 +40,7 @@ public final class KafkaConsumer: Service, Sendable {
         self.core = core
         self.configuration = configuration
         self.logger = logger
+        self.thread = KafkaServiceThread(stopTimeout: configuration.closeTimeout)
     }
 
     /// The messages, in order per partition. Ends when the consumer stops; throws if it failed fatally.
@@ -57,7 +60,7 @@ public final class KafkaConsumer: Service, Sendable {
         guard !core.started.exchange(true, ordering: .sequentiallyConsistent) else {
             throw KafkaError(code: .shutdown, message: "KafkaConsumer.run() was called twice")
         }
-        let finished = try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle, stopTimeout: configuration.closeTimeout) {
+        let finished = try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle, thread: thread) {
             self.pollLoop()
         } stop: {
             self.triggerGracefulShutdown()
@@ -68,9 +71,11 @@ public final class KafkaConsumer: Service, Sendable {
         }
     }
 
-    /// Stops reading and leaves the group; ``run()`` returns once that is done.
+    /// Stops reading and leaves the group; ``run()`` returns once that is done, or after the configuration's
+    /// `closeTimeout`.
     public func triggerGracefulShutdown() {
         core.stopRequested.store(true, ordering: .sequentiallyConsistent)
+        thread.stopRequested()
     }
 
     // MARK: Pause and resume

@@ -16,6 +16,8 @@ public final class KafkaProducer: Service, Sendable {
     private let logger: Logger
     private let stopRequested = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
+    /// The poll loop's thread, and the bound on waiting for the flush (``stopTimeout``).
+    private let thread: KafkaServiceThread
 
     public init(configuration: KafkaProducerConfiguration, logger: Logger) throws(KafkaError) {
         self.handle = try RDKafkaHandle(
@@ -27,6 +29,7 @@ public final class KafkaProducer: Service, Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        self.thread = KafkaServiceThread(stopTimeout: Self.stopTimeout(flushTimeout: configuration.flushTimeout))
     }
 
     /// Sends one message and waits for its delivery report.
@@ -87,10 +90,10 @@ public final class KafkaProducer: Service, Sendable {
     /// Serves delivery reports until graceful shutdown or cancellation, then flushes what is queued
     /// (up to `flushTimeout`) and fails the rest with a `shutdown` error.
     ///
-    /// Returns at most ``stopTimeout`` after being told to stop, whatever the cluster does (see
+    /// Returns at most ``stopTimeout(flushTimeout:)`` after being told to stop, whatever the cluster does (see
     /// ``KafkaProducerConfiguration/flushTimeout``).
     public func run() async throws {
-        try await KafkaPollThread.runService(name: "kafka-producer", handle: handle, stopTimeout: stopTimeout) {
+        try await KafkaPollThread.runService(name: "kafka-producer", handle: handle, thread: thread) {
             self.pollLoop()
         } stop: {
             self.triggerGracefulShutdown()
@@ -99,6 +102,7 @@ public final class KafkaProducer: Service, Sendable {
 
     public func triggerGracefulShutdown() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
+        thread.stopRequested()
     }
 
     /// Fails every message not yet delivered at once, and every later `send`: each `send` waiting for
@@ -117,7 +121,7 @@ public final class KafkaProducer: Service, Sendable {
 
     /// How long ``run()`` may take once told to stop: the flush, then the reports of what the flush left
     /// (purged), then a second for the thread to end.
-    var stopTimeout: Duration { configuration.flushTimeout + Self.purgeReportsTimeout + .seconds(1) }
+    static func stopTimeout(flushTimeout: Duration) -> Duration { flushTimeout + purgeReportsTimeout + .seconds(1) }
 
     /// How long the poll loop serves the (failed) delivery reports of purged messages. librdkafka reports
     /// purged messages at once; this only bounds the loop.
