@@ -16,7 +16,7 @@ public final class KafkaProducer: Service, Sendable {
     private let logger: Logger
     private let stopRequested = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
-    /// The poll loop's thread, and the bound on waiting for the flush (``stopTimeout``).
+    /// The poll loop's thread, and the bound on waiting for the flush (``stopTimeout(flushTimeout:)``).
     private let thread: KafkaServiceThread
 
     public init(configuration: KafkaProducerConfiguration, logger: Logger) throws(KafkaError) {

@@ -32,7 +32,7 @@ public struct ShutdownBudget: Sendable, Hashable {
     /// offsets and leaving the group take milliseconds with a healthy cluster.
     public static let consumerClose = Duration.seconds(5)
     /// The producer's flush of what is still queued; the producer's `run()` adds up to two seconds for the
-    /// failed reports of what the flush left and for its thread to end (`KafkaProducer.stopTimeout`).
+    /// failed reports of what the flush left and for its thread to end (`KafkaProducer.stopTimeout(flushTimeout:)`).
     public static let producerFlush = Duration.seconds(5)
     /// The producer's own time after its flush (see ``producerFlush``).
     static let producerAfterFlush = Duration.seconds(2)
