@@ -80,7 +80,8 @@ extension KafkaConsumer {
         if action.pollerMustWait { core.waitForRoom() }
     }
 
-    private func finish(_ error: KafkaError?) {
+    /// Ends the message sequence (once; later calls do nothing), with the consumer's fatal error if any.
+    func finish(_ error: KafkaError?) {
         let waiter = core.state.withLock { $0.finish(error) }
         if let error {
             waiter?.resume(throwing: error)

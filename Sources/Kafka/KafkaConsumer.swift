@@ -12,6 +12,8 @@ public final class KafkaConsumer: Service, Sendable {
     let handle: RDKafkaHandle
     let core: KafkaConsumerCore
     let logger: Logger
+    /// The poll loop's thread, and the bound on waiting for the close (``KafkaConsumerConfiguration/closeTimeout``).
+    let thread: KafkaServiceThread
 
     /// Creates the consumer and checks every configuration property. Nothing is fetched until ``run()``.
     ///
@@ -38,6 +40,7 @@ public final class KafkaConsumer: Service, Sendable {
         self.core = core
         self.configuration = configuration
         self.logger = logger
+        self.thread = KafkaServiceThread(stopTimeout: configuration.closeTimeout)
     }
 
     /// The messages, in order per partition. Ends when the consumer stops; throws if it failed fatally.
@@ -49,20 +52,30 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// Joins the group and reads until graceful shutdown or cancellation, then leaves the group cleanly
     /// (stored offsets are committed and the partitions handed over).
+    ///
+    /// Returns at most the configuration's `closeTimeout` after being told to stop, whatever the cluster does:
+    /// a close still blocked in librdkafka then finishes alone on the consumer's thread (see
+    /// ``KafkaConsumerConfiguration/closeTimeout``).
     public func run() async throws {
         guard !core.started.exchange(true, ordering: .sequentiallyConsistent) else {
             throw KafkaError(code: .shutdown, message: "KafkaConsumer.run() was called twice")
         }
-        try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle) {
+        let finished = try await KafkaPollThread.runService(name: "kafka-consumer", handle: handle, thread: thread) {
             self.pollLoop()
         } stop: {
             self.triggerGracefulShutdown()
         }
+        if !finished {
+            // The close goes on alone; the reader must not wait for it.
+            finish(handle.context.fatalError.withLock { $0 })
+        }
     }
 
-    /// Stops reading and leaves the group; ``run()`` returns once that is done.
+    /// Stops reading and leaves the group; ``run()`` returns once that is done, or after the configuration's
+    /// `closeTimeout`.
     public func triggerGracefulShutdown() {
         core.stopRequested.store(true, ordering: .sequentiallyConsistent)
+        thread.stopRequested()
     }
 
     // MARK: Pause and resume

@@ -16,6 +16,8 @@ public final class KafkaProducer: Service, Sendable {
     private let logger: Logger
     private let stopRequested = Atomic<Bool>(false)
     private let closed = Atomic<Bool>(false)
+    /// The poll loop's thread, and the bound on waiting for the flush (``stopTimeout(flushTimeout:)``).
+    private let thread: KafkaServiceThread
 
     public init(configuration: KafkaProducerConfiguration, logger: Logger) throws(KafkaError) {
         self.handle = try RDKafkaHandle(
@@ -27,6 +29,7 @@ public final class KafkaProducer: Service, Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        self.thread = KafkaServiceThread(stopTimeout: Self.stopTimeout(flushTimeout: configuration.flushTimeout))
     }
 
     /// Sends one message and waits for its delivery report.
@@ -86,8 +89,11 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Serves delivery reports until graceful shutdown or cancellation, then flushes what is queued
     /// (up to `flushTimeout`) and fails the rest with a `shutdown` error.
+    ///
+    /// Returns at most ``stopTimeout(flushTimeout:)`` after being told to stop, whatever the cluster does (see
+    /// ``KafkaProducerConfiguration/flushTimeout``).
     public func run() async throws {
-        try await KafkaPollThread.runService(name: "kafka-producer", handle: handle) {
+        try await KafkaPollThread.runService(name: "kafka-producer", handle: handle, thread: thread) {
             self.pollLoop()
         } stop: {
             self.triggerGracefulShutdown()
@@ -96,25 +102,57 @@ public final class KafkaProducer: Service, Sendable {
 
     public func triggerGracefulShutdown() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
+        thread.stopRequested()
     }
+
+    /// Fails every message not yet delivered at once, and every later `send`: each `send` waiting for
+    /// delivery reports returns, its undelivered messages failed with a `shutdown` error.
+    ///
+    /// For a shutdown that must end in bounded time while the cluster is unreachable: a `send` otherwise waits
+    /// for its reports up to `messageTimeout` (two minutes by default), and a caller cannot stop waiting on its
+    /// own, because librdkafka still holds its messages. Messages already on the wire may still reach the
+    /// cluster: a caller that sends again what failed here may duplicate them (at-least-once). The delivery
+    /// reports are served by ``run()``, which goes on until its own shutdown.
+    public func failPendingDeliveries() {
+        guard !closed.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        logger.warning("failing undelivered messages", metadata: ["queued": "\(rd_kafka_outq_len(handle.pointer))"])
+        purge()
+    }
+
+    /// How long ``run()`` may take once told to stop: the flush, then the reports of what the flush left
+    /// (purged), then a second for the thread to end.
+    static func stopTimeout(flushTimeout: Duration) -> Duration { flushTimeout + purgeReportsTimeout + .seconds(1) }
+
+    /// How long the poll loop serves the (failed) delivery reports of purged messages. librdkafka reports
+    /// purged messages at once; this only bounds the loop.
+    static let purgeReportsTimeout = Duration.seconds(1)
 
     private func pollLoop() {
         let rk = handle.pointer
         while !stopRequested.load(ordering: .relaxed) {
             rd_kafka_poll(rk, 50)
+            // After failPendingDeliveries(): a `send` that passed its check just before may still have queued
+            // a message; it is failed here, within one round.
+            if closed.load(ordering: .relaxed), rd_kafka_outq_len(rk) > 0 { purge() }
         }
         closed.store(true, ordering: .sequentiallyConsistent)
         let flushed = rd_kafka_flush(rk, Int32(clamping: configuration.flushTimeout.milliseconds))
         if flushed != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.warning("flush timed out; failing undelivered messages", metadata: ["queued": "\(rd_kafka_outq_len(rk))"])
-            _ = rd_kafka_purge(rk, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
+            purge()
             // Purged messages get their (failed) delivery reports through the poll.
-            for _ in 0..<100 where rd_kafka_outq_len(rk) > 0 {
+            let deadline = ContinuousClock.now + Self.purgeReportsTimeout
+            while rd_kafka_outq_len(rk) > 0, ContinuousClock.now < deadline {
                 rd_kafka_poll(rk, 50)
             }
         }
         rd_kafka_poll(rk, 0)
         logger.info("producer stopped")
+    }
+
+    /// Fails queued and in-flight messages; their delivery reports come through the poll. Never blocks.
+    private func purge() {
+        _ = rd_kafka_purge(handle.pointer, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
     }
 
     private func produce(_ message: KafkaProducerMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {

@@ -40,6 +40,30 @@ private func joined(_ value: Any?) -> String {
     return value.map { "\($0)" } ?? ""
 }
 
+/// Seconds in a compose duration (`55s`, `1m30s`, `1h`, `500ms`) or a worker duration (`30s`, `1.5m`, `2h`, a
+/// bare number of seconds); nil when it is neither.
+private func seconds(_ text: String) -> Double? {
+    if let bare = Double(text) { return bare }
+    var total = 0.0
+    var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+    guard !rest.isEmpty else { return nil }
+    while !rest.isEmpty {
+        let number = rest.prefix { $0.isNumber || $0 == "." }
+        rest = rest.dropFirst(number.count)
+        let unit = rest.prefix { $0.isLetter }
+        rest = rest.dropFirst(unit.count)
+        guard let value = Double(number) else { return nil }
+        switch unit {
+        case "h": total += value * 3600
+        case "m": total += value * 60
+        case "s": total += value
+        case "ms": total += value / 1000
+        default: return nil
+        }
+    }
+    return total
+}
+
 @Suite("docker-compose.yml and deploy/Dockerfile")
 struct DockerComposeTests {
     @Test func composeFileHasNoObsoleteVersionKey() throws {
@@ -133,6 +157,21 @@ struct DockerComposeTests {
             #expect(wildcardOK, "\(host): wildcards only as *.domain.tld")
             #expect(!host.hasSuffix("/0"), "\(host) allows every address")
         }
+    }
+
+    /// Docker's default grace period (10 s) kills a draining worker. The worker's shutdown ends within its
+    /// shutdown timeout + 20 s whatever Kafka does (`ShutdownBudget.margin` in QueryWorker; the worker's tests
+    /// check that value), so the grace period must cover at least that, for the timeout the compose file sets.
+    @Test func stopGracePeriodCoversTheWorkersBoundedShutdown() throws {
+        let worker = try service("query-worker")
+        let grace = try #require(worker["stop_grace_period"].map { "\($0)" }, "no stop_grace_period: Docker kills after 10 s")
+        let graceSeconds = try #require(seconds(grace), "stop_grace_period \(grace) is not a duration")
+        // The worker's default shutdown timeout is 30 s; the compose file sets it explicitly so the two move together.
+        let timeout = environment(of: worker)["QUERY_WORKER_SHUTDOWN_TIMEOUT"] ?? "30s"
+        let timeoutSeconds = try #require(seconds(timeout), "QUERY_WORKER_SHUTDOWN_TIMEOUT \(timeout) is not a duration")
+        let shutdownMargin = 20.0
+        #expect(graceSeconds >= timeoutSeconds + shutdownMargin, "stop_grace_period \(grace) < shutdown timeout \(timeout) + 20 s")
+        #expect(seconds("1m30s") == 90 && seconds("500ms") == 0.5 && seconds("2") == 2 && seconds("ten") == nil)
     }
 
     @Test func dockerfileFinalStageIsSlimDebianRunningQueryWorker() throws {

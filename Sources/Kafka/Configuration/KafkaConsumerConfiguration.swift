@@ -31,6 +31,12 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     public var revokeTimeout: Duration
     /// Messages read ahead of the caller. Above this the consumer stops fetching until the caller catches up.
     public var bufferCapacity: Int
+    /// How long ``KafkaConsumer/run()`` waits, once told to stop, for librdkafka to close the consumer (revoke,
+    /// commit the stored offsets, leave the group). librdkafka's close has no timeout of its own: with the
+    /// coordinator unreachable it waits about `sessionTimeout`, and with a cluster that stopped answering it was
+    /// seen waiting forever. After this, `run()` returns and the close goes on alone on its thread; offsets it
+    /// did not commit are read again by the partitions' next owner (at-least-once).
+    public var closeTimeout: Duration
 
     public init(
         client: KafkaClientConfiguration,
@@ -43,7 +49,8 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         maxPollInterval: Duration = .seconds(300),
         autoCommitInterval: Duration = .seconds(1),
         revokeTimeout: Duration = .seconds(10),
-        bufferCapacity: Int = 10_000
+        bufferCapacity: Int = 10_000,
+        closeTimeout: Duration = .seconds(10)
     ) {
         self.client = client
         self.groupID = groupID
@@ -56,6 +63,7 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         self.autoCommitInterval = autoCommitInterval
         self.revokeTimeout = revokeTimeout
         self.bufferCapacity = bufferCapacity
+        self.closeTimeout = closeTimeout
     }
 
     var properties: [(String, String)] {

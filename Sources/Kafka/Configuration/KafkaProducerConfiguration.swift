@@ -17,7 +17,9 @@ public struct KafkaProducerConfiguration: Sendable, Hashable {
     public var messageMaxBytes: Int
     /// A message not delivered within this time fails with a timeout error.
     public var messageTimeout: Duration
-    /// How long shutdown waits for queued messages to be delivered before failing them.
+    /// How long shutdown waits for queued messages to be delivered before failing them. `rd_kafka_flush` is
+    /// bounded by it, so the producer's `run()` returns about this long (plus a second or two for the failed
+    /// reports) after being told to stop, even with the cluster unreachable.
     public var flushTimeout: Duration
 
     public init(

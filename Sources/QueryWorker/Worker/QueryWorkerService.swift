@@ -28,7 +28,7 @@ public final class QueryWorkerService: Service, Sendable {
                 bootstrapServers: settings.bootstrapServers, clientID: settings.workerID,
                 additionalProperties: settings.kafkaProperties),
             groupID: settings.groupID, topics: [settings.topics.requests], revokeTimeout: settings.timeouts.revoke,
-            bufferCapacity: max(64, settings.limits.maxInFlight))
+            bufferCapacity: max(64, settings.limits.maxInFlight), closeTimeout: ShutdownBudget.consumerClose)
         // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
         // alive forever.
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { [weak core] event in

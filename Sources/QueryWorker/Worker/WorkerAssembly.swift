@@ -16,9 +16,11 @@ public final class WorkerAssembly: Sendable {
     public let engine: FeatureServiceRouter
     public let producer: KafkaProducer
     public let worker: QueryWorkerService
+    private let logger: Logger
 
     public init(settings: WorkerSettings, logger: Logger) throws {
         self.settings = settings
+        self.logger = logger
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
         engine = StandardEngines.router(
             httpClient: httpClient,
@@ -35,33 +37,68 @@ public final class WorkerAssembly: Sendable {
                     bootstrapServers: settings.bootstrapServers, clientID: settings.workerID,
                     additionalProperties: producerProperties),
                 compression: .zstd,
-                messageMaxBytes: settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead),
+                messageMaxBytes: settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead,
+                flushTimeout: ShutdownBudget.producerFlush),
             logger: logger)
         worker = try QueryWorkerService(settings: settings, engine: engine, producer: producer, logger: logger)
     }
 
-    /// Producer first, worker last: on graceful shutdown the worker drains, then the consumer commits and
-    /// leaves the group, then the producer flushes.
-    public var services: [any Service] { [producer, worker.consumer, worker] }
+    /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
+    public var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
 
-    /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals` (the
-    /// executable), or only when told to (tests running several workers in one process).
+    /// Producer first, worker last: on graceful shutdown the worker drains, then the consumer commits and
+    /// leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
+    /// past it, the producer fails what it has not delivered, which releases publications waiting for
+    /// delivery reports from an unreachable cluster, and the worker is cancelled.
+    public var services: [any Service] {
+        let producer = self.producer
+        let worker = ShutdownDeadline(
+            service: self.worker, budget: shutdownBudget.worker, logger: logger,
+            onOverrun: { producer.failPendingDeliveries() })
+        return [producer, self.worker.consumer, worker]
+    }
+
+    /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only
+    /// when told to (tests running several workers in one process). Either way a graceful shutdown that
+    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation.
     public func serviceGroup(handlesSignals: Bool = true, logger: Logger) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
         if handlesSignals { configuration.gracefulShutdownSignals = [.sigterm, .sigint] }
+        configuration.maximumGracefulShutdownDuration = shutdownBudget.graceful
         return ServiceGroup(configuration: configuration)
     }
 
     /// Runs the worker until SIGTERM or SIGINT (or the task is cancelled), then shuts the HTTP client down.
+    ///
+    /// The first signal starts a graceful shutdown, and the process exits when ``ShutdownBudget/total`` has
+    /// passed even if something is still stuck (a librdkafka call on its own thread); a second signal exits
+    /// at once (see ``ShutdownSignals``). For the executable: it takes over SIGTERM and SIGINT for the process.
     public func run(logger: Logger) async throws {
-        let group = serviceGroup(logger: logger)
+        let group = serviceGroup(handlesSignals: false, logger: logger)
+        let signals = ShutdownSignals(bound: shutdownBudget.total, logger: logger)
+        let first = signals.first
         do {
-            try await group.run()
+            try await withThrowingTaskGroup(of: Bool.self) { tasks in
+                tasks.addTask {
+                    try await group.run()
+                    return true
+                }
+                tasks.addTask {
+                    for await _ in first {
+                        await group.triggerGracefulShutdown()
+                    }
+                    return false
+                }
+                // The group's end (or its error) ends the run; the signal task then stops waiting.
+                while let groupEnded = try await tasks.next(), !groupEnded {}
+                tasks.cancelAll()
+            }
         } catch {
             await httpClient.shutdown()
             throw error
         }
         await httpClient.shutdown()
+        withExtendedLifetime(signals) {}
     }
 }
