@@ -4,12 +4,13 @@ import Logging
 extension WorkerCore {
     /// Graceful shutdown: no more messages are read; in-flight requests get `shutdownTimeout` to finish,
     /// the rest are cancelled with `cancelled` outcomes (`shutdown`); returns once every outcome is delivered
-    /// (or given up on) and its offset stored, or after another `shutdownTimeout`.
+    /// (or given up on) and its offset stored, or after ``ShutdownBudget/answers``: the drain keeps within
+    /// the worker's part of the shutdown budget by itself (``ShutdownDeadline`` enforces it from outside too).
     func drain(in group: inout DiscardingTaskGroup) async {
         logger.info("draining", metadata: ["inFlight": "\(state.withLock { $0.inFlight })"])
         await waitUntil(.noRuns, deadline: .now + settings.timeouts.shutdown)
         perform(transition { $0.shutDown() }, in: &group)
-        await waitUntil(.idle, deadline: .now + settings.timeouts.shutdown)
+        await waitUntil(.idle, deadline: .now + ShutdownBudget.answers)
     }
 
     /// Rebalance: before revoked partitions go, their requests finish or are cancelled within the revoke
