@@ -16,7 +16,7 @@ extension WhereClause {
     }
 
     /// The clause as a CQL2-JSON filter, as a structured value.
-    public func cql2JSONValue(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> JSONValue {
+    package func cql2JSONValue(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> JSONValue {
         CQL2JSONWriter.json(try CQL2Planner(options: options).condition(expression))
     }
 

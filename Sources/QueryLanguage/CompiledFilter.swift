@@ -39,11 +39,4 @@ public struct CompiledFilter: Sendable {
     public func evaluate(attributes: [String: AttributeValue]) -> TruthValue {
         program(fieldNames.map { attributes[$0] ?? .null })
     }
-
-    /// The positions of the selected records.
-    public func matchingIndices(in records: [[AttributeValue]]) -> [Int] {
-        var indices: [Int] = []
-        for (index, record) in records.enumerated() where program(record) == .true { indices.append(index) }
-        return indices
-    }
 }

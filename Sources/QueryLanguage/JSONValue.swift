@@ -3,7 +3,7 @@ import FeatureQuerySupport
 /// A JSON value, as CQL2-JSON filters are built; ``serialized`` writes it compactly with correct escaping.
 ///
 /// Object members keep their order (`{"op":..., "args":...}` reads as the CQL2 examples do).
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -13,17 +13,17 @@ public enum JSONValue: Hashable, Sendable {
     case object([Member])
 
     /// One `"key": value` pair of an object.
-    public struct Member: Hashable, Sendable {
-        public var key: String
-        public var value: JSONValue
-        public init(_ key: String, _ value: JSONValue) {
+    package struct Member: Hashable, Sendable {
+        package var key: String
+        package var value: JSONValue
+        package init(_ key: String, _ value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
     /// Compact JSON text (no spaces), UTF-8 characters unescaped except where JSON requires.
-    public var serialized: String {
+    package var serialized: String {
         var output = ""
         write(into: &output)
         return output

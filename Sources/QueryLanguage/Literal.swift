@@ -37,7 +37,7 @@ public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case greaterOrEqual = ">="
 
     /// The operator with its operands swapped (`5 < x` is `x > 5`).
-    public var mirrored: ComparisonOperator {
+    var mirrored: ComparisonOperator {
         switch self {
         case .equal, .notEqual: return self
         case .less: return .greater

@@ -124,7 +124,7 @@ struct EvaluationTests {
             [.integer(4), .string("Residential"), .null],
             [.integer(5), .string("Residential"), .double(1_000_000.5)],
         ]
-        #expect(filter.matchingIndices(in: records) == [0, 4])
+        #expect(records.indices.filter { filter.matches(records[$0]) } == [0, 4])
         #expect(filter.evaluate(records[3]) == .unknown)
         #expect(filter.matches(records[3]) == false)
         #expect(filter.evaluate([.integer(6)]) == .unknown)

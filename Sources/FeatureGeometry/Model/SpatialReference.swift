@@ -25,10 +25,10 @@ public struct SpatialReference: Hashable, Sendable, CustomStringConvertible {
 
     /// WKIDs that all mean spherical Web Mercator: EPSG 3857 and the older 3785, Esri's 102100 and 102113,
     /// and the informal 900913. They share one set of formulas (``WebMercator``).
-    public static let webMercatorWKIDs: Set<Int> = [3857, 3785, 102100, 102113, 900913]
+    static let webMercatorWKIDs: Set<Int> = [3857, 3785, 102100, 102113, 900913]
 
     /// The one WKID that stands for this system: 3857 for every Web Mercator alias, else `latestWkid ?? wkid`.
-    public var canonicalWKID: Int {
+    package var canonicalWKID: Int {
         if Self.webMercatorWKIDs.contains(wkid) { return 3857 }
         if let latestWkid, Self.webMercatorWKIDs.contains(latestWkid) { return 3857 }
         return latestWkid ?? wkid

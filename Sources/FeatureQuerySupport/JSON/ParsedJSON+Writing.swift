@@ -39,7 +39,7 @@ extension ParsedJSON {
 
     /// Integral numbers within ±2^53 as integers, other finite ones in Swift's shortest round-trip form, the
     /// rest as `null`.
-    package static func writeNumber(_ number: Double, to output: inout String) {
+    private static func writeNumber(_ number: Double, to output: inout String) {
         guard number.isFinite else {
             output += "null"
             return

@@ -42,7 +42,7 @@ package enum CivilCalendar {
     }
 
     /// Division rounding toward negative infinity, as the algorithms need for dates before 1970.
-    package static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
         let quotient = value / divisor
         return value % divisor < 0 ? quotient - 1 : quotient
     }

@@ -9,9 +9,9 @@ public import FeatureGeometry
 /// holds by brute force, independently of the query path, for tests to compare query results with.
 public final class SampleDataset: Sendable {
     /// The seed application's viewpoint: 34.03 N, 118.805 W (Malibu), where the parcels are densest.
-    public static let viewpointLatitude = 34.03
+    static let viewpointLatitude = 34.03
     /// The viewpoint's longitude in degrees.
-    public static let viewpointLongitude = -118.805
+    static let viewpointLongitude = -118.805
     /// The viewpoint in WGS 84.
     public static let viewpoint = Point(x: viewpointLongitude, y: viewpointLatitude, spatialReference: .wgs84)
     /// The viewpoint in Web Mercator (102100).
@@ -32,14 +32,14 @@ public final class SampleDataset: Sendable {
     /// The number of parcels the executable generates unless told otherwise.
     public static let defaultParcelCount = 2_400_000
     /// About this many parcels make up the legacy (non-paginating) layer, whatever the dataset's size.
-    public static let legacyTargetCount = 30_000
+    static let legacyTargetCount = 30_000
 
     /// The number of parcels in ``SampleLayer/parcels``.
     public let parcelCount: Int
     /// The seed everything was generated from.
     public let seed: UInt64
     /// The legacy layer holds the parcels whose index is a multiple of this.
-    public let legacyStride: Int
+    package let legacyStride: Int
 
     let parcels: ParcelStore
     let usa: USAGenerator.Layers
@@ -97,7 +97,7 @@ public final class SampleDataset: Sendable {
     }
 
     /// Approximate heap bytes held by the parcels and their index.
-    public var parcelMemoryFootprint: Int { parcels.memoryFootprint }
+    package var parcelMemoryFootprint: Int { parcels.memoryFootprint }
 
     func definition(_ layer: SampleLayer) -> LayerDefinition {
         definitions[layer] ?? LayerCatalog.definition(layer, extent: ParcelDensity.region)

@@ -7,12 +7,12 @@ import Darwin
 /// SplitMix64: a tiny, fast, deterministic generator. The whole dataset and every probabilistic fault come
 /// from it, so one seed always gives the same parcels and the same sequence of injected failures. Public so
 /// that tests of every module draw repeatable random cases from the same generator.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return Self.mix(state)
     }
