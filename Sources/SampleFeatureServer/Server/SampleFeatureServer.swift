@@ -1,5 +1,5 @@
 public import Logging
-package import LoopbackHTTP
+import LoopbackHTTP
 
 /// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
 /// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics.
@@ -18,7 +18,8 @@ public final class SampleFeatureServer: Sendable {
     public let baseURL: String
     /// `http://host:port`.
     public let rootURL: String
-    private let http: LoopbackHTTPServer
+    /// The HTTP layer (internal for ``httpStatistics``, a test hook in `ForTesting/`).
+    let http: LoopbackHTTPServer
     private let handler: RequestHandler
     private let recorder: StatisticsRecorder
     private let injector: FaultInjector
@@ -74,9 +75,6 @@ public final class SampleFeatureServer: Sendable {
 
     /// What the server has seen so far.
     public var statistics: SampleServerStatistics { recorder.snapshot }
-
-    /// The HTTP layer's counters (connections, bytes, abandoned responses).
-    package var httpStatistics: LoopbackHTTPServer.Statistics { http.statistics }
 
     /// Clears the statistics and the request log (not the faults' occurrence counts).
     public func resetStatistics() { recorder.reset() }
