@@ -120,7 +120,7 @@ public struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringCon
     public var description: String { text(separator: " ", zone: "") }
 
     /// `yyyy-mm-ddThh:mm:ssZ` (with `.mmm` when needed): RFC 3339, CQL2's form.
-    public var rfc3339: String { text(separator: "T", zone: "Z") }
+    var rfc3339: String { text(separator: "T", zone: "Z") }
 
     private func text(separator: String, zone: String) -> String {
         var text = date.description + separator + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)

@@ -27,7 +27,7 @@ public struct FilterExpression: Hashable, Sendable {
         case like(FilterExpression, pattern: String, escape: Unicode.Scalar?, negated: Bool)
 
         /// Whether this is a condition (true, false or unknown) rather than a value.
-        public var isCondition: Bool {
+        var isCondition: Bool {
             switch self {
             case .comparison, .and, .or, .not, .isNull, .inList, .between, .like: return true
             case .field, .literal, .negate, .arithmetic, .function: return false
@@ -94,7 +94,7 @@ public struct FilterExpression: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) { hasher.combine(node) }
 
     /// Whether this is a condition rather than a value.
-    public var isCondition: Bool { node.isCondition }
+    var isCondition: Bool { node.isCondition }
 
     /// The same expression with a new node, keeping the source position.
     func replacing(_ node: Node) -> FilterExpression { FilterExpression(node, sourceOffset: sourceOffset) }
