@@ -1,20 +1,21 @@
-public import FeatureService
+package import FeatureService
 
 /// The ArcGIS engine behind the worker's seam: it queries `arcgis` targets and answers in the seam's types.
 ///
 /// The adapter lives in this module rather than in one of its own: it needs the engine's fan-out with a shared
 /// ``ResultBudget`` (internal), and every engine that joins the seam depends on the seam's vocabulary the same
-/// way, so the router can hand one budget to all of them.
+/// way, so the router can hand one budget to all of them. The seam is this package's own (`package`), so the
+/// conformance and the mappings below are too: an embedder of the engine sees none of them.
 extension ArcGISEngine: FeatureServiceEngine {
-    public var kinds: Set<ServiceKind> { [.arcgis] }
+    package var kinds: Set<ServiceKind> { [.arcgis] }
 
-    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
+    package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
         let featureQuery = FeatureQuery(query)
         // The layer bound counts every target's layers together, so it is checked before the fan-out.
         let parsed = targets.map { ArcGISTarget.from($0) }
         if let refusal = await refusalOverLayerLimit(parsed.compactMap { try? $0.get() }) {
             // One refusal per target that parsed, in order; a target that did not keeps its own error.
-            var refusals = refusal.map { ServiceLayerOutcome($0, kind: featureQuery.result) }.makeIterator()
+            var refusals = refusal.map(ServiceLayerOutcome.init).makeIterator()
             return zip(targets, parsed).map { target, parsed in
                 switch parsed {
                 case .failure(let error): [ServiceLayerOutcome(url: target.url, result: .failure(error))]
@@ -28,9 +29,7 @@ extension ArcGISEngine: FeatureServiceEngine {
             case .success(let parsed): arcgis = parsed
             case .failure(let error): return [ServiceLayerOutcome(url: target.url, result: .failure(error))]
             }
-            return await self.queryTarget(arcgis, featureQuery, budget: budget).map {
-                ServiceLayerOutcome($0, kind: featureQuery.result)
-            }
+            return await self.queryTarget(arcgis, featureQuery, budget: budget).map(ServiceLayerOutcome.init)
         }
     }
 }
@@ -56,7 +55,7 @@ extension ArcGISTarget {
 extension FeatureQuery {
     /// The engine's query for the seam's: the same filters and limits, features handed back as GeoJSON (the
     /// form results carry).
-    public init(_ query: ServiceQuery) {
+    package init(_ query: ServiceQuery) {
         let kind: ResultKind = switch query.result {
         case .ids: .ids
         case .count: .count
@@ -72,7 +71,7 @@ extension FeatureQuery {
 
 extension FeatureServiceError {
     /// The seam's view of an engine error: the same code, message, layer and facts.
-    public init(_ error: ArcGISError) {
+    package init(_ error: ArcGISError) {
         self.init(
             Code(error.code.rawValue), error.message, layer: error.layer, isRetryable: error.isRetryable,
             httpStatus: error.httpStatus, serviceCode: error.serviceCode, details: error.details,
@@ -81,10 +80,10 @@ extension FeatureServiceError {
 }
 
 extension ServiceLayerOutcome {
-    /// One layer's engine outcome as the seam's: the selection the result kind asks for, as one case.
-    /// Structured features (not what the seam asks for, but what ``FeatureQuery`` allows) are written as
-    /// GeoJSON here; a feature that cannot be fails the layer.
-    public init(_ outcome: LayerOutcome, kind: FeatureQuery.ResultKind) {
+    /// One layer's engine outcome as the seam's: the engine's selection case becomes the seam's. Structured
+    /// features (not what the seam asks for, but what ``FeatureQuery`` allows) are written as GeoJSON here; a
+    /// feature that cannot be fails the layer.
+    package init(_ outcome: LayerOutcome) {
         let result: LayerQueryResult
         switch outcome.result {
         case .failure(let error):
@@ -94,22 +93,19 @@ extension ServiceLayerOutcome {
             result = value
         }
         let selection: LayerSelection
-        switch kind {
-        case .count:
+        switch result.selection {
+        case .countOnly:
             selection = .countOnly
-        case .ids:
-            selection = .objectIds(result.objectIds ?? [])
-        case .features:
-            if let geoJSON = result.geoJSON {
-                selection = .features(GeoJSONFeatureList(geoJSON))
-            } else {
-                do {
-                    selection = .features(try GeoJSONFeatureList(
-                        result.features ?? [], fieldOrder: result.fieldOrder, layer: result.url))
-                } catch {
-                    self.init(url: result.url, result: .failure(FeatureServiceError(error)))
-                    return
-                }
+        case .objectIds(let ids):
+            selection = .objectIds(ids)
+        case .geoJSON(let features):
+            selection = .features(GeoJSONFeatureList(features))
+        case .features(let features, let fieldOrder, _):
+            do {
+                selection = .features(try GeoJSONFeatureList(features, fieldOrder: fieldOrder, layer: result.url))
+            } catch {
+                self.init(url: result.url, result: .failure(FeatureServiceError(error)))
+                return
             }
         }
         self.init(url: result.url, result: .success(ServiceLayerResult(
@@ -120,7 +116,7 @@ extension ServiceLayerOutcome {
 
 extension GeoJSONFeatureList {
     /// The engine's GeoJSON output of a layer: slices of its pages, not copies.
-    public init(_ features: GeoJSONFeatures) {
+    package init(_ features: GeoJSONFeatures) {
         var ids: [Int64] = []
         var json: [ArraySlice<UInt8>] = []
         ids.reserveCapacity(features.count)
@@ -134,7 +130,7 @@ extension GeoJSONFeatureList {
 
     /// Structured features, written as GeoJSON now (``FeatureGeoJSON``). Throws when a geometry cannot be
     /// written as GeoJSON (a spatial reference other than WGS 84 or Web Mercator).
-    public init(_ features: [Feature], fieldOrder: [String], layer: String) throws(ArcGISError) {
+    package init(_ features: [Feature], fieldOrder: [String], layer: String) throws(ArcGISError) {
         var ids: [Int64] = []
         var json: [ArraySlice<UInt8>] = []
         for feature in features {

@@ -1,5 +1,5 @@
 public import CurlHTTP
-public import FeatureService
+import FeatureService
 public import Logging
 import QueryLanguage
 
@@ -11,8 +11,9 @@ import QueryLanguage
 public final class ArcGISEngine: Sendable {
     public let configuration: ArcGISEngineConfiguration
     let transport: ArcGISTransport
-    private let layers: ExpiringCache<LayerMetadata>
-    private let services: ExpiringCache<ServiceMetadata>
+    /// Layer and service metadata by normalised URL (``clearMetadataCache()`` empties both, for tests).
+    let layers: ExpiringCache<LayerMetadata>
+    let services: ExpiringCache<ServiceMetadata>
 
     /// An engine sending its requests through `httpClient` (shared; the caller shuts it down).
     public init(httpClient: HTTPClient, configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(), logger: Logger) {
@@ -24,48 +25,23 @@ public final class ArcGISEngine: Sendable {
         self.services = ExpiringCache(ttl: configuration.metadataTTL)
     }
 
-    /// The layer's metadata, from the cache when it is fresh.
-    public func layerMetadata(_ url: String) async throws(ArcGISError) -> LayerMetadata {
-        let parsed = try LayerURL(parsing: url)
-        guard parsed.layerId != nil else {
-            throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
-        }
-        return try await Self.mapErrors(layer: parsed.url) { try await self.layerMetadata(parsed) }
-    }
-
-    /// The service's layer list, from the cache when it is fresh.
-    public func serviceMetadata(_ url: String) async throws(ArcGISError) -> ServiceMetadata {
-        let parsed = try LayerURL(parsing: url)
-        let service = LayerURL(serviceURL: parsed.serviceURL, layerId: nil, origin: parsed.origin)
-        return try await Self.mapErrors(layer: service.url) { try await self.serviceMetadata(service) }
-    }
-
     /// Runs `query` against one layer. The where clause and outFields are checked against the layer's fields
-    /// before any query is sent. What the result keeps is taken from `budget` (none: no bound but
-    /// ``ArcGISEngineConfiguration/maxFeaturesInMemory``).
-    public func query(
-        layer url: String, _ query: FeatureQuery, budget: ResultBudget? = nil
-    ) async throws(ArcGISError) -> LayerQueryResult {
+    /// before any query is sent. A features result holds at most
+    /// ``ArcGISEngineConfiguration/maxFeaturesInMemory`` features unless the query sets `maxFeatures`.
+    public func query(layer url: String, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
         let parsed = try LayerURL(parsing: url)
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
-        return try await self.query(layer: parsed, query, budget: budget ?? .unlimited())
-    }
-
-    /// The layer URLs a target stands for: the layer itself, the listed sublayers of a service, or every
-    /// feature layer of a service (group layers hold no features and are skipped).
-    public func layerURLs(of target: ArcGISTarget) async throws(ArcGISError) -> [String] {
-        try await layers(of: target).map(\.url)
+        return try await self.query(layer: parsed, query, budget: .unlimited())
     }
 
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
     /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
-    /// of the targets and their layers. Every layer takes what it keeps from `budget` (see ``ResultBudget``;
-    /// none: no bound but ``ArcGISEngineConfiguration/maxFeaturesInMemory``).
-    public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery, budget: ResultBudget? = nil) async -> [LayerOutcome] {
+    /// of the targets and their layers. Features are bounded per layer as in ``query(layer:_:)``.
+    public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
         if let refusal = await refusalOverLayerLimit(targets) { return refusal }
-        let budget = budget ?? .unlimited()
+        let budget = ResultBudget.unlimited()
         // One target (the usual request) runs in this task: a task group and a child task per query cost
         // more than the rest of the fan-out.
         if targets.count == 1 { return await queryTarget(targets[0], query, budget: budget) }
@@ -130,15 +106,10 @@ public final class ArcGISEngine: Sendable {
         return LayerOutcome(url: layer.url, result: result)
     }
 
-    /// Forgets cached metadata, so the next query reads it again.
-    public func clearMetadataCache() {
-        layers.removeAll()
-        services.removeAll()
-    }
-
     // MARK: Internals
 
-    /// The layers a target stands for (see ``layerURLs(of:)``), parsed once: each is queried as it is.
+    /// The layers a target stands for: the layer itself, the listed sublayers of a service, or every feature
+    /// layer of a service (group layers hold no features and are skipped). Parsed once: each is queried as it is.
     func layers(of target: ArcGISTarget) async throws(ArcGISError) -> [LayerURL] {
         let parsed = try LayerURL(parsing: target.url)
         if parsed.layerId != nil {
@@ -148,7 +119,9 @@ public final class ArcGISEngine: Sendable {
             return [parsed]
         }
         if let ids = target.layers { return ids.map { parsed.layer($0) } }
-        let service = try await serviceMetadata(parsed.url)
+        let service = try await Self.mapErrors(layer: parsed.url) {
+            try await self.serviceMetadata(parsed)
+        }
         return service.layers.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) }
     }
 

@@ -9,7 +9,7 @@ public struct ArcGISError: Error, Sendable, Hashable, CustomStringConvertible {
     /// callers that switch over them.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
         /// The where clause or geometry does not fit the layer (unknown field, wrong type, bad syntax).
@@ -40,14 +40,6 @@ public struct ArcGISError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let geometryConversion = Code("geometry_conversion")
         /// The query was cancelled by its caller.
         public static let cancelled = Code("cancelled")
-
-        /// Every code this engine emits: the seam's ``FeatureServiceError/Code/layerCodes`` must list each
-        /// (a test checks), so the worker's contract documents them without naming this engine.
-        package static let all: [Code] = [
-            invalidQuery, invalidURL, unsupportedLayer, serviceError, authentication, forbidden, notFound,
-            httpStatus, malformedResponse, missingObjectID, limitExceeded, transport, geometryConversion,
-            cancelled, tooManyLayers,
-        ]
     }
 
     public var code: Code
@@ -66,7 +58,7 @@ public struct ArcGISError: Error, Sendable, Hashable, CustomStringConvertible {
     /// How long the service asked us to wait (`Retry-After`), if it did.
     public var retryAfter: Duration?
 
-    public init(
+    package init(
         _ code: Code, _ message: String, layer: String, isRetryable: Bool = false, httpStatus: Int? = nil,
         serviceCode: Int? = nil, details: [String] = [], retryAfter: Duration? = nil
     ) {

@@ -5,7 +5,7 @@
 /// which protocol a target speaks: it hands over protocol-neutral ``ServiceTarget``s and a ``ServiceQuery``, and
 /// gets one ``ServiceLayerOutcome`` per layer back, whose selection is one ``LayerSelection`` case. A new
 /// protocol is a new conformer registered with the router; nothing on the worker's side changes.
-public protocol FeatureServiceEngine: Sendable {
+package protocol FeatureServiceEngine: Sendable {
     /// The target kinds this engine queries. The router sends it only these; an engine handed another kind
     /// answers that target with ``FeatureServiceError/Code/unsupportedTarget``.
     var kinds: Set<ServiceKind> { get }

@@ -3,11 +3,11 @@
 ///
 /// Adding a protocol is an engine registered here (`StandardEngines.router`, in FeatureServiceEngines); a
 /// target of a kind no engine queries fails alone with ``FeatureServiceError/Code/unsupportedTarget``.
-public struct FeatureServiceRouter: FeatureServiceEngine {
+package struct FeatureServiceRouter: FeatureServiceEngine {
     private let engines: [ServiceKind: any FeatureServiceEngine]
 
     /// A router over `engines`; for a kind two engines claim, the first wins.
-    public init(_ engines: [any FeatureServiceEngine]) {
+    package init(_ engines: [any FeatureServiceEngine]) {
         var byKind: [ServiceKind: any FeatureServiceEngine] = [:]
         for engine in engines {
             for kind in engine.kinds where byKind[kind] == nil { byKind[kind] = engine }
@@ -15,11 +15,11 @@ public struct FeatureServiceRouter: FeatureServiceEngine {
         self.engines = byKind
     }
 
-    public var kinds: Set<ServiceKind> { Set(engines.keys) }
+    package var kinds: Set<ServiceKind> { Set(engines.keys) }
 
     /// Each engine gets all the targets of its kinds in one call (so its bounds over a request see them all);
     /// the answers go back in the targets' order.
-    public func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
+    package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
         var outcomes = targets.map { [ServiceLayerOutcome(url: $0.url, result: .failure(.unsupported($0)))] }
         var indicesByKind: [ServiceKind: [Int]] = [:]
         for (index, target) in targets.enumerated() where engines[target.kind] != nil {

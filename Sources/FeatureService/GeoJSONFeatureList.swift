@@ -3,9 +3,9 @@
 ///
 /// An engine keeps the bytes where they arrived (its pages); this holds one slice per feature, so a result can
 /// be cut into parts at any feature.
-public struct GeoJSONFeatureList: Sendable {
+package struct GeoJSONFeatureList: Sendable {
     /// The features' object ids, in order (ascending, as engines return them).
-    public let objectIds: [Int64]
+    package let objectIds: [Int64]
     /// Each feature's GeoJSON `Feature` object, compact UTF-8 JSON, in the order of ``objectIds``.
     package let json: [ArraySlice<UInt8>]
 
@@ -18,19 +18,19 @@ public struct GeoJSONFeatureList: Sendable {
 
     /// Features already written as GeoJSON `Feature` objects by the caller (a protocol's response, a test).
     /// Each must be one compact JSON object; it is copied into the message as it is.
-    public init(encoded features: [(objectId: Int64, feature: [UInt8])]) {
+    package init(encoded features: [(objectId: Int64, feature: [UInt8])]) {
         self.objectIds = features.map(\.objectId)
         self.json = features.map { ArraySlice($0.feature) }
     }
 
     /// No features.
-    public static let empty = GeoJSONFeatureList(encoded: [])
+    package static let empty = GeoJSONFeatureList(encoded: [])
 
     /// The number of features.
-    public var count: Int { objectIds.count }
+    package var count: Int { objectIds.count }
 
     /// Calls `body` with each feature's object id and GeoJSON bytes, in order.
-    public func forEachFeature(_ body: (Int64, ArraySlice<UInt8>) throws -> Void) rethrows {
+    package func forEachFeature(_ body: (Int64, ArraySlice<UInt8>) throws -> Void) rethrows {
         for index in objectIds.indices { try body(objectIds[index], json[index]) }
     }
 }

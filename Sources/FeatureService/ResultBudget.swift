@@ -6,9 +6,9 @@ import Synchronization
 /// reservation that does not fit is refused, the engine stops fetching and answers what it holds, marked
 /// incomplete. So no request makes a worker hold more than the budget, whatever its `maxFeatures` says.
 /// Pages in flight are not counted: they are bounded by the engine's page concurrency and page size.
-public final class ResultBudget: Sendable {
+package final class ResultBudget: Sendable {
     /// The budget in bytes.
-    public let limit: Int
+    package let limit: Int
     private let state: Mutex<State>
 
     private struct State {
@@ -16,16 +16,16 @@ public final class ResultBudget: Sendable {
         var refused = false
     }
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
         self.state = Mutex(State())
     }
 
     /// A budget nothing exhausts: for callers that bound results themselves (benchmarks, tools).
-    public static func unlimited() -> ResultBudget { ResultBudget(limit: .max) }
+    package static func unlimited() -> ResultBudget { ResultBudget(limit: .max) }
 
     /// Takes `bytes` if they all fit; false (taking nothing, and marking the budget spent) when they do not.
-    public func reserve(_ bytes: Int) -> Bool {
+    package func reserve(_ bytes: Int) -> Bool {
         state.withLock { state in
             guard !state.refused, bytes <= limit - state.used else {
                 state.refused = true
@@ -38,7 +38,7 @@ public final class ResultBudget: Sendable {
 
     /// Takes as many whole `unit`-byte items as fit, up to `count`, and returns how many. Fewer than
     /// `count` marks the budget spent.
-    public func reserve(count: Int, unit: Int) -> Int {
+    package func reserve(count: Int, unit: Int) -> Int {
         state.withLock { state in
             let room = state.refused ? 0 : (limit - state.used) / max(1, unit)
             let taken = min(max(0, count), room)
@@ -49,8 +49,8 @@ public final class ResultBudget: Sendable {
     }
 
     /// Bytes reserved so far.
-    public var used: Int { state.withLock { $0.used } }
+    package var used: Int { state.withLock { $0.used } }
 
     /// Whether a reservation was refused: the request's result is cut.
-    public var isSpent: Bool { state.withLock { $0.refused } }
+    package var isSpent: Bool { state.withLock { $0.refused } }
 }

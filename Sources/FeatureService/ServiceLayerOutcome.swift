@@ -1,6 +1,6 @@
 /// What a layer selected, by the query's result kind: one case, so nobody re-reads three optionals to find
 /// out which one the engine filled.
-public enum LayerSelection: Sendable {
+package enum LayerSelection: Sendable {
     /// `result: count`: only the count (``ServiceLayerResult/count``).
     case countOnly
     /// `result: ids`: the selection, ascending.
@@ -10,20 +10,20 @@ public enum LayerSelection: Sendable {
 }
 
 /// A layer that answered.
-public struct ServiceLayerResult: Sendable {
+package struct ServiceLayerResult: Sendable {
     /// The layer URL queried (normalised: no query string, no trailing slash).
-    public var url: String
-    public var layerId: Int?
-    public var name: String?
-    public var objectIdField: String?
+    package var url: String
+    package var layerId: Int?
+    package var name: String?
+    package var objectIdField: String?
     /// How many features match, as the service counted them.
-    public var count: Int
+    package var count: Int
     /// False when the selection holds fewer than ``count``: cut by `maxFeatures` or by the result budget, or
     /// rows lost while paging.
-    public var isComplete: Bool
-    public var selection: LayerSelection
+    package var isComplete: Bool
+    package var selection: LayerSelection
 
-    public init(
+    package init(
         url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, count: Int,
         isComplete: Bool, selection: LayerSelection
     ) {
@@ -38,12 +38,12 @@ public struct ServiceLayerResult: Sendable {
 }
 
 /// One layer's outcome: its result or its error, never both, never neither.
-public struct ServiceLayerOutcome: Sendable {
+package struct ServiceLayerOutcome: Sendable {
     /// The layer URL (or the target's URL when its layers could not be listed).
-    public var url: String
-    public var result: Result<ServiceLayerResult, FeatureServiceError>
+    package var url: String
+    package var result: Result<ServiceLayerResult, FeatureServiceError>
 
-    public init(url: String, result: Result<ServiceLayerResult, FeatureServiceError>) {
+    package init(url: String, result: Result<ServiceLayerResult, FeatureServiceError>) {
         self.url = url
         self.result = result
     }

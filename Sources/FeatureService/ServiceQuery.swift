@@ -1,11 +1,11 @@
-public import FeatureGeometry
-public import QueryLanguage
+package import FeatureGeometry
+package import QueryLanguage
 
 /// What to ask every layer of a request, in terms every protocol can render (ArcGIS SQL and parameters, CQL2
 /// and `bbox`). Features always come back as GeoJSON, the form results carry.
-public struct ServiceQuery: Sendable, Hashable {
+package struct ServiceQuery: Sendable, Hashable {
     /// What a query returns for each layer.
-    public enum ResultKind: String, Sendable, Hashable, CaseIterable {
+    package enum ResultKind: String, Sendable, Hashable, CaseIterable {
         /// Every matching object id.
         case ids
         /// Only how many features match.
@@ -15,20 +15,20 @@ public struct ServiceQuery: Sendable, Hashable {
     }
 
     /// The attribute filter; `nil` for every feature.
-    public var whereClause: WhereClause?
+    package var whereClause: WhereClause?
     /// The spatial filter with its spatial reference; `nil` for none.
-    public var geometry: Geometry?
-    public var spatialRelationship: SpatialRelation
+    package var geometry: Geometry?
+    package var spatialRelationship: SpatialRelation
     /// Fields returned with features; `["*"]` for all.
-    public var outFields: [String]
-    public var returnGeometry: Bool
+    package var outFields: [String]
+    package var returnGeometry: Bool
     /// The spatial reference of returned geometries; `nil` keeps the layer's.
-    public var outSpatialReference: SpatialReference?
+    package var outSpatialReference: SpatialReference?
     /// At most this many ids or features per layer; `nil` for all. The result budget may cut sooner.
-    public var maxFeatures: Int?
-    public var result: ResultKind
+    package var maxFeatures: Int?
+    package var result: ResultKind
 
-    public init(
+    package init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil, spatialRelationship: SpatialRelation = .intersects,
         outFields: [String] = ["*"], returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil,
         maxFeatures: Int? = nil, result: ResultKind = .ids

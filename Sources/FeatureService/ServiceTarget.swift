@@ -2,29 +2,29 @@
 ///
 /// A struct with static members rather than an enum, so that adding a protocol adds a member and breaks no
 /// exhaustive `switch`.
-public struct ServiceKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+package struct ServiceKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The kind's name, as a request's target `type` spells it (`arcgis`, `ogc`).
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
 
     /// ArcGIS REST: a FeatureServer or MapServer layer or service.
-    public static let arcgis = ServiceKind(rawValue: "arcgis")
+    package static let arcgis = ServiceKind(rawValue: "arcgis")
     /// OGC API Features: a collection of a landing page.
-    public static let ogc = ServiceKind(rawValue: "ogc")
+    package static let ogc = ServiceKind(rawValue: "ogc")
 }
 
 /// One target of a query: a service of some kind and which of its layers to query.
-public struct ServiceTarget: Sendable, Hashable {
-    public var kind: ServiceKind
+package struct ServiceTarget: Sendable, Hashable {
+    package var kind: ServiceKind
     /// The layer, service or landing-page URL, without query string or trailing slash.
-    public var url: String
+    package var url: String
     /// The layers of the service to query, by the protocol's own ids (ArcGIS sublayer ids as decimal text, an
     /// OGC collection id); `nil` for what the URL names itself (an ArcGIS layer, or every feature layer of an
     /// ArcGIS service).
-    public var layers: [String]?
+    package var layers: [String]?
 
-    public init(kind: ServiceKind, url: String, layers: [String]? = nil) {
+    package init(kind: ServiceKind, url: String, layers: [String]? = nil) {
         self.kind = kind
         self.url = url
         self.layers = layers

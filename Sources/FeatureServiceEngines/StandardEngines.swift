@@ -1,7 +1,7 @@
 import ArcGISEngine
-public import CurlHTTP
-public import FeatureService
-public import Logging
+package import CurlHTTP
+package import FeatureService
+package import Logging
 
 /// The engines a worker runs, behind one ``FeatureServiceRouter``: the only place that knows which protocols
 /// exist. Adding a protocol adds its engine here (and its module to this target); the worker, which holds just
@@ -25,7 +25,7 @@ public enum StandardEngines {
     }
 
     /// Every engine, sending its requests through `httpClient` (shared; the caller shuts it down).
-    public static func router(httpClient: HTTPClient, limits: Limits, logger: Logger) -> FeatureServiceRouter {
+    package static func router(httpClient: HTTPClient, limits: Limits, logger: Logger) -> FeatureServiceRouter {
         var configuration = ArcGISEngineConfiguration(
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest

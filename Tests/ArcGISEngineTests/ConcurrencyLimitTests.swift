@@ -58,7 +58,7 @@ struct ConcurrencyLimitTests {
         let layer = CountingLayer(count: 6_000, delay: .milliseconds(50))
         try await withLayer(layer, configuration: ArcGISEngineConfiguration(pageConcurrency: 4)) { url, engine in
             let result = try await engine.query(layer: url, FeatureQuery(result: .features))
-            #expect(result.features?.count == 6_000)
+            #expect(result.selection.structured?.features.count == 6_000)
             #expect(result.isComplete)
         }
         let gauge = layer.gauge.withLock { $0 }
@@ -72,7 +72,7 @@ struct ConcurrencyLimitTests {
         try await withLayer(layer, configuration: configuration) { url, engine in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try await engine.query(layer: url, FeatureQuery(result: .features)).features?.count ?? 0 }
+                    group.addTask { try await engine.query(layer: url, FeatureQuery(result: .features)).selection.structured?.features.count ?? 0 }
                 }
                 for try await count in group { #expect(count == 3_000) }
             }

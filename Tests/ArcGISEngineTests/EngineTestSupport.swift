@@ -1,8 +1,9 @@
-import ArcGISEngine
 import CurlHTTP
 import FeatureGeometry
 import Logging
 import SampleFeatureServer
+
+@testable import ArcGISEngine
 
 /// Starts the sample feature server and an engine for a test, over real loopback sockets.
 enum EngineTestSupport {
@@ -51,8 +52,87 @@ enum EngineTestSupport {
     /// The seed app's map extent as a query geometry.
     static var seedExtent: Geometry { .envelope(SampleDataset.seedExtent) }
 
+    /// The ids a result selected, whatever its form (none for a count).
     static func ids(_ result: LayerQueryResult) -> [Int] {
-        (result.objectIds ?? []).map { Int($0) }
+        switch result.selection {
+        case .countOnly: []
+        case .objectIds(let ids): ids.map { Int($0) }
+        case .features(let features, _, _): features.map { Int($0.objectId) }
+        case .geoJSON(let features): features.objectIds.map { Int($0) }
+        }
+    }
+}
+
+extension LayerQueryResult.Selection {
+    /// Whether only a count was selected.
+    var isCountOnly: Bool {
+        if case .countOnly = self { return true }
+        return false
+    }
+
+    /// Structured features and their field order, when that is what was selected.
+    var structured: (features: [Feature], fieldOrder: [String])? {
+        if case .features(let features, let fieldOrder, _) = self { return (features, fieldOrder) }
+        return nil
+    }
+
+    /// GeoJSON features, when that is what was selected.
+    var geoJSON: GeoJSONFeatures? {
+        if case .geoJSON(let features) = self { return features }
+        return nil
+    }
+}
+
+extension FeatureGeoJSON {
+    /// A `FeatureCollection` of `features`, written as the engine writes each feature.
+    static func featureCollection(_ features: [Feature], fieldOrder: [String], layer: String) throws(ArcGISError) -> String {
+        var output = #"{"type":"FeatureCollection","features":["#
+        for (index, feature) in features.enumerated() {
+            if index > 0 { output += "," }
+            try write(feature, fieldOrder: fieldOrder, layer: layer, to: &output)
+        }
+        output += "]}"
+        return output
+    }
+}
+
+extension HostLimiterStateMachine {
+    /// The slots of `host` in use, read through the machine's own events on a copy (it is a value): the
+    /// limit less the free slots the copy can still take.
+    func activeRequests(host: String) -> Int {
+        var probe = self
+        var free = 0
+        while probe.acquireIfFree(host: host) { free += 1 }
+        return limit - free
+    }
+
+    /// The waiters of `host`, read on a copy: each release hands its slot to the next waiter, until none is
+    /// left.
+    func waitingRequests(host: String) -> Int {
+        var probe = self
+        var waiting = 0
+        while probe.release(host: host) != nil { waiting += 1 }
+        return waiting
+    }
+}
+
+extension HostLimiter {
+    /// Whether a new request to `host` takes a slot at once (it then gives it back): false when it has to
+    /// wait, which a slot leaked by a cancelled request would make it do.
+    func hasFreeSlot(host: String) async -> Bool {
+        let probe = Task { try await acquire(host: host) }
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(2))
+            probe.cancel()
+        }
+        defer { deadline.cancel() }
+        do {
+            try await probe.value
+            release(host: host)
+            return true
+        } catch {
+            return false
+        }
     }
 }
 

@@ -168,7 +168,7 @@ struct ExecutionFastPathTests {
             try await limiter.acquire(host: "h")
         }
         await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(limiter.activeRequests(host: "h") == 0)
+        #expect(await limiter.hasFreeSlot(host: "h"))
 
         try await limiter.acquire(host: "h")
         let waiting = Task { try await limiter.withSlot(host: "h") { 42 } }
@@ -176,7 +176,7 @@ struct ExecutionFastPathTests {
         try await Task.sleep(for: .milliseconds(5))
         limiter.release(host: "h")
         #expect(try await waiting.value == 42)
-        #expect(limiter.activeRequests(host: "h") == 0)
+        #expect(await limiter.hasFreeSlot(host: "h"))
     }
 
     @Test("The cache answers fresh values without loading, and nothing when cancelled, absent or expired")
@@ -202,11 +202,11 @@ struct ExecutionFastPathTests {
         let client = try HTTPClient(logger: EngineTestSupport.logger)
         let engine = ArcGISEngine(httpClient: client, logger: EngineTestSupport.logger)
         let service = "HTTP://Example.COM:9/arcgis/rest/services/USA/MapServer/?token=secret"
-        #expect(try await engine.layerURLs(of: ArcGISTarget(url: service, layers: [2, 0])) == [
+        #expect(try await engine.layers(of: ArcGISTarget(url: service, layers: [2, 0])).map(\.url) == [
             "http://example.com:9/arcgis/rest/services/USA/MapServer/2",
             "http://example.com:9/arcgis/rest/services/USA/MapServer/0",
         ])
-        #expect(try await engine.layerURLs(of: ArcGISTarget(url: "http://h/a/FeatureServer/3#x")) == ["http://h/a/FeatureServer/3"])
+        #expect(try await engine.layers(of: ArcGISTarget(url: "http://h/a/FeatureServer/3#x")).map(\.url) == ["http://h/a/FeatureServer/3"])
 
         for targets in [[ArcGISTarget(url: service, layers: [-1])], [ArcGISTarget(url: service, layers: [-1]), ArcGISTarget(url: "ftp://x")]] {
             let outcomes = await engine.query(targets, FeatureQuery())
@@ -227,4 +227,9 @@ struct ExecutionFastPathTests {
         #expect(bad.first?.failure?.code == .invalidURL)
         await client.shutdown()
     }
+}
+
+extension QueryParameters {
+    /// `name=value&...`, form-encoded, as text.
+    var encoded: String { String(decoding: encodedBytes, as: UTF8.self) }
 }

@@ -17,7 +17,7 @@ struct PagingAndFallbackTests {
             let query = FeatureQuery(
                 whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, result: .features)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
-            #expect(result.features?.map { Int($0.objectId) } == truth)
+            #expect(result.selection.structured?.features.map { Int($0.objectId) } == truth)
             #expect(result.isComplete)
             #expect(server.statistics.faults(.shortPages) > 0)
         }
@@ -29,7 +29,7 @@ struct PagingAndFallbackTests {
         try await EngineTestSupport.withEngine { server, engine in
             let result = try await engine.query(
                 layer: server.layerURL(.legacyParcels), FeatureQuery(returnGeometry: true, result: .features))
-            #expect(result.features?.map { Int($0.objectId) } == truth)
+            #expect(result.selection.structured?.features.map { Int($0.objectId) } == truth)
             #expect(result.isComplete)
             let queries = server.statistics.recentQueries(.legacyParcels)
             #expect(queries.allSatisfy { $0.parameter("resultOffset") == nil })
@@ -62,7 +62,7 @@ struct PagingAndFallbackTests {
             }
             let ids = try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(result: .ids))
             #expect(ids.count == EngineTestSupport.parcelCount)
-            #expect(ids.objectIds?.count == EngineTestSupport.parcelCount)
+            #expect(EngineTestSupport.ids(ids).count == EngineTestSupport.parcelCount)
         }
     }
 

@@ -1,5 +1,6 @@
-import ArcGISEngine
 import Testing
+
+@testable import ArcGISEngine
 
 /// Bodies that are not what the protocol promises: each decoder names the layer, says what it saw, and marks
 /// only truncation (and emptiness) as worth retrying.

@@ -1,6 +1,7 @@
-import ArcGISEngine
 import FeatureGeometry
 import Testing
+
+@testable import ArcGISEngine
 
 @Suite("Feature pages")
 struct ResponseDecodingFeaturePageTests {

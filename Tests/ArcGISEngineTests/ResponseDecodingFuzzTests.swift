@@ -1,6 +1,7 @@
-import ArcGISEngine
 import CurlHTTP
 import Testing
+
+@testable import ArcGISEngine
 
 /// Random byte mutations of valid bodies: every decoder returns a value or an ArcGISError, never crashes,
 /// and marks its errors sensibly.

@@ -1,7 +1,8 @@
-import ArcGISEngine
 import FeatureGeometry
 import QueryLanguage
 import Testing
+
+@testable import ArcGISEngine
 
 @Suite("Layer and service metadata")
 struct ResponseDecodingMetadataTests {

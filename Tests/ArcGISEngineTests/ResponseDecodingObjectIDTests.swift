@@ -1,4 +1,3 @@
-import ArcGISEngine
 import Testing
 
 #if canImport(Glibc)
@@ -6,6 +5,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+@testable import ArcGISEngine
 
 @Suite("returnIdsOnly bodies, read by the byte scanner")
 struct ResponseDecodingObjectIDTests {

@@ -1,6 +1,7 @@
-import ArcGISEngine
 import CurlHTTP
 import Testing
+
+@testable import ArcGISEngine
 
 @Suite("ArcGIS error bodies, HTTP statuses, Retry-After and transport errors")
 struct ResponseDecodingStatusTests {

@@ -1,9 +1,10 @@
-import ArcGISEngine
 import FeatureGeometry
 import FeatureQuerySupport
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+
+@testable import ArcGISEngine
 
 @Suite("The seed's queries against the sample server")
 struct SeedQueryTests {
@@ -26,7 +27,7 @@ struct SeedQueryTests {
             countQuery.result = .count
             let counted = try await engine.query(layer: server.layerURL(.parcels), countQuery)
             #expect(counted.count == truth.count)
-            #expect(counted.objectIds == nil)
+            #expect(counted.selection.isCountOnly)
         }
     }
 
@@ -40,15 +41,15 @@ struct SeedQueryTests {
                 whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, returnGeometry: true,
                 outSpatialReference: .wgs84, result: .features)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
-            let features = try #require(result.features)
+            let (features, fieldOrder) = try #require(result.selection.structured)
             #expect(features.map { Int($0.objectId) } == truth)
             #expect(result.isComplete)
             #expect(features.allSatisfy { $0.geometry != nil && $0.attributes["UseType"] != nil })
-            #expect(result.fieldOrder.first == "OBJECTID")
+            #expect(fieldOrder.first == "OBJECTID")
             let offsets = server.statistics.recentQueries(.parcels).compactMap { $0.parameter("resultOffset") }
             #expect(Set(offsets).count == (truth.count + 1_999) / 2_000)
             let geoJSON = try FeatureGeoJSON.featureCollection(
-                Array(features.prefix(3)), fieldOrder: result.fieldOrder, layer: result.url)
+                Array(features.prefix(3)), fieldOrder: fieldOrder, layer: result.url)
             #expect(geoJSON.hasPrefix(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"#))
         }
     }
@@ -129,14 +130,14 @@ struct GeoJSONOutputTests {
             let structured = try await engine.query(layer: server.layerURL(.parcels), query)
             query.featureOutput = .geoJSON
             let encoded = try await engine.query(layer: server.layerURL(.parcels), query)
-            let features = try #require(structured.features)
-            let geoJSON = try #require(encoded.geoJSON)
-            #expect(encoded.features == nil)
+            let (features, fieldOrder) = try #require(structured.selection.structured)
+            let geoJSON = try #require(encoded.selection.geoJSON)
+            #expect(encoded.selection.structured == nil)
             #expect(geoJSON.objectIds == features.map(\.objectId))
-            #expect(encoded.objectIds == structured.objectIds)
+            #expect(EngineTestSupport.ids(encoded) == EngineTestSupport.ids(structured))
             #expect(encoded.isComplete)
             let expected = try ParsedJSON(parsing: FeatureGeoJSON.featureCollection(
-                features, fieldOrder: structured.fieldOrder, layer: structured.url))
+                features, fieldOrder: fieldOrder, layer: structured.url))
             let actual = try ParsedJSON(parsing: geoJSON.featureCollection())
             #expect(actual == expected)
             #expect(geoJSON.featureCollection().count == geoJSON.featureCollectionSize)
@@ -150,7 +151,7 @@ struct GeoJSONOutputTests {
                 whereClause: try WhereClause("UseType = 'Residential'"), returnGeometry: true,
                 outSpatialReference: .wgs84, result: .features, featureOutput: .geoJSON)
             let result = try await engine.query(layer: server.layerURL(.legacyParcels), query)
-            #expect(result.geoJSON?.objectIds.map { Int($0) } == truth)
+            #expect(result.selection.geoJSON?.objectIds.map { Int($0) } == truth)
             #expect(result.isComplete)
         }
     }

@@ -172,24 +172,25 @@ import Testing
 
     @Test func engineOutcomesBecomeLayerEntries() throws {
         let features = [Self.parcel(7, use: "Government", value: 10, x: -118.8, y: 34.03)]
-        let result = LayerQueryResult(
-            url: Self.parcels, layerId: 0, name: "Parcels", objectIdField: "OBJECTID", count: 1, objectIds: [7],
-            features: features, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], spatialReference: .wgs84,
+        var result = LayerQueryResult(
+            url: Self.parcels, layerId: 0, name: "Parcels", objectIdField: "OBJECTID", count: 1,
+            selection: .features(features, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], spatialReference: .wgs84),
             completeness: Completeness(expected: 1, received: 1), requests: 1, retries: 0)
-        let entry = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result)), kind: .features))
+        let entry = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result))))
         guard case .succeeded(1, true, .features(let written)) = entry.outcome else {
             Issue.record("unexpected \(entry.outcome)")
             return
         }
         #expect(written.objectIds == [7])
         let failure = ArcGISError(.notFound, "gone", layer: Self.parcels)
-        let failed = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .failure(failure)), kind: .ids))
+        let failed = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .failure(failure))))
         guard case .failed(let error) = failed.outcome else {
             Issue.record("unexpected \(failed.outcome)")
             return
         }
         #expect(error.code.rawValue == "not_found")
-        let counted = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result)), kind: .count))
+        result.selection = .countOnly
+        let counted = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result))))
         guard case .succeeded(1, true, .countOnly) = counted.outcome else {
             Issue.record("unexpected \(counted.outcome)")
             return

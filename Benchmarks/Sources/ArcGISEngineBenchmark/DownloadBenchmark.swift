@@ -13,7 +13,7 @@ struct DownloadBenchmark: AsyncParsableCommand {
         discussion: """
             The engine side (engine-download, a fresh process per run) runs FeatureQuery(outFields: ["*"], \
             returnGeometry: true, outSpatialReference: WGS 84, result: .features) with the engine's default \
-            configuration and writes FeatureGeoJSON.featureCollection to a file. The esridump side \
+            configuration and writes GeoJSONFeatures.featureCollection() to a file. The esridump side \
             (python/esridump_download.py) does what esridump's esri2geojson command does, with the politeness \
             delay off (pause_seconds=0) and pages of --page-size. Times are from the client's first request \
             (client set-up included) to the GeoJSON file written; interpreter start-up is not counted.

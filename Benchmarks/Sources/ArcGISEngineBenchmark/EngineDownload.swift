@@ -7,7 +7,7 @@ import Foundation
 import Logging
 
 /// `engine-download` (a worker of `download`): every feature of a layer, all attributes and geometry in
-/// WGS 84, through `ArcGISEngine`, written as one GeoJSON FeatureCollection with `FeatureGeoJSON`.
+/// WGS 84, through `ArcGISEngine`, written as one GeoJSON FeatureCollection with `GeoJSONFeatures`.
 ///
 /// The clock runs from creating the HTTP client to the GeoJSON file being written; the phases are timed too
 /// (query = metadata, count and every page fetched and decoded; geojson = encoding; write = the file), and
@@ -51,7 +51,9 @@ struct EngineDownload: AsyncParsableCommand {
         }
         await client.shutdown()
         let queried = clock.now
-        let features = result.geoJSON ?? GeoJSONFeatures.empty
+        guard case .geoJSON(let features) = result.selection else {
+            throw BenchmarkError("the engine's GeoJSON query answered no GeoJSON features")
+        }
         let bytes = features.featureCollection()
         let encoded = clock.now
         try writeFile(bytes, to: geojsonOut)

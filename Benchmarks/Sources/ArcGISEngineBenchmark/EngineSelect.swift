@@ -52,7 +52,9 @@ struct EngineSelect: AsyncParsableCommand {
         let peak = peakRSSKiB()
         await client.shutdown()
 
-        let ids = result.objectIds ?? []
+        guard case .objectIds(let ids) = result.selection else {
+            throw BenchmarkError("the engine's ids query answered no ids")
+        }
         try writeIDs(ids, to: idsOut)
         printResult([
             "seconds": format((finished - started).seconds, 6),

@@ -81,7 +81,7 @@ final class ExpiringCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// Drops every cached value (for tests and operators' refresh).
+    /// Drops every cached value, loads in progress excepted (for tests: ``ArcGISEngine/clearMetadataCache()``).
     func removeAll() {
         state.withLock { state in
             state.entries = state.entries.filter { if case .loading = $0.value { true } else { false } }

@@ -1,7 +1,7 @@
 import FeatureGeometry
 
 /// What the runner needs from whatever gathers a layer's pages: decode a page, say how many rows it held
-/// and whether the service has more, and keep one feature per object id.
+/// and whether the service has more, keep one feature per object id, and hand back the selection.
 protocol FeatureAccumulator {
     associatedtype Page: Sendable
     static func decode(_ body: [UInt8], layer: LayerMetadata) throws(ArcGISError) -> Page
@@ -16,16 +16,18 @@ protocol FeatureAccumulator {
     func contains(_ id: Int64) -> Bool
     /// Adds a page's features; `only` keeps just the ids asked for (an `objectIds` request).
     mutating func add(_ page: Page, only: Set<Int64>?) throws(ArcGISError)
+    /// The features kept, ordered by object id, as the result's selection.
+    mutating func finish(layer: LayerMetadata) -> LayerQueryResult.Selection
 }
 
 /// Gathers ``Feature`` values, one per object id, with the field order and spatial reference the service
 /// reported.
 struct FeatureCollector: FeatureAccumulator {
-    private(set) var features: [Feature] = []
+    private var features: [Feature] = []
     private var seen: Set<Int64> = []
     private(set) var duplicates = 0
-    private(set) var fieldOrder: [String] = []
-    private(set) var spatialReference: SpatialReference?
+    private var fieldOrder: [String] = []
+    private var spatialReference: SpatialReference?
     let limit: Int
     let layer: String
 
@@ -71,10 +73,13 @@ struct FeatureCollector: FeatureAccumulator {
         try checkLimit(features.count, limit: limit, layer: layer)
     }
 
-    /// The features ordered by object id (sorted in place, not copied).
-    mutating func takeSorted() -> [Feature] {
+    /// The features ordered by object id (sorted in place, not copied), with the field order the responses
+    /// listed (the layer's when none did) and the spatial reference of their geometries.
+    mutating func finish(layer: LayerMetadata) -> LayerQueryResult.Selection {
         features.sort { $0.objectId < $1.objectId }
-        return features
+        return .features(
+            features, fieldOrder: fieldOrder.isEmpty ? layer.fields.map(\.name) : fieldOrder,
+            spatialReference: spatialReference)
     }
 }
 
@@ -84,7 +89,6 @@ struct GeoJSONCollector: FeatureAccumulator {
     private var references: [GeoJSONFeatures.Reference] = []
     private var seen: Set<Int64> = []
     private(set) var duplicates = 0
-    private(set) var fieldOrder: [String] = []
     let limit: Int
     let layer: String
 
@@ -108,7 +112,6 @@ struct GeoJSONCollector: FeatureAccumulator {
     func contains(_ id: Int64) -> Bool { seen.contains(id) }
 
     mutating func add(_ page: GeoJSONPage, only: Set<Int64>?) throws(ArcGISError) {
-        if fieldOrder.isEmpty { fieldOrder = page.fieldOrder }
         let index = Int32(pages.count)
         var kept = 0
         for entry in page.entries {
@@ -124,10 +127,10 @@ struct GeoJSONCollector: FeatureAccumulator {
         try checkLimit(references.count, limit: limit, layer: layer)
     }
 
-    /// The features ordered by object id.
-    mutating func finish() -> GeoJSONFeatures {
+    /// The features ordered by object id, their bytes left in their pages (the field order is in them).
+    mutating func finish(layer: LayerMetadata) -> LayerQueryResult.Selection {
         references.sort { $0.objectId < $1.objectId }
-        return GeoJSONFeatures(pages: pages, references: references)
+        return .geoJSON(GeoJSONFeatures(pages: pages, references: references))
     }
 }
 

@@ -92,6 +92,4 @@ final class HostLimiter: Sendable {
         }
         continuation?.resume()
     }
-
-    func activeRequests(host: String) -> Int { state.withLock { $0.machine.activeRequests(host: host) } }
 }

@@ -80,7 +80,4 @@ struct HostLimiterStateMachine {
     mutating func cancelBeforeArrival(waiter: UInt64) {
         cancelledEarly.insert(waiter)
     }
-
-    func activeRequests(host: String) -> Int { hosts[host]?.active ?? 0 }
-    func waitingRequests(host: String) -> Int { hosts[host]?.waiters.count ?? 0 }
 }

@@ -44,23 +44,14 @@ final class LayerQueryRunner: Sendable {
         switch query.result {
         case .count:
             let count = try await fetchCount(base)
-            return result(count: count, ids: nil, completeness: Completeness(expected: count, received: count))
+            return result(count: count, selection: .countOnly, completeness: Completeness(expected: count, received: count))
         case .ids:
             return try await runIDs(base)
         case .features:
             let limit = max(query.maxFeatures ?? 0, configuration.maxFeaturesInMemory)
             switch query.featureOutput {
-            case .structured:
-                var collector = FeatureCollector(limit: limit, layer: layer.url)
-                let (count, completeness) = try await collect(base, into: &collector)
-                return result(count: count, ids: nil, features: collector.takeSorted(), fieldOrder: collector.fieldOrder,
-                              spatialReference: collector.spatialReference, completeness: completeness)
-            case .geoJSON:
-                var collector = GeoJSONCollector(limit: limit, layer: layer.url)
-                let (count, completeness) = try await collect(base, into: &collector)
-                let features = collector.finish()
-                return result(count: count, ids: features.objectIds, geoJSON: features, fieldOrder: collector.fieldOrder,
-                              spatialReference: .wgs84, completeness: completeness)
+            case .structured: return try await runFeatures(base, into: FeatureCollector(limit: limit, layer: layer.url))
+            case .geoJSON: return try await runFeatures(base, into: GeoJSONCollector(limit: limit, layer: layer.url))
             }
         }
     }
@@ -79,10 +70,17 @@ final class LayerQueryRunner: Sendable {
         let completeness = Completeness(
             expected: count, received: ids.count, duplicates: duplicates, truncatedByLimit: truncated,
             truncatedByBudget: cutByBudget)
-        return result(count: count ?? ids.count, ids: kept, completeness: completeness)
+        return result(count: count ?? ids.count, selection: .objectIds(kept), completeness: completeness)
     }
 
     // MARK: Features
+
+    /// Every wanted feature, gathered by `collector`, which hands back the selection in its form.
+    private func runFeatures<C: FeatureAccumulator>(_ base: QueryParameters, into collector: C) async throws -> LayerQueryResult {
+        var collector = collector
+        let (count, completeness) = try await collect(base, into: &collector)
+        return result(count: count, selection: collector.finish(layer: layer), completeness: completeness)
+    }
 
     /// Gathers every wanted feature: by offset pages where the layer paginates, else by object id.
     private func collect<C: FeatureAccumulator>(
@@ -226,15 +224,9 @@ final class LayerQueryRunner: Sendable {
         return count
     }
 
-    private func result(
-        count: Int, ids: [Int64]?, features: [Feature]? = nil, geoJSON: GeoJSONFeatures? = nil, fieldOrder: [String] = [],
-        spatialReference: SpatialReference? = nil, completeness: Completeness
-    ) -> LayerQueryResult {
+    private func result(count: Int, selection: LayerQueryResult.Selection, completeness: Completeness) -> LayerQueryResult {
         LayerQueryResult(
             url: layer.url, layerId: layer.id, name: layer.name, objectIdField: layer.objectIdField, count: count,
-            objectIds: ids ?? features?.map(\.objectId), features: features, geoJSON: geoJSON,
-            fieldOrder: fieldOrder.isEmpty ? layer.fields.map(\.name) : fieldOrder,
-            spatialReference: spatialReference, completeness: completeness,
-            requests: counter.requestCount, retries: counter.retryCount)
+            selection: selection, completeness: completeness, requests: counter.requestCount, retries: counter.retryCount)
     }
 }

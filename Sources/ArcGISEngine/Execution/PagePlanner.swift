@@ -3,7 +3,7 @@
 /// Pages are planned from the count so they can be fetched in parallel. Services then deviate in three
 /// ways, each handled here: a page shorter than asked while `exceededTransferLimit` is set (the service
 /// trimmed it: the rest of the range is fetched again), an empty page with the flag set (retried once, then
-/// left to the completeness repair), and a last page with the flag set (rows were added since the count:
+/// given up on: the completeness repair fetches its rows by id), and a last page with the flag set (rows were added since the count:
 /// paging goes on). A value type without I/O, tested on its own.
 struct PagePlanner {
     struct Range: Hashable, Sendable {
@@ -17,11 +17,9 @@ struct PagePlanner {
     let wanted: Int
     /// Whether rows past `wanted` are wanted if the service has them (false when cut by `maxFeatures`).
     let extendPastWanted: Bool
-    private(set) var plannedEnd: Int
+    private var plannedEnd: Int
     private var queue: [Range] = []
     private var emptyRetried: Set<Int> = []
-    /// Ranges given up on after repeated empty pages; the completeness repair fetches their rows by id.
-    private(set) var abandoned: [Range] = []
     /// The most ranges past the count to follow before stopping (a service that sets the flag forever).
     private var extensionsLeft: Int
 
@@ -42,19 +40,13 @@ struct PagePlanner {
     /// The next range to fetch, if any is waiting.
     mutating func next() -> Range? { queue.popLast() }
 
-    var hasQueuedWork: Bool { !queue.isEmpty }
-
     /// Records a page: `received` rows came back for `range`, with the service's `exceededTransferLimit`.
     mutating func record(_ range: Range, received: Int, exceededTransferLimit: Bool) {
         if received < range.count {
             guard exceededTransferLimit else { return }  // the data ends inside this range
             let rest = Range(offset: range.offset + received, count: range.count - received)
-            if received == 0 {
-                guard emptyRetried.insert(range.offset).inserted else {
-                    abandoned.append(range)
-                    return
-                }
-            }
+            // A second empty page for the range: given up on (the completeness repair fetches its rows by id).
+            if received == 0, !emptyRetried.insert(range.offset).inserted { return }
             queue.append(rest)
             return
         }

@@ -90,9 +90,6 @@ struct QueryParameters: Sendable {
         return QueryParameters(fields: [("f", "json"), ("objectIds", list)]).withFeatureOutput(query, layer: layer)
     }
 
-    /// `name=value&...`, form-encoded.
-    var encoded: String { String(decoding: encodedBytes, as: UTF8.self) }
-
     /// A GET with the fields in its URL when that fits in `maxGETURLLength` bytes, else a form-encoded POST
     /// (what `HTTPRequest.formPost` builds for the same fields, from the encoding already made).
     func request(endpoint: String, maxGETURLLength: Int) -> HTTPRequest {

@@ -5,13 +5,14 @@ public import FeatureQuerySupport
 /// when it was asked for.
 ///
 /// Attributes stay JSON values (`ParsedJSON`) so nothing is lost between the service and the GeoJSON the
-/// caller receives; ``fieldOrder`` in the page keeps the service's column order for output.
+/// caller receives; the field order handed back with structured features keeps the service's column order
+/// for output.
 public struct Feature: Sendable, Hashable {
     public var objectId: Int64
     public var attributes: [String: ParsedJSON]
     public var geometry: Geometry?
 
-    public init(objectId: Int64, attributes: [String: ParsedJSON], geometry: Geometry? = nil) {
+    package init(objectId: Int64, attributes: [String: ParsedJSON], geometry: Geometry? = nil) {
         self.objectId = objectId
         self.attributes = attributes
         self.geometry = geometry
@@ -19,19 +20,19 @@ public struct Feature: Sendable, Hashable {
 }
 
 /// One decoded page of a `query` response with `f=json`.
-public struct FeaturePage: Sendable, Hashable {
-    public var features: [Feature]
+struct FeaturePage: Sendable, Hashable {
+    var features: [Feature]
     /// Whether the service says more features match than it sent (`exceededTransferLimit`, top level or, in
     /// GeoJSON, under `properties`).
-    public var exceededTransferLimit: Bool
+    var exceededTransferLimit: Bool
     /// `objectIdFieldName` as the response names it, when it does.
-    public var objectIdFieldName: String?
+    var objectIdFieldName: String?
     /// Field names in the order the response lists them (`fields`), for output.
-    public var fieldOrder: [String]
+    var fieldOrder: [String]
     /// The response's `spatialReference`: the one the geometries are in.
-    public var spatialReference: SpatialReference?
+    var spatialReference: SpatialReference?
 
-    public init(
+    init(
         features: [Feature], exceededTransferLimit: Bool, objectIdFieldName: String?, fieldOrder: [String],
         spatialReference: SpatialReference?
     ) {
@@ -44,11 +45,11 @@ public struct FeaturePage: Sendable, Hashable {
 }
 
 /// A `returnIdsOnly=true` response.
-public struct ObjectIDPage: Sendable, Hashable {
-    public var objectIdFieldName: String?
-    public var objectIds: [Int64]
+struct ObjectIDPage: Sendable, Hashable {
+    var objectIdFieldName: String?
+    var objectIds: [Int64]
 
-    public init(objectIdFieldName: String?, objectIds: [Int64]) {
+    init(objectIdFieldName: String?, objectIds: [Int64]) {
         self.objectIdFieldName = objectIdFieldName
         self.objectIds = objectIds
     }

@@ -5,20 +5,9 @@ import FeatureQuerySupport
 ///
 /// Properties keep the service's field order; the object id becomes the feature's `id`. Geometries in Web
 /// Mercator are projected to WGS 84; other spatial references cannot be written (query with `outSR=4326`).
-public enum FeatureGeoJSON {
-    /// A `FeatureCollection` of `features`.
-    public static func featureCollection(_ features: [Feature], fieldOrder: [String], layer: String) throws(ArcGISError) -> String {
-        var output = #"{"type":"FeatureCollection","features":["#
-        for (index, feature) in features.enumerated() {
-            if index > 0 { output += "," }
-            try write(feature, fieldOrder: fieldOrder, layer: layer, to: &output)
-        }
-        output += "]}"
-        return output
-    }
-
+enum FeatureGeoJSON {
     /// Appends one `Feature` object to `output`.
-    public static func write(_ feature: Feature, fieldOrder: [String], layer: String, to output: inout String) throws(ArcGISError) {
+    static func write(_ feature: Feature, fieldOrder: [String], layer: String, to output: inout String) throws(ArcGISError) {
         output += #"{"type":"Feature","id":"#
         output += String(feature.objectId)
         output += #","geometry":"#

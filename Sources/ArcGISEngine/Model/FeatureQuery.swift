@@ -18,10 +18,12 @@ public struct FeatureQuery: Sendable, Hashable {
 
     /// How features are handed back.
     public enum FeatureOutput: String, Sendable, Hashable, CaseIterable {
-        /// ``Feature`` values (attributes and geometry), in ``LayerQueryResult/features``.
+        /// ``Feature`` values (attributes and geometry): the result's selection is
+        /// ``LayerQueryResult/Selection/features(_:fieldOrder:spatialReference:)``.
         case structured
-        /// GeoJSON `Feature` objects, in ``LayerQueryResult/geoJSON``: converted page by page as they arrive,
-        /// compact in memory, ready to publish. Ask for `outSpatialReference` WGS 84 (or Web Mercator).
+        /// GeoJSON `Feature` objects (the result's ``LayerQueryResult/Selection/geoJSON(_:)``): converted page
+        /// by page as they arrive, compact in memory, ready to publish. Ask for `outSpatialReference` WGS 84
+        /// (or Web Mercator).
         case geoJSON
     }
 

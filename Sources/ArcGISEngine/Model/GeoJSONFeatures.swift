@@ -46,9 +46,6 @@ public struct GeoJSONFeatures: Sendable {
         self.references = references
     }
 
-    /// No features.
-    public static let empty = GeoJSONFeatures(pages: [], references: [])
-
     /// The number of features.
     public var count: Int { references.count }
 
@@ -63,7 +60,7 @@ public struct GeoJSONFeatures: Sendable {
     }
 
     /// The number of bytes ``featureCollection()`` returns.
-    public var featureCollectionSize: Int {
+    var featureCollectionSize: Int {
         references.reduce(prefix.count + suffix.count + max(0, references.count - 1)) { $0 + $1.end - $1.start }
     }
 

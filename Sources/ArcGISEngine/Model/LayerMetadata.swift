@@ -1,37 +1,37 @@
-public import FeatureGeometry
-public import QueryLanguage
+import FeatureGeometry
+import QueryLanguage
 
 /// What the engine needs to know about a layer before querying it, from `{layer}?f=json`.
 ///
 /// Loaded once per layer and cached (``MetadataCache``): it decides the page size (`maxRecordCount`), how to
 /// page (`supportsPagination`), which field identifies features, and which fields a where clause may name.
-public struct LayerMetadata: Sendable, Hashable {
+struct LayerMetadata: Sendable, Hashable {
     /// The layer URL this was read from, normalised (no trailing slash, no query).
-    public var url: String
-    public var id: Int?
-    public var name: String
+    var url: String
+    var id: Int?
+    var name: String
     /// `Feature Layer`, `Table`, `Group Layer`, `Raster Layer`...: only feature layers and tables are queried.
-    public var type: String?
+    var type: String?
     /// `esriGeometryPolygon`, `esriGeometryPoint`...; nil for tables.
-    public var geometryType: String?
-    public var objectIdField: String
-    public var fields: [LayerField]
+    var geometryType: String?
+    var objectIdField: String
+    var fields: [LayerField]
     /// The layer's fields for the query language, with field types ArcGIS cannot filter on set aside.
-    public var schema: LayerSchema
+    var schema: LayerSchema
     /// The most features one query returns. 1000 when the metadata does not say (ArcGIS's old default).
-    public var maxRecordCount: Int
+    var maxRecordCount: Int
     /// The entries of `capabilities` ("Query", "Create", ...), as sent.
-    public var capabilities: Set<String>
+    var capabilities: Set<String>
     /// `advancedQueryCapabilities.supportsPagination` (resultOffset/resultRecordCount).
-    public var supportsPagination: Bool
+    var supportsPagination: Bool
     /// `supportedQueryFormats`, lowercased: "json", "geojson", "pbf".
-    public var supportedQueryFormats: Set<String>
-    public var supportsStatistics: Bool
-    public var useStandardizedQueries: Bool
+    var supportedQueryFormats: Set<String>
+    var supportsStatistics: Bool
+    var useStandardizedQueries: Bool
     /// The layer's spatial reference (`extent.spatialReference` or `sourceSpatialReference`).
-    public var spatialReference: SpatialReference?
+    var spatialReference: SpatialReference?
 
-    public init(
+    init(
         url: String, id: Int?, name: String, type: String?, geometryType: String?, objectIdField: String,
         fields: [LayerField], maxRecordCount: Int, capabilities: Set<String>, supportsPagination: Bool,
         supportedQueryFormats: Set<String>, supportsStatistics: Bool, useStandardizedQueries: Bool,
@@ -56,26 +56,26 @@ public struct LayerMetadata: Sendable, Hashable {
 
     /// Whether `capabilities` lists Query (case-insensitively); services that omit capabilities are assumed
     /// queryable (MapServer layers of old servers do).
-    public var supportsQuery: Bool {
+    var supportsQuery: Bool {
         capabilities.isEmpty || capabilities.contains { $0.lowercased() == "query" }
     }
 }
 
 /// A service's layer list, from `FeatureServer?f=json` or `MapServer?f=json`: how a target naming a service
 /// becomes one query per layer.
-public struct ServiceMetadata: Sendable, Hashable {
-    public struct LayerEntry: Sendable, Hashable {
-        public var id: Int
-        public var name: String
-        public var parentLayerId: Int?
+struct ServiceMetadata: Sendable, Hashable {
+    struct LayerEntry: Sendable, Hashable {
+        var id: Int
+        var name: String
+        var parentLayerId: Int?
         /// Non-empty for group layers, which hold no features of their own.
-        public var subLayerIds: [Int]
-        public var isTable: Bool
+        var subLayerIds: [Int]
+        var isTable: Bool
         /// The entry's `type` (`Feature Layer`, `Raster Layer`, `Group Layer`, ...); `nil` when the service
         /// does not say (older FeatureServers).
-        public var type: String?
+        var type: String?
 
-        public init(
+        init(
             id: Int, name: String, parentLayerId: Int? = nil, subLayerIds: [Int] = [], isTable: Bool = false,
             type: String? = nil
         ) {
@@ -91,7 +91,7 @@ public struct ServiceMetadata: Sendable, Hashable {
         /// no features of its own) or a raster, annotation or other layer without feature queries, which
         /// would fail and turn every whole-service result `partial`. An entry without a `type` counts as a
         /// feature layer.
-        public var isQueryableFeatureLayer: Bool {
+        var isQueryableFeatureLayer: Bool {
             guard subLayerIds.isEmpty, !isTable else { return false }
             guard let type else { return true }
             return type.lowercased() == "feature layer"
@@ -99,12 +99,12 @@ public struct ServiceMetadata: Sendable, Hashable {
     }
 
     /// The service URL this was read from, normalised.
-    public var url: String
-    public var layers: [LayerEntry]
-    public var maxRecordCount: Int?
-    public var capabilities: Set<String>
+    var url: String
+    var layers: [LayerEntry]
+    var maxRecordCount: Int?
+    var capabilities: Set<String>
 
-    public init(url: String, layers: [LayerEntry], maxRecordCount: Int?, capabilities: Set<String>) {
+    init(url: String, layers: [LayerEntry], maxRecordCount: Int?, capabilities: Set<String>) {
         self.url = url
         self.layers = layers
         self.maxRecordCount = maxRecordCount

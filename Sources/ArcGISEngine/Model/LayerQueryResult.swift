@@ -19,7 +19,7 @@ public struct Completeness: Sendable, Hashable {
     /// features, whole pages, not necessarily the lowest ids).
     public var truncatedByBudget: Bool
 
-    public init(
+    package init(
         expected: Int?, received: Int, duplicates: Int = 0, repaired: Int = 0, truncatedByLimit: Bool = false,
         truncatedByBudget: Bool = false
     ) {
@@ -40,8 +40,22 @@ public struct Completeness: Sendable, Hashable {
     }
 }
 
-/// One layer's answer: the selection, the count, or the features, with how complete it is.
+/// One layer's answer: the count and what was selected, with how complete it is.
 public struct LayerQueryResult: Sendable {
+    /// What a layer selected, by the query's result kind (and, for features, its output): one case, so nobody
+    /// re-reads optionals to find out which one the engine filled.
+    public enum Selection: Sendable {
+        /// `count`: only the count (``LayerQueryResult/count``).
+        case countOnly
+        /// `ids`: the selection, ascending.
+        case objectIds([Int64])
+        /// `features` with structured output: the features ordered by object id, the field names in the
+        /// service's order (for writing them out), and the spatial reference of their geometries.
+        case features([Feature], fieldOrder: [String], spatialReference: SpatialReference?)
+        /// `features` with GeoJSON output: ordered by object id, converted page by page as pages arrived.
+        case geoJSON(GeoJSONFeatures)
+    }
+
     /// The layer URL queried (normalised, no query string).
     public var url: String
     public var layerId: Int?
@@ -49,25 +63,14 @@ public struct LayerQueryResult: Sendable {
     public var objectIdField: String
     /// The number of matching features (the count query's answer, or the ids received).
     public var count: Int
-    /// The selection, ascending; nil when the result kind is `count`. For `features`, the features' ids.
-    public var objectIds: [Int64]?
-    /// The features, ordered by object id; nil unless the result kind is `features` with structured output.
-    public var features: [Feature]?
-    /// The features as GeoJSON, ordered by object id; nil unless the result kind is `features` with GeoJSON
-    /// output.
-    public var geoJSON: GeoJSONFeatures?
-    /// Field names in the service's order, for writing features out.
-    public var fieldOrder: [String]
-    /// The spatial reference of the features' geometries.
-    public var spatialReference: SpatialReference?
+    public var selection: Selection
     public var completeness: Completeness
     /// HTTP requests this layer took (metadata excluded), and how many were retries.
     public var requests: Int
     public var retries: Int
 
-    public init(
-        url: String, layerId: Int?, name: String, objectIdField: String, count: Int, objectIds: [Int64]?,
-        features: [Feature]?, geoJSON: GeoJSONFeatures? = nil, fieldOrder: [String], spatialReference: SpatialReference?,
+    package init(
+        url: String, layerId: Int?, name: String, objectIdField: String, count: Int, selection: Selection,
         completeness: Completeness, requests: Int, retries: Int
     ) {
         self.url = url
@@ -75,11 +78,7 @@ public struct LayerQueryResult: Sendable {
         self.name = name
         self.objectIdField = objectIdField
         self.count = count
-        self.objectIds = objectIds
-        self.features = features
-        self.geoJSON = geoJSON
-        self.fieldOrder = fieldOrder
-        self.spatialReference = spatialReference
+        self.selection = selection
         self.completeness = completeness
         self.requests = requests
         self.retries = retries
@@ -94,7 +93,7 @@ public struct LayerOutcome: Sendable {
     public var url: String
     public var result: Result<LayerQueryResult, ArcGISError>
 
-    public init(url: String, result: Result<LayerQueryResult, ArcGISError>) {
+    package init(url: String, result: Result<LayerQueryResult, ArcGISError>) {
         self.url = url
         self.result = result
     }

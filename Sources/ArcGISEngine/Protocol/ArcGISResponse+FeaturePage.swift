@@ -1,4 +1,4 @@
-public import FeatureGeometry
+import FeatureGeometry
 import FeatureQuerySupport
 
 extension ArcGISResponse {
@@ -15,7 +15,7 @@ extension ArcGISResponse {
     ///
     /// - Parameter limits: bounds on the body (bytes, nesting) and on each geometry's vertices; beyond them
     ///   the page is `.limitExceeded`.
-    public static func featurePage(
+    static func featurePage(
         _ body: [UInt8], layer: String, objectIdField: String, limits: DecodingLimits = .default
     ) throws(ArcGISError) -> FeaturePage {
         let context = ResponseContext(layer: layer)

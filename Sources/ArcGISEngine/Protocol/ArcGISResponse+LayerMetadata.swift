@@ -17,7 +17,7 @@ extension ArcGISResponse {
     /// types this engine does not know) are left out of ``LayerMetadata/fields`` and kept in
     /// `schema.unusableFields`, so a where clause naming one is refused with its type. The spatial reference
     /// is `extent.spatialReference`, else `sourceSpatialReference`, else nil (also for WKT-only ones).
-    public static func layerMetadata(_ body: [UInt8], url: String) throws(ArcGISError) -> LayerMetadata {
+    static func layerMetadata(_ body: [UInt8], url: String) throws(ArcGISError) -> LayerMetadata {
         let context = ResponseContext(layer: url)
         let members = try context.document(body, limits: .default, expecting: "layer metadata")
         let type = members["type"]?.stringValue

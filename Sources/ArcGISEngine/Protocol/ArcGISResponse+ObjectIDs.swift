@@ -11,7 +11,7 @@ extension ArcGISResponse {
     /// `"objectIds": null` (what servers send when nothing matches) is an empty page. Throws the mapped error
     /// for an ArcGIS error body (`error`, or `status: "error"`), and `.malformedResponse` for a body without
     /// `objectIds`, an id that is not an integer in Int64's range, or broken JSON (retryable when truncated).
-    public static func objectIDs(_ body: [UInt8], layer: String) throws(ArcGISError) -> ObjectIDPage {
+    static func objectIDs(_ body: [UInt8], layer: String) throws(ArcGISError) -> ObjectIDPage {
         let context = ResponseContext(layer: layer)
         let start = try context.jsonStart(body)
         let outcome = body.withUnsafeBufferPointer { buffer -> Result<ObjectIDScan, ObjectIDScanError> in

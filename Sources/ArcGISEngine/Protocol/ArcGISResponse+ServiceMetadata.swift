@@ -8,7 +8,7 @@ extension ArcGISResponse {
     /// A body with neither `layers` nor `tables` is `.malformedResponse` (it is not a FeatureServer or
     /// MapServer: an ImageServer, a folder listing, a layer URL given as a service); so is an entry without an
     /// integer `id`.
-    public static func serviceMetadata(_ body: [UInt8], url: String) throws(ArcGISError) -> ServiceMetadata {
+    static func serviceMetadata(_ body: [UInt8], url: String) throws(ArcGISError) -> ServiceMetadata {
         let context = ResponseContext(layer: url)
         let members = try context.document(body, limits: .default, expecting: "service metadata")
         guard members["layers"] != nil || members["tables"] != nil else {

@@ -14,12 +14,12 @@ import FeatureQuerySupport
 /// ``layerMetadata(_:url:)``, ``serviceMetadata(_:url:)``, ``objectIDs(_:layer:)``, ``count(_:layer:)`` or
 /// ``featurePage(_:layer:objectIdField:limits:)``. Transfers that fail below HTTP become errors through
 /// ``transportError(_:layer:)``.
-public enum ArcGISResponse {
+enum ArcGISResponse {
     /// A `returnCountOnly=true` answer: `{"count": N}`.
     ///
     /// Throws `.malformedResponse` when `count` is missing or is not a non-negative integer, and the mapped
     /// error for an ArcGIS error body.
-    public static func count(_ body: [UInt8], layer: String) throws(ArcGISError) -> Int {
+    static func count(_ body: [UInt8], layer: String) throws(ArcGISError) -> Int {
         let context = ResponseContext(layer: layer)
         // `{"count":N}`, the answer nearly every time, read from its bytes; anything else through the JSON tree.
         if let count = plainCount(body, from: try context.jsonStart(body)) { return count }
@@ -43,7 +43,7 @@ public enum ArcGISResponse {
     ///
     /// Use it as the key of a layer wherever a URL may carry secrets; it is what ``ArcGISError/layer`` and
     /// ``LayerMetadata/url`` hold.
-    public static func normalizedURL(_ url: String) -> String {
+    static func normalizedURL(_ url: String) -> String {
         // Every decoder normalises the layer it names, almost always a URL the engine built (normal already):
         // a byte check returns those as they are, without the `Character` work below.
         if isNormalASCIIURL(url) { return url }

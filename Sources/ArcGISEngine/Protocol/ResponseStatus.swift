@@ -1,4 +1,4 @@
-public import CurlHTTP
+import CurlHTTP
 import FeatureQuerySupport
 
 extension ArcGISResponse {
@@ -11,7 +11,7 @@ extension ArcGISResponse {
     /// `Retry-After` header on any status, so a caller backing off can honour the service.
     ///
     /// - Parameter now: seconds since 1970 UTC, against which a `Retry-After` HTTP-date is measured.
-    public static func checkStatus(
+    static func checkStatus(
         _ status: Int, headers: HTTPHeaders, body: [UInt8], layer: String, now: Int64 = unixTimeNow()
     ) throws(ArcGISError) {
         guard !(200..<300).contains(status) else { return }
@@ -47,7 +47,7 @@ extension ArcGISResponse {
     /// `.cancelled` when the transfer was cancelled, `.limitExceeded` when the body was larger than the client
     /// allows (the `tooLarge` code), otherwise `.transport`; retryable as the HTTP client judged. `details`
     /// carries the HTTP client's code and libcurl's code and message, for logs.
-    public static func transportError(_ error: HTTPError, layer: String) -> ArcGISError {
+    static func transportError(_ error: HTTPError, layer: String) -> ArcGISError {
         let layer = normalizedURL(layer)
         var details = ["http error: \(error.code.rawValue)"]
         if let curlCode = error.curlCode {
@@ -76,7 +76,7 @@ extension ArcGISResponse {
     /// A date in the past means no wait (`.zero`); a header that is absent or unreadable gives nil.
     ///
     /// - Parameter now: seconds since 1970 UTC.
-    public static func retryAfter(_ headers: HTTPHeaders, now: Int64 = unixTimeNow()) -> Duration? {
+    static func retryAfter(_ headers: HTTPHeaders, now: Int64 = unixTimeNow()) -> Duration? {
         guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty else { return nil }
         if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             // Up to 18 digits cannot overflow Int64; longer is nonsense.
@@ -90,7 +90,7 @@ extension ArcGISResponse {
     }
 
     /// The system clock: seconds since 1970 UTC.
-    public static func unixTimeNow() -> Int64 {
+    static func unixTimeNow() -> Int64 {
         WallClock.nowSeconds()
     }
 

@@ -1,5 +1,5 @@
 public import FeatureQuerySupport
-public import FeatureService
+package import FeatureService
 
 /// The `error` object of the message contract: what went wrong with a request or one of its layers, as the
 /// errors topic and a result's failed layers carry it.
@@ -104,7 +104,7 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The contract's view of an engine's error: same code and message; `details` carries the layer, the
     /// HTTP status, the service's error code and details, and the requested wait, when there are any.
-    public init(_ error: FeatureServiceError) {
+    package init(_ error: FeatureServiceError) {
         var details: [String: ParsedJSON] = ["layer": .string(error.layer)]
         if let status = error.httpStatus { details["httpStatus"] = .number(Double(status)) }
         if let code = error.serviceCode { details["serviceCode"] = .number(Double(code)) }

@@ -1,5 +1,5 @@
 public import FeatureGeometry
-public import FeatureService
+package import FeatureService
 public import QueryLanguage
 
 /// A feature-query request that passed every check of the contract: what the worker runs.
@@ -44,7 +44,7 @@ public struct QueryRequest: Sendable, Hashable {
 
     /// The targets as the feature-service seam takes them, in order; the engine behind the seam picks the
     /// protocol by each target's kind.
-    public var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
+    package var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
 }
 
 /// One entry of a request's `targets`.
@@ -65,7 +65,7 @@ public enum QueryTarget: Sendable, Hashable {
 
     /// The target for the feature-service seam: its kind, URL and layers (sublayer ids as text, or the
     /// collection id).
-    public var serviceTarget: ServiceTarget {
+    package var serviceTarget: ServiceTarget {
         switch self {
         case .arcgis(let url, let layers): ServiceTarget(kind: .arcgis, url: url, layers: layers?.map(String.init))
         case .ogc(let url, let collection): ServiceTarget(kind: .ogc, url: url, layers: [collection])
@@ -166,7 +166,7 @@ public struct QuerySpec: Sendable, Hashable {
 
     /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
     /// named another output spatial reference.
-    public var serviceQuery: ServiceQuery {
+    package var serviceQuery: ServiceQuery {
         let kind: ServiceQuery.ResultKind = switch result {
         case .ids: .ids
         case .count: .count

@@ -1,4 +1,4 @@
-public import FeatureService
+package import FeatureService
 public import Kafka
 
 /// The result of a request, as published on the results topic: one entry per queried layer.
@@ -70,10 +70,10 @@ public struct ResultMessage: Sendable {
 public struct LayerResult: Sendable {
     /// What a succeeded layer returns, by the request's `result` kind (`countOnly`, `objectIds`, `features`):
     /// the seam's enum, taken over as the engine gave it.
-    public typealias Selection = LayerSelection
+    package typealias Selection = LayerSelection
 
     /// The layer's outcome.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// The query ran: `count` features match (as the service counted them); `complete` is false when the
         /// selection holds fewer (cut by `maxFeatures` or by the result budget, or rows lost while paging).
         case succeeded(count: Int, complete: Bool, selection: Selection)
@@ -88,9 +88,9 @@ public struct LayerResult: Sendable {
     public var name: String?
     /// The object-id field, when the layer's metadata was read.
     public var objectIdField: String?
-    public var outcome: Outcome
+    package var outcome: Outcome
 
-    public init(url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, outcome: Outcome) {
+    package init(url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, outcome: Outcome) {
         self.url = url
         self.layerId = layerId
         self.name = name
@@ -99,7 +99,7 @@ public struct LayerResult: Sendable {
     }
 
     /// The entry for one layer's outcome at the feature-service seam.
-    public init(_ outcome: ServiceLayerOutcome) {
+    package init(_ outcome: ServiceLayerOutcome) {
         switch outcome.result {
         case .failure(let error):
             self.init(url: outcome.url, outcome: .failed(ContractError(error)))

@@ -1,7 +1,7 @@
 import FeatureQuerySupport
-public import FeatureService
+package import FeatureService
 public import Kafka
-public import Logging
+package import Logging
 public import ServiceLifecycle
 
 /// The query worker: consumes requests, runs them in a task group, supersedes like `.task(id:)`, and
@@ -16,7 +16,7 @@ public final class QueryWorkerService: Service, Sendable {
     let core: WorkerCore
 
     /// A worker running its requests through `engine` (in production the router of every protocol's engine).
-    public init(settings: WorkerSettings, engine: any FeatureServiceEngine, producer: KafkaProducer, logger: Logger) throws {
+    package init(settings: WorkerSettings, engine: any FeatureServiceEngine, producer: KafkaProducer, logger: Logger) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits)
         let executor = RequestExecutor(

@@ -1,4 +1,4 @@
-public import FeatureService
+package import FeatureService
 
 /// Runs one decoded request against the feature services and says how it ended: the step between the
 /// contract (a ``QueryRequest``) and the messages published about it. No Kafka here, so it is tested against
@@ -11,7 +11,7 @@ public import FeatureService
 /// policy forbids before anything is sent (a `rejected` outcome), and ``execute(_:)`` runs an admitted one,
 /// bounded by its result budget and by the calling task's cancellation.
 public struct RequestExecutor: Sendable {
-    public let engine: any FeatureServiceEngine
+    package let engine: any FeatureServiceEngine
     public let hostPolicy: HostPolicy
     /// Written into every result's `worker`.
     public let workerID: String
@@ -22,7 +22,7 @@ public struct RequestExecutor: Sendable {
     let clock: @Sendable () -> Int64
     let verdicts = HostVerdictCache()
 
-    public init(
+    package init(
         engine: any FeatureServiceEngine, hostPolicy: HostPolicy, workerID: String,
         maxResultTotalBytes: Int = WorkerSettings.Limits().maxResultTotalBytes, clock: @escaping @Sendable () -> Int64
     ) {

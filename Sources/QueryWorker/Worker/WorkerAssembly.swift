@@ -1,5 +1,5 @@
 public import CurlHTTP
-public import FeatureService
+package import FeatureService
 import FeatureServiceEngines
 public import Kafka
 public import Logging
@@ -13,7 +13,7 @@ public final class WorkerAssembly: Sendable {
     public let settings: WorkerSettings
     public let httpClient: HTTPClient
     /// Every protocol's engine behind one router (``StandardEngines``).
-    public let engine: FeatureServiceRouter
+    package let engine: FeatureServiceRouter
     public let producer: KafkaProducer
     public let worker: QueryWorkerService
     private let logger: Logger
