@@ -1,5 +1,5 @@
 public import Logging
-public import LoopbackHTTP
+package import LoopbackHTTP
 
 /// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
 /// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics.
@@ -76,7 +76,7 @@ public final class SampleFeatureServer: Sendable {
     public var statistics: SampleServerStatistics { recorder.snapshot }
 
     /// The HTTP layer's counters (connections, bytes, abandoned responses).
-    public var httpStatistics: LoopbackHTTPServer.Statistics { http.statistics }
+    package var httpStatistics: LoopbackHTTPServer.Statistics { http.statistics }
 
     /// Clears the statistics and the request log (not the faults' occurrence counts).
     public func resetStatistics() { recorder.reset() }
