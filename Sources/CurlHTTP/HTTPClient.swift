@@ -10,7 +10,7 @@ public import Logging
 /// stops using the network immediately.
 public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
-    private let loop: CurlMultiLoop
+    let loop: CurlMultiLoop
     private let logger: Logger
 
     /// libcurl's global initialisation, once per process, before the first handle.
@@ -56,8 +56,8 @@ public final class HTTPClient: Sendable {
     }
 
     /// Sends a request and returns once the response head is in; the body follows as a stream of chunks.
-    /// Redirects are not followed.
-    public func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
+    /// Redirects are not followed. Only this package's tests use it so far, hence `package`.
+    package func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
         let transfer = try makeTransfer(request, streaming: true)
         let sink = transfer.sink
         let loop = self.loop
@@ -74,14 +74,6 @@ public final class HTTPClient: Sendable {
     /// Stops the loop thread; requests still running fail with a `shutdown` error.
     public func shutdown() async {
         await loop.shutdown()
-    }
-
-    /// Live libcurl resources, for tests and monitoring.
-    public var statistics: HTTPClientStatistics {
-        HTTPClientStatistics(
-            easyHandles: loop.liveHandles.load(ordering: .relaxed),
-            activeTransfers: loop.activeTransfers.load(ordering: .relaxed)
-        )
     }
 
     // MARK: Internals
@@ -147,12 +139,4 @@ public final class HTTPClient: Sendable {
         }
         return next
     }
-}
-
-/// Counts of live libcurl resources.
-public struct HTTPClientStatistics: Sendable, Hashable {
-    /// Easy handles alive, in transfers or kept for reuse.
-    public var easyHandles: Int
-    /// Transfers on the multi handle now.
-    public var activeTransfers: Int
 }

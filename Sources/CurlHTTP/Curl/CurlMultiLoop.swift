@@ -37,7 +37,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let state = Mutex(State())
     private let logger: Logger
-    /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline.
+    /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline
+    /// (`HTTPClient.statistics`, in `ForTesting/`).
     let liveHandles = Atomic<Int>(0)
     let activeTransfers = Atomic<Int>(0)
     /// Wakeups being sent outside the lock. Counted under the lock while the loop runs; the loop frees the
