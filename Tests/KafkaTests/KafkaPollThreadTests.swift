@@ -10,10 +10,10 @@ import Testing
         func touch() {}
     }
 
-    @Test func runLetsGoOfItsWorkBeforeTheAwaitReturns() async {
+    @Test func callWithoutResultLetsGoOfItsWorkBeforeTheAwaitReturns() async {
         for _ in 0..<20 {
             var borrowed = Borrowed()
-            await KafkaPollThread.run(name: "kafka-poll-test") { [borrowed] in borrowed.touch() }
+            await KafkaPollThread.call(name: "kafka-poll-test") { [borrowed] in borrowed.touch() }
             #expect(isKnownUniquelyReferenced(&borrowed), "the finished thread still held the work")
         }
     }
