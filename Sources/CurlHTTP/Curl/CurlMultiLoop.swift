@@ -18,7 +18,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(CurlTransfer)
         case cancel(CurlTransfer)
-        case unpause(CurlTransfer)
     }
 
     private enum Phase { case idle, running, stopping, stopped }
@@ -173,8 +172,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             destroy(easy)
             activeTransfers.subtract(1, ordering: .relaxed)
             transfer.sink.complete(.failure(CancellationError()))
-        case .unpause(let transfer):
-            if let easy = transfer.easy { curl_easy_pause(easy, CURLPAUSE_CONT) }
         }
     }
 
