@@ -58,6 +58,7 @@ let package = Package(
             dependencies: [
                 "CRDKafka",
                 "CKafkaShims",
+                "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),

@@ -10,7 +10,7 @@ public import Logging
 /// stops using the network immediately.
 public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
-    private let loop: CurlMultiLoop
+    let loop: CurlMultiLoop
     private let logger: Logger
 
     /// libcurl's global initialisation, once per process, before the first handle.
@@ -55,51 +55,20 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Sends a request and returns once the response head is in; the body follows as a stream of chunks.
-    /// Redirects are not followed.
-    public func stream(_ request: HTTPRequest) async throws -> HTTPStreamingResponse {
-        let transfer = try makeTransfer(request, streaming: true)
-        let sink = transfer.sink
-        let loop = self.loop
-        sink.control.withLock {
-            $0 = (
-                unpause: { [weak transfer] in if let transfer { loop.submit(.unpause(transfer)) } },
-                cancel: { [weak transfer] in if let transfer { loop.submit(.cancel(transfer)) } }
-            )
-        }
-        let head = try await run(transfer) { continuation in sink.setHead(continuation) }
-        return HTTPStreamingResponse(head: head, sink: sink)
-    }
-
     /// Stops the loop thread; requests still running fail with a `shutdown` error.
     public func shutdown() async {
         await loop.shutdown()
     }
 
-    /// Live libcurl resources, for tests and monitoring.
-    public var statistics: HTTPClientStatistics {
-        HTTPClientStatistics(
-            easyHandles: loop.liveHandles.load(ordering: .relaxed),
-            activeTransfers: loop.activeTransfers.load(ordering: .relaxed)
-        )
-    }
-
     // MARK: Internals
 
+    /// Hands one request's transfer to the loop and waits for its response, cancelling on task cancellation.
     private func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let transfer = try makeTransfer(request, streaming: false)
-        return try await run(transfer) { continuation in transfer.sink.setBuffered(continuation) }
-    }
-
-    /// Hands a transfer to the loop and waits for `register`'s continuation, cancelling on task cancellation.
-    private func run<T: Sendable>(
-        _ transfer: CurlTransfer,
-        register: (CheckedContinuation<T, any Error>) -> Void
-    ) async throws -> T {
+        let transfer = try makeTransfer(request)
         let loop = self.loop
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                register(continuation)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+                transfer.sink.setWaiter(continuation)
                 if !loop.submit(.add(transfer)) {
                     transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
                 }
@@ -110,7 +79,7 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func makeTransfer(_ request: HTTPRequest, streaming: Bool) throws(HTTPError) -> CurlTransfer {
+    private func makeTransfer(_ request: HTTPRequest) throws(HTTPError) -> CurlTransfer {
         let target = try RequestValidation.validate(request)
         let options = request.options
         let settings = CurlTransfer.Settings(
@@ -126,7 +95,7 @@ public final class HTTPClient: Sendable {
             host: target.bareHost,
             isHTTPS: target.scheme == "https"
         )
-        return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink(streaming: streaming))
+        return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink())
     }
 
     private func redirect(_ request: HTTPRequest, to location: String, status: Int) throws(HTTPError) -> HTTPRequest {
@@ -147,12 +116,4 @@ public final class HTTPClient: Sendable {
         }
         return next
     }
-}
-
-/// Counts of live libcurl resources.
-public struct HTTPClientStatistics: Sendable, Hashable {
-    /// Easy handles alive, in transfers or kept for reuse.
-    public var easyHandles: Int
-    /// Transfers on the multi handle now.
-    public var activeTransfers: Int
 }

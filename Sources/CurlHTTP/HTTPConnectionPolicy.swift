@@ -7,7 +7,7 @@ public struct HTTPConnectionAttempt: Sendable, Hashable, CustomStringConvertible
     /// The TCP port about to be connected to.
     public var port: Int
 
-    public init(host: String, address: String, port: Int) {
+    package init(host: String, address: String, port: Int) {
         self.host = host
         self.address = address
         self.port = port
@@ -45,7 +45,7 @@ public struct HTTPConnectionPolicy: Sendable, Hashable {
     }
 
     /// Whether the connection may be opened.
-    public func allows(_ attempt: HTTPConnectionAttempt) -> Bool { box.decide(attempt) }
+    package func allows(_ attempt: HTTPConnectionAttempt) -> Bool { box.decide(attempt) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box }
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(box)) }

@@ -1,11 +1,12 @@
 /// An error from the HTTP client.
 ///
 /// A struct with an extensible ``Code`` (new codes don't break callers' `switch`es), a message a person
-/// can act on, a retryable flag, and libcurl's own code and message when libcurl raised it.
+/// can act on, a retryable flag, and libcurl's own code and message when libcurl raised it. Callers match
+/// codes; only this package mints errors and codes.
 public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
         /// The request was malformed; nothing was sent.
@@ -46,7 +47,7 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     /// libcurl's own description of ``curlCode``.
     public var curlMessage: String?
 
-    public init(code: Code, message: String, isRetryable: Bool = false, curlCode: Int32? = nil, curlMessage: String? = nil) {
+    package init(code: Code, message: String, isRetryable: Bool = false, curlCode: Int32? = nil, curlMessage: String? = nil) {
         self.code = code
         self.message = message
         self.isRetryable = isRetryable

@@ -55,7 +55,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Appends the form encoding of `text` (as ``formEncode(_:)`` spells it) to `bytes`, so a caller building
     /// a whole query string encodes each field once, straight into its buffer.
-    public static func appendFormEncoded(_ text: String, to bytes: inout [UInt8]) {
+    package static func appendFormEncoded(_ text: String, to bytes: inout [UInt8]) {
         FormEncoding.append(text, to: &bytes)
     }
 }

@@ -8,7 +8,7 @@ public struct HTTPResponse: Sendable, Hashable {
     /// "1.1" or "2".
     public var httpVersion: String
 
-    public init(status: Int, headers: HTTPHeaders, body: [UInt8], url: String, httpVersion: String) {
+    package init(status: Int, headers: HTTPHeaders, body: [UInt8], url: String, httpVersion: String) {
         self.status = status
         self.headers = headers
         self.body = body

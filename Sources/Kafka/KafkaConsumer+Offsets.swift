@@ -42,28 +42,4 @@ extension KafkaConsumer {
             throw KafkaError.rdKafka(err, context: "commit", defaultCode: .offset)
         }
     }
-
-    /// The group's committed offsets for these partitions, as the broker holds them. Partitions with no
-    /// committed offset are absent from the result.
-    public func committedOffsets(
-        for partitions: [KafkaTopicPartition],
-        timeout: Duration = .seconds(10)
-    ) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
-        let handle = self.handle
-        let timeoutMs = Int32(clamping: timeout.milliseconds)
-        let result = await KafkaPollThread.call(name: "kafka-committed") {
-            RDKafkaTopicPartitionList.withList(partitions) { list in
-                let err = rd_kafka_committed(handle.pointer, list, timeoutMs)
-                return (err, RDKafkaTopicPartitionList.entries(list))
-            }
-        }
-        guard result.0 == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError.rdKafka(result.0, context: "reading committed offsets", defaultCode: .offset)
-        }
-        var offsets: [KafkaTopicPartition: Int64] = [:]
-        for entry in result.1 where entry.offset >= 0 {
-            offsets[entry.partition] = entry.offset
-        }
-        return offsets
-    }
 }

@@ -80,25 +80,13 @@ public final class KafkaConsumer: Service, Sendable {
 
     // MARK: Pause and resume
 
-    /// Stops fetching these partitions without leaving the group. Messages already read are still delivered.
-    public func pause(_ partitions: [KafkaTopicPartition]) {
-        core.withPauseChanges(handle.pointer) { $0.pause(partitions) }
-    }
-
-    public func resume(_ partitions: [KafkaTopicPartition]) {
-        core.withPauseChanges(handle.pointer) { $0.resume(partitions) }
-    }
-
-    /// Pauses every assigned partition, and any assigned later, until ``resumeAll()``.
+    /// Stops fetching every assigned partition, and any assigned later, without leaving the group, until
+    /// ``resumeAll()``. Messages already read are still delivered.
     public func pauseAll() {
         core.withPauseChanges(handle.pointer) { $0.pauseAll() }
     }
 
     public func resumeAll() {
         core.withPauseChanges(handle.pointer) { $0.resumeAll() }
-    }
-
-    public func isPaused(_ partition: KafkaTopicPartition) -> Bool {
-        core.state.withLock { $0.isPaused(partition) }
     }
 }

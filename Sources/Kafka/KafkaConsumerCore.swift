@@ -2,6 +2,7 @@ internal import CRDKafka
 import Dispatch
 import Logging
 import Synchronization
+import FeatureQuerySupport
 
 /// The part of a consumer that librdkafka's rebalance callback and the message iterator share. It exists
 /// before the librdkafka handle does (the callback context must point at it), so it takes the handle's
@@ -141,9 +142,8 @@ final class KafkaConsumerCore: Sendable {
             await handler(event)
             done.signal()
         }
-        let nanoseconds = Int(clamping: timeout.milliseconds * 1_000_000)
-        if done.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
-            logger.warning("rebalance handler did not finish in time; going on", metadata: ["timeoutMs": "\(timeout.milliseconds)"])
+        if done.wait(timeout: .after(timeout)) == .timedOut {
+            logger.warning("rebalance handler did not finish in time; going on", metadata: ["timeoutMs": "\(timeout.clampedMilliseconds)"])
             task.cancel()
         }
     }

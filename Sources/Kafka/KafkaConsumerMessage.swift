@@ -18,7 +18,8 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
         case librdkafka(RDKafkaMessageStorage)
     }
 
-    public init(
+    /// A message that owns its bytes, as the consumer's tests build one; only the consumer reads real ones.
+    package init(
         topic: String,
         partition: Int32,
         offset: Int64,

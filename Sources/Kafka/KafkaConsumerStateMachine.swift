@@ -42,8 +42,6 @@ struct KafkaConsumerStateMachine<Waiter> {
     private(set) var assigned: Set<KafkaTopicPartition> = []
     private(set) var userPaused: Set<KafkaTopicPartition> = []
     private(set) var userPausedAll = false
-    /// Counts revocations, so a reader can tell that messages it holds may belong to revoked partitions.
-    private(set) var revocations = 0
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -88,7 +86,6 @@ struct KafkaConsumerStateMachine<Waiter> {
     /// committed offset) and their pause marks are forgotten. Returns whether to wake the poll thread.
     mutating func revoked(_ partitions: [KafkaTopicPartition]) -> Bool {
         let revokedSet = Set(partitions)
-        revocations += 1
         assigned.subtract(revokedSet)
         userPaused.subtract(revokedSet)
         var kept = Deque<[KafkaConsumerMessage]>()

@@ -4,12 +4,13 @@ internal import CRDKafka
 ///
 /// A struct with an extensible ``Code`` rather than an enum, so that new codes can be added without
 /// breaking callers' `switch` statements, in the style of swift-kafka-client's `KafkaError`. The flags tell a
-/// caller what to do: retry a retryable error, stop the client on a fatal one.
+/// caller what to do: retry a retryable error, stop the client on a fatal one. Callers match codes; only this
+/// module mints errors and codes.
 public struct KafkaError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a category a caller can branch on.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 
         /// A configuration property is unknown or has an invalid value.
@@ -51,7 +52,7 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
     /// librdkafka's name for ``rdKafkaCode`` (for example `MSG_SIZE_TOO_LARGE`).
     public var rdKafkaName: String?
 
-    public init(
+    package init(
         code: Code,
         message: String,
         isFatal: Bool = false,

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceLifecycle
 import Synchronization
+import FeatureQuerySupport
 
 /// Runs a blocking loop on a thread of its own, so that librdkafka's blocking polls never occupy one of
 /// Swift's cooperative threads (there are only as many as cores).
@@ -10,11 +11,6 @@ import Synchronization
 /// resumes the awaiting task: otherwise the client's last reference could be dropped on the finishing thread,
 /// racing with (or outliving) the owner's teardown.
 enum KafkaPollThread {
-    /// Runs `body` on a thread of its own; returns once it has returned and the thread has let go of it.
-    static func run(name: String, _ body: @escaping @Sendable () -> Void) async {
-        await call(name: name, body)
-    }
-
     /// A client's `Service.run()`: the poll loop on `thread` until graceful shutdown or cancellation calls
     /// `stop` (the client's `triggerGracefulShutdown()`, which tells `thread` too), then the client's fatal
     /// error, if librdkafka reported one. Returns whether the loop finished (see ``KafkaServiceThread``).
@@ -38,14 +34,14 @@ enum KafkaPollThread {
         if !finished {
             handle.context.logger.warning(
                 "the client did not close in time; leaving it to finish on its own thread",
-                metadata: ["thread": "\(name)", "timeoutMs": "\(thread.stopTimeout.milliseconds)"])
+                metadata: ["thread": "\(name)", "timeoutMs": "\(thread.stopTimeout.clampedMilliseconds)"])
             return false
         }
         if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }
         return true
     }
 
-    /// Runs one blocking call on its own thread and returns its result.
+    /// Runs one blocking call on its own thread and returns its result, once the thread has let go of `body`.
     static func call<T: Sendable>(name: String, _ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             let work = BorrowedWork(body, continuation)
@@ -109,8 +105,7 @@ final class KafkaServiceThread: Sendable {
             return !state.stopRequested
         }
         guard first else { return }
-        let nanoseconds = Int(clamping: stopTimeout.milliseconds &* 1_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { self.abandon() }
+        DispatchQueue.global().asyncAfter(deadline: .after(stopTimeout)) { self.abandon() }
     }
 
     /// Resumes the awaiting task now, leaving the loop to finish on its thread.
@@ -158,5 +153,14 @@ private final class BorrowedWork<T: Sendable>: Sendable {
         }
         guard let (body, continuation) = taken else { return nil }
         return (body(), continuation)
+    }
+}
+
+extension DispatchTime {
+    /// Now plus `duration` in whole milliseconds (``Duration/clampedMilliseconds``); a duration whose
+    /// nanoseconds overflow `Int64` waits forever instead of trapping or wrapping around to the past.
+    static func after(_ duration: Duration) -> DispatchTime {
+        let (nanoseconds, overflow) = duration.clampedMilliseconds.multipliedReportingOverflow(by: 1_000_000)
+        return overflow ? .distantFuture : .now() + .nanoseconds(Int(clamping: nanoseconds))
     }
 }

@@ -3,6 +3,7 @@ internal import CRDKafka
 public import Logging
 public import ServiceLifecycle
 import Synchronization
+import FeatureQuerySupport
 
 /// Publishes messages and reports, for each, where the cluster stored it or why it could not.
 ///
@@ -84,9 +85,6 @@ public final class KafkaProducer: Service, Sendable {
         return await batch.wait { messages[$0].topic }
     }
 
-    /// Number of messages queued or in flight.
-    public var queuedCount: Int { Int(rd_kafka_outq_len(handle.pointer)) }
-
     /// Serves delivery reports until graceful shutdown or cancellation, then flushes what is queued
     /// (up to `flushTimeout`) and fails the rest with a `shutdown` error.
     ///
@@ -136,7 +134,7 @@ public final class KafkaProducer: Service, Sendable {
             if closed.load(ordering: .relaxed), rd_kafka_outq_len(rk) > 0 { purge() }
         }
         closed.store(true, ordering: .sequentiallyConsistent)
-        let flushed = rd_kafka_flush(rk, Int32(clamping: configuration.flushTimeout.milliseconds))
+        let flushed = rd_kafka_flush(rk, Int32(clamping: configuration.flushTimeout.clampedMilliseconds))
         if flushed != RD_KAFKA_RESP_ERR_NO_ERROR {
             logger.warning("flush timed out; failing undelivered messages", metadata: ["queued": "\(rd_kafka_outq_len(rk))"])
             purge()

@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOPosix
@@ -10,34 +10,34 @@ internal import NIOPosix
 /// keep-alive, so a client's connection reuse shows in ``Statistics/connectionsAccepted``. When a client
 /// closes its connection while the handler is still working, the handler's task is cancelled and the
 /// response counts as abandoned: that is how a test sees a client give up.
-public final class LoopbackHTTPServer: Sendable {
+package final class LoopbackHTTPServer: Sendable {
     /// Turns a request into a response. Sleeping before returning delays the head (a slow first byte);
     /// a thrown error becomes a 500 response.
-    public typealias Handler = @Sendable (LoopbackRequest) async throws -> LoopbackResponse
+    package typealias Handler = @Sendable (LoopbackRequest) async throws -> LoopbackResponse
 
     /// What the server has seen so far; the counters only grow, except ``openConnections``.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// TCP connections accepted.
-        public var connectionsAccepted = 0
+        package var connectionsAccepted = 0
         /// TCP connections open now.
-        public var openConnections = 0
+        package var openConnections = 0
         /// Complete requests (head and body) handed to the handler.
-        public var requestsReceived = 0
+        package var requestsReceived = 0
         /// Responses written completely.
-        public var requestsServed = 0
+        package var requestsServed = 0
         /// Responses the client gave up on: it closed the connection before the response was complete.
-        public var responsesAbandoned = 0
+        package var responsesAbandoned = 0
         /// Response body bytes handed to the kernel.
-        public var bodyBytesSent = 0
+        package var bodyBytesSent = 0
 
         /// All counters zero.
-        public init() {}
+        package init() {}
     }
 
     /// The address the server is bound to.
-    public let host: String
+    package let host: String
     /// The port the server is bound to (the one the kernel chose when started with port 0).
-    public let port: Int
+    package let port: Int
     private let channel: any Channel
     private let state: LoopbackServerState
 
@@ -49,17 +49,17 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// `http://host:port`, without a trailing slash.
-    public var baseURL: String {
+    package var baseURL: String {
         let literal = host.contains(":") ? "[\(host)]" : host
         return "http://\(literal):\(port)"
     }
 
     /// ``baseURL`` followed by `path` (which should start with `/`).
-    public func url(_ path: String) -> String { baseURL + path }
+    package func url(_ path: String) -> String { baseURL + path }
 
     /// Binds to `host` and `port` (0: an ephemeral port the kernel picks) and starts serving. The server
     /// runs on SwiftNIO's shared event loops, so starting one is cheap: a test may start several.
-    public static func start(
+    package static func start(
         host: String = "127.0.0.1",
         port: Int = 0,
         logger: Logger,
@@ -89,11 +89,11 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// A snapshot of the counters.
-    public var statistics: Statistics { state.statistics }
+    package var statistics: Statistics { state.statistics }
 
     /// Waits until `condition` holds for the counters, polling, for at most `timeout`. Returns whether it
     /// held: tests wait for what the server saw instead of sleeping for a guessed time.
-    public func waitUntil(timeout: Duration = .seconds(30), _ condition: (Statistics) -> Bool) async -> Bool {
+    package func waitUntil(timeout: Duration = .seconds(30), _ condition: (Statistics) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !condition(statistics) {
             guard ContinuousClock.now < deadline, !Task.isCancelled else { return condition(statistics) }
@@ -104,7 +104,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Stops accepting, closes every open connection (cancelling handlers still running) and returns
     /// when all are closed.
-    public func shutdown() async {
+    package func shutdown() async {
         state.beginShutdown()
         try? await channel.close()
         for child in state.openChannels() {
@@ -119,8 +119,8 @@ public final class LoopbackHTTPServer: Sendable {
 }
 
 /// The server could not start.
-public struct LoopbackServerError: Error, Sendable, CustomStringConvertible {
+package struct LoopbackServerError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public var message: String
-    public var description: String { "LoopbackServerError: \(message)" }
+    package var message: String
+    package var description: String { "LoopbackServerError: \(message)" }
 }

@@ -2,68 +2,68 @@
 ///
 /// A plain value type rather than NIO's `HTTPHeaders`, so that handlers written against this module
 /// (tests, the sample feature server) never need to import SwiftNIO.
-public struct LoopbackHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+package struct LoopbackHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header line.
-    public struct Field: Sendable, Hashable {
+    package struct Field: Sendable, Hashable {
         /// The name as sent; compare case-insensitively.
-        public var name: String
+        package var name: String
         /// The value, without surrounding white space.
-        public var value: String
+        package var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// Every field, repeated names included, in order.
-    public private(set) var fields: [Field]
+    package private(set) var fields: [Field]
 
     /// Fields in order, as (name, value) pairs.
-    public init(_ fields: [(String, String)] = []) {
+    package init(_ fields: [(String, String)] = []) {
         self.fields = fields.map { Field(name: $0.0, value: $0.1) }
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
+    package init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
 
     /// The first value for a name, compared case-insensitively.
-    public subscript(_ name: String) -> String? {
+    package subscript(_ name: String) -> String? {
         let wanted = name.lowercased()
         return fields.first { $0.name.lowercased() == wanted }?.value
     }
 
     /// Every value for a name, compared case-insensitively.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         let wanted = name.lowercased()
         return fields.filter { $0.name.lowercased() == wanted }.map(\.value)
     }
 
     /// Whether a field with this name is present.
-    public func contains(_ name: String) -> Bool { self[name] != nil }
+    package func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Appends a field, keeping any others of the same name.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
     }
 
     /// Replaces every field with this name by one field.
-    public mutating func replace(_ name: String, _ value: String) {
+    package mutating func replace(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field with this name.
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         let wanted = name.lowercased()
         fields.removeAll { $0.name.lowercased() == wanted }
     }
 
     /// The number of fields, repeated names counted each time.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+    package func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }
 
 extension String {

@@ -1,35 +1,35 @@
 import FeatureQuerySupport
 
 /// A complete request as the server received it, body included, handed to the server's handler.
-public struct LoopbackRequest: Sendable, Hashable {
+package struct LoopbackRequest: Sendable, Hashable {
     /// One `name=value` pair of a query string or a form-encoded body, percent-decoded.
-    public struct Parameter: Sendable, Hashable {
+    package struct Parameter: Sendable, Hashable {
         /// The decoded name.
-        public var name: String
+        package var name: String
         /// The decoded value; empty for a bare `name` without `=`.
-        public var value: String
+        package var value: String
 
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
     /// The method as sent, like `GET` or `POST`.
-    public var method: String
+    package var method: String
     /// The request target as sent: path and query, still percent-encoded.
-    public var uri: String
+    package var uri: String
     /// The path part of ``uri``, still percent-encoded (so `%2F` stays distinguishable from `/`).
-    public var path: String
+    package var path: String
     /// The query part of ``uri`` after `?`, still encoded; `nil` when there is none.
-    public var query: String?
+    package var query: String?
     /// The request's header fields in the order sent.
-    public var headers: LoopbackHeaders
+    package var headers: LoopbackHeaders
     /// The whole body (the server reads it completely before calling the handler).
-    public var body: [UInt8]
+    package var body: [UInt8]
 
-    /// A request as the server builds it; public so that handlers can be unit-tested without a socket.
-    public init(method: String, uri: String, headers: LoopbackHeaders = [:], body: [UInt8] = []) {
+    /// A request as the server builds it; visible to the package so that handlers can be unit-tested without a socket.
+    package init(method: String, uri: String, headers: LoopbackHeaders = [:], body: [UInt8] = []) {
         self.method = method
         self.uri = uri
         self.headers = headers
@@ -44,10 +44,10 @@ public struct LoopbackRequest: Sendable, Hashable {
     }
 
     /// The query string's parameters, decoded as a form (`+` is a space), in order.
-    public var queryItems: [Parameter] { FormDecoding.parameters(query ?? "") }
+    package var queryItems: [Parameter] { FormDecoding.parameters(query ?? "") }
 
     /// The body's parameters when it is `application/x-www-form-urlencoded`; empty otherwise.
-    public var formFields: [Parameter] {
+    package var formFields: [Parameter] {
         guard let type = headers["Content-Type"]?.lowercased(), type.hasPrefix("application/x-www-form-urlencoded") else {
             return []
         }
@@ -56,15 +56,15 @@ public struct LoopbackRequest: Sendable, Hashable {
 
     /// Query parameters followed by form fields: where an ArcGIS-style service reads its arguments, since
     /// clients send them either way (GET for short queries, a form POST for long ones).
-    public var parameters: [Parameter] { queryItems + formFields }
+    package var parameters: [Parameter] { queryItems + formFields }
 
     /// The first value of a parameter from the query or the form body.
-    public func parameter(_ name: String) -> String? {
+    package func parameter(_ name: String) -> String? {
         parameters.first { $0.name == name }?.value
     }
 
     /// The body as UTF-8 text (invalid bytes replaced).
-    public var bodyText: String { String(decoding: body, as: UTF8.self) }
+    package var bodyText: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// `application/x-www-form-urlencoded` decoding, kept here so the module needs no Foundation.

@@ -3,9 +3,9 @@
 /// The server adds `Content-Length` to a ``Body/bytes(_:)`` body, and sends a ``Body/stream(_:)`` body
 /// with chunked transfer encoding unless the handler set `Content-Length` itself. Misbehaving servers
 /// (slow, truncating, oversized) are written as streams; the static helpers below cover the usual ones.
-public struct LoopbackResponse: Sendable {
+package struct LoopbackResponse: Sendable {
     /// The response body.
-    public enum Body: Sendable {
+    package enum Body: Sendable {
         /// A body known in full.
         case bytes([UInt8])
         /// A body written piece by piece. Each write returns once the bytes are handed to the kernel, so a
@@ -15,36 +15,36 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// The status code, sent with NIO's standard reason phrase.
-    public var status: Int
+    package var status: Int
     /// Sent as given; `Connection: close` makes the server close the connection after this response.
-    public var headers: LoopbackHeaders
-    public var body: Body
+    package var headers: LoopbackHeaders
+    package var body: Body
 
     /// A response; the default is an empty 200.
-    public init(status: Int = 200, headers: LoopbackHeaders = [:], body: Body = .bytes([])) {
+    package init(status: Int = 200, headers: LoopbackHeaders = [:], body: Body = .bytes([])) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A text response, UTF-8.
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> LoopbackResponse {
+    package static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> LoopbackResponse {
         LoopbackResponse(status: status, headers: ["Content-Type": contentType], body: .bytes(Array(text.utf8)))
     }
 
     /// A JSON response from text the caller has already encoded.
-    public static func json(_ json: String, status: Int = 200) -> LoopbackResponse {
+    package static func json(_ json: String, status: Int = 200) -> LoopbackResponse {
         text(json, status: status, contentType: "application/json")
     }
 
     /// A redirect to `location` (absolute or relative, sent as given).
-    public static func redirect(to location: String, status: Int = 302) -> LoopbackResponse {
+    package static func redirect(to location: String, status: Int = 302) -> LoopbackResponse {
         LoopbackResponse(status: status, headers: ["Location": location])
     }
 
     /// A chunked body sent one piece at a time with a pause before each piece after the first: a slow
     /// server, for timeouts and low-speed limits.
-    public static func chunks(_ pieces: [[UInt8]], delay: Duration, status: Int = 200, headers: LoopbackHeaders = [:]) -> LoopbackResponse {
+    package static func chunks(_ pieces: [[UInt8]], delay: Duration, status: Int = 200, headers: LoopbackHeaders = [:]) -> LoopbackResponse {
         LoopbackResponse(status: status, headers: headers, body: .stream { writer in
             for (index, piece) in pieces.enumerated() {
                 if index > 0 { try await Task.sleep(for: delay) }
@@ -55,7 +55,7 @@ public struct LoopbackResponse: Sendable {
 
     /// Announces `announcedLength` bytes, sends `bytes` (fewer), then closes the connection: a server or
     /// network failing mid-body.
-    public static func truncated(_ bytes: [UInt8], announcedLength: Int, status: Int = 200) -> LoopbackResponse {
+    package static func truncated(_ bytes: [UInt8], announcedLength: Int, status: Int = 200) -> LoopbackResponse {
         LoopbackResponse(status: status, headers: ["Content-Length": String(announcedLength)], body: .stream { writer in
             try await writer.write(bytes)
             throw LoopbackResponseCutShort()
@@ -65,7 +65,7 @@ public struct LoopbackResponse: Sendable {
     /// `totalBytes` of `block` repeated, in chunks of `chunkSize`, chunked, without `Content-Length`:
     /// bodies of any size without holding them in memory. The default block, bytes 0 to 250, makes the
     /// byte at offset `i` equal `i % 251`, so a reader can check order.
-    public static func generated(
+    package static func generated(
         totalBytes: Int,
         chunkSize: Int = 64 * 1024,
         repeating block: [UInt8] = (0..<251).map { UInt8($0) },
@@ -82,7 +82,7 @@ public struct LoopbackResponse: Sendable {
     }
 
     /// `count` bytes of `block` repeated, starting at `offset` of the endless repetition.
-    public static func cyclic(_ block: [UInt8], from offset: Int, count: Int) -> [UInt8] {
+    package static func cyclic(_ block: [UInt8], from offset: Int, count: Int) -> [UInt8] {
         guard !block.isEmpty else { return [] }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)
@@ -97,23 +97,23 @@ public struct LoopbackResponse: Sendable {
 }
 
 /// Thrown by a body producer to close the connection mid-body on purpose; not counted as a failure.
-public struct LoopbackResponseCutShort: Error, Sendable {
-    public init() {}
+package struct LoopbackResponseCutShort: Error, Sendable {
+    package init() {}
 }
 
 /// Writes the pieces of a ``LoopbackResponse/Body/stream(_:)`` body.
-public struct LoopbackBodyWriter: Sendable {
+package struct LoopbackBodyWriter: Sendable {
     let sink: @Sendable ([UInt8]) async throws -> Void
 
     /// Sends bytes (as one chunk when the body is chunked). Returns once they are in the kernel's socket
     /// buffer, so a paused client holds the producer back; throws when the client has gone.
-    public func write(_ bytes: [UInt8]) async throws {
+    package func write(_ bytes: [UInt8]) async throws {
         guard !bytes.isEmpty else { return }  // an empty chunk would end a chunked body
         try await sink(bytes)
     }
 
     /// Sends UTF-8 text.
-    public func write(_ text: String) async throws {
+    package func write(_ text: String) async throws {
         try await write(Array(text.utf8))
     }
 }

@@ -14,14 +14,6 @@ struct BrokenResponseTests {
                 #expect(error?.code == .network)
                 #expect(error?.isRetryable == true)
                 #expect(error?.curlCode == 18)  // CURLE_PARTIAL_FILE
-                // The streaming API reports it at the end of the body, after the bytes that did arrive.
-                let response = try await client.stream(HTTPRequest(url: server.url("/cut")))
-                var received: [UInt8] = []
-                let streamError = await #expect(throws: HTTPError.self) {
-                    for try await chunk in response.body { received.append(contentsOf: chunk) }
-                }
-                #expect(streamError?.code == .network)
-                #expect(received == sent)
             }
         }
     }
@@ -47,15 +39,8 @@ struct BrokenResponseTests {
             try await TestSupport.withClient(HTTPClientConfiguration(maxResponseSize: 64 * 1024)) { client in
                 let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/endless"))) }
                 #expect(error?.code == .tooLarge)
-                let response = try await client.stream(HTTPRequest(url: server.url("/endless")))
-                var received = 0
-                let streamError = await #expect(throws: HTTPError.self) {
-                    for try await chunk in response.body { received += chunk.count }
-                }
-                #expect(streamError?.code == .tooLarge)
-                #expect(received <= 64 * 1024)
-                // The client aborted both: the server did not have to send ten megabytes.
-                #expect(await server.waitUntil { $0.responsesAbandoned == 2 && $0.openConnections == 0 })
+                // The client aborted it: the server did not have to send ten megabytes.
+                #expect(await server.waitUntil { $0.responsesAbandoned == 1 && $0.openConnections == 0 })
                 #expect(server.statistics.bodyBytesSent < 10_000_000)
             }
         }

@@ -39,28 +39,9 @@ struct CancellationTests {
                     return try await client.execute(HTTPRequest(url: server.url("/never")))
                 }
                 await #expect(throws: CancellationError.self) { try await task.value }
-                let streamed = Task {
-                    withUnsafeCurrentTask { $0?.cancel() }
-                    return try await client.stream(HTTPRequest(url: server.url("/never")))
-                }
-                await #expect(throws: CancellationError.self) { try await streamed.value }
                 #expect(client.statistics.activeTransfers == 0)
             }
             #expect(server.statistics.connectionsAccepted == 0)
-        }
-    }
-
-    @Test("Cancelling the task that waits for a stream's head aborts the transfer")
-    func cancelStreamHead() async throws {
-        try await TestSupport.withServer(Self.neverAnswers) { server in
-            try await TestSupport.withClient { client in
-                let task = Task { try await client.stream(HTTPRequest(url: server.url("/slow"))) }
-                #expect(await server.waitUntil { $0.requestsReceived == 1 })
-                task.cancel()
-                await #expect(throws: CancellationError.self) { try await task.value }
-                #expect(await server.waitUntil { $0.responsesAbandoned == 1 && $0.openConnections == 0 })
-                #expect(client.statistics.activeTransfers == 0)
-            }
         }
     }
 

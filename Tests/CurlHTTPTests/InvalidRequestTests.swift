@@ -37,8 +37,6 @@ struct InvalidRequestTests {
                     #expect(error?.code == .invalidRequest)
                     #expect(error?.message.contains("not supported") == true)
                 }
-                let stream = await #expect(throws: HTTPError.self) { try await client.stream(HTTPRequest(url: "ftp://127.0.0.1:\(server.port)/")) }
-                #expect(stream?.code == .invalidRequest)
             }
             #expect(server.statistics.connectionsAccepted == 0)
         }

@@ -1,3 +1,4 @@
+import Dispatch
 @testable import Kafka
 import Testing
 
@@ -10,12 +11,22 @@ import Testing
         func touch() {}
     }
 
-    @Test func runLetsGoOfItsWorkBeforeTheAwaitReturns() async {
+    @Test func callWithoutResultLetsGoOfItsWorkBeforeTheAwaitReturns() async {
         for _ in 0..<20 {
             var borrowed = Borrowed()
-            await KafkaPollThread.run(name: "kafka-poll-test") { [borrowed] in borrowed.touch() }
+            await KafkaPollThread.call(name: "kafka-poll-test") { [borrowed] in borrowed.touch() }
             #expect(isKnownUniquelyReferenced(&borrowed), "the finished thread still held the work")
         }
+    }
+
+    /// The bound on a rebalance handler and on a client's close: a timeout too long for nanoseconds waits
+    /// forever instead of trapping (or wrapping around to a deadline in the past).
+    @Test func aTimeoutBeyondNanosecondsWaitsForever() {
+        #expect(DispatchTime.after(.seconds(Int64.max)) == .distantFuture)
+        #expect(DispatchTime.after(.seconds(10_000_000_000)) == .distantFuture)
+        let inAMinute = DispatchTime.after(.seconds(60))
+        #expect(inAMinute > .now() && inAMinute < .now() + .seconds(61))
+        #expect(DispatchTime.after(.seconds(-5)) <= .now())
     }
 
     @Test func callLetsGoOfItsWorkBeforeReturningTheResult() async {

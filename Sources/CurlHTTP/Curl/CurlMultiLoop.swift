@@ -18,7 +18,6 @@ final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(CurlTransfer)
         case cancel(CurlTransfer)
-        case unpause(CurlTransfer)
     }
 
     private enum Phase { case idle, running, stopping, stopped }
@@ -37,7 +36,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let state = Mutex(State())
     private let logger: Logger
-    /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline.
+    /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline
+    /// (`HTTPClient.statistics`, in `ForTesting/`).
     let liveHandles = Atomic<Int>(0)
     let activeTransfers = Atomic<Int>(0)
     /// Wakeups being sent outside the lock. Counted under the lock while the loop runs; the loop frees the
@@ -172,8 +172,6 @@ final class CurlMultiLoop: @unchecked Sendable {
             destroy(easy)
             activeTransfers.subtract(1, ordering: .relaxed)
             transfer.sink.complete(.failure(CancellationError()))
-        case .unpause(let transfer):
-            if let easy = transfer.easy { curl_easy_pause(easy, CURLPAUSE_CONT) }
         }
     }
 

@@ -190,12 +190,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func received(_ bytes: UnsafeRawBufferPointer) -> Int {
         // Enforced here too: MAXFILESIZE only works when the server announces the length.
-        guard (sink.isStreaming ? sink.deliveredBytes : body.count) + bytes.count <= settings.maxResponseSize else {
+        guard body.count + bytes.count <= settings.maxResponseSize else {
             exceededSize = true
             return 0  // libcurl aborts the transfer with CURLE_WRITE_ERROR
-        }
-        if sink.isStreaming {
-            return sink.offer(bytes, head: { head() }) ? bytes.count : Int(CURL_WRITEFUNC_PAUSE)
         }
         if body.isEmpty, let easy, let length = Optional(CurlEasy(handle: easy).long(CURLINFO_CONTENT_LENGTH_DOWNLOAD_T)), length > 0 {
             body.reserveCapacity(min(length, settings.maxResponseSize))
@@ -225,7 +222,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Status, headers, effective URL and HTTP version of the response so far.
-    func head() -> (status: Int, headers: HTTPHeaders, url: String, version: String) {
+    private func head() -> (status: Int, headers: HTTPHeaders, url: String, version: String) {
         guard let easy else { return (0, responseHeaders, request.url, "1.1") }
         let curl = CurlEasy(handle: easy)
         let version = curl.long(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0 ? "2" : "1.1"

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// Settings that every Kafka client has, consumer or producer.
 ///
 /// Typed fields cover what the worker sets; ``additionalProperties`` passes anything else straight to
@@ -35,18 +37,10 @@ public struct KafkaClientConfiguration: Sendable, Hashable {
             ("client.id", clientID),
         ]
         if let statisticsInterval {
-            result.append(("statistics.interval.ms", String(statisticsInterval.milliseconds)))
+            result.append(("statistics.interval.ms", String(statisticsInterval.clampedMilliseconds)))
         }
         if let debugContexts { result.append(("debug", debugContexts)) }
         return result
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds, rounded down, never negative.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 }
 

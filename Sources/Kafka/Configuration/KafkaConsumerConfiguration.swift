@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// How a consumer joins its group and reads.
 public struct KafkaConsumerConfiguration: Sendable, Hashable {
     /// How partitions are divided among the members of a group.
@@ -72,11 +74,11 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
                 ("group.id", groupID),
                 ("partition.assignment.strategy", assignmentStrategy.value),
                 ("auto.offset.reset", autoOffsetReset.rawValue),
-                ("session.timeout.ms", String(sessionTimeout.milliseconds)),
-                ("heartbeat.interval.ms", String(heartbeatInterval.milliseconds)),
-                ("max.poll.interval.ms", String(maxPollInterval.milliseconds)),
+                ("session.timeout.ms", String(sessionTimeout.clampedMilliseconds)),
+                ("heartbeat.interval.ms", String(heartbeatInterval.clampedMilliseconds)),
+                ("max.poll.interval.ms", String(maxPollInterval.clampedMilliseconds)),
                 ("enable.auto.commit", "true"),
-                ("auto.commit.interval.ms", String(autoCommitInterval.milliseconds)),
+                ("auto.commit.interval.ms", String(autoCommitInterval.clampedMilliseconds)),
                 // The at-least-once rule: an offset is stored only when the caller says the message is done.
                 ("enable.auto.offset.store", "false"),
                 ("enable.partition.eof", "false"),

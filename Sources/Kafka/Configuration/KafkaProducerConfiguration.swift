@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// How a producer batches, acknowledges and bounds its local queue.
 public struct KafkaProducerConfiguration: Sendable, Hashable {
     public enum Compression: String, Sendable, Hashable {
@@ -49,11 +51,11 @@ public struct KafkaProducerConfiguration: Sendable, Hashable {
             client.properties + [
                 ("enable.idempotence", enableIdempotence ? "true" : "false"),
                 ("compression.codec", compression.rawValue),
-                ("linger.ms", String(linger.milliseconds)),
+                ("linger.ms", String(linger.clampedMilliseconds)),
                 ("queue.buffering.max.messages", String(queueMaxMessages)),
                 ("queue.buffering.max.kbytes", String(queueMaxKilobytes)),
                 ("message.max.bytes", String(messageMaxBytes)),
-                ("message.timeout.ms", String(messageTimeout.milliseconds)),
+                ("message.timeout.ms", String(messageTimeout.clampedMilliseconds)),
             ],
             additional: client.additionalProperties
         )
