@@ -1,5 +1,5 @@
 import CurlHTTP
-import QueryWorker
+@testable import QueryWorker
 import Testing
 
 @Suite("Host allowlist: entries and URLs")

@@ -6,10 +6,10 @@ extension ContractError.Code {
     /// failed layers (and requests whose layers all failed) carry unchanged. docs/contract/README.md lists
     /// each with its meaning and retryability; a test compares that table with this list, so a new code
     /// cannot ship undocumented.
-    package static let allKnown: [ContractError.Code] = rejections + outcomes + engine
+    static let allKnown: [ContractError.Code] = rejections + outcomes + engine
 
     /// Status `rejected`: the message is not a request this worker will run.
-    package static let rejections: [ContractError.Code] = [
+    static let rejections: [ContractError.Code] = [
         .invalidJSON, .tooLarge, .missingField, .invalidType, .invalidValue, .unknownField, .noTargets,
         .tooManyTargets, .tooManyLayers, .invalidURL, .invalidWhere, .freeClausesDisabled, .unknownNamedQuery,
         .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unsupportedTarget, .unsupportedCredential,
@@ -17,14 +17,14 @@ extension ContractError.Code {
     ]
 
     /// Outcomes of accepted requests that are the worker's own (`failed`, `superseded`, `cancelled`, `expired`).
-    package static let outcomes: [ContractError.Code] = [
+    static let outcomes: [ContractError.Code] = [
         .superseded, .cancelRequested, .shutdown, .partitionRevoked, .deadlineExceeded, .resultTooLarge,
         .layersFailed, .internal,
     ]
 
     /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url`,
     /// `too_many_layers` and `unsupported_target`, are listed there).
-    package static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
+    static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
         .map { ContractError.Code($0.rawValue) }
         .filter { !rejections.contains($0) }
 }

@@ -1,33 +1,33 @@
 import FeatureQuerySupport
-package import Kafka
+import Kafka
 package import QueryLanguage
 
 /// Bounds on what one request may cost to read: checked before the work they bound is done.
 package struct RequestLimits: Sendable, Hashable {
     /// The largest message value accepted, in bytes, checked before parsing (`too_large`). Default 1 MB, the
     /// usual Kafka `message.max.bytes`.
-    package var maxMessageBytes: Int
+    var maxMessageBytes: Int
     /// The most vertices `query.geometry` may have (`invalid_geometry`). Default 100 000.
-    package var maxGeometryPositions: Int
+    var maxGeometryPositions: Int
     /// The deepest nesting of arrays and objects (`invalid_json`). Default 32: a MultiPolygon needs 7.
-    package var maxDepth: Int
+    var maxDepth: Int
     /// The most entries of `targets` (`too_many_targets`): the operator's `maxTargets`, at most the contract's
     /// ``contractMaxTargets``, which the schema states, so a request the worker accepts stays schema-valid.
-    package var maxTargets: Int
+    var maxTargets: Int
     /// The most layers a request may name: a layer URL counts one, a service with `layers` counts its list
     /// (`too_many_layers`). A service without `layers` counts one here; what it expands to is bounded by the
     /// engine (`ArcGISEngineConfiguration.maxLayersPerQuery`, set through `StandardEngines.Limits`), which knows the service's layer list.
-    package var maxLayers: Int
+    var maxLayers: Int
 
     /// The contract's limit on `targets` (the schema's `maxItems`).
-    package static let contractMaxTargets = 16
+    static let contractMaxTargets = 16
     /// The most sublayer ids one target may list (the schema's `maxItems` of `layers`).
-    package static let maxLayersPerTarget = 100
+    static let maxLayersPerTarget = 100
     /// The most layers a request can name within the contract: every target a service listing the most layers.
-    package static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
+    static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
 
     /// Limits with the defaults described on each property.
-    package init(
+    init(
         maxMessageBytes: Int = 1_000_000, maxGeometryPositions: Int = 100_000, maxDepth: Int = 32,
         maxTargets: Int = RequestLimits.contractMaxTargets, maxLayers: Int = 100
     ) {
@@ -48,9 +48,9 @@ package struct RequestLimits: Sendable, Hashable {
 /// the layer have the fields the clause names) happen later in the engine. Never throws, never crashes.
 package struct RequestDecoder: Sendable {
     /// The operator's named queries, and whether free `where` clauses are allowed.
-    package let namedQueries: NamedQueryCatalog
+    let namedQueries: NamedQueryCatalog
     /// What a message may cost.
-    package let limits: RequestLimits
+    let limits: RequestLimits
 
     /// A decoder resolving `namedWhere` in `namedQueries`.
     package init(namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits()) {
@@ -99,7 +99,7 @@ package struct RequestDecoder: Sendable {
     }
 
     /// Reads a consumed Kafka message (its value and key).
-    package func decode(_ message: KafkaConsumerMessage, receivedAt: Int64) -> IncomingMessage {
+    func decode(_ message: KafkaConsumerMessage, receivedAt: Int64) -> IncomingMessage {
         decode(message.value, key: message.key, receivedAt: receivedAt)
     }
 

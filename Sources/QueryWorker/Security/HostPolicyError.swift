@@ -2,30 +2,30 @@
 ///
 /// A struct with an extensible ``Code`` (new codes don't break callers' `switch`es) and a message a
 /// person can act on. The codes are what the worker reports in its error messages.
-package struct HostPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
-    package struct Code: Hashable, Sendable, CustomStringConvertible {
-        package let rawValue: String
-        package init(_ rawValue: String) { self.rawValue = rawValue }
-        package var description: String { rawValue }
+struct HostPolicyError: Error, Sendable, Hashable, CustomStringConvertible {
+    struct Code: Hashable, Sendable, CustomStringConvertible {
+        let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        var description: String { rawValue }
 
         /// The URL's host (or the address it resolved to) is not allowed.
-        package static let hostNotAllowed = Code("host_not_allowed")
+        static let hostNotAllowed = Code("host_not_allowed")
         /// The URL can't be used: malformed, not http/https, user info, ambiguous host.
-        package static let invalidURL = Code("invalid_url")
+        static let invalidURL = Code("invalid_url")
         /// An `allowedHosts` entry is malformed.
-        package static let invalidEntry = Code("invalid_allowed_host")
+        static let invalidEntry = Code("invalid_allowed_host")
     }
 
-    package var code: Code
-    package var message: String
+    var code: Code
+    var message: String
     /// The `allowedHosts` entry at fault, for ``Code/invalidEntry``.
-    package var entry: String?
+    var entry: String?
 
-    package init(code: Code, message: String, entry: String? = nil) {
+    init(code: Code, message: String, entry: String? = nil) {
         self.code = code
         self.message = message
         self.entry = entry
     }
 
-    package var description: String { "HostPolicyError(\(code)): \(message)" }
+    var description: String { "HostPolicyError(\(code)): \(message)" }
 }

@@ -1,10 +1,10 @@
-package import CurlHTTP
+import CurlHTTP
 package import Logging
 package import QueryLanguage
 
 extension WorkerSettings {
     /// The allowlist of ``allowedHosts`` (already validated by ``load(flags:environment:configFile:)``).
-    package func hostPolicy() throws(HostPolicyError) -> HostPolicy {
+    func hostPolicy() throws(HostPolicyError) -> HostPolicy {
         try HostPolicy(allowedHosts: allowedHosts)
     }
 
@@ -16,13 +16,13 @@ extension WorkerSettings {
 
     /// What one request may cost to read, as the decoder checks it: ``Limits/maxRequestBytes``,
     /// ``Limits/maxTargets`` and ``Limits/maxLayers``.
-    package var requestLimits: RequestLimits {
+    var requestLimits: RequestLimits {
         RequestLimits(maxMessageBytes: limits.maxRequestBytes, maxTargets: limits.maxTargets, maxLayers: limits.maxLayers)
     }
 
     /// An HTTP client configuration with the HTTP timeouts and the host policy's connect-time check, on top of
     /// `base`.
-    package func httpClientConfiguration(
+    func httpClientConfiguration(
         base: HTTPClientConfiguration = HTTPClientConfiguration()
     ) throws(HostPolicyError) -> HTTPClientConfiguration {
         var configuration = base

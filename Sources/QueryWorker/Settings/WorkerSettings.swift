@@ -72,7 +72,7 @@ package struct WorkerSettings: Sendable, Hashable {
 
         /// Room a produced message needs beyond its value (key, headers, record framing), when comparing
         /// ``maxResultBytes`` with librdkafka's `message.max.bytes`.
-        package static let messageOverhead = 16_384
+        static let messageOverhead = 16_384
     }
 
     package struct Timeouts: Sendable, Hashable {
@@ -90,11 +90,11 @@ package struct WorkerSettings: Sendable, Hashable {
     }
 
     /// The seven built-in examples of `NamedQueryCatalog`, name → clause.
-    package static let builtInNamedQueries: [String: String] = Dictionary(
+    static let builtInNamedQueries: [String: String] = Dictionary(
         NamedQueryCatalog.builtInExamples.map { ($0.name, $0.clause) }, uniquingKeysWith: { first, _ in first })
 
     /// `hostname-pid`: unique among the workers of a group, and readable in logs.
-    package static func defaultWorkerID() -> String {
+    static func defaultWorkerID() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let host: String
         if gethostname(&buffer, buffer.count - 1) == 0 {

@@ -1,7 +1,7 @@
 package import CurlHTTP
-package import FeatureService
+import FeatureService
 import FeatureServiceEngines
-package import Kafka
+import Kafka
 package import Logging
 package import ServiceLifecycle
 
@@ -10,12 +10,12 @@ package import ServiceLifecycle
 ///
 /// The executable's `run` command and the end-to-end tests build workers the same way.
 package final class WorkerAssembly: Sendable {
-    package let settings: WorkerSettings
+    let settings: WorkerSettings
     package let httpClient: HTTPClient
     /// Every protocol's engine behind one router (``StandardEngines``).
-    package let engine: FeatureServiceRouter
-    package let producer: KafkaProducer
-    package let worker: QueryWorkerService
+    let engine: FeatureServiceRouter
+    let producer: KafkaProducer
+    let worker: QueryWorkerService
     private let logger: Logger
 
     package init(settings: WorkerSettings, logger: Logger) throws {
@@ -44,13 +44,13 @@ package final class WorkerAssembly: Sendable {
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
-    package var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
+    var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
 
     /// Producer first, worker last: on graceful shutdown the worker drains, then the consumer commits and
     /// leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
     /// past it, the producer fails what it has not delivered, which releases publications waiting for
     /// delivery reports from an unreachable cluster, and the worker is cancelled.
-    package var services: [any Service] {
+    var services: [any Service] {
         let producer = self.producer
         let worker = ShutdownDeadline(
             service: self.worker, budget: shutdownBudget.worker, logger: logger,
