@@ -22,16 +22,7 @@ package struct JSONLogSink: Sendable {
     /// every logger that logs here shares one lock.
     package static let standardOutput = JSONLogSink(descriptor: FileDescriptorWriter(descriptor: 1))
 
-    /// Standard error, for commands whose standard output carries data for scripts.
-    package static let standardError = JSONLogSink(descriptor: FileDescriptorWriter(descriptor: 2))
-
-    /// A sink writing to an open file descriptor, which the caller keeps open. Make one sink per descriptor
-    /// and share it: two sinks on the same descriptor don't share a lock.
-    package static func fileDescriptor(_ descriptor: Int32) -> JSONLogSink {
-        JSONLogSink(descriptor: FileDescriptorWriter(descriptor: descriptor))
-    }
-
-    private init(descriptor writer: FileDescriptorWriter) {
+    init(descriptor writer: FileDescriptorWriter) {
         self.writeLine = { writer.write($0) }
     }
 

@@ -270,8 +270,8 @@ import Testing
         let errors: [ErrorMessage] = [
             .superseded(request, by: "r-5", source: source, worker: "w", finishedAt: 1_748_779_200_100),
             .cancelled(request, source: source, worker: "w", finishedAt: 1_748_779_200_100),
-            .cancelled(request, code: .shutdown, source: source, worker: "w", finishedAt: 1_748_779_200_100),
-            .cancelled(request, code: .partitionRevoked, source: source, worker: "w", finishedAt: 1_748_779_200_100),
+            .cancelled(request, reason: .shutdown, source: source, worker: "w", finishedAt: 1_748_779_200_100),
+            .cancelled(request, reason: .partitionRevoked, source: source, worker: "w", finishedAt: 1_748_779_200_100),
             .expired(request, source: source, worker: "w", finishedAt: 1_748_779_260_000),
             ErrorMessage(requestId: "r-4", taskId: "t-4", status: .failed,
                          error: .allLayersFailed([(url: Self.parcels, error: ContractError(.init("not_found"), "gone")),

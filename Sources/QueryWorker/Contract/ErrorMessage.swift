@@ -71,20 +71,20 @@ struct ErrorMessage: Sendable, Hashable {
 
     /// The answer to `request` when it was stopped: by a cancel message for its task (`cancel_requested`,
     /// the default), by the worker shutting down (`shutdown`) or by its partition moving (`partition_revoked`);
-    /// the last two are retryable.
+    /// the last two are retryable. The code is the reason's own (``CancelReason/code``).
     static func cancelled(
-        _ request: QueryRequest, code: ContractError.Code = .cancelRequested, source: MessageSource, worker: String,
+        _ request: QueryRequest, reason: CancelReason = .requested, source: MessageSource, worker: String,
         finishedAt: Int64
     ) -> ErrorMessage {
-        let message = switch code {
+        let message = switch reason {
+        case .requested: "request \(request.requestId) was cancelled by a cancel message for task \(request.taskId)"
         case .shutdown: "request \(request.requestId) was stopped because the worker is shutting down; send it again"
         case .partitionRevoked:
             "request \(request.requestId) was stopped because its partition moved to another worker; send it again"
-        default: "request \(request.requestId) was cancelled by a cancel message for task \(request.taskId)"
         }
         return ErrorMessage(
             requestId: request.requestId, taskId: request.taskId, status: .cancelled,
-            error: ContractError(code, message, retryable: code != .cancelRequested),
+            error: ContractError(reason.code, message, retryable: reason != .requested),
             source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
     }
 

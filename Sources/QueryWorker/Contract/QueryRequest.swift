@@ -35,13 +35,6 @@ package struct QueryRequest: Sendable, Hashable {
         self.query = query
     }
 
-    /// Whether `other` asks for exactly the same work: the same targets and the same query (after defaults;
-    /// where clauses compare by meaning, not spelling). Ids, deadlines and receive times do not count. A
-    /// request for the same task that asks the same joins the run in flight instead of restarting it.
-    func asksSame(as other: QueryRequest) -> Bool {
-        targets == other.targets && query == other.query
-    }
-
     /// The targets as the feature-service seam takes them, in order; the engine behind the seam picks the
     /// protocol by each target's kind.
     var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }

@@ -44,16 +44,6 @@ struct InFlightGate: Sendable, Hashable {
         self.lowMark = min(max(0, requested), self.maxInFlight - 1)
     }
 
-    /// A request was received.
-    mutating func admitted(_ count: Int = 1) -> Action {
-        update(inFlight: inFlight + max(0, count))
-    }
-
-    /// A request is done (its outcome delivered, or it needs none). Never goes below zero.
-    mutating func completed(_ count: Int = 1) -> Action {
-        update(inFlight: inFlight - max(0, count))
-    }
-
     /// Sets the count outright, from ``AssignmentOffsetTracker/active`` (also after a revocation dropped a
     /// partition's requests). Driving the gate from that one count keeps the two from drifting.
     mutating func update(inFlight newValue: Int) -> Action {

@@ -19,9 +19,6 @@ import CurlHTTP
 struct HostPolicy: Sendable, Hashable {
     let entries: [Entry]
 
-    /// The policy that allows nothing (an empty `allowedHosts`).
-    static let denyAll = HostPolicy(entries: [])
-
     /// Parses every entry; the first malformed one is an error naming it.
     init(allowedHosts: [String]) throws(HostPolicyError) {
         var entries: [Entry] = []

@@ -2,7 +2,7 @@
 ///
 /// Kept apart from the messages themselves (``ResultMessage``, ``ErrorMessage``) because the run does not know
 /// where the request came from (its ``MessageSource``) and may be shared by several requests that asked the
-/// same: the worker addresses one outcome to each of them (``addressed(to:)``).
+/// same: the worker addresses one outcome to each of them (``ResultMessage/addressed(to:)``).
 enum ExecutionOutcome: Sendable {
     /// The query ran and at least one layer answered: status `succeeded` or `partial` (``ResultMessage/status``).
     case result(ResultMessage)
@@ -13,13 +13,6 @@ enum ExecutionOutcome: Sendable {
     /// The task running the request was cancelled (cancel message, supersession, shutdown, revocation):
     /// whoever cancelled it knows why and answers for it.
     case cancelled
-
-    /// The same outcome for another request that shared the run: a result gets that request's ids and receive
-    /// time; the other cases carry nothing request-specific.
-    func addressed(to request: QueryRequest) -> ExecutionOutcome {
-        guard case .result(let message) = self else { return self }
-        return .result(message.addressed(to: request))
-    }
 }
 
 extension ResultMessage {

@@ -1,5 +1,7 @@
 import FeatureService
 
+@testable import QueryWorker
+
 extension ContractError.Code {
     /// Every code a worker of this version can put in an outcome's `error.code` (or a failed layer's): its own
     /// rejections and outcomes, the host policy's `host_not_allowed`, and the feature-service engines' codes, which
