@@ -152,7 +152,7 @@ package struct RequestDecoder: Sendable {
             throw ContractError.at(
                 "credential", .unsupportedCredential,
                 "this worker version has no configured credentials, so \"\(RequestFieldReader.excerpt(credential))\" "
-                    + "cannot be used; query package layers, or wait for credential support",
+                    + "cannot be used; query public layers, or wait for credential support",
                 details: ["credential": .string(RequestFieldReader.excerpt(credential))])
         }
         return QueryRequest(
