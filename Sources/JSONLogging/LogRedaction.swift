@@ -14,10 +14,10 @@
 /// The rules over-redact rather than leak: `tokenCount=5` loses its value too.
 package enum LogRedaction {
     /// What replaces a secret.
-    package static let placeholder = "<redacted>"
+    static let placeholder = "<redacted>"
 
     /// Substrings of a normalized key that mark it as naming a secret.
-    package static let sensitiveKeyWords: [String] = [
+    static let sensitiveKeyWords: [String] = [
         "token", "password", "passwd", "passphrase", "secret", "authorization", "apikey", "cookie",
         "privatekey", "keypem",
     ]
