@@ -234,8 +234,8 @@ import Testing
             let x = -118.8 + Double(index) * 0.001
             parcels.append(Self.parcel(Int64(index), use: use, value: Double(index) * 1000.5, x: x, y: 34.03))
         }
-        let features = try ResultFeatures(parcels, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], layer: Self.parcels)
-        let noGeometry = try ResultFeatures(
+        let features = try GeoJSONFeatureList(parcels, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], layer: Self.parcels)
+        let noGeometry = try GeoJSONFeatureList(
             [Feature(objectId: 9, attributes: ["name": .string("x"), "flag": .bool(true), "none": .null])], fieldOrder: ["name"],
             layer: "\(Self.usa)/1")
         let layers = [

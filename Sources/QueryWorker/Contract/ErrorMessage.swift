@@ -5,7 +5,7 @@ import Kafka
 /// superseded, cancelled or expired. Also the answer to a message that is no valid request or cancel.
 struct ErrorMessage: Sendable, Hashable {
     /// Why the request ended without a result.
-    enum Status: String, Sendable, Hashable, CaseIterable {
+    enum Status: String, Sendable, Hashable {
         /// The message is not a valid request (or cancel). Not retryable as it is.
         case rejected
         /// The query ran and could not produce a result (every layer failed, the result cannot be published).
