@@ -6,18 +6,18 @@ package import Logging
 /// The engines a worker runs, behind one ``FeatureServiceRouter``: the only place that knows which protocols
 /// exist. Adding a protocol adds its engine here (and its module to this target); the worker, which holds just
 /// the router, does not change.
-public enum StandardEngines {
+package enum StandardEngines {
     /// What the worker's settings say about every engine.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// HTTP requests in flight to one host at once, across every query of an engine.
-        public var maxRequestsPerHost: Int
+        package var maxRequestsPerHost: Int
         /// Timeout of one whole HTTP exchange.
-        public var requestTimeout: Duration
+        package var requestTimeout: Duration
         /// Layers one request may query in all, whole services' layer lists included (nil: no bound). A
         /// service's layer list is known only to its engine, so each engine enforces it once it has read it.
-        public var maxLayersPerRequest: Int?
+        package var maxLayersPerRequest: Int?
 
-        public init(maxRequestsPerHost: Int, requestTimeout: Duration, maxLayersPerRequest: Int? = nil) {
+        package init(maxRequestsPerHost: Int, requestTimeout: Duration, maxLayersPerRequest: Int? = nil) {
             self.maxRequestsPerHost = maxRequestsPerHost
             self.requestTimeout = requestTimeout
             self.maxLayersPerRequest = maxLayersPerRequest

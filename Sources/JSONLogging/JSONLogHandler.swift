@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 
 /// A swift-log handler that writes one JSON object per line.
 ///
@@ -13,29 +13,29 @@ public import Logging
 /// description, and nested dictionaries and arrays are JSON objects and arrays.
 ///
 /// Secrets never reach a line: see ``LogRedaction``. Lines are handed whole to a ``JSONLogSink``.
-public struct JSONLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct JSONLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
 
-    public let label: String
+    package let label: String
     private let sink: JSONLogSink
 
     /// Member names the handler writes itself.
     static let reservedKeys: Set<String> = ["ts", "level", "label", "message", "error"]
 
-    public init(label: String, sink: JSONLogSink = .standardOutput, metadataProvider: Logger.MetadataProvider? = nil) {
+    package init(label: String, sink: JSONLogSink = .standardOutput, metadataProvider: Logger.MetadataProvider? = nil) {
         self.label = label
         self.sink = sink
         self.metadataProvider = metadataProvider
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         sink.write(line(for: event))
     }
 
@@ -135,7 +135,7 @@ extension JSONLogHandler {
     ///
     /// For executables only, once, before the first `Logger` is made (swift-log allows one bootstrap per
     /// process); libraries take a `Logger` from their caller.
-    public static func bootstrap(
+    package static func bootstrap(
         level: Logger.Level,
         sink: JSONLogSink = .standardOutput,
         metadataProvider: Logger.MetadataProvider? = nil

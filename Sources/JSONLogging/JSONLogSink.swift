@@ -10,28 +10,19 @@ import Synchronization
 /// A sink receives one complete line (the JSON object and its `\n`) per call. The file-descriptor sinks
 /// write each line with one `write(2)` under a lock shared by every handler that uses the sink, so lines
 /// from concurrent tasks never interleave; a test passes a closure that collects the lines instead.
-public struct JSONLogSink: Sendable {
+package struct JSONLogSink: Sendable {
     private let writeLine: @Sendable ([UInt8]) -> Void
 
     /// A sink that hands each line to `write`. `write` may be called from many threads at once.
-    public init(_ write: @escaping @Sendable (_ line: [UInt8]) -> Void) {
+    package init(_ write: @escaping @Sendable (_ line: [UInt8]) -> Void) {
         self.writeLine = write
     }
 
     /// Standard output: what container runtimes and log shippers collect. One process-wide writer, so
     /// every logger that logs here shares one lock.
-    public static let standardOutput = JSONLogSink(descriptor: FileDescriptorWriter(descriptor: 1))
+    package static let standardOutput = JSONLogSink(descriptor: FileDescriptorWriter(descriptor: 1))
 
-    /// Standard error, for commands whose standard output carries data for scripts.
-    public static let standardError = JSONLogSink(descriptor: FileDescriptorWriter(descriptor: 2))
-
-    /// A sink writing to an open file descriptor, which the caller keeps open. Make one sink per descriptor
-    /// and share it: two sinks on the same descriptor don't share a lock.
-    public static func fileDescriptor(_ descriptor: Int32) -> JSONLogSink {
-        JSONLogSink(descriptor: FileDescriptorWriter(descriptor: descriptor))
-    }
-
-    private init(descriptor writer: FileDescriptorWriter) {
+    init(descriptor writer: FileDescriptorWriter) {
         self.writeLine = { writer.write($0) }
     }
 

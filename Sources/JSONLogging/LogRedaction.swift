@@ -12,12 +12,12 @@
 ///   token) in a URL's user info (`https://user:pw@host`).
 ///
 /// The rules over-redact rather than leak: `tokenCount=5` loses its value too.
-public enum LogRedaction {
+package enum LogRedaction {
     /// What replaces a secret.
-    public static let placeholder = "<redacted>"
+    static let placeholder = "<redacted>"
 
     /// Substrings of a normalized key that mark it as naming a secret.
-    public static let sensitiveKeyWords: [String] = [
+    static let sensitiveKeyWords: [String] = [
         "token", "password", "passwd", "passphrase", "secret", "authorization", "apikey", "cookie",
         "privatekey", "keypem",
     ]
@@ -25,7 +25,7 @@ public enum LogRedaction {
     private static let keyWordBytes: [[UInt8]] = sensitiveKeyWords.map { Array($0.utf8) }
 
     /// Whether a metadata key (or the name in `name=value`) names a secret.
-    public static func isSensitiveKey(_ key: String) -> Bool {
+    package static func isSensitiveKey(_ key: String) -> Bool {
         var key = key
         return key.withUTF8 { isSensitiveName($0[...]) }
     }
@@ -59,7 +59,7 @@ public enum LogRedaction {
 
     /// The text with every secret it carries replaced by ``placeholder``; the same string (no copy) when
     /// there is none.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         var text = text
         let replaced = text.withUTF8 { bytes -> [UInt8]? in
             var scanner = RedactionScanner(bytes: bytes)

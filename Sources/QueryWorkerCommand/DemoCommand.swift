@@ -33,7 +33,7 @@ struct DemoCommand: AsyncParsableCommand {
     var burstLatencyMs = 300
 
     @Option(help: "Log level (logs go to standard error): trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .warning
+    var logLevel = LogLevelArgument(.warning)
 
     func validate() throws {
         guard parcels >= 1_000 else { throw ValidationError("--parcels must be at least 1000 (the seed extent needs parcels)") }
@@ -43,7 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let logger = StandardErrorLogging.logger(label: "demo", level: logLevel)
+        let logger = StandardErrorLogging.logger(label: "demo", level: logLevel.level)
         printLine("query-worker demo")
         let stack = try await DemoStack.start(parcels: parcels, seed: seed, logger: logger)
         let settings = stack.settings

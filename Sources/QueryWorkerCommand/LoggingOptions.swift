@@ -1,15 +1,15 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
-public import Logging
+import Logging
 
 /// Logging flags shared by the subcommands. Logs go to standard error so that standard output stays free
 /// for what a command prints for scripts (the bootstrap list, outcomes).
 struct LoggingOptions: ParsableArguments {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .info
+    var logLevel = LogLevelArgument(.info)
 
     func makeLogger(label: String) -> Logger {
-        StandardErrorLogging.logger(label: label, level: logLevel)
+        StandardErrorLogging.logger(label: label, level: logLevel.level)
     }
 }
 
@@ -23,7 +23,23 @@ enum StandardErrorLogging {
     }
 }
 
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+/// A `--log-level` value: a `Logger.Level` by its name. A wrapper, because conforming `Logger.Level` itself to
+/// `ExpressibleByArgument` would be a public conformance, which needs both modules imported publicly; `--help`
+/// lists the same values and default as that conformance did.
+struct LogLevelArgument: ExpressibleByArgument, Sendable {
+    var level: Logger.Level
+
+    init(_ level: Logger.Level) { self.level = level }
+
+    init?(argument: String) {
+        guard let level = Logger.Level(rawValue: argument) else { return nil }
+        self.level = level
+    }
+
+    var defaultValueDescription: String { level.rawValue }
+    static var allValueStrings: [String] { Logger.Level.allCases.map(\.rawValue) }
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
 
 /// Prints a line to standard output and flushes it at once: a script reads the first line while we run.
 func printLine(_ text: String) {

@@ -1,5 +1,5 @@
 import Foundation
-import QueryWorker
+@testable import QueryWorker
 import Testing
 
 /// Settings that were accepted or ignored without a word (issue 11, 1.1 and 1.7).

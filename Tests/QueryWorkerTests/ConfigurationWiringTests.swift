@@ -2,7 +2,7 @@ import CurlHTTP
 import Foundation
 import Logging
 import QueryLanguage
-import QueryWorker
+@testable import QueryWorker
 import Testing
 
 @Suite("Settings: what the worker builds from them")

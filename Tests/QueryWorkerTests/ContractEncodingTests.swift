@@ -235,8 +235,8 @@ import Testing
             let x = -118.8 + Double(index) * 0.001
             parcels.append(Self.parcel(Int64(index), use: use, value: Double(index) * 1000.5, x: x, y: 34.03))
         }
-        let features = try ResultFeatures(parcels, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], layer: Self.parcels)
-        let noGeometry = try ResultFeatures(
+        let features = try GeoJSONFeatureList(parcels, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], layer: Self.parcels)
+        let noGeometry = try GeoJSONFeatureList(
             [Feature(objectId: 9, attributes: ["name": .string("x"), "flag": .bool(true), "none": .null])], fieldOrder: ["name"],
             layer: "\(Self.usa)/1")
         let layers = [
@@ -271,8 +271,8 @@ import Testing
         let errors: [ErrorMessage] = [
             .superseded(request, by: "r-5", source: source, worker: "w", finishedAt: 1_748_779_200_100),
             .cancelled(request, source: source, worker: "w", finishedAt: 1_748_779_200_100),
-            .cancelled(request, code: .shutdown, source: source, worker: "w", finishedAt: 1_748_779_200_100),
-            .cancelled(request, code: .partitionRevoked, source: source, worker: "w", finishedAt: 1_748_779_200_100),
+            .cancelled(request, reason: .shutdown, source: source, worker: "w", finishedAt: 1_748_779_200_100),
+            .cancelled(request, reason: .partitionRevoked, source: source, worker: "w", finishedAt: 1_748_779_200_100),
             .expired(request, source: source, worker: "w", finishedAt: 1_748_779_260_000),
             ErrorMessage(requestId: "r-4", taskId: "t-4", status: .failed,
                          error: .allLayersFailed([(url: Self.parcels, error: ContractError(.init("not_found"), "gone")),

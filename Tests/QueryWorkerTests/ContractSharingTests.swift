@@ -47,3 +47,11 @@ import Testing
         #expect(clause.meaningKey == (try WhereClause("POP2000 > 100000")).meaningKey)
     }
 }
+
+extension QueryRequest {
+    /// Whether `other` asks for exactly the same work: the same targets and the same query (after defaults;
+    /// where clauses compare by meaning, not spelling): equal `WorkFingerprint`s, which share a run.
+    func asksSame(as other: QueryRequest) -> Bool {
+        WorkFingerprint(self) == WorkFingerprint(other)
+    }
+}

@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 import Foundation
 import Testing
 
@@ -70,7 +71,7 @@ import Testing
                     let padding = String(repeating: "x", count: Int.random(in: 0...2_500, using: &random))
                     return (id, Array(#"{"type":"Feature","id":\#(id),"geometry":null,"properties":{"p":"\#(padding)"}}"#.utf8))
                 }
-                outcome = .succeeded(count: ids.count, complete: true, selection: .features(ResultFeatures(encoded: features)))
+                outcome = .succeeded(count: ids.count, complete: true, selection: .features(GeoJSONFeatureList(encoded: features)))
             case 8:
                 outcome = .succeeded(count: Int.random(in: 0...1_000_000, using: &random), complete: true, selection: .countOnly)
             default:
@@ -139,7 +140,7 @@ import Testing
         let result = ResultMessage(
             requestId: "r", taskId: "t",
             layers: [LayerResult(url: url, outcome: .succeeded(count: 2, complete: true,
-                                                                selection: .features(ResultFeatures(encoded: [(41, small), (42, big)]))))],
+                                                                selection: .features(GeoJSONFeatureList(encoded: [(41, small), (42, big)]))))],
             receivedAt: 0, finishedAt: 0, worker: "w")
         #expect(try result.split(maxBytes: 10_000).count == 1)
         do {

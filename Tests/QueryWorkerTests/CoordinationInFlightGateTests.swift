@@ -90,3 +90,15 @@ struct CoordinationInFlightGateTests {
         #expect(edges > 0)
     }
 }
+
+extension InFlightGate {
+    /// `count` requests were received (the worker sets the count outright with `update(inFlight:)`).
+    mutating func admitted(_ count: Int = 1) -> Action {
+        update(inFlight: inFlight + max(0, count))
+    }
+
+    /// `count` requests are done. Never goes below zero.
+    mutating func completed(_ count: Int = 1) -> Action {
+        update(inFlight: inFlight - max(0, count))
+    }
+}

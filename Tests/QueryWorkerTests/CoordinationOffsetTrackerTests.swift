@@ -216,3 +216,23 @@ struct CoordinationAssignmentOffsetTrackerTests {
         #expect(offsets.partitions.isEmpty && offsets.inFlight == 0)
     }
 }
+
+extension PartitionOffsetTracker {
+    /// The lowest offset still undone: what holds the commit back.
+    var oldestUndoneOffset: Int64? { undone.first }
+
+    /// Whether an offset was received and is not done.
+    func isInFlight(_ offset: Int64) -> Bool { undone.contains(offset) }
+}
+
+extension AssignmentOffsetTracker {
+    /// Every partition taken away, as shutdown leaves them; returns the trackers removed.
+    mutating func revokeAll() -> [KafkaTopicPartition: PartitionOffsetTracker] {
+        revoke(Array(partitions.keys))
+    }
+
+    /// The committable offset of every assigned partition that has one.
+    var committableOffsets: [KafkaTopicPartition: Int64] {
+        partitions.compactMapValues(\.committableOffset)
+    }
+}

@@ -476,3 +476,9 @@ struct CoordinationRequestLifecycleModelTests {
         #expect(model.answers.count > 100, "the run proves something")
     }
 }
+
+extension RequestLifecycle {
+    /// Messages received whose outcome is not yet in the producer's queue: what the gate bounds (the offset
+    /// tracker's `active`, which `settle` hands to the gate).
+    var gateLoad: Int { offsets.active }
+}

@@ -322,3 +322,8 @@ struct CoordinationTerminalStatusTests {
         #expect(Interruption.expired.code == .deadlineExceeded)
     }
 }
+
+extension TaskCancellation {
+    /// Nothing to cancel and nobody to answer.
+    var isEmpty: Bool { runs.isEmpty && answers.isEmpty }
+}

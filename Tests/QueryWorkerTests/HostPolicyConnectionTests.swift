@@ -1,7 +1,7 @@
 import CurlHTTP
 import Foundation
 import Logging
-import QueryWorker
+@testable import QueryWorker
 import SampleFeatureServer
 import Synchronization
 import Testing

@@ -3,7 +3,7 @@ import Kafka
 import SampleFeatureServer
 import Testing
 
-@testable import QueryWorker
+import QueryWorker
 
 @Suite("Worker behaviour end to end")
 struct WorkerBehaviourTests {

@@ -3,7 +3,7 @@ import Kafka
 import SampleFeatureServer
 import Testing
 
-@testable import QueryWorker
+import QueryWorker
 
 /// Outcomes the cluster does not take at first: nothing is lost, nothing is answered twice.
 @Suite("Worker outcome delivery failures end to end")

@@ -2,7 +2,7 @@ import FeatureGeometry
 import SampleFeatureServer
 import Testing
 
-@testable import QueryWorker
+import QueryWorker
 
 /// The worker end to end: requests into the embedded Kafka cluster, queries against the sample feature
 /// server, outcomes read back from the result and error topics.

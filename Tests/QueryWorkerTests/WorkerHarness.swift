@@ -6,7 +6,7 @@ import Logging
 import SampleFeatureServer
 import ServiceLifecycle
 
-@testable import QueryWorker
+import QueryWorker
 
 /// One worker in process against the embedded Kafka cluster and the sample feature server, with a producer
 /// for requests and a reader of both outcome topics: real sockets all the way.

@@ -2,7 +2,7 @@ import FeatureGeometry
 import SampleFeatureServer
 import Testing
 
-@testable import QueryWorker
+import QueryWorker
 
 /// The worker's request bounds end to end, through the embedded Kafka cluster (issue 11, 1.1 and 1.7):
 /// `maxTargets` and `maxLayers` as the flags set them, whole services without their raster layer, and an

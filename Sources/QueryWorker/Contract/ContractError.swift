@@ -1,5 +1,5 @@
-public import FeatureQuerySupport
-package import FeatureService
+import FeatureQuerySupport
+import FeatureService
 
 /// The `error` object of the message contract: what went wrong with a request or one of its layers, as the
 /// errors topic and a result's failed layers carry it.
@@ -7,95 +7,95 @@ package import FeatureService
 /// One shape for every failure the contract reports (a rejected message, a layer the service refused, a
 /// superseded run), so a consumer handles errors in one place: it branches on ``code``, shows ``message``
 /// to a person and retries only when ``retryable`` says it can help.
-public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable, machine-readable error code in snake_case (`invalid_where`).
     ///
     /// A struct with static members rather than an enum, so that adding a code in a later version never
     /// breaks a consumer's exhaustive `switch` (the style of ``FeatureServiceError/Code``). Codes of the
     /// engines (`not_found`, `transport`, ...) pass through unchanged for failed layers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code as it appears in messages.
-        public let rawValue: String
+        package let rawValue: String
         /// A code; prefer the static members.
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
         /// A code; prefer the static members.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
 
         // MARK: Rejections (status `rejected`): the message is not a valid request
 
         /// The value is not JSON, not UTF-8, absent (a tombstone), or not a JSON object.
-        public static let invalidJSON = Code("invalid_json")
+        static let invalidJSON = Code("invalid_json")
         /// A required field is absent.
-        public static let missingField = Code("missing_field")
+        static let missingField = Code("missing_field")
         /// A field has the wrong JSON type (a string where a number belongs, 1.5 where an integer belongs).
-        public static let invalidType = Code("invalid_type")
+        static let invalidType = Code("invalid_type")
         /// A field has the right type but a value outside its rules (a bad date-time, a negative timeout, an
         /// unknown enum value, an inverted extent, `deadline` together with `timeoutMs`).
-        public static let invalidValue = Code("invalid_value")
+        static let invalidValue = Code("invalid_value")
         /// A field the contract does not define; `details.field` names it.
-        public static let unknownField = Code("unknown_field")
+        static let unknownField = Code("unknown_field")
         /// More targets than the worker accepts (`maxTargets`, at most the contract's 16).
-        public static let tooManyTargets = Code("too_many_targets")
+        static let tooManyTargets = Code("too_many_targets")
         /// The targets name more layers than the worker queries for one request (`maxLayers`). Status
         /// `rejected` when `layers` lists say so on arrival; `failed` when whole services expand to more.
-        public static let tooManyLayers = Code("too_many_layers")
+        static let tooManyLayers = Code("too_many_layers")
         /// An empty `targets` array.
-        public static let noTargets = Code("no_targets")
+        static let noTargets = Code("no_targets")
         /// The message is larger than the worker accepts; checked before it is parsed.
-        public static let tooLarge = Code("too_large")
+        static let tooLarge = Code("too_large")
         /// `query.where` is not a valid ArcGIS SQL where clause (syntax; fields are checked per layer later).
-        public static let invalidWhere = Code("invalid_where")
+        static let invalidWhere = Code("invalid_where")
         /// `query.namedWhere` names no query the operator configured.
-        public static let unknownNamedQuery = Code("unknown_named_query")
+        package static let unknownNamedQuery = Code("unknown_named_query")
         /// The operator allows only named queries, and the request sent a `where` clause.
-        public static let freeClausesDisabled = Code("free_clauses_disabled")
+        package static let freeClausesDisabled = Code("free_clauses_disabled")
         /// A target type this worker version does not query yet (`ogc`).
-        public static let unsupportedTarget = Code("unsupported_target")
+        static let unsupportedTarget = Code("unsupported_target")
         /// The request names a `credential`; this worker version has no configured credentials yet.
-        public static let unsupportedCredential = Code("unsupported_credential")
+        static let unsupportedCredential = Code("unsupported_credential")
         /// `query.geometry` is not a usable Esri JSON or GeoJSON geometry.
-        public static let invalidGeometry = Code("invalid_geometry")
+        static let invalidGeometry = Code("invalid_geometry")
         /// A target URL is not an http(s) URL of the right shape.
-        public static let invalidURL = Code("invalid_url")
+        static let invalidURL = Code("invalid_url")
         /// The message key is not the request's taskId, so the task's messages could reach different workers.
-        public static let keyMismatch = Code("key_mismatch")
+        static let keyMismatch = Code("key_mismatch")
         /// A target's host is not in the operator's `allowedHosts` (the host policy's code, passed through).
-        public static let hostNotAllowed = Code("host_not_allowed")
+        static let hostNotAllowed = Code("host_not_allowed")
         /// `query.outSpatialReference` names a spatial reference the worker cannot return results in.
-        public static let unsupportedSpatialReference = Code("unsupported_spatial_reference")
+        static let unsupportedSpatialReference = Code("unsupported_spatial_reference")
 
         // MARK: Outcomes of accepted requests
 
         /// Status `superseded`: a newer request for the same task replaced this one.
-        public static let superseded = Code("superseded")
+        static let superseded = Code("superseded")
         /// Status `cancelled`: a cancel message for the task stopped this request.
-        public static let cancelRequested = Code("cancel_requested")
+        static let cancelRequested = Code("cancel_requested")
         /// Status `cancelled`: the worker shut down before the request finished (send it again).
-        public static let shutdown = Code("shutdown")
+        static let shutdown = Code("shutdown")
         /// Status `cancelled`: the request's partition moved to another worker before the request finished.
-        public static let partitionRevoked = Code("partition_revoked")
+        static let partitionRevoked = Code("partition_revoked")
         /// Status `expired`: the request's deadline passed before it finished.
-        public static let deadlineExceeded = Code("deadline_exceeded")
+        static let deadlineExceeded = Code("deadline_exceeded")
         /// Status `failed`: the result cannot be published, even split (one feature exceeds the message limit).
-        public static let resultTooLarge = Code("result_too_large")
+        static let resultTooLarge = Code("result_too_large")
         /// Status `failed`: every layer failed, with different codes; `details.layers` has each layer's error.
-        public static let layersFailed = Code("layers_failed")
+        static let layersFailed = Code("layers_failed")
         /// Status `failed`: a fault in the worker itself.
-        public static let `internal` = Code("internal")
+        static let `internal` = Code("internal")
     }
 
     /// What went wrong, to branch on.
-    public var code: Code
+    var code: Code
     /// A sentence for a person: what is wrong and where (a JSON path such as `query.extent.xmin`).
-    public var message: String
+    var message: String
     /// Whether sending the same request again may succeed (a timeout, HTTP 503); false for bad input.
-    public var retryable: Bool
+    var retryable: Bool
     /// Extra facts for programs (`{"path": "query.where", "column": 12}`); `nil` for none. An object or array.
-    public var details: ParsedJSON?
+    var details: ParsedJSON?
 
     /// An error with the contract's fields.
-    public init(_ code: Code, _ message: String, retryable: Bool = false, details: ParsedJSON? = nil) {
+    init(_ code: Code, _ message: String, retryable: Bool = false, details: ParsedJSON? = nil) {
         self.code = code
         self.message = message
         self.retryable = retryable
@@ -104,7 +104,7 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The contract's view of an engine's error: same code and message; `details` carries the layer, the
     /// HTTP status, the service's error code and details, and the requested wait, when there are any.
-    package init(_ error: FeatureServiceError) {
+    init(_ error: FeatureServiceError) {
         var details: [String: ParsedJSON] = ["layer": .string(error.layer)]
         if let status = error.httpStatus { details["httpStatus"] = .number(Double(status)) }
         if let code = error.serviceCode { details["serviceCode"] = .number(Double(code)) }
@@ -115,12 +115,12 @@ public struct ContractError: Error, Sendable, Hashable, CustomStringConvertible 
         self.init(Code(error.code.rawValue), error.message, retryable: error.isRetryable, details: .object(details))
     }
 
-    public var description: String { "ContractError(\(code)): \(message)" }
+    package var description: String { "ContractError(\(code)): \(message)" }
 
     /// The error of a request whose layers all failed: the layers' common error when they share a code (the
     /// usual case: one layer), else ``Code/layersFailed``. Retryable when any layer's error is; `details.layers`
     /// lists every layer's URL and error.
-    public static func allLayersFailed(_ failures: [(url: String, error: ContractError)]) -> ContractError {
+    static func allLayersFailed(_ failures: [(url: String, error: ContractError)]) -> ContractError {
         let layers = ParsedJSON.array(failures.map { failure in
             .object(["url": .string(failure.url), "error": failure.error.jsonValue])
         })

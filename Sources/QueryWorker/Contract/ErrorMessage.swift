@@ -1,11 +1,11 @@
 import FeatureQuerySupport
-public import Kafka
+import Kafka
 
 /// The outcome of a request that has no result, as published on the errors topic: rejected, failed,
 /// superseded, cancelled or expired. Also the answer to a message that is no valid request or cancel.
-public struct ErrorMessage: Sendable, Hashable {
+struct ErrorMessage: Sendable, Hashable {
     /// Why the request ended without a result.
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+    enum Status: String, Sendable, Hashable {
         /// The message is not a valid request (or cancel). Not retryable as it is.
         case rejected
         /// The query ran and could not produce a result (every layer failed, the result cannot be published).
@@ -19,22 +19,22 @@ public struct ErrorMessage: Sendable, Hashable {
     }
 
     /// The request's id, when it could be read.
-    public var requestId: String?
+    var requestId: String?
     /// The request's task id, when it could be read.
-    public var taskId: String?
-    public var status: Status
-    public var error: ContractError
+    var taskId: String?
+    var status: Status
+    var error: ContractError
     /// The request that superseded this one; set exactly when ``status`` is `superseded`.
-    public var supersededBy: String?
+    var supersededBy: String?
     /// Where the request message was read.
-    public var source: MessageSource
-    public var worker: String
+    var source: MessageSource
+    var worker: String
     /// When the worker received the request, in milliseconds since the epoch.
-    public var receivedAt: Int64
+    var receivedAt: Int64
     /// When the worker decided this outcome, in milliseconds since the epoch.
-    public var finishedAt: Int64
+    var finishedAt: Int64
 
-    public init(
+    init(
         requestId: String?, taskId: String?, status: Status, error: ContractError, supersededBy: String? = nil,
         source: MessageSource, worker: String, receivedAt: Int64, finishedAt: Int64
     ) {
@@ -50,7 +50,7 @@ public struct ErrorMessage: Sendable, Hashable {
     }
 
     /// The answer to a rejected message.
-    public static func rejected(
+    static func rejected(
         _ rejection: RejectedRequest, source: MessageSource, worker: String, receivedAt: Int64, finishedAt: Int64
     ) -> ErrorMessage {
         ErrorMessage(
@@ -59,7 +59,7 @@ public struct ErrorMessage: Sendable, Hashable {
     }
 
     /// The answer to `request` when `newer` replaced it: status `superseded`, code `superseded`.
-    public static func superseded(
+    static func superseded(
         _ request: QueryRequest, by newer: String, source: MessageSource, worker: String, finishedAt: Int64
     ) -> ErrorMessage {
         ErrorMessage(
@@ -71,26 +71,26 @@ public struct ErrorMessage: Sendable, Hashable {
 
     /// The answer to `request` when it was stopped: by a cancel message for its task (`cancel_requested`,
     /// the default), by the worker shutting down (`shutdown`) or by its partition moving (`partition_revoked`);
-    /// the last two are retryable.
-    public static func cancelled(
-        _ request: QueryRequest, code: ContractError.Code = .cancelRequested, source: MessageSource, worker: String,
+    /// the last two are retryable. The code is the reason's own (``CancelReason/code``).
+    static func cancelled(
+        _ request: QueryRequest, reason: CancelReason = .requested, source: MessageSource, worker: String,
         finishedAt: Int64
     ) -> ErrorMessage {
-        let message = switch code {
+        let message = switch reason {
+        case .requested: "request \(request.requestId) was cancelled by a cancel message for task \(request.taskId)"
         case .shutdown: "request \(request.requestId) was stopped because the worker is shutting down; send it again"
         case .partitionRevoked:
             "request \(request.requestId) was stopped because its partition moved to another worker; send it again"
-        default: "request \(request.requestId) was cancelled by a cancel message for task \(request.taskId)"
         }
         return ErrorMessage(
             requestId: request.requestId, taskId: request.taskId, status: .cancelled,
-            error: ContractError(code, message, retryable: code != .cancelRequested),
+            error: ContractError(reason.code, message, retryable: reason != .requested),
             source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
     }
 
     /// The answer to `request` when its deadline passed: status `expired`, code `deadline_exceeded`,
     /// retryable (a new request with a later deadline may succeed).
-    public static func expired(
+    static func expired(
         _ request: QueryRequest, source: MessageSource, worker: String, finishedAt: Int64
     ) -> ErrorMessage {
         let deadline = request.deadline.map { RFC3339.string(fromMilliseconds: $0) } ?? "none"
@@ -103,10 +103,10 @@ public struct ErrorMessage: Sendable, Hashable {
     }
 
     /// The message key: the taskId; else the request message's own key, so the answer follows the message.
-    public var key: [UInt8]? { taskId.map { Array($0.utf8) } ?? source.key }
+    var key: [UInt8]? { taskId.map { Array($0.utf8) } ?? source.key }
 
     /// `request-id` and `task-id`, each when known.
-    public var headers: [KafkaHeader] {
+    var headers: [KafkaHeader] {
         var headers: [KafkaHeader] = []
         if let requestId { headers.append(KafkaHeader(key: "request-id", string: requestId)) }
         if let taskId { headers.append(KafkaHeader(key: "task-id", string: taskId)) }
@@ -114,12 +114,12 @@ public struct ErrorMessage: Sendable, Hashable {
     }
 
     /// The message to publish on `topic`.
-    public func producerMessage(topic: String) -> KafkaProducerMessage {
+    func producerMessage(topic: String) -> KafkaProducerMessage {
         KafkaProducerMessage(topic: topic, key: key, value: encoded(), headers: headers)
     }
 
     /// The message value: JSON, members in the order of the schema.
-    public func encoded() -> [UInt8] {
+    func encoded() -> [UInt8] {
         var writer = ContractJSONWriter(capacity: 512 + error.message.utf8.count)
         writer.raw("{")
         if let requestId {
@@ -160,14 +160,14 @@ public struct ErrorMessage: Sendable, Hashable {
 }
 
 /// Where a request message was read: enough to find it again when its ids could not be read.
-public struct MessageSource: Sendable, Hashable {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
+struct MessageSource: Sendable, Hashable {
+    var topic: String
+    var partition: Int32
+    var offset: Int64
     /// The key bytes; `nil` when the message had none.
-    public var key: [UInt8]?
+    var key: [UInt8]?
 
-    public init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?) {
+    init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?) {
         self.topic = topic
         self.partition = partition
         self.offset = offset
@@ -175,7 +175,7 @@ public struct MessageSource: Sendable, Hashable {
     }
 
     /// The source of a consumed message.
-    public init(_ message: KafkaConsumerMessage) {
+    init(_ message: KafkaConsumerMessage) {
         self.init(topic: message.topic, partition: message.partition, offset: message.offset, key: message.key)
     }
 

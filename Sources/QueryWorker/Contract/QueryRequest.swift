@@ -1,29 +1,29 @@
-public import FeatureGeometry
-package import FeatureService
-public import QueryLanguage
+import FeatureGeometry
+import FeatureService
+import QueryLanguage
 
 /// A feature-query request that passed every check of the contract: what the worker runs.
 ///
 /// Defaults are applied (``taskId`` is the request id when the message gave none, outFields `["*"]`, ...),
 /// the where clause is parsed (or the named query resolved), the geometry decoded and the deadline made
 /// absolute, so nothing downstream reads the message again.
-public struct QueryRequest: Sendable, Hashable {
+package struct QueryRequest: Sendable, Hashable {
     /// Names this request in its outcome.
-    public var requestId: String
+    var requestId: String
     /// The supersession key: a newer request with this task id replaces this one (unless it asks the same).
-    public var taskId: String
+    var taskId: String
     /// When the outcome stops being useful, in milliseconds since the epoch: the message's `deadline`, or
     /// `receivedAt + timeoutMs`; `nil` when the message set neither (the worker's own limit applies).
-    public var deadline: Int64?
+    var deadline: Int64?
     /// When the worker received the message, in milliseconds since the epoch.
-    public var receivedAt: Int64
+    var receivedAt: Int64
     /// The layers to query, 1 to `maxTargets` (at most 16) targets, in the message's order.
-    public var targets: [QueryTarget]
+    var targets: [QueryTarget]
     /// What to select and return.
-    public var query: QuerySpec
+    var query: QuerySpec
 
     /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
-    public init(
+    init(
         requestId: String, taskId: String? = nil, deadline: Int64? = nil, receivedAt: Int64, targets: [QueryTarget],
         query: QuerySpec
     ) {
@@ -35,20 +35,13 @@ public struct QueryRequest: Sendable, Hashable {
         self.query = query
     }
 
-    /// Whether `other` asks for exactly the same work: the same targets and the same query (after defaults;
-    /// where clauses compare by meaning, not spelling). Ids, deadlines and receive times do not count. A
-    /// request for the same task that asks the same joins the run in flight instead of restarting it.
-    public func asksSame(as other: QueryRequest) -> Bool {
-        targets == other.targets && query == other.query
-    }
-
     /// The targets as the feature-service seam takes them, in order; the engine behind the seam picks the
     /// protocol by each target's kind.
-    package var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
+    var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
 }
 
 /// One entry of a request's `targets`.
-public enum QueryTarget: Sendable, Hashable {
+enum QueryTarget: Sendable, Hashable {
     /// An ArcGIS REST layer URL (`…/FeatureServer/0`), or a service URL (`…/MapServer`) with the sublayer ids
     /// to query (`nil`: every feature layer of the service). The URL has no query string or trailing slash.
     case arcgis(url: String, layers: [Int]?)
@@ -57,7 +50,7 @@ public enum QueryTarget: Sendable, Hashable {
     case ogc(url: String, collection: String)
 
     /// The target's URL.
-    public var url: String {
+    var url: String {
         switch self {
         case .arcgis(let url, _), .ogc(let url, _): url
         }
@@ -65,7 +58,7 @@ public enum QueryTarget: Sendable, Hashable {
 
     /// The target for the feature-service seam: its kind, URL and layers (sublayer ids as text, or the
     /// collection id).
-    package var serviceTarget: ServiceTarget {
+    var serviceTarget: ServiceTarget {
         switch self {
         case .arcgis(let url, let layers): ServiceTarget(kind: .arcgis, url: url, layers: layers?.map(String.init))
         case .ogc(let url, let collection): ServiceTarget(kind: .ogc, url: url, layers: [collection])
@@ -74,9 +67,9 @@ public enum QueryTarget: Sendable, Hashable {
 }
 
 /// The `query` object of a request, with defaults applied and every part parsed.
-public struct QuerySpec: Sendable, Hashable {
+struct QuerySpec: Sendable, Hashable {
     /// Where the attribute filter came from.
-    public enum AttributeFilter: Sendable, Hashable {
+    enum AttributeFilter: Sendable, Hashable {
         /// No `where` and no `namedWhere`: every feature.
         case all
         /// A `where` clause of the request's own.
@@ -85,7 +78,7 @@ public struct QuerySpec: Sendable, Hashable {
         case named(String, WhereClause)
 
         /// The clause to send, `nil` for every feature.
-        public var whereClause: WhereClause? {
+        var whereClause: WhereClause? {
             switch self {
             case .all: nil
             case .clause(let clause), .named(_, let clause): clause
@@ -94,7 +87,7 @@ public struct QuerySpec: Sendable, Hashable {
 
         /// Clauses compare by meaning (``WhereClause/meaningKey``: field names in any case, `100000.0` as
         /// `100000`), so that two requests of a task that ask the same share one run however they spell it.
-        public static func == (lhs: AttributeFilter, rhs: AttributeFilter) -> Bool {
+        static func == (lhs: AttributeFilter, rhs: AttributeFilter) -> Bool {
             switch (lhs, rhs) {
             case (.all, .all): true
             case (.clause(let a), .clause(let b)): a.meansSame(as: b)
@@ -103,7 +96,7 @@ public struct QuerySpec: Sendable, Hashable {
             }
         }
 
-        public func hash(into hasher: inout Hasher) {
+        func hash(into hasher: inout Hasher) {
             switch self {
             case .all: hasher.combine(0)
             case .clause(let clause): hasher.combine(1); hasher.combine(clause.meaningKey)
@@ -113,7 +106,7 @@ public struct QuerySpec: Sendable, Hashable {
     }
 
     /// What a query returns for each layer.
-    public enum ResultKind: String, Sendable, Hashable, CaseIterable {
+    enum ResultKind: String, Sendable, Hashable, CaseIterable {
         /// The selection: every matching object id (the default).
         case ids
         /// Only how many features match.
@@ -123,26 +116,26 @@ public struct QuerySpec: Sendable, Hashable {
     }
 
     /// The attribute filter.
-    public var filter: AttributeFilter
+    var filter: AttributeFilter
     /// The visible extent as the spatial filter (its spatial reference defaults to WGS 84); `nil` for none.
-    public var extent: Envelope?
+    var extent: Envelope?
     /// Any geometry as the spatial filter; never set together with ``extent``.
-    public var geometry: Geometry?
+    var geometry: Geometry?
     /// How ``extent`` or ``geometry`` relates to a feature to select it.
-    public var spatialRelationship: SpatialRelation
+    var spatialRelationship: SpatialRelation
     /// Fields returned with features; `["*"]` for all.
-    public var outFields: [String]
+    var outFields: [String]
     /// Whether features carry geometry.
-    public var returnGeometry: Bool
+    var returnGeometry: Bool
     /// The spatial reference to query features in; `nil` keeps the layer's.
-    public var outSpatialReference: SpatialReference?
+    var outSpatialReference: SpatialReference?
     /// At most this many ids or features per layer; `nil` for all.
-    public var maxFeatures: Int?
+    var maxFeatures: Int?
     /// Ids, count or features.
-    public var result: ResultKind
+    var result: ResultKind
 
     /// A query with the contract's defaults: every feature, ids only.
-    public init(
+    init(
         filter: AttributeFilter = .all, extent: Envelope? = nil, geometry: Geometry? = nil,
         spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"], returnGeometry: Bool = false,
         outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil, result: ResultKind = .ids
@@ -159,14 +152,14 @@ public struct QuerySpec: Sendable, Hashable {
     }
 
     /// The spatial filter: the extent as an envelope, or the geometry; `nil` for none.
-    public var filterGeometry: Geometry? {
+    var filterGeometry: Geometry? {
         if let extent { return .envelope(extent) }
         return geometry
     }
 
     /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
     /// named another output spatial reference.
-    package var serviceQuery: ServiceQuery {
+    var serviceQuery: ServiceQuery {
         let kind: ServiceQuery.ResultKind = switch result {
         case .ids: .ids
         case .count: .count

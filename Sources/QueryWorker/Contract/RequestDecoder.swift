@@ -1,33 +1,33 @@
 import FeatureQuerySupport
-public import Kafka
-public import QueryLanguage
+import Kafka
+package import QueryLanguage
 
 /// Bounds on what one request may cost to read: checked before the work they bound is done.
-public struct RequestLimits: Sendable, Hashable {
+package struct RequestLimits: Sendable, Hashable {
     /// The largest message value accepted, in bytes, checked before parsing (`too_large`). Default 1 MB, the
     /// usual Kafka `message.max.bytes`.
-    public var maxMessageBytes: Int
+    var maxMessageBytes: Int
     /// The most vertices `query.geometry` may have (`invalid_geometry`). Default 100 000.
-    public var maxGeometryPositions: Int
+    var maxGeometryPositions: Int
     /// The deepest nesting of arrays and objects (`invalid_json`). Default 32: a MultiPolygon needs 7.
-    public var maxDepth: Int
+    var maxDepth: Int
     /// The most entries of `targets` (`too_many_targets`): the operator's `maxTargets`, at most the contract's
     /// ``contractMaxTargets``, which the schema states, so a request the worker accepts stays schema-valid.
-    public var maxTargets: Int
+    var maxTargets: Int
     /// The most layers a request may name: a layer URL counts one, a service with `layers` counts its list
     /// (`too_many_layers`). A service without `layers` counts one here; what it expands to is bounded by the
     /// engine (`ArcGISEngineConfiguration.maxLayersPerQuery`, set through `StandardEngines.Limits`), which knows the service's layer list.
-    public var maxLayers: Int
+    var maxLayers: Int
 
     /// The contract's limit on `targets` (the schema's `maxItems`).
-    public static let contractMaxTargets = 16
+    static let contractMaxTargets = 16
     /// The most sublayer ids one target may list (the schema's `maxItems` of `layers`).
-    public static let maxLayersPerTarget = 100
+    static let maxLayersPerTarget = 100
     /// The most layers a request can name within the contract: every target a service listing the most layers.
-    public static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
+    static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
 
     /// Limits with the defaults described on each property.
-    public init(
+    init(
         maxMessageBytes: Int = 1_000_000, maxGeometryPositions: Int = 100_000, maxDepth: Int = 32,
         maxTargets: Int = RequestLimits.contractMaxTargets, maxLayers: Int = 100
     ) {
@@ -46,21 +46,21 @@ public struct RequestLimits: Sendable, Hashable {
 /// parsing), JSON syntax, unknown fields, types and values, where-clause syntax, named queries, geometry,
 /// the message key, and the features this worker version does not support yet. Layer-specific checks (does
 /// the layer have the fields the clause names) happen later in the engine. Never throws, never crashes.
-public struct RequestDecoder: Sendable {
+package struct RequestDecoder: Sendable {
     /// The operator's named queries, and whether free `where` clauses are allowed.
-    public let namedQueries: NamedQueryCatalog
+    let namedQueries: NamedQueryCatalog
     /// What a message may cost.
-    public let limits: RequestLimits
+    let limits: RequestLimits
 
     /// A decoder resolving `namedWhere` in `namedQueries`.
-    public init(namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits()) {
+    package init(namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits()) {
         self.namedQueries = namedQueries
         self.limits = limits
     }
 
     /// Reads one message: its `value` bytes (`nil` for a tombstone) and `key`, received at `receivedAt`
     /// (milliseconds since the epoch; `timeoutMs` counts from it).
-    public func decode(_ value: [UInt8]?, key: [UInt8]?, receivedAt: Int64) -> IncomingMessage {
+    package func decode(_ value: [UInt8]?, key: [UInt8]?, receivedAt: Int64) -> IncomingMessage {
         guard let value else {
             return .rejected(RejectedRequest(
                 code: .invalidJSON, message: "the message has no value (a tombstone); a request is a JSON object"))
@@ -99,7 +99,7 @@ public struct RequestDecoder: Sendable {
     }
 
     /// Reads a consumed Kafka message (its value and key).
-    public func decode(_ message: KafkaConsumerMessage, receivedAt: Int64) -> IncomingMessage {
+    func decode(_ message: KafkaConsumerMessage, receivedAt: Int64) -> IncomingMessage {
         decode(message.value, key: message.key, receivedAt: receivedAt)
     }
 

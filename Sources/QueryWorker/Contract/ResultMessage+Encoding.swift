@@ -2,7 +2,7 @@ import FeatureQuerySupport
 
 extension ResultMessage {
     /// The result as one message (part 1 of 1), whatever its size.
-    public func encoded() throws(ContractError) -> [UInt8] {
+    func encoded() throws(ContractError) -> [UInt8] {
         try checkUniqueURLs()
         let segments = layers.indices.map { ResultSegment(layer: $0, start: 0, end: itemCount(of: $0)) }
         return write(part: 1, of: 1, segments: segments)
@@ -17,7 +17,7 @@ extension ResultMessage {
     ///
     /// Throws ``ContractError/Code/resultTooLarge`` when one feature (or one layer's entry without items)
     /// does not fit in a message even alone: the worker then answers the request `failed` with that error.
-    public func split(maxBytes: Int) throws(ContractError) -> [[UInt8]] {
+    func split(maxBytes: Int) throws(ContractError) -> [[UInt8]] {
         try checkUniqueURLs()
         // Most results fit: write the one message straight away, and plan parts only when it is over the limit.
         let whole = write(part: 1, of: 1, segments: layers.indices.map { ResultSegment(layer: $0, start: 0, end: itemCount(of: $0)) })

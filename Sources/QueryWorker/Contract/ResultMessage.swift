@@ -1,33 +1,33 @@
-package import FeatureService
-public import Kafka
+import FeatureService
+import Kafka
 
 /// The result of a request, as published on the results topic: one entry per queried layer.
 ///
 /// Encode it with ``split(maxBytes:)``, which gives one message when the result fits and ordered parts when
 /// it does not (the rule is in docs/contract/README.md). Every part carries the same ``key`` and
 /// ``headers``.
-public struct ResultMessage: Sendable {
+struct ResultMessage: Sendable {
     /// `succeeded` when every layer did, `partial` when some failed.
-    public enum Status: String, Sendable, Hashable {
+    enum Status: String, Sendable, Hashable {
         case succeeded
         case partial
     }
 
-    public var requestId: String
-    public var taskId: String
+    var requestId: String
+    var taskId: String
     /// The layers in the order of the request's targets and their sublayers. URLs must be unique: a layer's
     /// URL is how a consumer joins its slices across parts.
-    public var layers: [LayerResult]
+    var layers: [LayerResult]
     /// When the worker received the request, in milliseconds since the epoch.
-    public var receivedAt: Int64
+    var receivedAt: Int64
     /// When the result was complete, in milliseconds since the epoch; the same in every part.
-    public var finishedAt: Int64
+    var finishedAt: Int64
     /// The worker's id.
-    public var worker: String
+    var worker: String
 
     /// A result. For a request that joined another's run, build one per request: same layers, its own ids
     /// and receive time.
-    public init(requestId: String, taskId: String, layers: [LayerResult], receivedAt: Int64, finishedAt: Int64, worker: String) {
+    init(requestId: String, taskId: String, layers: [LayerResult], receivedAt: Int64, finishedAt: Int64, worker: String) {
         self.requestId = requestId
         self.taskId = taskId
         self.layers = layers
@@ -38,28 +38,28 @@ public struct ResultMessage: Sendable {
 
     /// `partial` when any layer failed. (When every layer failed, publish an ``ErrorMessage`` with status
     /// `failed` and ``ContractError/allLayersFailed(_:)`` instead.)
-    public var status: Status {
+    var status: Status {
         layers.contains { if case .failed = $0.outcome { true } else { false } } ? .partial : .succeeded
     }
 
     /// Whether every layer failed (and there is at least one): the outcome is then an error, not a result.
-    public var allLayersFailed: Bool {
+    var allLayersFailed: Bool {
         !layers.isEmpty && layers.allSatisfy { if case .failed = $0.outcome { true } else { false } }
     }
 
     /// `finishedAt - receivedAt`, never negative.
-    public var durationMs: Int64 { max(0, finishedAt &- receivedAt) }
+    var durationMs: Int64 { max(0, finishedAt &- receivedAt) }
 
     /// The message key: the taskId, so the outcome lands on the partition of the task's requests' key.
-    public var key: [UInt8] { Array(taskId.utf8) }
+    var key: [UInt8] { Array(taskId.utf8) }
 
     /// `request-id` and `task-id`, so consumers can route without parsing the value.
-    public var headers: [KafkaHeader] {
+    var headers: [KafkaHeader] {
         [KafkaHeader(key: "request-id", string: requestId), KafkaHeader(key: "task-id", string: taskId)]
     }
 
     /// The messages to publish on `topic`: the parts of ``split(maxBytes:)``, each with the key and headers.
-    public func producerMessages(topic: String, maxBytes: Int) throws(ContractError) -> [KafkaProducerMessage] {
+    func producerMessages(topic: String, maxBytes: Int) throws(ContractError) -> [KafkaProducerMessage] {
         let key = self.key
         let headers = self.headers
         return try split(maxBytes: maxBytes).map { KafkaProducerMessage(topic: topic, key: key, value: $0, headers: headers) }
@@ -67,13 +67,13 @@ public struct ResultMessage: Sendable {
 }
 
 /// One layer's entry in a result: what it selected, or why it failed.
-public struct LayerResult: Sendable {
+struct LayerResult: Sendable {
     /// What a succeeded layer returns, by the request's `result` kind (`countOnly`, `objectIds`, `features`):
     /// the seam's enum, taken over as the engine gave it.
-    package typealias Selection = LayerSelection
+    typealias Selection = LayerSelection
 
     /// The layer's outcome.
-    package enum Outcome: Sendable {
+    enum Outcome: Sendable {
         /// The query ran: `count` features match (as the service counted them); `complete` is false when the
         /// selection holds fewer (cut by `maxFeatures` or by the result budget, or rows lost while paging).
         case succeeded(count: Int, complete: Bool, selection: Selection)
@@ -82,15 +82,15 @@ public struct LayerResult: Sendable {
     }
 
     /// The layer URL (normalised: no query string, no trailing slash); unique within a result.
-    public var url: String
-    public var layerId: Int?
+    var url: String
+    var layerId: Int?
     /// The layer's name, when its metadata was read.
-    public var name: String?
+    var name: String?
     /// The object-id field, when the layer's metadata was read.
-    public var objectIdField: String?
-    package var outcome: Outcome
+    var objectIdField: String?
+    var outcome: Outcome
 
-    package init(url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, outcome: Outcome) {
+    init(url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, outcome: Outcome) {
         self.url = url
         self.layerId = layerId
         self.name = name
@@ -99,7 +99,7 @@ public struct LayerResult: Sendable {
     }
 
     /// The entry for one layer's outcome at the feature-service seam.
-    package init(_ outcome: ServiceLayerOutcome) {
+    init(_ outcome: ServiceLayerOutcome) {
         switch outcome.result {
         case .failure(let error):
             self.init(url: outcome.url, outcome: .failed(ContractError(error)))

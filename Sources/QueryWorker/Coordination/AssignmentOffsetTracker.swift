@@ -39,13 +39,6 @@ struct AssignmentOffsetTracker: Sendable {
         return removed
     }
 
-    /// Every partition taken away (shutdown, or an eager rebalance).
-    @discardableResult
-    mutating func revokeAll() -> [KafkaTopicPartition: PartitionOffsetTracker] {
-        defer { partitions.removeAll() }
-        return partitions
-    }
-
     /// A message was read. `false` when it is ignored: its partition is not assigned, or its offset is not
     /// above the last one received.
     @discardableResult
@@ -79,10 +72,5 @@ struct AssignmentOffsetTracker: Sendable {
     /// The message's outcome is in the producer's queue (ignored for partitions no longer assigned).
     mutating func handedOff(_ position: MessagePosition) {
         partitions[position.partition]?.handedOff(position.offset)
-    }
-
-    /// The committable offset of every assigned partition that has one.
-    var committableOffsets: [KafkaTopicPartition: Int64] {
-        partitions.compactMapValues(\.committableOffset)
     }
 }

@@ -1,6 +1,6 @@
 /// Flow control for requests: pause consuming when `maxInFlight` requests are received and their outcomes
-/// not yet handed to the producer, resume when they drop to the low mark. The count (``RequestLifecycle/gateLoad``,
-/// the offset tracker's `active`) covers requests running or being answered, so the memory they hold stays
+/// not yet handed to the producer, resume when they drop to the low mark. The count (the offset tracker's
+/// ``AssignmentOffsetTracker/active``) covers requests running or being answered, so the memory they hold stays
 /// bounded however fast they arrive. An outcome already in the producer's queue leaves it: librdkafka bounds
 /// that queue, and holding a slot until the delivery report would cap throughput at `maxInFlight` per
 /// delivery round trip. (Its offset still waits for the report.)
@@ -42,16 +42,6 @@ struct InFlightGate: Sendable, Hashable {
         self.maxInFlight = max(1, maxInFlight)
         let requested = lowMark ?? (self.maxInFlight * 3 / 4)
         self.lowMark = min(max(0, requested), self.maxInFlight - 1)
-    }
-
-    /// A request was received.
-    mutating func admitted(_ count: Int = 1) -> Action {
-        update(inFlight: inFlight + max(0, count))
-    }
-
-    /// A request is done (its outcome delivered, or it needs none). Never goes below zero.
-    mutating func completed(_ count: Int = 1) -> Action {
-        update(inFlight: inFlight - max(0, count))
     }
 
     /// Sets the count outright, from ``AssignmentOffsetTracker/active`` (also after a revocation dropped a

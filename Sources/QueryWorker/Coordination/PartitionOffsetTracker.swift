@@ -19,7 +19,7 @@ import DequeModule
 /// mark them done at once): a message never received is treated as a gap and may be committed past.
 struct PartitionOffsetTracker: Sendable, Hashable {
     /// Received and not done, ascending.
-    private var undone: Deque<Int64> = []
+    private(set) var undone: Deque<Int64> = []
     /// The highest offset received; `nil` before the first.
     private(set) var lastReceivedOffset: Int64?
     /// The offset to store: every received offset below it is done. `nil` until the first done message at
@@ -48,9 +48,6 @@ struct PartitionOffsetTracker: Sendable, Hashable {
         handedOff.insert(offset)
     }
 
-    /// The lowest offset still undone: what holds the commit back.
-    var oldestUndoneOffset: Int64? { undone.first }
-
     /// A message was read. Offsets must increase; a repeated or lower offset (a re-read after a seek) is
     /// ignored and returns `false`: revoke and assign the partition to start over from a seek.
     @discardableResult
@@ -76,9 +73,6 @@ struct PartitionOffsetTracker: Sendable, Hashable {
         committableOffset = next
         return next
     }
-
-    /// Whether an offset was received and is not done.
-    func isInFlight(_ offset: Int64) -> Bool { indexOfUndone(offset) != nil }
 
     private func indexOfUndone(_ offset: Int64) -> Int? {
         var low = 0

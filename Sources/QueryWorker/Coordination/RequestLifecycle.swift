@@ -88,12 +88,6 @@ struct RequestLifecycle: Sendable {
     /// Messages received and not done, across partitions: what drains and revocations wait for.
     var inFlight: Int { offsets.inFlight }
 
-    /// Messages received whose outcome is not yet in the producer's queue: what the gate bounds. An outcome
-    /// waiting only for its delivery report holds no run and no more memory than the producer's queue allows,
-    /// so it must not hold back the next request (a slot per delivery round trip would cap throughput at
-    /// `maxInFlight` / the producer's latency).
-    var gateLoad: Int { offsets.active }
-
     /// The earliest deadline of a request on a run: when ``expireDue(nowMs:)`` is due next.
     var nextDeadlineMs: Int64? { registry.nextDeadlineMs }
 

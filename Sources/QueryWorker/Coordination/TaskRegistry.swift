@@ -34,7 +34,7 @@ internal import Kafka
 ///
 /// Cancel messages that name a task with no run are forgotten (remembering them would be unbounded).
 ///
-/// `Fingerprint` needs only `==`: a wrapper whose equality is ``QueryRequest/asksSame(as:)`` will do.
+/// `Fingerprint` needs only `==`: ``WorkFingerprint`` (equal targets and query) in the worker.
 struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
     /// A request as the registry needs it: identity, supersession key, query identity, message position.
     struct Request: Equatable, Sendable {

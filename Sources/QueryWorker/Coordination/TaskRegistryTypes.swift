@@ -79,7 +79,6 @@ struct TaskCancellation: Hashable, Sendable {
         self.answers = answers
     }
 
-    var isEmpty: Bool { runs.isEmpty && answers.isEmpty }
 
     static let none = TaskCancellation()
 }

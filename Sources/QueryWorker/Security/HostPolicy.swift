@@ -1,4 +1,4 @@
-public import CurlHTTP
+import CurlHTTP
 
 /// Which hosts the worker may send requests to: the answer to "a request names any URL it likes".
 ///
@@ -16,39 +16,36 @@ public import CurlHTTP
 ///    unspecified, reserved, unique-local, IPv4-mapped/NAT64/6to4 forms of those) unless a listed address
 ///    or range contains it. A permitted name that resolves to `10.1.2.3` is refused unless `10.0.0.0/8`
 ///    (or that address) is listed too: DNS rebinding can't turn an allowed name into an internal one.
-public struct HostPolicy: Sendable, Hashable {
-    public let entries: [Entry]
-
-    /// The policy that allows nothing (an empty `allowedHosts`).
-    public static let denyAll = HostPolicy(entries: [])
+struct HostPolicy: Sendable, Hashable {
+    let entries: [Entry]
 
     /// Parses every entry; the first malformed one is an error naming it.
-    public init(allowedHosts: [String]) throws(HostPolicyError) {
+    init(allowedHosts: [String]) throws(HostPolicyError) {
         var entries: [Entry] = []
         for text in allowedHosts { entries.append(try Entry(parsing: text)) }
         self.entries = entries
     }
 
-    public init(entries: [Entry]) {
+    init(entries: [Entry]) {
         self.entries = entries
     }
 
     /// What ``check(url:)`` read from a URL.
-    public struct Target: Hashable, Sendable {
+    struct Target: Hashable, Sendable {
         /// `http` or `https`.
-        public var scheme: String
+        var scheme: String
         /// Lowercased, without a trailing dot; an IPv6 literal without brackets.
-        public var host: String
+        var host: String
         /// The explicit port, or the scheme's default.
-        public var port: Int
+        var port: Int
         /// The host as an address, when it is an IP literal.
-        public var address: IPAddress?
+        var address: IPAddress?
     }
 
     /// Checks a URL before any request is made. Throws ``HostPolicyError/Code/invalidURL`` for a URL that
     /// can't be used and ``HostPolicyError/Code/hostNotAllowed`` for a host the entries don't allow.
     @discardableResult
-    public func check(url: String) throws(HostPolicyError) -> Target {
+    func check(url: String) throws(HostPolicyError) -> Target {
         let target = try URLTarget.parse(url)
         guard allowsHost(target.host, address: target.address, port: target.port) else {
             throw notAllowed("the host '\(target.host)' (port \(target.port))")
@@ -58,7 +55,7 @@ public struct HostPolicy: Sendable, Hashable {
 
     /// Whether a connection may be opened to `address` (what DNS returned for `host`) on `port`; `nil`
     /// when it may, or the reason when it may not.
-    public func refusal(host: String, address: String, port: Int) -> HostPolicyError? {
+    func refusal(host: String, address: String, port: Int) -> HostPolicyError? {
         guard let ip = IPAddress(address) else {
             return HostPolicyError(code: .hostNotAllowed, message: "connection to '\(address)' refused: not an IP address")
         }
@@ -79,12 +76,12 @@ public struct HostPolicy: Sendable, Hashable {
     }
 
     /// The check of ``refusal(host:address:port:)`` for `HTTPClientConfiguration.connectionPolicy`.
-    public var connectionPolicy: HTTPConnectionPolicy { connectionPolicy(reportingTo: nil) }
+    var connectionPolicy: HTTPConnectionPolicy { connectionPolicy(reportingTo: nil) }
 
     /// The connect-time check, handing each refusal's reason (the address and the block it is in) to
     /// `report`, to log: the HTTP error only says that the policy refused. `report` runs on the HTTP
     /// client's loop thread; keep it short.
-    public func connectionPolicy(reportingTo report: (@Sendable (HostPolicyError) -> Void)?) -> HTTPConnectionPolicy {
+    func connectionPolicy(reportingTo report: (@Sendable (HostPolicyError) -> Void)?) -> HTTPConnectionPolicy {
         HTTPConnectionPolicy { [self] attempt in
             guard let refusal = refusal(host: attempt.host, address: attempt.address, port: attempt.port) else { return true }
             report?(refusal)

@@ -1,6 +1,6 @@
 extension HostPolicy {
     /// What an entry matches.
-    public enum Pattern: Hashable, Sendable {
+    enum Pattern: Hashable, Sendable {
         /// Exactly this host name (lowercased, no trailing dot).
         case host(String)
         /// Any host name that ends in `.` + this suffix (`*.arcgis.com` → `arcgis.com`); not the suffix itself.
@@ -10,16 +10,16 @@ extension HostPolicy {
     }
 
     /// One parsed `allowedHosts` entry.
-    public struct Entry: Hashable, Sendable, CustomStringConvertible {
-        public let pattern: Pattern
+    struct Entry: Hashable, Sendable, CustomStringConvertible {
+        let pattern: Pattern
         /// The only port allowed; `nil` for any port.
-        public let port: Int?
+        let port: Int?
         /// The entry as written.
-        public let text: String
+        let text: String
 
         /// Parses `services.arcgis.com`, `*.arcgis.com`, `192.0.2.10`, `10.0.0.0/8`, `2001:db8::/32`,
         /// `[2001:db8::1]`, each optionally followed by `:port` (IPv6 in brackets then: `[::1]:8080`).
-        public init(parsing text: String) throws(HostPolicyError) {
+        init(parsing text: String) throws(HostPolicyError) {
             self.text = text
             let entry = HostName.trimmed(text).lowercased()
             func fail(_ why: String) -> HostPolicyError {
@@ -82,7 +82,7 @@ extension HostPolicy {
             return .host(HostName.normalized(host))
         }
 
-        public var description: String { text }
+        var description: String { text }
     }
 }
 

@@ -9,7 +9,7 @@ import Darwin
 ///
 /// An IPv4-mapped IPv6 address (`::ffff:127.0.0.1`) is the IPv4 address it maps: it reaches the same
 /// host, so it must match, and be refused, the same way.
-public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     enum Storage: Hashable, Sendable {
         case v4(UInt32)
         case v6(high: UInt64, low: UInt64)
@@ -31,7 +31,7 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses `192.0.2.1` or `2001:db8::1` (no brackets); `nil` for anything else.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         if text.contains(":") {
             var address = in6_addr()
             guard inet_pton(AF_INET6, text, &address) == 1 else { return nil }
@@ -47,13 +47,13 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var isIPv4: Bool {
+    var isIPv4: Bool {
         if case .v4 = storage { return true }
         return false
     }
 
     /// The address in its canonical text form (`inet_ntop`).
-    public var description: String {
+    var description: String {
         switch storage {
         case .v4(let value):
             return [24, 16, 8, 0].map { String((value >> UInt32($0)) & 0xFF) }.joined(separator: ".")
@@ -88,13 +88,13 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A CIDR range: `10.0.0.0/8`, `fc00::/7`; a single address is a range of one (`/32`, `/128`).
-public struct IPAddressRange: Hashable, Sendable, CustomStringConvertible {
-    public let base: IPAddress
-    public let prefixLength: Int
+struct IPAddressRange: Hashable, Sendable, CustomStringConvertible {
+    let base: IPAddress
+    let prefixLength: Int
 
     /// A range, or `nil` when the prefix is too long for the family or `base` has bits set past it
     /// (`10.0.0.1/8` is almost always a typo for `10.0.0.0/8`).
-    public init?(base: IPAddress, prefixLength: Int) {
+    init?(base: IPAddress, prefixLength: Int) {
         guard prefixLength >= 0, prefixLength <= (base.isIPv4 ? 32 : 128) else { return nil }
         self.base = base
         self.prefixLength = prefixLength
@@ -102,12 +102,12 @@ public struct IPAddressRange: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The range of exactly one address.
-    public init(single address: IPAddress) {
+    init(single address: IPAddress) {
         base = address
         prefixLength = address.isIPv4 ? 32 : 128
     }
 
-    public func contains(_ address: IPAddress) -> Bool {
+    func contains(_ address: IPAddress) -> Bool {
         switch (base.storage, address.storage) {
         case (.v4, .v4), (.v6, .v6):
             return Self.masked(address, prefixLength) == base
@@ -116,7 +116,7 @@ public struct IPAddressRange: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(base)/\(prefixLength)" }
+    var description: String { "\(base)/\(prefixLength)" }
 
     static func masked(_ address: IPAddress, _ prefix: Int) -> IPAddress {
         switch address.storage {

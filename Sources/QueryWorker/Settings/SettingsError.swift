@@ -3,32 +3,32 @@
 /// A struct with an extensible ``Code`` and a message a person can act on, such as
 /// `QUERY_WORKER_MAX_IN_FLIGHT='abc' (environment variable): maxInFlight must be a whole number`.
 /// Values of keys that name secrets are shown as `<redacted>`.
-public struct SettingsError: Error, Sendable, Hashable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+package struct SettingsError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: String
+        package init(_ rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
 
         /// A value can't be read as its type, or is out of range.
-        public static let invalidValue = Code("invalid_value")
+        package static let invalidValue = Code("invalid_value")
         /// A file or flag key that is not a setting.
-        public static let unknownKey = Code("unknown_key")
+        package static let unknownKey = Code("unknown_key")
         /// The configuration file can't be read or is not a JSON object.
-        public static let invalidFile = Code("invalid_file")
+        package static let invalidFile = Code("invalid_file")
         /// Two settings don't fit together (low mark above the maximum, a topic used twice).
-        public static let conflict = Code("conflict")
+        package static let conflict = Code("conflict")
     }
 
-    public var code: Code
+    package var code: Code
     /// The setting's key (``SettingsKey/name``, or `kafka.<property>`, `namedQueries.<name>`).
-    public var key: String
+    package var key: String
     /// Where the value came from.
-    public var origin: SettingsOrigin
+    package var origin: SettingsOrigin
     /// The value as given (redacted for secrets); `nil` when there is none to show.
-    public var value: String?
-    public var message: String
+    package var value: String?
+    package var message: String
 
-    public init(code: Code, key: String, origin: SettingsOrigin, value: String?, message: String) {
+    package init(code: Code, key: String, origin: SettingsOrigin, value: String?, message: String) {
         self.code = code
         self.key = key
         self.origin = origin
@@ -36,14 +36,14 @@ public struct SettingsError: Error, Sendable, Hashable, CustomStringConvertible 
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         let shown = value.map { "='\($0)'" } ?? ""
         return "\(origin.name)\(shown) (\(origin.kind)): \(message)"
     }
 }
 
 /// Where a setting's value came from.
-public enum SettingsOrigin: Hashable, Sendable, CustomStringConvertible {
+package enum SettingsOrigin: Hashable, Sendable, CustomStringConvertible {
     /// A command-line flag, by the flag's name (`--max-in-flight`).
     case flag(String)
     /// An environment variable, by its name.
@@ -54,7 +54,7 @@ public enum SettingsOrigin: Hashable, Sendable, CustomStringConvertible {
     case defaultValue(key: String)
 
     /// The flag, variable or key name.
-    public var name: String {
+    package var name: String {
         switch self {
         case .flag(let name), .environment(let name): name
         case .file(_, let key): key
@@ -63,7 +63,7 @@ public enum SettingsOrigin: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What kind of source this is, for messages.
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .flag: "flag"
         case .environment: "environment variable"
@@ -72,5 +72,5 @@ public enum SettingsOrigin: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String { "\(name) (\(kind))" }
+    package var description: String { "\(name) (\(kind))" }
 }

@@ -5,7 +5,7 @@ extension SettingsKey {
     /// (`10s`, `1MiB`, `localhost:9092`), or in words where it depends on something else (`hostname-pid`).
     ///
     /// Taken from ``WorkerSettings``' own defaults, so `--help` (which lists it) cannot drift from them.
-    public var defaultText: String { Self.defaultTexts[name] ?? "none" }
+    package var defaultText: String { Self.defaultTexts[name] ?? "none" }
 
     /// ``defaultText`` by key name; the tests check that every key in ``all`` has one.
     static let defaultTexts: [String: String] = {

@@ -9,9 +9,9 @@
 ///
 /// Two families of keys are open-ended: `kafka.<librdkafka property>` and `namedQueries.<name>` (see
 /// ``WorkerSettings/load(flags:environment:configFile:)`` for how each source spells them).
-public struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
+package struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
     /// How a value is written.
-    public enum Kind: String, Hashable, Sendable {
+    package enum Kind: String, Hashable, Sendable {
         /// Text, not empty.
         case text
         /// A list: a JSON array of strings, or comma-separated text.
@@ -29,10 +29,10 @@ public struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The key, as in a configuration file.
-    public let name: String
-    public let kind: Kind
+    package let name: String
+    package let kind: Kind
     /// One line for `--help`.
-    public let summary: String
+    package let summary: String
 
     init(_ name: String, _ kind: Kind, _ summary: String) {
         self.name = name
@@ -40,31 +40,31 @@ public struct SettingsKey: Hashable, Sendable, CustomStringConvertible {
         self.summary = summary
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// `QUERY_WORKER_` + upper snake case: camel-case humps and dots become underscores.
-    public var environmentVariable: String { SettingsKey.environmentPrefix + Self.upperSnakeCase(name) }
+    package var environmentVariable: String { SettingsKey.environmentPrefix + Self.upperSnakeCase(name) }
 
     /// `--` + kebab case: `--max-in-flight`, `--topics-requests`.
-    public var flag: String { "--" + Self.upperSnakeCase(name).lowercased().replacingUnderscores(with: "-") }
+    package var flag: String { "--" + Self.upperSnakeCase(name).lowercased().replacingUnderscores(with: "-") }
 
     /// The prefix of every environment variable the worker reads.
-    public static let environmentPrefix = "QUERY_WORKER_"
+    package static let environmentPrefix = "QUERY_WORKER_"
     /// The prefix of librdkafka pass-through keys.
-    public static let kafkaPrefix = "kafka."
+    package static let kafkaPrefix = "kafka."
     /// The prefix of named-query keys.
-    public static let namedQueryPrefix = "namedQueries."
+    package static let namedQueryPrefix = "namedQueries."
     /// The environment variable naming the configuration file (the executable's `--config` flag wins).
-    public static let configFileVariable = "QUERY_WORKER_CONFIG_FILE"
+    package static let configFileVariable = "QUERY_WORKER_CONFIG_FILE"
     /// The environment variable holding named queries as one JSON object (`{"big": "Shape_Area > 1e6"}`).
-    public static let namedQueriesVariable = "QUERY_WORKER_NAMED_QUERIES"
+    package static let namedQueriesVariable = "QUERY_WORKER_NAMED_QUERIES"
     /// The prefix of librdkafka pass-through environment variables (see ``kafkaProperty(fromEnvironmentName:)``).
-    public static let kafkaVariablePrefix = "QUERY_WORKER_KAFKA_"
+    package static let kafkaVariablePrefix = "QUERY_WORKER_KAFKA_"
 
     /// The librdkafka property a `QUERY_WORKER_KAFKA_*` variable sets: the rest of the name lowercased,
     /// `_` read as `.` and `__` as `_` (`QUERY_WORKER_KAFKA_SASL_PASSWORD` → `sasl.password`). librdkafka's
     /// string-settable properties are lowercase and dotted, so every one has a spelling.
-    public static func kafkaProperty(fromEnvironmentName name: String) -> String? {
+    package static func kafkaProperty(fromEnvironmentName name: String) -> String? {
         guard name.hasPrefix(kafkaVariablePrefix) else { return nil }
         let rest = name.dropFirst(kafkaVariablePrefix.count).lowercased()
         guard !rest.isEmpty else { return nil }
@@ -113,45 +113,45 @@ extension String {
 }
 
 extension SettingsKey {
-    public static let bootstrapServers = SettingsKey("bootstrapServers", .list, "Kafka brokers, host:port, comma-separated.")
-    public static let groupID = SettingsKey("groupId", .text, "Consumer group of the workers.")
-    public static let workerID = SettingsKey("workerId", .text, "This worker's name in logs, outcomes and its Kafka client id.")
-    public static let requestsTopic = SettingsKey("topics.requests", .text, "Topic of query requests.")
-    public static let resultsTopic = SettingsKey("topics.results", .text, "Topic results are published to.")
-    public static let errorsTopic = SettingsKey("topics.errors", .text, "Topic errors are published to.")
-    public static let allowedHosts = SettingsKey(
+    package static let bootstrapServers = SettingsKey("bootstrapServers", .list, "Kafka brokers, host:port, comma-separated.")
+    package static let groupID = SettingsKey("groupId", .text, "Consumer group of the workers.")
+    package static let workerID = SettingsKey("workerId", .text, "This worker's name in logs, outcomes and its Kafka client id.")
+    package static let requestsTopic = SettingsKey("topics.requests", .text, "Topic of query requests.")
+    package static let resultsTopic = SettingsKey("topics.results", .text, "Topic results are published to.")
+    package static let errorsTopic = SettingsKey("topics.errors", .text, "Topic errors are published to.")
+    package static let allowedHosts = SettingsKey(
         "allowedHosts", .list, "Hosts requests may query: names, *.suffix, IPs, CIDR ranges, each with optional :port.")
-    public static let maxInFlight = SettingsKey("maxInFlight", .integer, "Requests running at once (fetching pauses there).")
-    public static let lowMark = SettingsKey("lowMark", .integer, "Fetching resumes at this many running requests.")
-    public static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
-    public static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
-    public static let maxResultTotalBytes = SettingsKey(
+    package static let maxInFlight = SettingsKey("maxInFlight", .integer, "Requests running at once (fetching pauses there).")
+    package static let lowMark = SettingsKey("lowMark", .integer, "Fetching resumes at this many running requests.")
+    package static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
+    package static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
+    package static let maxResultTotalBytes = SettingsKey(
         "maxResultTotalBytes", .size, "Most bytes one request's result may hold; larger results are cut (incomplete).")
-    public static let maxTargets = SettingsKey(
+    package static let maxTargets = SettingsKey(
         "maxTargets", .integer, "Most targets (layer or service URLs) one request may name; 1 to 16, the contract's limit.")
-    public static let maxLayers = SettingsKey(
+    package static let maxLayers = SettingsKey(
         "maxLayers", .integer,
         "Most layers one request may query in all: layer URLs, layers lists and whole services' feature layers; 1 to 1600.")
-    public static let maxRequestsPerHost = SettingsKey(
+    package static let maxRequestsPerHost = SettingsKey(
         "maxRequestsPerHost", .integer, "HTTP requests in flight to one feature-service host at once; more wait.")
-    public static let revokeTimeout = SettingsKey("revokeTimeout", .duration, "Wait for revoked partitions' work.")
-    public static let shutdownTimeout = SettingsKey("shutdownTimeout", .duration, "Wait for running requests at shutdown.")
-    public static let requestTimeout = SettingsKey("requestTimeout", .duration, "Deadline of a request that carries none.")
-    public static let httpConnectTimeout = SettingsKey("httpConnectTimeout", .duration, "Connect timeout of an HTTP exchange.")
-    public static let httpTimeout = SettingsKey("httpTimeout", .duration, "Timeout of one whole HTTP exchange.")
-    public static let summaryInterval = SettingsKey("summaryInterval", .duration, "Interval of summary log lines (0: off).")
-    public static let includeBuiltInQueries = SettingsKey(
+    package static let revokeTimeout = SettingsKey("revokeTimeout", .duration, "Wait for revoked partitions' work.")
+    package static let shutdownTimeout = SettingsKey("shutdownTimeout", .duration, "Wait for running requests at shutdown.")
+    package static let requestTimeout = SettingsKey("requestTimeout", .duration, "Deadline of a request that carries none.")
+    package static let httpConnectTimeout = SettingsKey("httpConnectTimeout", .duration, "Connect timeout of an HTTP exchange.")
+    package static let httpTimeout = SettingsKey("httpTimeout", .duration, "Timeout of one whole HTTP exchange.")
+    package static let summaryInterval = SettingsKey("summaryInterval", .duration, "Interval of summary log lines (0: off).")
+    package static let includeBuiltInQueries = SettingsKey(
         "includeBuiltInQueries", .bool, "Include the seven built-in named queries.")
-    public static let allowFreeWhere = SettingsKey("allowFreeWhere", .bool, "Accept where clauses, not only named queries.")
-    public static let logLevel = SettingsKey("logLevel", .logLevel, "trace, debug, info, notice, warning, error, critical.")
+    package static let allowFreeWhere = SettingsKey("allowFreeWhere", .bool, "Accept where clauses, not only named queries.")
+    package static let logLevel = SettingsKey("logLevel", .logLevel, "trace, debug, info, notice, warning, error, critical.")
 
     /// Every fixed key, in the order `--help` lists them.
-    public static let all: [SettingsKey] = [
+    package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel,
     ]
 
     /// The key with this name, if it is a fixed one.
-    public static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }
+    package static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }
 }

@@ -4,7 +4,7 @@ extension WorkerSettings.Loaded {
     /// variable must not pass in silence either. Warnings, not errors, because a platform may set variables
     /// with the prefix; Kubernetes service links (`QUERY_WORKER_SERVICE_HOST`, `QUERY_WORKER_PORT_…`) and the
     /// variables of this repository's scripts are left out.
-    public var environmentWarnings: [String] {
+    package var environmentWarnings: [String] {
         ignoredEnvironmentVariables.filter {
             !SettingsEnvironmentNames.isServiceLink($0) && !SettingsEnvironmentNames.toolingVariables.contains($0)
         }.map { name in

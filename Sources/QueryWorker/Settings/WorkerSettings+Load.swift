@@ -1,16 +1,16 @@
-public import Foundation
+import Foundation
 
 extension WorkerSettings {
     /// Settings as loaded, with where each came from.
-    public struct Loaded: Sendable {
-        public var settings: WorkerSettings
+    package struct Loaded: Sendable {
+        package var settings: WorkerSettings
         /// Where each setting that is not at its default came from, by key (`maxInFlight`,
         /// `kafka.security.protocol`, `namedQueries.big`): for the start-up log line.
-        public var origins: [String: SettingsOrigin]
+        package var origins: [String: SettingsOrigin]
         /// `QUERY_WORKER_*` variables that are not settings: typos to warn about, or set by the platform.
-        public var ignoredEnvironmentVariables: [String]
+        package var ignoredEnvironmentVariables: [String]
         /// The configuration file that was read, if any.
-        public var configFile: String?
+        package var configFile: String?
     }
 
     /// Loads and validates the settings: flags win over environment variables, which win over the
@@ -29,7 +29,7 @@ extension WorkerSettings {
     ///
     /// Named queries and librdkafka properties merge by name across the sources, the higher source winning.
     /// Every bad value is a ``SettingsError`` naming the key, the source and the value.
-    public static func load(
+    package static func load(
         flags: [String: String] = [:],
         environment: [String: String] = ProcessInfo.processInfo.environment,
         configFile: String? = nil

@@ -1,28 +1,28 @@
-public import CurlHTTP
-public import Logging
-public import QueryLanguage
+import CurlHTTP
+package import Logging
+package import QueryLanguage
 
 extension WorkerSettings {
     /// The allowlist of ``allowedHosts`` (already validated by ``load(flags:environment:configFile:)``).
-    public func hostPolicy() throws(HostPolicyError) -> HostPolicy {
+    func hostPolicy() throws(HostPolicyError) -> HostPolicy {
         try HostPolicy(allowedHosts: allowedHosts)
     }
 
     /// The catalog of ``namedQueries`` (built-ins already merged in) and ``allowFreeWhere``.
-    public func namedQueryCatalog(limits: ClauseLimits = .default) throws(QueryLanguageError) -> NamedQueryCatalog {
+    package func namedQueryCatalog(limits: ClauseLimits = .default) throws(QueryLanguageError) -> NamedQueryCatalog {
         let queries = namedQueries.sorted { $0.key < $1.key }.map { NamedQuery(name: $0.key, clause: $0.value) }
         return try NamedQueryCatalog(additional: queries, includeBuiltIns: false, allowFreeClauses: allowFreeWhere, limits: limits)
     }
 
     /// What one request may cost to read, as the decoder checks it: ``Limits/maxRequestBytes``,
     /// ``Limits/maxTargets`` and ``Limits/maxLayers``.
-    public var requestLimits: RequestLimits {
+    var requestLimits: RequestLimits {
         RequestLimits(maxMessageBytes: limits.maxRequestBytes, maxTargets: limits.maxTargets, maxLayers: limits.maxLayers)
     }
 
     /// An HTTP client configuration with the HTTP timeouts and the host policy's connect-time check, on top of
     /// `base`.
-    public func httpClientConfiguration(
+    func httpClientConfiguration(
         base: HTTPClientConfiguration = HTTPClientConfiguration()
     ) throws(HostPolicyError) -> HTTPClientConfiguration {
         var configuration = base
@@ -34,7 +34,7 @@ extension WorkerSettings {
 
     /// The effective settings as log metadata for the start-up line. librdkafka properties whose names
     /// mark secrets are redacted here too, not only by the log handler.
-    public var logMetadata: Logger.Metadata {
+    package var logMetadata: Logger.Metadata {
         var kafka: Logger.Metadata = [:]
         for (property, value) in kafkaProperties {
             kafka[property] = .string(SettingsRedaction.isSecret(property) ? "<redacted>" : value)

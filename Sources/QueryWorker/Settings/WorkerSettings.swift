@@ -3,98 +3,98 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-public import Logging
+package import Logging
 import QueryLanguage
 
 /// Everything the worker is configured with, with the defaults it runs on.
 ///
 /// Load it with ``load(flags:environment:configFile:)`` (flags > `QUERY_WORKER_*` environment variables >
 /// JSON file > defaults), which validates every value; the key of each setting is in ``SettingsKey``.
-public struct WorkerSettings: Sendable, Hashable {
+package struct WorkerSettings: Sendable, Hashable {
     /// Kafka brokers, `host:port`.
-    public var bootstrapServers: [String] = ["localhost:9092"]
+    package var bootstrapServers: [String] = ["localhost:9092"]
     /// The consumer group all workers join.
-    public var groupID: String = "feature-query-workers"
+    package var groupID: String = "feature-query-workers"
     /// This worker's name in logs, results and the Kafka client id. Default: `hostname-pid`.
-    public var workerID: String = WorkerSettings.defaultWorkerID()
-    public var topics = Topics()
+    package var workerID: String = WorkerSettings.defaultWorkerID()
+    package var topics = Topics()
     /// Hosts requests may query (see `HostPolicy`). Empty: every host is denied.
-    public var allowedHosts: [String] = []
-    public var limits = Limits()
-    public var timeouts = Timeouts()
+    package var allowedHosts: [String] = []
+    package var limits = Limits()
+    package var timeouts = Timeouts()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
-    public var summaryInterval: Duration = .seconds(30)
+    package var summaryInterval: Duration = .seconds(30)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the
     /// configured ones, a configured one replacing a built-in of the same name.
-    public var namedQueries: [String: String] = WorkerSettings.builtInNamedQueries
+    package var namedQueries: [String: String] = WorkerSettings.builtInNamedQueries
     /// Whether requests may send where clauses of their own, not only names.
-    public var allowFreeWhere = true
+    package var allowFreeWhere = true
     /// librdkafka properties passed through to the consumer and the producer (`security.protocol`, ...).
-    public var kafkaProperties: [String: String] = [:]
-    public var logLevel: Logger.Level = .info
+    package var kafkaProperties: [String: String] = [:]
+    package var logLevel: Logger.Level = .info
 
-    public init() {}
+    package init() {}
 
-    public struct Topics: Sendable, Hashable {
-        public var requests = "feature-queries"
-        public var results = "feature-query-results"
-        public var errors = "feature-query-errors"
-        public init() {}
+    package struct Topics: Sendable, Hashable {
+        package var requests = "feature-queries"
+        package var results = "feature-query-results"
+        package var errors = "feature-query-errors"
+        package init() {}
     }
 
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// Requests running at once; the consumer pauses fetching at this many.
-        public var maxInFlight = 256
+        package var maxInFlight = 256
         /// Fetching resumes when running requests fall to this many (below ``maxInFlight``).
         /// Default: three quarters of ``maxInFlight``.
-        public var lowMark = 192
+        package var lowMark = 192
         /// Largest request message accepted, in bytes.
-        public var maxRequestBytes = 1_048_576
+        package var maxRequestBytes = 1_048_576
         /// Largest result message value produced, in bytes; larger results are split into parts. The
         /// producer's `message.max.bytes` must exceed it by ``messageOverhead`` (librdkafka's default,
         /// 1,000,000, does not exceed the default 1 MiB: set `kafka.message.max.bytes` or the producer's
         /// `messageMaxBytes`), and so must the topic's `max.message.bytes` on the broker.
-        public var maxResultBytes = 1_048_576
+        package var maxResultBytes = 1_048_576
         /// Most targets one request may name (`too_many_targets`); at most the contract's 16.
-        public var maxTargets = 16
+        package var maxTargets = 16
         /// Most layers one request may query in all (`too_many_layers`): each layer URL counts one, a
         /// `layers` list its ids (checked on arrival), a whole service its feature layers (checked once the
         /// service's layer list is read). Without it one request could reach 16 × 100 layers.
-        public var maxLayers = 100
+        package var maxLayers = 100
         /// HTTP requests in flight to one host at once, across all requests: politeness toward each feature
         /// service (an ArcGIS Server instance serves a few requests per CPU at once); the rest wait their turn.
-        public var maxRequestsPerHost = 16
+        package var maxRequestsPerHost = 16
         /// The most bytes one request's result may hold while it is gathered (GeoJSON bytes, ids), whatever
         /// its `maxFeatures`: a larger result is cut and marked incomplete. Its published messages total about
         /// as much.
-        public var maxResultTotalBytes = 64 << 20
-        public init() {}
+        package var maxResultTotalBytes = 64 << 20
+        package init() {}
 
         /// Room a produced message needs beyond its value (key, headers, record framing), when comparing
         /// ``maxResultBytes`` with librdkafka's `message.max.bytes`.
-        public static let messageOverhead = 16_384
+        static let messageOverhead = 16_384
     }
 
-    public struct Timeouts: Sendable, Hashable {
+    package struct Timeouts: Sendable, Hashable {
         /// How long a rebalance waits for work on revoked partitions to finish or be cancelled.
-        public var revoke: Duration = .seconds(10)
+        package var revoke: Duration = .seconds(10)
         /// How long graceful shutdown waits for running requests before cancelling them.
-        public var shutdown: Duration = .seconds(30)
+        package var shutdown: Duration = .seconds(30)
         /// A request's deadline when it does not carry one.
-        public var request: Duration = .seconds(60)
+        package var request: Duration = .seconds(60)
         /// TCP and TLS connect timeout of one HTTP exchange; at most ``http`` (a longer default is cut to it).
-        public var httpConnect: Duration = .seconds(10)
+        package var httpConnect: Duration = .seconds(10)
         /// The whole of one HTTP exchange (a request can make many).
-        public var http: Duration = .seconds(30)
-        public init() {}
+        package var http: Duration = .seconds(30)
+        package init() {}
     }
 
     /// The seven built-in examples of `NamedQueryCatalog`, name → clause.
-    public static let builtInNamedQueries: [String: String] = Dictionary(
+    static let builtInNamedQueries: [String: String] = Dictionary(
         NamedQueryCatalog.builtInExamples.map { ($0.name, $0.clause) }, uniquingKeysWith: { first, _ in first })
 
     /// `hostname-pid`: unique among the workers of a group, and readable in logs.
-    public static func defaultWorkerID() -> String {
+    static func defaultWorkerID() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         let host: String
         if gethostname(&buffer, buffer.count - 1) == 0 {

@@ -2,8 +2,8 @@
 ///
 /// Kept apart from the messages themselves (``ResultMessage``, ``ErrorMessage``) because the run does not know
 /// where the request came from (its ``MessageSource``) and may be shared by several requests that asked the
-/// same: the worker addresses one outcome to each of them (``addressed(to:)``).
-public enum ExecutionOutcome: Sendable {
+/// same: the worker addresses one outcome to each of them (``ResultMessage/addressed(to:)``).
+enum ExecutionOutcome: Sendable {
     /// The query ran and at least one layer answered: status `succeeded` or `partial` (``ResultMessage/status``).
     case result(ResultMessage)
     /// The query ran and every layer failed: status `failed`, with ``ContractError/allLayersFailed(_:)``.
@@ -13,19 +13,12 @@ public enum ExecutionOutcome: Sendable {
     /// The task running the request was cancelled (cancel message, supersession, shutdown, revocation):
     /// whoever cancelled it knows why and answers for it.
     case cancelled
-
-    /// The same outcome for another request that shared the run: a result gets that request's ids and receive
-    /// time; the other cases carry nothing request-specific.
-    public func addressed(to request: QueryRequest) -> ExecutionOutcome {
-        guard case .result(let message) = self else { return self }
-        return .result(message.addressed(to: request))
-    }
 }
 
 extension ResultMessage {
     /// This result as the answer to `request`: its requestId, taskId and receivedAt; the layers, finish time and
     /// worker stay. For a request that joined another request's run (same targets and query).
-    public func addressed(to request: QueryRequest) -> ResultMessage {
+    func addressed(to request: QueryRequest) -> ResultMessage {
         var copy = self
         copy.requestId = request.requestId
         copy.taskId = request.taskId

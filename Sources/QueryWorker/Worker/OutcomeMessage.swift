@@ -19,7 +19,7 @@ enum OutcomeMessage: Sendable {
         case .interrupted(let pending, .superseded(let newer)):
             self = .error(.superseded(pending.request, by: newer, source: pending.source, worker: worker, finishedAt: finishedAt))
         case .interrupted(let pending, .cancelled(let reason)):
-            self = .error(.cancelled(pending.request, code: reason.code, source: pending.source, worker: worker, finishedAt: finishedAt))
+            self = .error(.cancelled(pending.request, reason: reason, source: pending.source, worker: worker, finishedAt: finishedAt))
         case .interrupted(let pending, .expired):
             self = .error(.expired(pending.request, source: pending.source, worker: worker, finishedAt: finishedAt))
         }

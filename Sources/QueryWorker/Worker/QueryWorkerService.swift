@@ -1,8 +1,8 @@
 import FeatureQuerySupport
-package import FeatureService
-public import Kafka
-package import Logging
-public import ServiceLifecycle
+import FeatureService
+import Kafka
+import Logging
+import ServiceLifecycle
 
 /// The query worker: consumes requests, runs them in a task group, supersedes like `.task(id:)`, and
 /// publishes exactly one outcome per request before storing its offset.
@@ -10,13 +10,13 @@ public import ServiceLifecycle
 /// Run it in a `ServiceGroup` after its producer and consumer (`[producer, worker.consumer, worker]`), so
 /// that on shutdown the worker finishes first, then the consumer commits and leaves, then the producer
 /// flushes.
-public final class QueryWorkerService: Service, Sendable {
+final class QueryWorkerService: Service, Sendable {
     /// The consumer the worker reads from; run it in the same service group.
-    public let consumer: KafkaConsumer
+    let consumer: KafkaConsumer
     let core: WorkerCore
 
     /// A worker running its requests through `engine` (in production the router of every protocol's engine).
-    package init(settings: WorkerSettings, engine: any FeatureServiceEngine, producer: KafkaProducer, logger: Logger) throws {
+    init(settings: WorkerSettings, engine: any FeatureServiceEngine, producer: KafkaProducer, logger: Logger) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits)
         let executor = RequestExecutor(
@@ -39,7 +39,7 @@ public final class QueryWorkerService: Service, Sendable {
         self.core = core
     }
 
-    public func run() async throws {
+    func run() async throws {
         let core = self.core
         let messages = consumer.messages
         await withDiscardingTaskGroup { group in

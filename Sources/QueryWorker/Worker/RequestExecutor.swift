@@ -1,4 +1,4 @@
-package import FeatureService
+import FeatureService
 
 /// Runs one decoded request against the feature services and says how it ended: the step between the
 /// contract (a ``QueryRequest``) and the messages published about it. No Kafka here, so it is tested against
@@ -10,19 +10,19 @@ package import FeatureService
 /// Two steps, because they answer at different times: ``admit(_:)`` refuses a request whose targets the host
 /// policy forbids before anything is sent (a `rejected` outcome), and ``execute(_:)`` runs an admitted one,
 /// bounded by its result budget and by the calling task's cancellation.
-public struct RequestExecutor: Sendable {
-    package let engine: any FeatureServiceEngine
-    public let hostPolicy: HostPolicy
+struct RequestExecutor: Sendable {
+    let engine: any FeatureServiceEngine
+    let hostPolicy: HostPolicy
     /// Written into every result's `worker`.
-    public let workerID: String
+    let workerID: String
     /// The most bytes one request's result may hold (``ResultBudget``); a larger result is cut and its
     /// layers marked incomplete, whatever the request's `maxFeatures` says.
-    public let maxResultTotalBytes: Int
+    let maxResultTotalBytes: Int
     /// Milliseconds since the epoch; injected so tests control `finishedAt` and deadlines.
     let clock: @Sendable () -> Int64
     let verdicts = HostVerdictCache()
 
-    package init(
+    init(
         engine: any FeatureServiceEngine, hostPolicy: HostPolicy, workerID: String,
         maxResultTotalBytes: Int = WorkerSettings.Limits().maxResultTotalBytes, clock: @escaping @Sendable () -> Int64
     ) {
@@ -36,7 +36,7 @@ public struct RequestExecutor: Sendable {
     /// Checks every target URL against the host policy, in the targets' order. A refused URL is the request's
     /// `rejected` error (`host_not_allowed` or `invalid_url`, `details.path` naming the target), returned
     /// before any HTTP request: the policy must hold even for the first metadata request.
-    public func admit(_ request: QueryRequest) -> ContractError? {
+    func admit(_ request: QueryRequest) -> ContractError? {
         for (index, target) in request.targets.enumerated() {
             if let error = verdicts.verdict(for: target.url, policy: hostPolicy) {
                 return ContractError(
@@ -54,7 +54,7 @@ public struct RequestExecutor: Sendable {
     /// passes while the request runs is the caller's to enforce by cancelling the calling task (the worker
     /// does, for all its runs, in one loop), which aborts the engine's transfers; the outcome is then
     /// `cancelled` (the caller knows why), as for any other cancellation.
-    public func execute(_ request: QueryRequest) async -> ExecutionOutcome {
+    func execute(_ request: QueryRequest) async -> ExecutionOutcome {
         if Task.isCancelled { return .cancelled }
         if let deadline = request.deadline, clock() >= deadline { return .expired }
         let budget = ResultBudget(limit: maxResultTotalBytes)

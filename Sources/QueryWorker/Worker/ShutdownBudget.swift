@@ -21,39 +21,39 @@ import ServiceLifecycle
 /// still blocked on one of its threads (a process that exits ends its threads; nothing is left half-written,
 /// because what was not committed is read again by the partitions' next owner). A second SIGTERM or SIGINT
 /// exits at once. A container's stop grace period must cover ``total``: `shutdownTimeout` + ``margin``.
-public struct ShutdownBudget: Sendable, Hashable {
+struct ShutdownBudget: Sendable, Hashable {
     /// Running requests may finish: the `shutdownTimeout` setting.
-    public var requests: Duration
+    var requests: Duration
 
     /// Publishing the outcomes of the drain, cancelled ones included, and waiting for their delivery reports
     /// (a producer's first message to a topic waits for the topic's metadata: most of a second).
-    public static let answers = Duration.seconds(5)
+    static let answers = Duration.seconds(5)
     /// The consumer's close: revoking (the worker's handler has nothing left to do), committing the stored
     /// offsets and leaving the group take milliseconds with a healthy cluster.
-    public static let consumerClose = Duration.seconds(5)
+    static let consumerClose = Duration.seconds(5)
     /// The producer's flush of what is still queued; the producer's `run()` adds up to two seconds for the
     /// failed reports of what the flush left and for its thread to end (`KafkaProducer.stopTimeout(flushTimeout:)`).
-    public static let producerFlush = Duration.seconds(5)
+    static let producerFlush = Duration.seconds(5)
     /// The producer's own time after its flush (see ``producerFlush``).
     static let producerAfterFlush = Duration.seconds(2)
     /// From the cancellation of every service to the process's exit.
-    public static let cancellation = Duration.seconds(3)
+    static let cancellation = Duration.seconds(3)
 
     /// What a graceful shutdown may take beyond `shutdownTimeout`: 20 s.
-    public static var margin: Duration { answers + consumerClose + producerFlush + producerAfterFlush + cancellation }
+    static var margin: Duration { answers + consumerClose + producerFlush + producerAfterFlush + cancellation }
 
-    public init(shutdownTimeout: Duration) {
+    init(shutdownTimeout: Duration) {
         requests = shutdownTimeout
     }
 
     /// The worker's part: requests, then their answers.
-    public var worker: Duration { requests + Self.answers }
+    var worker: Duration { requests + Self.answers }
 
     /// The service group's bound, after which it cancels every service.
-    public var graceful: Duration { worker + Self.consumerClose + Self.producerFlush + Self.producerAfterFlush }
+    var graceful: Duration { worker + Self.consumerClose + Self.producerFlush + Self.producerAfterFlush }
 
     /// The bound of the whole shutdown: `query-worker run` has exited by then.
-    public var total: Duration { requests + Self.margin }
+    var total: Duration { requests + Self.margin }
 }
 
 /// Runs a service whose graceful shutdown must end within `budget`: when the budget has passed,

@@ -1,24 +1,24 @@
-public import CurlHTTP
-package import FeatureService
+package import CurlHTTP
+import FeatureService
 import FeatureServiceEngines
-public import Kafka
-public import Logging
-public import ServiceLifecycle
+import Kafka
+package import Logging
+package import ServiceLifecycle
 
 /// The worker's parts, made from its settings: HTTP client, feature-service engines, producer, consumer and the
 /// worker itself, in the order a `ServiceGroup` must run them.
 ///
 /// The executable's `run` command and the end-to-end tests build workers the same way.
-public final class WorkerAssembly: Sendable {
-    public let settings: WorkerSettings
-    public let httpClient: HTTPClient
+package final class WorkerAssembly: Sendable {
+    let settings: WorkerSettings
+    package let httpClient: HTTPClient
     /// Every protocol's engine behind one router (``StandardEngines``).
-    package let engine: FeatureServiceRouter
-    public let producer: KafkaProducer
-    public let worker: QueryWorkerService
+    let engine: FeatureServiceRouter
+    let producer: KafkaProducer
+    let worker: QueryWorkerService
     private let logger: Logger
 
-    public init(settings: WorkerSettings, logger: Logger) throws {
+    package init(settings: WorkerSettings, logger: Logger) throws {
         self.settings = settings
         self.logger = logger
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
@@ -44,13 +44,13 @@ public final class WorkerAssembly: Sendable {
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
-    public var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
+    var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
 
     /// Producer first, worker last: on graceful shutdown the worker drains, then the consumer commits and
     /// leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
     /// past it, the producer fails what it has not delivered, which releases publications waiting for
     /// delivery reports from an unreachable cluster, and the worker is cancelled.
-    public var services: [any Service] {
+    var services: [any Service] {
         let producer = self.producer
         let worker = ShutdownDeadline(
             service: self.worker, budget: shutdownBudget.worker, logger: logger,
@@ -61,7 +61,7 @@ public final class WorkerAssembly: Sendable {
     /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only
     /// when told to (tests running several workers in one process). Either way a graceful shutdown that
     /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation.
-    public func serviceGroup(handlesSignals: Bool = true, logger: Logger) -> ServiceGroup {
+    package func serviceGroup(handlesSignals: Bool = true, logger: Logger) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
         if handlesSignals { configuration.gracefulShutdownSignals = [.sigterm, .sigint] }
@@ -74,7 +74,7 @@ public final class WorkerAssembly: Sendable {
     /// The first signal starts a graceful shutdown, and the process exits when ``ShutdownBudget/total`` has
     /// passed even if something is still stuck (a librdkafka call on its own thread); a second signal exits
     /// at once (see ``ShutdownSignals``). For the executable: it takes over SIGTERM and SIGINT for the process.
-    public func run(logger: Logger) async throws {
+    package func run(logger: Logger) async throws {
         let group = serviceGroup(handlesSignals: false, logger: logger)
         let signals = ShutdownSignals(bound: shutdownBudget.total, logger: logger)
         let first = signals.first

@@ -103,7 +103,7 @@ struct QueryCommand: AsyncParsableCommand {
     var json = false
 
     @Option(help: "Log level (logs go to standard error): trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .warning
+    var logLevel = LogLevelArgument(.warning)
 
     func validate() throws {
         guard !targets.isEmpty else {
@@ -123,7 +123,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel)
+        let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
         let kafka = try QueryKafkaSettings.load(
             bootstrapServers: bootstrapServers, requests: topic, results: resultsTopic, errors: errorsTopic)
         let draft = makeDraft()

@@ -1,15 +1,17 @@
 import FeatureService
 
+@testable import QueryWorker
+
 extension ContractError.Code {
     /// Every code a worker of this version can put in an outcome's `error.code` (or a failed layer's): its own
     /// rejections and outcomes, the host policy's `host_not_allowed`, and the feature-service engines' codes, which
     /// failed layers (and requests whose layers all failed) carry unchanged. docs/contract/README.md lists
     /// each with its meaning and retryability; a test compares that table with this list, so a new code
     /// cannot ship undocumented.
-    public static let allKnown: [ContractError.Code] = rejections + outcomes + engine
+    static let allKnown: [ContractError.Code] = rejections + outcomes + engine
 
     /// Status `rejected`: the message is not a request this worker will run.
-    public static let rejections: [ContractError.Code] = [
+    static let rejections: [ContractError.Code] = [
         .invalidJSON, .tooLarge, .missingField, .invalidType, .invalidValue, .unknownField, .noTargets,
         .tooManyTargets, .tooManyLayers, .invalidURL, .invalidWhere, .freeClausesDisabled, .unknownNamedQuery,
         .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unsupportedTarget, .unsupportedCredential,
@@ -17,14 +19,14 @@ extension ContractError.Code {
     ]
 
     /// Outcomes of accepted requests that are the worker's own (`failed`, `superseded`, `cancelled`, `expired`).
-    public static let outcomes: [ContractError.Code] = [
+    static let outcomes: [ContractError.Code] = [
         .superseded, .cancelRequested, .shutdown, .partitionRevoked, .deadlineExceeded, .resultTooLarge,
         .layersFailed, .internal,
     ]
 
     /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url`,
     /// `too_many_layers` and `unsupported_target`, are listed there).
-    public static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
+    static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
         .map { ContractError.Code($0.rawValue) }
         .filter { !rejections.contains($0) }
 }
