@@ -31,6 +31,24 @@ import Testing
         #expect(Set(documented).subtracting(known).sorted() == [], "codes the contract lists but no source mints")
     }
 
+    /// The list is the tests', so it must itself be checked against the sources: every code `ContractError`
+    /// mints (`static let name = Code("…")` in ContractError.swift) is on it, so a code added there without a
+    /// row in the contract fails here.
+    @Test func everyCodeContractErrorMintsIsOnTheList() throws {
+        let source = try String(
+            contentsOf: ContractSupport.repositoryRoot.appendingPathComponent("Sources/QueryWorker/Contract/ContractError.swift"),
+            encoding: .utf8)
+        let minted = source.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("static let"), let start = line.range(of: "Code(\""),
+                let end = line[start.upperBound...].firstIndex(of: "\"")
+            else { return nil }
+            return String(line[start.upperBound..<end])
+        }
+        #expect(minted.count >= 20, "found only \(minted.count) codes: has ContractError.swift changed shape?")
+        let known = Set(ContractError.Code.allKnown.map(\.rawValue))
+        #expect(minted.filter { !known.contains($0) } == [], "codes ContractError mints that the list (and so the contract) omits")
+    }
+
     @Test func theListCoversTheCodesTheWorkerMintsElsewhere() {
         let known = Set(ContractError.Code.allKnown.map(\.rawValue))
         for code in [HostPolicyError.Code.hostNotAllowed.rawValue, HostPolicyError.Code.invalidURL.rawValue] {
