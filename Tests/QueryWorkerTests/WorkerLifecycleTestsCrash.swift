@@ -111,26 +111,13 @@ final class WorkerProcess: @unchecked Sendable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    private let process = Process()
-    private let directory: URL
+    private let child: LoggedChildProcess
+    private var process: Process { child.process }
     private let lock = NSLock()
 
     init(executable: String, arguments: [String]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("worker-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let out = directory.appendingPathComponent("out")
-        let err = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        child = try LoggedChildProcess(executable: executable, arguments: arguments, name: "worker")
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// SIGKILL, then waits for the process to be gone. Nothing if it already exited.
     func kill() {
@@ -153,12 +140,11 @@ final class WorkerProcess: @unchecked Sendable {
         return process.terminationReason == .exit && process.terminationStatus == 0
     }
 
-    var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "" }
+    var stderr: String { child.standardError }
 
     /// The JSON log lines written so far.
     var logLines: [[String: Any]] {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
+        child.standardOutput.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
         }
     }
@@ -177,4 +163,33 @@ final class WorkerProcess: @unchecked Sendable {
         }
         return held
     }
+}
+
+/// A child process whose standard output and error go to files in a directory of its own, removed with it:
+/// what the tests that run `query-worker` as a real process share.
+final class LoggedChildProcess: @unchecked Sendable {
+    let process = Process()
+    private let directory: URL
+
+    init(executable: String, arguments: [String], name: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let out = directory.appendingPathComponent("out")
+        let err = directory.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// What the child wrote to standard output so far.
+    var standardOutput: String { (try? String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8)) ?? "" }
+    /// What the child wrote to standard error so far.
+    var standardError: String { (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? "" }
 }

@@ -130,25 +130,12 @@ struct WorkerShutdownTests {
 
 /// A `query-worker run` child that a test signals and whose exit it awaits without holding a thread.
 final class SignalledWorker: @unchecked Sendable {
-    private let process = Process()
-    private let directory: URL
+    private let child: LoggedChildProcess
+    private var process: Process { child.process }
 
     init(executable: String, arguments: [String]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("shutdown-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let out = directory.appendingPathComponent("out")
-        let err = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        child = try LoggedChildProcess(executable: executable, arguments: arguments, name: "shutdown")
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     var isRunning: Bool { process.isRunning }
 
@@ -173,16 +160,14 @@ final class SignalledWorker: @unchecked Sendable {
 
     /// Standard output (JSON log lines) and standard error, for a failing test's report.
     var log: String {
-        let out = (try? String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+        let (out, err) = (child.standardOutput, child.standardError)
         return out.split(separator: "\n").filter { !$0.contains("librdkafka") && !$0.contains("[thrd:") }.joined(separator: "\n")
             + "\n" + err
     }
 
     /// How many log lines have exactly this message.
     func count(_ message: String) -> Int {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent("out"), encoding: .utf8) else { return 0 }
-        return text.split(separator: "\n").filter { line in
+        child.standardOutput.split(separator: "\n").filter { line in
             guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { return false }
             return object["message"] as? String == message
         }.count
