@@ -105,9 +105,10 @@ struct CancellationTests {
                 #expect(await TestSupport.eventually { ProcessResources.clientSockets(toPort: server.port) == 0 })
                 #expect(await server.waitUntil { $0.openConnections == 0 })
                 #expect(server.statistics.requestsServed == 0)
-                // Other tests run in parallel in this process, hence a margin (the 64 connections alone
-                // would hold 128 descriptors); the wait lets their servers and clients close.
-                #expect(await TestSupport.eventually(timeout: .seconds(60)) { ProcessResources.openFileDescriptors() <= baselineDescriptors + 64 })
+                // Other suites run in parallel in this process (Kafka clusters, servers, child processes with
+                // their pipes), so the process-wide count gets a margin: 1,000 still catches a descriptor leaked
+                // per request (10,000), and the two checks above catch the connections themselves.
+                #expect(await TestSupport.eventually(timeout: .seconds(60)) { ProcessResources.openFileDescriptors() <= baselineDescriptors + 1_000 })
             }
         }
     }
