@@ -62,7 +62,7 @@ struct WorkerLifecycleCrashTests {
         #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(60)), "every request is answered after the crash")
         #expect(await poll(timeout: .seconds(60)) { survivor.assignment == allPartitions },
                 "the survivor took over the killed worker's partitions")
-        #expect(survivor.terminate(timeout: .seconds(30)), "the survivor stops on SIGTERM")
+        #expect(await survivor.terminate(timeout: .seconds(30)), "the survivor stops on SIGTERM")
         #expect(try await bench.barrier())
 
         let outcomes = bench.outcomes
@@ -128,14 +128,14 @@ final class WorkerProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// SIGTERM, then waits up to `timeout` for a clean exit; true when it exited with status 0.
-    func terminate(timeout: Duration) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
+    /// SIGTERM, then waits up to `timeout` for a clean exit; true when it exited with status 0. Waits with
+    /// `Task.sleep`, not by blocking a thread: the cooperative pool has one thread per core, and the suites
+    /// running beside this one need it.
+    func terminate(timeout: Duration) async -> Bool {
         guard process.isRunning else { return false }
         process.terminate()
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { usleep(20_000) }
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         guard !process.isRunning else { return false }
         return process.terminationReason == .exit && process.terminationStatus == 0
     }

@@ -52,7 +52,7 @@ struct WorkerMemoryBudgetTests {
             budget \(Self.budget >> 20) MiB, 150,000 parcels with geometry: \(parts.count) result parts; worker peak RSS \
             \(before >> 20) MiB before the request, \(after >> 20) MiB after (+\(growth >> 20) MiB)
             """)
-        #expect(worker.terminate(timeout: .seconds(30)))
+        #expect(await worker.terminate(timeout: .seconds(30)))
         await server.shutdown()
         try await bench.stop()
     }
