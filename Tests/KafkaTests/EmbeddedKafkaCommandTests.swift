@@ -16,7 +16,7 @@ import Testing
     static let toolsAvailable = ExternalProcess.interopRequired || (ExternalProcess.kcat != nil && ExternalProcess.hasAIOKafka)
 
     @Test(.enabled(if: toolsAvailable, "kcat and aiokafka are needed (scripts/setup-deps installs them)"))
-    func independentClientsProduceAndConsumeAsAGroupThenSIGTERMStopsIt() throws {
+    func independentClientsProduceAndConsumeAsAGroupThenSIGTERMStopsIt() async throws {
         let executable = try #require(Self.executable, "query-worker was not built")
         let kcat = try #require(ExternalProcess.kcat)
         let python = try #require(ExternalProcess.python)
@@ -36,11 +36,11 @@ import Testing
         #expect(brokers.allSatisfy { $0.hasPrefix("127.0.0.1:") })
 
         let lines = (0..<60).map { "t\($0 % 6):job-\($0)" }.joined(separator: "\n") + "\n"
-        let produced = try ExternalProcess.run(kcat, ["-b", bootstrap, "-t", "jobs", "-P", "-K:"], input: lines)
+        let produced = try await ExternalProcess.run(kcat, ["-b", bootstrap, "-t", "jobs", "-P", "-K:"], input: lines)
         #expect(produced.status == 0, "kcat: \(produced.stderr)")
 
         let script = ExternalProcess.repositoryRoot.appendingPathComponent("Tests/KafkaTests/Interop/aiokafka_client.py").path
-        let consumed = try ExternalProcess.run(python, [script, "consume", bootstrap, "jobs", "60", "aiokafka-group"], timeout: .seconds(90))
+        let consumed = try await ExternalProcess.run(python, [script, "consume", bootstrap, "jobs", "60", "aiokafka-group"], timeout: .seconds(90))
         #expect(consumed.status == 0, "aiokafka: \(consumed.stderr)")
         let values = Set(consumed.stdout.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])?["value"]
@@ -48,7 +48,7 @@ import Testing
         #expect(values == Set((0..<60).map { "job-\($0)" }))
 
         // kcat as a balanced group member on the same cluster.
-        let group = try ExternalProcess.run(
+        let group = try await ExternalProcess.run(
             kcat, ["-b", bootstrap, "-G", "kcat-group", "-X", "auto.offset.reset=earliest", "-e", "-q", "-f", "%s\n", "jobs"],
             timeout: .seconds(60)
         )

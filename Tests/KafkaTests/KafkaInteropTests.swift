@@ -15,7 +15,7 @@ import Testing
         let topic = TestSupport.uniqueName("from-kcat")
         try cluster.createTopic(topic, partitions: 3)
         let lines = (0..<200).map { "task-\($0 % 9):{\"n\":\($0)}" }.joined(separator: "\n") + "\n"
-        let produced = try ExternalProcess.run(
+        let produced = try await ExternalProcess.run(
             kcat, ["-b", cluster.bootstrapServers, "-t", topic, "-P", "-K:", "-H", "origin=kcat"], input: lines
         )
         #expect(produced.status == 0, "kcat failed: \(produced.stderr)")
@@ -40,7 +40,7 @@ import Testing
             }
             try await TestSupport.sendAll(producer, messages)
         }
-        let consumed = try ExternalProcess.run(
+        let consumed = try await ExternalProcess.run(
             kcat, ["-b", cluster.bootstrapServers, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%k|%s|%h\n"]
         )
         #expect(consumed.status == 0, "kcat failed: \(consumed.stderr)")
@@ -64,7 +64,7 @@ import Testing
             try await TestSupport.sendAll(producer, messages)
         }
         let script = ExternalProcess.repositoryRoot.appendingPathComponent("Tests/KafkaTests/Interop/aiokafka_client.py").path
-        let consumed = try ExternalProcess.run(
+        let consumed = try await ExternalProcess.run(
             python, [script, "consume", cluster.bootstrapServers, topic, "120", TestSupport.uniqueName("py-group")], timeout: .seconds(90)
         )
         #expect(consumed.status == 0, "aiokafka failed: \(consumed.stderr)")
@@ -83,7 +83,7 @@ import Testing
         let topic = TestSupport.uniqueName("from-aiokafka")
         try cluster.createTopic(topic, partitions: 2)
         let script = ExternalProcess.repositoryRoot.appendingPathComponent("Tests/KafkaTests/Interop/aiokafka_client.py").path
-        let produced = try ExternalProcess.run(python, [script, "produce", cluster.bootstrapServers, topic, "80"], timeout: .seconds(60))
+        let produced = try await ExternalProcess.run(python, [script, "produce", cluster.bootstrapServers, topic, "80"], timeout: .seconds(60))
         #expect(produced.status == 0, "aiokafka failed: \(produced.stderr)")
 
         let consumer = try TestSupport.consumer(cluster, topic: topic)
