@@ -1,3 +1,5 @@
+import Testing
+import Synchronization
 import FeatureGeometry
 import FeatureQuerySupport
 import Foundation
@@ -76,12 +78,33 @@ final class WorkerHarness: Sendable {
     }
 
     /// Reads `count` outcome messages from the result and error topics.
-    func outcomes(_ count: Int) async throws -> [ParsedJSON] {
-        var values: [ParsedJSON] = []
-        guard count > 0 else { return values }
-        for try await message in reader.messages {
-            values.append(try ParsedJSON(parsing: message.value ?? []))
-            if values.count >= count { break }
+    ///
+    /// A missing outcome fails the test after `timeout` (naming what did arrive) instead of holding the suite:
+    /// every request gets exactly one outcome, so a wait that never ends is a defect to see, not to wait out.
+    func outcomes(_ count: Int, timeout: Duration = .seconds(120)) async throws -> [ParsedJSON] {
+        guard count > 0 else { return [] }
+        let received = ReceivedOutcomes()
+        let reader = self.reader
+        let complete = try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for try await message in reader.messages {
+                    let value = try ParsedJSON(parsing: message.value ?? [])
+                    if received.values.withLock({ $0.append(value); return $0.count >= count }) { return true }
+                }
+                return false
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return false
+            }
+            let first = try await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        let values = received.values.withLock { $0 }
+        if !complete {
+            let ids = values.map { value -> String in if case .string(let id)? = value["requestId"] { id } else { "?" } }
+            Issue.record("\(values.count) of \(count) outcomes arrived within \(timeout): \(ids)")
         }
         return values
     }
@@ -119,4 +142,9 @@ final class WorkerHarness: Sendable {
 extension ParsedJSON {
     var status: String? { if case .string(let value)? = self["status"] { value } else { nil } }
     var errorCode: String? { if case .string(let value)? = self["error"]?["code"] { value } else { nil } }
+}
+
+/// What ``WorkerHarness/outcomes(_:timeout:)`` has read so far, shared with its reading task.
+private final class ReceivedOutcomes: Sendable {
+    let values = Mutex<[ParsedJSON]>([])
 }
