@@ -1,0 +1,200 @@
+import FeatureGeometry
+import FeatureQuerySupport
+import LoopbackHTTP
+import QueryLanguage
+
+/// An items request's parameters, read and checked against the collection: the page (limit, offset or
+/// cursor), the output CRS, and the selection (bbox, datetime, property values and the CQL2 filter, ANDed).
+/// Every problem is an ``OGCError`` (400) naming the parameter.
+struct OGCItemsQuery: Sendable {
+    /// Features per page, after clamping to the mount's maximum.
+    var limit: Int
+    var offset: Int
+    /// The `empty` hop of the `empty-page` quirk: answer an empty page whose `next` resumes at `offset`.
+    var emptyHop: Bool
+    var crs: OGCCRS
+    /// The bbox as WGS 84 rectangles (two when it crosses the antimeridian); nil without a bbox.
+    var boxes: [Envelope]?
+    /// The attribute part of the selection (property values, datetime, filter), if any.
+    var predicate: WherePredicate?
+    /// Identifies the selection for the selection cache.
+    var selectionKey: String
+    /// The parameters a `next` link repeats (everything but the page position).
+    var carried: [LoopbackRequest.Parameter]
+
+    static let pageParameters: Set<String> = ["limit", "offset", "cursor", "empty"]
+    static let standardParameters: Set<String> = [
+        "limit", "offset", "cursor", "empty", "bbox", "bbox-crs", "crs", "datetime", "filter", "filter-lang", "filter-crs",
+        "f", "token",
+    ]
+
+    init(_ list: [LoopbackRequest.Parameter], collection: OGCCollection, quirks: OGCQuirks) throws(OGCError) {
+        let parameters = RequestParameters(list)
+        limit = try Self.limit(parameters["limit"], quirks: quirks)
+        offset = 0
+        emptyHop = false
+        if let text = parameters["offset"] {
+            guard let value = Int(text.trimmingSpaces()), value >= 0 else {
+                throw .invalidParameter("'offset' must be a whole number of at least 0; found '\(text.prefix(40))'")
+            }
+            offset = value
+        }
+        if let text = parameters["cursor"] {
+            guard let value = OGCCursor.offset(text) else { throw .invalidParameter("'cursor' is not a cursor this server issued") }
+            offset = value
+        }
+        emptyHop = quirks.has(.emptyPage) && parameters["empty"] == "1"
+        if let text = parameters["f"], !["json", "geojson", "application/geo+json", "application/json"].contains(text.lowercased()) {
+            throw .invalidParameter("'f' must be json or geojson; found '\(text.prefix(40))'")
+        }
+        crs = try Self.crs(parameters["crs"], name: "crs") ?? .crs84
+        let bboxCRS = try Self.crs(parameters["bbox-crs"], name: "bbox-crs") ?? .crs84
+        boxes = try parameters["bbox"].map { (text) throws(OGCError) in try Self.boxes(text, crs: bboxCRS) }
+
+        var terms: [FilterExpression] = []
+        for parameter in list where !Self.standardParameters.contains(parameter.name.lowercased()) {
+            guard let field = collection.fieldIndex(parameter.name) else {
+                throw .invalidParameter("unknown parameter '\(parameter.name.prefix(60))': not a standard parameter or a queryable of '\(collection.id)'")
+            }
+            terms.append(try Self.equality(collection.fields[field], parameter.value))
+        }
+        if let text = parameters["datetime"], let temporal = collection.temporal {
+            terms += try OGCDatetime.terms(text, field: collection.fields[temporal.field].name)
+        }
+        if let text = parameters["filter"] {
+            if !quirks.declaresFilter {
+                throw .invalidParameter("unknown parameter 'filter': this API does not declare filtering (Part 3)")
+            }
+            if !quirks.has(.filterIgnored) {
+                let language = parameters["filter-lang"] ?? "cql2-text"
+                if let filterCRS = parameters["filter-crs"], let parsed = OGCCRS(parameter: filterCRS), parsed == .epsg3857 {
+                    throw .invalidParameter("'filter-crs' must be CRS84 or EPSG:4326")
+                } else if let filterCRS = parameters["filter-crs"], OGCCRS(parameter: filterCRS) == nil {
+                    throw .invalidParameter("'filter-crs' '\(filterCRS.prefix(80))' is not supported; use CRS84 or EPSG:4326")
+                }
+                terms.append(try OGCFilter.parse(text, language: language).expression)
+            }
+        }
+        carried = list.filter { !Self.pageParameters.contains($0.name.lowercased()) }
+        var key = "ogc|" + collection.id
+        if !terms.isEmpty {
+            do {
+                let combined = terms.count == 1 ? terms[0] : FilterExpression(.and(terms))
+                let clause = try WhereClause(expression: combined).validated(against: collection.schema)
+                let compiled = try WherePredicate(validated: clause, fields: collection.fields)
+                predicate = compiled
+                key += "|w=" + compiled.normalized
+            } catch {
+                throw .invalidParameter("the filter is invalid for '\(collection.id)': \(error.message)")
+            }
+        }
+        if let boxes { key += "|b=" + boxes.map { "\($0.xmin),\($0.ymin),\($0.xmax),\($0.ymax)" }.joined(separator: ";") }
+        selectionKey = key
+    }
+
+    private static func limit(_ text: String?, quirks: OGCQuirks) throws(OGCError) -> Int {
+        guard let text else { return min(10, quirks.maximumLimit) }
+        guard let value = Int(text.trimmingSpaces()), value >= 1 else {
+            throw .invalidParameter("'limit' must be a whole number of at least 1; found '\(text.prefix(40))'")
+        }
+        if value > quirks.maximumLimit, quirks.has(.strictLimit) {
+            throw .invalidParameter("'limit' must be at most \(quirks.maximumLimit); found \(value)")
+        }
+        return min(value, quirks.maximumLimit)
+    }
+
+    private static func crs(_ text: String?, name: String) throws(OGCError) -> OGCCRS? {
+        guard let text else { return nil }
+        guard let crs = OGCCRS(parameter: text) else {
+            throw .invalidParameter("'\(name)' '\(text.prefix(80))' is not in the collection's crs list: "
+                + OGCCRS.allCases.map(\.uri).joined(separator: ", "))
+        }
+        return crs
+    }
+
+    private static func boxes(_ text: String, crs: OGCCRS) throws(OGCError) -> [Envelope] {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingSpaces()) }
+        guard numbers.count == 4 || numbers.count == 6, numbers.allSatisfy({ $0?.isFinite == true }) else {
+            throw .invalidParameter("'bbox' must be 4 or 6 comma-separated numbers; found '\(text.prefix(80))'")
+        }
+        let values = numbers.compactMap { $0 }
+        let corners = values.count == 6 ? [values[0], values[1], values[3], values[4]] : values
+        let lowSecond = corners[1]
+        let highSecond = corners[3]
+        guard lowSecond <= highSecond else {
+            throw .invalidParameter("'bbox' has its lower corner above its upper one: '\(text.prefix(80))'")
+        }
+        return crs.lonLatBoxes(corners)
+    }
+
+    /// `name=value` for a queryable: equality, the value read as the field's type.
+    private static func equality(_ field: FieldDefinition, _ value: String) throws(OGCError) -> FilterExpression {
+        let literal: Literal
+        switch field.type {
+        case .objectID, .integer, .smallInteger, .bigInteger, .double, .single:
+            if let integer = Int64(value.trimmingSpaces()) {
+                literal = .integer(integer)
+            } else if let double = Double(value.trimmingSpaces()), double.isFinite {
+                literal = .double(double)
+            } else {
+                throw .invalidParameter("'\(field.name)' is a number; found '\(value.prefix(40))'")
+            }
+        case .date:
+            guard let timestamp = CalendarTimestamp(parsing: value.trimmingSpaces()) else {
+                throw .invalidParameter("'\(field.name)' is a date-time (RFC 3339); found '\(value.prefix(40))'")
+            }
+            literal = .timestamp(timestamp)
+        case .string, .globalID, .guid:
+            literal = .string(value)
+        }
+        return FilterExpression(.comparison(.equal, FilterExpression(.field(field.name)), FilterExpression(.literal(literal))))
+    }
+}
+
+/// The `datetime` parameter: an instant or an interval (`start/end`, either end `..` or empty for open).
+enum OGCDatetime {
+    static func terms(_ text: String, field: String) throws(OGCError) -> [FilterExpression] {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        guard parts.count == 1 || parts.count == 2 else {
+            throw .invalidParameter("'datetime' must be an instant or an interval start/end; found '\(text.prefix(80))'")
+        }
+        func instant(_ value: String) throws(OGCError) -> CalendarTimestamp? {
+            if value.isEmpty || value == ".." { return nil }
+            guard let timestamp = CalendarTimestamp(parsing: value) else {
+                throw .invalidParameter("'datetime' holds '\(value.prefix(40))', not an RFC 3339 date-time, date or '..'")
+            }
+            return timestamp
+        }
+        let property = FilterExpression(.field(field))
+        func compare(_ op: ComparisonOperator, _ timestamp: CalendarTimestamp) -> FilterExpression {
+            FilterExpression(.comparison(op, property, FilterExpression(.literal(.timestamp(timestamp)))))
+        }
+        if parts.count == 1 {
+            guard let moment = try instant(parts[0]) else { throw .invalidParameter("'datetime' '..' is not an instant") }
+            return [compare(.equal, moment)]
+        }
+        var terms: [FilterExpression] = []
+        if let start = try instant(parts[0]) { terms.append(compare(.greaterOrEqual, start)) }
+        if let end = try instant(parts[1]) { terms.append(compare(.lessOrEqual, end)) }
+        if terms.isEmpty { terms.append(FilterExpression(.isNull(property, negated: true))) }
+        return terms
+    }
+}
+
+/// The opaque `cursor` of the `cursor` quirk: the offset, scrambled so that clients can't read it as one.
+enum OGCCursor {
+    private static let key: UInt64 = 0x5EED_CAFE_F00D_BEEF
+
+    static func token(offset: Int) -> String {
+        let mixed = UInt64(offset) ^ key
+        return "c" + String(mixed, radix: 36) + "x" + String(SplitMix64.mix(UInt64(offset)) % 1_296, radix: 36)
+    }
+
+    static func offset(_ token: String) -> Int? {
+        guard token.hasPrefix("c"), let separator = token.firstIndex(of: "x") else { return nil }
+        guard let mixed = UInt64(token[token.index(after: token.startIndex)..<separator], radix: 36) else { return nil }
+        let value = mixed ^ key
+        guard value <= UInt64(Int32.max), token == Self.token(offset: Int(value)) else { return nil }
+        return Int(value)
+    }
+}
