@@ -58,8 +58,10 @@ struct OGCItemsQuery: Sendable {
             }
             terms.append(try Self.equality(collection.fields[field], parameter.value))
         }
-        if let text = parameters["datetime"], let temporal = collection.temporal {
-            terms += try OGCDatetime.terms(text, field: collection.fields[temporal.field].name)
+        if let text = parameters["datetime"] {
+            // Checked on every collection; applied where there is a temporal field (elsewhere every feature matches).
+            let temporal = try OGCDatetime.terms(text, field: collection.temporal.map { collection.fields[$0.field].name } ?? "")
+            if collection.temporal != nil { terms += temporal }
         }
         if let text = parameters["filter"] {
             if !quirks.declaresFilter {
