@@ -43,7 +43,7 @@ struct CQL2JSONReader {
             return try make(op == "and" ? .and(terms) : .or(terms), path)
         case "not":
             try arity(args, 1, op, path)
-            return try make(.not(try condition(args[0], path: "\(path).args[0]", depth: depth + 1)), path)
+            return try make(Self.negated(try condition(args[0], path: "\(path).args[0]", depth: depth + 1)), path)
         case "isnull":
             try arity(args, 1, op, path)
             return try make(.isNull(try value(args[0], path: "\(path).args[0]", depth: depth + 1), negated: false), path)
@@ -82,6 +82,21 @@ struct CQL2JSONReader {
                 throw error(.notACondition, path, "is a value ('\(op)'), not a condition; compare it with something")
             }
             throw unknownOperator(op, path)
+        }
+    }
+
+    /// `not` of a predicate that has a negated form is that form: CQL2-JSON has no `NOT LIKE`, so writers
+    /// (``CQL2JSONWriter``) send `{"op":"not","args":[{"op":"like",...}]}`, and reading it back as `NOT LIKE`
+    /// gives the tree the text parser gives for the same filter.
+    static func negated(_ inner: FilterExpression) -> FilterExpression.Node {
+        switch inner.node {
+        case .isNull(let value, negated: false): return .isNull(value, negated: true)
+        case .like(let value, let pattern, let escape, negated: false):
+            return .like(value, pattern: pattern, escape: escape, negated: true)
+        case .between(let value, let low, let high, negated: false):
+            return .between(value, low: low, high: high, negated: true)
+        case .inList(let value, let items, negated: false): return .inList(value, items, negated: true)
+        default: return .not(inner)
         }
     }
 
