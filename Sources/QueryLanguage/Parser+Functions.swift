@@ -17,7 +17,8 @@ extension Parser {
         case (.arcGISSQL, "TRIM"): function = try parseTrim()
         case (.cql2Text, "CASEI"): function = .caseInsensitive(try parseSingleArgument(of: upper))
         default:
-            let allowed = dialect == .arcGISSQL ? ScalarFunction.sqlNames.joined(separator: ", ") : "CASEI"
+            let spatial = readsCQL2Extensions ? CQL2SpatialRelation.allCases.map { ", \($0.textName)" }.joined() : ""
+            let allowed = dialect == .arcGISSQL ? ScalarFunction.sqlNames.joined(separator: ", ") : "CASEI" + spatial
             throw fail(.unknownFunction, at: start) {
                 "unknown function '\(SourceColumn.excerpt(name))' at column \($0); the functions you can use are \(allowed)"
             }
