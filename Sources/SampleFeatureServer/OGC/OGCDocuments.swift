@@ -13,8 +13,7 @@ enum OGCDocuments {
         var classes = [part1 + "core", part1 + "geojson", part1 + "oas30", part2 + "crs"]
         if quirks.declaresFilter {
             classes += [part3 + "queryables", part3 + "queryables-query-parameters", part3 + "filter", part3 + "features-filter"]
-            classes += OGCFilter.languages.map { cql2 + $0 }
-            classes += [cql2 + "basic-cql2", cql2 + "advanced-comparison-operators", cql2 + "case-insensitive-comparison"]
+            classes += OGCFilter.cql2Classes
         }
         return classes
     }

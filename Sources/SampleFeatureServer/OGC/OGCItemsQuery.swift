@@ -13,8 +13,9 @@ struct OGCItemsQuery: Sendable {
     /// The `empty` hop of the `empty-page` quirk: answer an empty page whose `next` resumes at `offset`.
     var emptyHop: Bool
     var crs: OGCCRS
-    /// The bbox as WGS 84 rectangles (two when it crosses the antimeridian); nil without a bbox.
-    var boxes: [Envelope]?
+    /// Areas every feature must intersect: the bbox (two rectangles when it crosses the antimeridian) and
+    /// the filter's S_INTERSECTS literals, in WGS 84.
+    var regions: [OGCRegion] = []
     /// The attribute part of the selection (property values, datetime, filter), if any.
     var predicate: WherePredicate?
     /// Identifies the selection for the selection cache.
@@ -49,7 +50,9 @@ struct OGCItemsQuery: Sendable {
         }
         crs = try Self.crs(parameters["crs"], name: "crs") ?? .crs84
         let bboxCRS = try Self.crs(parameters["bbox-crs"], name: "bbox-crs") ?? .crs84
-        boxes = try parameters["bbox"].map { (text) throws(OGCError) in try Self.boxes(text, crs: bboxCRS) }
+        if let text = parameters["bbox"] {
+            regions.append(OGCRegion(shapes: try Self.boxes(text, crs: bboxCRS).map { .envelope($0) }))
+        }
 
         var terms: [FilterExpression] = []
         for parameter in list where !Self.standardParameters.contains(parameter.name.lowercased()) {
@@ -69,12 +72,10 @@ struct OGCItemsQuery: Sendable {
             }
             if !quirks.has(.filterIgnored) {
                 let language = parameters["filter-lang"] ?? "cql2-text"
-                if let filterCRS = parameters["filter-crs"], let parsed = OGCCRS(parameter: filterCRS), parsed == .epsg3857 {
-                    throw .invalidParameter("'filter-crs' must be CRS84 or EPSG:4326")
-                } else if let filterCRS = parameters["filter-crs"], OGCCRS(parameter: filterCRS) == nil {
-                    throw .invalidParameter("'filter-crs' '\(filterCRS.prefix(80))' is not supported; use CRS84 or EPSG:4326")
-                }
-                terms.append(try OGCFilter.parse(text, language: language).expression)
+                let filterCRS = try Self.crs(parameters["filter-crs"], name: "filter-crs") ?? .crs84
+                let filter = try OGCFilter(text, language: language, crs: filterCRS)
+                if let attributes = filter.attributes { terms.append(attributes) }
+                regions += filter.regions
             }
         }
         carried = list.filter { !Self.pageParameters.contains($0.name.lowercased()) }
@@ -90,7 +91,7 @@ struct OGCItemsQuery: Sendable {
                 throw .invalidParameter("the filter is invalid for '\(collection.id)': \(error.message)")
             }
         }
-        if let boxes { key += "|b=" + boxes.map { "\($0.xmin),\($0.ymin),\($0.xmax),\($0.ymax)" }.joined(separator: ";") }
+        for region in regions { key += "|r=" + region.key }
         selectionKey = key
     }
 

@@ -24,24 +24,19 @@ enum OGCSelection: Sendable {
     }
 
     static func select(_ query: OGCItemsQuery, _ collection: OGCCollection, cache: SelectionCache) throws -> OGCSelection {
-        if query.predicate == nil, query.boxes == nil { return .all(count: collection.source.featureCount) }
+        if query.predicate == nil, query.regions.isEmpty { return .all(count: collection.source.featureCount) }
         if let cached = cache.lookup(query.selectionKey) { return .indices(cached) }
         var work = 0
         var candidates: [Int32]?
-        if let boxes = query.boxes {
+        for region in query.regions {
             var merged: [Int32] = []
-            for box in boxes {
-                guard let spatial = try spatialQuery(box, storage: collection.storageReference) else { continue }
+            for shape in region.shapes {
+                guard let spatial = try spatialQuery(shape, storage: collection.storageReference) else { continue }
                 merged += try collection.source.matches(spatial) { _ in true }
             }
-            if boxes.count > 1 {
-                merged.sort()
-                var unique: [Int32] = []
-                for value in merged where unique.last != value { unique.append(value) }
-                merged = unique
-            }
+            if region.shapes.count > 1 { merged = sortedUnique(merged) }
             work += merged.count
-            candidates = merged
+            candidates = candidates.map { intersection($0, merged) } ?? merged
         }
         var result: [Int32]
         if let predicate = query.predicate, predicate.constant != true {
@@ -70,15 +65,39 @@ enum OGCSelection: Sendable {
         return .indices(result)
     }
 
-    /// A WGS 84 rectangle as an intersects query in the storage reference (Web Mercator stops at ±85.05°).
-    private static func spatialQuery(_ box: Envelope, storage: SpatialReference) throws -> SpatialQuery? {
-        var clamped = box
-        if storage.isWebMercator {
-            clamped.ymin = max(clamped.ymin, -WebMercator.maxLatitude)
-            clamped.ymax = min(clamped.ymax, WebMercator.maxLatitude)
-            guard clamped.ymin <= clamped.ymax else { return nil }
+    /// A WGS 84 shape as an intersects query in the storage reference (Web Mercator stops at ±85.05°).
+    private static func spatialQuery(_ shape: Geometry, storage: SpatialReference) throws -> SpatialQuery? {
+        if case .envelope(var box) = shape {
+            if storage.isWebMercator {
+                box.ymin = max(box.ymin, -WebMercator.maxLatitude)
+                box.ymax = min(box.ymax, WebMercator.maxLatitude)
+                guard box.ymin <= box.ymax else { return nil }
+            }
+            let projected = storage.isWGS84 ? box : try box.projected(to: storage)
+            return SpatialQuery(geometry: .envelope(projected), relation: .intersects)
         }
-        let projected = storage.isWGS84 ? clamped : try clamped.projected(to: storage)
-        return SpatialQuery(geometry: .envelope(projected), relation: .intersects)
+        let projected = storage.isWGS84 ? shape : try shape.projected(to: storage)
+        return SpatialQuery(geometry: projected, relation: .intersects)
+    }
+
+    private static func sortedUnique(_ values: [Int32]) -> [Int32] {
+        var unique: [Int32] = []
+        for value in values.sorted() where unique.last != value { unique.append(value) }
+        return unique
+    }
+
+    /// The common values of two ascending arrays.
+    private static func intersection(_ a: [Int32], _ b: [Int32]) -> [Int32] {
+        var result: [Int32] = []
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            if a[i] < b[j] { i += 1 } else if a[i] > b[j] { j += 1 } else {
+                result.append(a[i])
+                i += 1
+                j += 1
+            }
+        }
+        return result
     }
 }
