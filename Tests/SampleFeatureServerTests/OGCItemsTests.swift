@@ -71,6 +71,12 @@ struct OGCItemsTests {
                 ("bbox", "30,-100,40,-90"), ("bbox-crs", "http://www.opengis.net/def/crs/EPSG/0/4326"), ("limit", "10000"),
             ])
             #expect(!lonLat.featureIDsOGC.isEmpty && lonLat.featureIDsOGC == latLon.featureIDsOGC)
+            let crossing = try await client.ogc(server.itemsURL("USA_Cities"), [("bbox", "-100,30,-120,40"), ("limit", "10000")])
+            let crossingLatLon = try await client.ogc(server.itemsURL("USA_Cities"), [
+                ("bbox", "30,-100,40,-120"), ("bbox-crs", "EPSG:4326"), ("limit", "10000"),
+            ])
+            #expect(crossing.featureIDsOGC.count > lonLat.featureIDsOGC.count)
+            #expect(crossingLatLon.featureIDsOGC == crossing.featureIDsOGC)
             let mercator = try Envelope(xmin: -100, ymin: 30, xmax: -90, ymax: 40, spatialReference: .wgs84).projected(to: .webMercator)
             let inMetres = try await client.ogc(server.itemsURL("USA_Cities"), [
                 ("bbox", "\(mercator.xmin),\(mercator.ymin),\(mercator.xmax),\(mercator.ymax)"),

@@ -122,9 +122,9 @@ struct OGCItemsQuery: Sendable {
         }
         let values = numbers.compactMap { $0 }
         let corners = values.count == 6 ? [values[0], values[1], values[3], values[4]] : values
-        let lowSecond = corners[1]
-        let highSecond = corners[3]
-        guard lowSecond <= highSecond else {
+        // Latitude (the second axis, the first in EPSG:4326) must be ordered; longitude may cross 180°.
+        let latitudes = crs == .epsg4326 ? (corners[0], corners[2]) : (corners[1], corners[3])
+        guard latitudes.0 <= latitudes.1 else {
             throw .invalidParameter("'bbox' has its lower corner above its upper one: '\(text.prefix(80))'")
         }
         return crs.lonLatBoxes(corners)
