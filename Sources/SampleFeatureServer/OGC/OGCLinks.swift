@@ -41,6 +41,8 @@ struct OGCLinks: Sendable {
 
     static func pathSegment(_ text: String) -> String { encode(text) }
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// Percent-encodes everything but RFC 3986's unreserved characters.
     static func encode(_ text: String) -> String {
         var output = ""
@@ -50,10 +52,9 @@ struct OGCLinks: Sendable {
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 output.unicodeScalars.append(Unicode.Scalar(byte))
             default:
-                let hex = Array("0123456789ABCDEF")
                 output.append("%")
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
+                output.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
+                output.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte & 0xF)]))
             }
         }
         return output
