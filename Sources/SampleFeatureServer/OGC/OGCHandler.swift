@@ -6,7 +6,7 @@ extension RequestHandler {
     func respondOGC(
         _ route: OGCRoute, request: LoopbackRequest, token: String?, path: String, shortPageCap: Int?
     ) async throws -> LoopbackResponse {
-        let links = OGCLinks(host: request.headers["Host"], fallbackOrigin: "http://127.0.0.1", route: route)
+        let links = OGCLinks(host: request.headers["Host"], fallbackOrigin: origin.withLock { $0 }, route: route)
         let collection = route.collectionID.flatMap { ogc[$0] }
         if let authorizer {
             let check = AuthorizationRequest(token: token, service: nil, layer: collection?.layer, path: path, method: request.method)

@@ -1,5 +1,6 @@
 import Logging
 import LoopbackHTTP
+import Synchronization
 
 /// Answers one request: logs it, applies faults (latency first, then a failure that replaces or cuts
 /// the response), asks the authorizer, and routes it to the directory, metadata or query handlers. A
@@ -12,6 +13,8 @@ final class RequestHandler: Sendable {
     let cache = SelectionCache()
     /// The OGC API Features face's collections (over the same stores).
     let ogc: OGCCatalog
+    /// `http://host:port` once listening: the origin of OGC links for a request without a `Host` header.
+    let origin = Mutex("http://127.0.0.1")
     let authorizer: SampleServerAuthorizer?
     let logger: Logger
 

@@ -64,6 +64,7 @@ public final class SampleFeatureServer: Sendable {
         let http = try await LoopbackHTTPServer.start(host: configuration.host, port: configuration.port, logger: logger) { request in
             try await handler.handle(request)
         }
+        handler.origin.withLock { $0 = http.baseURL }
         let server = SampleFeatureServer(
             dataset: data, configuration: configuration, http: http, handler: handler, recorder: recorder, injector: injector)
         logger.info(
