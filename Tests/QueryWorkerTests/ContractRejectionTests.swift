@@ -126,7 +126,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 path: "query.extent.spatialReference.wkid"),
             RejectionCase(
                 name: "unknown result kind", value: request(query: #"{"result":"idz"}"#), code: .invalidValue,
-                message: #"query.result: "idz" is not one of "ids", "count", "features" (did you mean "ids"?)"#,
+                message: #"query.result: "idz" is not one of "ids", "count", "features", "catalog" (did you mean "ids"?)"#,
                 path: "query.result"),
             RejectionCase(
                 name: "inverted extent", value: request(query: #"{"extent":{"xmin":10,"ymin":2,"xmax":5,"ymax":4}}"#),
