@@ -15,7 +15,7 @@ enum OutcomeJSON {
         let layers = try whole(parts: parts)["layers"] as? [[String: Any]] ?? []
         return try layers.compactMap { layer in
             guard let url = layer["url"] as? String, let features = layer["features"] else { return nil }
-            let data = try JSONSerialization.data(withJSONObject: features, options: [.withoutEscapingSlashes])
+            let data = try JSONSerialization.data(withJSONObject: features, options: [.sortedKeys, .withoutEscapingSlashes])
             return (url, String(decoding: data, as: UTF8.self))
         }
     }

@@ -43,8 +43,9 @@ struct QueryCommand: AsyncParsableCommand {
 
               query-worker query --target $SERVICES/USA/MapServer --result catalog --wait
 
-              query-worker query --target ogc:https://demo.ldproxy.net/daraa --collection CulturePnt \\
-                --where "F_CODE = 'AL012'" --max-features 1000 --result features --return-geometry --wait
+              query-worker query --target ogc:https://demo.ldproxy.net/daraa \\
+                --collection CulturePnt --where "F_CODE = 'AL012'" \\
+                --max-features 1000 --result features --return-geometry --wait
 
             Output: text for people by default; --json prints JSON as published: the request without --wait, \
             and with --wait each outcome message (each part of a split result) on its own line; --reassembled \

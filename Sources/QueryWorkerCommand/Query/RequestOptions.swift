@@ -26,7 +26,9 @@ struct RequestOptions: ParsableArguments {
             valueName: "id"))
     var collections: [String] = []
 
-    @Option(name: .customLong("where"), help: "An ArcGIS SQL where clause, e.g. \"UseType = 'Residential'\" (OGC too).")
+    @Option(
+        name: .customLong("where"),
+        help: ArgumentHelp("An ArcGIS SQL where clause, e.g. \"UseType = 'Residential'\" (OGC too).", valueName: "clause"))
     var whereClause: String?
 
     @Option(help: "A named query of the worker instead of --where (built in: government, residential, farm, taxRate10853, …).")
