@@ -42,6 +42,7 @@ import Testing
         async let split = query(["--target", parcels, "--where", "UseType = 'Residential'", "--reassembled", "--task-id", "split"])
         async let parts = query(["--target", parcels, "--where", "UseType = 'Residential'", "--json"])
         async let catalog = query(["--target", "\(services)/USA/MapServer", "--result", "catalog"])
+        async let catalogParts = query(["--target", "\(services)/USA/MapServer", "--result", "catalog", "--json"])
         async let geoJSON = query([
             "--target", "\(services)/USA/MapServer/0", "--where", "ST = 'CA'", "--result", "features",
             "--out-fields", "ST", "--return-geometry", "--max-features", "5", "--timeout", "30s",
@@ -96,6 +97,16 @@ import Testing
         #expect(browsed.stdout.contains("\(services)/USA/MapServer\n    5 entries"), "\(browsed)")
         #expect(browsed.stdout.contains("0  Cities  esriGeometryPoint  \(services)/USA/MapServer/0"), "\(browsed)")
         #expect(browsed.stdout.contains("4  Elevation  (not queryable)"), "\(browsed)")
+
+        // The worker's 1 KiB messages split the five entries: the text above was put back together from parts.
+        let catalogMessages = try await catalogParts.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(catalogMessages.count > 1, "the catalog came in parts")
+        let entries = catalogMessages.flatMap { message in
+            (message["layers"] as? [[String: Any]] ?? []).flatMap { $0["catalog"] as? [[String: Any]] ?? [] }
+        }
+        #expect(entries.compactMap { $0["id"] as? String } == ["0", "1", "2", "3", "4"])
 
         let california = try await geoJSON
         #expect(california.status == 0, "\(california)")
