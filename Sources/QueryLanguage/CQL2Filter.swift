@@ -19,7 +19,9 @@ package struct CQL2Filter: Hashable, Sendable {
     package let conformanceClasses: [String]
 
     /// Reads a filter in the encoding `filter-lang` named (`cql2-text`, the default, or `cql2-json`).
-    package init(_ filter: String, encoding: CQL2Encoding = .text, limits: ClauseLimits = .default) throws(QueryLanguageError) {
+    package init(
+        _ filter: String, encoding: CQL2Encoding = .text, limits: ClauseLimits = .default
+    ) throws(QueryLanguageError) {
         switch encoding {
         case .text: try self.init(text: filter, limits: limits)
         case .json: try self.init(json: filter, limits: limits)
@@ -33,9 +35,9 @@ package struct CQL2Filter: Hashable, Sendable {
         var parser = try Parser(bytes: bytes, dialect: .cql2Text, limits: limits)
         parser.readsCQL2Extensions = true
         let expression = try parser.parseClause()
-        let split = try CQL2SpatialSplit.split(expression, predicates: parser.spatialPredicates) { offset in
-            let column = offset.map { SourceColumn.column(in: bytes, at: $0) }
-            return (column, column.map { "at column \($0)" } ?? "")
+        let split = try CQL2SpatialSplit.split(expression, predicates: parser.spatialPredicates) { _, offset in
+            let column = SourceColumn.column(in: bytes, at: offset ?? 0)
+            return (column, "at column \(column)")
         }
         try self.init(split.attributes, split.spatial, encoding: CQL2Conformance.text, sourceText: text)
     }
@@ -58,7 +60,10 @@ package struct CQL2Filter: Hashable, Sendable {
     package init(json value: ParsedJSON, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         var reader = CQL2JSONReader(limits: limits)
         let expression = try reader.condition(value, path: "filter", depth: 0)
-        let split = try CQL2SpatialSplit.split(expression, predicates: reader.spatialPredicates) { _ in (nil, "") }
+        let paths = reader.spatialPaths
+        let split = try CQL2SpatialSplit.split(expression, predicates: reader.spatialPredicates) { index, _ in
+            (nil, "at \(paths.indices.contains(index) ? paths[index] : "filter")")
+        }
         try self.init(split.attributes, split.spatial, encoding: CQL2Conformance.json, sourceText: nil)
     }
 
