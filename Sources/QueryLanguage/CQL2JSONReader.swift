@@ -168,7 +168,7 @@ struct CQL2JSONReader {
         return .double(number)
     }
 
-    private func propertyName(_ json: ParsedJSON, _ path: String) throws(QueryLanguageError) -> String {
+    func propertyName(_ json: ParsedJSON, _ path: String) throws(QueryLanguageError) -> String {
         guard case .string(let name) = json, !name.isEmpty, !name.unicodeScalars.contains("\u{0}") else {
             throw error(.syntaxError, "\(path).property", "must be a non-empty property name")
         }
