@@ -135,7 +135,8 @@ extension ServiceLayerOutcome {
         }
         self.init(url: result.url, result: .success(ServiceLayerResult(
             url: result.url, layerId: result.layerId, name: result.name, objectIdField: result.objectIdField,
-            count: result.count, isComplete: result.isComplete, selection: selection)))
+            count: result.count, isComplete: result.isComplete, selection: selection,
+            incompleteReason: result.completeness.incompleteReason)))
     }
 }
 
@@ -165,5 +166,16 @@ extension GeoJSONFeatureList {
             json.append(ArraySlice(text.utf8))
         }
         self.init(objectIds: ids, json: json)
+    }
+}
+
+extension Completeness {
+    /// Why the result is incomplete, in the seam's words: the budget first (it cuts below `maxFeatures`), then
+    /// the limit, then rows the service lost while paging.
+    var incompleteReason: IncompleteReason? {
+        if isComplete { return nil }
+        if truncatedByBudget { return .resultBudget }
+        if truncatedByLimit { return .maxFeatures }
+        return .rowsLost
     }
 }

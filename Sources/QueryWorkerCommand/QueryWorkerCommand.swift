@@ -12,7 +12,10 @@ struct QueryWorkerCommand: AsyncParsableCommand {
             `query-worker query --wait` sends it a request and prints the outcome (--result catalog lists what \
             a service offers), and `query-worker cancel` cancels a task's running request.
             """,
-        subcommands: [RunCommand.self, QueryCommand.self, CancelCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self]
+        subcommands: [
+            RunCommand.self, QueryCommand.self, CancelCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self,
+            ExportCommand.self,
+        ]
     )
 
     /// ArgumentParser's own `main`, except that a usage error exits with 1 rather than 64 (`EX_USAGE`):
