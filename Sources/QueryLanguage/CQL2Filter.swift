@@ -18,6 +18,16 @@ package struct CQL2Filter: Hashable, Sendable {
     /// encoding's class, and the others the filter uses. A server refuses a filter needing one it doesn't declare.
     package let conformanceClasses: [String]
 
+    /// Reads a filter in the encoding `filter-lang` named (`cql2-text`, the default, or `cql2-json`).
+    package init(
+        _ filter: String, encoding: CQL2Encoding = .text, limits: ClauseLimits = .default
+    ) throws(QueryLanguageError) {
+        switch encoding {
+        case .text: try self.init(text: filter, limits: limits)
+        case .json: try self.init(json: filter, limits: limits)
+        }
+    }
+
     /// Reads a CQL2 text filter (`filter-lang=cql2-text`).
     package init(text: String, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         try Self.checkLength(text.utf8.count, limits: limits)
@@ -25,9 +35,9 @@ package struct CQL2Filter: Hashable, Sendable {
         var parser = try Parser(bytes: bytes, dialect: .cql2Text, limits: limits)
         parser.readsCQL2Extensions = true
         let expression = try parser.parseClause()
-        let split = try CQL2SpatialSplit.split(expression, predicates: parser.spatialPredicates) { offset in
-            let column = offset.map { SourceColumn.column(in: bytes, at: $0) }
-            return (column, column.map { "at column \($0)" } ?? "")
+        let split = try CQL2SpatialSplit.split(expression, predicates: parser.spatialPredicates) { _, offset in
+            let column = SourceColumn.column(in: bytes, at: offset ?? 0)
+            return (column, "at column \(column)")
         }
         try self.init(split.attributes, split.spatial, encoding: CQL2Conformance.text, sourceText: text)
     }
@@ -50,7 +60,10 @@ package struct CQL2Filter: Hashable, Sendable {
     package init(json value: ParsedJSON, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         var reader = CQL2JSONReader(limits: limits)
         let expression = try reader.condition(value, path: "filter", depth: 0)
-        let split = try CQL2SpatialSplit.split(expression, predicates: reader.spatialPredicates) { _ in (nil, "") }
+        let paths = reader.spatialPaths
+        let split = try CQL2SpatialSplit.split(expression, predicates: reader.spatialPredicates) { index, _ in
+            (nil, "at \(paths.indices.contains(index) ? paths[index] : "filter")")
+        }
         try self.init(split.attributes, split.spatial, encoding: CQL2Conformance.json, sourceText: nil)
     }
 
@@ -74,5 +87,16 @@ package struct CQL2Filter: Hashable, Sendable {
         throw QueryLanguageError(
             code: .clauseTooLong,
             message: "the filter is \(count) bytes long; the limit is \(limits.maxClauseBytes) bytes. Use fewer values")
+    }
+}
+
+/// The two encodings of a CQL2 filter, by their `filter-lang` values.
+package enum CQL2Encoding: String, Hashable, Sendable, CaseIterable {
+    case text = "cql2-text"
+    case json = "cql2-json"
+
+    /// The encoding a `filter-lang` parameter names; nil for anything else (answer 400 naming the two).
+    package init?(filterLang: String) {
+        self.init(rawValue: filterLang.lowercased())
     }
 }

@@ -6,15 +6,17 @@ extension CQL2JSONReader {
     func spatialPredicate(
         _ relation: CQL2SpatialRelation, _ args: [ParsedJSON], _ path: String
     ) throws(QueryLanguageError) -> CQL2SpatialPredicate {
-        let first = args[0]["property"]
-        let second = args[1]["property"]
-        if case .string(let property)? = first, second == nil, !property.isEmpty {
+        switch (args[0]["property"], args[1]["property"]) {
+        case (let property?, nil):
             return CQL2SpatialPredicate(
-                relation: relation, property: property, geometry: try geometry(args[1], "\(path).args[1]", depth: 0))
-        }
-        if case .string(let property)? = second, first == nil, !property.isEmpty {
+                relation: relation, property: try propertyName(property, "\(path).args[0]"),
+                geometry: try geometry(args[1], "\(path).args[1]", depth: 0))
+        case (nil, let property?):
             return CQL2SpatialPredicate(
-                relation: relation.converse, property: property, geometry: try geometry(args[0], "\(path).args[0]", depth: 0))
+                relation: relation.converse, property: try propertyName(property, "\(path).args[1]"),
+                geometry: try geometry(args[0], "\(path).args[0]", depth: 0))
+        default:
+            break
         }
         throw error(.invalidArgument, "\(path).args", "must be a geometry property and a geometry literal, such as "
             + #"[{"property":"geometry"},{"bbox":[-118,33,-117,34]}]"#)

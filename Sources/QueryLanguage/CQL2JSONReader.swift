@@ -9,6 +9,8 @@ import FeatureQuerySupport
 struct CQL2JSONReader {
     let limits: ClauseLimits
     private(set) var spatialPredicates: [CQL2SpatialPredicate] = []
+    /// Where each of ``spatialPredicates`` stands in the document, for the placement error.
+    private(set) var spatialPaths: [String] = []
 
     init(limits: ClauseLimits) {
         self.limits = limits
@@ -76,6 +78,7 @@ struct CQL2JSONReader {
             if let relation = CQL2SpatialRelation(name: op) {
                 try arity(args, 2, op, path)
                 spatialPredicates.append(try spatialPredicate(relation, args, path))
+                spatialPaths.append(path)
                 return try make(CQL2SpatialMarker.node(spatialPredicates.count - 1), path)
             }
             if op == "casei" || Self.arithmetic[op] != nil {
@@ -165,7 +168,7 @@ struct CQL2JSONReader {
         return .double(number)
     }
 
-    private func propertyName(_ json: ParsedJSON, _ path: String) throws(QueryLanguageError) -> String {
+    func propertyName(_ json: ParsedJSON, _ path: String) throws(QueryLanguageError) -> String {
         guard case .string(let name) = json, !name.isEmpty, !name.unicodeScalars.contains("\u{0}") else {
             throw error(.syntaxError, "\(path).property", "must be a non-empty property name")
         }

@@ -21,9 +21,11 @@ enum CQL2SpatialMarker {
 /// spatial predicate must hold.
 enum CQL2SpatialSplit {
     /// The attribute condition left (nil when there is none) and the spatial predicates in source order.
-    /// `position` turns a marker's source offset into what the error message points at.
+    /// `position` turns a misplaced predicate (its index and source offset) into the column and the words
+    /// (`at column 12`, `at filter.args[1]`) the error points at it with.
     static func split(
-        _ expression: FilterExpression, predicates: [CQL2SpatialPredicate], position: (Int?) -> (column: Int?, text: String)
+        _ expression: FilterExpression, predicates: [CQL2SpatialPredicate],
+        position: (_ index: Int, _ offset: Int?) -> (column: Int?, location: String)
     ) throws(QueryLanguageError) -> (attributes: FilterExpression?, spatial: [CQL2SpatialPredicate]) {
         guard !predicates.isEmpty else { return (expression, []) }
         var terms: [FilterExpression] = []
@@ -34,11 +36,11 @@ enum CQL2SpatialSplit {
                 pending.append(contentsOf: inner.reversed())
             } else if let index = CQL2SpatialMarker.index(of: next), predicates.indices.contains(index) {
                 spatial.append(predicates[index])
-            } else if let misplaced = firstMarker(in: next) {
-                let (column, where_) = position(misplaced.sourceOffset)
+            } else if let misplaced = firstMarker(in: next), let index = CQL2SpatialMarker.index(of: misplaced) {
+                let (column, location) = position(index, misplaced.sourceOffset)
                 throw QueryLanguageError(
                     code: .spatialPredicatePlacement,
-                    message: "the spatial predicate \(where_) is inside OR, NOT or a comparison; spatial predicates "
+                    message: "the spatial predicate \(location) is inside OR, NOT or a comparison; spatial predicates "
                         + "may only be joined to the rest of the filter with AND at its top level",
                     column: column)
             } else {

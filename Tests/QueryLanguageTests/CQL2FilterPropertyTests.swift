@@ -65,4 +65,23 @@ struct CQL2FilterPropertyTests {
             #expect(filter.conformanceClasses.contains(CQL2Conformance.basic))
         }
     }
+
+    static let jsonTokens = [
+        "{", "}", "[", "]", ",", ":", #""op""#, #""args""#, #""and""#, #""not""#, #""=""#, #""like""#, #""in""#,
+        #""s_intersects""#, #""property""#, #""bbox""#, #""type""#, #""Point""#, #""coordinates""#, #""date""#,
+        #""2020-01-01""#, #""casei""#, "1", "-2.5", "true", "null", #""a""#, #""%""#,
+    ]
+
+    @Test("Any JSON token soup gives a filter or a typed error, never a crash")
+    func arbitraryJSON() async {
+        await propertyCheck(count: 2_000, input: Gen.element(of: Self.jsonTokens).array(of: 0...32)) { pieces in
+            let json = pieces.compactMap { $0 }.joined()
+            do {
+                let filter = try CQL2Filter(json: json)
+                #expect(filter.conformanceClasses.contains(CQL2Conformance.json))
+            } catch let error as QueryLanguageError {
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
 }

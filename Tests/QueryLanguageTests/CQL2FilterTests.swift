@@ -84,6 +84,18 @@ struct CQL2FilterTests {
         #expect(fromText.conformanceClasses.contains(CQL2Conformance.text))
     }
 
+    @Test("filter-lang picks the reader")
+    func encoding() throws {
+        #expect(CQL2Encoding(filterLang: "CQL2-JSON") == .json)
+        #expect(CQL2Encoding(filterLang: "cql2-text") == .text)
+        #expect(CQL2Encoding(filterLang: "ecql") == nil)
+        let json = #"{"op":"=","args":[{"property":"count"},7]}"#
+        let fromJSON = try CQL2Filter(json, encoding: .json)
+        #expect(fromJSON.attributes == (try CQL2Filter("count = 7").attributes))
+        #expect(fromJSON.conformanceClasses == [CQL2Conformance.basic, CQL2Conformance.json])
+        #expect((#expect(throws: QueryLanguageError.self) { try CQL2Filter(json) })?.code == .unexpectedCharacter)
+    }
+
     @Test("Spatial predicates with BBOX and WKT come out as coordinates; the rest stays a where clause")
     func spatialText() throws {
         let filter = try CQL2Filter(
