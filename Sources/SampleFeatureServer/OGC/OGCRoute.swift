@@ -37,6 +37,7 @@ struct OGCRoute: Sendable, Equatable {
                 }
                 set.insert(quirk)
             }
+            guard !set.isEmpty else { throw .notFound("name at least one quirk: \(OGCQuirk.names.joined(separator: ", "))") }
             base = "/ogc-quirks/" + parts[1]
             quirks = OGCQuirks(enabled: set)
             rest = parts.dropFirst(2)
