@@ -24,6 +24,24 @@ struct OGCFilterTests {
         }
     }
 
+    @Test("TIMESTAMP comparisons select what the datetime parameter selects; FCSUBTYPE -999999 means none")
+    func temporal() async throws {
+        try await TestSupport.withServer { (server, client) async throws in
+            let url = server.itemsURL("TransportationGroundCrv")
+            let byDatetime = try await client.ogc(url, [("datetime", "2016-01-01T00:00:00Z/2017-12-31T23:59:59Z"), ("limit", "10000")])
+            let byFilter = try await client.ogc(url, [
+                ("filter", "ZI001_SDV >= TIMESTAMP('2016-01-01T00:00:00Z') AND ZI001_SDV <= TIMESTAMP('2017-12-31T23:59:59Z')"),
+                ("limit", "10000"),
+            ])
+            #expect(byDatetime.featureIDsOGC.count > 300)
+            #expect(byFilter.featureIDsOGC == byDatetime.featureIDsOGC)
+            let none = try await client.ogc(url, [("FCSUBTYPE", "-999999"), ("limit", "1")])
+            let some = try await client.ogc(url, [("filter", "FCSUBTYPE <> -999999"), ("limit", "1")])
+            #expect((none.numberMatched ?? 0) + (some.numberMatched ?? 0) == 3_712)
+            #expect((none.numberMatched ?? 0) > (some.numberMatched ?? 0))
+        }
+    }
+
     @Test("S_INTERSECTS with BBOX equals the bbox parameter; filter-crs EPSG:4326 reads lat/lon; with attributes it ANDs")
     func spatialBBox() async throws {
         try await TestSupport.withServer { (server, client) async throws in
