@@ -1,0 +1,102 @@
+import Foundation
+import SampleFeatureServer
+
+/// One pygeoapi per test process over the sample cities and states, each served twice: from a GeoJSON file
+/// (pygeoapi ignores `filter` there) and from PostGIS (pygeoapi evaluates it). Started on first use by
+/// ``shared()`` and shared by every suite; never stopped explicitly: its watchdogs stop PostgreSQL and
+/// pygeoapi and delete their files when the test process ends.
+package struct PygeoapiSampleService: Sendable {
+    /// How long each part of starting took, for the start-up budget (CI runs this once per test process).
+    package struct StartupTimes: Sendable {
+        package var sampleData: Duration
+        package var postgres: Duration
+        package var pygeoapi: Duration
+        package var total: Duration
+    }
+
+    /// One collection pair: the same features behind both providers.
+    package struct Dataset: Sendable {
+        /// The collection served by the GeoJSON provider (filter ignored).
+        package let geoJSONCollection: String
+        /// The collection served by the PostgreSQL provider (filter evaluated).
+        package let postGISCollection: String
+        /// The FeatureCollection both were loaded from: the ground truth.
+        package let geoJSONPath: String
+        package let featureCount: Int
+        /// The property names, OBJECTID first (the ArcGIS layer's fields).
+        package let fieldNames: [String]
+    }
+
+    package let server: PygeoapiServer
+    package let database: PostGISDatabase
+    /// USA cities: 3,503 points, `OBJECTID`, `CITY_NAME`, `ST`, `POP2000`.
+    package let cities: Dataset
+    /// USA states: 51 polygons, `OBJECTID`, `STATE_NAME`, `STATE_ABBR`, `STATE_FIPS`, `POP2000`.
+    package let states: Dataset
+    package let startup: StartupTimes
+
+    package var landingURL: String { server.landingURL }
+
+    private static let instance = Task { try await launch() }
+
+    /// The process's service, started by the first caller (about 5 to 10 s), then returned at once.
+    package static func shared() async throws -> PygeoapiSampleService {
+        try await instance.value
+    }
+
+    /// Whether the pygeoapi tests can run: pygeoapi, PostgreSQL and ogr2ogr are installed, or
+    /// `QUERY_WORKER_REQUIRE_INTEROP=1` (scripts/test) says they must (then a missing one fails the tests).
+    package static var isAvailable: Bool {
+        if ProcessInfo.processInfo.environment["QUERY_WORKER_REQUIRE_INTEROP"] == "1" { return true }
+        guard let python = FixtureTools.python, FixtureTools.postgresBin != nil, FixtureTools.find("ogr2ogr") != nil else { return false }
+        let bin = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("pygeoapi").path
+        return FileManager.default.isExecutableFile(atPath: bin)
+    }
+
+    private static func launch() async throws -> PygeoapiSampleService {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let directory = try FixtureTools.makeDirectory(prefix: "pygeoapi-data")
+        do {
+            // PostgreSQL starts while the sample data is generated and fetched.
+            async let postgres = timed { try await PostGISDatabase.start() }
+            let (collections, sampleData) = try await timed {
+                try await SampleGeoJSON.featureCollections([.cities, .states], dataset: SampleDataset.shared(parcelCount: 1, seed: 1))
+            }
+            let (database, postgresTime) = try await postgres
+            let loadStarted = clock.now
+            let dataset = try SampleDataset.shared(parcelCount: 1, seed: 1)
+            var pairs: [Dataset] = []
+            var served: [PygeoapiCollection] = []
+            for (layer, name, title) in [(SampleLayer.cities, "cities", "Cities"), (.states, "states", "States")] {
+                let path = "\(directory)/\(name).geojson"
+                try collections[layer]?.write(to: URL(fileURLWithPath: path))
+                try await database.load(geoJSONFile: path, table: name)
+                let pair = Dataset(
+                    geoJSONCollection: name, postGISCollection: "\(name)_postgis", geoJSONPath: path,
+                    featureCount: dataset.featureCount(layer), fieldNames: dataset.fieldNames(layer))
+                pairs.append(pair)
+                served.append(PygeoapiCollection(id: pair.geoJSONCollection, title: "\(title) (GeoJSON file)", source: .geoJSONFile(path: path)))
+                served.append(PygeoapiCollection(id: pair.postGISCollection, title: "\(title) (PostGIS)", source: .postGIS(database, table: name)))
+            }
+            let loaded = clock.now
+            let server = try await PygeoapiServer.start(collections: served, ownedDirectories: [directory])
+            let pygeoapiTime = clock.now - loaded
+            return PygeoapiSampleService(
+                server: server, database: database, cities: pairs[0], states: pairs[1],
+                startup: StartupTimes(
+                    sampleData: sampleData, postgres: postgresTime + (loaded - loadStarted), pygeoapi: pygeoapiTime,
+                    total: clock.now - started))
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    private static func timed<T: Sendable>(_ body: () async throws -> T) async throws -> (T, Duration) {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let value = try await body()
+        return (value, clock.now - start)
+    }
+}
