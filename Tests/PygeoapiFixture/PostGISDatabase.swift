@@ -23,29 +23,28 @@ package struct PostGISDatabase: Sendable {
     package var connectionString: String { "host=\(host) port=\(port) dbname=\(databaseName) user=\(user)" }
 
     /// Creates the cluster, starts the server, creates `databaseName` and `CREATE EXTENSION postgis` in it.
-    package static func start(databaseName: String = "ogc") async throws -> PostGISDatabase {
+    /// `ownedDirectories` (e.g. where the files to load are) are handed to the `postgres` user and deleted
+    /// with the cluster.
+    package static func start(databaseName: String = "ogc", ownedDirectories: [String] = []) async throws -> PostGISDatabase {
         let bin = try FixtureTools.require("PostgreSQL (postgresql)", FixtureTools.postgresBin)
         let directory = try FixtureTools.makeDirectory(prefix: "postgis")
         let cluster = "\(directory)/cluster"
         do {
             try FileManager.default.createDirectory(atPath: cluster, withIntermediateDirectories: false)
             // Owned by postgres, so that its watchdog (running as postgres) can delete all of it.
-            try await FixtureTools.run(["/bin/chown", "postgres:postgres", directory, cluster])
-            let asPostgres = ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env"]
-            try await FixtureTools.run(asPostgres + [
-                "\(bin)/initdb", "-D", "\(cluster)/data", "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8",
-                "--locale=C", "--no-instructions",
-            ])
+            try await FixtureTools.run(["/bin/chown", "postgres:postgres", directory, cluster] + ownedDirectories)
             let port = try FixtureTools.unusedPort()
+            // initdb runs under the watchdog too, so that a test process dying during it leaves nothing behind.
+            let script = """
+                "$1/initdb" -D "$2/data" -U postgres -A trust --no-sync -E UTF8 --locale=C --no-instructions >/dev/null || exit 1
+                exec "$1/postgres" -D "$2/data" -p "$3" -k "$2" -c listen_addresses=127.0.0.1 -c fsync=off \\
+                    -c synchronous_commit=off -c full_page_writes=off -c max_connections=50
+                """
             let server = try WatchedProcess(
-                name: "postgres",
-                [
-                    "\(bin)/postgres", "-D", "\(cluster)/data", "-p", String(port), "-k", cluster,
-                    "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-                    "-c", "full_page_writes=off", "-c", "max_connections=50",
-                ],
+                name: "postgres", ["/bin/sh", "-c", script, "postgres-launch", bin, cluster, String(port)],
+                prefix: ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env"],
                 // SIGINT is PostgreSQL's fast shutdown; SIGTERM would wait for pygeoapi's pooled connections.
-                prefix: asPostgres, stopSignal: "INT", removeOnExit: [directory], logDirectory: directory)
+                stopSignal: "INT", removeOnExit: [directory] + ownedDirectories, logDirectory: directory)
             let database = PostGISDatabase(host: "127.0.0.1", port: port, databaseName: databaseName, user: "postgres", server: server, bin: bin)
             do {
                 try await database.waitUntilReady()
@@ -71,8 +70,8 @@ package struct PostGISDatabase: Sendable {
         self.bin = bin
     }
 
-    /// Polls `pg_isready` until the server accepts connections (startup takes well under a second).
-    private func waitUntilReady(timeout: Duration = .seconds(30)) async throws {
+    /// Polls `pg_isready` until the server accepts connections (initdb takes 1 to 6 s, depending on load).
+    private func waitUntilReady(timeout: Duration = .seconds(60)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard server.isRunning else { throw FixtureFailure("postgres exited: \(server.log.suffix(2_000))") }

@@ -58,8 +58,9 @@ package struct PygeoapiSampleService: Sendable {
         let started = clock.now
         let directory = try FixtureTools.makeDirectory(prefix: "pygeoapi-data")
         do {
-            // PostgreSQL starts while the sample data is generated and fetched.
-            async let postgres = timed { try await PostGISDatabase.start() }
+            // PostgreSQL starts while the sample data is generated and fetched; its watchdog owns the data
+            // directory (the table loads read from it, and it outlives pygeoapi's).
+            async let postgres = timed { try await PostGISDatabase.start(ownedDirectories: [directory]) }
             let (collections, sampleData) = try await timed {
                 try await SampleGeoJSON.featureCollections([.cities, .states], dataset: SampleDataset.shared(parcelCount: 1, seed: 1))
             }
@@ -80,7 +81,7 @@ package struct PygeoapiSampleService: Sendable {
                 served.append(PygeoapiCollection(id: pair.postGISCollection, title: "\(title) (PostGIS)", source: .postGIS(database, table: name)))
             }
             let loaded = clock.now
-            let server = try await PygeoapiServer.start(collections: served, ownedDirectories: [directory])
+            let server = try await PygeoapiServer.start(collections: served)
             let pygeoapiTime = clock.now - loaded
             return PygeoapiSampleService(
                 server: server, database: database, cities: pairs[0], states: pairs[1],

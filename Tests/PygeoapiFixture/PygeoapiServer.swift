@@ -45,15 +45,17 @@ package final class PygeoapiServer: Sendable {
             var environment = ProcessInfo.processInfo.environment
             environment["PYGEOAPI_CONFIG"] = config
             environment["PYGEOAPI_OPENAPI"] = openAPI
-            // The `pygeoapi` console script, run by this Python (its bin directory need not be on PATH).
-            let cli = "import sys; from pygeoapi import cli; sys.argv[0] = 'pygeoapi'; sys.exit(cli())"
-            try await FixtureTools.run([python, "-c", cli, "openapi", "generate", config, "--output-file", openAPI], environment: environment)
+            // `pygeoapi openapi generate` (the console script, run by this Python: its bin directory need not be
+            // on PATH), then the server, both under the watchdog: a test process dying during either leaves
+            // nothing behind.
+            let script = """
+                "$1" -c 'import sys; from pygeoapi import cli; sys.argv[0] = "pygeoapi"; sys.exit(cli())' \\
+                    openapi generate "$PYGEOAPI_CONFIG" --output-file "$PYGEOAPI_OPENAPI" >/dev/null || exit 1
+                exec "$1" -m flask --app pygeoapi.flask_app run --host 127.0.0.1 --port "$2" --no-reload --no-debugger \\
+                    --with-threads
+                """
             let server = try WatchedProcess(
-                name: "pygeoapi",
-                [
-                    python, "-m", "flask", "--app", "pygeoapi.flask_app", "run", "--host", "127.0.0.1", "--port", String(port),
-                    "--no-reload", "--no-debugger", "--with-threads",
-                ],
+                name: "pygeoapi", ["/bin/sh", "-c", script, "pygeoapi-launch", python, String(port)],
                 removeOnExit: [directory] + ownedDirectories, environment: environment, logDirectory: directory)
             do {
                 try await waitForLandingPage(url, server)

@@ -10,17 +10,19 @@ import Synchronization
 /// one of the few cooperative threads.
 final class WatchedProcess: Sendable {
     /// The watchdog: `$1` the signal that stops the child, `$2` a colon-separated list of directories to
-    /// remove once it has exited, the rest the child's command. `read` returns 1 at end of input (stop) and
+    /// remove once it has exited, the rest the child's command. The child leads a session of its own
+    /// (`setsid`), and the signal goes to its whole process group: a launcher script's current step (initdb,
+    /// `pygeoapi openapi generate`) stops with it. `read` returns 1 at end of input (stop) and
     /// more than 128 on its one-second timeout (check the child is still alive, keep waiting).
     private static let watchdog = """
         signal=$1; cleanup=$2; shift 2
-        "$@" </dev/null &
+        setsid "$@" </dev/null &
         child=$!
         while kill -0 "$child" 2>/dev/null; do
             read -r -t 1 _; status=$?
             if (( status > 0 && status <= 128 )); then break; fi
         done
-        kill -"$signal" "$child" 2>/dev/null
+        kill -"$signal" -- -"$child" 2>/dev/null
         wait "$child"; code=$?
         IFS=: read -r -a directories <<<"$cleanup"
         for directory in "${directories[@]}"; do [[ -n "$directory" ]] && rm -rf -- "$directory"; done
