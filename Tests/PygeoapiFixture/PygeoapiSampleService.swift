@@ -66,32 +66,38 @@ package struct PygeoapiSampleService: Sendable {
             }
             let (database, postgresTime) = try await postgres
             let loadStarted = clock.now
-            let dataset = try SampleDataset.shared(parcelCount: 1, seed: 1)
-            var pairs: [Dataset] = []
-            var served: [PygeoapiCollection] = []
-            for (layer, name, title) in [(SampleLayer.cities, "cities", "Cities"), (.states, "states", "States")] {
-                let path = "\(directory)/\(name).geojson"
-                try collections[layer]?.write(to: URL(fileURLWithPath: path))
-                try await database.load(geoJSONFile: path, table: name)
-                let pair = Dataset(
-                    geoJSONCollection: name, postGISCollection: "\(name)_postgis", geoJSONPath: path,
-                    featureCount: dataset.featureCount(layer), fieldNames: dataset.fieldNames(layer))
-                pairs.append(pair)
-                served.append(PygeoapiCollection(id: pair.geoJSONCollection, title: "\(title) (GeoJSON file)", source: .geoJSONFile(path: path)))
-                served.append(PygeoapiCollection(id: pair.postGISCollection, title: "\(title) (PostGIS)", source: .postGIS(database, table: name)))
-            }
+            let cities = try await load(.cities, "cities", from: collections, into: database, directory: directory)
+            let states = try await load(.states, "states", from: collections, into: database, directory: directory)
             let loaded = clock.now
-            let server = try await PygeoapiServer.start(collections: served)
-            let pygeoapiTime = clock.now - loaded
+            let server = try await PygeoapiServer.start(collections: [
+                PygeoapiCollection(id: cities.geoJSONCollection, title: "Cities (GeoJSON file)", source: .geoJSONFile(path: cities.geoJSONPath)),
+                PygeoapiCollection(id: cities.postGISCollection, title: "Cities (PostGIS)", source: .postGIS(database, table: "cities")),
+                PygeoapiCollection(id: states.geoJSONCollection, title: "States (GeoJSON file)", source: .geoJSONFile(path: states.geoJSONPath)),
+                PygeoapiCollection(id: states.postGISCollection, title: "States (PostGIS)", source: .postGIS(database, table: "states")),
+            ])
             return PygeoapiSampleService(
-                server: server, database: database, cities: pairs[0], states: pairs[1],
+                server: server, database: database, cities: cities, states: states,
                 startup: StartupTimes(
-                    sampleData: sampleData, postgres: postgresTime + (loaded - loadStarted), pygeoapi: pygeoapiTime,
+                    sampleData: sampleData, postgres: postgresTime + (loaded - loadStarted), pygeoapi: clock.now - loaded,
                     total: clock.now - started))
         } catch {
             try? FileManager.default.removeItem(atPath: directory)
             throw error
         }
+    }
+
+    /// Writes one layer's FeatureCollection to `{directory}/{name}.geojson` and loads it into table `name`.
+    private static func load(
+        _ layer: SampleLayer, _ name: String, from collections: [SampleLayer: Data], into database: PostGISDatabase, directory: String
+    ) async throws -> Dataset {
+        guard let collection = collections[layer] else { throw FixtureFailure("no sample GeoJSON for \(layer.rawValue)") }
+        let path = "\(directory)/\(name).geojson"
+        try collection.write(to: URL(fileURLWithPath: path))
+        try await database.load(geoJSONFile: path, table: name)
+        let dataset = try SampleDataset.shared(parcelCount: 1, seed: 1)
+        return Dataset(
+            geoJSONCollection: name, postGISCollection: "\(name)_postgis", geoJSONPath: path,
+            featureCount: dataset.featureCount(layer), fieldNames: dataset.fieldNames(layer))
     }
 
     private static func timed<T: Sendable>(_ body: () async throws -> T) async throws -> (T, Duration) {
