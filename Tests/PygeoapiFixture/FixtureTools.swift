@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Why a fixture could not start: what failed, with the child's output when there is one.
 package struct FixtureFailure: Error, CustomStringConvertible {
@@ -67,6 +68,25 @@ enum FixtureTools {
         return path
     }
 
+    /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the thread
+    /// that spawns it, and Swift concurrency's threads block most signals: a postgres started from one would
+    /// never see the signal that stops it (as in CurlHTTPTests' ChildProcess).
+    static func spawn(_ process: Process) throws {
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            let result = Result { try process.run() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.start()
+        done.wait()  // a few milliseconds: fork and exec
+        try outcome.withLock { $0 }?.get()
+    }
+
     /// Runs a one-shot tool to completion (killed after `timeout`) and returns its output; throws when it
     /// fails. Waits with `Task.sleep`, never blocking a cooperative thread.
     @discardableResult
@@ -86,7 +106,8 @@ enum FixtureTools {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        defer { try? handle.close() }
+        try spawn(process)
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { process.terminate() }

@@ -3,9 +3,10 @@ import Foundation
 /// A throw-away PostgreSQL cluster with PostGIS from Debian's packages, on a free loopback port, for the
 /// OGC API Features tests' pygeoapi PostgreSQL provider (the provider that really evaluates CQL).
 ///
-/// `initdb` runs in a fresh temporary directory as the `postgres` OS user (PostgreSQL refuses to run as
-/// root); the server listens on 127.0.0.1 and a socket directory inside it, with trust authentication and
-/// durability off (fsync, synchronous commit, full-page writes): test data is loaded once and thrown away.
+/// `initdb` runs in a fresh temporary directory as the `postgres` OS user when the tests run as root
+/// (PostgreSQL refuses root; otherwise as the current user); the server listens on 127.0.0.1 and a socket
+/// directory inside it, with trust authentication and durability off (fsync, synchronous commit, full-page
+/// writes): test data is loaded once and thrown away.
 /// The server runs under a ``WatchedProcess``: ``stop()``, or the test process ending, stops it (fast
 /// shutdown) and deletes the cluster.
 package struct PostGISDatabase: Sendable {
@@ -31,8 +32,11 @@ package struct PostGISDatabase: Sendable {
         let cluster = "\(directory)/cluster"
         do {
             try FileManager.default.createDirectory(atPath: cluster, withIntermediateDirectories: false)
-            // Owned by postgres, so that its watchdog (running as postgres) can delete all of it.
-            try await FixtureTools.run(["/bin/chown", "postgres:postgres", directory, cluster] + ownedDirectories)
+            // As root: owned by postgres, so that its watchdog (running as postgres) can delete all of it.
+            let runningAsRoot = geteuid() == 0
+            if runningAsRoot {
+                try await FixtureTools.run(["/bin/chown", "postgres:postgres", directory, cluster] + ownedDirectories)
+            }
             let port = try FixtureTools.unusedPort()
             // initdb runs under the watchdog too, so that a test process dying during it leaves nothing behind.
             let script = """
@@ -42,7 +46,7 @@ package struct PostGISDatabase: Sendable {
                 """
             let server = try WatchedProcess(
                 name: "postgres", ["/bin/sh", "-c", script, "postgres-launch", bin, cluster, String(port)],
-                prefix: ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env"],
+                prefix: runningAsRoot ? ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env"] : [],
                 // SIGINT is PostgreSQL's fast shutdown; SIGTERM would wait for pygeoapi's pooled connections.
                 stopSignal: "INT", removeOnExit: [directory] + ownedDirectories, logDirectory: directory)
             let database = PostGISDatabase(host: "127.0.0.1", port: port, databaseName: databaseName, user: "postgres", server: server, bin: bin)

@@ -48,7 +48,7 @@ final class WatchedProcess: Sendable {
         let pipe = Pipe()
         let process = Process()
         let launcher = prefix + ["/bin/bash", "-c", Self.watchdog, "watchdog", stopSignal, removeOnExit.joined(separator: ":")]
-        process.executableURL = URL(fileURLWithPath: launcher[0])
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? "/bin/bash")
         process.arguments = Array(launcher.dropFirst()) + arguments
         if let environment { process.environment = environment }
         process.standardInput = pipe.fileHandleForReading
@@ -58,27 +58,12 @@ final class WatchedProcess: Sendable {
         control = pipe.fileHandleForWriting
         let exited = exited
         process.terminationHandler = { _ in exited.set() }
-        try Self.spawn(process)
-        try? pipe.fileHandleForReading.close()
-    }
-
-    /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the thread
-    /// that spawns it, and Swift concurrency's threads block most signals: a postgres started from one would
-    /// never see the signal that stops it (as in CurlHTTPTests' ChildProcess).
-    private static func spawn(_ process: Process) throws {
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            let result = Result { try process.run() }
-            outcome.withLock { $0 = result }
-            done.signal()
+        defer {
+            // The child has its own copies; this process keeps only the control pipe's write end.
+            try? log.close()
+            try? pipe.fileHandleForReading.close()
         }
-        thread.start()
-        done.wait()  // a few milliseconds: fork and exec
-        try outcome.withLock { $0 }?.get()
+        try FixtureTools.spawn(process)
     }
 
     var isRunning: Bool { !exited.isSet }
