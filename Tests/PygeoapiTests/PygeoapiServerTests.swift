@@ -157,6 +157,8 @@ struct PygeoapiServerTests {
                 #expect(firstNext.hasSuffix("/items?offset=1000&limit=5000"), "\(collection) next: \(firstNext)")
             }
             await server.stop()
+            let afterStop = try? await Support.withClient { try await Support.get($0, server.landingURL + "/?f=json") }
+            #expect(afterStop == nil, "pygeoapi still answers after stop()")
         } catch {
             await server.stop()
             throw error
