@@ -165,6 +165,29 @@ struct PygeoapiServerTests {
         }
     }
 
+    /// A bbox crossing the antimeridian (minx > maxx) matches the complement on both providers: the cities
+    /// between -179 and 179, all of them, instead of those beyond ±179 (none). A client must split it in two.
+    @Test(arguments: ["cities", "cities_postgis"])
+    func antimeridianBBoxMatchesTheComplement(collection: String) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let beyond = try Support.longitudes(service.cities).filter { $0 >= 179 || $0 <= -179 }.count
+        let url = Support.url(service.server.collectionURL(collection) + "/items", [("bbox", "179,-90,-179,90"), ("limit", "10000")])
+        let page = try await Support.withClient { try Support.page(try await Support.json($0, url)) }
+        #expect(beyond == 0)
+        #expect(page.ids.count == service.cities.featureCount - beyond)
+    }
+
+    /// A CQL2 function the parser knows and the PostgreSQL provider can't run (`CASEI`) is an HTTP 500 with
+    /// an HTML body, not the JSON exception document.
+    @Test func unsupportedFunctionIsAnHTMLServerError() async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let url = Support.url(
+            service.server.collectionURL(service.cities.postGISCollection) + "/items", [("filter", "CASEI(\"ST\") = CASEI('ca')")])
+        let response = try await Support.withClient { try await Support.get($0, url) }
+        #expect(response.status == 500)
+        #expect(response.headers["Content-Type"]?.hasPrefix("text/html") == true)
+    }
+
     /// PostgreSQL and pygeoapi together start within the budget CI can afford once per test process.
     @Test func startsWithinBudget() async throws {
         let service = try await PygeoapiSampleService.shared()

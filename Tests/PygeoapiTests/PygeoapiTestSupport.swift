@@ -85,6 +85,18 @@ enum PygeoapiTestSupport {
         }
     }
 
+    /// The longitude of every point feature of a GeoJSON file, in file order.
+    static func longitudes(_ dataset: PygeoapiSampleService.Dataset) throws -> [Double] {
+        let file = try ParsedJSON(reading: Array(try Data(contentsOf: URL(fileURLWithPath: dataset.geoJSONPath))))
+        guard case .array(let features)? = file["features"] else { throw UnexpectedAnswer("no features in \(dataset.geoJSONPath)") }
+        return try features.map { feature in
+            guard case .array(let coordinates)? = feature["geometry"]?["coordinates"], case .number(let longitude)? = coordinates.first else {
+                throw UnexpectedAnswer("a feature that is not a point")
+            }
+            return longitude
+        }
+    }
+
     private static func attribute(_ value: ParsedJSON?) -> AttributeValue {
         switch value {
         case .string(let text)?: .string(text)
