@@ -1,0 +1,187 @@
+import FeatureQuerySupport
+import FeatureService
+import Logging
+
+/// Runs one query against one collection and answers its ``ServiceLayerResult``: pages along `next` (one
+/// sequence per bbox, two for a box across the antimeridian, or concurrent tiles for a large collection),
+/// gathers through a ``FeatureCollector`` and judges completeness.
+///
+/// `count` in the answer: the server's `numberMatched` when the server evaluated the whole filter (or there
+/// was none) and no feature it returned failed the local re-check; otherwise the features that passed the
+/// local filter in the pages read, which is exact when paging ran to the end and a lower bound when the
+/// result was cut (`complete: false`, reason `max_features` or `result_budget`).
+struct CollectionQueryRunner: Sendable {
+    let transport: OGCTransport
+    let service: ServiceDescription
+    let collection: CollectionMetadata
+    let queryables: Queryables?
+    let query: ServiceQuery
+    let budget: ResultBudget
+    var configuration: OGCEngineConfiguration { transport.configuration }
+
+    private var layer: String { collection.url }
+
+    func run() async throws -> ServiceLayerResult {
+        guard collection.itemType.lowercased() == "feature" else {
+            throw FeatureServiceError(
+                .unsupportedLayer, "\(layer) holds \(collection.itemType) items, not features", layer: layer)
+        }
+        let filter = try FilterPlan.plan(query.whereClause, conformance: service.conformance, queryables: queryables, layer: layer)
+        let spatial = try SpatialPlan.plan(query.geometry, relation: query.spatialRelationship, layer: layer)
+        let serverComplete = filter.serverEvaluatesAll && spatial.serverEvaluatesAll
+        let keep: FeatureCollector.Keep
+        var maxFeatures = query.maxFeatures
+        switch query.result {
+        case .count, .catalog: keep = .nothing
+        case .ids: keep = .ids
+        case .features:
+            let fields = query.outFields.contains("*") ? nil : query.outFields
+            keep = .features(outFields: fields, returnGeometry: query.returnGeometry)
+            maxFeatures = maxFeatures ?? configuration.maxFeaturesInMemory
+        }
+        var pageLimit = service.limitMaximum ?? configuration.defaultPageLimit
+        if let wanted = query.maxFeatures, serverComplete, query.result != .count {
+            // One more than wanted tells whether there are more.
+            pageLimit = min(pageLimit, max(1, wanted + 1))
+        }
+        var collector = FeatureCollector(
+            filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
+            serverFiltered: filter.server != .none)
+        let pager = ItemPager(
+            transport: transport, layer: layer, origin: service.origin,
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
+
+        var matchedByServer: [Int?] = []
+        var countedByServer = false
+        var tiling: [Double]?
+        let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
+        for box in boxes {
+            var first = true
+            let firstURL = ItemsURL.build(collection.itemsURL, limit: pageLimit, box: box, filter: filter.server)
+            let fallback = pageLimit > configuration.fallbackPageLimit
+                ? ItemsURL.build(collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, filter: filter.server) : nil
+            try await pager.run(first: firstURL, fallback: fallback) { page in
+                let isFirst = first
+                first = false
+                if isFirst { matchedByServer.append(page.numberMatched) }
+                guard collector.add(page.features, box: box) else { return .stop }
+                guard isFirst, page.next != nil, let matched = page.numberMatched else { return .more }
+                if query.result == .count, serverComplete, collector.rejectedServerMatches == 0 {
+                    countedByServer = true
+                    return .stop
+                }
+                if boxes.count == 1, let region = tileRegion(box, firstPage: page, matched: matched, collector: collector) {
+                    tiling = region
+                    return .stop
+                }
+                return .more
+            }
+            if collector.isCut { break }
+        }
+        if let region = tiling {
+            try await runTiles(region: region, spatialBox: boxes[0], filter: filter, pageLimit: pageLimit, into: &collector)
+        }
+        if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
+            throw FeatureServiceError(
+                .limitExceeded,
+                "\(layer) matches more than \(configuration.maxFeaturesInMemory) features, the most held without a "
+                    + "`maxFeatures`; set one, or narrow the query",
+                layer: layer)
+        }
+        return answer(collector, matchedByServer: matchedByServer, countedByServer: countedByServer, serverComplete: serverComplete)
+    }
+
+    /// The region to tile when the first page shows a collection worth tiling, else nil: `numberMatched`
+    /// known and above ``OGCEngineConfiguration/tileWhenPagesExceed`` pages, every feature so far with an id,
+    /// no `maxFeatures` cut to keep in order, and a query box or a collection extent to cut.
+    private func tileRegion(_ box: [Double]?, firstPage: ItemPage, matched: Int, collector: FeatureCollector) -> [Double]? {
+        guard let pages = configuration.tileWhenPagesExceed, configuration.tilesPerSide > 1, query.result != .count,
+            !firstPage.features.isEmpty, matched > pages * firstPage.features.count, collector.allHadIds,
+            query.maxFeatures.map({ $0 >= matched }) ?? true, box != nil || collection.extent != nil
+        else { return nil }
+        return box ?? [-180, -90, 180, 90]
+    }
+
+    /// Fetches the tiles of `region` at once (each its own `next` sequence, the per-host limit bounding
+    /// them) and adds them to `collector` in tile order; features already held (by id) count once.
+    private func runTiles(
+        region: [Double], spatialBox: [Double]?, filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector
+    ) async throws {
+        let tiles = TilePlanner.tiles(region: region, extent: collection.extent, perSide: configuration.tilesPerSide)
+        let pager = ItemPager(
+            transport: transport, layer: layer, origin: service.origin,
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
+        let itemsURL = collection.itemsURL
+        let fallbackLimit = configuration.fallbackPageLimit
+        let server = filter.server
+        var results = [[ParsedJSON]](repeating: [], count: tiles.count)
+        try await withThrowingTaskGroup(of: (Int, [ParsedJSON]).self) { group in
+            for (index, tile) in tiles.enumerated() {
+                group.addTask {
+                    var features: [ParsedJSON] = []
+                    let first = ItemsURL.build(itemsURL, limit: pageLimit, box: tile, filter: server)
+                    let fallback = pageLimit > fallbackLimit ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server) : nil
+                    try await pager.run(first: first, fallback: fallback) { page in
+                        features += page.features
+                        return .more
+                    }
+                    return (index, features)
+                }
+            }
+            for try await (index, features) in group { results[index] = features }
+        }
+        for (index, features) in results.enumerated() {
+            let accept: (FeatureGeometry.Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
+            guard collector.add(features, box: tiles[index], accept: accept) else { return }
+        }
+    }
+
+    private func answer(
+        _ collector: FeatureCollector, matchedByServer: [Int?], countedByServer: Bool, serverComplete: Bool
+    ) -> ServiceLayerResult {
+        let lied = collector.rejectedServerMatches > 0
+        if lied {
+            transport.logger.warning(
+                "an OGC API server returned features its own filter does not select; the worker filtered them out",
+                metadata: [
+                    "server": "\(service.landing)", "collection": "\(collection.id)",
+                    "features.rejected": "\(collection.url): \(collector.rejectedServerMatches)",
+                ])
+        }
+        let hasFilter = query.whereClause != nil || query.geometry != nil
+        let filteredBy: FilterSite? = hasFilter ? (serverComplete && !lied ? .server : .client) : nil
+        let known = matchedByServer.compactMap { $0 }
+        let serverTotal: Int? = known.count == matchedByServer.count && !known.isEmpty ? known.reduce(0, +) : nil
+        let authoritative = serverComplete && !lied
+        var count = collector.matched
+        if authoritative, let serverTotal { count = serverTotal }
+        var reason: IncompleteReason?
+        if collector.cutByBudget {
+            reason = .resultBudget
+        } else if collector.cutByMaxFeatures {
+            reason = .maxFeatures
+        } else if !countedByServer, let serverTotal {
+            let mismatch = matchedByServer.count == 1
+                ? collector.arrived != serverTotal
+                : collector.arrived > serverTotal || collector.arrived < (known.max() ?? 0)
+            if mismatch {
+                reason = .countMismatch
+                transport.logger.warning(
+                    "an OGC API collection's numberMatched disagrees with the features that arrived",
+                    metadata: [
+                        "server": "\(service.landing)", "collection": "\(collection.id)",
+                        "numberMatched": "\(serverTotal)", "arrived": "\(collector.arrived)",
+                    ])
+            }
+        }
+        let selection: LayerSelection
+        switch query.result {
+        case .count, .catalog: selection = .countOnly
+        case .ids: selection = .featureIds(collector.ids)
+        case .features: selection = .features(GeoJSONFeatureList(featureIds: collector.ids, json: collector.json))
+        }
+        return ServiceLayerResult(
+            url: collection.url, name: collection.title, count: count, isComplete: reason == nil, selection: selection,
+            collection: collection.id, filteredBy: filteredBy, incompleteReason: reason)
+    }
+}

@@ -1,0 +1,158 @@
+import FeatureGeometry
+import FeatureQuerySupport
+import FeatureService
+
+/// Gathers one collection's answer from its pages: deduplicates by `id` (type kept: `1` and `"1"` differ;
+/// features without `id` are kept, never deduplicated), re-checks every feature against the where clause and
+/// the exact spatial relation (a server that returns what it should have filtered out is noted), keeps the
+/// ids or GeoJSON the result asks for, and stops at `maxFeatures` or when the result budget refuses.
+struct FeatureCollector {
+    enum Keep {
+        case nothing
+        case ids
+        case features(outFields: [String]?, returnGeometry: Bool)
+    }
+
+    let filter: FilterPlan
+    let spatial: SpatialPlan
+    let keep: Keep
+    let maxFeatures: Int?
+    let budget: ResultBudget
+    /// Whether the server was asked to apply a where clause (CQL2 or parameters): a feature it returns that
+    /// the clause does not select is a lie.
+    let serverFiltered: Bool
+
+    private(set) var ids: [FeatureID?] = []
+    private(set) var json: [ArraySlice<UInt8>] = []
+    private var seen: Set<FeatureID> = []
+    /// Distinct features the server sent (what its `numberMatched` counts), before local filtering.
+    private(set) var arrived = 0
+    /// Features that passed every local check.
+    private(set) var matched = 0
+    /// Features the server returned for its filter that the filter does not select (where clause or bbox).
+    private(set) var rejectedServerMatches = 0
+    private(set) var cutByMaxFeatures = false
+    private(set) var cutByBudget = false
+    /// Every feature that arrived had an `id` (tiling relies on ids).
+    private(set) var allHadIds = true
+
+    init(filter: FilterPlan, spatial: SpatialPlan, keep: Keep, maxFeatures: Int?, budget: ResultBudget, serverFiltered: Bool) {
+        self.filter = filter
+        self.spatial = spatial
+        self.keep = keep
+        self.maxFeatures = maxFeatures
+        self.budget = budget
+        self.serverFiltered = serverFiltered
+    }
+
+    var isCut: Bool { cutByMaxFeatures || cutByBudget }
+
+    /// Takes one page's features (fetched with bbox `box`, if any); false once the collector is full.
+    /// `accept` decides, per feature with its geometry, whether this sequence owns it (tiles: each feature
+    /// counts once); nil accepts every feature.
+    mutating func add(_ features: [ParsedJSON], box: [Double]?, accept: ((Geometry?) -> Bool)? = nil) -> Bool {
+        for feature in features {
+            guard !isCut else { return false }
+            let id = Self.featureID(feature["id"])
+            if id == nil { allHadIds = false }
+            var geometry: Geometry?
+            var geometryDecoded = false
+            if let accept {
+                geometry = Self.geometry(feature)
+                geometryDecoded = true
+                if id == nil, !accept(geometry) { continue }
+            }
+            if let id, !seen.insert(id).inserted { continue }
+            arrived += 1
+            let properties = feature["properties"]?.members
+            if !filter.matches(properties) {
+                if serverFiltered { rejectedServerMatches += 1 }
+                continue
+            }
+            if !spatial.isEmpty {
+                if !geometryDecoded { geometry = Self.geometry(feature) }
+                if !spatial.matches(geometry) {
+                    if let box, SpatialPlan.isOutside(geometry, box: box) { rejectedServerMatches += 1 }
+                    continue
+                }
+            }
+            matched += 1
+            keepFeature(feature, id: id, properties: properties)
+        }
+        return !isCut
+    }
+
+    private mutating func keepFeature(_ feature: ParsedJSON, id: FeatureID?, properties: [String: ParsedJSON]?) {
+        switch keep {
+        case .nothing:
+            return
+        case .ids:
+            guard ids.count < maxFeatures ?? .max else {
+                cutByMaxFeatures = true
+                return
+            }
+            guard budget.reserve(16) else {
+                cutByBudget = true
+                return
+            }
+            ids.append(id)
+        case .features(let outFields, let returnGeometry):
+            guard ids.count < maxFeatures ?? .max else {
+                cutByMaxFeatures = true
+                return
+            }
+            let bytes = Self.write(feature, id: id, properties: properties, outFields: outFields, returnGeometry: returnGeometry)
+            guard budget.reserve(bytes.count + 16) else {
+                cutByBudget = true
+                return
+            }
+            ids.append(id)
+            json.append(bytes[...])
+        }
+    }
+
+    /// A feature's `id` with its type: an integral number as an integer, a string as a string (another
+    /// number as its text); nil when absent or of another type.
+    static func featureID(_ value: ParsedJSON?) -> FeatureID? {
+        switch value {
+        case .number(let number)?:
+            if let integer = Int64(exactly: number) { return .integer(integer) }
+            return .string(ParsedJSON.number(number).jsonText)
+        case .string(let text)?: return .string(text)
+        default: return nil
+        }
+    }
+
+    /// The feature's geometry in WGS 84; nil when absent, null or unreadable.
+    static func geometry(_ feature: ParsedJSON) -> Geometry? {
+        guard let value = feature["geometry"], case .object = value else { return nil }
+        return try? GeoJSON.decode(value, spatialReference: .wgs84)
+    }
+
+    /// The feature as one compact GeoJSON Feature: `id` as the server gave it, the geometry as it came (CRS84
+    /// lon/lat) or null, the properties kept by `outFields` (case-insensitive; nil keeps all).
+    static func write(
+        _ feature: ParsedJSON, id: FeatureID?, properties: [String: ParsedJSON]?, outFields: [String]?, returnGeometry: Bool
+    ) -> [UInt8] {
+        var output = #"{"type":"Feature","#
+        switch id {
+        case .integer(let value)?: output += #""id":\#(value),"#
+        case .string(let value)?:
+            output += #""id":"#
+            JSONString.append(value, to: &output)
+            output += ","
+        case nil: break
+        }
+        output += #""geometry":"#
+        if returnGeometry, let geometry = feature["geometry"] { geometry.write(to: &output) } else { output += "null" }
+        output += #","properties":"#
+        var kept = properties ?? [:]
+        if let outFields {
+            let wanted = Set(outFields.map { $0.lowercased() })
+            kept = kept.filter { wanted.contains($0.key.lowercased()) }
+        }
+        ParsedJSON.object(kept).write(to: &output)
+        output += "}"
+        return Array(output.utf8)
+    }
+}
