@@ -1,7 +1,7 @@
 package import CurlHTTP
 import EngineExecution
 import FeatureQuerySupport
-package import FeatureService
+import FeatureService
 package import Logging
 
 /// Queries OGC API Features collections completely and honestly, behind the worker's engine seam.

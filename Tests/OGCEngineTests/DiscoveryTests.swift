@@ -11,7 +11,7 @@ struct DiscoveryTests {
     @Test func aCatalogListsCollectionsWithTheirMetadata() async throws {
         let first = OGCTestServer.collection(
             "roads", extent: "[35.9,32.4,36.6,33.2]",
-            extra: #","description":"Roads","crs":["#/crs","http://www.opengis.net/def/crs/EPSG/0/3857"],"storageCrs":"http://www.opengis.net/def/crs/EPSG/0/4326","itemType":"feature""#)
+            extra: ##","description":"Roads","crs":["#/crs","http://www.opengis.net/def/crs/EPSG/0/3857"],"storageCrs":"http://www.opengis.net/def/crs/EPSG/0/4326","itemType":"feature""##)
         let second = OGCTestServer.collection("tiles", extra: #","itemType":"record""#)
         let server = try await OGCTestServer.start(
             conformance: OGCTestServer.cql2Text + ["http://www.opengis.net/spec/cql2/1.0/conf/cql2-json"], collections: [first, second],
@@ -47,7 +47,7 @@ struct DiscoveryTests {
             case "/api/colls":
                 collectionRequests.withLock { $0 += 1 }
                 if request.query == "p=2" {
-                    return .json(#"{"crs":["http://www.opengis.net/def/crs/OGC/1.3/CRS84"],"collections":[{"id":"b","crs":["#/crs"]}],"links":[]}"#)
+                    return .json(##"{"crs":["http://www.opengis.net/def/crs/OGC/1.3/CRS84"],"collections":[{"id":"b","crs":["#/crs"]}],"links":[]}"##)
                 }
                 return .json(#"{"collections":[{"id":"a"}],"links":[{"rel":"next","href":"?p=2"}]}"#)
             case "/api/colls/b/items":

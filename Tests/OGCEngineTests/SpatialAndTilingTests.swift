@@ -90,10 +90,15 @@ struct SpatialAndTilingTests {
         let tiles = TilePlanner.tiles(region: [-180, -90, 180, 90], extent: [0, 0, 10, 10], perSide: 2)
         #expect(tiles.count == 4)
         #expect(tiles[0] == [-180, -90, 5, 5] && tiles[3] == [5, 5, 180, 90])
-        let edge = try? GeoJSON.decode(#"{"type":"Point","coordinates":[5,5]}"#)
-        #expect((0..<4).filter { TilePlanner.owns($0, of: tiles, geometry: edge) } == [0])
-        let inside = try? GeoJSON.decode(#"{"type":"Point","coordinates":[7,7]}"#)
-        #expect((0..<4).filter { TilePlanner.owns($0, of: tiles, geometry: inside) } == [1, 2, 3])
+        func owners(_ x: Double, _ y: Double) -> [Int] {
+            let point = try? GeoJSON.decode(#"{"type":"Point","coordinates":[\#(x),\#(y)]}"#)
+            let returnedBy = tiles.indices.filter { tiles[$0][0] <= x && x <= tiles[$0][2] && tiles[$0][1] <= y && y <= tiles[$0][3] }
+            return returnedBy.filter { TilePlanner.owns($0, of: tiles, geometry: point) }
+        }
+        #expect(owners(5, 5) == [0])
+        #expect(owners(5, 7) == [2])
+        #expect(owners(7, 7) == [3])
+        #expect(owners(7, 5) == [1])
         #expect((0..<4).filter { TilePlanner.owns($0, of: tiles, geometry: nil) } == [0])
     }
 

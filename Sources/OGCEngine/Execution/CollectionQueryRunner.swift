@@ -1,3 +1,4 @@
+import FeatureGeometry
 import FeatureQuerySupport
 import FeatureService
 import Logging
@@ -131,7 +132,7 @@ struct CollectionQueryRunner: Sendable {
             for try await (index, features) in group { results[index] = features }
         }
         for (index, features) in results.enumerated() {
-            let accept: (FeatureGeometry.Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
+            let accept: (Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
             guard collector.add(features, box: tiles[index], accept: accept) else { return }
         }
     }

@@ -65,7 +65,7 @@ enum OGCResponse {
             }
             return document
         } catch let error as JSONReadError {
-            let truncated = error.kind == .malformed && error.message.contains("the end of the input")
+            let truncated = error.kind == .malformed && (error.message.contains("the input ends") || error.message.contains("the end of the input"))
             throw OGCFailure.malformed(
                 layer, "answered \(truncated ? "a JSON body cut short" : "invalid JSON") where \(what) was expected: \(error.message)",
                 retryable: truncated)
