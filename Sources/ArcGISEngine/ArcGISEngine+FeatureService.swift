@@ -10,6 +10,7 @@ extension ArcGISEngine: FeatureServiceEngine {
     package var kinds: Set<ServiceKind> { [.arcgis] }
 
     package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
+        if query.result == .catalog { return await catalogs(of: targets) }
         let featureQuery = FeatureQuery(query)
         // The layer bound counts every target's layers together, so it is checked before the fan-out.
         let parsed = targets.map { ArcGISTarget.from($0) }
@@ -30,6 +31,28 @@ extension ArcGISEngine: FeatureServiceEngine {
             case .failure(let error): return [ServiceLayerOutcome(url: target.url, result: .failure(error))]
             }
             return await self.queryTarget(arcgis, featureQuery, budget: budget).map(ServiceLayerOutcome.init)
+        }
+    }
+}
+
+extension ArcGISEngine {
+    /// `result: catalog`: one outcome per target, listing its layers.
+    private func catalogs(of targets: [ServiceTarget]) async -> [[ServiceLayerOutcome]] {
+        await TargetFanOut.outcomes(of: targets) { target in
+            let arcgis: ArcGISTarget
+            switch ArcGISTarget.from(target) {
+            case .success(let parsed): arcgis = parsed
+            case .failure(let error): return [ServiceLayerOutcome(url: target.url, result: .failure(error))]
+            }
+            let result: Result<ServiceLayerResult, FeatureServiceError>
+            do throws(ArcGISError) {
+                let entries = try await self.catalog(of: arcgis)
+                result = .success(ServiceLayerResult(
+                    url: target.url, count: entries.count, isComplete: true, selection: .catalog(entries)))
+            } catch {
+                result = .failure(FeatureServiceError(error))
+            }
+            return [ServiceLayerOutcome(url: target.url, result: result)]
         }
     }
 }
@@ -60,6 +83,8 @@ extension FeatureQuery {
         case .ids: .ids
         case .count: .count
         case .features: .features
+        // A catalog lists layers instead of querying them (``ArcGISEngine/catalog(of:)``); never run as a query.
+        case .catalog: .count
         }
         self.init(
             whereClause: query.whereClause, geometry: query.geometry, spatialRelationship: query.spatialRelationship,
@@ -110,7 +135,8 @@ extension ServiceLayerOutcome {
         }
         self.init(url: result.url, result: .success(ServiceLayerResult(
             url: result.url, layerId: result.layerId, name: result.name, objectIdField: result.objectIdField,
-            count: result.count, isComplete: result.isComplete, selection: selection)))
+            count: result.count, isComplete: result.isComplete, selection: selection,
+            incompleteReason: result.completeness.incompleteReason)))
     }
 }
 
@@ -140,5 +166,16 @@ extension GeoJSONFeatureList {
             json.append(ArraySlice(text.utf8))
         }
         self.init(objectIds: ids, json: json)
+    }
+}
+
+extension Completeness {
+    /// Why the result is incomplete, in the seam's words: the budget first (it cuts below `maxFeatures`), then
+    /// the limit, then rows the service lost while paging.
+    var incompleteReason: IncompleteReason? {
+        if isComplete { return nil }
+        if truncatedByBudget { return .resultBudget }
+        if truncatedByLimit { return .maxFeatures }
+        return .rowsLost
     }
 }

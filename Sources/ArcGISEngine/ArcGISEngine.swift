@@ -142,7 +142,7 @@ public final class ArcGISEngine: Sendable {
         return try await runner.run()
     }
 
-    private func layerMetadata(_ url: LayerURL) async throws -> LayerMetadata {
+    func layerMetadata(_ url: LayerURL) async throws -> LayerMetadata {
         if let cached = try layers.freshValue(for: url.url) { return cached }
         let transport = self.transport
         return try await layers.value(for: url.url) {
@@ -153,7 +153,7 @@ public final class ArcGISEngine: Sendable {
         }
     }
 
-    private func serviceMetadata(_ url: LayerURL) async throws -> ServiceMetadata {
+    func serviceMetadata(_ url: LayerURL) async throws -> ServiceMetadata {
         let transport = self.transport
         return try await services.value(for: url.url) {
             try await transport.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),

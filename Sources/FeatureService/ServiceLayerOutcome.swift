@@ -3,10 +3,51 @@
 package enum LayerSelection: Sendable {
     /// `result: count`: only the count (``ServiceLayerResult/count``).
     case countOnly
-    /// `result: ids`: the selection, ascending.
+    /// `result: ids` of an ArcGIS layer: the selection, ascending.
     case objectIds([Int64])
+    /// `result: ids` of an OGC collection: the features' ids as the server gave them, in arrival order after
+    /// deduplication; `nil` for a feature without an id (kept, never deduplicated).
+    case featureIds([FeatureID?])
     /// `result: features`: the features as GeoJSON (and so their ids).
     case features(GeoJSONFeatureList)
+    /// `result: catalog`: what the target offers to query (an OGC landing page's collections, an ArcGIS
+    /// service's layers). One outcome per target.
+    case catalog([CatalogEntry])
+
+    /// How many ids, features or catalog entries the selection holds (0 for a count).
+    package var itemCount: Int {
+        switch self {
+        case .countOnly: 0
+        case .objectIds(let ids): ids.count
+        case .featureIds(let ids): ids.count
+        case .features(let features): features.count
+        case .catalog(let entries): entries.count
+        }
+    }
+}
+
+/// Where a layer's filter (attributes and geometry) was evaluated.
+package enum FilterSite: String, Sendable, Hashable {
+    /// The service filtered, and every feature it returned matched when checked again.
+    case server
+    /// The worker filtered what the service returned: the service could not express the filter, or ignored it.
+    case client
+}
+
+/// Why a layer's selection holds fewer features than match: a result marked incomplete says which.
+package struct IncompleteReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
+
+    /// The request's `maxFeatures` cut the selection.
+    package static let maxFeatures = IncompleteReason(rawValue: "max_features")
+    /// The request's result budget (bytes) ran out.
+    package static let resultBudget = IncompleteReason(rawValue: "result_budget")
+    /// The service's own count (`numberMatched`) disagrees with what arrived.
+    package static let countMismatch = IncompleteReason(rawValue: "count_mismatch")
+    /// Rows were lost while paging (the service changed under the query, or pages overlapped).
+    package static let rowsLost = IncompleteReason(rawValue: "rows_lost")
 }
 
 /// A layer that answered.
@@ -22,11 +63,21 @@ package struct ServiceLayerResult: Sendable {
     /// rows lost while paging.
     package var isComplete: Bool
     package var selection: LayerSelection
+    /// The OGC collection id; `nil` for ArcGIS layers.
+    package var collection: String?
+    /// Where the filter ran; `nil` where the protocol always filters on the service (ArcGIS).
+    package var filteredBy: FilterSite?
+    /// Why ``isComplete`` is false, when the engine knows.
+    package var incompleteReason: IncompleteReason?
 
     package init(
         url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, count: Int,
-        isComplete: Bool, selection: LayerSelection
+        isComplete: Bool, selection: LayerSelection, collection: String? = nil, filteredBy: FilterSite? = nil,
+        incompleteReason: IncompleteReason? = nil
     ) {
+        self.collection = collection
+        self.filteredBy = filteredBy
+        self.incompleteReason = incompleteReason
         self.url = url
         self.layerId = layerId
         self.name = name

@@ -12,6 +12,8 @@ package struct ServiceQuery: Sendable, Hashable {
         case count
         /// The matching features as GeoJSON.
         case features
+        /// What each target offers to query (collections, layers); the query's filters don't apply.
+        case catalog
     }
 
     /// The attribute filter; `nil` for every feature.

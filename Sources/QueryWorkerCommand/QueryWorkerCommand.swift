@@ -12,7 +12,7 @@ struct QueryWorkerCommand: AsyncParsableCommand {
             `query-worker query --wait` sends it a request and prints the outcome. OGC API Features targets \
             are coming in the next release; this version answers them `rejected` (unsupported_target).
             """,
-        subcommands: [RunCommand.self, QueryCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self]
+        subcommands: [RunCommand.self, QueryCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self, ExportCommand.self]
     )
 
     /// ArgumentParser's own `main`, except that a usage error exits with 1 rather than 64 (`EX_USAGE`):

@@ -27,7 +27,7 @@ import Testing
             #expect(budget.isSpent)
             #expect(budget.used <= budget.limit)
             var held = 0
-            features.forEachFeature { _, json in held += json.count }
+            for json in features.json { held += json.count }
             #expect(held <= budget.used, "the features kept are within what was reserved")
             #expect(features.objectIds == features.objectIds.sorted())
             let pages = server.statistics.recentQueries(.parcels).filter { $0.parameter("resultOffset") != nil }

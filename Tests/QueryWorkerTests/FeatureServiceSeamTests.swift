@@ -32,6 +32,7 @@ import Testing
                     case .count: .countOnly
                     case .ids: .objectIds(features.objectIds)
                     case .features: .features(features)
+                    case .catalog: .catalog([CatalogEntry(id: layer)])
                     }
                     return ServiceLayerOutcome(url: url, result: .success(ServiceLayerResult(
                         url: url, name: layer, count: 2, isComplete: true, selection: selection)))

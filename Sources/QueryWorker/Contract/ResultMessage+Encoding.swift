@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureService
 
 extension ResultMessage {
     /// The result as one message (part 1 of 1), whatever its size.
@@ -95,11 +96,7 @@ extension ResultMessage {
 
     func itemCount(of layer: Int) -> Int {
         guard case .succeeded(_, _, let selection) = layers[layer].outcome else { return 0 }
-        switch selection {
-        case .countOnly: return 0
-        case .objectIds(let ids): return ids.count
-        case .features(let features): return features.count
-        }
+        return selection.itemCount
     }
 
     /// Bytes item `index` of `layer` adds to a part: its id's digits (and feature bytes), plus the separating
@@ -111,8 +108,16 @@ extension ResultMessage {
             return 0
         case .objectIds(let ids):
             return ContractJSONWriter.digitCount(ids[index]) + (first ? 0 : 1)
+        case .featureIds(let ids):
+            return ContractJSONWriter.size(of: ids[index]) + (first ? 0 : 1)
         case .features(let features):
-            return ContractJSONWriter.digitCount(features.objectIds[index]) + features.json[index].count + (first ? 0 : 2)
+            let id = switch features.identifiers {
+            case .objectIds(let ids): ContractJSONWriter.digitCount(ids[index])
+            case .featureIds(let ids): ContractJSONWriter.size(of: ids[index])
+            }
+            return id + features.json[index].count + (first ? 0 : 2)
+        case .catalog(let entries):
+            return ContractJSONWriter.size(of: entries[index]) + (first ? 0 : 1)
         }
     }
 
@@ -143,18 +148,38 @@ extension ResultMessage {
 
     private func itemTooLarge(layer: Int, index: Int, size: Int, limit: Int) -> ContractError {
         let url = layers[layer].url
-        var id: Int64?
+        var id: ParsedJSON?
         if case .succeeded(_, _, let selection) = layers[layer].outcome {
             switch selection {
-            case .objectIds(let ids): id = ids[index]
-            case .features(let features): id = features.objectIds[index]
-            case .countOnly: id = nil
+            case .objectIds(let ids): id = .number(Double(ids[index]))
+            case .featureIds(let ids): id = ids[index].map(Self.json)
+            case .features(let features):
+                switch features.identifiers {
+                case .objectIds(let ids): id = .number(Double(ids[index]))
+                case .featureIds(let ids): id = ids[index].map(Self.json)
+                }
+            case .countOnly, .catalog: id = nil
             }
         }
-        let what = id.map { "feature \($0) of \(url)" } ?? "an entry of \(url)"
+        let what = id.map { "feature \(Self.text($0)) of \(url)" } ?? "an entry of \(url)"
         var details: [String: ParsedJSON] = ["layer": .string(url), "size": .number(Double(size))]
-        if let id { details["objectId"] = .number(Double(id)) }
+        if let id { details[layers[layer].collection == nil ? "objectId" : "featureId"] = id }
         return tooLarge("\(what) takes \(size) bytes as GeoJSON", limit: limit, details: details)
+    }
+
+    private static func json(_ id: FeatureID) -> ParsedJSON {
+        switch id {
+        case .integer(let value): .number(Double(value))
+        case .string(let value): .string(value)
+        }
+    }
+
+    private static func text(_ id: ParsedJSON) -> String {
+        switch id {
+        case .string(let value): "\"\(value)\""
+        case .number(let value): String(Int64(value))
+        default: "?"
+        }
     }
 
     private func tooLarge(_ what: String, limit: Int, details: [String: ParsedJSON]) -> ContractError {

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureService
 
 extension ResultMessage {
     /// One part: the envelope, then each segment as a layer entry with its slice of items.
@@ -59,6 +60,11 @@ extension ResultMessage {
         writer.raw("{")
         writer.key("url")
         writer.string(layer.url)
+        if let collection = layer.collection {
+            writer.comma()
+            writer.key("collection")
+            writer.string(collection)
+        }
         if let layerId = layer.layerId {
             writer.comma()
             writer.key("layerId")
@@ -95,13 +101,37 @@ extension ResultMessage {
             writer.comma()
             writer.key("complete")
             writer.bool(complete)
+            if !complete, let reason = layer.incompleteReason {
+                writer.comma()
+                writer.key("incompleteReason")
+                writer.string(reason.rawValue)
+            }
+            if let site = layer.filteredBy {
+                writer.comma()
+                writer.key("filteredBy")
+                writer.string(site.rawValue)
+            }
             switch selection {
             case .countOnly:
                 break
             case .objectIds(let ids):
                 writeIds(ids, start: start, end: end, to: &writer)
+            case .featureIds(let ids):
+                writeFeatureIds(ids, start: start, end: end, to: &writer)
+            case .catalog(let entries):
+                writer.comma()
+                writer.key("catalog")
+                writer.raw("[")
+                for item in start..<end {
+                    if item > start { writer.comma() }
+                    writer.catalogEntry(entries[item])
+                }
+                writer.raw("]")
             case .features(let features):
-                writeIds(features.objectIds, start: start, end: end, to: &writer)
+                switch features.identifiers {
+                case .objectIds(let ids): writeIds(ids, start: start, end: end, to: &writer)
+                case .featureIds(let ids): writeFeatureIds(ids, start: start, end: end, to: &writer)
+                }
                 writer.comma()
                 writer.key("features")
                 writer.raw(#"{"type":"FeatureCollection","features":["#)
@@ -122,6 +152,19 @@ extension ResultMessage {
         for item in start..<end {
             if item > start { writer.comma() }
             writer.integer(ids[item])
+        }
+        writer.raw("]")
+    }
+}
+
+extension ResultMessage {
+    private func writeFeatureIds(_ ids: [FeatureID?], start: Int, end: Int, to writer: inout ContractJSONWriter) {
+        writer.comma()
+        writer.key("featureIds")
+        writer.raw("[")
+        for item in start..<end {
+            if item > start { writer.comma() }
+            writer.featureId(ids[item])
         }
         writer.raw("]")
     }

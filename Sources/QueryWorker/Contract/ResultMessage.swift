@@ -88,10 +88,22 @@ struct LayerResult: Sendable {
     var name: String?
     /// The object-id field, when the layer's metadata was read.
     var objectIdField: String?
+    /// The OGC collection id; `nil` for ArcGIS layers.
+    var collection: String?
+    /// Where the filter ran (OGC collections).
+    var filteredBy: FilterSite?
+    /// Why the selection is incomplete, when the engine knows.
+    var incompleteReason: IncompleteReason?
     var outcome: Outcome
 
-    init(url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, outcome: Outcome) {
+    init(
+        url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, collection: String? = nil,
+        filteredBy: FilterSite? = nil, incompleteReason: IncompleteReason? = nil, outcome: Outcome
+    ) {
         self.url = url
+        self.collection = collection
+        self.filteredBy = filteredBy
+        self.incompleteReason = incompleteReason
         self.layerId = layerId
         self.name = name
         self.objectIdField = objectIdField
@@ -106,6 +118,7 @@ struct LayerResult: Sendable {
         case .success(let result):
             self.init(
                 url: result.url, layerId: result.layerId, name: result.name, objectIdField: result.objectIdField,
+                collection: result.collection, filteredBy: result.filteredBy, incompleteReason: result.incompleteReason,
                 outcome: .succeeded(count: result.count, complete: result.isComplete, selection: result.selection))
         }
     }

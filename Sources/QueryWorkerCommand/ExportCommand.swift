@@ -1,0 +1,98 @@
+import ArgumentParser
+import CurlHTTP
+import FeatureGeometry
+import FeatureService
+import FeatureServiceEngines
+import Foundation
+import Logging
+import QueryLanguage
+
+/// `query-worker export`: one layer or collection's selection, fetched by the worker's engines in this process
+/// (no Kafka) and written as a GeoJSON FeatureCollection: what ogr2ogr does, for an operator checking a service
+/// and for the engine benchmarks, which compare it with ogr2ogr and OWSLib process for process.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Fetch a layer's or collection's features with the worker's engines (no Kafka) and write them as GeoJSON.",
+        discussion: """
+            Give an ArcGIS layer URL (--arcgis …/FeatureServer/0), or an OGC API Features landing page and a \
+            collection (--ogc URL --collection ID). The summary (count, complete, where the filter ran) goes to \
+            standard error; the features to --output (or standard output). Exit status 2 when the layer failed.
+            """)
+
+    @Option(help: ArgumentHelp("An ArcGIS layer URL.", valueName: "url")) var arcgis: String?
+    @Option(help: ArgumentHelp("An OGC API Features landing page URL.", valueName: "url")) var ogc: String?
+    @Option(help: ArgumentHelp("The OGC collection id (with --ogc).", valueName: "id")) var collection: String?
+    @Option(name: .customLong("where"), help: "An ArcGIS SQL where clause (sent as CQL2 to OGC servers that support it).")
+    var whereClause: String?
+    @Option(help: ArgumentHelp("At most this many features.", valueName: "n")) var maxFeatures: Int?
+    @Flag(help: "Leave geometries out.") var noGeometry = false
+    @Option(help: ArgumentHelp("Where to write the FeatureCollection (default: standard output).", valueName: "path"))
+    var output: String?
+    @Option(help: ArgumentHelp("HTTP requests in flight to one host.", valueName: "n")) var maxRequestsPerHost = 8
+    @OptionGroup var logging: LoggingOptions
+
+    func validate() throws {
+        guard (arcgis == nil) != (ogc == nil) else { throw ValidationError("give exactly one of --arcgis and --ogc") }
+        if ogc != nil, collection == nil { throw ValidationError("--ogc needs --collection") }
+        if arcgis != nil, collection != nil { throw ValidationError("--collection goes with --ogc") }
+        if let maxFeatures, maxFeatures < 1 { throw ValidationError("--max-features must be at least 1") }
+        guard (1...64).contains(maxRequestsPerHost) else { throw ValidationError("--max-requests-per-host is 1 to 64") }
+    }
+
+    func run() async throws {
+        let logger = logging.makeLogger(label: "query-worker.export")
+        let target: ServiceTarget = if let arcgis {
+            ServiceTarget(kind: .arcgis, url: Self.trimmed(arcgis))
+        } else {
+            ServiceTarget(kind: .ogc, url: Self.trimmed(ogc ?? ""), layers: collection.map { [$0] })
+        }
+        var clause: WhereClause?
+        if let whereClause {
+            do { clause = try WhereClause(whereClause) } catch { throw ValidationError("--where: \(error)") }
+        }
+        let query = ServiceQuery(
+            whereClause: clause, returnGeometry: !noGeometry, outSpatialReference: .wgs84, maxFeatures: maxFeatures,
+            result: .features)
+        let client = try HTTPClient(logger: logger)
+        let limits = StandardEngines.Limits(maxRequestsPerHost: maxRequestsPerHost, requestTimeout: .seconds(60))
+        let engine = StandardEngines.router(httpClient: client, limits: limits, logger: logger)
+        let outcome = await engine.query([target], query, budget: .unlimited()).first?.first
+        await client.shutdown()
+        switch outcome?.result {
+        case .success(let layer)?:
+            try write(layer)
+            var summary = "\(layer.url): \(layer.selection.itemCount) features, count \(layer.count), complete \(layer.isComplete)"
+            if let site = layer.filteredBy { summary += ", filtered by the \(site)" }
+            if let reason = layer.incompleteReason { summary += " (\(reason))" }
+            FileHandle.standardError.write(Data((summary + "\n").utf8))
+        case .failure(let error)?:
+            FileHandle.standardError.write(Data("\(error.layer): \(error.code): \(error.message)\n".utf8))
+            throw ExitCode(2)
+        case nil:
+            throw ExitCode(2)
+        }
+    }
+
+    private func write(_ layer: ServiceLayerResult) throws {
+        var bytes = Array(#"{"type":"FeatureCollection","features":["#.utf8)
+        if case .features(let features) = layer.selection {
+            for (index, json) in features.json.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: json)
+            }
+        }
+        bytes.append(contentsOf: "]}\n".utf8)
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                throw ValidationError("cannot write \(output)")
+            }
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+
+    private static func trimmed(_ url: String) -> String {
+        url.hasSuffix("/") ? String(url.dropLast()) : url
+    }
+}
