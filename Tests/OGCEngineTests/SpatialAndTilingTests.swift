@@ -102,6 +102,29 @@ struct SpatialAndTilingTests {
         #expect((0..<4).filter { TilePlanner.owns($0, of: tiles, geometry: nil) } == [0])
     }
 
+    @Test func anEnvelopeInACRSTheCollectionServesGoesWithBboxCrs() async throws {
+        let crs = "http://www.opengis.net/def/crs/EPSG/0/2229"
+        let server = try await OGCTestServer.start(
+            conformance: OGCTestServer.part1 + ["http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs"],
+            collections: [
+                OGCTestServer.collection("things", extra: #","crs":["http://www.opengis.net/def/crs/OGC/1.3/CRS84","\#(crs)"]"#),
+                OGCTestServer.collection("other"),
+            ]
+        ) { _ in .json(OGCTestServer.page([OGCTestServer.feature(id: "1")], numberMatched: 1)) }
+        let box = Geometry.envelope(Envelope(xmin: 6_400_000, ymin: 1_800_000, xmax: 6_500_000, ymax: 1_900_000, spatialReference: SpatialReference(wkid: 2229)))
+        let (served, refused) = try await server.withEngine { engine in
+            (await server.query(engine, ServiceQuery(geometry: box, result: .ids)),
+             await server.query(engine, ServiceQuery(geometry: box, result: .ids), collection: "other"))
+        }
+        #expect(served.success?.featureIds == [.integer(1)])
+        #expect(served.success?.filteredBy == .server)
+        let sent = try #require(server.itemRequests.first?.queryItems)
+        #expect(sent.first { $0.name == "bbox" }?.value == "6400000,1800000,6500000,1900000")
+        #expect(sent.first { $0.name == "bbox-crs" }?.value == crs)
+        #expect(refused.failure?.code == .invalidQuery)
+        #expect(server.itemRequests.count == 1)
+    }
+
     @Test func antimeridianSplitting() {
         #expect(SpatialPlan.split(west: 170, south: -10, east: 190, north: 10) == [[170, -10, 180, 10], [-180, -10, -170, 10]])
         #expect(SpatialPlan.split(west: 170, south: -10, east: -170, north: 10) == [[170, -10, 180, 10], [-180, -10, -170, 10]])

@@ -28,7 +28,9 @@ struct CollectionQueryRunner: Sendable {
                 .unsupportedLayer, "\(layer) holds \(collection.itemType) items, not features", layer: layer)
         }
         let filter = try FilterPlan.plan(query.whereClause, conformance: service.conformance, queryables: queryables, layer: layer)
-        let spatial = try SpatialPlan.plan(query.geometry, relation: query.spatialRelationship, layer: layer)
+        let spatial = try SpatialPlan.plan(
+            query.geometry, relation: query.spatialRelationship, layer: layer, collectionCRS: collection.crs,
+            supportsCRS: service.conformance.supportsCRS)
         let serverComplete = filter.serverEvaluatesAll && spatial.serverEvaluatesAll
         let keep: FeatureCollector.Keep
         var maxFeatures = query.maxFeatures
@@ -58,20 +60,23 @@ struct CollectionQueryRunner: Sendable {
         let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
         for box in boxes {
             var first = true
-            let firstURL = ItemsURL.build(collection.itemsURL, limit: pageLimit, box: box, filter: filter.server)
+            let firstURL = ItemsURL.build(
+                collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: filter.server)
             let fallback = pageLimit > configuration.fallbackPageLimit
-                ? ItemsURL.build(collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, filter: filter.server) : nil
+                ? ItemsURL.build(
+                    collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, bboxCRS: spatial.bboxCRS,
+                    filter: filter.server) : nil
             try await pager.run(first: firstURL, fallback: fallback) { page in
                 let isFirst = first
                 first = false
                 if isFirst { matchedByServer.append(page.numberMatched) }
-                guard collector.add(page.features, box: box) else { return .stop }
+                guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
                 guard isFirst, page.next != nil, let matched = page.numberMatched else { return .more }
                 if query.result == .count, serverComplete, collector.rejectedServerMatches == 0 {
                     countedByServer = true
                     return .stop
                 }
-                if boxes.count == 1, let region = tileRegion(box, firstPage: page, matched: matched, collector: collector) {
+                if boxes.count == 1, spatial.bboxCRS == nil, let region = tileRegion(box, firstPage: page, matched: matched, collector: collector) {
                     tiling = region
                     return .stop
                 }

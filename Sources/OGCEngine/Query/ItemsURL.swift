@@ -1,9 +1,12 @@
 /// Items request URLs: the collection's items URL with the query's parameters appended, each percent-encoded
 /// (RFC 3986 unreserved characters and the `bbox` commas kept).
 enum ItemsURL {
-    static func build(_ itemsURL: String, limit: Int, box: [Double]?, filter: FilterPlan.ServerPart) -> String {
+    static func build(
+        _ itemsURL: String, limit: Int, box: [Double]?, bboxCRS: String? = nil, filter: FilterPlan.ServerPart
+    ) -> String {
         var parameters = [QueryParameter("limit", String(limit))]
         if let box { parameters.append(QueryParameter("bbox", box.map(number).joined(separator: ","))) }
+        if box != nil, let bboxCRS { parameters.append(QueryParameter("bbox-crs", bboxCRS)) }
         switch filter {
         case .none: break
         case .cql2(let language, let text):

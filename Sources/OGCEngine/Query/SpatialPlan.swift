@@ -6,11 +6,15 @@ import FeatureService
 /// evaluated in the worker on every feature that comes back (servers test `bbox` by intersection only, and
 /// some get it wrong).
 ///
-/// A query geometry in WGS 84 or Web Mercator is supported (Web Mercator is projected); in another spatial
-/// reference it is `invalid_query`: features come back in CRS84 and could not be related to it here.
+/// A query geometry in WGS 84 or Web Mercator is related here (Web Mercator is projected to WGS 84). An
+/// envelope in another EPSG spatial reference is sent as it is with `bbox-crs` (Part 2), when the API
+/// declares `crs` and the collection lists that CRS; the server's answer is then the filter (features come back
+/// in CRS84 and cannot be related to it here). Anything else is `invalid_query`.
 struct SpatialPlan: Sendable {
-    /// `[west, south, east, north]` per request sequence; empty for no spatial filter.
+    /// `[west, south, east, north]` per request sequence (in ``bboxCRS``, else CRS84); empty for none.
     let boxes: [[Double]]
+    /// The `bbox-crs` to send; nil for CRS84.
+    var bboxCRS: String? = nil
     /// The exact relation, one filter per box (the pieces of a split query box); empty for none.
     let filters: [SpatialFilter]
     /// Whether the bbox alone is the whole filter (an envelope asked with intersects).
@@ -20,12 +24,17 @@ struct SpatialPlan: Sendable {
 
     var isEmpty: Bool { boxes.isEmpty }
 
-    static func plan(_ geometry: Geometry?, relation: SpatialRelation, layer: String) throws(FeatureServiceError) -> SpatialPlan {
+    /// The box a feature's geometry (CRS84) can be compared with: none when the box is in another CRS.
+    func comparableBox(_ box: [Double]?) -> [Double]? { bboxCRS == nil ? box : nil }
+
+    static func plan(
+        _ geometry: Geometry?, relation: SpatialRelation, layer: String, collectionCRS: [String] = [], supportsCRS: Bool = false
+    ) throws(FeatureServiceError) -> SpatialPlan {
         guard var geometry else { return .none }
         if let reference = geometry.spatialReference, !reference.isWGS84 {
             guard reference.isWebMercator else {
-                throw OGCFailure.invalidQuery(
-                    layer, "the query geometry is in \(reference); OGC queries take WGS 84 (4326) or Web Mercator (3857)")
+                return try foreign(geometry, reference: reference, relation: relation, layer: layer, collectionCRS: collectionCRS,
+                                   supportsCRS: supportsCRS)
             }
             do { geometry = try geometry.projected(to: .wgs84) } catch {
                 throw OGCFailure.invalidQuery(layer, "the query geometry cannot be projected to WGS 84: \(error)")
@@ -47,8 +56,29 @@ struct SpatialPlan: Sendable {
         }
         let isBox = if case .envelope = geometry { true } else { false }
         return SpatialPlan(
-            boxes: boxes, filters: filters,
+            boxes: boxes, bboxCRS: nil, filters: filters,
             serverEvaluatesAll: isBox && (relation == .intersects || relation == .envelopeIntersects))
+    }
+
+    /// An envelope in a CRS the collection serves, sent with `bbox-crs` (its axis order: the engine sends the
+    /// envelope's x, y as they are, right for the projected CRSs of EPSG's east/north order).
+    private static func foreign(
+        _ geometry: Geometry, reference: SpatialReference, relation: SpatialRelation, layer: String, collectionCRS: [String],
+        supportsCRS: Bool
+    ) throws(FeatureServiceError) -> SpatialPlan {
+        let uri = "http://www.opengis.net/def/crs/EPSG/0/\(reference.wkid)"
+        guard supportsCRS, collectionCRS.contains(where: { $0.lowercased() == uri.lowercased() }) else {
+            throw OGCFailure.invalidQuery(
+                layer, "the query geometry is in \(reference), which the collection does not serve (Part 2 `crs`); "
+                    + "use WGS 84 (4326) or Web Mercator (3857)")
+        }
+        guard case .envelope(let box) = geometry, relation == .intersects || relation == .envelopeIntersects else {
+            throw OGCFailure.invalidQuery(
+                layer, "in \(reference) only an envelope with intersects can be asked (as `bbox-crs`); the exact relation "
+                    + "cannot be evaluated on CRS84 features here: use WGS 84 (4326) or Web Mercator (3857)")
+        }
+        return SpatialPlan(
+            boxes: [[box.xmin, box.ymin, box.xmax, box.ymax]], bboxCRS: uri, filters: [], serverEvaluatesAll: true)
     }
 
     /// A lon/lat box as the boxes a server takes: longitudes beyond ±180 (or west > east) mean the box
