@@ -281,6 +281,7 @@ let package = Package(
             dependencies: [
                 "OGCEngine",
                 "FeatureService",
+                "FeatureServiceEngines",
                 "EngineExecution",
                 "LoopbackHTTP",
                 "CurlHTTP",

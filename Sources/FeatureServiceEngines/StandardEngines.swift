@@ -2,7 +2,7 @@ import ArcGISEngine
 package import CurlHTTP
 package import FeatureService
 package import Logging
-import OGCEngine
+package import OGCEngine
 
 /// The engines a worker runs, behind one ``FeatureServiceRouter``: the only place that knows which protocols
 /// exist. Adding a protocol adds its engine here (and its module to this target); the worker, which holds just
@@ -36,7 +36,7 @@ package enum StandardEngines {
 
     /// The OGC API Features engine with the worker's limits: the same per-host bound, request timeout and
     /// layer bound as ArcGIS; everything else (page size, tiling, retries) at the engine's defaults.
-    static func ogc(httpClient: HTTPClient, limits: Limits, logger: Logger) -> OGCEngine {
+    package static func ogc(httpClient: HTTPClient, limits: Limits, logger: Logger) -> OGCEngine {
         var configuration = OGCEngineConfiguration(
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest
