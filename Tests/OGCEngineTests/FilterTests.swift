@@ -100,6 +100,22 @@ struct FilterTests {
         #expect(server.itemRequests.first?.queryItems.first { $0.name == "kind" }?.value == "odd")
     }
 
+    @Test func partOfAClauseAsParametersIsNoLieWhenTheRestFilters() async throws {
+        let conformance = OGCTestServer.part1 + ["http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters"]
+        let server = try await OGCTestServer.start(conformance: conformance, queryables: Self.queryables) { request in
+            let kind = request.queryItems.first { $0.name == "kind" }?.value
+            let kept = Self.features.enumerated().filter { kind == nil || (($0.offset + 1) % 2 == 0 ? "even" : "odd") == kind }
+            return .json(OGCTestServer.page(kept.map(\.element), numberMatched: kept.count))
+        }
+        let outcome = try await server.withEngine {
+            await server.query($0, ServiceQuery(whereClause: try WhereClause("kind = 'odd' AND n > 4"), result: .ids))
+        }
+        let result = try #require(outcome.success)
+        #expect(result.featureIds == [5, 7, 9].map { FeatureID.integer($0) })
+        #expect(result.filteredBy == .client && result.count == 3 && result.isComplete)
+        #expect(server.itemRequests.first?.queryItems.first { $0.name == "kind" }?.value == "odd")
+    }
+
     @Test func outFieldsKeepOnlyThoseProperties() async throws {
         let server = try await OGCTestServer.start { _ in .json(OGCTestServer.page(Array(Self.features.prefix(2)), numberMatched: 2)) }
         let outcome = try await server.withEngine {

@@ -49,7 +49,7 @@ struct CollectionQueryRunner: Sendable {
         }
         var collector = FeatureCollector(
             filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
-            serverFiltered: filter.server != .none)
+            serverFiltered: filter.server != .none && filter.serverEvaluatesAll)
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,
             maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)

@@ -18,8 +18,9 @@ struct FeatureCollector {
     let keep: Keep
     let maxFeatures: Int?
     let budget: ResultBudget
-    /// Whether the server was asked to apply a where clause (CQL2 or parameters): a feature it returns that
-    /// the clause does not select is a lie.
+    /// Whether the server was asked to apply the whole where clause (CQL2, or parameters that are all of it): a
+    /// feature it returns that the clause does not select is a lie. (Part of a clause sent as parameters is
+    /// not judged: the rest legitimately drops features here.)
     let serverFiltered: Bool
 
     private(set) var ids: [FeatureID?] = []
