@@ -85,7 +85,8 @@ struct CollectionQueryRunner: Sendable {
             if collector.isCut { break }
         }
         if let region = tiling {
-            try await runTiles(region: region, spatialBox: boxes[0], filter: filter, pageLimit: pageLimit, into: &collector)
+            try await runTiles(region: region, filter: filter, pageLimit: pageLimit, into: &collector)
+            collector.putInSequenceOrder()
         }
         if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
             throw FeatureServiceError(
@@ -109,9 +110,12 @@ struct CollectionQueryRunner: Sendable {
     }
 
     /// Fetches the tiles of `region` at once (each its own `next` sequence, the per-host limit bounding
-    /// them) and adds them to `collector` in tile order; features already held (by id) count once.
+    /// them) and adds their pages to `collector` as they arrive, so no tile's features wait in memory for
+    /// another's; features already held (by id) count once, and one without id is taken from the first tile
+    /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
+    /// the layer (the others are cancelled).
     private func runTiles(
-        region: [Double], spatialBox: [Double]?, filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector
+        region: [Double], filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector
     ) async throws {
         let tiles = TilePlanner.tiles(region: region, extent: collection.extent, perSide: configuration.tilesPerSide)
         let pager = ItemPager(
@@ -120,25 +124,39 @@ struct CollectionQueryRunner: Sendable {
         let itemsURL = collection.itemsURL
         let fallbackLimit = configuration.fallbackPageLimit
         let server = filter.server
-        var results = [[ParsedJSON]](repeating: [], count: tiles.count)
-        try await withThrowingTaskGroup(of: (Int, [ParsedJSON]).self) { group in
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: TileEvent.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, tile) in tiles.enumerated() {
                 group.addTask {
-                    var features: [ParsedJSON] = []
                     let first = ItemsURL.build(itemsURL, limit: pageLimit, box: tile, filter: server)
                     let fallback = pageLimit > fallbackLimit ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server) : nil
-                    try await pager.run(first: first, fallback: fallback) { page in
-                        features += page.features
-                        return .more
+                    do {
+                        try await pager.run(first: first, fallback: fallback) { page in
+                            continuation.yield(.page(index, page.features))
+                            return .more
+                        }
+                        continuation.yield(.done)
+                    } catch {
+                        continuation.finish(throwing: error)
                     }
-                    return (index, features)
                 }
             }
-            for try await (index, features) in group { results[index] = features }
-        }
-        for (index, features) in results.enumerated() {
-            let accept: (Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
-            guard collector.add(features, box: tiles[index], accept: accept) else { return }
+            var finished = 0
+            for try await event in events {
+                switch event {
+                case .page(let index, let features):
+                    let accept: (Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
+                    // The untiled first page is sequence 0, tile `index` is sequence `index + 1`.
+                    guard collector.add(features, box: tiles[index], sequence: index + 1, accept: accept) else {
+                        group.cancelAll()
+                        continuation.finish()
+                        return
+                    }
+                case .done:
+                    finished += 1
+                    if finished == tiles.count { continuation.finish() }
+                }
+            }
         }
     }
 
@@ -190,4 +208,12 @@ struct CollectionQueryRunner: Sendable {
             url: collection.url, name: collection.title, count: count, isComplete: reason == nil, selection: selection,
             collection: collection.id, filteredBy: filteredBy, incompleteReason: reason)
     }
+}
+
+/// What a tile's task reports to the runner.
+private enum TileEvent: Sendable {
+    /// A page's features from tile `index`.
+    case page(Int, [ParsedJSON])
+    /// The tile's pages are all read.
+    case done
 }

@@ -25,7 +25,8 @@ struct FeatureCollector {
 
     private(set) var ids: [FeatureID?] = []
     private(set) var json: [ArraySlice<UInt8>] = []
-    private var seen: Set<FeatureID> = []
+    /// Each id seen, with its index among the kept features (-1: seen, not kept).
+    private var seen: [FeatureID: Int] = [:]
     /// Distinct features the server sent (what its `numberMatched` counts), before local filtering.
     private(set) var arrived = 0
     /// Features that passed every local check.
@@ -36,6 +37,20 @@ struct FeatureCollector {
     private(set) var cutByBudget = false
     /// Every feature that arrived had an `id` (tiling relies on ids).
     private(set) var allHadIds = true
+    /// Where each kept feature belongs: its sequence (the untiled pages 0, tile `i` is `i + 1`) and place in
+    /// it, so tiles arriving in any order are put back in one order (``putInSequenceOrder()``).
+    private var sortKeys: [SortKey] = []
+    /// Features seen so far per sequence.
+    private var positions: [Int: Int] = [:]
+
+    struct SortKey: Comparable {
+        var sequence: Int
+        var position: Int
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            (lhs.sequence, lhs.position) < (rhs.sequence, rhs.position)
+        }
+    }
 
     init(filter: FilterPlan, spatial: SpatialPlan, keep: Keep, maxFeatures: Int?, budget: ResultBudget, serverFiltered: Bool) {
         self.filter = filter
@@ -51,36 +66,68 @@ struct FeatureCollector {
     /// Takes one page's features (fetched with bbox `box`, if any); false once the collector is full.
     /// `accept` decides, per feature with its geometry, whether this sequence owns it (tiles: each feature
     /// counts once); nil accepts every feature.
-    mutating func add(_ features: [ParsedJSON], box: [Double]?, accept: ((Geometry?) -> Bool)? = nil) -> Bool {
+    mutating func add(
+        _ features: [ParsedJSON], box: [Double]?, sequence: Int = 0, accept: ((Geometry?) -> Bool)? = nil
+    ) -> Bool {
         for feature in features {
             guard !isCut else { return false }
+            let position = positions[sequence, default: 0]
+            positions[sequence] = position + 1
+            let key = SortKey(sequence: sequence, position: position)
             let id = Self.featureID(feature["id"])
-            if id == nil { allHadIds = false }
-            var geometry: Geometry?
-            var geometryDecoded = false
-            if let accept {
-                geometry = Self.geometry(feature)
-                geometryDecoded = true
-                if id == nil, !accept(geometry) { continue }
-            }
-            if let id, !seen.insert(id).inserted { continue }
-            arrived += 1
-            let properties = feature["properties"]?.members
-            if !filter.matches(properties) {
-                if serverFiltered { rejectedServerMatches += 1 }
+            guard let id else {
+                allHadIds = false
+                var geometry: Geometry?
+                if let accept {
+                    geometry = Self.geometry(feature)
+                    if !accept(geometry) { continue }
+                }
+                _ = take(feature, id: nil, key: key, box: box, geometry: geometry, decoded: accept != nil)
                 continue
             }
-            if !spatial.isEmpty {
-                if !geometryDecoded { geometry = Self.geometry(feature) }
-                if !spatial.matches(geometry) {
-                    if let box, SpatialPlan.isOutside(geometry, box: box) { rejectedServerMatches += 1 }
-                    continue
-                }
+            if let earlier = seen[id] {
+                // A copy seen before: the same feature. The earliest sequence's place is kept, whichever came first.
+                if earlier >= 0, key < sortKeys[earlier] { sortKeys[earlier] = key }
+                continue
             }
-            matched += 1
-            keepFeature(feature, id: id, properties: properties)
+            seen[id] = take(feature, id: id, key: key, box: box, geometry: nil, decoded: false) ?? -1
         }
         return !isCut
+    }
+
+    /// Checks one new feature and keeps it if it matches; its index among those kept, or nil.
+    private mutating func take(
+        _ feature: ParsedJSON, id: FeatureID?, key: SortKey, box: [Double]?, geometry: Geometry?, decoded: Bool
+    ) -> Int? {
+        arrived += 1
+        let properties = feature["properties"]?.members
+        if !filter.matches(properties) {
+            if serverFiltered { rejectedServerMatches += 1 }
+            return nil
+        }
+        if !spatial.isEmpty {
+            let geometry = decoded ? geometry : Self.geometry(feature)
+            if !spatial.matches(geometry) {
+                if let box, SpatialPlan.isOutside(geometry, box: box) { rejectedServerMatches += 1 }
+                return nil
+            }
+        }
+        matched += 1
+        let index = ids.count
+        keepFeature(feature, id: id, properties: properties)
+        guard ids.count > index else { return nil }
+        sortKeys.append(key)
+        return index
+    }
+
+    /// Orders what is kept by sequence, then by place within it: a tiled collection's answer is then the same
+    /// whichever tile answered first.
+    mutating func putInSequenceOrder() {
+        guard sortKeys.count == ids.count, zip(sortKeys, sortKeys.dropFirst()).contains(where: { $0.0 > $0.1 }) else { return }
+        let order = sortKeys.indices.sorted { sortKeys[$0] < sortKeys[$1] }
+        ids = order.map { ids[$0] }
+        if json.count == order.count { json = order.map { json[$0] } }
+        sortKeys = order.map { sortKeys[$0] }
     }
 
     private mutating func keepFeature(_ feature: ParsedJSON, id: FeatureID?, properties: [String: ParsedJSON]?) {
