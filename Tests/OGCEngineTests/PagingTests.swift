@@ -143,6 +143,8 @@ struct PagingTests {
         let outcome = try await server.withEngine { await server.query($0, ServiceQuery(result: .count)) }
         let result = try #require(outcome.success)
         #expect(result.count == 12 && result.isComplete)
+        // A small probe page first; without numberMatched the collection is read from the start with large pages.
+        #expect(server.itemRequests.map { $0.queryItems.first { $0.name == "limit" }?.value } == ["100", "10000", nil, nil])
     }
 
     @Test func aCountWithNumberMatchedReadsOnePage() async throws {
@@ -182,6 +184,17 @@ struct PagingTests {
         let outcome = try await server.withEngine { await server.query($0, Self.ids) }
         #expect(outcome.success?.featureIds == [.integer(1)])
         #expect(server.itemRequests.map { $0.queryItems.first { $0.name == "limit" }?.value } == ["10000", "1000"])
+    }
+
+    @Test func aFirstPageThatKeepsFailingWith500IsAskedOnceSmaller() async throws {
+        let server = try await OGCTestServer.start { request in
+            let limit = request.queryItems.first { $0.name == "limit" }.flatMap { Int($0.value) } ?? 10
+            if limit > 1_000 { return .text("out of memory", status: 500) }
+            return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")], numberMatched: 1))
+        }
+        let outcome = try await server.withEngine { await server.query($0, Self.ids) }
+        #expect(outcome.success?.featureIds == [.integer(1)])
+        #expect(server.itemRequests.map { $0.queryItems.first { $0.name == "limit" }?.value } == ["10000", "10000", "10000", "1000"])
     }
 
     @Test func theOpenAPIMaximumIsTheLimitAskedFor() async throws {

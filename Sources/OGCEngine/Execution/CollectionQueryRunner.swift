@@ -47,44 +47,26 @@ struct CollectionQueryRunner: Sendable {
             // One more than wanted tells whether there are more.
             pageLimit = min(pageLimit, max(1, wanted + 1))
         }
-        var collector = FeatureCollector(
-            filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
-            serverFiltered: filter.server != .none && filter.serverEvaluatesAll)
-        let pager = ItemPager(
-            transport: transport, layer: layer, origin: service.origin,
-            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
-
-        var matchedByServer: [Int?] = []
-        var countedByServer = false
-        var tiling: [Double]?
-        let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
-        for box in boxes {
-            var first = true
-            let firstURL = ItemsURL.build(
-                collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: filter.server)
-            let fallback = pageLimit > configuration.fallbackPageLimit
-                ? ItemsURL.build(
-                    collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, bboxCRS: spatial.bboxCRS,
-                    filter: filter.server) : nil
-            try await pager.run(first: firstURL, fallback: fallback) { page in
-                let isFirst = first
-                first = false
-                if isFirst { matchedByServer.append(page.numberMatched) }
-                guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
-                guard isFirst, page.next != nil, let matched = page.numberMatched else { return .more }
-                if query.result == .count, serverComplete, collector.rejectedServerMatches == 0 {
-                    countedByServer = true
-                    return .stop
-                }
-                if boxes.count == 1, spatial.bboxCRS == nil, let region = tileRegion(box, firstPage: page, matched: matched, collector: collector) {
-                    tiling = region
-                    return .stop
-                }
-                return .more
-            }
-            if collector.isCut { break }
+        let plan = Plan(filter: filter, spatial: spatial, serverComplete: serverComplete)
+        func newCollector() -> FeatureCollector {
+            FeatureCollector(
+                filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
+                serverFiltered: filter.server != .none && filter.serverEvaluatesAll)
         }
-        if let region = tiling {
+        var collector = newCollector()
+        var pass: Pass
+        if query.result == .count, serverComplete, pageLimit > Self.countProbeLimit {
+            // A count reads `numberMatched` off a small first page (whose features are still checked); only
+            // a server that gives none, or whose page fails the check, is read whole.
+            pass = try await sequential(plan, pageLimit: Self.countProbeLimit, probing: true, into: &collector)
+            if pass.probeInconclusive {
+                collector = newCollector()
+                pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+            }
+        } else {
+            pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+        }
+        if let region = pass.tiling {
             try await runTiles(region: region, filter: filter, pageLimit: pageLimit, into: &collector)
             collector.putInSequenceOrder()
         }
@@ -95,7 +77,79 @@ struct CollectionQueryRunner: Sendable {
                     + "`maxFeatures`; set one, or narrow the query",
                 layer: layer)
         }
-        return answer(collector, matchedByServer: matchedByServer, countedByServer: countedByServer, serverComplete: serverComplete)
+        return answer(
+            collector, matchedByServer: pass.matchedByServer, countedByServer: pass.countedByServer, serverComplete: serverComplete)
+    }
+
+    /// The features a count's first page asks for: enough to check the server's filter on, few enough to be cheap.
+    static let countProbeLimit = 100
+
+    /// What a query sends, decided once.
+    private struct Plan {
+        let filter: FilterPlan
+        let spatial: SpatialPlan
+        let serverComplete: Bool
+    }
+
+    /// What one pass over the `next` sequences found.
+    private struct Pass {
+        /// Each sequence's first `numberMatched`.
+        var matchedByServer: [Int?] = []
+        /// A count answered by `numberMatched` after the first page checked out.
+        var countedByServer = false
+        /// The region to fetch as tiles, when the first page showed the collection is worth it.
+        var tiling: [Double]?
+        /// A count's small first page could not answer it (no `numberMatched`, or a feature failed the check).
+        var probeInconclusive = false
+    }
+
+    /// Pages each bbox's sequence (one, or none for no spatial filter: one sequence) into `collector`, stopping
+    /// early for a count the server answers, or to tile.
+    private func sequential(
+        _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout FeatureCollector
+    ) async throws -> Pass {
+        let pager = ItemPager(
+            transport: transport, layer: layer, origin: service.origin,
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
+        let spatial = plan.spatial
+        var pass = Pass()
+        let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
+        for box in boxes {
+            var first = true
+            let firstURL = ItemsURL.build(
+                collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: plan.filter.server)
+            let fallback = pageLimit > configuration.fallbackPageLimit
+                ? ItemsURL.build(
+                    collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, bboxCRS: spatial.bboxCRS,
+                    filter: plan.filter.server) : nil
+            try await pager.run(first: firstURL, fallback: fallback) { page in
+                let isFirst = first
+                first = false
+                if isFirst { pass.matchedByServer.append(page.numberMatched) }
+                guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
+                guard isFirst, page.next != nil else { return .more }
+                if query.result == .count {
+                    if page.numberMatched != nil, plan.serverComplete, collector.rejectedServerMatches == 0 {
+                        pass.countedByServer = true
+                        return .stop
+                    }
+                    if probing {
+                        pass.probeInconclusive = true
+                        return .stop
+                    }
+                    return .more
+                }
+                if boxes.count == 1, spatial.bboxCRS == nil, let matched = page.numberMatched,
+                    let region = tileRegion(box, firstPage: page, matched: matched, collector: collector)
+                {
+                    pass.tiling = region
+                    return .stop
+                }
+                return .more
+            }
+            if collector.isCut || pass.probeInconclusive { break }
+        }
+        return pass
     }
 
     /// The region to tile when the first page shows a collection worth tiling, else nil: `numberMatched`

@@ -8,8 +8,8 @@ import FeatureService
 /// origin than the landing page's is refused (`foreign_next_link`), and more than
 /// ``OGCEngineConfiguration/maxConsecutiveEmptyPages`` empty pages in a row that still link on fail the
 /// layer (`paging_stalled`). An empty page without `next` is simply the end (servers send a spurious `next`
-/// to one on an exact last page). A 400 to the first page is asked once more with the smaller `fallback`
-/// URL (a server refusing the large `limit`); no `offset` is ever made up.
+/// to one on an exact last page). A 400 (or a 500 that outlasted its retries) to the first page is asked once
+/// more with the smaller `fallback` URL (servers refuse or break on a large `limit`); no `offset` is made up.
 struct ItemPager: Sendable {
     let transport: OGCTransport
     let layer: String
@@ -68,7 +68,7 @@ struct ItemPager: Sendable {
     private func firstPage(_ url: String, fallback: String?) async throws -> ItemPage {
         do {
             return try await fetch(url)
-        } catch let error as FeatureServiceError where error.httpStatus == 400 && fallback != nil {
+        } catch let error as FeatureServiceError where (error.httpStatus == 400 || error.httpStatus == 500) && fallback != nil {
             guard let fallback else { throw error }
             transport.logger.notice(
                 "an OGC API server refused the first page's limit; asking once with a smaller one",
