@@ -310,6 +310,29 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Test code only (no product names it): PostgreSQL with PostGIS and pygeoapi (the independent OGC API
+        // Features server) as child processes, with the sample data loaded, for any test target to depend on.
+        .target(
+            name: "PygeoapiFixture",
+            dependencies: [
+                "SampleFeatureServer",
+                "CurlHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/PygeoapiFixture",
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "PygeoapiTests",
+            dependencies: [
+                "PygeoapiFixture",
+                "CurlHTTP",
+                "QueryLanguage",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "FeatureQuerySupportTests",
             dependencies: ["FeatureQuerySupport"],

@@ -2,6 +2,9 @@ extension Parser {
     /// A call of one of the subset's functions; any other name is refused here, before anything runs.
     mutating func parseFunctionCall(_ name: String, at start: Int) throws(QueryLanguageError) -> FilterExpression {
         let upper = name.uppercased()
+        if readsCQL2Extensions, let relation = CQL2SpatialRelation(name: upper) {
+            return try parseSpatialPredicate(relation, at: start)
+        }
         let function: ScalarFunction
         switch (dialect, upper) {
         case (.arcGISSQL, "UPPER"): function = .upper(try parseSingleArgument(of: upper))
@@ -14,7 +17,8 @@ extension Parser {
         case (.arcGISSQL, "TRIM"): function = try parseTrim()
         case (.cql2Text, "CASEI"): function = .caseInsensitive(try parseSingleArgument(of: upper))
         default:
-            let allowed = dialect == .arcGISSQL ? ScalarFunction.sqlNames.joined(separator: ", ") : "CASEI"
+            let spatial = readsCQL2Extensions ? CQL2SpatialRelation.allCases.map { ", \($0.textName)" }.joined() : ""
+            let allowed = dialect == .arcGISSQL ? ScalarFunction.sqlNames.joined(separator: ", ") : "CASEI" + spatial
             throw fail(.unknownFunction, at: start) {
                 "unknown function '\(SourceColumn.excerpt(name))' at column \($0); the functions you can use are \(allowed)"
             }
@@ -174,7 +178,7 @@ extension Parser {
     // MARK: - Calls
 
     /// Moves past the function name and its `(`, counting the nesting.
-    private mutating func openCall() throws(QueryLanguageError) {
+    mutating func openCall() throws(QueryLanguageError) {
         try advance()
         guard token.kind == .symbol(.leftParen) else {
             throw fail(.syntaxError, at: token.start) { "expected '(' at column \($0), found \(describe(token))" }
@@ -183,7 +187,7 @@ extension Parser {
         try advance()
     }
 
-    private mutating func closeCall(of name: String) throws(QueryLanguageError) {
+    mutating func closeCall(of name: String) throws(QueryLanguageError) {
         try expect(.rightParen, "to close \(name)(")
         leaveNesting()
     }

@@ -44,6 +44,11 @@ extension Parser {
             throw fail(.nullComparison, at: start) {
                 "NULL at column \($0) is not a value to compare with; test for it with x IS NULL or x IS NOT NULL"
             }
+        case .keyword(.true) where readsCQL2Extensions, .keyword(.false) where readsCQL2Extensions:
+            // The evaluator has no Boolean values: booleans are the integers 1 and 0, as ArcGIS stores them.
+            let value: Int64 = token.kind == .keyword(.true) ? 1 : 0
+            try advance()
+            return FilterExpression(.literal(.integer(value)), sourceOffset: start)
         case .keyword(.true), .keyword(.false):
             throw fail(.syntaxError, at: start) {
                 "\(describe(token)) at column \($0): boolean literals are not supported; compare a field with a value"

@@ -12,6 +12,11 @@ struct Parser {
     let limits: ClauseLimits
     let dialect: Dialect
     private var nesting = 0
+    /// Whether the CQL2 filter extensions are read: spatial predicates and `TRUE`/`FALSE` (``CQL2Filter``).
+    /// Off for ``WhereClause/init(cql2Text:limits:)``, which has no place to put a spatial predicate.
+    var readsCQL2Extensions = false
+    /// The spatial predicates read so far; each stands in the tree as ``CQL2SpatialMarker`` with its index.
+    var spatialPredicates: [CQL2SpatialPredicate] = []
 
     init(bytes: [UInt8], dialect: Dialect, limits: ClauseLimits) throws(QueryLanguageError) {
         self.lexer = Lexer(bytes: bytes, dialect: dialect, limits: limits)

@@ -58,6 +58,11 @@ public struct QueryLanguageError: Error, Sendable, Hashable, CustomStringConvert
         public static let typeMismatch = Code("type_mismatch")
         /// The target language (CQL2) cannot express this construct; filter on the client instead.
         public static let unsupportedInTarget = Code("unsupported_in_target")
+        /// A CQL2 spatial predicate stands somewhere other than as a top-level `AND` term (under `OR` or
+        /// `NOT`): the spatial part of a filter is tested apart from the attribute part, so it can only narrow.
+        public static let spatialPredicatePlacement = Code("spatial_predicate_placement")
+        /// A CQL2-JSON filter is not JSON, or not the shape CQL2-JSON gives an expression.
+        public static let invalidJSON = Code("invalid_json")
         /// A request names a query the catalog does not have.
         public static let unknownNamedQuery = Code("unknown_named_query")
         /// A request sends its own clause, and the operator allows only named queries.

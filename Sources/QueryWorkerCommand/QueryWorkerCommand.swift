@@ -5,14 +5,17 @@ import Foundation
 struct QueryWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "query-worker",
-        abstract: "Runs feature queries from Kafka against ArcGIS FeatureServer and MapServer layers.",
+        abstract: "Runs feature queries from Kafka against ArcGIS FeatureServer and MapServer layers and OGC API Features collections.",
         discussion: """
             Start with `query-worker demo`: an in-process Kafka cluster, a sample feature server and a worker, \
-            running the seed queries. Against your own cluster: `query-worker run` is the worker, and \
-            `query-worker query --wait` sends it a request and prints the outcome. OGC API Features targets \
-            are coming in the next release; this version answers them `rejected` (unsupported_target).
+            running the seed queries. Against your own cluster: `query-worker run` is the worker, \
+            `query-worker query --wait` sends it a request and prints the outcome (--result catalog lists what \
+            a service offers), and `query-worker cancel` cancels a task's running request.
             """,
-        subcommands: [RunCommand.self, QueryCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self, ExportCommand.self]
+        subcommands: [
+            RunCommand.self, QueryCommand.self, CancelCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self,
+            ExportCommand.self,
+        ]
     )
 
     /// ArgumentParser's own `main`, except that a usage error exits with 1 rather than 64 (`EX_USAGE`):

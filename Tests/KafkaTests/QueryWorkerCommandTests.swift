@@ -39,7 +39,14 @@ import Testing
         }
         let parcels = "\(services)/LA_County_Parcels/FeatureServer/0"
         async let named = query(["--target", parcels, "--named-where", "government", "--extent", Self.seedExtent])
-        async let split = query(["--target", parcels, "--where", "UseType = 'Residential'", "--json", "--task-id", "split"])
+        async let split = query(["--target", parcels, "--where", "UseType = 'Residential'", "--reassembled", "--task-id", "split"])
+        async let parts = query(["--target", parcels, "--where", "UseType = 'Residential'", "--json"])
+        async let catalog = query(["--target", "\(services)/USA/MapServer", "--result", "catalog"])
+        async let catalogParts = query(["--target", "\(services)/USA/MapServer", "--result", "catalog", "--json"])
+        async let geoJSON = query([
+            "--target", "\(services)/USA/MapServer/0", "--where", "ST = 'CA'", "--result", "features",
+            "--out-fields", "ST", "--return-geometry", "--max-features", "5", "--timeout", "30s",
+        ])
         async let fanOut = query([
             "--target", "\(services)/USA/MapServer", "--layers", "0,2,3", "--where", "POP2000 > 1000000", "--result", "count",
         ])
@@ -68,6 +75,50 @@ import Testing
         #expect(layer["count"] as? Int == ids.count)
         #expect(layer["complete"] as? Bool == true)
         #expect(ids == ids.sorted() && Set(ids).count == ids.count, "the parts' slices, in order")
+
+        // A cancel for a task with nothing in flight: published, no outcome, nothing else changes.
+        let cancel = try await CommandOutput.run(
+            executable, ["cancel", "--bootstrap-servers", bootstrap, "--task-id", "nothing-running", "--json"])
+        #expect(cancel.status == 0, "\(cancel)")
+        #expect(cancel.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"cancel":true,"taskId":"nothing-running"}"#)
+
+        let published = try await parts
+        #expect(published.status == 0, "\(published)")
+        let messages = published.stdout.split(separator: "\n").map(String.init)
+        #expect(messages.count > 1, "each part of the split result on its own line: \(published)")
+        for (index, line) in messages.enumerated() {
+            let part = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(part["part"] as? Int == index + 1)
+            #expect(part["parts"] as? Int == messages.count)
+        }
+
+        let browsed = try await catalog
+        #expect(browsed.status == 0, "\(browsed)")
+        #expect(browsed.stdout.contains("\(services)/USA/MapServer\n    5 entries"), "\(browsed)")
+        #expect(browsed.stdout.contains("0  Cities  esriGeometryPoint  \(services)/USA/MapServer/0"), "\(browsed)")
+        #expect(browsed.stdout.contains("4  Elevation  (not queryable)"), "\(browsed)")
+
+        // The worker's 1 KiB messages split the five entries: the text above was put back together from parts.
+        let catalogMessages = try await catalogParts.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(catalogMessages.count > 1, "the catalog came in parts")
+        let entries = catalogMessages.flatMap { message in
+            (message["layers"] as? [[String: Any]] ?? []).flatMap { $0["catalog"] as? [[String: Any]] ?? [] }
+        }
+        #expect(entries.compactMap { $0["id"] as? String } == ["0", "1", "2", "3", "4"])
+
+        let california = try await geoJSON
+        #expect(california.status == 0, "\(california)")
+        let collection = try #require(
+            california.stdout.split(separator: "\n").first { $0.hasPrefix("{") }, "a GeoJSON line: \(california)")
+        let features = try #require(
+            try JSONSerialization.jsonObject(with: Data(collection.utf8)) as? [String: Any], "\(collection)")
+        #expect(features["type"] as? String == "FeatureCollection")
+        let first = try #require((features["features"] as? [[String: Any]])?.first, "\(collection)")
+        #expect((first["properties"] as? [String: Any])?["ST"] as? String == "CA")
+        #expect((first["geometry"] as? [String: Any])?["type"] as? String == "Point")
+        #expect((features["features"] as? [Any])?.count == 5, "--max-features 5")
 
         let usa = try await fanOut
         #expect(usa.status == 0, "\(usa)")
@@ -104,6 +155,16 @@ import Testing
         (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--wait-timeout", "5s"], "only with --wait"),
         (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--where", "a = = 1"], "invalid_where"),
         (["--target", "ftp://h/S/FeatureServer/0"], "invalid_url"),
+        (["--target", "ogc:https://h/api"], "needs --collection"),
+        (["--target", "ogc:h/api", "--collection", "c"], "landing page's http(s) URL"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--collection", "c"], "no --target starts with ogc:"),
+        (["--target", "ogc:https://h/api", "--result", "catalog", "--where", "a = 1"], "takes no where"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--extent", "1,2,3,4", "--geometry", "{}"], "exclude each other"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--geometry", "{\"type\":\"Point\"}"], "invalid_geometry"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--timeout", "5s", "--deadline", "2025-06-01T12:00:00Z"], "one of --timeout"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--deadline", "tomorrow"], "RFC 3339"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--reassembled"], "only with --wait"),
+        (["--target", "http://h/arcgis/rest/services/S/FeatureServer/0", "--result", "features", "--out-sr", "2229"], "unsupported_spatial_reference"),
     ])
     func usageErrorsExitWithOneAndSayWhatIsWrong(arguments: [String], message: String) async throws {
         let executable = try #require(Self.queryWorker, "query-worker was not built")

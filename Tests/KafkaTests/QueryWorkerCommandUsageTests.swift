@@ -48,13 +48,21 @@ import Testing
         #expect(line.contains("QUERY_WORKER_MAX_INFLIGHT is not a setting and is ignored; did you mean QUERY_WORKER_MAX_IN_FLIGHT?"), "\(line)")
     }
 
-    @Test func theHelpPromisesNoOGCSupportAndWarnsOfTheMockClustersRetention() async throws {
+    @Test func theHelpNamesOGCAndCatalogsAndWarnsOfTheMockClustersRetention() async throws {
         let executable = try #require(EmbeddedKafkaCommandTests.executable, "query-worker was not built")
         // Help text is wrapped to the terminal: compare with white space collapsed.
         func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         let root = try await CommandOutput.run(executable, ["--help"])
-        #expect(!words(root.stdout).contains("OGC API Features services"), "\(root)")
-        #expect(words(root.stdout).contains("OGC API Features targets are coming in the next release"), "\(root)")
+        #expect(words(root.stdout).contains("OGC API Features collections"), "\(root)")
+        #expect(!words(root.stdout).contains("coming in the next release"), "\(root)")
+        #expect(words(root.stdout).contains("query-worker cancel"), "\(root)")
+        let query = try await CommandOutput.run(executable, ["query", "--help"])
+        for flag in ["--collection", "--geometry", "--out-fields", "--max-features", "--return-geometry", "--out-sr",
+                     "--deadline", "--timeout", "--credential", "--reassembled", "catalog"] {
+            #expect(query.stdout.contains(flag), "\(flag): \(query)")
+        }
+        let cancel = try await CommandOutput.run(executable, ["cancel", "--help"])
+        #expect(cancel.stdout.contains("--task-id"), "\(cancel)")
         let embedded = try await CommandOutput.run(executable, ["embedded-kafka", "--help"])
         #expect(words(embedded.stdout).contains("keeps about the last 5 MiB of each partition"), "\(embedded)")
         let run = try await CommandOutput.run(executable, ["run", "--help"])

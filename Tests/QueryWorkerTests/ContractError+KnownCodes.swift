@@ -14,7 +14,7 @@ extension ContractError.Code {
     static let rejections: [ContractError.Code] = [
         .invalidJSON, .tooLarge, .missingField, .invalidType, .invalidValue, .unknownField, .noTargets,
         .tooManyTargets, .tooManyLayers, .invalidURL, .invalidWhere, .freeClausesDisabled, .unknownNamedQuery,
-        .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unsupportedTarget, .unsupportedCredential,
+        .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unsupportedCredential,
         .hostNotAllowed,
     ]
 
@@ -24,8 +24,9 @@ extension ContractError.Code {
         .layersFailed, .internal,
     ]
 
-    /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url`,
-    /// `too_many_layers` and `unsupported_target`, are listed there).
+    /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url` and
+    /// `too_many_layers`, are listed there), and the router's `unsupported_target`. The OGC engine's own codes
+    /// join `FeatureServiceError.Code.layerCodes`, and so this list, when it lands.
     static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
         .map { ContractError.Code($0.rawValue) }
         .filter { !rejections.contains($0) }

@@ -126,7 +126,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 path: "query.extent.spatialReference.wkid"),
             RejectionCase(
                 name: "unknown result kind", value: request(query: #"{"result":"idz"}"#), code: .invalidValue,
-                message: #"query.result: "idz" is not one of "ids", "count", "features" (did you mean "ids"?)"#,
+                message: #"query.result: "idz" is not one of "ids", "count", "features", "catalog" (did you mean "ids"?)"#,
                 path: "query.result"),
             RejectionCase(
                 name: "inverted extent", value: request(query: #"{"extent":{"xmin":10,"ymin":2,"xmax":5,"ymax":4}}"#),
@@ -172,10 +172,28 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 message: "query.where: " + catalogMessage(.free("UseType = 'Government'"), allowFree: false), path: "query.where",
                 schemaRejects: false),
             RejectionCase(
-                name: "OGC target", value: request(targets: #"[{"type":"ogc","url":"https://ogc.example.org/api","collection":"buildings"}]"#),
-                code: .unsupportedTarget,
-                message: "targets[0]: OGC API Features targets are not supported by this worker version yet; query ArcGIS layers",
-                path: "targets[0]", schemaRejects: false),
+                name: "an OGC target without a collection, outside a catalog",
+                value: request(targets: #"[{"type":"ogc","url":"https://ogc.example.org/api"}]"#), code: .missingField,
+                message: "targets[0].collection: an ogc target names the collection to query; only a result: catalog "
+                    + "request may name a landing page alone (to list its collections)",
+                path: "targets[0].collection"),
+            RejectionCase(
+                name: "a catalog with a where clause",
+                value: request(query: #"{"result":"catalog","where":"UseType = 'Residential'"}"#), code: .invalidValue,
+                message: "query.where: a result: catalog request lists each target's collections or layers and selects "
+                    + "no features, so it takes no where; drop it, or ask for ids, count or features",
+                path: "query.where"),
+            RejectionCase(
+                name: "a catalog with maxFeatures", value: request(query: #"{"maxFeatures":10,"result":"catalog"}"#),
+                code: .invalidValue,
+                message: "query.maxFeatures: a result: catalog request lists each target's collections or layers and "
+                    + "selects no features, so it takes no maxFeatures; drop it, or ask for ids, count or features",
+                path: "query.maxFeatures"),
+            RejectionCase(
+                name: "a credential name with a space", value: request(extra: #","credential":"county gis""#),
+                code: .invalidValue,
+                message: #"credential: "county gis" is not a credential name (letters, digits, '_', '.' and '-')"#,
+                path: "credential"),
             RejectionCase(
                 name: "a credential", value: request(extra: #","credential":"county-gis""#), code: .unsupportedCredential,
                 message: #"credential: this worker version has no configured credentials, so "county-gis" cannot be used; query public layers, or wait for credential support"#,
@@ -244,7 +262,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
     /// The codes the decoder can answer with; each needs a case.
     static let rejectionCodes: Set<ContractError.Code> = [
         .invalidJSON, .missingField, .invalidType, .invalidValue, .unknownField, .tooManyTargets, .noTargets, .tooLarge,
-        .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unsupportedTarget, .unsupportedCredential,
+        .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unsupportedCredential,
         .invalidGeometry, .invalidURL, .keyMismatch, .tooManyLayers, .unsupportedSpatialReference,
     ]
 }

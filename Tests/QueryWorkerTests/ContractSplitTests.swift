@@ -10,7 +10,7 @@ import Testing
 /// algorithm into exactly the unsplit result.
 @Suite struct ContractSplitTests {
     /// The README's reassembly: parts in order; an entry with a new URL starts a layer, one with a known URL
-    /// appends its slices.
+    /// appends its slices (`objectIds`, `featureIds`, `catalog`, `features.features`).
     static func reassemble(_ parts: [[UInt8]]) throws -> ParsedJSON {
         let messages = try parts.map { try ParsedJSON(parsing: $0) }
         guard case .object(var whole)? = messages.first else { throw ContractTestFailure("no parts") }
@@ -29,8 +29,10 @@ import Testing
                     layers[url] = fields
                     continue
                 }
-                if case .array(let more)? = fields["objectIds"], case .array(let ids)? = layer["objectIds"] {
-                    layer["objectIds"] = .array(ids + more)
+                for name in ["objectIds", "featureIds", "catalog"] {
+                    if case .array(let more)? = fields[name], case .array(let items)? = layer[name] {
+                        layer[name] = .array(items + more)
+                    }
                 }
                 if case .array(let more)? = fields["features"]?["features"],
                     case .object(var collection)? = layer["features"], case .array(let features)? = collection["features"]

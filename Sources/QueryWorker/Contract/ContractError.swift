@@ -50,10 +50,11 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
         package static let unknownNamedQuery = Code("unknown_named_query")
         /// The operator allows only named queries, and the request sent a `where` clause.
         package static let freeClausesDisabled = Code("free_clauses_disabled")
-        /// A target type this worker version does not query yet (`ogc`).
+        /// A failed layer (not a rejection since contract 1.1): no engine of this worker queries the target's
+        /// type (the router's code, passed through).
         static let unsupportedTarget = Code("unsupported_target")
         /// The request names a `credential`; this worker version has no configured credentials yet.
-        static let unsupportedCredential = Code("unsupported_credential")
+        package static let unsupportedCredential = Code("unsupported_credential")
         /// `query.geometry` is not a usable Esri JSON or GeoJSON geometry.
         static let invalidGeometry = Code("invalid_geometry")
         /// A target URL is not an http(s) URL of the right shape.

@@ -45,9 +45,9 @@ enum QueryTarget: Sendable, Hashable {
     /// An ArcGIS REST layer URL (`…/FeatureServer/0`), or a service URL (`…/MapServer`) with the sublayer ids
     /// to query (`nil`: every feature layer of the service). The URL has no query string or trailing slash.
     case arcgis(url: String, layers: [Int]?)
-    /// An OGC API Features collection: the landing page URL and the collection id. Decoded so that the message
-    /// can be checked, then refused with `unsupported_target` until OGC targets are implemented.
-    case ogc(url: String, collection: String)
+    /// An OGC API Features collection: the landing page URL and the collection id. The id is `nil` only in a
+    /// `result: catalog` request, where the target means "browse the landing page" (every collection).
+    case ogc(url: String, collection: String?)
 
     /// The target's URL.
     var url: String {
@@ -57,11 +57,11 @@ enum QueryTarget: Sendable, Hashable {
     }
 
     /// The target for the feature-service seam: its kind, URL and layers (sublayer ids as text, or the
-    /// collection id).
+    /// collection id; `nil` for a whole service or landing page).
     var serviceTarget: ServiceTarget {
         switch self {
         case .arcgis(let url, let layers): ServiceTarget(kind: .arcgis, url: url, layers: layers?.map(String.init))
-        case .ogc(let url, let collection): ServiceTarget(kind: .ogc, url: url, layers: [collection])
+        case .ogc(let url, let collection): ServiceTarget(kind: .ogc, url: url, layers: collection.map { [$0] })
         }
     }
 }
@@ -113,6 +113,9 @@ struct QuerySpec: Sendable, Hashable {
         case count
         /// The matching features as GeoJSON (with their ids).
         case features
+        /// What each target offers to query: an OGC landing page's collections, an ArcGIS service's layers.
+        /// Takes no filter and no output options (the decoder refuses them).
+        case catalog
     }
 
     /// The attribute filter.
@@ -131,7 +134,7 @@ struct QuerySpec: Sendable, Hashable {
     var outSpatialReference: SpatialReference?
     /// At most this many ids or features per layer; `nil` for all.
     var maxFeatures: Int?
-    /// Ids, count or features.
+    /// Ids, count, features or catalog.
     var result: ResultKind
 
     /// A query with the contract's defaults: every feature, ids only.
@@ -164,6 +167,7 @@ struct QuerySpec: Sendable, Hashable {
         case .ids: .ids
         case .count: .count
         case .features: .features
+        case .catalog: .catalog
         }
         return ServiceQuery(
             whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,

@@ -50,7 +50,21 @@ extension RequestDecoder {
             spec.result = QuerySpec.ResultKind(rawValue: kind) ?? .ids
         }
         try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
+        try Self.checkCatalogQuery(spec, reader)
         return spec
+    }
+
+    /// A catalog lists what each target offers; it selects no features, so a filter or an output option in a
+    /// catalog request is a mistake (the producer meant another result kind) and is refused rather than
+    /// silently ignored.
+    static func checkCatalogQuery(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
+        guard spec.result == .catalog else { return }
+        for name in queryFields where name != "result" && reader.members[name] != nil {
+            throw ContractError.at(
+                reader.childPath(name), .invalidValue,
+                "a result: catalog request lists each target's collections or layers and selects no features, so it "
+                    + "takes no \(name); drop it, or ask for ids, count or features")
+        }
     }
 
     /// Result features are GeoJSON, always WGS 84: the worker projects Web Mercator itself and can project

@@ -2,8 +2,9 @@ import FeatureGeometry
 import FeatureQuerySupport
 
 extension RequestDecoder {
-    /// `targets`: 1 to ``RequestLimits/maxTargets`` distinct ArcGIS layers or services (or OGC collections,
-    /// refused later), naming at most ``RequestLimits/maxLayers`` layers together.
+    /// `targets`: 1 to ``RequestLimits/maxTargets`` distinct ArcGIS layers or services, or OGC collections
+    /// (landing pages without `collection` only in a catalog request, checked by ``checkCollections(_:result:)``),
+    /// naming at most ``RequestLimits/maxLayers`` layers together.
     func readTargets(_ reader: RequestFieldReader) throws(ContractError) -> [QueryTarget] {
         guard let items = try reader.array("targets", required: true) else { return [] }
         guard !items.isEmpty else {
@@ -61,8 +62,9 @@ extension RequestDecoder {
         case "ogc":
             try reader.rejectUnknown(allowed: ["type", "url", "collection"])
             let url = try Self.httpURL(reader)
-            guard let collection = try reader.string("collection", required: true, length: 1...256) else {
-                throw ContractError(.internal, "collection was not read")
+            // Required except in a catalog request: checked once the query's result kind is known.
+            guard let collection = try reader.string("collection", length: 1...256) else {
+                return .ogc(url: url, collection: nil)
             }
             guard Self.isPrintableASCII(collection), !collection.utf8.contains(where: { "/?#".utf8.contains($0) }) else {
                 throw ContractError.at(
@@ -74,6 +76,19 @@ extension RequestDecoder {
             throw ContractError.at(
                 reader.childPath("type"), .invalidValue,
                 "\"\(RequestFieldReader.excerpt(type))\" is not a target type; expected \"arcgis\" or \"ogc\"")
+        }
+    }
+
+    /// Every `ogc` target names its collection, except in a `result: catalog` request, where a landing page
+    /// alone means "list its collections".
+    static func checkCollections(_ targets: [QueryTarget], result: QuerySpec.ResultKind) throws(ContractError) {
+        guard result != .catalog else { return }
+        for (index, target) in targets.enumerated() {
+            guard case .ogc(_, nil) = target else { continue }
+            throw ContractError.at(
+                "targets[\(index)].collection", .missingField,
+                "an ogc target names the collection to query; only a result: catalog request may name a landing page "
+                    + "alone (to list its collections)")
         }
     }
 

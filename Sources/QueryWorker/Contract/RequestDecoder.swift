@@ -142,12 +142,8 @@ package struct RequestDecoder: Sendable {
                         + "(letters, digits, '_', '.' and '-')")
             }
         }
+        try Self.checkCollections(targets, result: query.result)
         // Supported-feature checks come last, so that a message with a mistake hears of the mistake first.
-        if let index = targets.firstIndex(where: { if case .ogc = $0 { true } else { false } }) {
-            throw ContractError.at(
-                "targets[\(index)]", .unsupportedTarget,
-                "OGC API Features targets are not supported by this worker version yet; query ArcGIS layers")
-        }
         if let credential {
             throw ContractError.at(
                 "credential", .unsupportedCredential,

@@ -20,16 +20,65 @@ struct Outcome: Sendable, Decodable {
     var error: ErrorBody?
     var supersededBy: String?
 
-    /// One layer's entry of a result.
+    /// One layer's entry of a result (or, for `result: catalog`, one target's).
     struct Layer: Sendable, Decodable {
         var url: String
+        var collection: String?
         var layerId: Int?
         var name: String?
         var status: String
         var count: Int?
         var complete: Bool?
+        var incompleteReason: String?
+        var filteredBy: String?
         var objectIds: [Int64]?
+        var featureIds: [FeatureIdentifier?]?
+        var catalog: [CatalogItem]?
         var error: ErrorBody?
+
+        /// How many ids (or catalog entries) the entry holds, whichever kind it has.
+        var itemCount: Int { objectIds?.count ?? featureIds?.count ?? catalog?.count ?? 0 }
+
+        /// Appends a later part's slices of this layer.
+        mutating func append(_ slice: Layer) {
+            if let ids = slice.objectIds { objectIds = (objectIds ?? []) + ids }
+            if let ids = slice.featureIds { featureIds = (featureIds ?? []) + ids }
+            if let entries = slice.catalog { catalog = (catalog ?? []) + entries }
+        }
+    }
+
+    /// An OGC feature id as the server gave it: `1` and `"1"` differ.
+    enum FeatureIdentifier: Sendable, Hashable, Decodable, CustomStringConvertible {
+        case integer(Int64)
+        case string(String)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int64.self) {
+                self = .integer(number)
+            } else {
+                self = .string(try container.decode(String.self))
+            }
+        }
+
+        /// `17`, or `"a-17"` quoted so that a string id never reads as a number.
+        var description: String {
+            switch self {
+            case .integer(let number): String(number)
+            case .string(let text): "\"\(text)\""
+            }
+        }
+    }
+
+    /// One entry of a catalog: a collection of an OGC landing page or a layer of an ArcGIS service.
+    struct CatalogItem: Sendable, Decodable {
+        var id: String
+        var title: String?
+        var url: String?
+        var itemType: String?
+        var geometryType: String?
+        var queryable: Bool?
+        var filterLanguages: [String]?
     }
 
     /// The contract's `error` object.
@@ -44,7 +93,7 @@ struct Outcome: Sendable, Decodable {
 
     /// The whole outcome from the messages of one run of one request, in part order (one for an error or a
     /// result that fit in a message). Follows the contract's reassembly: the envelope of part 1, and each
-    /// layer's `objectIds` slices appended in part order, matched by `url`.
+    /// layer's `objectIds`, `featureIds` and `catalog` slices appended in part order, matched by `url`.
     init(parts: [[UInt8]]) throws {
         let decoder = JSONDecoder()
         guard let first = parts.first else { throw OutcomeDecodingError(message: "an outcome without messages") }
@@ -57,10 +106,7 @@ struct Outcome: Sendable, Decodable {
             let next = try decoder.decode(Outcome.self, from: Data(bytes))
             for entry in next.layers ?? [] {
                 if let position = index[entry.url] {
-                    if let ids = entry.objectIds {
-                        if layers[position].objectIds == nil { layers[position].objectIds = [] }
-                        layers[position].objectIds?.append(contentsOf: ids)
-                    }
+                    layers[position].append(entry)
                 } else {
                     index[entry.url] = layers.count
                     layers.append(entry)
@@ -77,43 +123,4 @@ struct Outcome: Sendable, Decodable {
 struct OutcomeDecodingError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
-}
-
-/// The raw JSON of an outcome, for `--json`: the message itself when it came whole, else the parts put back
-/// together as the contract's reference `reassemble` does (features included), with `part` and `parts` 1.
-enum OutcomeJSON {
-    static func text(parts: [[UInt8]]) throws -> String {
-        if parts.count == 1, let only = parts.first { return String(decoding: only, as: UTF8.self) }
-        var whole: [String: Any] = [:]
-        var layers: [[String: Any]] = []
-        var index: [String: Int] = [:]
-        for bytes in parts {
-            guard let message = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                throw OutcomeDecodingError(message: "a result part is not a JSON object")
-            }
-            if whole.isEmpty { whole = message }
-            for entry in message["layers"] as? [[String: Any]] ?? [] {
-                let url = entry["url"] as? String ?? ""
-                guard let position = index[url] else {
-                    index[url] = layers.count
-                    layers.append(entry)
-                    continue
-                }
-                if let ids = entry["objectIds"] as? [Any] {
-                    layers[position]["objectIds"] = (layers[position]["objectIds"] as? [Any] ?? []) + ids
-                }
-                if let features = (entry["features"] as? [String: Any])?["features"] as? [Any],
-                    var collection = layers[position]["features"] as? [String: Any]
-                {
-                    collection["features"] = (collection["features"] as? [Any] ?? []) + features
-                    layers[position]["features"] = collection
-                }
-            }
-        }
-        whole["layers"] = layers
-        whole["part"] = 1
-        whole["parts"] = 1
-        let data = try JSONSerialization.data(withJSONObject: whole, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
-    }
 }

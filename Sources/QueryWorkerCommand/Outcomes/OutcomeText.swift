@@ -6,8 +6,13 @@ enum OutcomeText {
     /// How many object ids a block shows before eliding the rest.
     static let shownIds = 10
 
-    /// `query`'s block: a status line, then one line per layer (url, count, complete, first ids) or the error.
-    static func block(_ outcome: Outcome) -> String {
+    /// How many catalog entries a block shows before eliding the rest.
+    static let shownEntries = 200
+
+    /// `query`'s block: a status line, then per layer its url, count, completeness (and why not, and where
+    /// the filter ran), its first ids or its catalog entries, and its features as GeoJSON (`features`, by
+    /// layer URL, from ``OutcomeJSON/featureCollections(parts:)``); or the error.
+    static func block(_ outcome: Outcome, features: [(url: String, geoJSON: String)] = []) -> String {
         var header = "\(outcome.status)  request \(outcome.requestId ?? "(unknown)")"
         if let task = outcome.taskId, task != outcome.requestId { header += "  task \(task)" }
         if let layers = outcome.layers { header += "  \(layers.count) layer\(layers.count == 1 ? "" : "s")" }
@@ -24,15 +29,58 @@ enum OutcomeText {
                 lines.append("    failed \(error.code): \(error.message)")
                 continue
             }
-            var summary = "    \(layer.name.map { "\($0): " } ?? "")\(grouped(layer.count ?? 0)) matching"
-            summary += layer.complete == true ? ", complete" : ", incomplete"
-            lines.append(summary)
+            lines.append(summary(layer))
             if let ids = layer.objectIds, !ids.isEmpty {
-                let shown = ids.prefix(shownIds).map(String.init).joined(separator: ", ")
-                lines.append("    ids \(shown)" + (ids.count > shownIds ? ", … (\(grouped(ids.count)) in all)" : ""))
+                lines.append(idLine(ids.map(String.init)))
+            }
+            if let ids = layer.featureIds, !ids.isEmpty {
+                lines.append(idLine(ids.map { $0?.description ?? "null" }))
+            }
+            for entry in (layer.catalog ?? []).prefix(shownEntries) {
+                lines.append("    " + catalogLine(entry))
+            }
+            if let count = layer.catalog?.count, count > shownEntries {
+                lines.append("    … (\(grouped(count)) entries in all)")
+            }
+            if let collection = features.first(where: { $0.url == layer.url }) {
+                lines.append("    features (GeoJSON):")
+                lines.append(collection.geoJSON)
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `Cities: 12 matching, complete` or `134 matching, incomplete (max_features), filtered by the client`;
+    /// a catalog says `5 entries`.
+    private static func summary(_ layer: Outcome.Layer) -> String {
+        var text = "    \(layer.name.map { "\($0): " } ?? "")\(layer.collection.map { "\($0): " } ?? "")"
+        if layer.catalog != nil {
+            return text + "\(grouped(layer.count ?? 0)) entr\(layer.count == 1 ? "y" : "ies")"
+        }
+        text += "\(grouped(layer.count ?? 0)) matching"
+        text += layer.complete == true ? ", complete" : ", incomplete"
+        if layer.complete != true, let reason = layer.incompleteReason { text += " (\(reason))" }
+        if let site = layer.filteredBy { text += ", filtered by the \(site)" }
+        return text
+    }
+
+    private static func idLine(_ ids: [String]) -> String {
+        let shown = ids.prefix(shownIds).joined(separator: ", ")
+        return "    ids \(shown)" + (ids.count > shownIds ? ", … (\(grouped(ids.count)) in all)" : "")
+    }
+
+    /// `3  Counties  esriGeometryPolygon  http://…/MapServer/3`, with `(not queryable)` when it is not.
+    private static func catalogLine(_ entry: Outcome.CatalogItem) -> String {
+        var fields = [entry.id]
+        if let title = entry.title, title != entry.id { fields.append(title) }
+        if let type = entry.geometryType { fields.append(type) }
+        if let itemType = entry.itemType, itemType != "feature" { fields.append("items: \(itemType)") }
+        if let languages = entry.filterLanguages {
+            fields.append(languages.isEmpty ? "filters: worker" : "filters: \(languages.joined(separator: ","))")
+        }
+        if entry.queryable == false { fields.append("(not queryable)") }
+        if let url = entry.url { fields.append(url) }
+        return fields.joined(separator: "  ")
     }
 
     /// The demo's line: status, then each layer's count (or error code), then the duration.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeatureQuerySupport
 import Foundation
 
 /// `--extent xmin,ymin,xmax,ymax[,wkid]`: the contract's `query.extent`, typed on one line.
@@ -69,7 +70,79 @@ struct LayerList: Sendable, Hashable {
 
 /// The contract's `query.result`.
 enum ResultKindArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case ids, count, features
+    case ids, count, features, catalog
+}
+
+/// The contract's `query.spatialRelationship`.
+enum SpatialRelationshipArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case intersects, contains, within, envelopeIntersects
+}
+
+/// `--target`: an ArcGIS layer or service URL, or `ogc:` and an OGC API Features landing page URL.
+///
+/// A prefix rather than a second flag so that the order of mixed targets is the order typed (a result's
+/// layers follow the targets' order); the collections of OGC targets come from `--collection`.
+struct TargetArgument: Sendable, Hashable {
+    enum Kind: Sendable, Hashable { case arcgis, ogc }
+    var kind: Kind
+    var url: String
+
+    static let ogcPrefix = "ogc:"
+
+    static func parse(_ argument: String) throws -> TargetArgument {
+        guard argument.hasPrefix(ogcPrefix) else { return TargetArgument(kind: .arcgis, url: argument) }
+        let url = String(argument.dropFirst(ogcPrefix.count))
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw ValidationError("an ogc: target is ogc: and the landing page's http(s) URL, e.g. ogc:https://demo.ldproxy.net/daraa")
+        }
+        return TargetArgument(kind: .ogc, url: url)
+    }
+
+    /// A service URL ends in `/MapServer` or `/FeatureServer` (a trailing slash ignored); a layer URL has
+    /// the layer id after it.
+    var isArcGISService: Bool {
+        guard kind == .arcgis else { return false }
+        let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+        return trimmed.hasSuffix("/MapServer") || trimmed.hasSuffix("/FeatureServer")
+    }
+}
+
+/// `--out-fields A,B,C`: field names, distinct, none empty.
+struct FieldList: Sendable, Hashable {
+    var names: [String]
+
+    static func parse(_ argument: String) throws -> FieldList {
+        var names: [String] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw ValidationError("expected field names such as APN,UseType; one is empty") }
+            guard !names.contains(name) else { throw ValidationError("the field \(name) is named twice") }
+            names.append(name)
+        }
+        return FieldList(names: names)
+    }
+}
+
+/// `--geometry`: a GeoJSON or Esri JSON geometry, as text or `@file`; checked as JSON here, as a geometry by
+/// the worker's decoder before publishing.
+struct GeometryArgument: Sendable, Hashable {
+    var json: ParsedJSON
+
+    static func parse(_ argument: String) throws -> GeometryArgument {
+        var text = argument
+        if argument.hasPrefix("@") {
+            let path = String(argument.dropFirst())
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw ValidationError("cannot read the geometry file \(path)")
+            }
+            text = String(decoding: contents, as: UTF8.self)
+        }
+        do throws(JSONReadError) {
+            return GeometryArgument(json: try ParsedJSON(reading: Array(text.utf8)))
+        } catch {
+            throw ValidationError("the geometry is not JSON: \(error.message)")
+        }
+    }
 }
 
 /// A duration as people type it: `60s`, `500ms`, `2m`, `1.5h`; a bare number is seconds.

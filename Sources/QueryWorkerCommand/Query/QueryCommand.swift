@@ -11,9 +11,12 @@ struct QueryCommand: AsyncParsableCommand {
         commandName: "query",
         abstract: "Publish a feature-query request; with --wait, print its outcome.",
         usage: """
-            query-worker query --target <url> [--target <url> ...] [--layers <ids>]
-                               [--where <clause> | --named-where <name>] [--extent <box>]
-                               [--result ids|count|features] [--wait [--wait-timeout <duration>]] [--json]
+            query-worker query --target <url> [--target <url> ...] [--layers <ids>] [--collection <id> ...]
+                               [--where <clause> | --named-where <name>] [--extent <box> | --geometry <json>]
+                               [--spatial-relationship <relation>] [--out-fields <fields>] [--[no-]return-geometry]
+                               [--out-sr <wkid>] [--max-features <n>] [--result ids|count|features|catalog]
+                               [--timeout <duration> | --timeout-ms <ms> | --deadline <date-time>]
+                               [--credential <name>] [--wait [--wait-timeout <duration>]] [--json | --reassembled]
                                [--bootstrap-servers <servers>] [<other options>]
             """,
         discussion: """
@@ -21,7 +24,12 @@ struct QueryCommand: AsyncParsableCommand {
             worker would, publishes it on the requests topic keyed by its taskId, and prints its requestId. \
             With --wait it then reads the results and errors topics until that request's outcome arrives \
             (putting a result split into parts back together) and prints it: the status, and per layer the \
-            URL, the count, whether the selection is complete and the first ids, or the error.
+            URL, the count, whether the selection is complete (and why not), where an OGC filter ran, the \
+            first ids, a catalog's entries, and with --result features the features as GeoJSON; or the error.
+
+            Targets: an ArcGIS layer or service URL, or ogc: followed by an OGC API Features landing page URL; \
+            each ogc: target queries each --collection (--result catalog without --collection lists the \
+            landing page's collections). To cancel a task's running request: query-worker cancel --task-id ID.
 
             Examples, with a worker (query-worker run --allowed-hosts 127.0.0.1) and a sample-feature-server \
             running; SERVICES is the URL the server printed (http://127.0.0.1:PORT/arcgis/rest/services):
@@ -31,7 +39,17 @@ struct QueryCommand: AsyncParsableCommand {
                 --named-where government --extent -118.84,34.01,-118.77,34.05 --wait
 
               query-worker query --target $SERVICES/USA/MapServer --layers 0,2,3 \\
-                --where "POP2000 > 1000000" --result count --wait --json
+                --where "POP2000 > 1000000" --result count --wait --reassembled
+
+              query-worker query --target $SERVICES/USA/MapServer --result catalog --wait
+
+              query-worker query --target ogc:https://demo.ldproxy.net/daraa \\
+                --collection CulturePnt --where "F_CODE = 'AL012'" \\
+                --max-features 1000 --result features --return-geometry --wait
+
+            Output: text for people by default; --json prints JSON as published: the request without --wait, \
+            and with --wait each outcome message (each part of a split result) on its own line; --reassembled \
+            prints the outcome as one JSON object, a split result's parts put back together.
 
             Kafka settings come from the flags, else the worker's QUERY_WORKER_* variables \
             (QUERY_WORKER_BOOTSTRAP_SERVERS, QUERY_WORKER_TOPICS_REQUESTS, QUERY_WORKER_KAFKA_<PROPERTY>, ...) \
@@ -43,55 +61,11 @@ struct QueryCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Kafka bootstrap servers, comma-separated (default: QUERY_WORKER_BOOTSTRAP_SERVERS, else localhost:9092).")
-    var bootstrapServers: String?
+    @OptionGroup(title: "Request")
+    var request: RequestOptions
 
-    @Option(
-        name: .customLong("target"),
-        help: ArgumentHelp(
-            "An ArcGIS layer (…/FeatureServer/0) or service (…/MapServer) URL to query. Repeatable.",
-            valueName: "url"))
-    var targets: [String] = []
-
-    @Option(
-        help: ArgumentHelp("Sublayers of the service targets, e.g. 0,2,3 (default: every layer).", valueName: "ids"),
-        transform: LayerList.parse)
-    var layers: LayerList?
-
-    @Option(name: .customLong("where"), help: "An ArcGIS SQL where clause, e.g. \"UseType = 'Residential'\".")
-    var whereClause: String?
-
-    @Option(help: "A named query of the worker instead of --where (built in: government, residential, farm, taxRate10853, …).")
-    var namedWhere: String?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "The spatial filter: xmin,ymin,xmax,ymax[,wkid] (wkid default 4326, so degrees).",
-            valueName: "box"),
-        transform: ExtentArgument.parse)
-    var extent: ExtentArgument?
-
-    @Option(help: "What each layer returns: ids (default), count, or features (GeoJSON).")
-    var result: ResultKindArgument?
-
-    @Option(help: "The supersession key: a newer request with the same taskId replaces this one (default: the requestId).")
-    var taskId: String?
-
-    @Option(help: "The request's id (default: a new UUID). With --wait, use a new one each time: an outcome for the same id from the last 30 s would be taken for this request's.")
-    var requestId: String?
-
-    @Option(help: "The request's deadline, in milliseconds after a worker receives it (default: the worker's).")
-    var timeoutMs: Int?
-
-    @Option(help: "The requests topic (default: QUERY_WORKER_TOPICS_REQUESTS, else feature-queries).")
-    var topic: String?
-
-    @Option(help: "The results topic --wait reads (default: QUERY_WORKER_TOPICS_RESULTS, else feature-query-results).")
-    var resultsTopic: String?
-
-    @Option(help: "The errors topic --wait reads (default: QUERY_WORKER_TOPICS_ERRORS, else feature-query-errors).")
-    var errorsTopic: String?
+    @OptionGroup(title: "Kafka")
+    var kafkaOptions: KafkaOptions
 
     @Flag(help: "Wait for the outcome and print it.")
     var wait = false
@@ -99,34 +73,27 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long --wait waits, e.g. 30s, 500ms, 2m (default: 60s).", valueName: "duration"))
     var waitTimeout: DurationArgument?
 
-    @Flag(help: "Print JSON instead of text: the outcome as published (with --wait), else the request.")
+    @Flag(help: "Print JSON as published: the request, or with --wait each outcome message on its own line.")
     var json = false
+
+    @Flag(help: "With --wait, print the outcome as one JSON object (a split result's parts put back together).")
+    var reassembled = false
 
     @Option(help: "Log level (logs go to standard error): trace, debug, info, notice, warning, error, critical.")
     var logLevel = LogLevelArgument(.warning)
 
     func validate() throws {
-        guard !targets.isEmpty else {
-            throw ValidationError("name at least one layer or service to query with --target URL")
-        }
-        if whereClause != nil, namedWhere != nil {
-            throw ValidationError("--where and --named-where exclude each other: give one (or neither, for every feature)")
-        }
-        if let timeoutMs, timeoutMs < 1 { throw ValidationError("--timeout-ms must be at least 1") }
         if !wait, waitTimeout != nil {
             throw ValidationError("--wait-timeout applies only with --wait")
         }
-        if layers != nil, !targets.contains(where: Self.isServiceURL) {
-            throw ValidationError(
-                "--layers picks sublayers of a service URL (…/MapServer or …/FeatureServer); every --target is a layer URL")
-        }
+        if reassembled, !wait { throw ValidationError("--reassembled applies only with --wait") }
+        if reassembled, json { throw ValidationError("--json and --reassembled exclude each other: pick one output") }
     }
 
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
-        let kafka = try QueryKafkaSettings.load(
-            bootstrapServers: bootstrapServers, requests: topic, results: resultsTopic, errors: errorsTopic)
-        let draft = makeDraft()
+        let kafka = try kafkaOptions.settings()
+        let draft = request.draft()
         let (value, warnings) = try draft.checkedJSON(catalog: kafka.catalog)
         for warning in warnings { printError("warning: \(warning)") }
         let session = QuerySession(kafka: kafka, draft: draft, value: value, logger: logger)
@@ -137,7 +104,7 @@ struct QueryCommand: AsyncParsableCommand {
         }
         let waitTimeout = self.waitTimeout ?? DurationArgument(seconds: 60)
         let completed = try await session.publishAndWait(timeout: waitTimeout.duration) {
-            if !json { printLine(draft.requestId) }
+            if !json, !reassembled { printLine(draft.requestId) }
         }
         guard let completed else {
             printError(
@@ -146,26 +113,34 @@ struct QueryCommand: AsyncParsableCommand {
                     + "at \(kafka.settings.bootstrapServers.joined(separator: ","))?")
             throw ExitCode(1)
         }
-        printLine(json ? try OutcomeJSON.text(parts: completed.parts) : OutcomeText.block(completed.outcome))
+        if json {
+            for part in completed.parts { printLine(String(decoding: part, as: UTF8.self)) }
+        } else if reassembled {
+            printLine(try OutcomeJSON.text(parts: completed.parts))
+        } else {
+            let features = draft.query.result == "features" ? try OutcomeJSON.featureCollections(parts: completed.parts) : []
+            printLine(OutcomeText.block(completed.outcome, features: features))
+        }
         guard completed.outcome.isResult else { throw ExitCode(2) }
     }
+}
 
-    private func makeDraft() -> RequestDraft {
-        let targets = self.targets.map { url in
-            RequestDraft.Target(url: url, layers: Self.isServiceURL(url) ? layers?.ids : nil)
-        }
-        return RequestDraft(
-            requestId: requestId ?? UUID().uuidString.lowercased(), taskId: taskId, timeoutMs: timeoutMs,
-            targets: targets,
-            query: RequestDraft.Query(
-                where: whereClause, namedWhere: namedWhere, extent: extent.map(RequestDraft.extent),
-                result: result?.rawValue))
-    }
+/// Where `query` and `cancel` publish and read: each flag overrides the worker's own setting.
+struct KafkaOptions: ParsableArguments {
+    @Option(help: "Kafka bootstrap servers, comma-separated (default: QUERY_WORKER_BOOTSTRAP_SERVERS, else localhost:9092).")
+    var bootstrapServers: String?
 
-    /// A service URL ends in `/MapServer` or `/FeatureServer` (a trailing slash ignored); a layer URL has
-    /// the layer id after it.
-    static func isServiceURL(_ url: String) -> Bool {
-        let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
-        return trimmed.hasSuffix("/MapServer") || trimmed.hasSuffix("/FeatureServer")
+    @Option(help: "The requests topic (default: QUERY_WORKER_TOPICS_REQUESTS, else feature-queries).")
+    var topic: String?
+
+    @Option(help: "The results topic --wait reads (default: QUERY_WORKER_TOPICS_RESULTS, else feature-query-results).")
+    var resultsTopic: String?
+
+    @Option(help: "The errors topic --wait reads (default: QUERY_WORKER_TOPICS_ERRORS, else feature-query-errors).")
+    var errorsTopic: String?
+
+    func settings() throws -> QueryKafkaSettings {
+        try QueryKafkaSettings.load(
+            bootstrapServers: bootstrapServers, requests: topic, results: resultsTopic, errors: errorsTopic)
     }
 }

@@ -40,12 +40,27 @@ struct QueryKafkaSettings: Sendable {
     }
 }
 
-/// Publishing one request, and waiting for its outcome.
+/// Publishing one message (a request or a cancel), and waiting for a request's outcome.
 struct QuerySession {
     let kafka: QueryKafkaSettings
-    let draft: RequestDraft
+    /// The message key: the taskId (the requestId when a request has no taskId).
+    let key: String
+    /// The request whose outcome ``publishAndWait(timeout:published:)`` waits for.
+    let requestId: String
     let value: [UInt8]
     let logger: Logger
+
+    init(kafka: QueryKafkaSettings, key: String, requestId: String, value: [UInt8], logger: Logger) {
+        self.kafka = kafka
+        self.key = key
+        self.requestId = requestId
+        self.value = value
+        self.logger = logger
+    }
+
+    init(kafka: QueryKafkaSettings, draft: RequestDraft, value: [UInt8], logger: Logger) {
+        self.init(kafka: kafka, key: draft.key, requestId: draft.requestId, value: value, logger: logger)
+    }
 
     /// How long publishing may take before `query` gives up: long enough for a slow broker, short enough
     /// that a wrong `--bootstrap-servers` is an error a user sees soon (librdkafka would retry for minutes).
@@ -55,7 +70,7 @@ struct QuerySession {
     @discardableResult
     func publish() async throws -> KafkaDeliveryReport {
         let message = KafkaProducerMessage(
-            topic: kafka.settings.topics.requests, key: Array(draft.key.utf8), value: value)
+            topic: kafka.settings.topics.requests, key: Array(key.utf8), value: value)
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
                 client: kafka.client(id: "query-worker-query"), messageTimeout: Self.publishTimeout),
@@ -94,7 +109,7 @@ struct QuerySession {
         let topics = [kafka.settings.topics.results, kafka.settings.topics.errors]
         let now = WallClock.nowMilliseconds()
         return try await OutcomeStream.withStream(
-            client: kafka.client(id: "query-worker-query-reader"), topics: topics, wanted: [draft.requestId],
+            client: kafka.client(id: "query-worker-query-reader"), topics: topics, wanted: [requestId],
             notBeforeMs: now - Self.clockSkewAllowance, deadline: .now.advanced(by: timeout), logger: logger
         ) { stream in
             try await publish()
