@@ -169,8 +169,36 @@ struct PagingTests {
         }
         #expect(list.count == 15)
         let first = String(decoding: Array(list.json[0]), as: UTF8.self)
-        #expect(first == #"{"type":"Feature","id":1,"geometry":{"coordinates":[10,20],"type":"Point"},"properties":{"n":1}}"#)
+        // The geometry's bytes as the server wrote them: coordinates are never parsed and printed again.
+        #expect(first == #"{"type":"Feature","id":1,"geometry":{"type":"Point","coordinates":[10.0,20.0]},"properties":{"n":1}}"#)
         #expect(server.itemRequests.first?.query?.contains("limit=16") == true)
+    }
+
+    @Test func prettyPrintedFeaturesArePublishedCompactWithTheirStringsIntact() async throws {
+        let page = """
+            {
+              "type" : "FeatureCollection",
+              "numberMatched" : 1,
+              "features" : [ {
+                "type" : "Feature", "id" : "a b", "bbox" : [ 1, 2, 1, 2 ],
+                "geometry" : { "type" : "Point", "coordinates" : [ 1.5, 2 ] },
+                "properties" : { "name" : "Main St \\"North\\" ", "tags" : [ "a, b", null ] }
+              } ],
+              "links" : [ ]
+            }
+            """
+        let server = try await OGCTestServer.start { _ in .json(page) }
+        let outcome = try await server.withEngine {
+            await server.query($0, ServiceQuery(returnGeometry: true, result: .features))
+        }
+        guard case .features(let list)? = outcome.success?.selection else {
+            Issue.record("features expected: \(String(describing: outcome.failure))")
+            return
+        }
+        #expect(list.json.map { String(decoding: Array($0), as: UTF8.self) } == [
+            #"{"type":"Feature","id":"a b","geometry":{"type":"Point","coordinates":[1.5,2]},"properties":{"name":"Main St \"North\" ","tags":["a, b",null]}}"#
+        ])
+        #expect(outcome.success?.featureIds == [.string("a b")])
     }
 
     @Test func aLargeLimitRefusedWith400IsAskedOnceSmaller() async throws {

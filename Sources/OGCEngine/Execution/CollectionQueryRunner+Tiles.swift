@@ -69,7 +69,7 @@ extension CollectionQueryRunner {
 /// What a tile's task reports to the runner.
 private enum TileEvent: Sendable {
     /// A page's features from tile `index`.
-    case page(Int, [ParsedJSON])
+    case page(Int, [RawFeature])
     /// The tile's pages are all read.
     case done
 }

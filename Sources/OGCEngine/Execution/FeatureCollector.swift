@@ -67,14 +67,14 @@ struct FeatureCollector {
     /// `accept` decides, per feature with its geometry, whether this sequence owns it (tiles: each feature
     /// counts once); nil accepts every feature.
     mutating func add(
-        _ features: [ParsedJSON], box: [Double]?, sequence: Int = 0, accept: ((Geometry?) -> Bool)? = nil
+        _ features: [RawFeature], box: [Double]?, sequence: Int = 0, accept: ((Geometry?) -> Bool)? = nil
     ) -> Bool {
         for feature in features {
             guard !isCut else { return false }
             let position = positions[sequence, default: 0]
             positions[sequence] = position + 1
             let key = SortKey(sequence: sequence, position: position)
-            let id = Self.featureID(feature["id"])
+            let id = Self.featureID(feature.parsed(feature.id))
             guard let id else {
                 allHadIds = false
                 var geometry: Geometry?
@@ -97,10 +97,10 @@ struct FeatureCollector {
 
     /// Checks one new feature and keeps it if it matches; its index among those kept, or nil.
     private mutating func take(
-        _ feature: ParsedJSON, id: FeatureID?, key: SortKey, box: [Double]?, geometry: Geometry?, decoded: Bool
+        _ feature: RawFeature, id: FeatureID?, key: SortKey, box: [Double]?, geometry: Geometry?, decoded: Bool
     ) -> Int? {
         arrived += 1
-        let properties = feature["properties"]?.members
+        let properties = needsProperties ? feature.parsed(feature.properties)?.members : nil
         if !filter.matches(properties) {
             if serverFiltered { rejectedServerMatches += 1 }
             return nil
@@ -130,7 +130,14 @@ struct FeatureCollector {
         sortKeys = order.map { sortKeys[$0] }
     }
 
-    private mutating func keepFeature(_ feature: ParsedJSON, id: FeatureID?, properties: [String: ParsedJSON]?) {
+    /// Whether a feature's properties are read: for the where clause, or to keep only `outFields`.
+    private var needsProperties: Bool {
+        if filter.local != nil { return true }
+        if case .features(let outFields?, _) = keep, !outFields.isEmpty { return true }
+        return false
+    }
+
+    private mutating func keepFeature(_ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?) {
         switch keep {
         case .nothing:
             return
@@ -172,35 +179,42 @@ struct FeatureCollector {
     }
 
     /// The feature's geometry in WGS 84; nil when absent, null or unreadable.
-    static func geometry(_ feature: ParsedJSON) -> Geometry? {
-        guard let value = feature["geometry"], case .object = value else { return nil }
+    static func geometry(_ feature: RawFeature) -> Geometry? {
+        guard let value = feature.parsed(feature.geometry), case .object = value else { return nil }
         return try? GeoJSON.decode(value, spatialReference: .wgs84)
     }
 
-    /// The feature as one compact GeoJSON Feature: `id` as the server gave it, the geometry as it came (CRS84
-    /// lon/lat) or null, the properties kept by `outFields` (case-insensitive; nil keeps all).
+    /// The feature as one compact GeoJSON Feature: `id` as the server gave it, the geometry's bytes as they
+    /// came (CRS84 lon/lat) or null, the properties' bytes, or those `outFields` keeps (case-insensitive,
+    /// written again from `properties`; nil keeps all).
     static func write(
-        _ feature: ParsedJSON, id: FeatureID?, properties: [String: ParsedJSON]?, outFields: [String]?, returnGeometry: Bool
+        _ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?, outFields: [String]?, returnGeometry: Bool
     ) -> [UInt8] {
-        var output = #"{"type":"Feature","#
+        var output: [UInt8] = []
+        output.reserveCapacity(feature.bytes.count + 48)
+        output += #"{"type":"Feature","#.utf8
         switch id {
-        case .integer(let value)?: output += #""id":\#(value),"#
+        case .integer(let value)?: output += #""id":\#(value),"#.utf8
         case .string(let value)?:
-            output += #""id":"#
+            output += #""id":"#.utf8
             JSONString.append(value, to: &output)
-            output += ","
+            output.append(UInt8(ascii: ","))
         case nil: break
         }
-        output += #""geometry":"#
-        if returnGeometry, let geometry = feature["geometry"] { geometry.write(to: &output) } else { output += "null" }
-        output += #","properties":"#
-        var kept = properties ?? [:]
+        output += #""geometry":"#.utf8
+        if returnGeometry { feature.appendCompacted(feature.geometry, to: &output) } else { output += "null".utf8 }
+        output += #","properties":"#.utf8
         if let outFields {
             let wanted = Set(outFields.map { $0.lowercased() })
-            kept = kept.filter { wanted.contains($0.key.lowercased()) }
+            var text = ""
+            ParsedJSON.object((properties ?? [:]).filter { wanted.contains($0.key.lowercased()) }).write(to: &text)
+            output += text.utf8
+        } else if feature.properties != nil {
+            feature.appendCompacted(feature.properties, to: &output)
+        } else {
+            output += "{}".utf8
         }
-        ParsedJSON.object(kept).write(to: &output)
-        output += "}"
-        return Array(output.utf8)
+        output.append(UInt8(ascii: "}"))
+        return output
     }
 }

@@ -44,8 +44,9 @@ enum OGCResponse {
             retryAfter: wait)
     }
 
-    /// The JSON document of a 2xx body; `malformed_response` when it is not one.
-    static func document(_ response: HTTPResponse, layer: String, expecting what: String) throws(FeatureServiceError) -> ParsedJSON {
+    /// Where a 2xx body's JSON object starts; `malformed_response` for an empty body, an HTML page or
+    /// anything that does not start as a JSON object.
+    static func objectStart(_ response: HTTPResponse, layer: String, expecting what: String) throws(FeatureServiceError) -> Int {
         let body = response.body
         guard let first = body.firstIndex(where: { !isSpace($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) else {
             throw OGCFailure.malformed(layer, "answered an empty body where \(what) was expected", retryable: true)
@@ -58,6 +59,13 @@ enum OGCResponse {
         guard body[first] == UInt8(ascii: "{") else {
             throw OGCFailure.malformed(layer, "answered a body that is not JSON where \(what) was expected")
         }
+        return first
+    }
+
+    /// The JSON document of a 2xx body; `malformed_response` when it is not one.
+    static func document(_ response: HTTPResponse, layer: String, expecting what: String) throws(FeatureServiceError) -> ParsedJSON {
+        let body = response.body
+        let first = try objectStart(response, layer: layer, expecting: what)
         do {
             let document = try ParsedJSON(reading: body[first...])
             guard case .object = document else {
