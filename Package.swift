@@ -280,6 +280,8 @@ let package = Package(
             name: "OGCEngineTests",
             dependencies: [
                 "OGCEngine",
+                "PygeoapiFixture",
+                "SampleFeatureServer",
                 "FeatureService",
                 "FeatureServiceEngines",
                 "EngineExecution",

@@ -1,0 +1,236 @@
+import FeatureGeometry
+import FeatureService
+import PygeoapiFixture
+import QueryLanguage
+import SampleFeatureServer
+import Testing
+
+@testable import OGCEngine
+
+/// The OGC engine against pygeoapi 0.21 (PyPI), an implementation nobody here wrote, over the sample cities
+/// and states from a GeoJSON file (pygeoapi ignores `filter` there) and from PostGIS (it evaluates it).
+/// pygeoapi 0.21 declares no CQL2 or filter class (docs/pygeoapi.md), so an honest engine never sends
+/// `filter`: a clause runs in the worker (`filteredBy: client`), except simple equalities on queryables, which
+/// go as Part 1 `name=value` parameters (`queryables-query-parameters` is declared). Every answer is checked
+/// against the sample dataset the collections were loaded from (the fixture's, parcels 1, seed 1).
+@Suite(.enabled(if: PygeoapiSampleService.isAvailable, "pygeoapi, PostgreSQL or ogr2ogr missing: run scripts/setup-deps"))
+struct OGCEnginePygeoapiTests {
+    /// Both providers of each dataset: the same features, different filtering.
+    static let providers: [Provider] = [.geoJSONFile, .postGIS]
+
+    enum Provider: String, Sendable, CustomTestStringConvertible {
+        case geoJSONFile, postGIS
+        var testDescription: String { rawValue }
+
+        func collection(_ dataset: PygeoapiSampleService.Dataset) -> String {
+            self == .geoJSONFile ? dataset.geoJSONCollection : dataset.postGISCollection
+        }
+    }
+
+    /// The dataset the fixture loaded into pygeoapi: the ground truth.
+    static func truth(_ layer: SampleLayer, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
+        try SampleDataset.shared(parcelCount: 1, seed: 1).groundTruthObjectIDs(layer, where: clause, envelope: envelope)
+    }
+
+    static func query(_ engine: OGCEngine, _ collection: String, _ query: ServiceQuery) async throws -> ServiceLayerResult {
+        let service = try await PygeoapiSampleService.shared()
+        return try await RealServerSupport.query(engine, landing: service.landingURL, collection: collection, query)
+    }
+
+    @Test(arguments: providers)
+    func wholeCollectionsAreCompleteAndExact(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        try await RealServerSupport.withEngine { engine, log in
+            for (layer, dataset) in [(SampleLayer.cities, service.cities), (.states, service.states)] {
+                let result = try await Self.query(engine, provider.collection(dataset), ServiceQuery(result: .ids))
+                let ids = try RealServerSupport.sortedIntegerIDs(result)
+                #expect(ids == (try Self.truth(layer)), "\(layer)")
+                #expect(ids.count == dataset.featureCount)
+                #expect(result.count == dataset.featureCount)
+                #expect(result.isComplete)
+                #expect(result.filteredBy == nil)
+                #expect(result.collection == provider.collection(dataset))
+                let counted = try await Self.query(engine, provider.collection(dataset), ServiceQuery(result: .count))
+                #expect(counted.count == dataset.featureCount)
+            }
+            #expect(!log.items.isEmpty)
+        }
+    }
+
+    /// A range (and an IN list) cannot be a `name=value` parameter and pygeoapi declares no CQL2: the engine
+    /// sends nothing of the clause, filters every feature itself and says so.
+    @Test(arguments: providers, ["POP2000 > 100000", "POP2000 > 50000 AND ST IN ('CA', 'TX', 'NY')"])
+    func rangeClausesRunInTheWorkerWithoutSendingAFilter(_ provider: Provider, _ clause: String) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let truth = try Self.truth(.cities, where: clause)
+        #expect(truth.count > 10 && truth.count < service.cities.featureCount / 2)
+        try await RealServerSupport.withEngine { engine, log in
+            let query = ServiceQuery(whereClause: try WhereClause(clause), result: .ids)
+            let result = try await Self.query(engine, provider.collection(service.cities), query)
+            #expect(try RealServerSupport.sortedIntegerIDs(result) == truth)
+            #expect(result.count == truth.count)
+            #expect(result.isComplete)
+            #expect(result.filteredBy == .client)
+            var countQuery = query
+            countQuery.result = .count
+            #expect(try await Self.query(engine, provider.collection(service.cities), countQuery).count == truth.count)
+            #expect(!log.items.isEmpty)
+            #expect(!log.itemsSent(parameter: "filter"), "\(log.items)")
+            #expect(!log.itemsSent(parameter: "filter-lang"))
+            #expect(!log.itemsSent(parameter: "POP2000"))
+        }
+    }
+
+    /// `ST = 'CA'` names a queryable: sent as `ST=CA` (Part 1 property parameter), evaluated by pygeoapi on
+    /// both providers, re-checked by the worker, so the server is credited. With a range beside it only the
+    /// equality is sent and the rest runs in the worker.
+    @Test(arguments: providers)
+    func equalitiesOnQueryablesGoAsPropertyParameters(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let collection = provider.collection(service.cities)
+        try await RealServerSupport.withEngine { engine, log in
+            let equality = "ST = 'CA'"
+            let truth = try Self.truth(.cities, where: equality)
+            #expect(truth.count > 50)
+            let result = try await Self.query(engine, collection, ServiceQuery(whereClause: try WhereClause(equality)))
+            #expect(try RealServerSupport.sortedIntegerIDs(result) == truth)
+            #expect(result.isComplete)
+            #expect(result.filteredBy == .server)
+            #expect(log.items.contains { $0.contains("&ST=CA") }, "\(log.items)")
+            // Only California's cities came over the wire: pygeoapi applied the parameter.
+            #expect(result.count == truth.count)
+
+            let mixed = "ST = 'CA' AND POP2000 > 100000"
+            let mixedTruth = try Self.truth(.cities, where: mixed)
+            #expect(!mixedTruth.isEmpty && mixedTruth.count < truth.count)
+            let narrowed = try await Self.query(engine, collection, ServiceQuery(whereClause: try WhereClause(mixed)))
+            #expect(try RealServerSupport.sortedIntegerIDs(narrowed) == mixedTruth)
+            #expect(narrowed.count == mixedTruth.count)
+            #expect(narrowed.isComplete)
+            #expect(narrowed.filteredBy == .client)
+            #expect(!log.itemsSent(parameter: "filter"))
+            #expect(!log.itemsSent(parameter: "POP2000"))
+        }
+    }
+
+    /// An envelope in WGS 84 and the same in Web Mercator: sent as a CRS84 `bbox`, right on points and polygons.
+    @Test(arguments: providers)
+    func envelopesSelectWhatIntersects(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let box = Envelope(xmin: -100, ymin: 30, xmax: -90, ymax: 40, spatialReference: .wgs84)
+        try await RealServerSupport.withEngine { engine, log in
+            for (layer, dataset) in [(SampleLayer.cities, service.cities), (.states, service.states)] {
+                let truth = try Self.truth(layer, envelope: box)
+                #expect(truth.count > 3, "\(layer)")
+                for geometry in [Geometry.envelope(box), .envelope(try box.projected(to: .webMercator))] {
+                    let result = try await Self.query(engine, provider.collection(dataset), ServiceQuery(geometry: geometry))
+                    #expect(try RealServerSupport.sortedIntegerIDs(result) == truth, "\(layer) \(geometry)")
+                    #expect(result.count == truth.count, "\(layer)")
+                    #expect(result.isComplete)
+                    #expect(result.filteredBy != nil)
+                    if layer == .cities { #expect(result.filteredBy == .server, "points in a bbox: the server's answer is exact") }
+                }
+            }
+            #expect(log.items.allSatisfy { $0.contains("bbox=") })
+        }
+    }
+
+    /// A query box across the antimeridian (170°E to 110°W: the Pacific and the western states), which
+    /// pygeoapi answers with the complement when sent as one `bbox` (west > east): the engine sends two
+    /// boxes, one each side, and gets it right, whether the box says west > east or east beyond 180.
+    @Test(arguments: providers)
+    func anAntimeridianBoxIsSplitAndRight(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let west = Envelope(xmin: 170, ymin: 20, xmax: 180, ymax: 50, spatialReference: .wgs84)
+        let east = Envelope(xmin: -180, ymin: 20, xmax: -110, ymax: 50, spatialReference: .wgs84)
+        let truth = Set(try Self.truth(.cities, envelope: west) + Self.truth(.cities, envelope: east)).sorted()
+        #expect(truth.count > 50)
+        #expect(truth.count < service.cities.featureCount / 2)
+        for crossing in [
+            Envelope(xmin: 170, ymin: 20, xmax: -110, ymax: 50, spatialReference: .wgs84),
+            Envelope(xmin: 170, ymin: 20, xmax: 250, ymax: 50, spatialReference: .wgs84),
+        ] {
+            try await RealServerSupport.withEngine { engine, log in
+                let result = try await Self.query(
+                    engine, provider.collection(service.cities), ServiceQuery(geometry: .envelope(crossing)))
+                #expect(try RealServerSupport.sortedIntegerIDs(result) == truth, "\(crossing)")
+                #expect(result.count == truth.count)
+                #expect(result.isComplete)
+                #expect(result.filteredBy == .server)
+                let boxes = Set(log.items.compactMap { url in url.split(separator: "?").last?.split(separator: "&").first { $0.hasPrefix("bbox=") } })
+                #expect(boxes == ["bbox=170,20,180,50", "bbox=-180,20,-110,50"], "\(log.items)")
+            }
+        }
+    }
+
+    /// `maxFeatures` cuts the ids, says why, and every id kept is a match (with and without a server filter).
+    @Test(arguments: providers)
+    func maxFeaturesCutsAndSaysSo(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let collection = provider.collection(service.cities)
+        try await RealServerSupport.withEngine { engine, _ in
+            let whole = try await Self.query(engine, collection, ServiceQuery(maxFeatures: 100, result: .ids))
+            #expect(whole.featureIds.count == 100)
+            #expect(Set(whole.featureIds).count == 100)
+            #expect(!whole.isComplete)
+            #expect(whole.incompleteReason == .maxFeatures)
+
+            let clause = "POP2000 > 10000"
+            let truth = Set(try Self.truth(.cities, where: clause))
+            #expect(truth.count > 25)
+            let cut = try await Self.query(
+                engine, collection, ServiceQuery(whereClause: try WhereClause(clause), maxFeatures: 25, result: .ids))
+            let ids = try RealServerSupport.sortedIntegerIDs(cut)
+            #expect(ids.count == 25)
+            #expect(Set(ids).isSubset(of: truth))
+            #expect(!cut.isComplete)
+            #expect(cut.incompleteReason == .maxFeatures)
+            #expect(cut.filteredBy == .client)
+        }
+    }
+
+    /// Features as GeoJSON: the matches, with the fields asked for.
+    @Test(arguments: providers)
+    func featuresCarryTheFieldsAskedFor(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let clause = "POP2000 > 500000"
+        let truth = try Self.truth(.cities, where: clause)
+        #expect(!truth.isEmpty)
+        try await RealServerSupport.withEngine { engine, _ in
+            let query = ServiceQuery(
+                whereClause: try WhereClause(clause), outFields: ["CITY_NAME"], returnGeometry: true, result: .features)
+            let result = try await Self.query(engine, provider.collection(service.cities), query)
+            guard case .features(let list) = result.selection else { throw RealServerFailure("not features: \(result.selection)") }
+            #expect(try RealServerSupport.sortedIntegerIDs(result) == truth)
+            #expect(list.count == truth.count)
+            let collection = list.json.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",")
+            #expect(collection.contains("\"CITY_NAME\""))
+            #expect(!collection.contains("\"POP2000\""))
+            #expect(collection.contains("\"Point\""))
+        }
+    }
+
+    /// `result: catalog` of pygeoapi's landing page: its four collections, no filter language (none
+    /// declared), and each collection's queryables.
+    @Test func catalogOfTheLandingPage() async throws {
+        let service = try await PygeoapiSampleService.shared()
+        try await RealServerSupport.withEngine { engine, _ in
+            let outcomes = await engine.query(
+                [ServiceTarget(kind: .ogc, url: service.landingURL + "/")], ServiceQuery(result: .catalog), budget: .unlimited())
+            let outcome = try #require(outcomes.first?.first)
+            let result = try outcome.result.get()
+            guard case .catalog(let entries) = result.selection else { throw RealServerFailure("not a catalog") }
+            #expect(Set(entries.map(\.id)) == ["cities", "cities_postgis", "states", "states_postgis"])
+            #expect(result.count == 4)
+            #expect(result.isComplete)
+            for entry in entries {
+                #expect(entry.itemType?.lowercased() == "feature", "\(entry.id)")
+                #expect(entry.filterLanguages.isEmpty, "pygeoapi 0.21 declares no CQL2: \(entry.filterLanguages)")
+                #expect(entry.url == service.server.collectionURL(entry.id))
+                let fields = entry.id.hasPrefix("cities") ? ["CITY_NAME", "ST", "POP2000"] : ["STATE_NAME", "STATE_ABBR", "POP2000"]
+                #expect(Set(fields).isSubset(of: Set(entry.queryables ?? [])), "\(entry.id): \(entry.queryables ?? [])")
+                #expect(entry.extent?.count == 4)
+            }
+        }
+    }
+}
