@@ -113,6 +113,26 @@ struct OGCEnginePygeoapiTests {
         }
     }
 
+    /// Clauses no `name=value` parameter can say (OR, LIKE, a field named in another case than the
+    /// queryable's) run in the worker; two equalities on one field are both sent, pygeoapi honours only one
+    /// of them, and the worker's re-check drops what it wrongly returned.
+    @Test(arguments: providers, [
+        "POP2000 > 100000 OR ST = 'CA'", "CITY_NAME LIKE 'Spring%'", "st = 'CA'", "ST = 'CA' AND ST = 'NV'",
+    ])
+    func whatPygeoapiCannotEvaluateIsEvaluatedInTheWorker(_ provider: Provider, _ clause: String) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let truth = try Self.truth(.cities, where: clause)
+        try await RealServerSupport.withEngine { engine, log in
+            let result = try await Self.query(engine, provider.collection(service.cities), ServiceQuery(whereClause: try WhereClause(clause)))
+            #expect(try RealServerSupport.sortedIntegerIDs(result) == truth)
+            #expect(result.count == truth.count)
+            #expect(result.isComplete)
+            #expect(result.filteredBy == .client)
+            #expect(!log.itemsSent(parameter: "filter"))
+            if clause.hasPrefix("ST = 'CA' AND") { #expect(log.items.contains { $0.hasSuffix("&ST=CA&ST=NV") }, "\(log.items)") }
+        }
+    }
+
     /// An envelope in WGS 84 and the same in Web Mercator: sent as a CRS84 `bbox`, right on points and polygons.
     @Test(arguments: providers)
     func envelopesSelectWhatIntersects(_ provider: Provider) async throws {
@@ -173,7 +193,7 @@ struct OGCEnginePygeoapiTests {
     func maxFeaturesCutsAndSaysSo(_ provider: Provider) async throws {
         let service = try await PygeoapiSampleService.shared()
         let collection = provider.collection(service.cities)
-        try await RealServerSupport.withEngine { engine, _ in
+        try await RealServerSupport.withEngine { engine, log in
             let whole = try await Self.query(engine, collection, ServiceQuery(maxFeatures: 100, result: .ids))
             #expect(whole.featureIds.count == 100)
             #expect(Set(whole.featureIds).count == 100)
@@ -191,6 +211,18 @@ struct OGCEnginePygeoapiTests {
             #expect(!cut.isComplete)
             #expect(cut.incompleteReason == .maxFeatures)
             #expect(cut.filteredBy == .client)
+
+            // pygeoapi evaluates the equality: one page of one more than wanted, and its numberMatched is the count.
+            let equality = "ST = 'CA'"
+            let californian = Set(try Self.truth(.cities, where: equality))
+            let few = try await Self.query(
+                engine, collection, ServiceQuery(whereClause: try WhereClause(equality), maxFeatures: 5, result: .ids))
+            #expect(Set(try RealServerSupport.sortedIntegerIDs(few)).isSubset(of: californian))
+            #expect(few.featureIds.count == 5)
+            #expect(few.count == californian.count)
+            #expect(few.incompleteReason == .maxFeatures)
+            #expect(few.filteredBy == .server)
+            #expect(log.items.last?.contains("limit=6&ST=CA") == true, "\(log.items)")
         }
     }
 
