@@ -121,12 +121,19 @@ struct PagingTests {
                 return .json(OGCTestServer.page([OGCTestServer.feature(id: "2"), OGCTestServer.feature(id: #""1""#), OGCTestServer.feature(id: nil)]))
             }
             return .json(OGCTestServer.page(
-                [OGCTestServer.feature(id: "1"), OGCTestServer.feature(id: "2"), OGCTestServer.feature(id: nil)], next: "items?page=1"))
+                [OGCTestServer.feature(id: "1"), OGCTestServer.feature(id: "2"), OGCTestServer.feature(id: nil),
+                 OGCTestServer.feature(id: "9007199254740993"), OGCTestServer.feature(id: "9007199254740992"),
+                 OGCTestServer.feature(id: "2.0"), OGCTestServer.feature(id: "2.5")],
+                next: "items?page=1"))
         }
         let outcome = try await server.withEngine { await server.query($0, Self.ids) }
         let result = try #require(outcome.success)
-        #expect(result.featureIds == [.integer(1), .integer(2), nil, .string("1"), nil])
-        #expect(result.count == 5)
+        // Ids beyond 2^53 stay exact and distinct; `2.0` is the number 2 again; `2.5` keeps its text.
+        #expect(result.featureIds == [
+            .integer(1), .integer(2), nil, .integer(9_007_199_254_740_993), .integer(9_007_199_254_740_992), .string("2.5"),
+            .string("1"), nil,
+        ])
+        #expect(result.count == 8)
     }
 
     @Test func aWrongNumberMatchedMarksTheResultIncomplete() async throws {
