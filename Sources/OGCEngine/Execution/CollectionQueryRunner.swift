@@ -161,7 +161,7 @@ struct CollectionQueryRunner: Sendable {
                 "an OGC API server returned features its own filter does not select; the worker filtered them out",
                 metadata: [
                     "server": "\(service.landing)", "collection": "\(collection.id)",
-                    "features.rejected": "\(collection.url): \(collector.rejectedServerMatches)",
+                    "layer": "\(collection.url)", "features.rejected": "\(collector.rejectedServerMatches)",
                 ])
         }
         let hasFilter = query.whereClause != nil || query.geometry != nil
