@@ -208,6 +208,26 @@ struct PagingTests {
         #expect(outcome.success?.featureIds == [.string("a b")])
     }
 
+    @Test func theResultBudgetCutsAndSaysSo() async throws {
+        let server = try await OGCTestServer.start(items: Self.pagedItems(total: 30, perPage: 10, numberMatched: 30) { "items?page=\($0)" })
+        let budget = ResultBudget(limit: 16 * 12)
+        let outcome = try await server.withEngine { engine in
+            await engine.query([ServiceTarget(kind: .ogc, url: server.landing, layers: ["things"])], Self.ids, budget: budget)[0][0]
+        }
+        let result = try #require(outcome.success)
+        #expect(result.featureIds.count == 12 && result.count == 30)
+        #expect(!result.isComplete && result.incompleteReason == .resultBudget)
+        #expect(budget.isSpent)
+    }
+
+    @Test func moreFeaturesThanHeldWithoutMaxFeaturesIsLimitExceeded() async throws {
+        let server = try await OGCTestServer.start(items: Self.pagedItems(total: 30, perPage: 10, numberMatched: 30) { "items?page=\($0)" })
+        var configuration = OGCTestServer.fastConfiguration
+        configuration.maxFeaturesInMemory = 20
+        let outcome = try await server.withEngine(configuration) { await server.query($0, ServiceQuery(result: .features)) }
+        #expect(outcome.failure?.code == .limitExceeded)
+    }
+
     @Test func aLargeLimitRefusedWith400IsAskedOnceSmaller() async throws {
         let server = try await OGCTestServer.start { request in
             let limit = request.queryItems.first { $0.name == "limit" }.flatMap { Int($0.value) } ?? 10
