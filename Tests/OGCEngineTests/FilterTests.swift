@@ -94,6 +94,18 @@ struct FilterTests {
         #expect(outcome.success?.filteredBy == .client)
     }
 
+    @Test func aFieldTheQueryablesRuleOutIsAnInvalidQuery() async throws {
+        let queryables = #"{"type":"object","properties":{"kind":{"type":"string"}},"additionalProperties":false}"#
+        let server = try await OGCTestServer.start(conformance: OGCTestServer.cql2Text, queryables: queryables, items: Self.honest)
+        let outcome = try await server.withEngine {
+            await server.query($0, ServiceQuery(whereClause: try WhereClause("Zoning = 'R1'"), result: .ids))
+        }
+        let error = try #require(outcome.failure)
+        #expect(error.code == .invalidQuery)
+        #expect(error.message.contains("Zoning") && error.message.contains("kind"))
+        #expect(server.itemRequests.isEmpty)
+    }
+
     @Test func simpleEqualitiesGoAsQueryableParameters() async throws {
         let conformance = OGCTestServer.part1 + ["http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/queryables-query-parameters"]
         let server = try await OGCTestServer.start(conformance: conformance, queryables: Self.queryables) { request in
