@@ -9,7 +9,7 @@ import SampleFeatureServer
 struct SampleFeatureServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample-feature-server",
-        abstract: "Serve generated ArcGIS REST services (LA County parcels, USA) with fault knobs.",
+        abstract: "Serve generated ArcGIS REST services (LA County parcels, USA) and OGC API Features with fault knobs.",
         discussion: """
             Prints the services' base URL (ending in /arcgis/rest/services) as the first line of standard \
             output, then serves until SIGINT or SIGTERM. Logs go to standard error.
@@ -17,6 +17,12 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
             Layers: LA_County_Parcels/FeatureServer/0 (paginating), LA_County_Parcels_Legacy/MapServer/0 (no \
             pagination), USA/MapServer/0-3 (cities, highways, states, counties), USA/MapServer/4 (raster, not \
             queryable).
+
+            OGC API Features (Parts 1-3, CQL2) on the same server: landing page /ogc (logged as ogcURL). \
+            Collections LA_County_Parcels, USA_Cities, USA_Highways, USA_States, USA_Counties (the ArcGIS \
+            layers' features, ids = OBJECTID) and the Daraa look-alike (AeronauticCrv, AgricultureSrf, ..., \
+            TransportationGroundCrv). /ogc-quirks/{quirk[,quirk...]} serves the same API with quirks: \
+            \(SampleFeatureServer.ogcQuirkNames.joined(separator: ", ")) (max-limit-N for any N).
 
             --fault: \(FaultRule.specHelp)
             """
@@ -80,6 +86,7 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
             metadata: [
                 "startup": "\(elapsed.formatted(.units(allowed: [.seconds, .milliseconds])))",
                 "parcels": "\(server.dataset.parcelCount)",
+                "ogcURL": "\(server.ogcURL)",
                 "parcelBytes": "\(server.dataset.parcelMemoryFootprint)",
             ])
         let signal = await stop.wait()

@@ -43,6 +43,8 @@ public final class SampleDataset: Sendable {
 
     let parcels: ParcelStore
     let usa: USAGenerator.Layers
+    /// The Daraa look-alike's collections (served by the OGC face only).
+    let daraa: [DaraaCollection: GenericFeatureStore]
     let definitions: [SampleLayer: LayerDefinition]
 
     /// Generates the dataset: `parcelCount` parcels (at least 1) and the USA layers, from `seed`. Takes about
@@ -53,6 +55,7 @@ public final class SampleDataset: Sendable {
         parcels = ParcelGenerator.generate(count: self.parcelCount, seed: seed)
         legacyStride = max(1, self.parcelCount / Self.legacyTargetCount)
         usa = try USAGenerator.generate(seed: seed)
+        daraa = try DaraaGenerator.generate(seed: seed)
         var definitions: [SampleLayer: LayerDefinition] = [:]
         let parcelExtent = ParcelDensity.region
         for layer in SampleLayer.allCases {
@@ -72,6 +75,11 @@ public final class SampleDataset: Sendable {
     /// The number of features a layer holds (0 for the raster layer).
     public func featureCount(_ layer: SampleLayer) -> Int {
         source(layer).featureCount
+    }
+
+    /// The number of features a Daraa collection holds.
+    public func featureCount(_ collection: DaraaCollection) -> Int {
+        daraa[collection]?.count ?? 0
     }
 
     /// Every OBJECTID of a layer, ascending.

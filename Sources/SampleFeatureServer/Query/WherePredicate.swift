@@ -16,22 +16,29 @@ struct WherePredicate: Sendable {
     /// carry the query language's message.
     init(_ text: String, layer: LayerDefinition) throws(ArcGISServiceError) {
         let clause: WhereClause
-        let compiled: CompiledFilter
         do {
             clause = try WhereClause(text).validated(against: layer.schema)
-            compiled = try clause.compile(fieldNames: layer.fields.map(\.name))
+            try self.init(validated: clause, fields: layer.fields)
         } catch {
             throw .invalidRequest("'where' parameter is invalid: \(error.message)")
         }
+    }
+
+    /// Compiles a clause already validated against `fields` (the OGC face's filters, which arrive as CQL2).
+    init(validated clause: WhereClause, fields: [FieldDefinition]) throws(QueryLanguageError) {
+        let compiled = try clause.compile(fieldNames: fields.map(\.name))
         filter = compiled
         normalized = clause.arcGISSQL
-        fieldCount = layer.fields.count
+        fieldCount = fields.count
         var positions: [Int] = []
         for name in clause.referencedFields {
-            if let position = layer.fieldIndex(name), !positions.contains(position) { positions.append(position) }
+            let wanted = name.lowercased()
+            if let position = fields.firstIndex(where: { $0.name.lowercased() == wanted }), !positions.contains(position) {
+                positions.append(position)
+            }
         }
-        fields = positions
-        constant = positions.isEmpty ? compiled.matches(Array(repeating: .null, count: layer.fields.count)) : nil
+        self.fields = positions
+        constant = positions.isEmpty ? compiled.matches(Array(repeating: .null, count: fields.count)) : nil
     }
 
     /// A reusable record: one value per field, all NULL.

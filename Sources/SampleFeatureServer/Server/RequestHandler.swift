@@ -1,5 +1,6 @@
 import Logging
 import LoopbackHTTP
+import Synchronization
 
 /// Answers one request: logs it, applies faults (latency first, then a failure that replaces or cuts
 /// the response), asks the authorizer, and routes it to the directory, metadata or query handlers. A
@@ -10,6 +11,10 @@ final class RequestHandler: Sendable {
     let faults: FaultInjector
     let recorder: StatisticsRecorder
     let cache = SelectionCache()
+    /// The OGC API Features face's collections (over the same stores).
+    let ogc: OGCCatalog
+    /// `http://host:port` once listening: the origin of OGC links for a request without a `Host` header.
+    let origin = Mutex("http://127.0.0.1")
     let authorizer: SampleServerAuthorizer?
     let logger: Logger
 
@@ -24,6 +29,7 @@ final class RequestHandler: Sendable {
             layers[layer] = PublishedLayer(definition: definition, source: dataset.source(layer))
         }
         self.layers = layers
+        ogc = OGCCatalog(dataset: dataset)
         self.faults = faults
         self.recorder = recorder
         self.authorizer = configuration.authorizer
@@ -33,16 +39,28 @@ final class RequestHandler: Sendable {
     func handle(_ request: LoopbackRequest) async throws -> LoopbackResponse {
         let path = PercentDecoding.decode(request.path)
         let route = Route(path: path)
+        let ogcRoute: Result<OGCRoute, OGCError>?
+        do {
+            ogcRoute = try OGCRoute(path: path).map { .success($0) }
+        } catch {
+            ogcRoute = .failure(error)
+        }
         let list = request.parameters
         let parameters = RequestParameters(list)
         let token = parameters["token"] ?? Self.bearerToken(request.headers)
-        let record = RecordedRequest(
+        var record = RecordedRequest(
             sequence: 0, method: request.method, path: path,
             parameters: list.map { .init(name: $0.name, value: $0.name.lowercased() == "token" ? "<redacted>" : $0.value) },
             hadToken: token != nil, layer: route.layer, isQuery: route.isQuery, faults: [], receivedAt: ContinuousClock.now)
+        if case .success(let ogc) = ogcRoute {
+            record.collection = ogc.collectionID
+            record.isOGCItems = ogc.isItems
+            record.layer = ogc.collectionID.flatMap { self.ogc[$0]?.layer }
+        }
         let sequence = recorder.received(record)
         do {
-            let response = try await answer(request, route: route, path: path, parameters: parameters, token: token, sequence: sequence)
+            let response = try await answer(
+                request, route: route, ogcRoute: ogcRoute, path: path, parameters: parameters, token: token, sequence: sequence)
             // A client that left while the response was being made: the response goes nowhere.
             try Task.checkCancellation()
             return response
@@ -54,7 +72,8 @@ final class RequestHandler: Sendable {
 
     /// Applies the faults and answers: everything ``handle(_:)`` does after logging the request.
     private func answer(
-        _ request: LoopbackRequest, route: Route, path: String, parameters: RequestParameters, token: String?, sequence: Int
+        _ request: LoopbackRequest, route: Route, ogcRoute: Result<OGCRoute, OGCError>?, path: String,
+        parameters: RequestParameters, token: String?, sequence: Int
     ) async throws -> LoopbackResponse {
         let decision = faults.decide(path: path)
         recorder.injected(decision.injected, sequence: sequence)
@@ -65,8 +84,15 @@ final class RequestHandler: Sendable {
             return .text(HTMLPage.page(title: "405 Method Not Allowed", body: "Use GET or POST."), status: 405, contentType: HTMLPage.contentType)
         }
         let respond: () async throws -> LoopbackResponse = {
-            try await self.respond(route, path: path, method: request.method, parameters: parameters, token: token,
-                                   shortPageCap: decision.shortPageCap)
+            switch ogcRoute {
+            case .success(let ogc):
+                return try await self.respondOGC(ogc, request: request, token: token, path: path, shortPageCap: decision.shortPageCap)
+            case .failure(let error):
+                return self.failOGC(error)
+            case nil:
+                return try await self.respond(route, path: path, method: request.method, parameters: parameters, token: token,
+                                              shortPageCap: decision.shortPageCap)
+            }
         }
         if let failure = decision.failure {
             logger.debug("injecting fault", metadata: ["fault": "\(failure.name)", "path": "\(path)"])

@@ -2,7 +2,18 @@ public import Logging
 import LoopbackHTTP
 
 /// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
-/// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics.
+/// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics;
+/// and an OGC API Features face over the same features plus a Daraa look-alike (``ogcURL``).
+///
+/// OGC routes, under the mount `/ogc` (or `/ogc-quirks/{quirk[,quirk...]}`, the same API with quirks on;
+/// see ``ogcQuirkNames``): the landing page; `/api` (OpenAPI 3.0, declaring `limit`'s maximum, 10,000
+/// unless `max-limit-N`); `/conformance`; `/collections` (with the global `crs` list each collection's
+/// `"#/crs"` refers to); `/collections/{id}`; `/collections/{id}/queryables`; `/collections/{id}/items`
+/// (`limit` default 10, clamped to the maximum; `offset`; `bbox` with `bbox-crs`; `crs`; `datetime`;
+/// `name=value` for queryables; `filter` with `filter-lang=cql2-text` and `filter-crs`); and
+/// `/collections/{id}/items/{fid}`. Feature ids are the OBJECTIDs as JSON integers, so the ArcGIS and OGC
+/// faces select the same ids for the same clause. Bad parameters are HTTP 400 and unknown resources 404,
+/// with `{"code":...,"description":...}`. Fault rules match OGC paths as they match ArcGIS ones.
 ///
 /// Tests and benchmarks start one in process (``start(configuration:dataset:logger:)``) on an ephemeral
 /// port and talk to it over real sockets; the `sample-feature-server` executable serves one from the command
@@ -53,6 +64,7 @@ public final class SampleFeatureServer: Sendable {
         let http = try await LoopbackHTTPServer.start(host: configuration.host, port: configuration.port, logger: logger) { request in
             try await handler.handle(request)
         }
+        handler.origin.withLock { $0 = http.baseURL }
         let server = SampleFeatureServer(
             dataset: data, configuration: configuration, http: http, handler: handler, recorder: recorder, injector: injector)
         logger.info(
@@ -60,6 +72,25 @@ public final class SampleFeatureServer: Sendable {
             metadata: ["url": "\(server.baseURL)", "parcels": "\(data.parcelCount)", "seed": "\(data.seed)"])
         return server
     }
+
+    /// The OGC API Features landing page: `http://host:port/ogc`.
+    public var ogcURL: String { rootURL + "/ogc" }
+
+    /// The landing page of the OGC face with quirks on, e.g. `ogcURL(quirks: ["cursor", "max-limit-7"])` is
+    /// `http://host:port/ogc-quirks/cursor,max-limit-7`. See ``ogcQuirkNames``.
+    public func ogcURL(quirks: [String]) -> String {
+        quirks.isEmpty ? ogcURL : rootURL + "/ogc-quirks/" + quirks.joined(separator: ",")
+    }
+
+    /// The names of the OGC face's quirks (`max-limit-7` stands for `max-limit-N`, any N of at least 1):
+    /// `no-filter`, `filter-ignored`, `cursor`, `relative-links`, `max-limit-N`, `strict-limit`,
+    /// `spurious-next`, `empty-page`, `duplicates`, `no-number-matched`, `wrong-number-matched`,
+    /// `other-origin`, `next-cycle`.
+    public static var ogcQuirkNames: [String] { OGCQuirk.names }
+
+    /// The OGC collection id of an ArcGIS layer served on the OGC face too (nil for the legacy parcels and
+    /// the raster layer): `LA_County_Parcels`, `USA_Cities`, `USA_Highways`, `USA_States`, `USA_Counties`.
+    public static func ogcCollectionID(_ layer: SampleLayer) -> String? { OGCCatalog.layerCollectionIDs[layer] }
 
     /// The port the server listens on.
     public var port: Int { http.port }

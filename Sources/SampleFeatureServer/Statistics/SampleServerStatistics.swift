@@ -5,6 +5,9 @@ public struct SampleServerStatistics: Sendable, Hashable {
     public var requests = 0
     /// Query requests answered by the query handler, per layer (faulted requests are not counted here).
     public var queries: [SampleLayer: Int] = [:]
+    /// OGC API items requests (`/items` pages and single features) answered, per collection id (faulted
+    /// requests are not counted here; aborted ones are counted in ``aborted`` as for ArcGIS).
+    public var ogcItemRequests: [String: Int] = [:]
     /// Metadata requests answered (directory, info, service and layer metadata).
     public var metadataRequests = 0
     /// ArcGIS error bodies sent for bad requests, unknown resources and refused tokens (not faults).
@@ -22,6 +25,14 @@ public struct SampleServerStatistics: Sendable, Hashable {
 
     /// Query requests answered for one layer.
     public func queries(_ layer: SampleLayer) -> Int { queries[layer] ?? 0 }
+
+    /// OGC items requests answered for one collection.
+    public func ogcItemRequests(_ collection: String) -> Int { ogcItemRequests[collection] ?? 0 }
+
+    /// The recent OGC items requests (pages and single features) for one collection, oldest first.
+    public func recentOGCItemRequests(_ collection: String) -> [RecordedRequest] {
+        recentRequests.filter { $0.collection == collection && $0.isOGCItems }
+    }
 
     /// Faults injected of one kind.
     public func faults(_ kind: FaultKind) -> Int { faultsInjected[kind] ?? 0 }
@@ -60,6 +71,10 @@ public struct RecordedRequest: Sendable, Hashable {
     public var layer: SampleLayer?
     /// Whether the path is a layer's `query` operation.
     public var isQuery: Bool
+    /// The OGC collection the path names, if any (`/ogc/collections/{id}/...`).
+    public var collection: String? = nil
+    /// Whether the path is an OGC items request (`.../items` or `.../items/{fid}`).
+    public var isOGCItems = false
     /// Faults injected into this request.
     public var faults: [FaultKind]
     /// When the server began to handle the request (its head and body read).

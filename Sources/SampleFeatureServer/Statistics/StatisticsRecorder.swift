@@ -46,6 +46,8 @@ final class StatisticsRecorder: Sendable {
 
     func query(_ layer: SampleLayer) { state.withLock { $0.statistics.queries[layer, default: 0] += 1 } }
 
+    func ogcItems(_ collection: String) { state.withLock { $0.statistics.ogcItemRequests[collection, default: 0] += 1 } }
+
     func metadata() { state.withLock { $0.statistics.metadataRequests += 1 } }
 
     func error() { state.withLock { $0.statistics.errorResponses += 1 } }

@@ -1,0 +1,31 @@
+import QueryLanguage
+
+/// The `datetime` parameter: an instant or an interval (`start/end`, either end `..` or empty for open).
+enum OGCDatetime {
+    static func terms(_ text: String, field: String) throws(OGCError) -> [FilterExpression] {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        guard parts.count == 1 || parts.count == 2 else {
+            throw .invalidParameter("'datetime' must be an instant or an interval start/end; found '\(text.prefix(80))'")
+        }
+        func instant(_ value: String) throws(OGCError) -> CalendarTimestamp? {
+            if value.isEmpty || value == ".." { return nil }
+            guard let timestamp = CalendarTimestamp(parsing: value) else {
+                throw .invalidParameter("'datetime' holds '\(value.prefix(40))', not an RFC 3339 date-time, date or '..'")
+            }
+            return timestamp
+        }
+        let property = FilterExpression(.field(field))
+        func compare(_ op: ComparisonOperator, _ timestamp: CalendarTimestamp) -> FilterExpression {
+            FilterExpression(.comparison(op, property, FilterExpression(.literal(.timestamp(timestamp)))))
+        }
+        if parts.count == 1 {
+            guard let moment = try instant(parts[0]) else { throw .invalidParameter("'datetime' '..' is not an instant") }
+            return [compare(.equal, moment)]
+        }
+        var terms: [FilterExpression] = []
+        if let start = try instant(parts[0]) { terms.append(compare(.greaterOrEqual, start)) }
+        if let end = try instant(parts[1]) { terms.append(compare(.lessOrEqual, end)) }
+        if terms.isEmpty { terms.append(FilterExpression(.isNull(property, negated: true))) }
+        return terms
+    }
+}
