@@ -1,4 +1,6 @@
+import FeatureGeometry
 import FeatureService
+import FeatureServiceEngines
 import QueryLanguage
 import SampleFeatureServer
 import Testing
@@ -86,5 +88,34 @@ struct SampleServerInteropTests {
             }
             #expect(entries.contains { $0.id == "TransportationGroundCrv" && $0.extent != nil && !$0.filterLanguages.isEmpty })
         }
+    }
+
+    @Test("the seed clauses over the seed extent select the same parcels from the ArcGIS layer and the OGC collection",
+          arguments: NamedQueryCatalog.builtInExamples.map(\.clause))
+    func seedClauseParity(_ clause: String) async throws {
+        let server = try await SampleFeatureServer.start(
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 3),
+            dataset: try SampleDataset.shared(parcelCount: 20_000, seed: 3), logger: OGCTestServer.logger)
+        let client = try HTTPClientFixture.make()
+        let router = StandardEngines.router(
+            httpClient: client, limits: StandardEngines.Limits(maxRequestsPerHost: 8, requestTimeout: .seconds(30)),
+            logger: OGCTestServer.logger)
+        let query = ServiceQuery(
+            whereClause: try WhereClause(clause), geometry: .envelope(SampleDataset.seedExtent), result: .ids)
+        let outcomes = await router.query([
+            ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels)),
+            ServiceTarget(kind: .ogc, url: server.ogcURL(quirks: []), layers: ["LA_County_Parcels"]),
+        ], query, budget: .unlimited())
+        await client.shutdown()
+        await server.shutdown()
+        guard case .objectIds(let arcgis)? = outcomes[0][0].success?.selection else {
+            Issue.record("ArcGIS: \(String(describing: outcomes[0][0].failure))")
+            return
+        }
+        let ogc = try #require(outcomes[1][0].success, "\(String(describing: outcomes[1][0].failure))")
+        #expect(!arcgis.isEmpty)
+        #expect(Set(ogc.featureIds.compactMap { id -> Int64? in if case .integer(let value)? = id { value } else { nil } }) == Set(arcgis))
+        #expect(ogc.featureIds.count == arcgis.count && ogc.count == arcgis.count && ogc.isComplete)
+        #expect(ogc.filteredBy == .server)
     }
 }
