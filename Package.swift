@@ -285,6 +285,8 @@ let package = Package(
                 "FeatureService",
                 "FeatureServiceEngines",
                 "EngineExecution",
+                "SampleFeatureServer",
+                "PygeoapiFixture",
                 "LoopbackHTTP",
                 "CurlHTTP",
                 "QueryLanguage",

@@ -13,20 +13,21 @@ struct DiscoveryTests {
             "roads", extent: "[35.9,32.4,36.6,33.2]",
             extra: ##","description":"Roads","crs":["#/crs","http://www.opengis.net/def/crs/EPSG/0/3857"],"storageCrs":"http://www.opengis.net/def/crs/EPSG/0/4326","itemType":"feature""##)
         let second = OGCTestServer.collection("tiles", extra: #","itemType":"record""#)
+        let third = #"{"id":"bare","links":[{"rel":"http://www.opengis.net/def/rel/ogc/1.0/queryables","href":"/nowhere"}]}"#
         let server = try await OGCTestServer.start(
-            conformance: OGCTestServer.cql2Text + ["http://www.opengis.net/spec/cql2/1.0/conf/cql2-json"], collections: [first, second],
+            conformance: OGCTestServer.cql2Text + ["http://www.opengis.net/spec/cql2/1.0/conf/cql2-json"], collections: [first, second, third],
             queryables: #"{"properties":{"NAME":{"type":"string"},"F_CODE":{"type":"string"}}}"#) { _ in .json(OGCTestServer.page([])) }
         let outcomes = try await server.withEngine { engine in
             await engine.query([ServiceTarget(kind: .ogc, url: server.landing + "/")], ServiceQuery(result: .catalog), budget: .unlimited())
         }
         #expect(outcomes.count == 1 && outcomes[0].count == 1)
         let result = try #require(outcomes[0][0].success)
-        #expect(result.url == server.landing && result.count == 2 && result.isComplete)
+        #expect(result.url == server.landing && result.count == 3 && result.isComplete)
         guard case .catalog(let entries) = result.selection else {
             Issue.record("a catalog expected")
             return
         }
-        #expect(entries.map(\.id) == ["roads", "tiles"])
+        #expect(entries.map(\.id) == ["roads", "tiles", "bare"])
         #expect(entries[0].url == server.landing + "/collections/roads")
         #expect(entries[0].description == "Roads")
         #expect(entries[0].extent == [35.9, 32.4, 36.6, 33.2])
@@ -36,6 +37,8 @@ struct DiscoveryTests {
         #expect(entries[0].queryables == ["F_CODE", "NAME"])
         #expect(entries[1].itemType == "record")
         #expect(entries[1].crs == ["http://www.opengis.net/def/crs/OGC/1.3/CRS84"])
+        // Without queryables nothing is pushed: every filter of that collection runs in the worker.
+        #expect(entries[2].queryables == nil && entries[2].filterLanguages.isEmpty && entries[2].itemType == "feature")
     }
 
     @Test func collectionsArePagedByNextAndSharedLoadsHappenOnce() async throws {
@@ -67,6 +70,31 @@ struct DiscoveryTests {
             #expect(answer[0][0].success?.url == http.url("/api/collections/b"))
         }
         #expect(collectionRequests.withLock { $0 } == 2)
+        await client.shutdown()
+        await http.shutdown()
+    }
+
+    @Test func redirectsWithinTheOriginAreFollowedAndLinksResolvedAgainstWhereTheyLed() async throws {
+        let http = try await LoopbackHTTPServer.start(logger: OGCTestServer.logger) { request in
+            switch request.path {
+            case "/old": return .redirect(to: "/new/")
+            case "/new/": return .json(#"{"links":[{"rel":"data","href":"collections"}]}"#)
+            case "/new/collections": return .json(#"{"collections":[{"id":"a"}]}"#)
+            case "/new/collections/a/items":
+                if request.queryItems.contains(where: { $0.name == "p" }) {
+                    return .json(OGCTestServer.page([OGCTestServer.feature(id: "2")]))
+                }
+                return .redirect(to: "/new/collections/a/items/?limit=5", status: 301)
+            case "/new/collections/a/items/":
+                return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")], next: "../items?p=2"))
+            default: return .json("{}", status: 404)
+            }
+        }
+        let client = try HTTPClientFixture.make()
+        let engine = OGCEngine(httpClient: client, configuration: OGCTestServer.fastConfiguration, logger: OGCTestServer.logger)
+        let outcomes = await engine.query(
+            [ServiceTarget(kind: .ogc, url: http.url("/old"), layers: ["a"])], ServiceQuery(result: .ids), budget: .unlimited())
+        #expect(outcomes[0][0].success?.featureIds == [.integer(1), .integer(2)], "\(String(describing: outcomes[0][0].failure))")
         await client.shutdown()
         await http.shutdown()
     }

@@ -66,8 +66,8 @@ struct CollectionQueryRunner: Sendable {
         } else {
             pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
         }
-        if let region = pass.tiling {
-            try await runTiles(region: region, filter: filter, pageLimit: pageLimit, into: &collector)
+        if let tiling = pass.tiling {
+            try await runTiles(tiling, filter: filter, pageLimit: pageLimit, into: &collector)
             collector.putInSequenceOrder()
         }
         if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
@@ -98,7 +98,7 @@ struct CollectionQueryRunner: Sendable {
         /// A count answered by `numberMatched` after the first page checked out.
         var countedByServer = false
         /// The region to fetch as tiles, when the first page showed the collection is worth it.
-        var tiling: [Double]?
+        var tiling: Tiling?
         /// A count's small first page could not answer it (no `numberMatched`, or a feature failed the check).
         var probeInconclusive = false
     }
@@ -116,6 +116,8 @@ struct CollectionQueryRunner: Sendable {
         let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
         for box in boxes {
             var first = true
+            // Pages that bring only features already held: a cycle through URLs that differ each time.
+            var repeatsInARow = 0
             let firstURL = ItemsURL.build(
                 collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: plan.filter.server)
             let fallback = pageLimit > configuration.fallbackPageLimit
@@ -126,7 +128,15 @@ struct CollectionQueryRunner: Sendable {
                 let isFirst = first
                 first = false
                 if isFirst { pass.matchedByServer.append(page.numberMatched) }
+                let arrivedBefore = collector.arrived
                 guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
+                repeatsInARow = !page.features.isEmpty && collector.arrived == arrivedBefore ? repeatsInARow + 1 : 0
+                if repeatsInARow >= configuration.maxConsecutiveEmptyPages {
+                    throw FeatureServiceError(
+                        .pagingCycle,
+                        "\(layer): \(repeatsInARow) pages in a row held only features already read; the `next` links go round",
+                        layer: layer)
+                }
                 guard isFirst, page.next != nil else { return .more }
                 if query.result == .count {
                     if page.numberMatched != nil, plan.serverComplete, collector.rejectedServerMatches == 0 {
@@ -140,9 +150,9 @@ struct CollectionQueryRunner: Sendable {
                     return .more
                 }
                 if boxes.count == 1, spatial.bboxCRS == nil, let matched = page.numberMatched,
-                    let region = tileRegion(box, firstPage: page, matched: matched, collector: collector)
+                    let found = tiling(box, firstPage: page, matched: matched, collector: collector)
                 {
-                    pass.tiling = region
+                    pass.tiling = found
                     return .stop
                 }
                 return .more
@@ -161,7 +171,7 @@ struct CollectionQueryRunner: Sendable {
                 "an OGC API server returned features its own filter does not select; the worker filtered them out",
                 metadata: [
                     "server": "\(service.landing)", "collection": "\(collection.id)",
-                    "features.rejected": "\(collection.url): \(collector.rejectedServerMatches)",
+                    "layer": "\(collection.url)", "features.rejected": "\(collector.rejectedServerMatches)",
                 ])
         }
         let hasFilter = query.whereClause != nil || query.geometry != nil
