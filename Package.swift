@@ -280,8 +280,6 @@ let package = Package(
             name: "OGCEngineTests",
             dependencies: [
                 "OGCEngine",
-                "PygeoapiFixture",
-                "SampleFeatureServer",
                 "FeatureService",
                 "FeatureServiceEngines",
                 "EngineExecution",
