@@ -247,6 +247,28 @@ struct OGCEnginePygeoapiTests {
         }
     }
 
+    /// A landing page without `layers`: every collection, each right, in the landing page's order.
+    @Test func aLandingPageTargetQueriesEveryCollection() async throws {
+        let service = try await PygeoapiSampleService.shared()
+        let clause = "POP2000 > 500000"
+        try await RealServerSupport.withEngine { engine, _ in
+            let outcomes = await engine.query(
+                [ServiceTarget(kind: .ogc, url: service.landingURL)], ServiceQuery(whereClause: try WhereClause(clause)),
+                budget: .unlimited())
+            let results = try #require(outcomes.first).map { try $0.result.get() }
+            #expect(Set(results.compactMap(\.collection)) == ["cities", "cities_postgis", "states", "states_postgis"])
+            for result in results {
+                let layer: SampleLayer = result.collection?.hasPrefix("cities") == true ? .cities : .states
+                let truth = try Self.truth(layer, where: clause)
+                let all = layer == .cities ? service.cities.featureCount : service.states.featureCount
+                #expect(!truth.isEmpty && truth.count < all, "\(layer): \(truth.count) of \(all)")
+                #expect(try RealServerSupport.sortedIntegerIDs(result) == truth, "\(String(describing: result.collection))")
+                #expect(result.isComplete && result.filteredBy == .client)
+                #expect(result.url == service.server.collectionURL(result.collection ?? ""))
+            }
+        }
+    }
+
     /// `result: catalog` of pygeoapi's landing page: its four collections, no filter language (none
     /// declared), and each collection's queryables.
     @Test func catalogOfTheLandingPage() async throws {
