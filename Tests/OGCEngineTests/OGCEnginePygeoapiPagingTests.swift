@@ -39,7 +39,7 @@ struct OGCEnginePygeoapiPagingTests {
 
     /// States: seven full pages of 7, then the empty page the last one's `next` leads to, and no more
     /// (tiling off, so that the one `next` sequence is the whole story); tiled (49 features are 7 pages, over
-    /// the engine's 4), the same states.
+    /// the engine's 4), the same states; and the same again when the engine asks more than pygeoapi serves.
     @Test(arguments: OGCEnginePygeoapiTests.providers)
     func anExactLastPageEndsOnTheEmptyPageItLinks(_ provider: OGCEnginePygeoapiTests.Provider) async throws {
         let server = try await Self.smallPages.value
@@ -63,6 +63,18 @@ struct OGCEnginePygeoapiPagingTests {
             #expect(result.featureIds.count == truth.count, "no id twice")
             #expect(result.isComplete)
             #expect(log.items.contains { $0.contains("bbox=") }, "tiled")
+        }
+
+        // The OpenAPI document left unread (too large for the configured bound): the engine asks its default
+        // page, pygeoapi clamps it to 7 and its `next` links keep the asked limit; the paging is the same.
+        let blind = OGCEngineConfiguration(tileWhenPagesExceed: nil, maxServiceDescriptionBytes: 16)
+        try await RealServerSupport.withEngine(configuration: blind) { engine, log in
+            let result = try await RealServerSupport.query(engine, landing: server.landingURL, collection: collection, ServiceQuery())
+            #expect(try RealServerSupport.sortedIntegerIDs(result) == truth)
+            #expect(result.featureIds.count == truth.count, "no id twice")
+            #expect(result.isComplete)
+            #expect(log.items.count == truth.count / Self.pageSize + 1, "\(log.items)")
+            #expect(log.items.first?.contains("limit=\(blind.defaultPageLimit)") == true, "\(log.items)")
         }
     }
 
