@@ -1,5 +1,6 @@
 import CurlHTTP
 import FeatureGeometry
+import FeatureQuerySupport
 import FeatureService
 import FeatureServiceEngines
 import QueryLanguage
@@ -87,6 +88,65 @@ import Testing
             #expect(ogcCount.count == truth.count)
             #expect(ogcCount.filteredBy == .server)
         }
+    }
+
+    /// Features, not only ids: each parcel both engines return carries the same properties and the same kind
+    /// of geometry, within the seed extent (the OGC face paged by 250).
+    @Test func theSameParcelsComeWithTheSameProperties() async throws {
+        let clause = "UseType = 'Government'"
+        let truth = try Self.truth(clause)
+        try await Self.withRouter { server, router, _ in
+            var query = try Self.seedQuery(clause)
+            query.result = .features
+            query.returnGeometry = true
+            query.outSpatialReference = .wgs84
+            let arcgis = try #require(await router.query(
+                [ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))], query, budget: .unlimited()).first?.first).result.get()
+            let ogc = try await RealServerSupport.query(
+                router, landing: server.ogcURL(quirks: ["max-limit-250"]), collection: Self.parcels, query)
+            let arcgisFeatures = try Self.featuresByID(arcgis)
+            let ogcFeatures = try Self.featuresByID(ogc)
+            #expect(arcgisFeatures.keys.sorted() == truth)
+            #expect(ogcFeatures.keys.sorted() == truth)
+            for id in truth {
+                let left = arcgisFeatures[id]
+                let right = ogcFeatures[id]
+                #expect(Self.sameProperties(left?["properties"], right?["properties"]), "parcel \(id)")
+                #expect(left?["geometry"]?["type"] == right?["geometry"]?["type"], "parcel \(id)")
+                #expect(right?["geometry"]?["type"] != nil)
+            }
+        }
+    }
+
+    /// Whether two features' properties hold the same values. A date is the one thing the protocols write
+    /// differently: epoch milliseconds from ArcGIS (its GeoJSON), an RFC 3339 string from OGC API Features;
+    /// the same instant counts as the same value.
+    static func sameProperties(_ left: ParsedJSON?, _ right: ParsedJSON?) -> Bool {
+        guard let left = left?.members, let right = right?.members, left.keys.sorted() == right.keys.sorted() else { return false }
+        return left.allSatisfy { name, value in
+            switch (value, right[name]) {
+            case (.number(let milliseconds), .string(let text)?), (.string(let text), .number(let milliseconds)?):
+                return RFC3339.milliseconds(from: text).map { Double($0) == milliseconds } ?? false
+            case (let value, let other?):
+                return value == other
+            case (_, nil):
+                return false
+            }
+        }
+    }
+
+    /// A features result's GeoJSON features by integer id.
+    static func featuresByID(_ result: ServiceLayerResult) throws -> [Int: ParsedJSON] {
+        guard case .features(let list) = result.selection else { throw RealServerFailure("not features: \(result.url)") }
+        var features: [Int: ParsedJSON] = [:]
+        for bytes in list.json {
+            let feature = try ParsedJSON(reading: bytes)
+            guard case .number(let id)? = feature["id"], let integer = Int(exactly: id) else {
+                throw RealServerFailure("a feature without an integer id from \(result.url)")
+            }
+            features[integer] = feature
+        }
+        return features
     }
 
     /// `filter-ignored` declares CQL2 and answers every parcel in the bbox: the worker's re-check drops what
