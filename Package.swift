@@ -93,6 +93,13 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // What every engine runs its requests with: the expiring single-flight metadata cache, the per-host
+        // request limiter, retry backoff and `Retry-After` (moved out of ArcGISEngine when OGC joined).
+        .target(
+            name: "EngineExecution",
+            dependencies: ["FeatureQuerySupport", .product(name: "DequeModule", package: "swift-collections")],
+            swiftSettings: strictSwift
+        ),
         // The seam between the worker and the engines: targets, queries, per-layer outcomes, the result budget,
         // and the router that picks an engine by the target's kind.
         .target(name: "FeatureService", dependencies: ["QueryLanguage", "FeatureGeometry"], swiftSettings: strictSwift),
@@ -101,6 +108,7 @@ let package = Package(
             name: "ArcGISEngine",
             dependencies: [
                 "FeatureService",
+                "EngineExecution",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
@@ -110,12 +118,27 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // OGC API Features queries: discovery, `next`-only paging with its quirks, honest filtering, tiles.
+        .target(
+            name: "OGCEngine",
+            dependencies: [
+                "FeatureService",
+                "EngineExecution",
+                "CurlHTTP",
+                "QueryLanguage",
+                "FeatureGeometry",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // The engines a worker runs, behind one router: the only target that names every protocol's engine.
         .target(
             name: "FeatureServiceEngines",
             dependencies: [
                 "FeatureService",
                 "ArcGISEngine",
+                "OGCEngine",
                 "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -241,8 +264,25 @@ let package = Package(
             name: "ArcGISEngineTests",
             dependencies: [
                 "ArcGISEngine",
+                "EngineExecution",
                 "FeatureService",
                 "SampleFeatureServer",
+                "LoopbackHTTP",
+                "CurlHTTP",
+                "QueryLanguage",
+                "FeatureGeometry",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "OGCEngineTests",
+            dependencies: [
+                "OGCEngine",
+                "FeatureService",
+                "FeatureServiceEngines",
+                "EngineExecution",
                 "LoopbackHTTP",
                 "CurlHTTP",
                 "QueryLanguage",

@@ -1,4 +1,5 @@
 public import CurlHTTP
+import EngineExecution
 import FeatureService
 public import Logging
 import QueryLanguage

@@ -22,6 +22,8 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
             "invalid_query", "invalid_url", "unsupported_layer", "service_error", "authentication", "forbidden",
             "not_found", "http_status", "malformed_response", "missing_object_id", "limit_exceeded", "transport",
             "geometry_conversion", "too_many_layers", "cancelled", "unsupported_target",
+            // OGC API Features paging and CRS rules.
+            "paging_cycle", "foreign_next_link", "paging_stalled", "crs_mismatch",
         ].map { Code(rawValue: $0) }
     }
 

@@ -2,6 +2,7 @@ import ArcGISEngine
 package import CurlHTTP
 package import FeatureService
 package import Logging
+package import OGCEngine
 
 /// The engines a worker runs, behind one ``FeatureServiceRouter``: the only place that knows which protocols
 /// exist. Adding a protocol adds its engine here (and its module to this target); the worker, which holds just
@@ -30,6 +31,15 @@ package enum StandardEngines {
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest
         let arcgis = ArcGISEngine(httpClient: httpClient, configuration: configuration, logger: logger)
-        return FeatureServiceRouter([arcgis])
+        return FeatureServiceRouter([arcgis, ogc(httpClient: httpClient, limits: limits, logger: logger)])
+    }
+
+    /// The OGC API Features engine with the worker's limits: the same per-host bound, request timeout and
+    /// layer bound as ArcGIS; everything else (page size, tiling, retries) at the engine's defaults.
+    package static func ogc(httpClient: HTTPClient, limits: Limits, logger: Logger) -> OGCEngine {
+        var configuration = OGCEngineConfiguration(
+            maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
+        configuration.maxLayersPerQuery = limits.maxLayersPerRequest
+        return OGCEngine(httpClient: httpClient, configuration: configuration, logger: logger)
     }
 }

@@ -3,6 +3,8 @@ import FeatureGeometry
 import Logging
 import SampleFeatureServer
 
+import EngineExecution
+
 @testable import ArcGISEngine
 
 /// Starts the sample feature server and an engine for a test, over real loopback sockets.

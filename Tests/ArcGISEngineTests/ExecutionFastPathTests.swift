@@ -4,6 +4,8 @@ import QueryLanguage
 import SampleFeatureServer
 import Testing
 
+import EngineExecution
+
 @testable import ArcGISEngine
 
 /// The per-request shortcuts of the engine, each against what it replaced: query parameters encoded once

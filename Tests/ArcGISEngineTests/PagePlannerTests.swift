@@ -1,5 +1,7 @@
 import Testing
 
+import EngineExecution
+
 @testable import ArcGISEngine
 
 @Suite("PagePlanner: which pages to fetch, as a value")

@@ -1,4 +1,5 @@
 import CurlHTTP
+import EngineExecution
 import FeatureQuerySupport
 import Logging
 

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 /// One vertex as the page wrote it: where its x and y number texts lie (copied verbatim), and their values
 /// (for winding and ring closure).
 struct PositionText {

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 extension GeoJSONPageTranscoder {
     /// Appends constant text (no array to retain).

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// Which kind of Esri geometry an object's members make it.
 enum GeometryShape { case none, point, points, paths, rings }

@@ -1,4 +1,5 @@
 import CurlHTTP
+import EngineExecution
 import FeatureQuerySupport
 
 extension ArcGISResponse {
@@ -70,23 +71,12 @@ extension ArcGISResponse {
         return ArcGISError(code, text, layer: layer, isRetryable: error.isRetryable, details: details)
     }
 
-    /// How long a `Retry-After` header asks the client to wait: delta seconds (`120`) or an HTTP-date
-    /// (`Wed, 21 Oct 2015 07:28:00 GMT`, also the obsolete RFC 850 and asctime forms) measured from `now`.
-    ///
-    /// A date in the past means no wait (`.zero`); a header that is absent or unreadable gives nil.
+    /// How long a `Retry-After` header asks the client to wait (``RetryAfter/delay(_:now:)``): delta seconds or
+    /// an HTTP-date measured from `now`; nil when absent or unreadable.
     ///
     /// - Parameter now: seconds since 1970 UTC.
     static func retryAfter(_ headers: HTTPHeaders, now: Int64 = unixTimeNow()) -> Duration? {
-        guard let value = headers["Retry-After"]?.trimmingWhitespace(), !value.isEmpty else { return nil }
-        if value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // Up to 18 digits cannot overflow Int64; longer is nonsense.
-            guard value.utf8.count <= 18, let seconds = Int64(value) else { return nil }
-            return .seconds(seconds)
-        }
-        guard let date = HTTPDate.secondsSince1970(value) else { return nil }
-        let (difference, overflow) = date.subtractingReportingOverflow(now)
-        guard !overflow else { return nil }
-        return .seconds(max(0, difference))
+        RetryAfter.delay(headers["Retry-After"], now: now)
     }
 
     /// The system clock: seconds since 1970 UTC.

@@ -1,13 +1,19 @@
 /// Why a ``JSONByteScanner`` stopped: the input ended where more was expected (a truncated body, worth
 /// retrying), or it broke the JSON grammar.
-struct JSONScanFailure: Error, Sendable {
-    enum Kind: Sendable { case truncated, invalid, tooDeep }
+package struct JSONScanFailure: Error, Sendable {
+    package enum Kind: Sendable { case truncated, invalid, tooDeep }
 
-    var kind: Kind
+    package var kind: Kind
     /// The byte offset in the scanned buffer where the problem sits.
-    var offset: Int
+    package var offset: Int
     /// What was wrong, for a person ("expected ',' or ']' in an array but found 'x'").
-    var reason: String
+    package var reason: String
+
+    package init(kind: Kind, offset: Int, reason: String) {
+        self.kind = kind
+        self.offset = offset
+        self.reason = reason
+    }
 }
 
 /// A forward-only reader over JSON bytes that checks RFC 8259 syntax while it skips values, without building
@@ -16,23 +22,23 @@ struct JSONScanFailure: Error, Sendable {
 ///
 /// Every read is bounds-checked; nesting is limited before recursing. A failure at the end of the input is
 /// ``JSONScanFailure/Kind/truncated``: the body stopped where the grammar needed more.
-struct JSONByteScanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index: Int
-    let maxDepth: Int
+package struct JSONByteScanner {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index: Int
+    package let maxDepth: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0, maxDepth: Int = 128) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, from index: Int = 0, maxDepth: Int = 128) {
         self.bytes = bytes
         self.index = index
         self.maxDepth = maxDepth
     }
 
     /// The byte at the read position; nil at the end.
-    @inline(__always) var current: UInt8? {
+    @inline(__always) package var current: UInt8? {
         index < bytes.count ? bytes[index] : nil
     }
 
-    @inline(__always) mutating func skipWhitespace() {
+    @inline(__always) package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -42,12 +48,12 @@ struct JSONByteScanner {
     }
 
     /// A failure at the read position: truncated when the input has ended there.
-    func failure(_ reason: String) -> JSONScanFailure {
+    package func failure(_ reason: String) -> JSONScanFailure {
         JSONScanFailure(kind: index >= bytes.count ? .truncated : .invalid, offset: index, reason: reason)
     }
 
     /// The byte at the read position, for messages: `'x'`, `byte 0x1f`, or `the end of the input`.
-    func describeCurrent() -> String {
+    package func describeCurrent() -> String {
         guard index < bytes.count else { return "the end of the input" }
         let byte = bytes[index]
         if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
@@ -55,7 +61,7 @@ struct JSONByteScanner {
     }
 
     /// Checks that the whole buffer is one JSON value with only whitespace around it.
-    static func check(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 128) -> JSONScanFailure? {
+    package static func check(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 128) -> JSONScanFailure? {
         var scanner = JSONByteScanner(bytes, maxDepth: maxDepth)
         do throws(JSONScanFailure) {
             scanner.skipWhitespace()
@@ -69,7 +75,7 @@ struct JSONByteScanner {
     }
 
     /// After the top-level value: only whitespace may follow.
-    mutating func expectEnd() throws(JSONScanFailure) {
+    package mutating func expectEnd() throws(JSONScanFailure) {
         skipWhitespace()
         guard index == bytes.count else {
             throw failure("unexpected \(describeCurrent()) after the end of the JSON value")
@@ -77,7 +83,7 @@ struct JSONByteScanner {
     }
 
     /// Requires `byte` at the read position (after whitespace) and steps over it.
-    mutating func expect(_ byte: UInt8, _ what: String) throws(JSONScanFailure) {
+    package mutating func expect(_ byte: UInt8, _ what: String) throws(JSONScanFailure) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else {
             throw failure("expected \(what) but found \(describeCurrent())")
@@ -88,7 +94,7 @@ struct JSONByteScanner {
     // MARK: Skipping values
 
     /// Steps over one value of any kind, checking its syntax.
-    mutating func skipValue(depth: Int = 0) throws(JSONScanFailure) {
+    package mutating func skipValue(depth: Int = 0) throws(JSONScanFailure) {
         guard index < bytes.count else { throw failure("the input ends where a value was expected") }
         switch bytes[index] {
         case UInt8(ascii: "{"): try skipObject(depth: depth + 1)
@@ -155,7 +161,7 @@ struct JSONByteScanner {
         }
     }
 
-    mutating func skipLiteral(_ literal: StaticString) throws(JSONScanFailure) {
+    package mutating func skipLiteral(_ literal: StaticString) throws(JSONScanFailure) {
         let length = literal.utf8CodeUnitCount
         let start = index
         let matches = literal.withUTF8Buffer { expected -> Bool in
@@ -180,7 +186,7 @@ struct JSONByteScanner {
     }
 
     /// Steps over one number, checking the grammar (no leading zeros, digits after '.' and in exponents).
-    mutating func skipNumber() throws(JSONScanFailure) {
+    package mutating func skipNumber() throws(JSONScanFailure) {
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, isDigit(first) else { throw failure("a '-' not followed by a digit") }
         index += 1
@@ -213,15 +219,21 @@ struct JSONByteScanner {
     // MARK: Strings
 
     /// Where a string's content lies (between the quotes) and whether it holds escapes.
-    struct StringSpan {
-        var start: Int
-        var end: Int
-        var hasEscapes: Bool
+    package struct StringSpan {
+        package var start: Int
+        package var end: Int
+        package var hasEscapes: Bool
+
+        package init(start: Int, end: Int, hasEscapes: Bool) {
+            self.start = start
+            self.end = end
+            self.hasEscapes = hasEscapes
+        }
     }
 
     /// Steps over a string starting at its opening quote, checking escapes and control characters (not
     /// UTF-8: strings read as text are validated when they are made into `String`s).
-    mutating func scanString() throws(JSONScanFailure) -> StringSpan {
+    package mutating func scanString() throws(JSONScanFailure) -> StringSpan {
         index += 1  // opening quote
         let start = index
         var hasEscapes = false
@@ -265,7 +277,7 @@ struct JSONByteScanner {
     }
 
     /// Whether the content of `span` is exactly `name` (a plain ASCII member name, no escapes).
-    func spanEquals(_ span: StringSpan, _ name: StaticString) -> Bool {
+    package func spanEquals(_ span: StringSpan, _ name: StaticString) -> Bool {
         guard !span.hasEscapes, span.end - span.start == name.utf8CodeUnitCount else { return false }
         return name.withUTF8Buffer { expected in
             for offset in 0..<expected.count where bytes[span.start + offset] != expected[offset] {

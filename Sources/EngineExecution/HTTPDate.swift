@@ -3,11 +3,11 @@ import FeatureQuerySupport
 /// HTTP-dates (RFC 9110 §5.6.7), for `Retry-After`: the preferred IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the obsolete forms recipients must still accept, RFC 850
 /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`). Foundation-free.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     /// Seconds since 1970 UTC, or nil for text that is not an HTTP-date.
-    static func secondsSince1970(_ text: String) -> Int64? {
+    package static func secondsSince1970(_ text: String) -> Int64? {
         let tokens = text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "-" || $0 == "\t" })
         guard (4...7).contains(tokens.count) else { return nil }
         var month: Int?
@@ -63,7 +63,7 @@ enum HTTPDate {
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-    static func daysSince1970(year: Int, month: Int, day: Int) -> Int64 {
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int64 {
         CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 }

@@ -3,8 +3,8 @@ import DequeModule
 /// The per-host request limit as a value: who may send now, who waits, and who is woken when a request
 /// finishes. No I/O and no continuations here, so it is tested on its own; ``HostLimiter`` holds it under a
 /// lock and resumes the waiters it names.
-struct HostLimiterStateMachine {
-    enum AcquireAction: Equatable {
+package struct HostLimiterStateMachine {
+    package enum AcquireAction: Equatable {
         /// A slot was free: send now.
         case proceed
         /// Every slot is taken: wait until ``release(host:)`` names this waiter.
@@ -33,17 +33,17 @@ struct HostLimiterStateMachine {
         }
     }
 
-    let limit: Int
+    package let limit: Int
     private var hosts: [String: HostState] = [:]
     /// Waiters whose cancellation arrived before their acquire did (the two race).
     private var cancelledEarly: Set<UInt64> = []
 
-    init(limit: Int) { self.limit = max(1, limit) }
+    package init(limit: Int) { self.limit = max(1, limit) }
 
     // The host's state is changed in place (`hosts[host, default:]`, `hosts.values[index]`): a copy taken out
     // and stored back costs a second lookup, and copies the waiter queue when it grows.
 
-    mutating func acquire(host: String, waiter: UInt64) -> AcquireAction {
+    package mutating func acquire(host: String, waiter: UInt64) -> AcquireAction {
         if !cancelledEarly.isEmpty, cancelledEarly.remove(waiter) != nil { return .cancelled }
         let limit = limit
         return hosts[host, default: HostState()].admit(waiter, limit: limit)
@@ -51,14 +51,14 @@ struct HostLimiterStateMachine {
 
     /// Takes a free slot of `host` for a caller not yet numbered as a waiter; false when every slot is taken
     /// (then the caller waits through ``acquire(host:waiter:)``).
-    mutating func acquireIfFree(host: String) -> Bool {
+    package mutating func acquireIfFree(host: String) -> Bool {
         let limit = limit
         return hosts[host, default: HostState()].takeFreeSlot(limit: limit)
     }
 
     /// A request to `host` finished. Returns the waiter that now holds its slot, if any (the slot passes to
     /// it directly, so a newcomer cannot overtake waiters).
-    mutating func release(host: String) -> UInt64? {
+    package mutating func release(host: String) -> UInt64? {
         guard let index = hosts.index(forKey: host) else { return nil }
         if let next = hosts.values[index].waiters.popFirst() { return next }
         hosts.values[index].active -= 1
@@ -68,7 +68,7 @@ struct HostLimiterStateMachine {
 
     /// The waiter's task was cancelled. True when it was waiting (the caller fails it); false when it holds
     /// a slot already or has not arrived yet (then its acquire will see the cancellation).
-    mutating func cancel(host: String, waiter: UInt64) -> Bool {
+    package mutating func cancel(host: String, waiter: UInt64) -> Bool {
         guard let index = hosts.index(forKey: host), let position = hosts.values[index].waiters.firstIndex(of: waiter) else {
             return false
         }
@@ -77,7 +77,7 @@ struct HostLimiterStateMachine {
     }
 
     /// Records a cancellation that came before the acquire.
-    mutating func cancelBeforeArrival(waiter: UInt64) {
+    package mutating func cancelBeforeArrival(waiter: UInt64) {
         cancelledEarly.insert(waiter)
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Waiting is cancellable: a cancelled caller leaves at once, and when the last waiter has left, the load
 /// itself is cancelled. Failures are not cached; the next caller loads again.
-final class ExpiringCache<Value: Sendable>: Sendable {
+package final class ExpiringCache<Value: Sendable>: Sendable {
     private enum Entry {
         case loaded(Value, expires: ContinuousClock.Instant)
         case loading(Loading)
@@ -25,14 +25,14 @@ final class ExpiringCache<Value: Sendable>: Sendable {
     private let state = Mutex(State())
     private let ttl: Duration
 
-    init(ttl: Duration) { self.ttl = ttl }
+    package init(ttl: Duration) { self.ttl = ttl }
 
     /// The value when it is loaded and fresh, else nil (then ``value(for:load:)`` loads or waits). Throws
     /// `CancellationError` for a cancelled task, as ``value(for:load:)`` does.
     ///
     /// Every query asks for its layer's metadata, nearly always cached: this answers under one lock, with
     /// neither a continuation nor the caller's `load` closure (allocated by the caller even when unused).
-    func freshValue(for key: String) throws -> Value? {
+    package func freshValue(for key: String) throws -> Value? {
         let step = state.withLock { state -> CacheStep<Value>? in
             if Task.isCancelled { return .cancelled }
             guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
@@ -45,7 +45,7 @@ final class ExpiringCache<Value: Sendable>: Sendable {
         }
     }
 
-    func value(for key: String, load: @escaping @Sendable () async throws -> Value) async throws -> Value {
+    package func value(for key: String, load: @escaping @Sendable () async throws -> Value) async throws -> Value {
         if let value = try freshValue(for: key) { return value }
         let waiter = state.withLock { state in
             state.nextID += 1
@@ -81,8 +81,8 @@ final class ExpiringCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// Drops every cached value, loads in progress excepted (for tests: ``ArcGISEngine/clearMetadataCache()``).
-    func removeAll() {
+    /// Drops every cached value, loads in progress excepted (for tests: an engine's `clearMetadataCache()`).
+    package func removeAll() {
         state.withLock { state in
             state.entries = state.entries.filter { if case .loading = $0.value { true } else { false } }
         }

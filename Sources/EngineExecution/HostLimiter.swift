@@ -3,7 +3,7 @@ import Synchronization
 /// Bounds the requests in flight to each host across all queries of one engine.
 ///
 /// Waiting is cancellable: a cancelled query leaves the queue at once and never takes a slot.
-final class HostLimiter: Sendable {
+package final class HostLimiter: Sendable {
     private struct State {
         var machine: HostLimiterStateMachine
         var continuations: [UInt64: CheckedContinuation<Void, any Error>] = [:]
@@ -16,18 +16,18 @@ final class HostLimiter: Sendable {
 
     private let state: Mutex<State>
 
-    init(limit: Int) {
+    package init(limit: Int) {
         state = Mutex(State(machine: HostLimiterStateMachine(limit: limit)))
     }
 
     /// Runs `body` holding one of `host`'s slots.
-    func withSlot<T: Sendable>(host: String, _ body: () async throws -> T) async throws -> T {
+    package func withSlot<T: Sendable>(host: String, _ body: () async throws -> T) async throws -> T {
         try await acquire(host: host)
         defer { release(host: host) }
         return try await body()
     }
 
-    func acquire(host: String) async throws {
+    package func acquire(host: String) async throws {
         // A free slot, the common case, is taken under one lock without a continuation; otherwise the same lock
         // numbers the waiter. A cancelled task never takes a slot (as on the waiting path, where the
         // cancellation handler runs first).
@@ -84,7 +84,7 @@ final class HostLimiter: Sendable {
         }
     }
 
-    func release(host: String) {
+    package func release(host: String) {
         let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
             guard let next = state.machine.release(host: host) else { return nil }
             state.arrived.remove(next)

@@ -1,0 +1,75 @@
+import FeatureGeometry
+import FeatureQuerySupport
+
+/// Tiles: a large collection's `next` sequence split into spatial tiles fetched at once.
+extension CollectionQueryRunner {
+    /// The region to tile when the first page shows a collection worth tiling, else nil: `numberMatched`
+    /// known and above ``OGCEngineConfiguration/tileWhenPagesExceed`` pages, every feature so far with an id,
+    /// no `maxFeatures` cut to keep in order, and a query box or a collection extent to cut.
+    func tileRegion(_ box: [Double]?, firstPage: ItemPage, matched: Int, collector: FeatureCollector) -> [Double]? {
+        guard let pages = configuration.tileWhenPagesExceed, configuration.tilesPerSide > 1, query.result != .count,
+            !firstPage.features.isEmpty, matched > pages * firstPage.features.count, collector.allHadIds,
+            query.maxFeatures.map({ $0 >= matched }) ?? true, box != nil || collection.extent != nil
+        else { return nil }
+        return box ?? [-180, -90, 180, 90]
+    }
+
+    /// Fetches the tiles of `region` at once (each its own `next` sequence, the per-host limit bounding
+    /// them) and adds their pages to `collector` as they arrive, so no tile's features wait in memory for
+    /// another's; features already held (by id) count once, and one without id is taken from the first tile
+    /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
+    /// the layer (the others are cancelled).
+    func runTiles(
+        region: [Double], filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector
+    ) async throws {
+        let tiles = TilePlanner.tiles(region: region, extent: collection.extent, perSide: configuration.tilesPerSide)
+        let pager = ItemPager(
+            transport: transport, layer: layer, origin: service.origin,
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
+        let itemsURL = collection.itemsURL
+        let fallbackLimit = configuration.fallbackPageLimit
+        let server = filter.server
+        let (events, continuation) = AsyncThrowingStream.makeStream(of: TileEvent.self)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, tile) in tiles.enumerated() {
+                group.addTask {
+                    let first = ItemsURL.build(itemsURL, limit: pageLimit, box: tile, filter: server)
+                    let fallback = pageLimit > fallbackLimit ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server) : nil
+                    do {
+                        try await pager.run(first: first, fallback: fallback) { page in
+                            continuation.yield(.page(index, page.features))
+                            return .more
+                        }
+                        continuation.yield(.done)
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+            }
+            var finished = 0
+            for try await event in events {
+                switch event {
+                case .page(let index, let features):
+                    let accept: (Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
+                    // The untiled first page is sequence 0, tile `index` is sequence `index + 1`.
+                    guard collector.add(features, box: tiles[index], sequence: index + 1, accept: accept) else {
+                        group.cancelAll()
+                        continuation.finish()
+                        return
+                    }
+                case .done:
+                    finished += 1
+                    if finished == tiles.count { continuation.finish() }
+                }
+            }
+        }
+    }
+}
+
+/// What a tile's task reports to the runner.
+private enum TileEvent: Sendable {
+    /// A page's features from tile `index`.
+    case page(Int, [RawFeature])
+    /// The tile's pages are all read.
+    case done
+}

@@ -1,0 +1,203 @@
+import FeatureGeometry
+import FeatureQuerySupport
+import FeatureService
+import Logging
+
+/// Runs one query against one collection and answers its ``ServiceLayerResult``: pages along `next` (one
+/// sequence per bbox, two for a box across the antimeridian, or concurrent tiles for a large collection),
+/// gathers through a ``FeatureCollector`` and judges completeness.
+///
+/// `count` in the answer: the server's `numberMatched` when the server evaluated the whole filter (or there
+/// was none) and no feature it returned failed the local re-check; otherwise the features that passed the
+/// local filter in the pages read, which is exact when paging ran to the end and a lower bound when the
+/// result was cut (`complete: false`, reason `max_features` or `result_budget`).
+struct CollectionQueryRunner: Sendable {
+    let transport: OGCTransport
+    let service: ServiceDescription
+    let collection: CollectionMetadata
+    let queryables: Queryables?
+    let query: ServiceQuery
+    let budget: ResultBudget
+    var configuration: OGCEngineConfiguration { transport.configuration }
+
+    var layer: String { collection.url }
+
+    func run() async throws -> ServiceLayerResult {
+        guard collection.itemType.lowercased() == "feature" else {
+            throw FeatureServiceError(
+                .unsupportedLayer, "\(layer) holds \(collection.itemType) items, not features", layer: layer)
+        }
+        let filter = try FilterPlan.plan(query.whereClause, conformance: service.conformance, queryables: queryables, layer: layer)
+        let spatial = try SpatialPlan.plan(
+            query.geometry, relation: query.spatialRelationship, layer: layer, collectionCRS: collection.crs,
+            supportsCRS: service.conformance.supportsCRS)
+        let serverComplete = filter.serverEvaluatesAll && spatial.serverEvaluatesAll
+        let keep: FeatureCollector.Keep
+        var maxFeatures = query.maxFeatures
+        switch query.result {
+        case .count, .catalog: keep = .nothing
+        case .ids: keep = .ids
+        case .features:
+            let fields = query.outFields.contains("*") ? nil : query.outFields
+            keep = .features(outFields: fields, returnGeometry: query.returnGeometry)
+            maxFeatures = maxFeatures ?? configuration.maxFeaturesInMemory
+        }
+        var pageLimit = service.limitMaximum ?? configuration.defaultPageLimit
+        if let wanted = query.maxFeatures, serverComplete, query.result != .count {
+            // One more than wanted tells whether there are more.
+            pageLimit = min(pageLimit, max(1, wanted + 1))
+        }
+        let plan = Plan(filter: filter, spatial: spatial, serverComplete: serverComplete)
+        func newCollector() -> FeatureCollector {
+            FeatureCollector(
+                filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
+                serverFiltered: filter.server != .none && filter.serverEvaluatesAll)
+        }
+        var collector = newCollector()
+        var pass: Pass
+        if query.result == .count, serverComplete, pageLimit > Self.countProbeLimit {
+            // A count reads `numberMatched` off a small first page (whose features are still checked); only
+            // a server that gives none, or whose page fails the check, is read whole.
+            pass = try await sequential(plan, pageLimit: Self.countProbeLimit, probing: true, into: &collector)
+            if pass.probeInconclusive {
+                collector = newCollector()
+                pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+            }
+        } else {
+            pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+        }
+        if let region = pass.tiling {
+            try await runTiles(region: region, filter: filter, pageLimit: pageLimit, into: &collector)
+            collector.putInSequenceOrder()
+        }
+        if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
+            throw FeatureServiceError(
+                .limitExceeded,
+                "\(layer) matches more than \(configuration.maxFeaturesInMemory) features, the most held without a "
+                    + "`maxFeatures`; set one, or narrow the query",
+                layer: layer)
+        }
+        return answer(
+            collector, matchedByServer: pass.matchedByServer, countedByServer: pass.countedByServer, serverComplete: serverComplete)
+    }
+
+    /// The features a count's first page asks for: enough to check the server's filter on, few enough to be cheap.
+    static let countProbeLimit = 100
+
+    /// What a query sends, decided once.
+    private struct Plan {
+        let filter: FilterPlan
+        let spatial: SpatialPlan
+        let serverComplete: Bool
+    }
+
+    /// What one pass over the `next` sequences found.
+    private struct Pass {
+        /// Each sequence's first `numberMatched`.
+        var matchedByServer: [Int?] = []
+        /// A count answered by `numberMatched` after the first page checked out.
+        var countedByServer = false
+        /// The region to fetch as tiles, when the first page showed the collection is worth it.
+        var tiling: [Double]?
+        /// A count's small first page could not answer it (no `numberMatched`, or a feature failed the check).
+        var probeInconclusive = false
+    }
+
+    /// Pages each bbox's sequence (one, or none for no spatial filter: one sequence) into `collector`, stopping
+    /// early for a count the server answers, or to tile.
+    private func sequential(
+        _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout FeatureCollector
+    ) async throws -> Pass {
+        let pager = ItemPager(
+            transport: transport, layer: layer, origin: service.origin,
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
+        let spatial = plan.spatial
+        var pass = Pass()
+        let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
+        for box in boxes {
+            var first = true
+            let firstURL = ItemsURL.build(
+                collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: plan.filter.server)
+            let fallback = pageLimit > configuration.fallbackPageLimit
+                ? ItemsURL.build(
+                    collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, bboxCRS: spatial.bboxCRS,
+                    filter: plan.filter.server) : nil
+            try await pager.run(first: firstURL, fallback: fallback) { page in
+                let isFirst = first
+                first = false
+                if isFirst { pass.matchedByServer.append(page.numberMatched) }
+                guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
+                guard isFirst, page.next != nil else { return .more }
+                if query.result == .count {
+                    if page.numberMatched != nil, plan.serverComplete, collector.rejectedServerMatches == 0 {
+                        pass.countedByServer = true
+                        return .stop
+                    }
+                    if probing {
+                        pass.probeInconclusive = true
+                        return .stop
+                    }
+                    return .more
+                }
+                if boxes.count == 1, spatial.bboxCRS == nil, let matched = page.numberMatched,
+                    let region = tileRegion(box, firstPage: page, matched: matched, collector: collector)
+                {
+                    pass.tiling = region
+                    return .stop
+                }
+                return .more
+            }
+            if collector.isCut || pass.probeInconclusive { break }
+        }
+        return pass
+    }
+
+    private func answer(
+        _ collector: FeatureCollector, matchedByServer: [Int?], countedByServer: Bool, serverComplete: Bool
+    ) -> ServiceLayerResult {
+        let lied = collector.rejectedServerMatches > 0
+        if lied {
+            transport.logger.warning(
+                "an OGC API server returned features its own filter does not select; the worker filtered them out",
+                metadata: [
+                    "server": "\(service.landing)", "collection": "\(collection.id)",
+                    "features.rejected": "\(collection.url): \(collector.rejectedServerMatches)",
+                ])
+        }
+        let hasFilter = query.whereClause != nil || query.geometry != nil
+        let filteredBy: FilterSite? = hasFilter ? (serverComplete && !lied ? .server : .client) : nil
+        let known = matchedByServer.compactMap { $0 }
+        let serverTotal: Int? = known.count == matchedByServer.count && !known.isEmpty ? known.reduce(0, +) : nil
+        let authoritative = serverComplete && !lied
+        var count = collector.matched
+        if authoritative, let serverTotal { count = serverTotal }
+        var reason: IncompleteReason?
+        if collector.cutByBudget {
+            reason = .resultBudget
+        } else if collector.cutByMaxFeatures {
+            reason = .maxFeatures
+        } else if !countedByServer, let serverTotal {
+            let mismatch = matchedByServer.count == 1
+                ? collector.arrived != serverTotal
+                : collector.arrived > serverTotal || collector.arrived < (known.max() ?? 0)
+            if mismatch {
+                reason = .countMismatch
+                transport.logger.warning(
+                    "an OGC API collection's numberMatched disagrees with the features that arrived",
+                    metadata: [
+                        "server": "\(service.landing)", "collection": "\(collection.id)",
+                        "numberMatched": "\(serverTotal)", "arrived": "\(collector.arrived)",
+                    ])
+            }
+        }
+        let selection: LayerSelection
+        switch query.result {
+        case .count, .catalog: selection = .countOnly
+        case .ids: selection = .featureIds(collector.ids)
+        case .features: selection = .features(GeoJSONFeatureList(featureIds: collector.ids, json: collector.json))
+        }
+        return ServiceLayerResult(
+            url: collection.url, name: collection.title, count: count, isComplete: reason == nil, selection: selection,
+            collection: collection.id, filteredBy: filteredBy, incompleteReason: reason)
+    }
+}

@@ -1,0 +1,220 @@
+import FeatureGeometry
+import FeatureQuerySupport
+import FeatureService
+
+/// Gathers one collection's answer from its pages: deduplicates by `id` (type kept: `1` and `"1"` differ;
+/// features without `id` are kept, never deduplicated), re-checks every feature against the where clause and
+/// the exact spatial relation (a server that returns what it should have filtered out is noted), keeps the
+/// ids or GeoJSON the result asks for, and stops at `maxFeatures` or when the result budget refuses.
+struct FeatureCollector {
+    enum Keep {
+        case nothing
+        case ids
+        case features(outFields: [String]?, returnGeometry: Bool)
+    }
+
+    let filter: FilterPlan
+    let spatial: SpatialPlan
+    let keep: Keep
+    let maxFeatures: Int?
+    let budget: ResultBudget
+    /// Whether the server was asked to apply the whole where clause (CQL2, or parameters that are all of it): a
+    /// feature it returns that the clause does not select is a lie. (Part of a clause sent as parameters is
+    /// not judged: the rest legitimately drops features here.)
+    let serverFiltered: Bool
+
+    private(set) var ids: [FeatureID?] = []
+    private(set) var json: [ArraySlice<UInt8>] = []
+    /// Each id seen, with its index among the kept features (-1: seen, not kept).
+    private var seen: [FeatureID: Int] = [:]
+    /// Distinct features the server sent (what its `numberMatched` counts), before local filtering.
+    private(set) var arrived = 0
+    /// Features that passed every local check.
+    private(set) var matched = 0
+    /// Features the server returned for its filter that the filter does not select (where clause or bbox).
+    private(set) var rejectedServerMatches = 0
+    private(set) var cutByMaxFeatures = false
+    private(set) var cutByBudget = false
+    /// Every feature that arrived had an `id` (tiling relies on ids).
+    private(set) var allHadIds = true
+    /// Where each kept feature belongs: its sequence (the untiled pages 0, tile `i` is `i + 1`) and place in
+    /// it, so tiles arriving in any order are put back in one order (``putInSequenceOrder()``).
+    private var sortKeys: [SortKey] = []
+    /// Features seen so far per sequence.
+    private var positions: [Int: Int] = [:]
+
+    struct SortKey: Comparable {
+        var sequence: Int
+        var position: Int
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            (lhs.sequence, lhs.position) < (rhs.sequence, rhs.position)
+        }
+    }
+
+    init(filter: FilterPlan, spatial: SpatialPlan, keep: Keep, maxFeatures: Int?, budget: ResultBudget, serverFiltered: Bool) {
+        self.filter = filter
+        self.spatial = spatial
+        self.keep = keep
+        self.maxFeatures = maxFeatures
+        self.budget = budget
+        self.serverFiltered = serverFiltered
+    }
+
+    var isCut: Bool { cutByMaxFeatures || cutByBudget }
+
+    /// Takes one page's features (fetched with bbox `box`, if any); false once the collector is full.
+    /// `accept` decides, per feature with its geometry, whether this sequence owns it (tiles: each feature
+    /// counts once); nil accepts every feature.
+    mutating func add(
+        _ features: [RawFeature], box: [Double]?, sequence: Int = 0, accept: ((Geometry?) -> Bool)? = nil
+    ) -> Bool {
+        for feature in features {
+            guard !isCut else { return false }
+            let position = positions[sequence, default: 0]
+            positions[sequence] = position + 1
+            let key = SortKey(sequence: sequence, position: position)
+            let id = Self.featureID(feature.parsed(feature.id))
+            guard let id else {
+                allHadIds = false
+                var geometry: Geometry?
+                if let accept {
+                    geometry = Self.geometry(feature)
+                    if !accept(geometry) { continue }
+                }
+                _ = take(feature, id: nil, key: key, box: box, geometry: geometry, decoded: accept != nil)
+                continue
+            }
+            if let earlier = seen[id] {
+                // A copy seen before: the same feature. The earliest sequence's place is kept, whichever came first.
+                if earlier >= 0, key < sortKeys[earlier] { sortKeys[earlier] = key }
+                continue
+            }
+            seen[id] = take(feature, id: id, key: key, box: box, geometry: nil, decoded: false) ?? -1
+        }
+        return !isCut
+    }
+
+    /// Checks one new feature and keeps it if it matches; its index among those kept, or nil.
+    private mutating func take(
+        _ feature: RawFeature, id: FeatureID?, key: SortKey, box: [Double]?, geometry: Geometry?, decoded: Bool
+    ) -> Int? {
+        arrived += 1
+        let properties = needsProperties ? feature.parsed(feature.properties)?.members : nil
+        if !filter.matches(properties) {
+            if serverFiltered { rejectedServerMatches += 1 }
+            return nil
+        }
+        if !spatial.isEmpty {
+            let geometry = decoded ? geometry : Self.geometry(feature)
+            if !spatial.matches(geometry) {
+                if let box, SpatialPlan.isOutside(geometry, box: box) { rejectedServerMatches += 1 }
+                return nil
+            }
+        }
+        matched += 1
+        let index = ids.count
+        keepFeature(feature, id: id, properties: properties)
+        guard ids.count > index else { return nil }
+        sortKeys.append(key)
+        return index
+    }
+
+    /// Orders what is kept by sequence, then by place within it: a tiled collection's answer is then the same
+    /// whichever tile answered first.
+    mutating func putInSequenceOrder() {
+        guard sortKeys.count == ids.count, zip(sortKeys, sortKeys.dropFirst()).contains(where: { $0.0 > $0.1 }) else { return }
+        let order = sortKeys.indices.sorted { sortKeys[$0] < sortKeys[$1] }
+        ids = order.map { ids[$0] }
+        if json.count == order.count { json = order.map { json[$0] } }
+        sortKeys = order.map { sortKeys[$0] }
+    }
+
+    /// Whether a feature's properties are read: for the where clause, or to keep only `outFields`.
+    private var needsProperties: Bool {
+        if filter.local != nil { return true }
+        if case .features(let outFields?, _) = keep, !outFields.isEmpty { return true }
+        return false
+    }
+
+    private mutating func keepFeature(_ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?) {
+        switch keep {
+        case .nothing:
+            return
+        case .ids:
+            guard ids.count < maxFeatures ?? .max else {
+                cutByMaxFeatures = true
+                return
+            }
+            guard budget.reserve(16) else {
+                cutByBudget = true
+                return
+            }
+            ids.append(id)
+        case .features(let outFields, let returnGeometry):
+            guard ids.count < maxFeatures ?? .max else {
+                cutByMaxFeatures = true
+                return
+            }
+            let bytes = Self.write(feature, id: id, properties: properties, outFields: outFields, returnGeometry: returnGeometry)
+            guard budget.reserve(bytes.count + 16) else {
+                cutByBudget = true
+                return
+            }
+            ids.append(id)
+            json.append(bytes[...])
+        }
+    }
+
+    /// A feature's `id` with its type: an integral number as an integer, a string as a string (another
+    /// number as its text); nil when absent or of another type.
+    static func featureID(_ value: ParsedJSON?) -> FeatureID? {
+        switch value {
+        case .number(let number)?:
+            if let integer = Int64(exactly: number) { return .integer(integer) }
+            return .string(ParsedJSON.number(number).jsonText)
+        case .string(let text)?: return .string(text)
+        default: return nil
+        }
+    }
+
+    /// The feature's geometry in WGS 84; nil when absent, null or unreadable.
+    static func geometry(_ feature: RawFeature) -> Geometry? {
+        guard let value = feature.parsed(feature.geometry), case .object = value else { return nil }
+        return try? GeoJSON.decode(value, spatialReference: .wgs84)
+    }
+
+    /// The feature as one compact GeoJSON Feature: `id` as the server gave it, the geometry's bytes as they
+    /// came (CRS84 lon/lat) or null, the properties' bytes, or those `outFields` keeps (case-insensitive,
+    /// written again from `properties`; nil keeps all).
+    static func write(
+        _ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?, outFields: [String]?, returnGeometry: Bool
+    ) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(feature.bytes.count + 48)
+        output += #"{"type":"Feature","#.utf8
+        switch id {
+        case .integer(let value)?: output += #""id":\#(value),"#.utf8
+        case .string(let value)?:
+            output += #""id":"#.utf8
+            JSONString.append(value, to: &output)
+            output.append(UInt8(ascii: ","))
+        case nil: break
+        }
+        output += #""geometry":"#.utf8
+        if returnGeometry { feature.appendCompacted(feature.geometry, to: &output) } else { output += "null".utf8 }
+        output += #","properties":"#.utf8
+        if let outFields {
+            let wanted = Set(outFields.map { $0.lowercased() })
+            var text = ""
+            ParsedJSON.object((properties ?? [:]).filter { wanted.contains($0.key.lowercased()) }).write(to: &text)
+            output += text.utf8
+        } else if feature.properties != nil {
+            feature.appendCompacted(feature.properties, to: &output)
+        } else {
+            output += "{}".utf8
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+}

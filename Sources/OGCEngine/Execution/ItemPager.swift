@@ -1,0 +1,86 @@
+import FeatureService
+
+/// Follows one sequence of items pages from a first URL along `next` links only, fetching the next page
+/// while the caller handles the current one (the page's JSON is parsed and its link read in the fetching
+/// task, so the link is known before the features are looked at).
+///
+/// Each link is checked before it is followed: a URL already fetched is a cycle (`paging_cycle`), another
+/// origin than the landing page's is refused (`foreign_next_link`), and more than
+/// ``OGCEngineConfiguration/maxConsecutiveEmptyPages`` empty pages in a row that still link on fail the
+/// layer (`paging_stalled`). An empty page without `next` is simply the end (servers send a spurious `next`
+/// to one on an exact last page). A 400 (or a 500 that outlasted its retries) to the first page is asked once
+/// more with the smaller `fallback` URL (servers refuse or break on a large `limit`); no `offset` is made up.
+struct ItemPager: Sendable {
+    let transport: OGCTransport
+    let layer: String
+    let origin: String
+    let maxConsecutiveEmptyPages: Int
+
+    /// What the caller tells the pager after each page.
+    enum Decision {
+        case more
+        case stop
+    }
+
+    func run(first: String, fallback: String?, handle: (ItemPage) throws -> Decision) async throws {
+        try await withThrowingTaskGroup(of: ItemPage.self) { group in
+            var seen: Set<String> = [first]
+            var emptyInARow = 0
+            group.addTask { try await self.firstPage(first, fallback: fallback) }
+            while let page = try await group.next() {
+                seen.insert(page.url)
+                emptyInARow = page.features.isEmpty ? emptyInARow + 1 : 0
+                var nextURL: String?
+                if let next = page.next {
+                    try check(next, seen: seen, emptyInARow: emptyInARow)
+                    seen.insert(next)
+                    nextURL = next
+                    group.addTask { try await self.fetch(next) }
+                }
+                if try handle(page) == .stop || nextURL == nil {
+                    group.cancelAll()
+                    return
+                }
+            }
+        }
+    }
+
+    private func check(_ next: String, seen: Set<String>, emptyInARow: Int) throws(FeatureServiceError) {
+        guard !seen.contains(next) else {
+            throw FeatureServiceError(
+                .pagingCycle, "\(layer): a `next` link leads back to a page already fetched (\(next)); paging would never end",
+                layer: layer)
+        }
+        guard URIReference.origin(of: next) == origin else {
+            throw FeatureServiceError(
+                .foreignNextLink,
+                "\(layer): a `next` link leads to another origin (\(URIReference.origin(of: next) ?? next)) than the "
+                    + "landing page's (\(origin)); it is not followed and nothing partial is published",
+                layer: layer)
+        }
+        guard emptyInARow < maxConsecutiveEmptyPages else {
+            throw FeatureServiceError(
+                .pagingStalled, "\(layer): \(emptyInARow) empty pages in a row still link to a `next` page; giving up",
+                layer: layer)
+        }
+    }
+
+    private func firstPage(_ url: String, fallback: String?) async throws -> ItemPage {
+        do {
+            return try await fetch(url)
+        } catch let error as FeatureServiceError where (error.httpStatus == 400 || error.httpStatus == 500) && fallback != nil {
+            guard let fallback else { throw error }
+            transport.logger.notice(
+                "an OGC API server refused the first page's limit; asking once with a smaller one",
+                metadata: ["layer": "\(layer)", "error.message": "\(error.message)"])
+            return try await fetch(fallback)
+        }
+    }
+
+    private func fetch(_ url: String) async throws -> ItemPage {
+        let layer = self.layer
+        return try await transport.fetch(url, layer: layer) { response throws(FeatureServiceError) in
+            try ItemPage.decode(response, layer: layer)
+        }
+    }
+}
