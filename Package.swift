@@ -283,6 +283,7 @@ let package = Package(
                 "FeatureService",
                 "FeatureServiceEngines",
                 "EngineExecution",
+                "SampleFeatureServer",
                 "LoopbackHTTP",
                 "CurlHTTP",
                 "QueryLanguage",

@@ -25,7 +25,8 @@ package struct OGCEngineConfiguration: Sendable, Hashable {
     /// Tiling: a collection whose `numberMatched` exceeds this many pages is fetched as spatial tiles at
     /// once; `nil` turns tiling off.
     package var tileWhenPagesExceed: Int?
-    /// Tiles per side (tiles = side²) of a tiled collection.
+    /// The most tiles per side (tiles = side²) of a tiled collection; fewer for fewer pages (about two pages a
+    /// tile, at least 2 per side). The per-host limit bounds how many run at once.
     package var tilesPerSide: Int
     /// The largest OpenAPI document read for `limit`'s maximum; a larger one is skipped.
     package var maxServiceDescriptionBytes: Int
@@ -36,7 +37,7 @@ package struct OGCEngineConfiguration: Sendable, Hashable {
             maxAttempts: 4, baseDelay: .milliseconds(200), maxDelay: .seconds(5), maxRetryAfter: .seconds(30)),
         metadataTTL: Duration = .seconds(300), requestTimeout: Duration = .seconds(60), defaultPageLimit: Int = 10_000,
         fallbackPageLimit: Int = 1_000, maxConsecutiveEmptyPages: Int = 100, maxFeaturesInMemory: Int = 1_000_000,
-        maxLayersPerQuery: Int? = nil, tileWhenPagesExceed: Int? = 4, tilesPerSide: Int = 2,
+        maxLayersPerQuery: Int? = nil, tileWhenPagesExceed: Int? = 4, tilesPerSide: Int = 4,
         maxServiceDescriptionBytes: Int = 8 << 20
     ) {
         self.maxConcurrentRequestsPerHost = max(1, maxConcurrentRequestsPerHost)

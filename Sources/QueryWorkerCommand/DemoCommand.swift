@@ -56,7 +56,7 @@ struct DemoCommand: AsyncParsableCommand {
                 + "\(OutcomeText.grouped(stack.server.dataset.parcelCount)) parcels, ready in \(Self.seconds(clock.now - started))")
         let truthStarted = clock.now
         let plan = try DemoPlan.make(server: stack.server)
-        let count = plan.seedPhase.count + plan.faultPhase.count
+        let count = plan.seedPhase.count + plan.ogcPhase.count + plan.faultPhase.count
         printLine("  truth    \(count) expected outcomes, computed by brute force over the dataset in \(Self.seconds(clock.now - truthStarted))")
         printLine("  worker   \(settings.workerID) in group \(settings.groupID), allowedHosts \(settings.allowedHosts.joined(separator: ","))")
 
@@ -77,7 +77,7 @@ struct DemoCommand: AsyncParsableCommand {
     private func play(_ plan: DemoPlan, stack: DemoStack, producer: KafkaProducer, logger: Logger) async throws -> DemoReport {
         let topics = stack.settings.topics
         let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
-        let wanted = Set((plan.seedPhase + plan.faultPhase).map(\.requestId))
+        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.faultPhase).map(\.requestId))
         return try await OutcomeStream.withStream(
             client: client, topics: [topics.results, topics.errors], wanted: wanted,
             deadline: .now.advanced(by: .seconds(90)), logger: logger
@@ -87,6 +87,14 @@ struct DemoCommand: AsyncParsableCommand {
             printLine("The seed's seven where clauses over the seed extent, the USA fan-out, a host outside the allowlist:")
             try await DemoStack.send(plan.seedPhase, with: producer, topic: topics.requests)
             try await report.collect(plan.seedPhase, from: &stream)
+
+            printLine("")
+            printLine(
+                "OGC API Features on the same server: browse the landing page, load \(DemoPlan.daraaCollection.id) with "
+                    + "maxFeatures \(DemoPlan.ogcMaxFeatures), a clause the server filters, one only the worker can, and a seed "
+                    + "clause asked of the ArcGIS layer and the OGC collection at once:")
+            try await DemoStack.send(plan.ogcPhase, with: producer, topic: topics.requests)
+            try await report.collect(plan.ogcPhase, from: &stream)
 
             stack.server.setFaults([
                 FaultRule(.htmlPage(status: 403), pathContains: DemoPlan.faultedLayer.path + "/query"),

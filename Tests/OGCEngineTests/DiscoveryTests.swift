@@ -71,6 +71,31 @@ struct DiscoveryTests {
         await http.shutdown()
     }
 
+    @Test func redirectsWithinTheOriginAreFollowedAndLinksResolvedAgainstWhereTheyLed() async throws {
+        let http = try await LoopbackHTTPServer.start(logger: OGCTestServer.logger) { request in
+            switch request.path {
+            case "/old": return .redirect(to: "/new/")
+            case "/new/": return .json(#"{"links":[{"rel":"data","href":"collections"}]}"#)
+            case "/new/collections": return .json(#"{"collections":[{"id":"a"}]}"#)
+            case "/new/collections/a/items":
+                if request.queryItems.contains(where: { $0.name == "p" }) {
+                    return .json(OGCTestServer.page([OGCTestServer.feature(id: "2")]))
+                }
+                return .redirect(to: "/new/collections/a/items/?limit=5", status: 301)
+            case "/new/collections/a/items/":
+                return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")], next: "../items?p=2"))
+            default: return .json("{}", status: 404)
+            }
+        }
+        let client = try HTTPClientFixture.make()
+        let engine = OGCEngine(httpClient: client, configuration: OGCTestServer.fastConfiguration, logger: OGCTestServer.logger)
+        let outcomes = await engine.query(
+            [ServiceTarget(kind: .ogc, url: http.url("/old"), layers: ["a"])], ServiceQuery(result: .ids), budget: .unlimited())
+        #expect(outcomes[0][0].success?.featureIds == [.integer(1), .integer(2)], "\(String(describing: outcomes[0][0].failure))")
+        await client.shutdown()
+        await http.shutdown()
+    }
+
     @Test func aLandingPageWithoutDataLinkIsMalformed() async throws {
         let http = try await LoopbackHTTPServer.start(logger: OGCTestServer.logger) { _ in .json(#"{"links":[]}"#) }
         let client = try HTTPClientFixture.make()

@@ -28,12 +28,14 @@ struct FilterTests {
 
     @Test func cql2IsPushedWhenConformanceAndQueryablesProveIt() async throws {
         let server = try await OGCTestServer.start(conformance: OGCTestServer.cql2Text, queryables: Self.queryables, items: Self.honest)
-        let outcome = try await server.withEngine {
+        let (logger, logs) = CapturedLogs.logger()
+        let outcome = try await server.withEngine(logger: logger) {
             await server.query($0, ServiceQuery(whereClause: try WhereClause("n > 6 AND kind = 'even'"), result: .ids))
         }
         let result = try #require(outcome.success)
         #expect(result.featureIds == [.integer(8), .integer(10)])
         #expect(result.filteredBy == .server)
+        #expect(!logs.all.contains { $0.level >= .warning })
         #expect(result.count == 2 && result.isComplete)
         let sent = server.itemRequests.first?.queryItems
         #expect(sent?.first { $0.name == "filter-lang" }?.value == "cql2-text")
@@ -44,7 +46,8 @@ struct FilterTests {
         let server = try await OGCTestServer.start(conformance: OGCTestServer.cql2Text, queryables: Self.queryables) { _ in
             .json(OGCTestServer.page(Self.features, numberMatched: 10))
         }
-        let outcome = try await server.withEngine {
+        let (logger, logs) = CapturedLogs.logger()
+        let outcome = try await server.withEngine(logger: logger) {
             await server.query($0, ServiceQuery(whereClause: try WhereClause("n > 6 AND kind = 'even'"), result: .ids))
         }
         let result = try #require(outcome.success)
@@ -52,6 +55,12 @@ struct FilterTests {
         #expect(result.filteredBy == .client)
         #expect(result.count == 2)
         #expect(server.itemRequests.first?.queryItems.contains { $0.name == "filter" } == true)
+        // The log names the server that lied, and how many features it should not have returned.
+        let warnings = logs.all.filter { $0.level == .warning }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.metadata["server"] == server.landing)
+        #expect(warnings.first?.metadata["collection"] == "things")
+        #expect(warnings.first?.metadata["features.rejected"] == "8")
     }
 
     @Test func withoutFilterConformanceTheWorkerFilters() async throws {
@@ -83,6 +92,18 @@ struct FilterTests {
         }
         #expect(outcome.success?.featureIds == [.integer(3)])
         #expect(outcome.success?.filteredBy == .client)
+    }
+
+    @Test func aFieldTheQueryablesRuleOutIsAnInvalidQuery() async throws {
+        let queryables = #"{"type":"object","properties":{"kind":{"type":"string"}},"additionalProperties":false}"#
+        let server = try await OGCTestServer.start(conformance: OGCTestServer.cql2Text, queryables: queryables, items: Self.honest)
+        let outcome = try await server.withEngine {
+            await server.query($0, ServiceQuery(whereClause: try WhereClause("Zoning = 'R1'"), result: .ids))
+        }
+        let error = try #require(outcome.failure)
+        #expect(error.code == .invalidQuery)
+        #expect(error.message.contains("Zoning") && error.message.contains("kind"))
+        #expect(server.itemRequests.isEmpty)
     }
 
     @Test func simpleEqualitiesGoAsQueryableParameters() async throws {

@@ -97,10 +97,11 @@ final class OGCTestServer: Sendable {
 
     /// Runs `body` with an engine over a fresh client, shutting both down after.
     func withEngine<T>(
-        _ configuration: OGCEngineConfiguration = OGCTestServer.fastConfiguration, _ body: (OGCEngine) async throws -> T
+        _ configuration: OGCEngineConfiguration = OGCTestServer.fastConfiguration, logger: Logger = OGCTestServer.logger,
+        _ body: (OGCEngine) async throws -> T
     ) async throws -> T {
         let client = try HTTPClient(logger: Self.logger)
-        let engine = OGCEngine(httpClient: client, configuration: configuration, logger: Self.logger)
+        let engine = OGCEngine(httpClient: client, configuration: configuration, logger: logger)
         do {
             let result = try await body(engine)
             await client.shutdown()

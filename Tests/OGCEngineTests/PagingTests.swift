@@ -121,12 +121,19 @@ struct PagingTests {
                 return .json(OGCTestServer.page([OGCTestServer.feature(id: "2"), OGCTestServer.feature(id: #""1""#), OGCTestServer.feature(id: nil)]))
             }
             return .json(OGCTestServer.page(
-                [OGCTestServer.feature(id: "1"), OGCTestServer.feature(id: "2"), OGCTestServer.feature(id: nil)], next: "items?page=1"))
+                [OGCTestServer.feature(id: "1"), OGCTestServer.feature(id: "2"), OGCTestServer.feature(id: nil),
+                 OGCTestServer.feature(id: "9007199254740993"), OGCTestServer.feature(id: "9007199254740992"),
+                 OGCTestServer.feature(id: "2.0"), OGCTestServer.feature(id: "2.5")],
+                next: "items?page=1"))
         }
         let outcome = try await server.withEngine { await server.query($0, Self.ids) }
         let result = try #require(outcome.success)
-        #expect(result.featureIds == [.integer(1), .integer(2), nil, .string("1"), nil])
-        #expect(result.count == 5)
+        // Ids beyond 2^53 stay exact and distinct; `2.0` is the number 2 again; `2.5` keeps its text.
+        #expect(result.featureIds == [
+            .integer(1), .integer(2), nil, .integer(9_007_199_254_740_993), .integer(9_007_199_254_740_992), .string("2.5"),
+            .string("1"), nil,
+        ])
+        #expect(result.count == 8)
     }
 
     @Test func aWrongNumberMatchedMarksTheResultIncomplete() async throws {
@@ -199,6 +206,26 @@ struct PagingTests {
             #"{"type":"Feature","id":"a b","geometry":{"type":"Point","coordinates":[1.5,2]},"properties":{"name":"Main St \"North\" ","tags":["a, b",null]}}"#
         ])
         #expect(outcome.success?.featureIds == [.string("a b")])
+    }
+
+    @Test func theResultBudgetCutsAndSaysSo() async throws {
+        let server = try await OGCTestServer.start(items: Self.pagedItems(total: 30, perPage: 10, numberMatched: 30) { "items?page=\($0)" })
+        let budget = ResultBudget(limit: 16 * 12)
+        let outcome = try await server.withEngine { engine in
+            await engine.query([ServiceTarget(kind: .ogc, url: server.landing, layers: ["things"])], Self.ids, budget: budget)[0][0]
+        }
+        let result = try #require(outcome.success)
+        #expect(result.featureIds.count == 12 && result.count == 30)
+        #expect(!result.isComplete && result.incompleteReason == .resultBudget)
+        #expect(budget.isSpent)
+    }
+
+    @Test func moreFeaturesThanHeldWithoutMaxFeaturesIsLimitExceeded() async throws {
+        let server = try await OGCTestServer.start(items: Self.pagedItems(total: 30, perPage: 10, numberMatched: 30) { "items?page=\($0)" })
+        var configuration = OGCTestServer.fastConfiguration
+        configuration.maxFeaturesInMemory = 20
+        let outcome = try await server.withEngine(configuration) { await server.query($0, ServiceQuery(result: .features)) }
+        #expect(outcome.failure?.code == .limitExceeded)
     }
 
     @Test func aLargeLimitRefusedWith400IsAskedOnceSmaller() async throws {

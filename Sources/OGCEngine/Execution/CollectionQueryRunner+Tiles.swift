@@ -3,15 +3,18 @@ import FeatureQuerySupport
 
 /// Tiles: a large collection's `next` sequence split into spatial tiles fetched at once.
 extension CollectionQueryRunner {
-    /// The region to tile when the first page shows a collection worth tiling, else nil: `numberMatched`
-    /// known and above ``OGCEngineConfiguration/tileWhenPagesExceed`` pages, every feature so far with an id,
-    /// no `maxFeatures` cut to keep in order, and a query box or a collection extent to cut.
-    func tileRegion(_ box: [Double]?, firstPage: ItemPage, matched: Int, collector: FeatureCollector) -> [Double]? {
+    /// The tiling when the first page shows a collection worth tiling, else nil: `numberMatched` known and
+    /// above ``OGCEngineConfiguration/tileWhenPagesExceed`` pages, every feature so far with an id, no
+    /// `maxFeatures` cut to keep in order, and a query box or a collection extent to cut. Tiles per side grow
+    /// with the pages (about two pages a tile), up to ``OGCEngineConfiguration/tilesPerSide``.
+    func tiling(_ box: [Double]?, firstPage: ItemPage, matched: Int, collector: FeatureCollector) -> Tiling? {
         guard let pages = configuration.tileWhenPagesExceed, configuration.tilesPerSide > 1, query.result != .count,
             !firstPage.features.isEmpty, matched > pages * firstPage.features.count, collector.allHadIds,
             query.maxFeatures.map({ $0 >= matched }) ?? true, box != nil || collection.extent != nil
         else { return nil }
-        return box ?? [-180, -90, 180, 90]
+        let pagesInAll = (matched + firstPage.features.count - 1) / firstPage.features.count
+        let side = Int((Double(pagesInAll) / 2).squareRoot().rounded(.up))
+        return Tiling(region: box ?? [-180, -90, 180, 90], perSide: min(configuration.tilesPerSide, max(2, side)))
     }
 
     /// Fetches the tiles of `region` at once (each its own `next` sequence, the per-host limit bounding
@@ -19,10 +22,8 @@ extension CollectionQueryRunner {
     /// another's; features already held (by id) count once, and one without id is taken from the first tile
     /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
     /// the layer (the others are cancelled).
-    func runTiles(
-        region: [Double], filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector
-    ) async throws {
-        let tiles = TilePlanner.tiles(region: region, extent: collection.extent, perSide: configuration.tilesPerSide)
+    func runTiles(_ tiling: Tiling, filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector) async throws {
+        let tiles = TilePlanner.tiles(region: tiling.region, extent: collection.extent, perSide: tiling.perSide)
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,
             maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
@@ -64,6 +65,12 @@ extension CollectionQueryRunner {
             }
         }
     }
+}
+
+/// How a collection is tiled: the region the tiles cover, and how many tiles per side.
+struct Tiling: Sendable {
+    var region: [Double]
+    var perSide: Int
 }
 
 /// What a tile's task reports to the runner.

@@ -66,8 +66,8 @@ struct CollectionQueryRunner: Sendable {
         } else {
             pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
         }
-        if let region = pass.tiling {
-            try await runTiles(region: region, filter: filter, pageLimit: pageLimit, into: &collector)
+        if let tiling = pass.tiling {
+            try await runTiles(tiling, filter: filter, pageLimit: pageLimit, into: &collector)
             collector.putInSequenceOrder()
         }
         if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
@@ -98,7 +98,7 @@ struct CollectionQueryRunner: Sendable {
         /// A count answered by `numberMatched` after the first page checked out.
         var countedByServer = false
         /// The region to fetch as tiles, when the first page showed the collection is worth it.
-        var tiling: [Double]?
+        var tiling: Tiling?
         /// A count's small first page could not answer it (no `numberMatched`, or a feature failed the check).
         var probeInconclusive = false
     }
@@ -140,9 +140,9 @@ struct CollectionQueryRunner: Sendable {
                     return .more
                 }
                 if boxes.count == 1, spatial.bboxCRS == nil, let matched = page.numberMatched,
-                    let region = tileRegion(box, firstPage: page, matched: matched, collector: collector)
+                    let found = tiling(box, firstPage: page, matched: matched, collector: collector)
                 {
-                    pass.tiling = region
+                    pass.tiling = found
                     return .stop
                 }
                 return .more
@@ -161,7 +161,7 @@ struct CollectionQueryRunner: Sendable {
                 "an OGC API server returned features its own filter does not select; the worker filtered them out",
                 metadata: [
                     "server": "\(service.landing)", "collection": "\(collection.id)",
-                    "features.rejected": "\(collection.url): \(collector.rejectedServerMatches)",
+                    "layer": "\(collection.url)", "features.rejected": "\(collector.rejectedServerMatches)",
                 ])
         }
         let hasFilter = query.whereClause != nil || query.geometry != nil

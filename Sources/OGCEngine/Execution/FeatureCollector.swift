@@ -74,7 +74,7 @@ struct FeatureCollector {
             let position = positions[sequence, default: 0]
             positions[sequence] = position + 1
             let key = SortKey(sequence: sequence, position: position)
-            let id = Self.featureID(feature.parsed(feature.id))
+            let id = feature.featureID
             guard let id else {
                 allHadIds = false
                 var geometry: Geometry?
@@ -163,18 +163,6 @@ struct FeatureCollector {
             }
             ids.append(id)
             json.append(bytes[...])
-        }
-    }
-
-    /// A feature's `id` with its type: an integral number as an integer, a string as a string (another
-    /// number as its text); nil when absent or of another type.
-    static func featureID(_ value: ParsedJSON?) -> FeatureID? {
-        switch value {
-        case .number(let number)?:
-            if let integer = Int64(exactly: number) { return .integer(integer) }
-            return .string(ParsedJSON.number(number).jsonText)
-        case .string(let text)?: return .string(text)
-        default: return nil
         }
     }
 

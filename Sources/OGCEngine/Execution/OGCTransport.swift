@@ -53,6 +53,8 @@ final class OGCTransport: Sendable {
     private func send(_ url: String, layer: String, accept: String, maxResponseSize: Int?) async throws -> HTTPResponse {
         var request = HTTPRequest(url: url, headers: ["Accept": accept])
         request.options.timeout = configuration.requestTimeout
+        // Servers redirect (`/collections` to `/collections/`); within the origin only, as `next` links are.
+        request.options.followRedirects = .sameOrigin(maxRedirects: 5)
         request.options.maxResponseSize = maxResponseSize
         let origin = URIReference.origin(of: url) ?? url
         do {

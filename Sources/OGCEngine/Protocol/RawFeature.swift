@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureService
 
 /// One GeoJSON Feature of a page, kept as the bytes it arrived in: only what a query needs is parsed (the
 /// `id` always, `properties` for a where clause or `outFields`, `geometry` for a spatial filter), and the
@@ -59,6 +60,23 @@ struct RawFeature: Sendable {
             default: throw scanner.failure("expected ',' or '}' in a feature but found \(scanner.describeCurrent())")
             }
         }
+    }
+
+    /// The feature's `id` with its type: a string as a string; an integer from its digits (exact beyond 2^53,
+    /// where a JSON parser's doubles are not); another number as the text the server wrote; nil when absent
+    /// or of another type.
+    var featureID: FeatureID? {
+        guard let id, let first = bytes[id].first else { return nil }
+        if first == UInt8(ascii: "\"") {
+            guard case .string(let text)? = parsed(id) else { return nil }
+            return .string(text)
+        }
+        guard first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return nil }
+        let text = String(decoding: bytes[id], as: UTF8.self)
+        if let integer = Int64(text) { return .integer(integer) }
+        // `1.0` and `1e3` are integers written otherwise; `1.5` has no integer, and keeps its text.
+        if case .number(let number)? = parsed(id), let integer = Int64(exactly: number) { return .integer(integer) }
+        return .string(text)
     }
 
     /// A member's value parsed; nil when absent or unreadable (the page was checked as a whole already).

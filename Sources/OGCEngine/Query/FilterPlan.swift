@@ -42,6 +42,15 @@ struct FilterPlan: Sendable {
             throw OGCFailure.invalidQuery(layer, "the where clause cannot be evaluated: \(error)")
         }
         let declared = queryables?.properties ?? [:]
+        if let queryables, !queryables.allowsOthers {
+            // The collection says these are all its properties: another name is a mistake, not an empty answer.
+            let known = Set(declared.keys.map { $0.lowercased() })
+            if let unknown = names.first(where: { !known.contains($0.lowercased()) }) {
+                throw OGCFailure.invalidQuery(
+                    layer, "the where clause names \"\(unknown)\", which is not a property of the collection (its "
+                        + "queryables: \(queryables.names.joined(separator: ", ")))")
+            }
+        }
         let temporal = Set(names.filter { name in
             guard let format = declared[name]?.format else { return false }
             return format == "date" || format == "date-time"

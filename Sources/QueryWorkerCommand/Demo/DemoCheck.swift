@@ -21,6 +21,16 @@ enum DemoCheck {
             var problems = status(outcome, "rejected")
             if outcome.error?.code != code { problems.append("error code is \(outcome.error?.code ?? "absent"), expected \(code)") }
             return problems
+        case .catalog(let url, let ids):
+            var problems = status(outcome, "succeeded")
+            guard let entry = outcome.layers?.first, outcome.layers?.count == 1, entry.url == url else {
+                return problems + ["expected one catalog entry for \(url), got \(outcome.layers?.map(\.url) ?? [])"]
+            }
+            let listed = (entry.catalog ?? []).map(\.id)
+            if Set(listed) != Set(ids) || listed.count != ids.count {
+                problems.append("\(url) lists \(listed.count) collections, expected \(ids.count) (\(Set(ids).symmetricDifference(listed).sorted().prefix(5).joined(separator: ", ")) differ)")
+            }
+            return problems
         }
     }
 
@@ -48,11 +58,38 @@ enum DemoCheck {
             if layer.count != truth.count {
                 problems.append("\(layer.url) count \(layer.count ?? -1), ground truth \(truth.count)")
             }
+            if let site = want.filteredBy, layer.filteredBy != site {
+                problems.append("\(layer.url) filtered by the \(layer.filteredBy ?? "(absent)"), expected the \(site)")
+            }
+            let ids = Self.ids(of: layer)
+            if let cut = want.maxFeatures, cut < truth.count {
+                if layer.complete != false || layer.incompleteReason != "max_features" {
+                    problems.append("\(layer.url) cut at maxFeatures \(cut) is not marked incomplete (max_features)")
+                }
+                let held = Set(ids ?? [])
+                if ids?.count != cut || held.count != cut || !held.isSubset(of: truth) {
+                    problems.append("\(layer.url) holds \(ids?.count ?? 0) ids, expected \(cut) distinct matches")
+                }
+                continue
+            }
             if layer.complete != true { problems.append("\(layer.url) is incomplete") }
-            if want.idsReturned, layer.objectIds?.map(Int.init) != truth {
-                problems.append("\(layer.url) ids differ from the ground truth (\(layer.objectIds?.count ?? 0) ids, \(truth.count) expected)")
+            if want.idsReturned, ids.map({ $0.sorted() }) != truth {
+                problems.append("\(layer.url) ids differ from the ground truth (\(ids?.count ?? 0) ids, \(truth.count) expected)")
             }
         }
         return problems
+    }
+
+    /// An entry's ids as integers: ArcGIS object ids in order, or OGC feature ids (the sample server's are
+    /// its OBJECTIDs) in arrival order; `nil` when it has neither, or an id that is not an integer.
+    private static func ids(of layer: Outcome.Layer) -> [Int]? {
+        if let objectIds = layer.objectIds { return objectIds.map(Int.init) }
+        guard let featureIds = layer.featureIds else { return nil }
+        var ids: [Int] = []
+        for id in featureIds {
+            guard case .integer(let value)? = id else { return nil }
+            ids.append(Int(value))
+        }
+        return ids
     }
 }

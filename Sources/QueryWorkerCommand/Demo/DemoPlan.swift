@@ -18,6 +18,8 @@ enum DemoExpectation: Sendable {
     case superseded(by: String)
     /// Refused before anything ran, with this code.
     case rejected(code: String)
+    /// `result: catalog` of one target: its entry lists exactly these ids (in any order).
+    case catalog(url: String, ids: [String])
 }
 
 /// A layer of an expected result: its URL, and the object ids that match (brute force over the dataset),
@@ -26,12 +28,19 @@ struct ExpectedLayer: Sendable {
     var url: String
     var truth: [Int]?
     var idsReturned: Bool
+    /// OGC collections: where the filter must have run (`server` or `client`); `nil` to not check.
+    var filteredBy: String? = nil
+    /// The request's `maxFeatures` when it cuts the selection: the entry must hold that many distinct matches,
+    /// marked incomplete (`max_features`), with the whole count.
+    var maxFeatures: Int? = nil
 }
 
 /// The demo's requests, phase by phase: the seed's seven where clauses, the USA fan-out, a host outside
 /// the allowlist, then (with faults on) a sublayer failing on its own and a burst showing supersession.
 struct DemoPlan: Sendable {
     var seedPhase: [DemoRequest]
+    /// The seed's OGC API Features flow (``ogcPhase(server:)``).
+    var ogcPhase: [DemoRequest]
     var faultPhase: [DemoRequest]
     /// A short name per layer URL, for the one-line outcomes.
     var labels: [String: String]
@@ -47,6 +56,11 @@ struct DemoPlan: Sendable {
         let dataset = server.dataset
         var labels: [String: String] = [:]
         for layer in SampleLayer.allCases { labels[server.layerURL(layer)] = shortName(layer) }
+        for layer in SampleLayer.allCases {
+            if let id = SampleFeatureServer.ogcCollectionID(layer) { labels["\(server.ogcURL)/collections/\(id)"] = "OGC \(id)" }
+        }
+        for collection in DaraaCollection.allCases { labels["\(server.ogcURL)/collections/\(collection.id)"] = "OGC \(collection.id)" }
+        labels[server.ogcURL] = "OGC landing page"
 
         let seed = SampleDataset.seedExtent
         let seedExtent = ExtentArgument(
@@ -65,7 +79,7 @@ struct DemoPlan: Sendable {
 
         var faulted = [try usaRequest(server, "usa/pop2000-over-100k", population: 100_000, result: "ids", faulted: true)]
         faulted += try burst(server)
-        return DemoPlan(seedPhase: seeds, faultPhase: faulted, labels: labels)
+        return DemoPlan(seedPhase: seeds, ogcPhase: try ogcPhase(server: server), faultPhase: faulted, labels: labels)
     }
 
     /// The seed application's real layer: the worker must refuse it, since only 127.0.0.1 is allowed.
@@ -118,7 +132,7 @@ struct DemoPlan: Sendable {
         }
     }
 
-    private static func draft(_ id: String, targets: [RequestDraft.Target], query: RequestDraft.Query) -> RequestDraft {
+    static func draft(_ id: String, targets: [RequestDraft.Target], query: RequestDraft.Query) -> RequestDraft {
         RequestDraft(requestId: id, taskId: nil, timeoutMs: 30_000, targets: targets, query: query)
     }
 

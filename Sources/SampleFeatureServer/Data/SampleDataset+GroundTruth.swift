@@ -13,19 +13,38 @@ extension SampleDataset {
     /// for a bad clause and FeatureGeometry's for an envelope it cannot project.
     public func groundTruthObjectIDs(_ layer: SampleLayer, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
         let definition = definition(layer)
-        let names = definition.fields.map(\.name)
+        return try groundTruth(
+            source(layer), fields: definition.fields, spatialReference: definition.spatialReference, where: clause,
+            envelope: envelope)
+    }
+
+    /// The OBJECTIDs (ascending, the OGC feature ids) of a Daraa collection's features that match, computed
+    /// the same way (WGS 84 envelopes).
+    public func groundTruthObjectIDs(_ collection: DaraaCollection, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
+        guard let store = daraa[collection] else { return [] }
+        return try groundTruth(
+            .generic(store), fields: DaraaGenerator.fields, spatialReference: .wgs84, where: clause, envelope: envelope)
+    }
+
+    private func groundTruth(
+        _ source: FeatureSource, fields: [FieldDefinition], spatialReference: SpatialReference, where clause: String?,
+        envelope: Envelope?
+    ) throws -> [Int] {
+        let names = fields.map(\.name)
+        let schema = LayerSchema(fields: fields.map { LayerField(name: $0.name, type: $0.type, alias: $0.alias) })
+        func fieldIndex(_ name: String) -> Int? { fields.firstIndex { $0.name.lowercased() == name.lowercased() } }
         var filter: CompiledFilter?
         var referenced: [Int] = []
         if let clause {
-            let validated = try WhereClause(clause).validated(against: definition.schema)
+            let validated = try WhereClause(clause).validated(against: schema)
             filter = try validated.compile(fieldNames: names)
-            referenced = validated.referencedFields.compactMap { definition.fieldIndex($0) }
+            referenced = validated.referencedFields.compactMap { fieldIndex($0) }
         }
         var spatial: SpatialFilter?
         var box: Envelope?
         if var query = envelope {
-            if query.spatialReference == nil { query.spatialReference = definition.spatialReference }
-            let projected = try query.projected(to: definition.spatialReference)
+            if query.spatialReference == nil { query.spatialReference = spatialReference }
+            let projected = try query.projected(to: spatialReference)
             box = projected
             spatial = SpatialFilter(geometry: .envelope(projected))
         }
@@ -48,7 +67,7 @@ extension SampleDataset {
             ids.append(index + 1)
         }
 
-        switch source(layer) {
+        switch source {
         case .parcels(let store, let stride):
             for index in Swift.stride(from: 0, to: store.count, by: stride) {
                 try visit(index, store.extent(index), { store.polygon(index) }, { store.value($0, index) })
