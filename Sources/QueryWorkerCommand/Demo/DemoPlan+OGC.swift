@@ -27,7 +27,7 @@ extension DemoPlan {
 
         let all = try dataset.groundTruthObjectIDs(daraa)
         let load = DemoRequest(
-            draft: draft("ogc/load-\(daraa.id)", targets: [ogcTarget], query: .init(maxFeatures: ogcMaxFeatures, result: "features")),
+            draft: draft("ogc/load-1000", targets: [ogcTarget], query: .init(maxFeatures: ogcMaxFeatures, result: "features")),
             expected: .succeeded([ExpectedLayer(
                 url: daraaURL, truth: all, idsReturned: true, filteredBy: nil, maxFeatures: ogcMaxFeatures)]))
 
@@ -63,7 +63,7 @@ extension DemoPlan {
             RequestDraft.Target(type: "ogc", url: server.ogcURL, collection: collection),
         ]
         return DemoRequest(
-            draft: draft("ogc/same-as-arcgis/\(named.name)", targets: targets,
+            draft: draft("ogc/same-as-arcgis", targets: targets,
                          query: .init(namedWhere: named.name, extent: RequestDraft.extent(extent))),
             expected: .succeeded([
                 ExpectedLayer(url: server.layerURL(.parcels), truth: truth, idsReturned: true),
