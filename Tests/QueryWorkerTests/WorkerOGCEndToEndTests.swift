@@ -76,7 +76,13 @@ struct WorkerOGCEndToEndTests {
         try await harness.send("whole", WorkerHarness.ogcRequest(
             "whole", landing: landing, collection: daraa.id, query: #"{"result":"features","outFields":["F_CODE"]}"#))
 
-        let outcomes = try await harness.outcomesByRequest(3).compactMapValues(\.first)
+        let roads = DaraaCollection.transportationGroundCrv
+        let recentRoads = "F_CODE IN ('AP030', 'AP050') AND ZI001_SDV >= DATE '2016-01-01'"
+        try await harness.send("roads", WorkerHarness.ogcRequest(
+            "roads", landing: landing, collection: roads.id,
+            query: #"{"where":"\#(recentRoads)","maxFeatures":1000,"result":"features","returnGeometry":true}"#))
+
+        let outcomes = try await harness.outcomesByRequest(4).compactMapValues(\.first)
         let everyCity = try harness.dataset.groundTruthObjectIDs(.cities)
         try #require(everyCity.count > 1_000)
 
@@ -103,6 +109,19 @@ struct WorkerOGCEndToEndTests {
         #expect(clientCut?["complete"] == .bool(false))
         #expect(clientCut?.text("incompleteReason") == "max_features")
         #expect(clientCut?.integer("count") == 51, "the ids held plus the match that revealed the cut")
+
+        // The seed's Daraa load: 1,000 of the matching roads (server-filtered, dates compared as dates), curves.
+        let roadTruth = try harness.dataset.groundTruthObjectIDs(roads, where: recentRoads)
+        try #require(roadTruth.count > 1_000, "more matching roads than the cut")
+        let cutRoads = outcomes["roads"]?.firstLayer
+        #expect(outcomes["roads"]?.status == "succeeded", "\(String(describing: outcomes["roads"]))")
+        #expect(cutRoads?.text("filteredBy") == "server")
+        #expect(cutRoads?.integerFeatureIDs == Array(roadTruth.prefix(1_000)))
+        #expect(cutRoads?.integerGeoJSONIDs == cutRoads?.integerFeatureIDs)
+        #expect(cutRoads?.text("incompleteReason") == "max_features")
+        #expect(cutRoads?.integer("count") == roadTruth.count, "the server counted every match")
+        let roadFeatures = cutRoads?["features"]?.elements("features") ?? []
+        #expect(roadFeatures.allSatisfy { Self.isDaraaLine($0["geometry"]) }, "lines in Daraa, lon/lat")
 
         // A whole Daraa collection as features: every id once, features aligned, only the fields asked for.
         let whole = outcomes["whole"]?.firstLayer
@@ -149,6 +168,25 @@ struct WorkerOGCEndToEndTests {
         #expect(featureIDs == ids, "features and featureIds are cut at the same places")
 
         try await harness.stop()
+    }
+
+    /// Whether a GeoJSON geometry is a line string (or several) whose positions are lon/lat in Daraa.
+    static func isDaraaLine(_ geometry: ParsedJSON?) -> Bool {
+        let lines: [ParsedJSON]
+        switch geometry?.text("type") {
+        case "LineString": lines = [geometry?["coordinates"] ?? .null]
+        case "MultiLineString": lines = geometry?.elements("coordinates") ?? []
+        default: return false
+        }
+        let positions: [ParsedJSON] = lines.flatMap { line -> [ParsedJSON] in
+            if case .array(let positions) = line { positions } else { [] }
+        }
+        return !positions.isEmpty && positions.allSatisfy { position in
+            guard case .array(let pair) = position, pair.count == 2, case .number(let lon) = pair[0],
+                case .number(let lat) = pair[1]
+            else { return false }
+            return (35.8...36.7).contains(lon) && (32.3...33.2).contains(lat)
+        }
     }
 
     /// Whether a GeoJSON geometry is a point in the United States as longitude then latitude (swapped axes or
