@@ -17,10 +17,11 @@ extension WorkerHarness {
     /// An `arcgis` target's JSON.
     static func arcgisTarget(_ url: String) -> String { #"{"type":"arcgis","url":"\#(url)"}"# }
 
-    /// A request message's JSON over targets given as JSON texts, in order.
-    static func request(_ id: String, task: String? = nil, targets: [String], query: String) -> String {
+    /// A request message's JSON over targets given as JSON texts, in order; `extra` is added members
+    /// (`,"timeoutMs":800`).
+    static func request(_ id: String, task: String? = nil, targets: [String], query: String, extra: String = "") -> String {
         let taskMember = task.map { #","taskId":"\#($0)""# } ?? ""
-        return #"{"requestId":"\#(id)"\#(taskMember),"targets":[\#(targets.joined(separator: ","))],"query":\#(query)}"#
+        return #"{"requestId":"\#(id)"\#(taskMember),"targets":[\#(targets.joined(separator: ","))],"query":\#(query)\#(extra)}"#
     }
 
     /// A request of one OGC collection.
