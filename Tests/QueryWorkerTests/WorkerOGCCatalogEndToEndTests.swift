@@ -62,6 +62,7 @@ struct WorkerOGCCatalogEndToEndTests {
         let withoutFilter = mixed[1].elements("catalog") ?? []
         #expect(withoutFilter.count == Self.collections.count)
         #expect(withoutFilter.allSatisfy { $0.elements("filterLanguages") == [] }, "Part 1 only: the worker filters")
+        #expect(mixed[2].text("url") == landing, "a catalog entry is under its target's URL")
         #expect(mixed[2].elements("catalog")?.map { $0.text("id") } == ["USA_States"])
         #expect(mixed[2].integer("count") == 1)
         #expect(mixed[3].text("url") == harness.url(.counties))
