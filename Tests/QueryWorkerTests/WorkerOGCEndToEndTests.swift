@@ -26,8 +26,17 @@ struct WorkerOGCEndToEndTests {
             "unsayable", landing: plain, collection: cities, query: #"{"where":"\#(Self.unsayable)"}"#))
         try await harness.send("no-filter", WorkerHarness.ogcRequest("no-filter", landing: noFilter, collection: cities, query: pushable))
         try await harness.send("lying", WorkerHarness.ogcRequest("lying", landing: lying, collection: cities, query: pushable))
+        // The same as counts (a count reads numberMatched off a small first page only when it can trust it).
+        let counts: [(id: String, landing: String, clause: String)] = [
+            ("count-server", plain, Self.pushable), ("count-unsayable", plain, Self.unsayable),
+            ("count-no-filter", noFilter, Self.pushable), ("count-lying", lying, Self.pushable),
+        ]
+        for (id, landing, clause) in counts {
+            try await harness.send(id, WorkerHarness.ogcRequest(
+                id, landing: landing, collection: cities, query: #"{"where":"\#(clause)","result":"count"}"#))
+        }
 
-        let outcomes = try await harness.outcomesByRequest(4).compactMapValues(\.first)
+        let outcomes = try await harness.outcomesByRequest(8).compactMapValues(\.first)
         let truth = try harness.dataset.groundTruthObjectIDs(.cities, where: Self.pushable)
         let unsayable = try harness.dataset.groundTruthObjectIDs(.cities, where: Self.unsayable)
         try #require(!truth.isEmpty && !unsayable.isEmpty && truth.count < 3_000, "the clauses select some cities, not all")
@@ -52,6 +61,18 @@ struct WorkerOGCEndToEndTests {
             withKnownIssue("the OGC engine answers name: the collection's title, which the contract leaves out") {
                 #expect(layer?["name"] == nil, "\(id): \(String(describing: layer?["name"]))")
             }
+        }
+
+        for (id, filteredBy, ids) in [
+            ("count-server", "server", truth), ("count-unsayable", "client", unsayable), ("count-no-filter", "client", truth),
+            ("count-lying", "client", truth),
+        ] {
+            let layer = outcomes[id]?.firstLayer
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+            #expect(layer?.integer("count") == ids.count, "\(id): the matches, not what the server claimed")
+            #expect(layer?.text("filteredBy") == filteredBy, "\(id)")
+            #expect(layer?["complete"] == .bool(true), "\(id)")
+            #expect(layer?["featureIds"] == nil, "\(id): a count carries no ids")
         }
 
         // What each server was asked: the clause as CQL2 where it was declared, never where it was not.
@@ -87,7 +108,11 @@ struct WorkerOGCEndToEndTests {
             "roads", landing: landing, collection: roads.id,
             query: #"{"where":"\#(recentRoads)","maxFeatures":1000,"result":"features","returnGeometry":true}"#))
 
-        let outcomes = try await harness.outcomesByRequest(4).compactMapValues(\.first)
+        try await harness.send("narrow", WorkerHarness.ogcRequest(
+            "narrow", landing: landing, collection: cities,
+            query: #"{"where":"\#(Self.unsayable)","result":"features","outFields":["POP2000"]}"#))
+
+        let outcomes = try await harness.outcomesByRequest(5).compactMapValues(\.first)
         let everyCity = try harness.dataset.groundTruthObjectIDs(.cities)
         try #require(everyCity.count > 1_000)
 
@@ -127,6 +152,17 @@ struct WorkerOGCEndToEndTests {
         #expect(cutRoads?.integer("count") == roadTruth.count, "the server counted every match")
         let roadFeatures = cutRoads?["features"]?.elements("features") ?? []
         #expect(roadFeatures.allSatisfy { Self.isDaraaLine($0["geometry"]) }, "lines in Daraa, lon/lat")
+
+        // Filtered by the worker on fields the caller did not ask for: the right cities, only POP2000 published.
+        let narrow = outcomes["narrow"]?.firstLayer
+        #expect(outcomes["narrow"]?.status == "succeeded")
+        #expect(narrow?.integerFeatureIDs == (try harness.dataset.groundTruthObjectIDs(.cities, where: Self.unsayable)))
+        #expect(narrow?.integerGeoJSONIDs == narrow?.integerFeatureIDs)
+        #expect((narrow?["features"]?.elements("features") ?? []).allSatisfy { feature in
+            if case .object(let properties)? = feature["properties"] { Array(properties.keys) == ["POP2000"] } else { false }
+        }, "outFields keeps POP2000 alone")
+        #expect((narrow?["features"]?.elements("features") ?? []).allSatisfy { $0["geometry"] == nil || $0["geometry"] == .null },
+                "no geometry unless asked")
 
         // A whole Daraa collection as features: every id once, features aligned, only the fields asked for.
         let whole = outcomes["whole"]?.firstLayer

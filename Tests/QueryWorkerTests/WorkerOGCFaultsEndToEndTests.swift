@@ -6,8 +6,9 @@ import Testing
 import QueryWorker
 
 /// Spatial filters and server faults on OGC collections, end to end through the embedded Kafka cluster:
-/// extents in WGS 84 and Web Mercator select exactly the ground truth, passing faults are retried to the
-/// whole answer, and lasting ones fail the layer with the contract's code.
+/// extents in WGS 84 and Web Mercator and a polygon select exactly the ground truth, passing faults are
+/// retried to the whole answer, and lasting ones (and queries no server could answer) fail with the
+/// contract's code.
 @Suite("Worker OGC faults and extents end to end")
 struct WorkerOGCFaultsEndToEndTests {
     @Test func extentsInEitherSpatialReferenceSelectTheTruth() async throws {
@@ -28,7 +29,12 @@ struct WorkerOGCFaultsEndToEndTests {
             "seed", landing: landing, collection: try WorkerHarness.collection(.parcels),
             query: #"{"namedWhere":"government","extent":\#(Self.json(seed, wkid: 102100))}"#))
 
-        let outcomes = try await harness.outcomesByRequest(3).compactMapValues(\.first)
+        let ring = "[[-125,32],[-114,32],[-114,42],[-125,42],[-125,32]]"
+        try await harness.send("polygon", WorkerHarness.ogcRequest(
+            "polygon", landing: landing, collection: try WorkerHarness.collection(.cities),
+            query: #"{"where":"\#(clause)","geometry":{"type":"Polygon","coordinates":[\#(ring)]}}"#))
+
+        let outcomes = try await harness.outcomesByRequest(4).compactMapValues(\.first)
         let dataset = harness.dataset
         let expected: [(id: String, truth: [Int])] = [
             ("lonlat", try dataset.groundTruthObjectIDs(.cities, where: clause, envelope: west)),
@@ -45,6 +51,11 @@ struct WorkerOGCFaultsEndToEndTests {
             #expect(layer?.text("filteredBy") == "server", "\(id): a bbox the server applies")
         }
         #expect(try harness.dataset.groundTruthObjectIDs(.cities).count > expected[1].truth.count, "the extent excludes cities")
+        // A GeoJSON polygon (here the same rectangle): its envelope as bbox, the relation checked by the worker.
+        let polygon = outcomes["polygon"]?.firstLayer
+        #expect(outcomes["polygon"]?.status == "succeeded", "\(String(describing: outcomes["polygon"]))")
+        #expect(polygon?.integerFeatureIDs?.sorted() == expected[0].truth)
+        #expect(polygon?["complete"] == .bool(true))
         let parcelPages = harness.server.statistics.recentOGCItemRequests(try WorkerHarness.collection(.parcels))
         #expect(parcelPages.allSatisfy { $0.parameter("bbox") != nil }, "the extent went to the server as bbox")
 
@@ -69,8 +80,11 @@ struct WorkerOGCFaultsEndToEndTests {
             "html", landing: landing, collection: try WorkerHarness.collection(.counties)))
         try await harness.send("500", WorkerHarness.ogcRequest("500", landing: landing, collection: DaraaCollection.aeronauticPnt.id))
         try await harness.send("missing", WorkerHarness.ogcRequest("missing", landing: landing, collection: "No_Such_Collection"))
+        try await harness.send("no-field", WorkerHarness.ogcRequest(
+            "no-field", landing: landing, collection: try WorkerHarness.collection(.cities), query: #"{"where":"NO_SUCH_FIELD > 1"}"#))
+        try await harness.send("no-collection", WorkerHarness.request("no-collection", targets: [WorkerHarness.ogcTarget(landing)], query: "{}"))
 
-        let outcomes = try await harness.outcomesByRequest(5).compactMapValues(\.first)
+        let outcomes = try await harness.outcomesByRequest(7).compactMapValues(\.first)
         let highways = try harness.dataset.groundTruthObjectIDs(.highways)
         try #require(highways.count > 20 * 2, "the highways take several pages of 20")
 
@@ -84,6 +98,7 @@ struct WorkerOGCFaultsEndToEndTests {
 
         let failures: [(id: String, code: String, retryable: Bool)] = [
             ("html", "malformed_response", false), ("500", "http_status", true), ("missing", "not_found", false),
+            ("no-field", "invalid_query", false),
         ]
         for (id, code, retryable) in failures {
             #expect(outcomes[id]?.status == "failed", "\(id): \(String(describing: outcomes[id]))")
@@ -91,6 +106,10 @@ struct WorkerOGCFaultsEndToEndTests {
             #expect(outcomes[id]?["error"]?["retryable"] == .bool(retryable), "\(id)")
         }
         #expect(server.statistics.faults(.http500) > 1, "a 500 is retried before the layer fails")
+        #expect(server.statistics.ogcItemRequests(try WorkerHarness.collection(.cities)) == 0,
+                "a field the queryables rule out fails before any items request")
+        #expect(outcomes["no-collection"]?.status == "rejected")
+        #expect(outcomes["no-collection"]?.errorCode == "missing_field")
 
         try await harness.stop()
     }
