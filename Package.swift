@@ -284,6 +284,7 @@ let package = Package(
                 "FeatureServiceEngines",
                 "EngineExecution",
                 "SampleFeatureServer",
+                "PygeoapiFixture",
                 "LoopbackHTTP",
                 "CurlHTTP",
                 "QueryLanguage",

@@ -87,7 +87,8 @@ extension OGCEngine: FeatureServiceEngine {
                     id: collection.id, title: collection.title, description: collection.description, url: collection.url,
                     extent: collection.extent, temporalExtent: collection.temporalExtent, itemType: collection.itemType,
                     crs: collection.crs, storageCrs: collection.storageCrs,
-                    filterLanguages: service.conformance.filterLanguages, queryables: names[index])
+                    // CQL2 is sent only on queryables: without them, every filter runs in the worker.
+                    filterLanguages: names[index] == nil ? [] : service.conformance.filterLanguages, queryables: names[index])
             }
             return ServiceLayerOutcome(url: landing, result: .success(ServiceLayerResult(
                 url: landing, count: entries.count, isComplete: true, selection: .catalog(entries))))

@@ -13,20 +13,21 @@ struct DiscoveryTests {
             "roads", extent: "[35.9,32.4,36.6,33.2]",
             extra: ##","description":"Roads","crs":["#/crs","http://www.opengis.net/def/crs/EPSG/0/3857"],"storageCrs":"http://www.opengis.net/def/crs/EPSG/0/4326","itemType":"feature""##)
         let second = OGCTestServer.collection("tiles", extra: #","itemType":"record""#)
+        let third = #"{"id":"bare","links":[{"rel":"http://www.opengis.net/def/rel/ogc/1.0/queryables","href":"/nowhere"}]}"#
         let server = try await OGCTestServer.start(
-            conformance: OGCTestServer.cql2Text + ["http://www.opengis.net/spec/cql2/1.0/conf/cql2-json"], collections: [first, second],
+            conformance: OGCTestServer.cql2Text + ["http://www.opengis.net/spec/cql2/1.0/conf/cql2-json"], collections: [first, second, third],
             queryables: #"{"properties":{"NAME":{"type":"string"},"F_CODE":{"type":"string"}}}"#) { _ in .json(OGCTestServer.page([])) }
         let outcomes = try await server.withEngine { engine in
             await engine.query([ServiceTarget(kind: .ogc, url: server.landing + "/")], ServiceQuery(result: .catalog), budget: .unlimited())
         }
         #expect(outcomes.count == 1 && outcomes[0].count == 1)
         let result = try #require(outcomes[0][0].success)
-        #expect(result.url == server.landing && result.count == 2 && result.isComplete)
+        #expect(result.url == server.landing && result.count == 3 && result.isComplete)
         guard case .catalog(let entries) = result.selection else {
             Issue.record("a catalog expected")
             return
         }
-        #expect(entries.map(\.id) == ["roads", "tiles"])
+        #expect(entries.map(\.id) == ["roads", "tiles", "bare"])
         #expect(entries[0].url == server.landing + "/collections/roads")
         #expect(entries[0].description == "Roads")
         #expect(entries[0].extent == [35.9, 32.4, 36.6, 33.2])
@@ -36,6 +37,8 @@ struct DiscoveryTests {
         #expect(entries[0].queryables == ["F_CODE", "NAME"])
         #expect(entries[1].itemType == "record")
         #expect(entries[1].crs == ["http://www.opengis.net/def/crs/OGC/1.3/CRS84"])
+        // Without queryables nothing is pushed: every filter of that collection runs in the worker.
+        #expect(entries[2].queryables == nil && entries[2].filterLanguages.isEmpty && entries[2].itemType == "feature")
     }
 
     @Test func collectionsArePagedByNextAndSharedLoadsHappenOnce() async throws {

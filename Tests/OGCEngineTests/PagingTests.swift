@@ -39,6 +39,18 @@ struct PagingTests {
         #expect(!requests.contains { $0.query?.contains("offset") == true })
     }
 
+    @Test func aCycleThroughEverChangingURLsIsCaughtByItsRepeats() async throws {
+        let server = try await OGCTestServer.start { request in
+            let page = request.queryItems.first { $0.name == "page" }.flatMap { Int($0.value) } ?? 0
+            return .json(OGCTestServer.page([OGCTestServer.feature(id: "1"), OGCTestServer.feature(id: "2")], next: "items?page=\(page + 1)"))
+        }
+        var configuration = OGCTestServer.fastConfiguration
+        configuration.maxConsecutiveEmptyPages = 5
+        let outcome = try await server.withEngine(configuration) { await server.query($0, Self.ids) }
+        #expect(outcome.failure?.code == .pagingCycle)
+        #expect(server.itemRequests.count == 6 || server.itemRequests.count == 7)
+    }
+
     @Test func dotSegmentAndAbsolutePathLinksWork() async throws {
         let server = try await OGCTestServer.start(items: Self.pagedItems(total: 15, perPage: 5, numberMatched: nil) {
             $0 == 1 ? "../things/./items?page=1" : "/ogc/collections/things/items?page=\($0)"

@@ -7,6 +7,8 @@ import FeatureService
 /// taken from the OpenAPI document when it is JSON and small.
 struct ServiceDiscovery: Sendable {
     let transport: OGCTransport
+    /// What the landing page, conformance and collections are asked as (they are JSON, not GeoJSON).
+    static let acceptDocument = "application/json"
     /// The most `/collections` pages followed.
     static let maxCollectionPages = 1_000
 
@@ -17,7 +19,7 @@ struct ServiceDiscovery: Sendable {
         guard let origin = URIReference.origin(of: landing), landing.hasPrefix("http://") || landing.hasPrefix("https://") else {
             throw FeatureServiceError(.invalidURL, "\(landing) is not an absolute http(s) landing page URL", layer: landing)
         }
-        let (landingDocument, landingURL) = try await transport.fetch(landing, layer: landing) { response throws(FeatureServiceError) in
+        let (landingDocument, landingURL) = try await transport.fetch(landing, layer: landing, accept: Self.acceptDocument) { response throws(FeatureServiceError) in
             (try OGCResponse.document(response, layer: landing, expecting: "a landing page"), response.url)
         }
         let links = Link.links(of: landingDocument)
@@ -42,7 +44,7 @@ struct ServiceDiscovery: Sendable {
 
     private func conformance(_ url: String?, landing: String) async throws -> Conformance {
         guard let url else { return Conformance([]) }
-        return try await transport.fetch(url, layer: landing) { response throws(FeatureServiceError) in
+        return try await transport.fetch(url, layer: landing, accept: Self.acceptDocument) { response throws(FeatureServiceError) in
             let document = try OGCResponse.document(response, layer: landing, expecting: "a conformance declaration")
             return Conformance((document["conformsTo"]?.items ?? []).compactMap(\.text))
         }
@@ -69,7 +71,7 @@ struct ServiceDiscovery: Sendable {
             guard pages <= Self.maxCollectionPages else {
                 throw FeatureServiceError(.pagingStalled, "\(landing): more than \(Self.maxCollectionPages) pages of collections", layer: landing)
             }
-            let (page, pageNext) = try await transport.fetch(url, layer: landing) { response throws(FeatureServiceError) in
+            let (page, pageNext) = try await transport.fetch(url, layer: landing, accept: Self.acceptDocument) { response throws(FeatureServiceError) in
                 let document = try OGCResponse.document(response, layer: landing, expecting: "a list of collections")
                 guard let items = document["collections"]?.items else {
                     throw OGCFailure.malformed(landing, "the collections document has no `collections` array")

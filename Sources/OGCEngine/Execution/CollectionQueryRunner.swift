@@ -116,6 +116,8 @@ struct CollectionQueryRunner: Sendable {
         let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
         for box in boxes {
             var first = true
+            // Pages that bring only features already held: a cycle through URLs that differ each time.
+            var repeatsInARow = 0
             let firstURL = ItemsURL.build(
                 collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: plan.filter.server)
             let fallback = pageLimit > configuration.fallbackPageLimit
@@ -126,7 +128,15 @@ struct CollectionQueryRunner: Sendable {
                 let isFirst = first
                 first = false
                 if isFirst { pass.matchedByServer.append(page.numberMatched) }
+                let arrivedBefore = collector.arrived
                 guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
+                repeatsInARow = !page.features.isEmpty && collector.arrived == arrivedBefore ? repeatsInARow + 1 : 0
+                if repeatsInARow >= configuration.maxConsecutiveEmptyPages {
+                    throw FeatureServiceError(
+                        .pagingCycle,
+                        "\(layer): \(repeatsInARow) pages in a row held only features already read; the `next` links go round",
+                        layer: layer)
+                }
                 guard isFirst, page.next != nil else { return .more }
                 if query.result == .count {
                     if page.numberMatched != nil, plan.serverComplete, collector.rejectedServerMatches == 0 {

@@ -8,8 +8,9 @@ import FeatureService
 /// origin than the landing page's is refused (`foreign_next_link`), and more than
 /// ``OGCEngineConfiguration/maxConsecutiveEmptyPages`` empty pages in a row that still link on fail the
 /// layer (`paging_stalled`). An empty page without `next` is simply the end (servers send a spurious `next`
-/// to one on an exact last page). A 400 (or a 500 that outlasted its retries) to the first page is asked once
-/// more with the smaller `fallback` URL (servers refuse or break on a large `limit`); no `offset` is made up.
+/// to one on an exact last page). A 400 (or a 500 that outlasted its retries, or a body larger than the HTTP
+/// client takes) to the first page is asked once more with the smaller `fallback` URL (servers refuse or break
+/// on a large `limit`); no `offset` is made up.
 struct ItemPager: Sendable {
     let transport: OGCTransport
     let layer: String
@@ -68,7 +69,9 @@ struct ItemPager: Sendable {
     private func firstPage(_ url: String, fallback: String?) async throws -> ItemPage {
         do {
             return try await fetch(url)
-        } catch let error as FeatureServiceError where (error.httpStatus == 400 || error.httpStatus == 500) && fallback != nil {
+        } catch let error as FeatureServiceError
+            where (error.httpStatus == 400 || error.httpStatus == 500 || error.code == .limitExceeded) && fallback != nil
+        {
             guard let fallback else { throw error }
             transport.logger.notice(
                 "an OGC API server refused the first page's limit; asking once with a smaller one",
