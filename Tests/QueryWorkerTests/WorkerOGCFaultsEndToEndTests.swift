@@ -17,6 +17,7 @@ struct WorkerOGCFaultsEndToEndTests {
         let west = Envelope(xmin: -125, ymin: 32, xmax: -114, ymax: 42, spatialReference: .wgs84)
         let lowerLeft = WebMercator.project(longitude: west.xmin, latitude: west.ymin)
         let upperRight = WebMercator.project(longitude: west.xmax, latitude: west.ymax)
+        let mercator = Envelope(xmin: lowerLeft.x, ymin: lowerLeft.y, xmax: upperRight.x, ymax: upperRight.y)
         let seed = SampleDataset.seedExtent
         let clause = "POP2000 > 10000"
         try await harness.send("lonlat", WorkerHarness.ogcRequest(
@@ -24,7 +25,7 @@ struct WorkerOGCFaultsEndToEndTests {
             query: #"{"where":"\#(clause)","extent":\#(Self.json(west, wkid: 4326))}"#))
         try await harness.send("mercator", WorkerHarness.ogcRequest(
             "mercator", landing: landing, collection: try WorkerHarness.collection(.cities),
-            query: #"{"extent":{"xmin":\#(lowerLeft.x),"ymin":\#(lowerLeft.y),"xmax":\#(upperRight.x),"ymax":\#(upperRight.y),"spatialReference":{"wkid":3857}}}"#))
+            query: #"{"extent":\#(Self.json(mercator, wkid: 3857))}"#))
         try await harness.send("seed", WorkerHarness.ogcRequest(
             "seed", landing: landing, collection: try WorkerHarness.collection(.parcels),
             query: #"{"namedWhere":"government","extent":\#(Self.json(seed, wkid: 102100))}"#))
@@ -82,7 +83,8 @@ struct WorkerOGCFaultsEndToEndTests {
         try await harness.send("missing", WorkerHarness.ogcRequest("missing", landing: landing, collection: "No_Such_Collection"))
         try await harness.send("no-field", WorkerHarness.ogcRequest(
             "no-field", landing: landing, collection: try WorkerHarness.collection(.cities), query: #"{"where":"NO_SUCH_FIELD > 1"}"#))
-        try await harness.send("no-collection", WorkerHarness.request("no-collection", targets: [WorkerHarness.ogcTarget(landing)], query: "{}"))
+        try await harness.send("no-collection", WorkerHarness.request(
+            "no-collection", targets: [WorkerHarness.ogcTarget(landing)], query: "{}"))
 
         let outcomes = try await harness.outcomesByRequest(7).compactMapValues(\.first)
         let highways = try harness.dataset.groundTruthObjectIDs(.highways)
@@ -116,6 +118,7 @@ struct WorkerOGCFaultsEndToEndTests {
 
     /// An envelope as a request's `extent`.
     static func json(_ envelope: Envelope, wkid: Int) -> String {
-        #"{"xmin":\#(envelope.xmin),"ymin":\#(envelope.ymin),"xmax":\#(envelope.xmax),"ymax":\#(envelope.ymax),"spatialReference":{"wkid":\#(wkid)}}"#
+        let corners = #""xmin":\#(envelope.xmin),"ymin":\#(envelope.ymin),"xmax":\#(envelope.xmax),"ymax":\#(envelope.ymax)"#
+        return #"{\#(corners),"spatialReference":{"wkid":\#(wkid)}}"#
     }
 }
