@@ -69,10 +69,8 @@ struct WorkerOGCCatalogEndToEndTests {
         #expect(mixed[3].elements("catalog")?.map { $0.text("id") } == ["3"])
 
         // The contract: a collection the landing page does not list is `not_found`.
-        withKnownIssue("OGCEngine.catalog answers an empty catalog for a collection the landing page lacks") {
-            #expect(outcomes["unknown"]?.status == "failed", "\(String(describing: outcomes["unknown"]))")
-            #expect(outcomes["unknown"]?.errorCode == "not_found")
-        }
+        #expect(outcomes["unknown"]?.status == "failed", "\(String(describing: outcomes["unknown"]))")
+        #expect(outcomes["unknown"]?.errorCode == "not_found")
 
         try await harness.stop()
     }

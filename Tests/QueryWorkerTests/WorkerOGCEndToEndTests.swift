@@ -58,9 +58,7 @@ struct WorkerOGCEndToEndTests {
             #expect(layer?["objectIds"] == nil, "\(id): an OGC entry has featureIds, not objectIds")
             #expect(layer?["layerId"] == nil && layer?["objectIdField"] == nil, "\(id): collection instead of layerId")
             // docs/contract: an OGC entry "has `collection` (the id) instead of `layerId`, `name` and `objectIdField`".
-            withKnownIssue("the OGC engine answers name: the collection's title, which the contract leaves out") {
-                #expect(layer?["name"] == nil, "\(id): \(String(describing: layer?["name"]))")
-            }
+            #expect(layer?["name"] == nil, "\(id): \(String(describing: layer?["name"]))")
         }
 
         for (id, filteredBy, ids) in [
