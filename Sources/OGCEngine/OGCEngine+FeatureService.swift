@@ -80,7 +80,15 @@ extension OGCEngine: FeatureServiceEngine {
         do {
             let service = try await self.service(landing)
             var collections = service.collections
-            if let wanted = target.layers { collections = collections.filter { wanted.contains($0.id) } }
+            if let wanted = target.layers {
+                // A collection the landing page does not list is an error, as it is for a query.
+                if let missing = wanted.first(where: { service.collection($0) == nil }) {
+                    let error = FeatureServiceError(
+                        .notFound, "\(landing): the landing page lists no collection \"\(missing)\"", layer: landing)
+                    return ServiceLayerOutcome(url: landing, result: .failure(error))
+                }
+                collections = collections.filter { wanted.contains($0.id) }
+            }
             let names = await queryableNames(collections)
             let entries = collections.enumerated().map { index, collection in
                 CatalogEntry(

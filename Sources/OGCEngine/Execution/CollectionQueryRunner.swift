@@ -207,7 +207,7 @@ struct CollectionQueryRunner: Sendable {
         case .features: selection = .features(GeoJSONFeatureList(featureIds: collector.ids, json: collector.json))
         }
         return ServiceLayerResult(
-            url: collection.url, name: collection.title, count: count, isComplete: reason == nil, selection: selection,
+            url: collection.url, count: count, isComplete: reason == nil, selection: selection,
             collection: collection.id, filteredBy: filteredBy, incompleteReason: reason)
     }
 }
