@@ -63,6 +63,9 @@ extension CollectionQueryRunner {
                     if finished == tiles.count { continuation.finish() }
                 }
             }
+            // A cancelled caller ends the stream's iteration without an error: without this check the tiles
+            // read so far would be answered as a (partial) success instead of `cancelled`.
+            try Task.checkCancellation()
         }
     }
 }
