@@ -105,7 +105,7 @@ struct FeatureCollector {
             if serverFiltered { rejectedServerMatches += 1 }
             return nil
         }
-        if !spatial.isEmpty {
+        if spatial.hasLocalFilter {
             let geometry = decoded ? geometry : Self.geometry(feature)
             if !spatial.matches(geometry) {
                 if let box, SpatialPlan.isOutside(geometry, box: box) { rejectedServerMatches += 1 }

@@ -22,7 +22,11 @@ struct SpatialPlan: Sendable {
 
     static let none = SpatialPlan(boxes: [], filters: [], serverEvaluatesAll: true)
 
+    /// Whether no `bbox` is sent (there may still be a relation to check here: ``hasLocalFilter``).
     var isEmpty: Bool { boxes.isEmpty }
+
+    /// Whether features are related to the query geometry here.
+    var hasLocalFilter: Bool { !filters.isEmpty }
 
     /// The box a feature's geometry (CRS84) can be compared with: none when the box is in another CRS.
     func comparableBox(_ box: [Double]?) -> [Double]? { bboxCRS == nil ? box : nil }
@@ -43,6 +47,12 @@ struct SpatialPlan: Sendable {
         guard let extent = geometry.extent else {
             throw OGCFailure.invalidQuery(layer, "the query geometry is empty")
         }
+        if relation == .envelopeIntersects {
+            // `bbox` selects features whose geometry meets the box; a feature whose envelope meets it but whose
+            // shape does not would be missing. So nothing spatial is sent, and every feature's envelope is
+            // related here: complete, at the cost of reading the collection (filtered by the worker).
+            return SpatialPlan(boxes: [], filters: [SpatialFilter(geometry: geometry, relation: relation)], serverEvaluatesAll: false)
+        }
         let boxes = split(west: extent.xmin, south: extent.ymin, east: extent.xmax, north: extent.ymax)
         let filters: [SpatialFilter]
         if case .envelope = geometry, boxes.count > 1 {
@@ -55,9 +65,7 @@ struct SpatialPlan: Sendable {
             filters = [SpatialFilter(geometry: geometry, relation: relation)]
         }
         let isBox = if case .envelope = geometry { true } else { false }
-        return SpatialPlan(
-            boxes: boxes, bboxCRS: nil, filters: filters,
-            serverEvaluatesAll: isBox && (relation == .intersects || relation == .envelopeIntersects))
+        return SpatialPlan(boxes: boxes, bboxCRS: nil, filters: filters, serverEvaluatesAll: isBox && relation == .intersects)
     }
 
     /// An envelope in a CRS the collection serves, sent with `bbox-crs` (its axis order: the engine sends the
@@ -72,7 +80,7 @@ struct SpatialPlan: Sendable {
                 layer, "the query geometry is in \(reference), which the collection does not serve (Part 2 `crs`); "
                     + "use WGS 84 (4326) or Web Mercator (3857)")
         }
-        guard case .envelope(let box) = geometry, relation == .intersects || relation == .envelopeIntersects else {
+        guard case .envelope(let box) = geometry, relation == .intersects else {
             throw OGCFailure.invalidQuery(
                 layer, "in \(reference) only an envelope with intersects can be asked (as `bbox-crs`); the exact relation "
                     + "cannot be evaluated on CRS84 features here: use WGS 84 (4326) or Web Mercator (3857)")
