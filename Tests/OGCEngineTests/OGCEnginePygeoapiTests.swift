@@ -133,6 +133,24 @@ struct OGCEnginePygeoapiTests {
         }
     }
 
+    /// A field no feature has and pygeoapi's queryables do not list (they allow other properties) is a misspelt
+    /// name: `invalid_query` naming it once the collection was read, not an empty "complete" selection.
+    @Test(arguments: providers)
+    func aFieldNoFeatureHasIsInvalid(_ provider: Provider) async throws {
+        let service = try await PygeoapiSampleService.shared()
+        try await RealServerSupport.withEngine { engine, _ in
+            let outcome = await engine.query(
+                [ServiceTarget(kind: .ogc, url: service.landingURL, layers: [provider.collection(service.states)])],
+                ServiceQuery(whereClause: try WhereClause("POP200 > 1")), budget: .unlimited())[0][0]
+            guard case .failure(let error) = outcome.result else {
+                Issue.record("a misspelt field gave \(outcome.result)")
+                return
+            }
+            #expect(error.code == .invalidQuery)
+            #expect(error.message.contains("\"POP200\""))
+        }
+    }
+
     /// `maxFeatures` cuts the ids, says why, and every id kept is a match (with and without a server filter).
     @Test(arguments: providers)
     func maxFeaturesCutsAndSaysSo(_ provider: Provider) async throws {

@@ -70,6 +70,14 @@ struct CollectionQueryRunner: Sendable {
             try await runTiles(tiling, filter: filter, pageLimit: pageLimit, into: &collector)
             collector.putInSequenceOrder()
         }
+        if !collector.isCut, !pass.countedByServer, collector.arrived > 0, !collector.fieldsNotSeen.isEmpty {
+            // The whole collection was read and no feature has the field: a misspelt name (ArcGIS answers 400),
+            // not an empty selection.
+            let names = filter.undeclaredFields.filter { collector.fieldsNotSeen.contains($0.lowercased()) }
+            throw OGCFailure.invalidQuery(
+                layer, "the where clause names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which none of the "
+                    + "\(collector.arrived) features read has and the collection's queryables do not declare; check the name")
+        }
         if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
             throw FeatureServiceError(
                 .limitExceeded,

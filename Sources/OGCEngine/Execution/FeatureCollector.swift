@@ -37,6 +37,8 @@ struct FeatureCollector {
     private(set) var cutByBudget = false
     /// Every feature that arrived had an `id` (tiling relies on ids).
     private(set) var allHadIds = true
+    /// The clause's undeclared fields no feature has had so far (lowercased): see ``FilterPlan/undeclaredFields``.
+    private(set) var fieldsNotSeen: Set<String>
     /// Where each kept feature belongs: its sequence (the untiled pages 0, tile `i` is `i + 1`) and place in
     /// it, so tiles arriving in any order are put back in one order (``putInSequenceOrder()``).
     private var sortKeys: [SortKey] = []
@@ -59,6 +61,7 @@ struct FeatureCollector {
         self.maxFeatures = maxFeatures
         self.budget = budget
         self.serverFiltered = serverFiltered
+        self.fieldsNotSeen = Set(filter.undeclaredFields.map { $0.lowercased() })
     }
 
     var isCut: Bool { cutByMaxFeatures || cutByBudget }
@@ -101,6 +104,9 @@ struct FeatureCollector {
     ) -> Int? {
         arrived += 1
         let properties = needsProperties ? feature.parsed(feature.properties)?.members : nil
+        if !fieldsNotSeen.isEmpty, let properties {
+            for name in properties.keys where fieldsNotSeen.contains(name.lowercased()) { fieldsNotSeen.remove(name.lowercased()) }
+        }
         if !filter.matches(properties) {
             if serverFiltered { rejectedServerMatches += 1 }
             return nil

@@ -25,6 +25,9 @@ struct FilterPlan: Sendable {
     let fieldNames: [String]
     /// Fields the queryables declare as dates or date-times: their strings are compared as instants.
     let temporalFields: Set<String>
+    /// The clause's fields the queryables do not declare (all of them without queryables): a name none of the
+    /// features has either is a mistake, reported once the whole collection was read (``FeatureCollector``).
+    var undeclaredFields: [String] = []
 
     static let none = FilterPlan(server: .none, serverEvaluatesAll: true, local: nil, fieldNames: [], temporalFields: [])
 
@@ -55,6 +58,21 @@ struct FilterPlan: Sendable {
             guard let format = declared[name]?.format else { return false }
             return format == "date" || format == "date-time"
         })
+        let lowercasedDeclared = Set(declared.keys.map { $0.lowercased() })
+        let undeclared = names.filter { !lowercasedDeclared.contains($0.lowercased()) }
+        let plan = try choose(
+            clause, names: names, local: local, declared: declared, temporal: temporal, conformance: conformance,
+            queryables: queryables, now: now)
+        var withFields = plan
+        withFields.undeclaredFields = undeclared
+        return withFields
+    }
+
+    /// What to send of the clause: all of it as CQL2, its simple equalities as parameters, or nothing.
+    private static func choose(
+        _ clause: WhereClause, names: [String], local: CompiledFilter, declared: [String: Queryables.Property],
+        temporal: Set<String>, conformance: Conformance, queryables: Queryables?, now: Int64
+    ) throws(FeatureServiceError) -> FilterPlan {
         let allQueryable = queryables != nil && names.allSatisfy { declared[$0] != nil }
         if allQueryable, let cql2 = cql2(clause, conformance: conformance, now: now) {
             return FilterPlan(server: cql2, serverEvaluatesAll: true, local: local, fieldNames: names, temporalFields: temporal)
