@@ -35,7 +35,17 @@ struct FilterPlan: Sendable {
         _ clause: WhereClause?, conformance: Conformance, queryables: Queryables?, layer: String,
         now: Int64 = WallClock.nowMilliseconds()
     ) throws(FeatureServiceError) -> FilterPlan {
-        guard let clause else { return .none }
+        guard var clause else { return .none }
+        if let declared = queryables?.properties.keys {
+            // Property names are case-sensitive in OGC API; ArcGIS SQL's are not. Spell each field as the
+            // queryables do (when one name matches without regard to case), so `st = 'CA'` can still be sent.
+            var byLowercase: [String: [String]] = [:]
+            for name in declared { byLowercase[name.lowercased(), default: []].append(name) }
+            clause = clause.renamingFields { name in
+                guard !declared.contains(name), let matches = byLowercase[name.lowercased()], matches.count == 1 else { return nil }
+                return matches[0]
+            }
+        }
         var names: [String] = []
         for field in clause.referencedFields where !names.contains(field) { names.append(field) }
         let local: CompiledFilter
