@@ -100,6 +100,9 @@ let package = Package(
             dependencies: ["FeatureQuerySupport", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictSwift
         ),
+        // Operator-configured credentials (issue 13): the credentials file, scopes matched to target URLs, and
+        // secrets read from files or the environment behind a type that never prints them. No network code.
+        .target(name: "Credentials", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // The seam between the worker and the engines: targets, queries, per-layer outcomes, the result budget,
         // and the router that picks an engine by the target's kind.
         .target(name: "FeatureService", dependencies: ["QueryLanguage", "FeatureGeometry"], swiftSettings: strictSwift),
@@ -333,6 +336,11 @@ let package = Package(
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "CredentialsTests",
+            dependencies: ["Credentials", "FeatureQuerySupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(
