@@ -7,7 +7,9 @@ struct CredentialFields {
     let credential: String
     let members: [String: ParsedJSON]
 
-    func error(_ code: CredentialsConfigurationError.Code, _ field: String?, _ reason: String) -> CredentialsConfigurationError {
+    func error(
+        _ code: CredentialsConfigurationError.Code, _ field: String?, _ reason: String
+    ) -> CredentialsConfigurationError {
         CredentialsConfigurationError(code: code, credential: credential, field: field, reason: reason)
     }
 
@@ -57,7 +59,8 @@ struct CredentialFields {
         do {
             return try CredentialURL(parsing: text)
         } catch {
-            throw self.error(.invalidValue, field, "must be an http or https URL without query or user info: it \(error.reason)")
+            throw self.error(
+                .invalidValue, field, "must be an http or https URL without query or user info: it \(error.reason)")
         }
     }
 
@@ -66,7 +69,10 @@ struct CredentialFields {
         guard let value = members[field], value != .null else { throw error(.missingField, field, "is required") }
         guard case .number(let number) = value, number.rounded() == number,
             Double(range.lowerBound) <= number, number <= Double(range.upperBound)
-        else { throw error(.invalidValue, field, "must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound)") }
+        else {
+            throw error(
+                .invalidValue, field, "must be a whole number of minutes from \(range.lowerBound) to \(range.upperBound)")
+        }
         return Int(number)
     }
 

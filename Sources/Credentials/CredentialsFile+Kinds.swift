@@ -5,17 +5,19 @@ extension CredentialsFile {
     ///
     /// | kind | fields |
     /// |---|---|
-    /// | apiKey | `key`🔒; `in` header (default) or query; `parameter` (default `X-Esri-Authorization`, `token` in a query); `prefix` (default `Bearer` with the default header) |
+    /// | apiKey | `key`🔒; `in` header (default)/query; `parameter` (`X-Esri-Authorization`, `token` in a query); `prefix` |
     /// | token | `username`, `password`🔒, `referer`, `expirationMinutes` 1–21600; optional `tokenUrl` |
     /// | pregeneratedToken | `token`🔒, `referer`; optional `expires` (Unix ms or RFC 3339) |
     /// | oauthApp | `portalUrl`, `clientId`, `clientSecret`🔒, `expirationMinutes` 1–20160 |
     /// | oauthUser | `portalUrl`, `clientId`, `refreshTokenFile` |
     /// | oauth2 | `tokenUrl`, `clientId`, `clientSecret`🔒; optional `oauthScope` |
-    /// | password | `scheme` basic/digest/ntlm/negotiate/any; `username`, `password`🔒 (not negotiate); `keytab`, `principal` (negotiate only) |
+    /// | password | `scheme` basic/digest/ntlm/negotiate/any; `username`, `password`🔒; negotiate: `keytab`, `principal` instead |
     /// | certificate | `path`; optional `keyPath` (PEM only), `password`🔒 |
     /// | serverTrust | `caFile` or `pinnedPublicKey` (`sha256//BASE64`, `;`-separated) |
     ///
-    /// 🔒: a secret, `{"file": PATH}` or `{"env": NAME}`.
+    /// 🔒: a secret, `{"file": PATH}` or `{"env": NAME}`. An apiKey's `prefix` (text and a space before the key)
+    /// defaults to `Bearer` only with the default header; `parameter` and `prefix` are not named `name` because
+    /// every credential's `name` is its identity (likewise oauth2's `oauthScope`, as `scope` is the URL prefixes).
     static func decodeSettings(
         _ fields: CredentialFields, kind: CredentialKind
     ) throws(CredentialsConfigurationError) -> Credential.Configuration {

@@ -52,7 +52,8 @@ package enum CredentialsFile {
                 code: .invalidFile, field: key, reason: "is not a member of the credentials file (\(shapeHint))")
         }
         guard case .array(let items) = top["credentials"] else {
-            throw CredentialsConfigurationError(code: .invalidFile, field: "credentials", reason: "must be a list: \(shapeHint)")
+            throw CredentialsConfigurationError(
+                code: .invalidFile, field: "credentials", reason: "must be a list: \(shapeHint)")
         }
         var credentials: [Credential] = []
         var seen: [String: Int] = [:]
@@ -71,7 +72,8 @@ package enum CredentialsFile {
 
     static func decodeCredential(_ json: ParsedJSON, index: Int) throws(CredentialsConfigurationError) -> Credential {
         guard case .object(let members) = json else {
-            throw CredentialsConfigurationError(code: .invalidFile, index: index, reason: "must be an object, not \(shape(json))")
+            throw CredentialsConfigurationError(
+                code: .invalidFile, index: index, reason: "must be an object, not \(shape(json))")
         }
         guard case .string(let name) = members["name"], isValidName(name) else {
             let code: CredentialsConfigurationError.Code = members["name"] == nil ? .missingField : .invalidName
