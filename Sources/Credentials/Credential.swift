@@ -63,6 +63,17 @@ package struct Credential: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The files the credential reads besides its secrets (certificates, keys, CA files, keytabs), by field.
+    package var filePaths: [(field: String, path: String)] {
+        switch configuration {
+        case .password(let settings): settings.keytab.map { [("keytab", $0)] } ?? []
+        case .certificate(let settings): [("path", settings.path)] + (settings.keyPath.map { [("keyPath", $0)] } ?? [])
+        case .serverTrust(let settings):
+            if case .caFile(let path) = settings.anchor { [("caFile", path)] } else { [] }
+        case .apiKey, .token, .pregeneratedToken, .oauthApp, .oauthUser, .oauth2: []
+        }
+    }
+
     /// Name, kind and scopes: what logs and the settings echo may show.
     package var description: String {
         "\(name) (\(kind)) for \(scopes.map(\.description).joined(separator: ", "))"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The validated credentials, answering which apply to a target URL, as the ArcGIS SDKs' credential store
 /// applies credentials by server context.
 ///
@@ -31,12 +33,19 @@ package struct CredentialStore: Sendable, Hashable {
         return chosen
     }
 
-    /// Reads every secret once, so a start or reload stops on a missing file or unset variable, naming the
-    /// credential and field. The values are dropped: requests read them again when they need them.
-    package func checkSecrets(with resolver: SecretResolver) throws(CredentialsConfigurationError) {
+    /// Everything that can be checked without a network call: every secret is read once (a missing file or an
+    /// unset variable stops a start or a reload, naming the credential and field) and every file a credential
+    /// names can be read. The values are dropped: requests read them again when they need them. Not checked
+    /// here: a PKCS#12 password (needs the TLS library) and an `oauthUser`'s refresh token file (absent until
+    /// `login`).
+    package func check(with resolver: SecretResolver) throws(CredentialsConfigurationError) {
         for credential in all {
             for (field, reference) in credential.secretReferences {
                 _ = try resolver.resolve(reference, credential: credential.name, field: field)
+            }
+            for (field, path) in credential.filePaths where !FileManager.default.isReadableFile(atPath: path) {
+                throw CredentialsConfigurationError(
+                    code: .fileUnreadable, credential: credential.name, field: field, reason: "the file \(path) can't be read")
             }
         }
     }

@@ -30,6 +30,10 @@ package struct CredentialsConfigurationError: Error, Sendable, Hashable, CustomS
         package static let invalidScope = Code("invalid_credential_scope")
         /// A secret's file can't be read or its environment variable is unset (may appear later: retryable).
         package static let secretUnavailable = Code("secret_unavailable")
+        /// Two credentials that can't be used in one process (two Kerberos identities: libcurl's is process-wide).
+        package static let conflict = Code("credential_conflict")
+        /// A file a credential names (certificate, key, CA file, keytab) can't be read.
+        package static let fileUnreadable = Code("credential_file_unreadable")
         /// A secret's file or variable is empty (or only a newline).
         package static let emptySecret = Code("empty_secret")
     }
@@ -52,9 +56,9 @@ package struct CredentialsConfigurationError: Error, Sendable, Hashable, CustomS
         self.reason = reason
     }
 
-    /// Whether trying again later may succeed without changing the file: only a secret that is not there yet
-    /// (a volume still mounting, a variable set by a later rollout).
-    package var isRetryable: Bool { code == .secretUnavailable }
+    /// Whether trying again later may succeed without changing the file: only a secret or file that is not there
+    /// yet (a volume still mounting, a variable set by a later rollout).
+    package var isRetryable: Bool { code == .secretUnavailable || code == .fileUnreadable }
 
     /// The credential and field, then the reason: `credential 'gis', field 'password': …`.
     package var message: String {

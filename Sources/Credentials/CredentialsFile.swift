@@ -22,7 +22,7 @@ package enum CredentialsFile {
     /// Largest credentials file read.
     package static let maxFileBytes = 1 << 20
 
-    /// Reads and validates the file at `path`; nothing is resolved (see ``CredentialStore/checkSecrets(with:)``).
+    /// Reads and validates the file at `path`; nothing is resolved (see ``CredentialStore/check(with:)``).
     package static func load(path: String) throws(CredentialsConfigurationError) -> CredentialStore {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CredentialsConfigurationError(code: .invalidFile, reason: "the credentials file \(path) can't be read")
@@ -67,7 +67,27 @@ package enum CredentialsFile {
             seen[credential.name] = index
             credentials.append(credential)
         }
+        try checkOneKerberosIdentity(credentials)
         return CredentialStore(credentials: credentials)
+    }
+
+    /// libcurl's GSS-API identity (the client keytab and principal) belongs to the process, not the request, so
+    /// every `negotiate` credential must name the same one.
+    static func checkOneKerberosIdentity(_ credentials: [Credential]) throws(CredentialsConfigurationError) {
+        var first: (name: String, keytab: String?, principal: String?)?
+        for credential in credentials {
+            guard case .password(let settings) = credential.configuration, settings.scheme == .negotiate else { continue }
+            guard let established = first else {
+                first = (credential.name, settings.keytab, settings.principal)
+                continue
+            }
+            if established.keytab != settings.keytab || established.principal != settings.principal {
+                throw CredentialsConfigurationError(
+                    code: .conflict, credential: credential.name, field: "principal",
+                    reason: "differs from credential '\(established.name)': one process has one Kerberos identity "
+                        + "(keytab and principal), so every negotiate credential must use the same")
+            }
+        }
     }
 
     static func decodeCredential(_ json: ParsedJSON, index: Int) throws(CredentialsConfigurationError) -> Credential {

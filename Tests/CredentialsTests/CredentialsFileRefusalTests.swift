@@ -145,6 +145,16 @@ struct CredentialsFileRefusalTests {
         #expect(error.code == .invalidFile)
     }
 
+    @Test func oneKerberosIdentityPerProcess() throws {
+        func negotiate(_ name: String, _ principal: String) -> String {
+            #"{"name": "\#(name)", "kind": "password", "scope": "https://\#(name).example.com", "scheme": "negotiate", "keytab": "/k", "principal": "\#(principal)"}"#
+        }
+        let same = "{\"credentials\": [\(negotiate("a", "svc@R")), \(negotiate("b", "svc@R"))]}"
+        #expect(try CredentialsFile.decode(Array(same.utf8)).all.count == 2)
+        let error = try #require(Self.refusal("{\"credentials\": [\(negotiate("a", "svc@R")), \(negotiate("b", "other@R"))]}"))
+        #expect(error.code == .conflict && error.credential == "b" && error.reason.contains("'a'"))
+    }
+
     @Test func emptyListIsValid() throws {
         #expect(try CredentialsFile.decode(Array(#"{"credentials": []}"#.utf8)).all.isEmpty)
     }

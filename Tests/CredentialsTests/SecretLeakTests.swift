@@ -69,7 +69,7 @@ struct SecretLeakTests {
             #"{"name": "a", "kind": "oauthApp", "scope": "https://a.example.com", "portalUrl": "https://p", "clientId": "c", "clientSecret": {"env": "SECRET_VAR"}, "expirationMinutes": 5}"#)
         let store = try CredentialsFile.decode(Array(file.utf8))
         let resolver = SecretResolver(environment: ["SECRET_VAR": Self.marker])
-        try store.checkSecrets(with: resolver)
+        try store.check(with: resolver)
         let secret = try resolver.resolve(.environment(name: "SECRET_VAR"), credential: "a", field: "clientSecret")
         var dumped = ""
         dump(store, to: &dumped)

@@ -93,22 +93,30 @@ struct SecretTests {
         #expect(try resolver.resolve(reference, credential: "c", field: "password").revealed() == "second")
     }
 
-    @Test func checkSecretsNamesTheCredentialAndField() throws {
+    @Test func checkNamesTheCredentialAndField() throws {
         let folder = try Folder()
         let present = try folder.write("present", "pw")
+        let certificate = try folder.write("client.p12", "not really PKCS#12")
         let file = """
             {"credentials": [
               {"name": "ok", "kind": "oauthApp", "scope": "https://a.example.com", "portalUrl": "https://p.example.com",
                "clientId": "c", "clientSecret": {"file": "\(present)"}, "expirationMinutes": 5},
-              {"name": "cert", "kind": "certificate", "scope": "https://a.example.com", "path": "/c.p12"},
-              {"name": "broken", "kind": "apiKey", "scope": "https://a.example.com", "key": {"env": "MISSING_KEY"}}
+              {"name": "cert", "kind": "certificate", "scope": "https://a.example.com", "path": "\(certificate)"},
+              {"name": "broken", "kind": "apiKey", "scope": "https://a.example.com", "key": {"env": "MISSING_KEY"}},
+              {"name": "ca", "kind": "serverTrust", "scope": "https://a.example.com", "caFile": "\(folder.path)/ca.pem"}
             ]}
             """
-        let store = try CredentialsFile.decode(Array(file.utf8))
+        let path = try folder.write("credentials.json", file)
+        let store = try CredentialsFile.load(path: path)
+        #expect(store.all.map(\.name) == ["ok", "cert", "broken", "ca"])
         let error = #expect(throws: CredentialsConfigurationError.self) {
-            try store.checkSecrets(with: SecretResolver(environment: [:]))
+            try store.check(with: SecretResolver(environment: [:]))
         }
         #expect(error?.credential == "broken" && error?.field == "key" && error?.code == .secretUnavailable)
-        try store.checkSecrets(with: SecretResolver(environment: ["MISSING_KEY": "k"]))
+        let resolver = SecretResolver(environment: ["MISSING_KEY": "k"])
+        let unreadable = #expect(throws: CredentialsConfigurationError.self) { try store.check(with: resolver) }
+        #expect(unreadable?.credential == "ca" && unreadable?.field == "caFile" && unreadable?.code == .fileUnreadable)
+        _ = try folder.write("ca.pem", "-----BEGIN CERTIFICATE-----")
+        try store.check(with: resolver)
     }
 }
