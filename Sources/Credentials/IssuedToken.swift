@@ -1,0 +1,51 @@
+/// A token as ``TokenLifecycle`` hands it to a request: the value, and the refresh it came from.
+///
+/// A request keeps the ``IssuedToken`` it used and gives it back with ``TokenLifecycle/tokenRejected(_:now:)``
+/// after a 498/499, so the machine can tell a rejection of the current token (refresh) from one of a token
+/// already replaced (use the newer one).
+package struct IssuedToken: Sendable, Hashable {
+    /// The token itself; its description is `<redacted>`.
+    package var secret: Secret
+    /// The refresh that produced it: increasing across refreshes and credential changes.
+    package var generation: UInt64
+    /// When it was received.
+    package var issuedAt: ContinuousClock.Instant
+    /// After this instant it is refreshed before use (its expiry minus a margin); `nil` when its expiry is
+    /// unknown (used until the server rejects it).
+    package var usableUntil: ContinuousClock.Instant?
+
+    package init(secret: Secret, generation: UInt64, issuedAt: ContinuousClock.Instant, usableUntil: ContinuousClock.Instant?) {
+        self.secret = secret
+        self.generation = generation
+        self.issuedAt = issuedAt
+        self.usableUntil = usableUntil
+    }
+
+    /// Whether a request starting at `now` may still use it.
+    package func isUsable(at now: ContinuousClock.Instant) -> Bool {
+        guard let usableUntil else { return true }
+        return now < usableUntil
+    }
+}
+
+/// What a successful token call returned.
+package struct TokenGrant: Sendable, Hashable {
+    package var token: Secret
+    /// The server's `expires` (or `expires_in`) turned into a monotonic instant by the caller; `nil` when the
+    /// server gave none.
+    package var serverExpiry: ContinuousClock.Instant?
+    /// The lifetime the token call asked for (`expiration` minutes); `nil` when it asked for none.
+    package var requestedLifetime: Duration?
+
+    package init(token: Secret, serverExpiry: ContinuousClock.Instant?, requestedLifetime: Duration?) {
+        self.token = token
+        self.serverExpiry = serverExpiry
+        self.requestedLifetime = requestedLifetime
+    }
+}
+
+/// The one token call a caller was asked to make; its result is reported with the same ticket, and a ticket
+/// from before an invalidation is ignored.
+package struct RefreshTicket: Sendable, Hashable {
+    package var generation: UInt64
+}

@@ -1,0 +1,41 @@
+extension TokenLifecycle {
+    /// The token call of `ticket` returned `grant` at `now`.
+    ///
+    /// The token is kept until the earlier of the server's expiry and the start of the token call plus the
+    /// lifetime asked for (a server clock that runs ahead or behind can't make it outlive either), minus
+    /// ``TokenLifecyclePolicy/margin(forLifetime:)`` of that lifetime so it is refreshed before it expires.
+    package mutating func refreshSucceeded(_ ticket: RefreshTicket, grant: TokenGrant, now: ContinuousClock.Instant) -> RefreshResultAction {
+        guard case .refreshing(let refresh) = state, refresh.generation == ticket.generation else { return .ignore }
+        let localExpiry = grant.requestedLifetime.map { refresh.startedAt + $0 }
+        let expiry: ContinuousClock.Instant? =
+            switch (grant.serverExpiry, localExpiry) {
+            case (let server?, let local?): min(server, local)
+            case (let server?, nil): server
+            case (nil, let local?): local
+            case (nil, nil): nil
+            }
+        let usableUntil = expiry.map { $0 - policy.margin(forLifetime: $0 - now) }
+        let token = IssuedToken(secret: grant.token, generation: ticket.generation, issuedAt: now, usableUntil: usableUntil)
+        state = .valid(token)
+        return .succeedWaiters(token)
+    }
+
+    /// The token call of `ticket` failed at `now` with `error`.
+    ///
+    /// The waiters fail with it, and so does every request until the retry time: after a retryable failure
+    /// ``TokenLifecyclePolicy/backoff(afterFailures:)`` (growing with each failure in a row), after a terminal
+    /// one ``TokenLifecyclePolicy/terminalWindow``. The first request after it starts a new token call.
+    package mutating func refreshFailed(_ ticket: RefreshTicket, error: TokenFailure, now: ContinuousClock.Instant) -> RefreshResultAction {
+        guard case .refreshing(let refresh) = state, refresh.generation == ticket.generation else { return .ignore }
+        let failure =
+            if error.isRetryable {
+                Failure(
+                    error: error, retryAt: now + policy.backoff(afterFailures: refresh.consecutiveFailures + 1),
+                    consecutiveFailures: refresh.consecutiveFailures + 1)
+            } else {
+                Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0)
+            }
+        state = .failed(failure)
+        return .failWaiters(error)
+    }
+}

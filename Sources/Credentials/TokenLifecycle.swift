@@ -1,0 +1,132 @@
+/// The token of one credential through its life: fetched on first use, shared, refreshed once before it
+/// expires, and refreshed once when the server rejects it, however many requests ask at the same time.
+///
+/// A value type in the style of async-http-client's `RequestBag.StateMachine`: its owner keeps it behind a
+/// lock, feeds it events (a request needs a token, a token call finished, the server rejected a token, the
+/// credential changed), and performs the returned action after releasing the lock. It reads no clock (every
+/// event carries `now`), starts no task, and holds no continuation: the owner keeps the waiting requests,
+/// including the one told to start the refresh, and resumes them all when the refresh's action says so.
+package struct TokenLifecycle: Sendable {
+    /// Where the credential's token stands. Each case carries its own data, so a token and a refresh in flight,
+    /// or a failure and a usable token, can't be represented together.
+    enum State: Sendable, Hashable {
+        /// No token yet, or the last one was dropped.
+        case empty
+        /// A token, usable until its ``IssuedToken/usableUntil``.
+        case valid(IssuedToken)
+        /// A token call in flight; every request that needs a token waits for it.
+        case refreshing(Refresh)
+        /// The last token call failed; requests fail fast with its error until `retryAt`.
+        case failed(Failure)
+    }
+
+    struct Refresh: Sendable, Hashable {
+        var generation: UInt64
+        var startedAt: ContinuousClock.Instant
+        /// Retryable failures in a row before this refresh, for the backoff should it fail too.
+        var consecutiveFailures: Int
+    }
+
+    struct Failure: Sendable, Hashable {
+        var error: TokenFailure
+        var retryAt: ContinuousClock.Instant
+        var consecutiveFailures: Int
+    }
+
+    /// What a request that needs a token does next.
+    package enum TokenAction: Sendable, Hashable {
+        /// Send the request with this token.
+        case use(IssuedToken)
+        /// Make the token call with this ticket, report its result, and wait for it like every other waiter.
+        case startRefresh(RefreshTicket)
+        /// A token call is in flight: wait for the result of ``refreshSucceeded(_:grant:now:)`` or
+        /// ``refreshFailed(_:error:now:)``.
+        case wait
+        /// Fail the request without a token call.
+        case fail(TokenFailure)
+    }
+
+    /// What the owner does with the requests waiting for a token call.
+    package enum RefreshResultAction: Sendable, Hashable {
+        /// Resume every waiter with this token.
+        case succeedWaiters(IssuedToken)
+        /// Fail every waiter with this error.
+        case failWaiters(TokenFailure)
+        /// A result of a refresh made stale by an invalidation: drop it; the waiters wait for the newer one.
+        case ignore
+    }
+
+    /// What the owner does after the credential changed.
+    package enum InvalidationAction: Sendable, Hashable {
+        /// Nothing: the next request fetches a token.
+        case none
+        /// Requests were waiting for a refresh whose result is now stale: make a new token call with this
+        /// ticket (the old call may be cancelled) and resume the waiters with its result.
+        case startRefresh(RefreshTicket)
+    }
+
+    var state: State = .empty
+    /// The generation of the newest refresh started; tokens and tickets carry it.
+    private var generation: UInt64 = 0
+    package let policy: TokenLifecyclePolicy
+
+    package init(policy: TokenLifecyclePolicy = TokenLifecyclePolicy()) { self.policy = policy }
+
+    /// A request needs a token at `now`.
+    package mutating func tokenNeeded(now: ContinuousClock.Instant) -> TokenAction {
+        switch state {
+        case .valid(let token) where token.isUsable(at: now):
+            return .use(token)
+        case .valid, .empty:
+            return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0))
+        case .refreshing:
+            return .wait
+        case .failed(let failure):
+            guard now >= failure.retryAt else { return .fail(failure.error) }
+            let failures = failure.error.isRetryable ? failure.consecutiveFailures : 0
+            return .startRefresh(beginRefresh(now: now, consecutiveFailures: failures))
+        }
+    }
+
+    /// The server answered 498/499 to a request sent with `token`; the request wants a token for its one retry.
+    ///
+    /// Only a rejection of the current token drops it: a rejection of an older one is answered with the newer
+    /// token (or a wait for the refresh already in flight), so many requests rejected together cause one token
+    /// call. A token rejected within ``TokenLifecyclePolicy/freshTokenWindow`` of its issue is not refreshed
+    /// again: that is remembered as a terminal `credential_rejected` for ``TokenLifecyclePolicy/terminalWindow``.
+    package mutating func tokenRejected(_ token: IssuedToken, now: ContinuousClock.Instant) -> TokenAction {
+        guard case .valid(let current) = state, current.generation == token.generation else {
+            return tokenNeeded(now: now)
+        }
+        guard now - current.issuedAt >= policy.freshTokenWindow else {
+            let error = TokenFailure(
+                code: .credentialRejected,
+                message: "the server rejected a token issued moments before; check the credential's referer and token URL",
+                isRetryable: false)
+            state = .failed(Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0))
+            return .fail(error)
+        }
+        state = .empty
+        return tokenNeeded(now: now)
+    }
+
+    /// The credential's configuration changed (a reload) or its token must not be used any more: drop the
+    /// token and any remembered failure. A refresh in flight becomes stale; its waiters get a new one's result.
+    package mutating func credentialChanged(now: ContinuousClock.Instant) -> InvalidationAction {
+        switch state {
+        case .refreshing:
+            return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0))
+        case .empty, .valid, .failed:
+            generation += 1
+            state = .empty
+            return .none
+        }
+    }
+
+    /// Moves to `.refreshing` with a new generation.
+    mutating func beginRefresh(now: ContinuousClock.Instant, consecutiveFailures: Int) -> RefreshTicket {
+        generation += 1
+        state = .refreshing(Refresh(generation: generation, startedAt: now, consecutiveFailures: consecutiveFailures))
+        return RefreshTicket(generation: generation)
+    }
+}

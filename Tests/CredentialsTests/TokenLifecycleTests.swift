@@ -1,0 +1,295 @@
+import Credentials
+import Testing
+
+/// The token state machine, event by event: no clock read, no I/O; time is an offset from one instant.
+@Suite("Token lifecycle")
+struct TokenLifecycleTests {
+    static let marker = "MARKERtk9"
+    let t0 = ContinuousClock.now
+
+    func at(_ seconds: Int) -> ContinuousClock.Instant { t0 + .seconds(seconds) }
+
+    static let outage = TokenFailure(code: .tokenServiceUnavailable, message: "token endpoint answered 503", isRetryable: true)
+    static let wrongPassword = TokenFailure(code: .credentialRejected, message: "invalid username or password", isRetryable: false)
+
+    static func grant(_ value: String, server: ContinuousClock.Instant? = nil, lifetime: Duration? = .seconds(3600)) -> TokenGrant {
+        TokenGrant(token: Secret(value), serverExpiry: server, requestedLifetime: lifetime)
+    }
+
+    /// The ticket of a `.startRefresh`, recording an issue when the action is something else.
+    static func ticket(_ action: TokenLifecycle.TokenAction, sourceLocation: SourceLocation = #_sourceLocation) -> RefreshTicket? {
+        guard case .startRefresh(let ticket) = action else {
+            Issue.record("expected startRefresh, got \(action)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return ticket
+    }
+
+    static func token(_ action: some Sendable) -> IssuedToken? {
+        switch action {
+        case let action as TokenLifecycle.TokenAction:
+            if case .use(let token) = action { return token }
+        case let action as TokenLifecycle.RefreshResultAction:
+            if case .succeedWaiters(let token) = action { return token }
+        default: break
+        }
+        return nil
+    }
+
+    /// A machine holding a one-hour token issued at `t0`.
+    func machineWithToken(_ value: String = "T1") throws -> (TokenLifecycle, IssuedToken) {
+        var machine = TokenLifecycle()
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        let token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant(value), now: t0)))
+        return (machine, token)
+    }
+
+    // MARK: First use and single flight
+
+    @Test func fiftyCallersCauseOneRefreshAndAllGetItsToken() throws {
+        var machine = TokenLifecycle()
+        var refreshes: [RefreshTicket] = []
+        var waits = 0
+        for _ in 0..<50 {
+            switch machine.tokenNeeded(now: t0) {
+            case .startRefresh(let ticket): refreshes.append(ticket)
+            case .wait: waits += 1
+            case let other: Issue.record("unexpected \(other)")
+            }
+        }
+        #expect(refreshes.count == 1 && waits == 49)
+        let ticket = try #require(refreshes.first)
+        let result = machine.refreshSucceeded(ticket, grant: Self.grant("T1"), now: at(1))
+        let token = try #require(Self.token(result))
+        #expect(token.secret.revealed() == "T1" && token.generation == ticket.generation)
+        for _ in 0..<50 { #expect(machine.tokenNeeded(now: at(2)) == .use(token)) }
+    }
+
+    @Test func aTokenIsRefreshedOnceAtItsMargin() throws {
+        var (machine, token) = try machineWithToken()
+        // One hour asked and granted: margin is 10% = 6 min, capped at 5 min, so usable until 55 min.
+        #expect(token.usableUntil == at(3600 - 300))
+        #expect(machine.tokenNeeded(now: at(3294)) == .use(token))
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(3300))))
+        #expect(ticket.generation > token.generation)
+        #expect(machine.tokenNeeded(now: at(3301)) == .wait)
+    }
+
+    @Test func aTokenWithoutExpiryIsUsedUntilRejected() throws {
+        var machine = TokenLifecycle()
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        let token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T", lifetime: nil), now: t0)))
+        #expect(token.usableUntil == nil)
+        #expect(machine.tokenNeeded(now: at(10_000_000)) == .use(token))
+    }
+
+    // MARK: Expiry arithmetic
+
+    @Test func expiryIsTheEarlierOfServerAndLocalLifetimeMinusMargin() throws {
+        // The server says 10 min, 20 min were asked: 10 min wins, margin 60 s (10%).
+        var machine = TokenLifecycle()
+        var ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        var token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("A", server: at(600), lifetime: .seconds(1200)), now: t0)))
+        #expect(token.usableUntil == at(540))
+
+        // The server's clock runs ahead (its expiry looks 3 h away), 20 min were asked at the call's start (t=1000):
+        // the local lifetime wins, counted from the start of the call, not its end (t=1010); margin 120 s.
+        machine = TokenLifecycle()
+        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(1000))))
+        token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("B", server: at(1000 + 10_800), lifetime: .seconds(1200)), now: at(1010))))
+        #expect(token.usableUntil == at(2200 - 119))
+    }
+
+    @Test func marginRules() {
+        let policy = TokenLifecyclePolicy()
+        #expect(policy.margin(forLifetime: .seconds(3600)) == .seconds(300))  // 360 s capped at 5 min
+        #expect(policy.margin(forLifetime: .seconds(1200)) == .seconds(120))  // 10%
+        #expect(policy.margin(forLifetime: .seconds(120)) == .seconds(30))  // 12 s raised to 30 s
+        #expect(policy.margin(forLifetime: .seconds(40)) == .seconds(20))  // never more than half
+        #expect(policy.margin(forLifetime: .zero) == .zero)
+        #expect(policy.margin(forLifetime: .seconds(-5)) == .zero)
+        let custom = TokenLifecyclePolicy(marginPercent: 50, minimumMargin: .seconds(1), maximumMargin: .seconds(1000))
+        #expect(custom.margin(forLifetime: .seconds(100)) == .seconds(50))
+    }
+
+    // MARK: Failures
+
+    @Test func retryableFailureFailsWaitersThenFailsFastUntilBackoffEnds() throws {
+        var machine = TokenLifecycle()
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        #expect(machine.tokenNeeded(now: t0) == .wait)
+        #expect(machine.refreshFailed(ticket, error: Self.outage, now: at(2)) == .failWaiters(Self.outage))
+        // First backoff: 1 s.
+        #expect(machine.tokenNeeded(now: at(2) + .milliseconds(999)) == .fail(Self.outage))
+        let retry = try #require(Self.ticket(machine.tokenNeeded(now: at(3))))
+        #expect(retry.generation > ticket.generation)
+        #expect(machine.tokenNeeded(now: at(3)) == .wait)
+    }
+
+    @Test func backoffGrowsWithEachFailureAndIsCapped() throws {
+        var machine = TokenLifecycle()
+        var now = t0
+        let expected = [1, 2, 4, 8, 16, 32, 60, 60, 60].map { Duration.seconds($0) }
+        for wait in expected {
+            let ticket = try #require(Self.ticket(machine.tokenNeeded(now: now)))
+            #expect(machine.refreshFailed(ticket, error: Self.outage, now: now) == .failWaiters(Self.outage))
+            #expect(machine.tokenNeeded(now: now + wait - .milliseconds(1)) == .fail(Self.outage))
+            now += wait
+        }
+        #expect(Self.ticket(machine.tokenNeeded(now: now)) != nil)
+        let policy = TokenLifecyclePolicy()
+        #expect((1...9).map { policy.backoff(afterFailures: $0) } == expected)
+        #expect(policy.backoff(afterFailures: 1_000) == .seconds(60))
+        #expect(policy.backoff(afterFailures: 0) == .seconds(1))
+    }
+
+    @Test func successResetsTheBackoff() throws {
+        var machine = TokenLifecycle()
+        var ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        _ = machine.refreshFailed(ticket, error: Self.outage, now: t0)
+        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(1))))
+        _ = machine.refreshFailed(ticket, error: Self.outage, now: at(1))  // second failure: 2 s
+        #expect(machine.tokenNeeded(now: at(2)) == .fail(Self.outage))
+        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(3))))
+        let token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T", lifetime: .seconds(60)), now: at(3))))
+        #expect(token.usableUntil == at(33))
+        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(33))))
+        _ = machine.refreshFailed(ticket, error: Self.outage, now: at(33))  // first failure again: 1 s
+        #expect(Self.ticket(machine.tokenNeeded(now: at(34))) != nil)
+    }
+
+    @Test func terminalRejectionIsRememberedForItsWindowSoFiftyRequestsMakeOneCall() throws {
+        var machine = TokenLifecycle()
+        var calls = 0
+        var failed = 0
+        var ticket: RefreshTicket?
+        for i in 0..<50 {
+            switch machine.tokenNeeded(now: at(i)) {
+            case .startRefresh(let started):
+                calls += 1
+                ticket = started
+            case .wait: break
+            case .fail(let error):
+                #expect(error == Self.wrongPassword)
+                failed += 1
+            case .use: Issue.record("no token was issued")
+            }
+            if i == 0, let ticket {
+                #expect(machine.refreshFailed(ticket, error: Self.wrongPassword, now: at(0)) == .failWaiters(Self.wrongPassword))
+            }
+        }
+        #expect(calls == 1 && failed == 49)
+        #expect(machine.tokenNeeded(now: at(59)) == .fail(Self.wrongPassword))
+        #expect(Self.ticket(machine.tokenNeeded(now: at(60))) != nil)
+    }
+
+    // MARK: Rejections
+
+    @Test func fiftyRejectionsOfOneTokenCauseOneRefresh() throws {
+        var (machine, old) = try machineWithToken()
+        var tickets: [RefreshTicket] = []
+        var waits = 0
+        for _ in 0..<50 {
+            switch machine.tokenRejected(old, now: at(600)) {
+            case .startRefresh(let ticket): tickets.append(ticket)
+            case .wait: waits += 1
+            case let other: Issue.record("unexpected \(other)")
+            }
+        }
+        #expect(tickets.count == 1 && waits == 49)
+        let ticket = try #require(tickets.first)
+        let fresh = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(601))))
+        // Late rejections of the old token get the new one, with no refresh.
+        for _ in 0..<50 { #expect(machine.tokenRejected(old, now: at(602)) == .use(fresh)) }
+        #expect(machine.tokenNeeded(now: at(603)) == .use(fresh))
+    }
+
+    @Test func aFreshTokenRejectedAgainFailsInsteadOfRefreshingInALoop() throws {
+        var (machine, old) = try machineWithToken()
+        let ticket = try #require(Self.ticket(machine.tokenRejected(old, now: at(600))))
+        let fresh = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(601))))
+        guard case .fail(let error) = machine.tokenRejected(fresh, now: at(605)) else {
+            Issue.record("a fresh token's rejection must fail")
+            return
+        }
+        #expect(error.code == .credentialRejected && !error.isRetryable)
+        #expect(machine.tokenNeeded(now: at(606)) == .fail(error))
+        #expect(machine.tokenRejected(old, now: at(607)) == .fail(error))
+        #expect(Self.ticket(machine.tokenNeeded(now: at(605 + 60))) != nil)
+    }
+
+    @Test func aRejectionAfterTheFreshWindowRefreshes() throws {
+        var (machine, token) = try machineWithToken()
+        #expect(Self.ticket(machine.tokenRejected(token, now: at(10))) != nil)
+        // The rejected token is no longer handed out: everyone waits for the refresh.
+        #expect(machine.tokenNeeded(now: at(11)) == .wait)
+        #expect(machine.tokenRejected(token, now: at(11)) == .wait)
+    }
+
+    // MARK: Invalidation
+
+    @Test func credentialChangeDropsTheToken() throws {
+        var (machine, token) = try machineWithToken()
+        #expect(machine.credentialChanged(now: at(5)) == .none)
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(6))))
+        #expect(ticket.generation > token.generation + 1)
+        // A rejection of the pre-change token while the new refresh runs just waits.
+        #expect(machine.tokenRejected(token, now: at(7)) == .wait)
+        token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("new"), now: at(8))))
+        #expect(token.secret.revealed() == "new")
+    }
+
+    @Test func credentialChangeClearsARememberedFailure() throws {
+        var machine = TokenLifecycle()
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        _ = machine.refreshFailed(ticket, error: Self.wrongPassword, now: t0)
+        #expect(machine.tokenNeeded(now: at(1)) == .fail(Self.wrongPassword))
+        #expect(machine.credentialChanged(now: at(2)) == .none)
+        #expect(Self.ticket(machine.tokenNeeded(now: at(2))) != nil)
+    }
+
+    @Test func aStaleRefreshAfterInvalidationIsIgnoredAndWaitersGetTheNewOne() throws {
+        var machine = TokenLifecycle()
+        let stale = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        #expect(machine.tokenNeeded(now: t0) == .wait)
+        guard case .startRefresh(let current) = machine.credentialChanged(now: at(1)) else {
+            Issue.record("waiters need a new refresh")
+            return
+        }
+        #expect(current.generation > stale.generation)
+        #expect(machine.tokenNeeded(now: at(1)) == .wait)
+        #expect(machine.refreshSucceeded(stale, grant: Self.grant("old-password-token"), now: at(2)) == .ignore)
+        #expect(machine.refreshFailed(stale, error: Self.wrongPassword, now: at(2)) == .ignore)
+        #expect(machine.tokenNeeded(now: at(2)) == .wait)
+        let token = try #require(Self.token(machine.refreshSucceeded(current, grant: Self.grant("new"), now: at(3))))
+        #expect(token.secret.revealed() == "new")
+        #expect(machine.refreshSucceeded(current, grant: Self.grant("again"), now: at(4)) == .ignore)
+        #expect(machine.tokenNeeded(now: at(4)) == .use(token))
+    }
+
+    // MARK: Secrets
+
+    @Test func noDescriptionShowsTheToken() throws {
+        var machine = TokenLifecycle()
+        var texts: [String] = []
+        func record(_ value: Any) {
+            var dumped = ""
+            dump(value, to: &dumped)
+            texts += [String(describing: value), String(reflecting: value), dumped]
+        }
+        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        let grant = Self.grant(Self.marker)
+        record(grant)
+        let result = machine.refreshSucceeded(ticket, grant: grant, now: t0)
+        record(result)
+        record(machine)
+        let token = try #require(Self.token(result))
+        record(token)
+        record(machine.tokenNeeded(now: at(1)))
+        record(machine.tokenRejected(token, now: at(100)))
+        record(machine)
+        #expect(texts.count == 21)
+        for text in texts { #expect(!text.contains(Self.marker), "\(text)") }
+        #expect(token.secret.revealed() == Self.marker)
+    }
+}
