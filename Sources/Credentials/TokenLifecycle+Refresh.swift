@@ -4,11 +4,14 @@ extension TokenLifecycle {
     /// The token is kept until the earlier of the server's expiry and the start of the token call plus the
     /// lifetime asked for (a server clock that runs ahead or behind can't make it outlive either), minus
     /// ``TokenLifecyclePolicy/margin(forLifetime:)`` of that lifetime so it is refreshed before it expires.
+    /// A server expiry that is not after `now` can only come from a clock far off (the token was just minted):
+    /// it is ignored rather than making every request start a token call.
     package mutating func refreshSucceeded(_ ticket: RefreshTicket, grant: TokenGrant, now: ContinuousClock.Instant) -> RefreshResultAction {
         guard case .refreshing(let refresh) = state, refresh.generation == ticket.generation else { return .ignore }
         let localExpiry = grant.requestedLifetime.map { refresh.startedAt + $0 }
+        let serverExpiry = grant.serverExpiry.flatMap { $0 > now ? $0 : nil }
         let expiry: ContinuousClock.Instant? =
-            switch (grant.serverExpiry, localExpiry) {
+            switch (serverExpiry, localExpiry) {
             case (let server?, let local?): min(server, local)
             case (let server?, nil): server
             case (nil, let local?): local

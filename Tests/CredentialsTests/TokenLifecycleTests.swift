@@ -100,6 +100,19 @@ struct TokenLifecycleTests {
         #expect(token.usableUntil == at(2200 - 119))
     }
 
+    @Test func aServerExpiryAlreadyPastIsTakenForSkewAndIgnored() throws {
+        var machine = TokenLifecycle()
+        var ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(100))))
+        var token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("A", server: at(50), lifetime: .seconds(600)), now: at(100))))
+        #expect(token.usableUntil == at(700 - 60))
+        #expect(machine.tokenNeeded(now: at(101)) == .use(token))
+        // Without a requested lifetime such a token has no known expiry.
+        machine = TokenLifecycle()
+        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(100))))
+        token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("B", server: at(100), lifetime: nil), now: at(100))))
+        #expect(token.usableUntil == nil)
+    }
+
     @Test func marginRules() {
         let policy = TokenLifecyclePolicy()
         #expect(policy.margin(forLifetime: .seconds(3600)) == .seconds(300))  // 360 s capped at 5 min
