@@ -10,14 +10,21 @@ package struct IssuedToken: Sendable, Hashable {
     package var generation: UInt64
     /// When it was received.
     package var issuedAt: ContinuousClock.Instant
-    /// After this instant it is refreshed before use (its expiry minus a margin); `nil` when its expiry is
-    /// unknown (used until the server rejects it).
+    /// From this instant on, the first request that needs it starts one refresh and keeps using it meanwhile:
+    /// its expiry minus the whole margin. `nil` when its expiry is unknown (used until the server rejects it).
+    package var refreshAfter: ContinuousClock.Instant?
+    /// From this instant on no request uses it: its expiry minus half the margin, the half kept for clock
+    /// skew and the time a request takes. `nil` when its expiry is unknown.
     package var usableUntil: ContinuousClock.Instant?
 
-    package init(secret: Secret, generation: UInt64, issuedAt: ContinuousClock.Instant, usableUntil: ContinuousClock.Instant?) {
+    package init(
+        secret: Secret, generation: UInt64, issuedAt: ContinuousClock.Instant,
+        refreshAfter: ContinuousClock.Instant?, usableUntil: ContinuousClock.Instant?
+    ) {
         self.secret = secret
         self.generation = generation
         self.issuedAt = issuedAt
+        self.refreshAfter = refreshAfter
         self.usableUntil = usableUntil
     }
 
@@ -25,6 +32,12 @@ package struct IssuedToken: Sendable, Hashable {
     package func isUsable(at now: ContinuousClock.Instant) -> Bool {
         guard let usableUntil else { return true }
         return now < usableUntil
+    }
+
+    /// Whether it is time to replace it (it may still be usable).
+    package func isDue(at now: ContinuousClock.Instant) -> Bool {
+        guard let refreshAfter else { return false }
+        return now >= refreshAfter
     }
 }
 

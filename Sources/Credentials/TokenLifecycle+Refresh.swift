@@ -3,7 +3,8 @@ extension TokenLifecycle {
     ///
     /// The token is kept until the earlier of the server's expiry and the start of the token call plus the
     /// lifetime asked for (a server clock that runs ahead or behind can't make it outlive either), minus
-    /// ``TokenLifecyclePolicy/margin(forLifetime:)`` of that lifetime so it is refreshed before it expires.
+    /// ``TokenLifecyclePolicy/margin(forLifetime:)`` of that lifetime so it is refreshed before it expires;
+    /// it stays usable for half the margin more while that refresh runs.
     /// A server expiry that is not after `now` can only come from a clock far off (the token was just minted):
     /// it is ignored rather than making every request start a token call.
     package mutating func refreshSucceeded(_ ticket: RefreshTicket, grant: TokenGrant, now: ContinuousClock.Instant) -> RefreshResultAction {
@@ -17,15 +18,18 @@ extension TokenLifecycle {
             case (nil, let local?): local
             case (nil, nil): nil
             }
-        let usableUntil = expiry.map { $0 - policy.margin(forLifetime: $0 - now) }
-        let token = IssuedToken(secret: grant.token, generation: ticket.generation, issuedAt: now, usableUntil: usableUntil)
+        let margin = expiry.map { policy.margin(forLifetime: $0 - now) } ?? .zero
+        let token = IssuedToken(
+            secret: grant.token, generation: ticket.generation, issuedAt: now,
+            refreshAfter: expiry.map { $0 - margin }, usableUntil: expiry.map { $0 - margin / 2 })
         state = .valid(token)
         return .succeedWaiters(token)
     }
 
     /// The token call of `ticket` failed at `now` with `error`.
     ///
-    /// The waiters fail with it, and so does every request until the retry time: after a retryable failure
+    /// The waiters fail with it, and so does every request until the retry time (unless the token being
+    /// replaced is still usable: requests keep using it until then): after a retryable failure
     /// ``TokenLifecyclePolicy/backoff(afterFailures:)`` (growing with each failure in a row), after a terminal
     /// one ``TokenLifecyclePolicy/terminalWindow``. The first request after it starts a new token call.
     package mutating func refreshFailed(_ ticket: RefreshTicket, error: TokenFailure, now: ContinuousClock.Instant) -> RefreshResultAction {
@@ -34,9 +38,9 @@ extension TokenLifecycle {
             if error.isRetryable {
                 Failure(
                     error: error, retryAt: now + policy.backoff(afterFailures: refresh.consecutiveFailures + 1),
-                    consecutiveFailures: refresh.consecutiveFailures + 1)
+                    consecutiveFailures: refresh.consecutiveFailures + 1, previous: refresh.previous)
             } else {
-                Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0)
+                Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0, previous: refresh.previous)
             }
         state = .failed(failure)
         return .failWaiters(error)

@@ -14,9 +14,10 @@ package struct TokenLifecycle: Sendable {
         case empty
         /// A token, usable until its ``IssuedToken/usableUntil``.
         case valid(IssuedToken)
-        /// A token call in flight; every request that needs a token waits for it.
+        /// A token call in flight; requests use the token it replaces while that is usable, else wait for it.
         case refreshing(Refresh)
-        /// The last token call failed; requests fail fast with its error until `retryAt`.
+        /// The last token call failed; requests use the token it was to replace while that is usable, else
+        /// fail fast with its error, until `retryAt`.
         case failed(Failure)
     }
 
@@ -25,18 +26,25 @@ package struct TokenLifecycle: Sendable {
         var startedAt: ContinuousClock.Instant
         /// Retryable failures in a row before this refresh, for the backoff should it fail too.
         var consecutiveFailures: Int
+        /// The token being replaced, due for refresh but perhaps still usable.
+        var previous: IssuedToken?
     }
 
     struct Failure: Sendable, Hashable {
         var error: TokenFailure
         var retryAt: ContinuousClock.Instant
         var consecutiveFailures: Int
+        /// The token the failed call was to replace, perhaps still usable.
+        var previous: IssuedToken?
     }
 
     /// What a request that needs a token does next.
     package enum TokenAction: Sendable, Hashable {
         /// Send the request with this token.
         case use(IssuedToken)
+        /// Send the request with this token, which is due for replacement, and meanwhile make the token call
+        /// with this ticket and report its result; nobody waits for it.
+        case useAndRefresh(IssuedToken, RefreshTicket)
         /// Make the token call with this ticket, report its result, and wait for it like every other waiter.
         case startRefresh(RefreshTicket)
         /// A token call is in flight: wait for the result of ``refreshSucceeded(_:grant:now:)`` or
@@ -76,37 +84,50 @@ package struct TokenLifecycle: Sendable {
     package mutating func tokenNeeded(now: ContinuousClock.Instant) -> TokenAction {
         switch state {
         case .valid(let token) where token.isUsable(at: now):
-            return .use(token)
+            guard token.isDue(at: now) else { return .use(token) }
+            return .useAndRefresh(token, beginRefresh(now: now, consecutiveFailures: 0, previous: token))
         case .valid, .empty:
-            return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0))
-        case .refreshing:
-            return .wait
+            return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0, previous: nil))
+        case .refreshing(let refresh):
+            guard let previous = refresh.previous, previous.isUsable(at: now) else { return .wait }
+            return .use(previous)
         case .failed(let failure):
-            guard now >= failure.retryAt else { return .fail(failure.error) }
+            let previous = failure.previous.flatMap { $0.isUsable(at: now) ? $0 : nil }
+            guard now >= failure.retryAt else { return previous.map { .use($0) } ?? .fail(failure.error) }
             let failures = failure.error.isRetryable ? failure.consecutiveFailures : 0
-            return .startRefresh(beginRefresh(now: now, consecutiveFailures: failures))
+            let ticket = beginRefresh(now: now, consecutiveFailures: failures, previous: previous)
+            return previous.map { .useAndRefresh($0, ticket) } ?? .startRefresh(ticket)
         }
     }
 
     /// The server answered 498/499 to a request sent with `token`; the request wants a token for its one retry.
     ///
-    /// Only a rejection of the current token drops it: a rejection of an older one is answered with the newer
+    /// Only a rejection of the current token (or of the one a refresh in flight or failed was to replace)
+    /// drops it: a rejection of an older one is answered with the newer
     /// token (or a wait for the refresh already in flight), so many requests rejected together cause one token
     /// call. A token rejected within ``TokenLifecyclePolicy/freshTokenWindow`` of its issue is not refreshed
     /// again: that is remembered as a terminal `credential_rejected` for ``TokenLifecyclePolicy/terminalWindow``.
     package mutating func tokenRejected(_ token: IssuedToken, now: ContinuousClock.Instant) -> TokenAction {
-        guard case .valid(let current) = state, current.generation == token.generation else {
-            return tokenNeeded(now: now)
+        switch state {
+        case .valid(let current) where current.generation == token.generation:
+            guard now - current.issuedAt >= policy.freshTokenWindow else {
+                let error = TokenFailure(
+                    code: .credentialRejected,
+                    message: "the server rejected a token issued moments before; check the credential's referer and token URL",
+                    isRetryable: false)
+                state = .failed(Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0, previous: nil))
+                return .fail(error)
+            }
+            state = .empty
+        case .refreshing(var refresh) where refresh.previous?.generation == token.generation:
+            refresh.previous = nil
+            state = .refreshing(refresh)
+        case .failed(var failure) where failure.previous?.generation == token.generation:
+            failure.previous = nil
+            state = .failed(failure)
+        case .empty, .valid, .refreshing, .failed:
+            break
         }
-        guard now - current.issuedAt >= policy.freshTokenWindow else {
-            let error = TokenFailure(
-                code: .credentialRejected,
-                message: "the server rejected a token issued moments before; check the credential's referer and token URL",
-                isRetryable: false)
-            state = .failed(Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0))
-            return .fail(error)
-        }
-        state = .empty
         return tokenNeeded(now: now)
     }
 
@@ -115,7 +136,8 @@ package struct TokenLifecycle: Sendable {
     package mutating func credentialChanged(now: ContinuousClock.Instant) -> InvalidationAction {
         switch state {
         case .refreshing:
-            return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0))
+            // Requests may be waiting (even for a refresh that began proactively, once the old token ran out).
+            return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0, previous: nil))
         case .empty, .valid, .failed:
             generation += 1
             state = .empty
@@ -124,9 +146,10 @@ package struct TokenLifecycle: Sendable {
     }
 
     /// Moves to `.refreshing` with a new generation.
-    mutating func beginRefresh(now: ContinuousClock.Instant, consecutiveFailures: Int) -> RefreshTicket {
+    mutating func beginRefresh(now: ContinuousClock.Instant, consecutiveFailures: Int, previous: IssuedToken?) -> RefreshTicket {
         generation += 1
-        state = .refreshing(Refresh(generation: generation, startedAt: now, consecutiveFailures: consecutiveFailures))
+        state = .refreshing(
+            Refresh(generation: generation, startedAt: now, consecutiveFailures: consecutiveFailures, previous: previous))
         return RefreshTicket(generation: generation)
     }
 }

@@ -65,14 +65,66 @@ struct TokenLifecycleTests {
         for _ in 0..<50 { #expect(machine.tokenNeeded(now: at(2)) == .use(token)) }
     }
 
-    @Test func aTokenIsRefreshedOnceAtItsMargin() throws {
+    @Test func aTokenIsRefreshedOnceAtItsMarginAndUsedMeanwhile() throws {
         var (machine, token) = try machineWithToken()
-        // One hour asked and granted: margin is 10% = 6 min, capped at 5 min, so usable until 55 min.
-        #expect(token.usableUntil == at(3600 - 300))
-        #expect(machine.tokenNeeded(now: at(3294)) == .use(token))
-        let ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(3300))))
+        // One hour asked and granted: margin is 10% = 6 min, capped at 5 min: refreshed from 55 min, used
+        // until 57.5 min.
+        #expect(token.refreshAfter == at(3600 - 300) && token.usableUntil == at(3600 - 150))
+        #expect(machine.tokenNeeded(now: at(3299)) == .use(token))
+        guard case .useAndRefresh(token, let ticket) = machine.tokenNeeded(now: at(3300)) else {
+            Issue.record("the first request after the refresh point starts the refresh")
+            return
+        }
         #expect(ticket.generation > token.generation)
+        for _ in 0..<50 { #expect(machine.tokenNeeded(now: at(3301)) == .use(token)) }
+        #expect(machine.tokenNeeded(now: at(3450)) == .wait)
+        let fresh = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(3451))))
+        #expect(machine.tokenNeeded(now: at(3452)) == .use(fresh))
+    }
+
+    @Test func aFailedProactiveRefreshKeepsTheOldTokenInUseUntilItRunsOut() throws {
+        var (machine, token) = try machineWithToken()
+        guard case .useAndRefresh(_, let first) = machine.tokenNeeded(now: at(3300)) else {
+            Issue.record("expected a proactive refresh")
+            return
+        }
+        #expect(machine.refreshFailed(first, error: Self.outage, now: at(3300)) == .failWaiters(Self.outage))
+        #expect(machine.tokenNeeded(now: at(3300) + .milliseconds(500)) == .use(token))
+        guard case .useAndRefresh(token, let second) = machine.tokenNeeded(now: at(3301)) else {
+            Issue.record("after the backoff the next request refreshes again, still using the old token")
+            return
+        }
+        _ = machine.refreshFailed(second, error: Self.outage, now: at(3301))  // backoff 2 s
+        #expect(machine.tokenNeeded(now: at(3302)) == .use(token))
+        #expect(Self.ticket(machine.tokenNeeded(now: at(3450))) != nil)  // run out: everyone waits
+    }
+
+    @Test func rejectingTheTokenBeingReplacedMakesRequestsWaitWithoutAnotherRefresh() throws {
+        var (machine, token) = try machineWithToken()
+        guard case .useAndRefresh(_, let ticket) = machine.tokenNeeded(now: at(3300)) else {
+            Issue.record("expected a proactive refresh")
+            return
+        }
+        for _ in 0..<50 { #expect(machine.tokenRejected(token, now: at(3301)) == .wait) }
         #expect(machine.tokenNeeded(now: at(3301)) == .wait)
+        token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(3302))))
+        #expect(machine.tokenNeeded(now: at(3303)) == .use(token))
+    }
+
+    @Test func aCredentialChangeDuringAProactiveRefreshDropsTheOldToken() throws {
+        var (machine, token) = try machineWithToken()
+        guard case .useAndRefresh(_, let stale) = machine.tokenNeeded(now: at(3300)) else {
+            Issue.record("expected a proactive refresh")
+            return
+        }
+        let current = try #require({ () -> RefreshTicket? in
+            if case .startRefresh(let ticket) = machine.credentialChanged(now: at(3301)) { return ticket }
+            return nil
+        }())
+        #expect(machine.tokenNeeded(now: at(3301)) == .wait)
+        #expect(machine.refreshSucceeded(stale, grant: Self.grant("stale"), now: at(3302)) == .ignore)
+        token = try #require(Self.token(machine.refreshSucceeded(current, grant: Self.grant("new"), now: at(3303))))
+        #expect(token.secret.revealed() == "new")
     }
 
     @Test func aTokenWithoutExpiryIsUsedUntilRejected() throws {
@@ -90,21 +142,21 @@ struct TokenLifecycleTests {
         var machine = TokenLifecycle()
         var ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         var token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("A", server: at(600), lifetime: .seconds(1200)), now: t0)))
-        #expect(token.usableUntil == at(540))
+        #expect(token.refreshAfter == at(540) && token.usableUntil == at(570))
 
         // The server's clock runs ahead (its expiry looks 3 h away), 20 min were asked at the call's start (t=1000):
         // the local lifetime wins, counted from the start of the call, not its end (t=1010); margin 120 s.
         machine = TokenLifecycle()
         ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(1000))))
         token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("B", server: at(1000 + 10_800), lifetime: .seconds(1200)), now: at(1010))))
-        #expect(token.usableUntil == at(2200 - 119))
+        #expect(token.refreshAfter == at(2200 - 119) && token.usableUntil == at(2200) - .milliseconds(59_500))
     }
 
     @Test func aServerExpiryAlreadyPastIsTakenForSkewAndIgnored() throws {
         var machine = TokenLifecycle()
         var ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(100))))
         var token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("A", server: at(50), lifetime: .seconds(600)), now: at(100))))
-        #expect(token.usableUntil == at(700 - 60))
+        #expect(token.refreshAfter == at(700 - 60) && token.usableUntil == at(700 - 30))
         #expect(machine.tokenNeeded(now: at(101)) == .use(token))
         // Without a requested lifetime such a token has no known expiry.
         machine = TokenLifecycle()
@@ -165,10 +217,12 @@ struct TokenLifecycleTests {
         #expect(machine.tokenNeeded(now: at(2)) == .fail(Self.outage))
         ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(3))))
         let token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T", lifetime: .seconds(60)), now: at(3))))
-        #expect(token.usableUntil == at(33))
-        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(33))))
-        _ = machine.refreshFailed(ticket, error: Self.outage, now: at(33))  // first failure again: 1 s
-        #expect(Self.ticket(machine.tokenNeeded(now: at(34))) != nil)
+        // 60 s from the call's start at 3 s; margin 30 s (raised from 6 s, at most half).
+        #expect(token.refreshAfter == at(33) && token.usableUntil == at(48))
+        ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(48))))
+        _ = machine.refreshFailed(ticket, error: Self.outage, now: at(48))  // first failure again: 1 s
+        #expect(machine.tokenNeeded(now: at(48) + .milliseconds(999)) == .fail(Self.outage))
+        #expect(Self.ticket(machine.tokenNeeded(now: at(49))) != nil)
     }
 
     @Test func terminalRejectionIsRememberedForItsWindowSoFiftyRequestsMakeOneCall() throws {
@@ -185,7 +239,7 @@ struct TokenLifecycleTests {
             case .fail(let error):
                 #expect(error == Self.wrongPassword)
                 failed += 1
-            case .use: Issue.record("no token was issued")
+            case .use, .useAndRefresh: Issue.record("no token was issued")
             }
             if i == 0, let ticket {
                 #expect(machine.refreshFailed(ticket, error: Self.wrongPassword, now: at(0)) == .failWaiters(Self.wrongPassword))
