@@ -7,12 +7,13 @@
 /// event carries `now`), starts no task, and holds no continuation: the owner keeps the waiting requests,
 /// including the one told to start the refresh, and resumes them all when the refresh's action says so.
 package struct TokenLifecycle: Sendable {
-    /// Where the credential's token stands. Each case carries its own data, so a token and a refresh in flight,
-    /// or a failure and a usable token, can't be represented together.
+    /// Where the credential's token stands. Each case carries its own data, so two refreshes in flight, a
+    /// failure without its retry time, or a waiter-less state with a stale ticket can't be represented.
     enum State: Sendable, Hashable {
         /// No token yet, or the last one was dropped.
         case empty
-        /// A token, usable until its ``IssuedToken/usableUntil``.
+        /// A token: used as it is until ``IssuedToken/refreshAfter``, then used while one refresh runs, until
+        /// ``IssuedToken/usableUntil``.
         case valid(IssuedToken)
         /// A token call in flight; requests use the token it replaces while that is usable, else wait for it.
         case refreshing(Refresh)
