@@ -115,22 +115,15 @@ extension ResultMessage {
             case .countOnly:
                 break
             case .objectIds(let ids):
-                writeIds(ids, start: start, end: end, to: &writer)
+                Self.writeArray("objectIds", start..<end, to: &writer) { $1.integer(ids[$0]) }
             case .featureIds(let ids):
-                writeFeatureIds(ids, start: start, end: end, to: &writer)
+                Self.writeArray("featureIds", start..<end, to: &writer) { $1.featureId(ids[$0]) }
             case .catalog(let entries):
-                writer.comma()
-                writer.key("catalog")
-                writer.raw("[")
-                for item in start..<end {
-                    if item > start { writer.comma() }
-                    writer.catalogEntry(entries[item])
-                }
-                writer.raw("]")
+                Self.writeArray("catalog", start..<end, to: &writer) { $1.catalogEntry(entries[$0]) }
             case .features(let features):
                 switch features.identifiers {
-                case .objectIds(let ids): writeIds(ids, start: start, end: end, to: &writer)
-                case .featureIds(let ids): writeFeatureIds(ids, start: start, end: end, to: &writer)
+                case .objectIds(let ids): Self.writeArray("objectIds", start..<end, to: &writer) { $1.integer(ids[$0]) }
+                case .featureIds(let ids): Self.writeArray("featureIds", start..<end, to: &writer) { $1.featureId(ids[$0]) }
                 }
                 writer.comma()
                 writer.key("features")
@@ -145,26 +138,19 @@ extension ResultMessage {
         writer.raw("}")
     }
 
-    private func writeIds(_ ids: [Int64], start: Int, end: Int, to writer: inout ContractJSONWriter) {
+    /// `,"key":[…]` holding items `range` of a layer's selection, each written by `element` (given the item's
+    /// index): the one shape of `objectIds`, `featureIds` and `catalog` slices.
+    @inline(__always)
+    private static func writeArray(
+        _ key: StaticString, _ range: Range<Int>, to writer: inout ContractJSONWriter,
+        _ element: (Int, inout ContractJSONWriter) -> Void
+    ) {
         writer.comma()
-        writer.key("objectIds")
+        writer.key(key)
         writer.raw("[")
-        for item in start..<end {
-            if item > start { writer.comma() }
-            writer.integer(ids[item])
-        }
-        writer.raw("]")
-    }
-}
-
-extension ResultMessage {
-    private func writeFeatureIds(_ ids: [FeatureID?], start: Int, end: Int, to writer: inout ContractJSONWriter) {
-        writer.comma()
-        writer.key("featureIds")
-        writer.raw("[")
-        for item in start..<end {
-            if item > start { writer.comma() }
-            writer.featureId(ids[item])
+        for item in range {
+            if item > range.lowerBound { writer.comma() }
+            element(item, &writer)
         }
         writer.raw("]")
     }
