@@ -97,7 +97,7 @@ let package = Package(
         // request limiter, retry backoff and `Retry-After` (moved out of ArcGISEngine when OGC joined).
         .target(
             name: "EngineExecution",
-            dependencies: ["FeatureQuerySupport", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: ["FeatureQuerySupport", "CurlHTTP", .product(name: "DequeModule", package: "swift-collections")],
             swiftSettings: strictSwift
         ),
         // Operator-configured credentials (issue 13): the credentials file, scopes matched to target URLs, and

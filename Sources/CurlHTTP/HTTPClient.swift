@@ -82,6 +82,16 @@ public final class HTTPClient: Sendable {
     private func makeTransfer(_ request: HTTPRequest) throws(HTTPError) -> CurlTransfer {
         let target = try RequestValidation.validate(request)
         let options = request.options
+        let credential: HTTPCredentialRule?
+        if let rule = options.credentials {
+            guard rule.matches(request.url, target: target) else {
+                throw HTTPError(code: .credential, message: "the request's credentials do not cover \(target.origin)")
+            }
+            try RequestValidation.validate(rule)
+            credential = rule
+        } else {
+            credential = configuration.credentials.first { $0.matches(request.url, target: target) }
+        }
         let settings = CurlTransfer.Settings(
             connectTimeout: options.connectTimeout ?? configuration.connectTimeout,
             timeout: options.timeout ?? configuration.timeout,
@@ -90,7 +100,7 @@ public final class HTTPClient: Sendable {
             userAgent: configuration.userAgent,
             enableHTTP2: configuration.enableHTTP2,
             dnsCacheTimeout: configuration.dnsCacheTimeout,
-            credential: configuration.credentials.first { $0.matches(request.url, target: target) },
+            credential: credential,
             connectionPolicy: configuration.connectionPolicy,
             host: target.bareHost,
             isHTTPS: target.scheme == "https"

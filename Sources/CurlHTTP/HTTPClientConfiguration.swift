@@ -75,17 +75,23 @@ public struct HTTPCredentialRule: Sendable, Hashable {
     public var match: Match
     /// PEM file of the CAs to trust for these URLs instead of the system's (a private CA, a self-signed server).
     public var caBundlePath: String?
+    /// libcurl's `sha256//BASE64[;sha256//BASE64...]`: the server's public key must be one of these (a
+    /// self-signed server trusted for this rule's URLs only). Checked in addition to the CA, unless
+    /// ``caBundlePath`` is set too the system's CAs still apply.
+    public var pinnedPublicKey: String?
     public var clientCertificate: HTTPClientCertificate?
     public var authentication: HTTPAuthentication?
 
     public init(
         match: Match,
         caBundlePath: String? = nil,
+        pinnedPublicKey: String? = nil,
         clientCertificate: HTTPClientCertificate? = nil,
         authentication: HTTPAuthentication? = nil
     ) {
         self.match = match
         self.caBundlePath = caBundlePath
+        self.pinnedPublicKey = pinnedPublicKey
         self.clientCertificate = clientCertificate
         self.authentication = authentication
     }

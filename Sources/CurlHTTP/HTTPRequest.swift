@@ -66,17 +66,24 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     public var timeout: Duration?
     public var maxResponseSize: Int?
     public var followRedirects: HTTPRedirectPolicy?
+    /// Credentials and trust for this request instead of the client's matching rule: how a caller that picks
+    /// credentials per request (the worker's credential store, reloaded while the client runs) hands them over.
+    /// Applied only if its `match` covers the request's URL; otherwise the request fails with a `credential`
+    /// error, so a rule can't reach a host it was not made for.
+    public var credentials: HTTPCredentialRule?
 
     public init(
         connectTimeout: Duration? = nil,
         timeout: Duration? = nil,
         maxResponseSize: Int? = nil,
-        followRedirects: HTTPRedirectPolicy? = nil
+        followRedirects: HTTPRedirectPolicy? = nil,
+        credentials: HTTPCredentialRule? = nil
     ) {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxResponseSize = maxResponseSize
         self.followRedirects = followRedirects
+        self.credentials = credentials
     }
 }
 

@@ -29,11 +29,14 @@ package struct ServiceQuery: Sendable, Hashable {
     /// At most this many ids or features per layer; `nil` for all. The result budget may cut sooner.
     package var maxFeatures: Int?
     package var result: ResultKind
+    /// The credential the request picked by name (its `credential` field); `nil` applies whatever covers each
+    /// target by scope. Part of the query's identity: requests with different credentials never share results.
+    package var credential: String?
 
     package init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil, spatialRelationship: SpatialRelation = .intersects,
         outFields: [String] = ["*"], returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil,
-        maxFeatures: Int? = nil, result: ResultKind = .ids
+        maxFeatures: Int? = nil, result: ResultKind = .ids, credential: String? = nil
     ) {
         self.whereClause = whereClause
         self.geometry = geometry
@@ -43,5 +46,6 @@ package struct ServiceQuery: Sendable, Hashable {
         self.outSpatialReference = outSpatialReference
         self.maxFeatures = maxFeatures
         self.result = result
+        self.credential = credential
     }
 }

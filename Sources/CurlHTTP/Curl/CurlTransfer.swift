@@ -137,6 +137,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func configure(_ rule: HTTPCredentialRule, _ easy: CurlEasy) throws(HTTPError) {
         if let ca = rule.caBundlePath { try easy.set(CURLOPT_CAINFO, ca) }
+        if let pinned = rule.pinnedPublicKey { try easy.set(CURLOPT_PINNEDPUBLICKEY, pinned) }
         switch rule.clientCertificate {
         case .pem(let certificate, let key, let passphrase):
             try easy.set(CURLOPT_SSLCERT, certificate)

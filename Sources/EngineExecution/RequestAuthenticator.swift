@@ -1,0 +1,145 @@
+package import CurlHTTP
+
+/// What the engines ask before each request and after a service rejects a token: the seam between the
+/// engines (which know ArcGIS and OGC answers) and the worker's credentials (which know tokens, scopes and
+/// secrets). Engines see no secret handling, and the credentials side sees no protocol.
+///
+/// Every request of a query asks ``authentication(for:credential:)`` again: a token refreshed for one page is
+/// used by the next, and a reloaded credentials file applies to the next request.
+package protocol RequestAuthenticator: Sendable {
+    /// What to add to a request for `url`, for a query that picked `credential` by name (`nil`: whatever covers
+    /// `url` by scope). Obtains a token when the credential needs one and has none (shared by every caller
+    /// that asks at the same time). Nothing covering `url` is not an error: the result is empty.
+    func authentication(for url: String, credential: String?) async throws(AuthenticationFailure) -> AppliedAuthentication
+
+    /// The service answered a request sent with `applied` with 498 (invalid or expired token) or 499 (token
+    /// required): what to send on the request's one retry, or `nil` when nothing new can be sent (the caller
+    /// then fails the request). Refreshes only if `applied`'s token is still the credential's current one, so
+    /// many requests rejected at once cause one token call. Throws when the credential can't be refreshed
+    /// (an API key or pre-generated token is `credential_expired`; a token the server issued moments ago and
+    /// rejects again is `credential_rejected`).
+    func rejected(
+        _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
+    ) async throws(AuthenticationFailure) -> AppliedAuthentication?
+}
+
+/// What one request carries because of its credentials. Tokens travel in headers only, never in URLs.
+package struct AppliedAuthentication: Sendable, Hashable {
+    /// Header fields to add (`X-Esri-Authorization: Bearer …`, the `Referer` the token was minted for, an OGC
+    /// service's API key header). Their values are secrets: never log them.
+    package var headers: [HeaderField]
+    /// HTTP authentication, client certificate and server trust that libcurl applies, for this URL only
+    /// (`HTTPRequestOptions.credentials`).
+    package var network: HTTPCredentialRule?
+    /// The token sent, as the credentials side identifies it, for ``RequestAuthenticator/rejected(_:serviceCode:for:credential:)``;
+    /// `nil` when no token was sent.
+    package var token: TokenReference?
+
+    package init(headers: [HeaderField] = [], network: HTTPCredentialRule? = nil, token: TokenReference? = nil) {
+        self.headers = headers
+        self.network = network
+        self.token = token
+    }
+
+    /// Nothing to add: no credential covers the URL.
+    package static let none = AppliedAuthentication()
+
+    package var isEmpty: Bool { headers.isEmpty && network == nil && token == nil }
+
+    /// One header field. Its description hides the value.
+    package struct HeaderField: Sendable, Hashable, CustomStringConvertible {
+        package var name: String
+        package var value: String
+        package init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+        package var description: String { "\(name): <redacted>" }
+    }
+
+    /// Which token of which credential a request carried: the credential's name (safe to log), the token's
+    /// generation, and the cache key the credentials side keeps it under (a federated server's root).
+    package struct TokenReference: Sendable, Hashable {
+        package var credential: String
+        package var generation: UInt64
+        package var key: String
+        /// What kind of token it is: how the engines name it in errors ("API key", "token").
+        package var isRefreshable: Bool
+        package init(credential: String, generation: UInt64, key: String, isRefreshable: Bool) {
+            self.credential = credential
+            self.generation = generation
+            self.key = key
+            self.isRefreshable = isRefreshable
+        }
+    }
+
+    /// `request` with these headers and network credentials added.
+    package func applied(to request: HTTPRequest) -> HTTPRequest {
+        var request = request
+        for field in headers { request.headers.replace(field.name, field.value) }
+        if let network { request.options.credentials = network }
+        return request
+    }
+}
+
+/// Why a request can't be sent with the credentials it needs, in the worker's contract codes. The message
+/// names the credential and what to do, never a secret.
+package struct AuthenticationFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: String
+        package init(rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
+
+        /// The service wants a token and no credential covers it.
+        package static let authenticationRequired = Code("authentication_required")
+        /// The token service refused the credential: wrong password, invalid client.
+        package static let credentialRejected = Code("credential_rejected")
+        /// An API key or pre-generated token is past its end; only the operator can replace it.
+        package static let credentialExpired = Code("credential_expired")
+        /// The OAuth refresh token expired: run `query-worker login` again.
+        package static let reloginRequired = Code("relogin_required")
+        /// The portal the credential signs in to does not own the server (federation), so its token must not go there.
+        package static let notFederated = Code("not_federated")
+        /// A token minted `ssl: true` would travel over plain http.
+        package static let insecureTransport = Code("insecure_transport")
+        /// The token service could not be reached or failed: try again later.
+        package static let tokenServiceUnavailable = Code("token_service_unavailable")
+        /// The request named a credential that is not configured (it may have been removed by a reload).
+        package static let unknownCredential = Code("unknown_credential")
+        /// The request named a credential whose scope does not cover the URL.
+        package static let credentialScopeMismatch = Code("credential_scope_mismatch")
+    }
+
+    package var code: Code
+    /// What happened and what to do, naming the credential (never a secret).
+    package var message: String
+    /// The credential's name, when one is involved.
+    package var credential: String?
+    /// Whether the same request may succeed later without an operator changing anything.
+    package var isRetryable: Bool
+
+    package init(_ code: Code, _ message: String, credential: String?, isRetryable: Bool = false) {
+        self.code = code
+        self.message = message
+        self.credential = credential
+        self.isRetryable = isRetryable
+    }
+
+    package var description: String { "AuthenticationFailure(\(code)): \(message)" }
+}
+
+/// The authenticator for a worker without credentials: nothing to add, nothing to refresh.
+package struct NoAuthentication: RequestAuthenticator {
+    package init() {}
+    package func authentication(for url: String, credential: String?) async throws(AuthenticationFailure) -> AppliedAuthentication {
+        if let credential {
+            throw AuthenticationFailure(
+                .unknownCredential, "the credential \"\(credential)\" is not configured on this worker", credential: credential)
+        }
+        return .none
+    }
+    package func rejected(
+        _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
+    ) async throws(AuthenticationFailure) -> AppliedAuthentication? { nil }
+}
