@@ -103,6 +103,20 @@ let package = Package(
         // Operator-configured credentials (issue 13): the credentials file, scopes matched to target URLs, and
         // secrets read from files or the environment behind a type that never prints them. No network code.
         .target(name: "Credentials", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
+        // The credentials at work: tokens obtained, shared and refreshed (``CredentialAuthenticator``), token
+        // calls to ArcGIS portals and OAuth endpoints, and what each request carries. The engines see it only as
+        // EngineExecution's `RequestAuthenticator`.
+        .target(
+            name: "Authentication",
+            dependencies: [
+                "Credentials",
+                "EngineExecution",
+                "CurlHTTP",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // The seam between the worker and the engines: targets, queries, per-layer outcomes, the result budget,
         // and the router that picks an engine by the target's kind.
         .target(name: "FeatureService", dependencies: ["QueryLanguage", "FeatureGeometry"], swiftSettings: strictSwift),
@@ -180,6 +194,8 @@ let package = Package(
             name: "QueryWorker",
             dependencies: [
                 "Kafka",
+                "Authentication",
+                "Credentials",
                 "CurlHTTP",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -333,6 +349,20 @@ let package = Package(
                 "PygeoapiFixture",
                 "CurlHTTP",
                 "QueryLanguage",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "AuthenticationTests",
+            dependencies: [
+                "Authentication",
+                "Credentials",
+                "EngineExecution",
+                "CurlHTTP",
+                "SampleFeatureServer",
+                "LoopbackHTTP",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -28,6 +28,10 @@ package struct AppliedAuthentication: Sendable, Hashable {
     /// Header fields to add (`X-Esri-Authorization: Bearer …`, the `Referer` the token was minted for, an OGC
     /// service's API key header). Their values are secrets: never log them.
     package var headers: [HeaderField]
+    /// Query parameters to add: only an `apiKey` credential the operator configured with `in: query` (some OGC
+    /// services take `?apikey=`). Engines replace a parameter of the same name (a `next` link may echo it) and
+    /// redact its value wherever they log or report a URL.
+    package var parameters: [HeaderField]
     /// HTTP authentication, client certificate and server trust that libcurl applies, for this URL only
     /// (`HTTPRequestOptions.credentials`).
     package var network: HTTPCredentialRule?
@@ -35,8 +39,12 @@ package struct AppliedAuthentication: Sendable, Hashable {
     /// `nil` when no token was sent.
     package var token: TokenReference?
 
-    package init(headers: [HeaderField] = [], network: HTTPCredentialRule? = nil, token: TokenReference? = nil) {
+    package init(
+        headers: [HeaderField] = [], parameters: [HeaderField] = [], network: HTTPCredentialRule? = nil,
+        token: TokenReference? = nil
+    ) {
         self.headers = headers
+        self.parameters = parameters
         self.network = network
         self.token = token
     }
@@ -44,7 +52,7 @@ package struct AppliedAuthentication: Sendable, Hashable {
     /// Nothing to add: no credential covers the URL.
     package static let none = AppliedAuthentication()
 
-    package var isEmpty: Bool { headers.isEmpty && network == nil && token == nil }
+    package var isEmpty: Bool { headers.isEmpty && parameters.isEmpty && network == nil && token == nil }
 
     /// One header field. Its description hides the value.
     package struct HeaderField: Sendable, Hashable, CustomStringConvertible {
@@ -73,7 +81,8 @@ package struct AppliedAuthentication: Sendable, Hashable {
         }
     }
 
-    /// `request` with these headers and network credentials added.
+    /// `request` with these headers and network credentials added (not ``parameters``: where they go depends on
+    /// the protocol, GET URL or POST body).
     package func applied(to request: HTTPRequest) -> HTTPRequest {
         var request = request
         for field in headers { request.headers.replace(field.name, field.value) }

@@ -1,0 +1,4 @@
+import Testing
+
+@Suite("Authentication module")
+struct AuthenticationModuleTests {}
