@@ -1,0 +1,94 @@
+internal import CCurl
+internal import CCurlShims
+import Foundation
+import Logging
+
+/// libcurl's verbose output (connections, TLS, authentication rounds, request and response heads) routed to
+/// the client's logger at `.trace`, and only when the logger is at `.trace`: what an operator needs to see
+/// why a handshake or a challenge failed.
+///
+/// Bodies are never logged (libcurl's data and TLS-data records are dropped), and every line goes through
+/// ``CurlVerboseRedaction`` first: credentials in headers and all query-parameter values become `<redacted>`.
+enum CurlVerboseLog {
+    /// Turns verbose output on for one transfer; `opaque` is the transfer (`CURLOPT_DEBUGDATA`).
+    static func install(on easy: CurlEasy, opaque: UnsafeMutableRawPointer) throws(HTTPError) {
+        let code = qw_curl_easy_setopt_debug_cb(easy.handle, debugCallback)
+        guard code == CURLE_OK else {
+            throw HTTPError(code: .other, message: "libcurl refused the debug callback", curlCode: Int32(code.rawValue))
+        }
+        try easy.set(CURLOPT_DEBUGDATA, pointer: opaque)
+        try easy.set(CURLOPT_VERBOSE, true)
+    }
+
+    static let debugCallback: @convention(c) (UnsafeMutableRawPointer?, curl_infotype, UnsafeMutablePointer<CChar>?, Int, UnsafeMutableRawPointer?) -> Int32 = {
+        _, type, data, size, opaque in
+        guard let opaque, let data, size > 0 else { return 0 }
+        let marker: String
+        switch type {
+        case CURLINFO_TEXT: marker = "*"
+        case CURLINFO_HEADER_OUT: marker = ">"
+        case CURLINFO_HEADER_IN: marker = "<"
+        default: return 0  // body and TLS data: never logged
+        }
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(opaque).takeUnretainedValue()
+        guard let logger = transfer.settings.verboseLogger else { return 0 }
+        let text = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) where !line.isEmpty {
+            logger.trace("curl \(marker) \(CurlVerboseRedaction.redact(String(line)))")
+        }
+        return 0
+    }
+}
+
+/// What verbose lines may not show. Header values whose name says they carry a credential (`Authorization`,
+/// `Proxy-Authorization`, `X-Esri-Authorization`, `Cookie`, `Set-Cookie`, any name containing `key`,
+/// `token`, `secret` or `password`), in HTTP/1 form (`Name: value`) and in libcurl's HTTP/2 form
+/// (`[name: value]`); and every query-parameter value of every URL or request line.
+package enum CurlVerboseRedaction {
+    package static let placeholder = "<redacted>"
+
+    package static func redact(_ line: String) -> String {
+        redactHeader(redactQueries(line))
+    }
+
+    /// Whether a header of this name carries a credential.
+    package static func isSensitive(headerName: some StringProtocol) -> Bool {
+        let name = headerName.lowercased()
+        return ["authorization", "cookie", "key", "token", "secret", "password"].contains { name.contains($0) }
+    }
+
+    /// `Name: value`, `[name: value]` (HTTP/2 in libcurl's text) with a sensitive name: the value replaced.
+    private static func redactHeader(_ line: String) -> String {
+        var start = line.startIndex
+        var closing = ""
+        if let bracket = line.lastIndex(of: "["), line.hasSuffix("]") {
+            start = line.index(after: bracket)
+            closing = "]"
+        }
+        guard let colon = line[start...].firstIndex(of: ":") else { return line }
+        let name = line[start..<colon].trimmingCharacters(in: .whitespaces)
+        // A pseudo-header (`:path`) has an empty name here: its value is a URL, handled by the query pass.
+        guard !name.isEmpty, !name.contains(" "), isSensitive(headerName: name) else { return line }
+        return String(line[..<colon]) + ": " + placeholder + closing
+    }
+
+    /// Every `?query` in the line (up to white space, a quote or a bracket) with its values replaced.
+    private static func redactQueries(_ line: String) -> String {
+        guard line.contains("?") else { return line }
+        var output = ""
+        var rest = Substring(line)
+        while let question = rest.firstIndex(of: "?") {
+            output += rest[...question]
+            let afterQuestion = rest.index(after: question)
+            let end = rest[afterQuestion...].firstIndex { $0 == " " || $0 == "\t" || $0 == "'" || $0 == "\"" || $0 == "]" || $0 == ">" }
+                ?? rest.endIndex
+            let query = rest[afterQuestion..<end]
+            output += query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                return pair[...equals] + placeholder
+            }.joined(separator: "&")
+            rest = rest[end...]
+        }
+        return output + rest
+    }
+}

@@ -1,0 +1,88 @@
+import CurlHTTP
+import NetworkAuthFixture
+import Testing
+
+/// Password authentication against real servers, with credentials handed over per request (as the worker
+/// does): Basic (nginx), Digest (apache2), each also in front of a proxied upstream.
+@Suite("Network authentication: passwords")
+struct PasswordAuthTests {
+    @Test("Basic via nginx: the file and the proxied upstream with the password; 401 without or with a wrong one",
+          .enabled(if: NginxAuthServer.isAvailable, "nginx and openssl are needed (scripts/setup-deps installs them)"))
+    func basic() async throws {
+        try await NetworkAuthSupport.withUpstream { upstream in
+            try await NginxAuthServer.with(upstream: upstream.baseURL) { nginx in
+                let origin = HTTPCredentialRule.Match.origin(nginx.httpOrigin)
+                let good = HTTPCredentialRule(match: origin, authentication: HTTPAuthentication(
+                    scheme: .basic, username: NginxAuthServer.basicUser, password: NginxAuthServer.basicPassword))
+                let wrong = HTTPCredentialRule(match: origin, authentication: HTTPAuthentication(
+                    scheme: .basic, username: NginxAuthServer.basicUser, password: "guess"))
+                try await NetworkAuthSupport.withClient { client in
+                    let file = try await client.execute(NetworkAuthSupport.request(nginx.basicFileURL, good))
+                    #expect(file.status == 200)
+                    #expect(file.bodyString == NginxAuthServer.basicBody)
+
+                    let proxied = try await client.execute(NetworkAuthSupport.request(nginx.basicUpstreamPrefix + "layers/0?f=json", good))
+                    #expect(proxied.status == 200)
+                    // The upstream got the path and query, and not the front's Authorization.
+                    #expect(proxied.bodyString == "upstream /layers/0?f=json authorization=none\n")
+
+                    let anonymous = try await client.execute(HTTPRequest(url: nginx.basicUpstreamPrefix + "layers/0"))
+                    #expect(anonymous.status == 401)
+                    #expect(anonymous.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
+                    let refused = try await client.execute(NetworkAuthSupport.request(nginx.basicFileURL, wrong))
+                    #expect(refused.status == 401)
+                }
+            }
+        }
+    }
+
+    @Test("Digest via apache2: the file and the proxied upstream; 401 without credentials",
+          .enabled(if: ApacheAuthServer.isAvailable, "apache2 (apache2-bin) and openssl are needed (scripts/setup-deps installs them)"))
+    func digest() async throws {
+        try await NetworkAuthSupport.withUpstream { upstream in
+            try await ApacheAuthServer.with(upstream: upstream.baseURL) { apache in
+                let rule = HTTPCredentialRule(match: .origin(apache.origin), authentication: HTTPAuthentication(
+                    scheme: .digest, username: ApacheAuthServer.digestUser, password: ApacheAuthServer.digestPassword))
+                try await NetworkAuthSupport.withClient { client in
+                    let file = try await client.execute(NetworkAuthSupport.request(apache.digestFileURL, rule))
+                    #expect(file.status == 200)
+                    #expect(file.bodyString == ApacheAuthServer.digestBody)
+                    let proxied = try await client.execute(NetworkAuthSupport.request(apache.digestUpstreamPrefix + "query?where=1%3D1", rule))
+                    #expect(proxied.status == 200)
+                    #expect(proxied.bodyString == "upstream /query?where=1%3D1 authorization=none\n")
+                    let anonymous = try await client.execute(HTTPRequest(url: apache.digestFileURL))
+                    #expect(anonymous.status == 401)
+                    #expect(anonymous.headers["WWW-Authenticate"]?.hasPrefix("Digest") == true)
+                }
+            }
+        }
+    }
+
+    @Test("Per-request credentials whose match does not cover the URL: a credential error, nothing sent",
+          .enabled(if: NginxAuthServer.isAvailable, "nginx and openssl are needed (scripts/setup-deps installs them)"))
+    func perRequestRuleMustCoverTheURL() async throws {
+        try await NginxAuthServer.with { nginx in
+            let authentication = HTTPAuthentication(scheme: .basic, username: NginxAuthServer.basicUser, password: NginxAuthServer.basicPassword)
+            let elsewhere: [HTTPCredentialRule.Match] = [
+                .origin("http://127.0.0.1:\(nginx.httpsPort)"),
+                .origin("http://localhost:\(nginx.httpPort)"),
+                .prefix(nginx.httpOrigin + "/other/"),
+            ]
+            try await NetworkAuthSupport.withClient { client in
+                for match in elsewhere {
+                    let rule = HTTPCredentialRule(match: match, authentication: authentication)
+                    let error = await #expect(throws: HTTPError.self, "\(match)") {
+                        try await client.execute(NetworkAuthSupport.request(nginx.basicFileURL, rule))
+                    }
+                    #expect(error?.code == .credential, "\(match)")
+                }
+                let before = nginx.accessLog().count
+                let covering = HTTPCredentialRule(match: .prefix(nginx.httpOrigin + "/basic/"), authentication: authentication)
+                let response = try await client.execute(NetworkAuthSupport.request(nginx.basicFileURL, covering))
+                #expect(response.status == 200)
+                // Only the covering request reached nginx.
+                #expect(nginx.accessLog().count == before + 1)
+            }
+        }
+    }
+}
