@@ -2,7 +2,7 @@ import Foundation
 
 /// Debian's nginx in a temporary folder, three loopback ports:
 /// - plain HTTP, `/basic/` behind Basic authentication (``basicUser``/``basicPassword``);
-/// - TLS with the private CA's server certificate for 127.0.0.1 and localhost;
+/// - TLS with the private CA's server certificate for 127.0.0.1 and localhost, HTTP/2 offered by ALPN;
 /// - TLS that requires a client certificate signed by the private CA (`ssl_verify_client on`).
 ///
 /// Each serves a static file and, when started with an `upstream` URL, reverse-proxies a path prefix to it
@@ -119,7 +119,7 @@ package struct NginxAuthServer: Sendable {
                 \(proxy("/basic/upstream/", auth: basicAuth))
                 }
                 server {
-                    listen 127.0.0.1:\(ports[1]) ssl;
+                    listen 127.0.0.1:\(ports[1]) ssl http2;
                     \(tls)
                 \(proxy("/upstream/"))
                 }

@@ -77,6 +77,27 @@ struct VerboseLogTests {
         #expect(!text.contains(NginxAuthServer.basicBody.trimmingCharacters(in: .newlines)))
     }
 
+    @Test("Over HTTP/2 (libcurl logs request headers as text there) no header secret or query value is logged",
+          .enabled(if: NginxAuthServer.isAvailable, "nginx and openssl are needed (scripts/setup-deps installs them)"))
+    func http2Redacted() async throws {
+        let store = CapturingLogHandler.Store()
+        var logger = CapturingLogHandler.logger(store)
+        logger.logLevel = .trace
+        try await NginxAuthServer.with { nginx in
+            let rule = HTTPCredentialRule(match: .origin(nginx.httpsOrigin), caBundlePath: nginx.certificates.caCertificate)
+            try await NetworkAuthSupport.withClient(logger: logger) { client in
+                var request = NetworkAuthSupport.request(nginx.tlsFileURL + "?token=marker-h2-query", rule)
+                request.headers = ["Authorization": "Bearer marker-h2-authorization", "X-Esri-Authorization": "Bearer marker-h2-esri"]
+                let response = try await client.execute(request)
+                #expect(response.status == 200)
+                #expect(response.httpVersion == "2")
+            }
+        }
+        let text = store.all.joined(separator: "\n")
+        #expect(text.contains("<redacted>"), "\(text)")
+        #expect(!text.contains("marker-h2"), "\(text)")
+    }
+
     @Test("Below .trace nothing of libcurl's verbose output is logged")
     func quietBelowTrace() async throws {
         let store = CapturingLogHandler.Store()
@@ -97,6 +118,9 @@ struct VerboseLogTests {
         ("x-my-secret-thing: v", "x-my-secret-thing: <redacted>"),
         ("X-Auth-Token:v", "X-Auth-Token: <redacted>"),
         ("h2h3 [authorization: Bearer abc]", "h2h3 [authorization: <redacted>]"),
+        ("[HTTP/2] [1] [x-esri-authorization: Bearer abc]", "[HTTP/2] [1] [x-esri-authorization: <redacted>]"),
+        ("Authorization: Bearer [abc: def]", "Authorization: <redacted>"),
+        ("Set-Cookie: a=b; Path=/", "Set-Cookie: <redacted>"),
         ("h2h3 [:path: /q?token=abc]", "h2h3 [:path: /q?token=<redacted>]"),
         ("Issue another request to this URL: 'http://h/p?k=v&flag'", "Issue another request to this URL: 'http://h/p?k=<redacted>&flag'"),
         ("Host: 127.0.0.1:8080", "Host: 127.0.0.1:8080"),

@@ -57,19 +57,20 @@ package enum CurlVerboseRedaction {
         return ["authorization", "cookie", "key", "token", "secret", "password"].contains { name.contains($0) }
     }
 
-    /// `Name: value`, `[name: value]` (HTTP/2 in libcurl's text) with a sensitive name: the value replaced.
+    /// `Name: value` at the line's start, or `[name: value]` anywhere (libcurl's HTTP/2 text), with a
+    /// sensitive name: the value replaced, up to the end of the line (or the bracket's end). Every candidate
+    /// is tried, so a value that itself holds brackets can't hide the header.
     private static func redactHeader(_ line: String) -> String {
-        var start = line.startIndex
-        var closing = ""
-        if let bracket = line.lastIndex(of: "["), line.hasSuffix("]") {
-            start = line.index(after: bracket)
-            closing = "]"
+        let starts = [line.startIndex] + line.indices.filter { line[$0] == "[" }.map { line.index(after: $0) }
+        for start in starts {
+            guard let colon = line[start...].firstIndex(of: ":") else { continue }
+            let name = line[start..<colon].trimmingCharacters(in: .whitespaces)
+            // A pseudo-header (`:path`) has an empty name here: its value is a URL, for the query pass.
+            guard !name.isEmpty, !name.contains(" "), !name.contains("["), isSensitive(headerName: name) else { continue }
+            let closing = start == line.startIndex ? "" : "]"
+            return String(line[..<colon]) + ": " + placeholder + closing
         }
-        guard let colon = line[start...].firstIndex(of: ":") else { return line }
-        let name = line[start..<colon].trimmingCharacters(in: .whitespaces)
-        // A pseudo-header (`:path`) has an empty name here: its value is a URL, handled by the query pass.
-        guard !name.isEmpty, !name.contains(" "), isSensitive(headerName: name) else { return line }
-        return String(line[..<colon]) + ": " + placeholder + closing
+        return line
     }
 
     /// Every `?query` in the line (up to white space, a quote or a bracket) with its values replaced.
