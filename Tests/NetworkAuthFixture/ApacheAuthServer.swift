@@ -1,9 +1,12 @@
 import Foundation
 
-/// Debian's apache2 in a temporary folder on one loopback port: `/digest/` behind mod_auth_digest, and, when
-/// started with a ``KerberosRealm``, `/negotiate/` behind mod_auth_gssapi (Kerberos only) with the realm's
-/// `HTTP/localhost` keytab. Each serves `secret.txt`; with an `upstream`, `<prefix>upstream/` is
-/// reverse-proxied to it behind the same authentication.
+/// Debian's apache2 in a temporary folder on one loopback port, two name-based virtual hosts:
+/// - `127.0.0.1` (``origin``): Digest (mod_auth_digest), `/digest/secret.txt`;
+/// - `localhost` (``localhostOrigin``, when started with a ``KerberosRealm``): Negotiate, Kerberos only
+///   (mod_auth_gssapi with the realm's `HTTP/localhost` keytab), `/negotiate/secret.txt`.
+///
+/// With a ``NetworkAuthUpstream``, its paths are reverse-proxied on both hosts behind that host's
+/// authentication (`ProxyPreserveHost`; the front's `Authorization` is not passed on).
 package struct ApacheAuthServer: Sendable {
     package static let digestRealm = "network-auth-digest"
     package static let digestUser = "bob"
@@ -20,9 +23,7 @@ package struct ApacheAuthServer: Sendable {
     /// By name, as the SPN `HTTP/localhost` requires: for Negotiate.
     package var localhostOrigin: String { "http://localhost:\(port)" }
     package var digestFileURL: String { origin + "/digest/secret.txt" }
-    package var digestUpstreamPrefix: String { origin + "/digest/upstream/" }
     package var negotiateFileURL: String { localhostOrigin + "/negotiate/secret.txt" }
-    package var negotiateUpstreamPrefix: String { localhostOrigin + "/negotiate/upstream/" }
 
     /// Whether apache2 and openssl are installed (or `QUERY_WORKER_REQUIRE_INTEROP=1` demands the test run).
     package static var isAvailable: Bool { NetworkAuthTools.available("apache2", "openssl") }
@@ -33,12 +34,12 @@ package struct ApacheAuthServer: Sendable {
     }
 
     package static func with<T>(
-        upstream: String? = nil, kerberos: KerberosRealm? = nil, _ body: (ApacheAuthServer) async throws -> T
+        upstream: NetworkAuthUpstream? = nil, kerberos: KerberosRealm? = nil, _ body: (ApacheAuthServer) async throws -> T
     ) async throws -> T {
         try await withStarted({ try await start(upstream: upstream, kerberos: kerberos) }, stop: { await $0.stop() }, body)
     }
 
-    package static func start(upstream: String? = nil, kerberos: KerberosRealm? = nil) async throws -> ApacheAuthServer {
+    package static func start(upstream: NetworkAuthUpstream? = nil, kerberos: KerberosRealm? = nil) async throws -> ApacheAuthServer {
         let executable = try NetworkAuthTools.require("apache2")
         let openssl = try NetworkAuthTools.require("openssl")
         if kerberos != nil, !NetworkAuthTools.apacheModuleInstalled("mod_auth_gssapi.so") {
@@ -75,7 +76,7 @@ package struct ApacheAuthServer: Sendable {
     /// apache2's error log so far (mod_auth_gssapi explains refusals there).
     package var errorLog: String { (try? String(contentsOfFile: "\(directory)/error.log", encoding: .utf8)) ?? "" }
 
-    static func configuration(directory: String, port: Int, upstream: String?, kerberos: KerberosRealm?) -> String {
+    static func configuration(directory: String, port: Int, upstream: NetworkAuthUpstream?, kerberos: KerberosRealm?) -> String {
         let modules = NetworkAuthTools.apacheModules
         var text = """
             ServerRoot "\(directory)"
@@ -107,37 +108,51 @@ package struct ApacheAuthServer: Sendable {
             <Directory "\(directory)/www">
                 Require all granted
             </Directory>
-            <Location "/digest/">
-                AuthType Digest
-                AuthName "\(digestRealm)"
-                AuthDigestProvider file
-                AuthUserFile "\(directory)/htdigest"
-                Require valid-user
-            </Location>
+            \(virtualHost("127.0.0.1", port: port, staticPath: "/digest/", authentication: digest(directory), upstream: upstream))
 
             """
         if let kerberos {
             text += """
                 LoadModule auth_gssapi_module \(modules)/mod_auth_gssapi.so
-                <Location "/negotiate/">
-                    AuthType GSSAPI
-                    AuthName "network-auth-kerberos"
-                    GssapiCredStore keytab:\(kerberos.serviceKeytab)
-                    GssapiAllowedMech krb5
-                    GssapiBasicAuth Off
-                    Require valid-user
-                </Location>
+                \(virtualHost("localhost", port: port, staticPath: "/negotiate/", authentication: gssapi(kerberos), upstream: upstream))
 
                 """
         }
-        if let upstream {
-            let target = upstream.hasSuffix("/") ? upstream : upstream + "/"
-            // The front's credentials stay at the front.
-            text += "RequestHeader unset Authorization\n"
-            for prefix in ["/digest/upstream/", "/negotiate/upstream/"] where prefix != "/negotiate/upstream/" || kerberos != nil {
-                text += "ProxyPass \"\(prefix)\" \"\(target)\"\nProxyPassReverse \"\(prefix)\" \"\(target)\"\n"
-            }
-        }
         return text
+    }
+
+    /// One name-based virtual host: `authentication` on its static folder and on every proxied path.
+    static func virtualHost(_ name: String, port: Int, staticPath: String, authentication: String, upstream: NetworkAuthUpstream?) -> String {
+        var locations = [staticPath]
+        var proxy = ""
+        if let upstream {
+            locations += upstream.paths
+            // Headers are edited after authentication (fixups): the front's credentials stay at the front.
+            proxy = "ProxyPreserveHost On\nRequestHeader unset Authorization\n"
+                + upstream.paths.map { "ProxyPass \"\($0)\" \"\(upstream.origin)\($0)\"" }.joined(separator: "\n")
+        }
+        let guarded = locations.map { "<Location \"\($0)\">\n\(authentication)\n</Location>" }.joined(separator: "\n")
+        return "<VirtualHost 127.0.0.1:\(port)>\nServerName \(name)\n\(proxy)\n\(guarded)\n</VirtualHost>"
+    }
+
+    static func digest(_ directory: String) -> String {
+        """
+        AuthType Digest
+        AuthName "\(digestRealm)"
+        AuthDigestProvider file
+        AuthUserFile "\(directory)/htdigest"
+        Require valid-user
+        """
+    }
+
+    static func gssapi(_ kerberos: KerberosRealm) -> String {
+        """
+        AuthType GSSAPI
+        AuthName "network-auth-kerberos"
+        GssapiCredStore keytab:\(kerberos.serviceKeytab)
+        GssapiAllowedMech krb5
+        GssapiBasicAuth Off
+        Require valid-user
+        """
     }
 }

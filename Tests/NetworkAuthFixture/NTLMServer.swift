@@ -1,7 +1,8 @@
 import Foundation
 
 /// An NTLM-protected HTTP/1.1 server on loopback: Resources/ntlm_server.py on PyPI's pyspnego (its NTLM
-/// acceptor, users from an `NTLM_USER_FILE` of `DOMAIN:USER:PASSWORD` lines).
+/// acceptor, users from an `NTLM_USER_FILE` of `DOMAIN:USER:PASSWORD` lines). It serves `/ntlm/secret.txt`
+/// and, with a ``NetworkAuthUpstream``, proxies its paths (same path, the front's `Host`).
 ///
 /// Why not gss-ntlmssp behind mod_auth_gssapi: Debian's pair completes NTLM only wrapped in SPNEGO
 /// (`Negotiate`); libcurl's NTLM scheme sends raw `NTLM` tokens, which mod_auth_gssapi 1.6.4 refuses with
@@ -20,8 +21,6 @@ package struct NTLMServer: Sendable {
 
     package var origin: String { "http://127.0.0.1:\(port)" }
     package var fileURL: String { origin + "/ntlm/secret.txt" }
-    /// Behind NTLM, proxied to the upstream.
-    package var upstreamPrefix: String { origin + "/ntlm/upstream/" }
 
     /// Whether the interop Python has pyspnego (or `QUERY_WORKER_REQUIRE_INTEROP=1` demands the test run).
     package static var isAvailable: Bool {
@@ -32,11 +31,11 @@ package struct NTLMServer: Sendable {
         return versions.contains { FileManager.default.fileExists(atPath: "\(site)/\($0)/site-packages/spnego") }
     }
 
-    package static func with<T>(upstream: String? = nil, _ body: (NTLMServer) async throws -> T) async throws -> T {
+    package static func with<T>(upstream: NetworkAuthUpstream? = nil, _ body: (NTLMServer) async throws -> T) async throws -> T {
         try await withStarted({ try await start(upstream: upstream) }, stop: { await $0.stop() }, body)
     }
 
-    package static func start(upstream: String? = nil) async throws -> NTLMServer {
+    package static func start(upstream: NetworkAuthUpstream? = nil) async throws -> NTLMServer {
         guard let python = NetworkAuthTools.python else {
             throw NetworkAuthFixtureFailure("no Python with pyspnego: run scripts/setup-deps (it fills .venv) or set QUERY_WORKER_PYTHON")
         }
@@ -46,7 +45,7 @@ package struct NTLMServer: Sendable {
             try NetworkAuthTools.write("\(domain):\(user):\(password)\n", to: "\(directory)/users")
             let server = try await ServerProcess.start(name: "ntlm-server", in: directory, portCount: 1) { ports in
                 var arguments = [python, "\(NetworkAuthTools.resources)/ntlm_server.py", String(ports[0]), "\(directory)/users", "\(directory)/www"]
-                if let upstream { arguments += ["/ntlm/upstream/", upstream] }
+                if let upstream { arguments += [upstream.origin, upstream.paths.joined(separator: ",")] }
                 return arguments
             }
             return NTLMServer(port: server.ports[0], server: server, directory: directory)

@@ -167,3 +167,30 @@ package enum NetworkAuthTools {
         return text
     }
 }
+
+/// What the fixtures' servers proxy: every request under one of ``paths`` goes to the same path and query on
+/// ``origin``, with the front's `Host` (so an upstream that builds links from it, like the sample server's OGC
+/// face, links back through the front) and without the front's `Authorization`.
+package struct NetworkAuthUpstream: Sendable {
+    /// The sample feature server's paths: ArcGIS REST, OGC API Features and its quirk modes, and a plain prefix.
+    package static let defaultPaths = ["/upstream/", "/arcgis/", "/ogc/", "/ogc-quirks/"]
+
+    /// `http://host:port`, without a path.
+    package let origin: String
+    /// Path prefixes, each starting and ending with `/`.
+    package let paths: [String]
+
+    /// Fails (a fixture failure) when `origin` has a path or `paths` are not `/.../`.
+    package init(origin: String, paths: [String] = defaultPaths) throws {
+        let trimmed = origin.hasSuffix("/") ? String(origin.dropLast()) : origin
+        guard let url = URL(string: trimmed), url.scheme == "http" || url.scheme == "https", url.host != nil, url.path.isEmpty else {
+            throw NetworkAuthFixtureFailure("the upstream must be an origin like http://127.0.0.1:8080, not '\(origin)'")
+        }
+        guard paths.allSatisfy({ $0.hasPrefix("/") && $0.hasSuffix("/") && !$0.contains(" ") }) else {
+            throw NetworkAuthFixtureFailure("proxied paths must start and end with '/': \(paths)")
+        }
+        self.origin = trimmed
+        self.paths = paths
+    }
+}
+

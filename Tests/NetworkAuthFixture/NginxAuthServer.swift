@@ -5,8 +5,9 @@ import Foundation
 /// - TLS with the private CA's server certificate for 127.0.0.1 and localhost, HTTP/2 offered by ALPN;
 /// - TLS that requires a client certificate signed by the private CA (`ssl_verify_client on`).
 ///
-/// Each serves a static file and, when started with an `upstream` URL, reverse-proxies a path prefix to it
-/// (the front's `Authorization` is not passed on), so a test can put the sample feature server behind it.
+/// Each serves a static file and, when started with a ``NetworkAuthUpstream``, reverse-proxies its paths to it
+/// behind the port's authentication, so a test can put the sample feature server behind it: with the
+/// default paths, `httpOrigin + "/arcgis/rest/services/..."` is the sample server's ArcGIS face behind Basic.
 package struct NginxAuthServer: Sendable {
     package static let basicUser = "alice"
     package static let basicPassword = "wonderland"
@@ -26,26 +27,20 @@ package struct NginxAuthServer: Sendable {
     package var mtlsOrigin: String { "https://127.0.0.1:\(mtlsPort)" }
     /// A static file behind Basic authentication.
     package var basicFileURL: String { httpOrigin + "/basic/secret.txt" }
-    /// Behind Basic authentication, proxied to the upstream (append the upstream's path).
-    package var basicUpstreamPrefix: String { httpOrigin + "/basic/upstream/" }
     /// A static file over TLS.
     package var tlsFileURL: String { httpsOrigin + "/files/tls.txt" }
-    /// Over TLS, proxied to the upstream.
-    package var tlsUpstreamPrefix: String { httpsOrigin + "/upstream/" }
     /// Over TLS with a client certificate: answers `client <subject DN>`.
     package var mtlsWhoAmIURL: String { mtlsOrigin + "/whoami" }
-    /// Over TLS with a client certificate, proxied to the upstream.
-    package var mtlsUpstreamPrefix: String { mtlsOrigin + "/upstream/" }
 
     /// Whether nginx and openssl are installed (or `QUERY_WORKER_REQUIRE_INTEROP=1` demands the test run).
     package static var isAvailable: Bool { NetworkAuthTools.available("nginx", "openssl") }
 
     /// Runs `body` with a fresh nginx (its own PKI, ports and folder), stopped and removed afterwards.
-    package static func with<T>(upstream: String? = nil, _ body: (NginxAuthServer) async throws -> T) async throws -> T {
+    package static func with<T>(upstream: NetworkAuthUpstream? = nil, _ body: (NginxAuthServer) async throws -> T) async throws -> T {
         try await withStarted({ try await start(upstream: upstream) }, stop: { await $0.stop() }, body)
     }
 
-    package static func start(upstream: String? = nil) async throws -> NginxAuthServer {
+    package static func start(upstream: NetworkAuthUpstream? = nil) async throws -> NginxAuthServer {
         let executable = try NetworkAuthTools.require("nginx")
         let openssl = try NetworkAuthTools.require("openssl")
         let directory = try NetworkAuthTools.makeDirectory(prefix: "nginx")
@@ -81,19 +76,22 @@ package struct NginxAuthServer: Sendable {
         return text.split(separator: "\n").map(String.init)
     }
 
-    static func configuration(directory: String, certificates: TestCertificateAuthority, ports: [Int], upstream: String?) -> String {
+    static func configuration(directory: String, certificates: TestCertificateAuthority, ports: [Int], upstream: NetworkAuthUpstream?) -> String {
         // `return` would answer before auth_basic runs: /basic/ serves files instead.
-        func proxy(_ location: String, auth: String = "") -> String {
+        func proxy(auth: String = "") -> String {
             guard let upstream else { return "" }
-            let target = upstream.hasSuffix("/") ? upstream : upstream + "/"
-            return """
-                location \(location) {
+            // No URI after the origin: nginx passes the request's own path and query.
+            return upstream.paths.map { path in
+                """
+                location \(path) {
                     \(auth)
-                    proxy_pass \(target);
+                    proxy_pass \(upstream.origin);
+                    proxy_set_header Host $http_host;
                     proxy_set_header Authorization "";
                     proxy_http_version 1.1;
                 }
-            """
+                """
+            }.joined(separator: "\n")
         }
         let basicAuth = "auth_basic \"network-auth\"; auth_basic_user_file \(directory)/htpasswd;"
         let tls = "ssl_certificate \(certificates.serverCertificate); ssl_certificate_key \(certificates.serverKey);"
@@ -116,12 +114,12 @@ package struct NginxAuthServer: Sendable {
                 server {
                     listen 127.0.0.1:\(ports[0]);
                     location /basic/ { \(basicAuth) }
-                \(proxy("/basic/upstream/", auth: basicAuth))
+                \(proxy(auth: basicAuth))
                 }
                 server {
                     listen 127.0.0.1:\(ports[1]) ssl http2;
                     \(tls)
-                \(proxy("/upstream/"))
+                \(proxy())
                 }
                 server {
                     listen 127.0.0.1:\(ports[2]) ssl;
@@ -129,7 +127,7 @@ package struct NginxAuthServer: Sendable {
                     ssl_client_certificate \(certificates.caCertificate);
                     ssl_verify_client on;
                     location = /whoami { return 200 "client $ssl_client_s_dn\\n"; }
-                \(proxy("/upstream/"))
+                \(proxy())
                 }
             }
             """

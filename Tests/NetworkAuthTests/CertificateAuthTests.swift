@@ -9,7 +9,7 @@ struct CertificateAuthTests {
     @Test("A client certificate as PKCS#12 and as PEM opens the server that requires one; without, refused")
     func clientCertificates() async throws {
         try await NetworkAuthSupport.withUpstream { upstream in
-            try await NginxAuthServer.with(upstream: upstream.baseURL) { nginx in
+            try await NginxAuthServer.with(upstream: upstream) { nginx in
                 let pki = nginx.certificates
                 let certificates: [(String, HTTPClientCertificate)] = [
                     ("p12", .pkcs12(path: pki.clientPKCS12, password: pki.pkcs12Password)),
@@ -22,8 +22,8 @@ struct CertificateAuthTests {
                         let whoami = try await client.execute(NetworkAuthSupport.request(nginx.mtlsWhoAmIURL, rule))
                         #expect(whoami.status == 200, "\(name)")
                         #expect(whoami.bodyString == "client \(pki.clientSubject)\n", "\(name)")
-                        let proxied = try await client.execute(NetworkAuthSupport.request(nginx.mtlsUpstreamPrefix + "info", rule))
-                        #expect(proxied.bodyString == "upstream /info authorization=none\n", "\(name)")
+                        let proxied = try await client.execute(NetworkAuthSupport.request(nginx.mtlsOrigin + "/upstream/info", rule))
+                        #expect(proxied.bodyString == NetworkAuthSupport.upstreamAnswer("/upstream/info", via: nginx.mtlsOrigin), "\(name)")
                     }
                     // Trusted server, no certificate: nginx refuses with 400.
                     let trustOnly = HTTPCredentialRule(match: .origin(nginx.mtlsOrigin), caBundlePath: pki.caCertificate)

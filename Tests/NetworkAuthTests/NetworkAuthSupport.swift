@@ -2,6 +2,7 @@ import CurlHTTP
 import Foundation
 import Logging
 import LoopbackHTTP
+import NetworkAuthFixture
 import Synchronization
 
 /// Clients and upstream servers for the network authentication tests, always shut down.
@@ -34,12 +35,20 @@ enum NetworkAuthSupport {
         HTTPRequest(url: url, options: HTTPRequestOptions(credentials: rule))
     }
 
-    /// Runs `body` with a loopback upstream that answers `upstream <path>?<query>` (and which authorization it
-    /// received, so a test sees the front's credentials stay at the front).
-    static func withUpstream<T>(_ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
+    /// Runs `body` with a loopback upstream that answers `upstream <uri> host=<Host> authorization=<...>`, so a
+    /// test sees the path arrive unchanged, the front's host passed on and its credentials kept at the front.
+    static func withUpstream<T>(_ body: (NetworkAuthUpstream) async throws -> T) async throws -> T {
         try await withServer({ request in
-            .text("upstream \(request.uri) authorization=\(request.headers["Authorization"] ?? "none")\n")
-        }, body)
+            .text("upstream \(request.uri) host=\(request.headers["Host"] ?? "none") authorization=\(request.headers["Authorization"] ?? "none")\n")
+        }) { server in
+            try await body(try NetworkAuthUpstream(origin: server.baseURL))
+        }
+    }
+
+    /// What the upstream answers for `path` reached through the front at `origin`.
+    static func upstreamAnswer(_ path: String, via origin: String) -> String {
+        let host = origin.split(separator: "/").last.map(String.init) ?? origin
+        return "upstream \(path) host=\(host) authorization=none\n"
     }
 
     /// Runs `body` with a loopback server on `handler`, then shuts it down.

@@ -10,7 +10,7 @@ struct PasswordAuthTests {
           .enabled(if: NginxAuthServer.isAvailable, "nginx and openssl are needed (scripts/setup-deps installs them)"))
     func basic() async throws {
         try await NetworkAuthSupport.withUpstream { upstream in
-            try await NginxAuthServer.with(upstream: upstream.baseURL) { nginx in
+            try await NginxAuthServer.with(upstream: upstream) { nginx in
                 let origin = HTTPCredentialRule.Match.origin(nginx.httpOrigin)
                 let good = HTTPCredentialRule(match: origin, authentication: HTTPAuthentication(
                     scheme: .basic, username: NginxAuthServer.basicUser, password: NginxAuthServer.basicPassword))
@@ -21,12 +21,12 @@ struct PasswordAuthTests {
                     #expect(file.status == 200)
                     #expect(file.bodyString == NginxAuthServer.basicBody)
 
-                    let proxied = try await client.execute(NetworkAuthSupport.request(nginx.basicUpstreamPrefix + "layers/0?f=json", good))
+                    let proxied = try await client.execute(NetworkAuthSupport.request(nginx.httpOrigin + "/arcgis/rest/services?f=json", good))
                     #expect(proxied.status == 200)
-                    // The upstream got the path and query, and not the front's Authorization.
-                    #expect(proxied.bodyString == "upstream /layers/0?f=json authorization=none\n")
+                    // The upstream got the path and query, the front's Host, and not the front's Authorization.
+                    #expect(proxied.bodyString == NetworkAuthSupport.upstreamAnswer("/arcgis/rest/services?f=json", via: nginx.httpOrigin))
 
-                    let anonymous = try await client.execute(HTTPRequest(url: nginx.basicUpstreamPrefix + "layers/0"))
+                    let anonymous = try await client.execute(HTTPRequest(url: nginx.httpOrigin + "/upstream/layers/0"))
                     #expect(anonymous.status == 401)
                     #expect(anonymous.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
                     let refused = try await client.execute(NetworkAuthSupport.request(nginx.basicFileURL, wrong))
@@ -40,16 +40,18 @@ struct PasswordAuthTests {
           .enabled(if: ApacheAuthServer.isAvailable, "apache2 (apache2-bin) and openssl are needed (scripts/setup-deps installs them)"))
     func digest() async throws {
         try await NetworkAuthSupport.withUpstream { upstream in
-            try await ApacheAuthServer.with(upstream: upstream.baseURL) { apache in
+            try await ApacheAuthServer.with(upstream: upstream) { apache in
                 let rule = HTTPCredentialRule(match: .origin(apache.origin), authentication: HTTPAuthentication(
                     scheme: .digest, username: ApacheAuthServer.digestUser, password: ApacheAuthServer.digestPassword))
                 try await NetworkAuthSupport.withClient { client in
                     let file = try await client.execute(NetworkAuthSupport.request(apache.digestFileURL, rule))
                     #expect(file.status == 200)
                     #expect(file.bodyString == ApacheAuthServer.digestBody)
-                    let proxied = try await client.execute(NetworkAuthSupport.request(apache.digestUpstreamPrefix + "query?where=1%3D1", rule))
+                    let proxied = try await client.execute(NetworkAuthSupport.request(apache.origin + "/ogc/collections?f=json", rule))
                     #expect(proxied.status == 200)
-                    #expect(proxied.bodyString == "upstream /query?where=1%3D1 authorization=none\n")
+                    #expect(proxied.bodyString == NetworkAuthSupport.upstreamAnswer("/ogc/collections?f=json", via: apache.origin))
+                    let anonymousProxied = try await client.execute(HTTPRequest(url: apache.origin + "/ogc/collections"))
+                    #expect(anonymousProxied.status == 401)
                     let anonymous = try await client.execute(HTTPRequest(url: apache.digestFileURL))
                     #expect(anonymous.status == 401)
                     #expect(anonymous.headers["WWW-Authenticate"]?.hasPrefix("Digest") == true)

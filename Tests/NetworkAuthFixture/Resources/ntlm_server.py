@@ -3,11 +3,11 @@
 Debian's gss-ntlmssp behind mod_auth_gssapi accepts NTLM only inside SPNEGO ("Negotiate"); libcurl's NTLM
 scheme sends raw "Authorization: NTLM" tokens, which it refuses. pyspnego's NTLM acceptor takes them.
 
-Usage: ntlm_server.py PORT USER_FILE DOCUMENT_ROOT [UPSTREAM_PREFIX UPSTREAM_URL]
-USER_FILE holds DOMAIN:USER:PASSWORD lines (read through NTLM_USER_FILE). A GET under /ntlm/ answers the file
-below DOCUMENT_ROOT once the connection has authenticated; a path under UPSTREAM_PREFIX is proxied to
-UPSTREAM_URL (the rest of the path and the query appended). NTLM authenticates the connection: the two legs
-must share it, so the server keeps connections alive (HTTP/1.1).
+Usage: ntlm_server.py PORT USER_FILE DOCUMENT_ROOT [UPSTREAM_ORIGIN PATH[,PATH...]]
+USER_FILE holds DOMAIN:USER:PASSWORD lines (read through NTLM_USER_FILE). Once the connection has
+authenticated, a GET under one of the PATHs is proxied to the same path and query on UPSTREAM_ORIGIN (with this
+request's Host, without its Authorization); any other GET answers the file below DOCUMENT_ROOT. NTLM
+authenticates the connection: the two legs must share it, so the server keeps connections alive (HTTP/1.1).
 """
 import base64
 import http.server
@@ -55,11 +55,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.serve()
 
     def serve(self):
-        prefix, upstream = (sys.argv[4], sys.argv[5]) if len(sys.argv) > 5 else (None, None)
-        if prefix and self.path.startswith(prefix):
-            target = upstream.rstrip("/") + "/" + self.path[len(prefix):].lstrip("/")
+        upstream, paths = (sys.argv[4], sys.argv[5].split(",")) if len(sys.argv) > 5 else (None, [])
+        if any(self.path.startswith(prefix) for prefix in paths):
+            request = urllib.request.Request(upstream + self.path, headers={"Host": self.headers.get("Host", "")})
             try:
-                with urllib.request.urlopen(target, timeout=30) as response:
+                with urllib.request.urlopen(request, timeout=30) as response:
                     body, status, kind = response.read(), response.status, response.headers.get("Content-Type", "application/octet-stream")
             except urllib.error.HTTPError as error:
                 body, status, kind = error.read(), error.code, error.headers.get("Content-Type", "text/plain")
