@@ -372,6 +372,7 @@ let package = Package(
             name: "NetworkAuthTests",
             dependencies: [
                 "NetworkAuthFixture",
+                "SampleFeatureServer",
                 "CurlHTTP",
                 "LoopbackHTTP",
                 .product(name: "Logging", package: "swift-log"),
