@@ -36,15 +36,13 @@ package struct KerberosRealm: Sendable {
         let directory = try NetworkAuthTools.makeDirectory(prefix: "kdc")
         let environment = ["KRB5_CONFIG": "\(directory)/krb5.conf", "KRB5_KDC_PROFILE": "\(directory)/kdc.conf"]
         do {
-            var databaseMade = false
+            // The database does not depend on the port: made once, before the KDC's port is picked.
+            try NetworkAuthTools.write(kdcConfiguration(directory: directory, port: 0), to: "\(directory)/kdc.conf")
+            try NetworkAuthTools.write(clientConfiguration(kdcPort: 0), to: "\(directory)/krb5.conf")
+            try await makeDatabase(kdbUtil: kdbUtil, kadmin: kadmin, directory: directory, environment: environment)
             let kdc = try await ServerProcess.start(name: "krb5kdc", in: directory, portCount: 1, environment: environment) { ports in
-                // The port is in both files; the database does not depend on it, so it is made once.
                 try NetworkAuthTools.write(clientConfiguration(kdcPort: ports[0]), to: "\(directory)/krb5.conf")
                 try NetworkAuthTools.write(kdcConfiguration(directory: directory, port: ports[0]), to: "\(directory)/kdc.conf")
-                if !databaseMade {
-                    try makeDatabase(kdbUtil: kdbUtil, kadmin: kadmin, directory: directory, environment: environment)
-                    databaseMade = true
-                }
                 return [krb5kdc, "-n"]
             }
             return KerberosRealm(
@@ -70,34 +68,18 @@ package struct KerberosRealm: Sendable {
         setenv("KRB5CCNAME", "MEMORY:network-auth-tests", 1)
     }
 
-    /// The KDC's database, principals and keytabs, made synchronously (kdb5_util and kadmin.local take
-    /// milliseconds) inside the launch closure.
-    private static func makeDatabase(kdbUtil: String, kadmin: String, directory: String, environment: [String: String]) throws {
-        try runNow([kdbUtil, "create", "-s", "-r", realm, "-P", "network-auth-master"], environment: environment)
+    /// The KDC's database, principals and keytabs.
+    private static func makeDatabase(kdbUtil: String, kadmin: String, directory: String, environment: [String: String]) async throws {
+        try await NetworkAuthTools.run([kdbUtil, "create", "-s", "-r", realm, "-P", "network-auth-master"], environment: environment)
         for command in [
             "addprinc -randkey HTTP/localhost", "addprinc -randkey analyst",
             "ktadd -k \(directory)/http.keytab HTTP/localhost", "ktadd -k \(directory)/client.keytab analyst",
         ] {
-            try runNow([kadmin, "-r", realm, "-q", command], environment: environment)
+            try await NetworkAuthTools.run([kadmin, "-r", realm, "-q", command], environment: environment)
         }
         for keytab in ["http.keytab", "client.keytab"] {
             // The acceptor (apache2's workers) may run as another user.
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: "\(directory)/\(keytab)")
-        }
-    }
-
-    private static func runNow(_ arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try NetworkAuthTools.spawn(process)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NetworkAuthFixtureFailure("\(arguments.prefix(4).joined(separator: " ")) failed with \(process.terminationStatus)")
         }
     }
 
