@@ -3,7 +3,7 @@ import SampleFeatureServer
 
 /// The `--secure` options: a secured server with the documented test users and clients unless replaced.
 struct SecurityOptions: ParsableArguments {
-    @Flag(help: "Serve with token security (a portal by default); see the discussion below.")
+    @Flag(help: "Serve with token security (a portal by default); see the overview above.")
     var secure = false
 
     @Option(help: "With --secure: portal or standalone.")

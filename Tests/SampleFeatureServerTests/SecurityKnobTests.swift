@@ -119,4 +119,34 @@ struct SecurityKnobTests {
             #expect(deployment.authority.counters == SampleSecurityCounters())
         }
     }
+
+    @Test("faults reach the token endpoints: a 503 on oauth2/token is the token service being unavailable")
+    func tokenServiceFault() async throws {
+        try await SecuredDeployment.with { (deployment, client) async throws in
+            deployment.portal.addFault(FaultRule(.http503(retryAfterSeconds: 1), pathContains: "/oauth2/token", trigger: .always))
+            let fields = [("client_id", "sample-app"), ("client_secret", "sample-app-secret"), ("grant_type", "client_credentials")]
+            #expect(try await client.form(deployment.oauthURL + "/token", fields).status == 503)
+            #expect(deployment.authority.counters.oauthToken("client_credentials") == 0)
+            deployment.portal.setFaults([])
+            #expect(try await client.form(deployment.oauthURL + "/token", fields).jsonObject().accessToken != nil)
+        }
+    }
+
+    @Test("securesEverything puts the public tree behind a token too, but not rest/info")
+    func securesEverything() async throws {
+        let authority = SampleTokenAuthority()
+        let configuration = SampleServerConfiguration(security: SampleSecurity(authority: authority, role: .standalone, securesEverything: true))
+        try await TestSupport.withServer(configuration) { (server, client) async throws in
+            #expect(try await client.secured(server.queryURL(.cities), token: nil).jsonObject().errorCode == 499)
+            #expect(try await client.secured(server.baseURL, [("f", "json")], token: nil).jsonObject().errorCode == 499)
+            #expect(try await client.json(server.rootURL + "/arcgis/rest/info", [("f", "json")])["authInfo"] != nil)
+            let token = try #require(try await client.form(
+                server.rootURL + "/arcgis/tokens/generateToken", [("username", "viewer"), ("password", "viewer-password")]).jsonObject().token)
+            #expect(try await client.secured(server.queryURL(.cities), token: token).jsonObject().countResult != nil)
+            #expect(try await client.secured(server.securedQueryURL(.cities), token: token).jsonObject().countResult != nil)
+            // No portal here.
+            #expect(try await client.form(server.rootURL + "/portal/sharing/rest/generateToken", [("username", "viewer")]).status == 404)
+            #expect(server.portalURL == nil && authority.portalURL == nil)
+        }
+    }
 }
