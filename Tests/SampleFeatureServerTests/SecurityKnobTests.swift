@@ -149,4 +149,38 @@ struct SecurityKnobTests {
             #expect(server.portalURL == nil && authority.portalURL == nil)
         }
     }
+
+    @Test("after the lockout's wrong passwords the right one is refused too, until the user is set again")
+    func lockout() async throws {
+        try await SecuredDeployment.with(knobs: SampleSecurityKnobs(lockoutAfterWrongPasswords: 2)) { (deployment, client) async throws in
+            #expect(try await deployment.portalToken(client, password: "wrong").errorDetails == ["Invalid username or password."])
+            #expect(try await deployment.portalToken(client).token != nil)  // a success ends the streak
+            for _ in 0..<2 { _ = try await deployment.portalToken(client, password: "wrong") }
+            let locked = try await deployment.portalToken(client)
+            #expect(locked.token == nil && locked.errorCode == 400)
+            #expect(locked.errorDetails == ["Too many invalid logon attempts. Please try again later."])
+            #expect(try await deployment.portalToken(client, username: "outsider", password: "outsider-password").token != nil)
+            #expect(deployment.authority.counters.wrongPasswords == 3 && deployment.authority.counters.lockedOut == 1)
+            deployment.authority.setUser(SampleUser(username: "viewer", password: "viewer-password"))
+            #expect(try await deployment.portalToken(client).token != nil)
+        }
+    }
+
+    @Test("an API key opens the secured services of every server of its authority; an expired key gets 498")
+    func apiKeys() async throws {
+        try await SecuredDeployment.with { (deployment, client) async throws in
+            deployment.authority.addAPIKey("key-1")
+            for server in [deployment.portal, deployment.federated, deployment.standalone] {
+                #expect(try await client.secured(server.securedQueryURL(.cities), token: "key-1").jsonObject().countResult != nil)
+            }
+            #expect(try await client.secured(deployment.otherFederated.securedQueryURL(.cities), token: "key-1").jsonObject().errorCode == 498)
+            let ogc = deployment.portal.securedOGCURL + "/collections/USA_Cities/items"
+            #expect(try await client.secured(ogc, [("limit", "1")], token: "key-1").status == 200)
+            deployment.authority.expireAPIKey("key-1")
+            #expect(try await client.secured(deployment.portal.securedQueryURL(.cities), token: "key-1").jsonObject().errorCode == 498)
+            #expect(try await client.secured(ogc, [("limit", "1")], token: "key-1").status == 401)
+            let defaultKey = SampleTokenAuthority.defaultAPIKey
+            #expect(try await client.secured(deployment.federated.securedQueryURL(.cities), token: defaultKey).jsonObject().countResult != nil)
+        }
+    }
 }
