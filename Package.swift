@@ -156,6 +156,7 @@ let package = Package(
                 "FeatureService",
                 "ArcGISEngine",
                 "OGCEngine",
+                "EngineExecution",
                 "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
