@@ -12,7 +12,8 @@ import QueryLanguage
 public final class ArcGISEngine: Sendable {
     public let configuration: ArcGISEngineConfiguration
     let transport: ArcGISTransport
-    /// Layer and service metadata by normalised URL (``clearMetadataCache()`` empties both, for tests).
+    /// Layer and service metadata by normalised URL and credential identity (``QueryAuthentication/cacheKey(_:for:)``;
+    /// ``clearMetadataCache()`` empties both, for tests).
     let layers: ExpiringCache<LayerMetadata>
     let services: ExpiringCache<ServiceMetadata>
     /// What every request carries because of the worker's credentials (``NoAuthentication`` for an embedder).
@@ -126,7 +127,7 @@ public final class ArcGISEngine: Sendable {
 
     /// The layers a target stands for: the layer itself, the listed sublayers of a service, or every feature
     /// layer of a service (group layers hold no features and are skipped). Parsed once: each is queried as it is.
-    func layers(of target: ArcGISTarget, credential: String?) async throws(ArcGISError) -> [LayerURL] {
+    func layers(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [LayerURL] {
         let parsed = try LayerURL(parsing: target.url)
         if parsed.layerId != nil {
             guard target.layers == nil else {

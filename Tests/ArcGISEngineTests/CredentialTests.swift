@@ -1,3 +1,4 @@
+import CurlHTTP
 import EngineExecution
 import FeatureService
 import LoopbackHTTP
