@@ -244,6 +244,27 @@ struct CredentialTests {
         await server.shutdown()
     }
 
+    /// Web-tier authentication in front of a service answers HTTP 401, which no token refresh fixes.
+    @Test func an401IsAuthenticationRequiredOrRejectedNeverRefreshed() async throws {
+        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0, logger: EngineTestSupport.logger) { _ in
+            .text("<html><title>401 Unauthorized</title></html>", status: 401, contentType: "text/html")
+        }
+        let client = try HTTPClient(logger: EngineTestSupport.logger)
+        let url = server.baseURL + "/arcgis/rest/services/T/FeatureServer/0"
+        let authenticator = TestAuthenticator()
+        for (engineAuthenticator, expected) in [(NoAuthentication() as any RequestAuthenticator, "authentication_required"), (authenticator, "credential_rejected")] {
+            let engine = ArcGISEngine(
+                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
+                authenticator: engineAuthenticator)
+            let outcomes = await engine.query([ServiceTarget(kind: .arcgis, url: url)], ServiceQuery(result: .count), budget: .unlimited())
+            #expect(outcomes.first?.first?.failure?.code.rawValue == expected)
+            #expect(outcomes.first?.first?.failure?.httpStatus == 401)
+        }
+        #expect(authenticator.snapshot.rejectedCalls == 0)
+        await client.shutdown()
+        await server.shutdown()
+    }
+
     @Test func secretQueryParametersAreRedacted() {
         let redactor = ParameterRedactor()
         redactor.learn([.init(name: "apikey", value: "s3cret value/1")])

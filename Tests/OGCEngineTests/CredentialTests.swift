@@ -1,3 +1,4 @@
+import CurlHTTP
 import EngineExecution
 import FeatureService
 import LoopbackHTTP
@@ -112,9 +113,64 @@ struct CredentialTests {
         #expect(authenticator.snapshot.asked.contains { $0.contains("moved=1") })
     }
 
+    /// HTTP authentication is a network rule libcurl applies for the URL's origin: it is on every request,
+    /// and a 401 to it is rejected without asking for a token.
+    @Test func aNetworkRuleIsAppliedAndA401ToItIsRejected() async throws {
+        let refuse = Mutex(false)
+        let server = try await OGCTestServer.start { _ in
+            if refuse.withLock({ $0 }) { return .json(#"{"code":"Unauthorized"}"#, status: 401) }
+            return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")]))
+        }
+        let authenticator = NetworkAuthenticator(origin: server.http.url(""))
+        let expected = "Basic " + Self.base64("worker:pa55word")
+        try await server.withEngine(authenticator: authenticator) { engine in
+            let first = await server.query(engine, Self.ids)
+            #expect(first.success?.featureIds == [.integer(1)])
+            #expect(server.requests.allSatisfy { $0.headers["Authorization"] == expected })
+            refuse.withLock { $0 = true }
+            let second = await server.query(engine, Self.ids)
+            #expect(second.failure?.code.rawValue == "credential_rejected")
+            #expect(second.failure?.message.contains("\"basic\"") == true)
+            #expect(second.failure?.message.contains("pa55word") == false)
+        }
+    }
+
+    static func base64(_ text: String) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        let bytes = Array(text.utf8)
+        var output = ""
+        for start in stride(from: 0, to: bytes.count, by: 3) {
+            let chunk = Array(bytes[start..<min(start + 3, bytes.count)])
+            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
+            for index in 0..<4 {
+                output.append(index <= chunk.count ? alphabet[(value >> (18 - 6 * index)) & 63] : "=")
+            }
+        }
+        return output
+    }
+
     @Test func theCredentialCodesAreTheSeamsCodes() {
         for code in FeatureServiceError.Code.credentialCodes {
             #expect(FeatureServiceError.Code.layerCodes.contains(code), "\(code)")
         }
+    }
+}
+
+/// HTTP Basic authentication for one origin, as the worker's `password` credential is applied: a network rule,
+/// no token.
+struct NetworkAuthenticator: RequestAuthenticator {
+    let origin: String
+
+    func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication {
+        let rule = HTTPCredentialRule(
+            match: .origin(origin), authentication: HTTPAuthentication(scheme: .basic, username: "worker", password: "pa55word"))
+        return AppliedAuthentication(network: rule, cacheIdentity: "basic")
+    }
+
+    func rejected(
+        _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
+    ) async throws -> AppliedAuthentication? {
+        Issue.record("a 401 to HTTP authentication must not ask for a token")
+        return nil
     }
 }

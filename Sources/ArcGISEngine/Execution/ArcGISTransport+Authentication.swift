@@ -22,6 +22,27 @@ extension ArcGISTransport {
         return nil
     }
 
+    /// The layer's error for an HTTP 401 without an ArcGIS error body (web-tier authentication in front of the
+    /// service, which tokens do not refresh): `authentication_required` when the request carried nothing,
+    /// `credential_rejected` when it carried credentials the server refused.
+    static func unauthorized(
+        _ error: ArcGISError, applied: AppliedAuthentication, auth: QueryAuthentication, layer: String
+    ) -> ArcGISError {
+        let layer = ArcGISResponse.normalizedURL(layer)
+        if applied.isEmpty {
+            return ArcGISError(
+                .authenticationRequired,
+                "\(layer) requires authentication (HTTP 401) and no credential covers it: add a credential whose scope "
+                    + "covers the URL to the worker's credentials file, or name one in the request",
+                layer: layer, httpStatus: 401, details: auth.redactor.redact(error.details))
+        }
+        let which = (applied.token?.credential ?? auth.credential ?? applied.cacheIdentity).map { "the credential \"\($0)\"" }
+            ?? "the credential that covers it"
+        return ArcGISError(
+            .credentialRejected, "\(layer) refused \(which) (HTTP 401): check the credential and its access to the service",
+            layer: layer, httpStatus: 401, details: auth.redactor.redact(error.details))
+    }
+
     /// What to send on the one retry after `error` rejected `applied`, or the layer's error:
     /// `authentication_required` when no token was sent, `credential_rejected` on a second rejection or when the
     /// authenticator has nothing new, and the authenticator's own failure (`credential_expired` for an API key)

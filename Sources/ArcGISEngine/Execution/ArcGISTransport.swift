@@ -55,6 +55,9 @@ final class ArcGISTransport: Sendable {
                 try ArcGISResponse.checkStatus(response.status, headers: response.headers, body: response.body, layer: layer)
                 return try decode(response.body)
             } catch let error as ArcGISError {
+                if error.httpStatus == 401, error.serviceCode == nil {
+                    throw Self.unauthorized(error, applied: applied, auth: auth, layer: layer)
+                }
                 if let serviceCode = Self.rejectionCode(error) {
                     replacement = try await rejection(
                         error, serviceCode: serviceCode, applied: applied, refreshed: refreshed, auth: auth,
