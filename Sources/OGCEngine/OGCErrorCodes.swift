@@ -42,15 +42,6 @@ extension FeatureServiceError.Code {
     package static let crsMismatch = Self("crs_mismatch")
 }
 
-extension FeatureServiceError.Code {
-    /// The codes of ``AuthenticationFailure`` (issue 13), which both engines put on a layer as the
-    /// authenticator or a service's rejection decides: `authentication_required`, `credential_rejected`, ….
-    package static let credentialCodes: [Self] = [
-        "authentication_required", "credential_rejected", "credential_expired", "relogin_required", "not_federated",
-        "insecure_transport", "token_service_unavailable", "unknown_credential", "credential_scope_mismatch",
-    ].map { Self($0) }
-}
-
 /// Errors the engine mints, each naming the layer (collection URL) it belongs to.
 enum OGCFailure {
     static func malformed(_ layer: String, _ what: String, retryable: Bool = false) -> FeatureServiceError {

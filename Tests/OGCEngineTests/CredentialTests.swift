@@ -153,6 +153,12 @@ struct CredentialTests {
         for code in FeatureServiceError.Code.credentialCodes {
             #expect(FeatureServiceError.Code.layerCodes.contains(code), "\(code)")
         }
+        // Every code the authenticator can throw is one a layer may carry.
+        let failures: [AuthenticationFailure.Code] = [
+            .authenticationRequired, .credentialRejected, .credentialExpired, .reloginRequired, .notFederated,
+            .insecureTransport, .tokenServiceUnavailable, .unknownCredential, .credentialScopeMismatch,
+        ]
+        #expect(failures.map(\.rawValue) == FeatureServiceError.Code.credentialCodes.map(\.rawValue))
     }
 }
 
