@@ -61,6 +61,18 @@ struct CredentialTests {
             #expect(result.count > 0)
             #expect(!seen.all.isEmpty && seen.all.allSatisfy { $0.token == TestAuthenticator.token(1) })
         }
+        // Every request a POST: the parameter goes in the form body.
+        let posted = Seen()
+        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        configuration.maxGETURLLength = 10
+        let postAuthorizer = Self.authorizer(posted) { $0.token == TestAuthenticator.token(1) ? .allow : .tokenRequired }
+        try await EngineTestSupport.withEngine(
+            configuration: configuration, authorizer: postAuthorizer, authenticator: authenticator
+        ) { server, engine in
+            let result = try await engine.query(layer: server.layerURL(.cities), FeatureQuery(result: .count))
+            #expect(result.count > 0)
+            #expect(!posted.all.isEmpty && posted.all.allSatisfy { $0.method == "POST" && $0.token == TestAuthenticator.token(1) })
+        }
     }
 
     @Test func fiftyConcurrentRejectionsMintOneToken() async throws {

@@ -58,6 +58,25 @@ struct CredentialTests {
         })
     }
 
+    @Test func debugLogsAndRetriesNeverShowAnAPIKeyParameter() async throws {
+        let failedOnce = Mutex(false)
+        let server = try await OGCTestServer.start(items: { request in
+            if !failedOnce.withLock({ done in defer { done = true }; return done }) {
+                return .json(#"{"code":"Unavailable","description":"busy"}"#, status: 503)
+            }
+            return try await Self.pagedItems()(request)
+        })
+        var (logger, logs) = CapturedLogs.logger()
+        logger.logLevel = .debug
+        let authenticator = TestAuthenticator(parameter: "apikey")
+        let outcome = try await server.withEngine(logger: logger, authenticator: authenticator) { await server.query($0, Self.ids) }
+        #expect(outcome.success?.featureIds == Self.allIDs)
+        let lines = logs.all.map { "\($0.message) \($0.metadata)" }
+        #expect(lines.contains { $0.contains("apikey=<redacted>") })
+        #expect(lines.contains { $0.contains("retrying") })
+        #expect(!lines.contains { $0.contains(TestAuthenticator.token(1)) })
+    }
+
     @Test func a401WithNothingSentIsAuthenticationRequired() async throws {
         let server = try await OGCTestServer.start(items: Self.pagedItems { _ in true })
         let outcome = try await server.withEngine { await server.query($0, Self.ids) }

@@ -130,7 +130,7 @@ final class OGCTransport: Sendable {
             if logger.logLevel <= .debug {
                 logger.debug(
                     "OGC API request",
-                    metadata: ["url": "\(auth.redactor.redact(url))", "status": "\(response.status)", "bytes": "\(response.body.count)"])
+                    metadata: ["url": "\(auth.redactor.redact(request.url))", "status": "\(response.status)", "bytes": "\(response.body.count)"])
             }
             return response
         } catch let error as HTTPError {
