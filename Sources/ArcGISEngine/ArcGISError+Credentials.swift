@@ -11,7 +11,8 @@ extension ArcGISError.Code {
 
     /// Every code a credentials failure can put on a layer (the authenticator's codes, issue 13).
     package static let credentials: [ArcGISError.Code] = [
-        .authenticationRequired, .credentialRejected, .credentialExpired, ArcGISError.Code("relogin_required"), ArcGISError.Code("not_federated"),
-        ArcGISError.Code("insecure_transport"), .tokenServiceUnavailable, ArcGISError.Code("unknown_credential"), ArcGISError.Code("credential_scope_mismatch"),
-    ]
+        "authentication_required", "credential_rejected", "credential_expired", "relogin_required", "not_federated",
+        "insecure_transport", "token_service_unavailable", "unknown_credential", "credential_unavailable",
+        "credential_scope_mismatch",
+    ].map { ArcGISError.Code($0) }
 }

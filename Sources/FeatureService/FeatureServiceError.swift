@@ -30,7 +30,8 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
         /// engines put on a layer as the authenticator or a service's 498/499/401 decides.
         package static let credentialCodes: [Code] = [
             "authentication_required", "credential_rejected", "credential_expired", "relogin_required", "not_federated",
-            "insecure_transport", "token_service_unavailable", "unknown_credential", "credential_scope_mismatch",
+            "insecure_transport", "token_service_unavailable", "unknown_credential", "credential_unavailable",
+            "credential_scope_mismatch",
         ].map { Code(rawValue: $0) }
     }
 

@@ -175,7 +175,7 @@ struct CredentialTests {
         // Every code the authenticator can throw is one a layer may carry.
         let failures: [AuthenticationFailure.Code] = [
             .authenticationRequired, .credentialRejected, .credentialExpired, .reloginRequired, .notFederated,
-            .insecureTransport, .tokenServiceUnavailable, .unknownCredential, .credentialScopeMismatch,
+            .insecureTransport, .tokenServiceUnavailable, .unknownCredential, .credentialUnavailable, .credentialScopeMismatch,
         ]
         #expect(failures.map(\.rawValue) == FeatureServiceError.Code.credentialCodes.map(\.rawValue))
     }
