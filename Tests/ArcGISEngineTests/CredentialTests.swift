@@ -105,19 +105,21 @@ struct CredentialTests {
         }
     }
 
-    @Test func aRejectionMidPagingRetriesOnlyThatPage() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
+    /// Pages by offset (parcels) and features by `objectIds` chunks (the layer without pagination).
+    @Test(arguments: [SampleLayer.parcels, .legacyParcels])
+    func aRejectionMidPagingRetriesOnlyThatPage(_ layer: SampleLayer) async throws {
+        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(layer, envelope: SampleDataset.seedExtent)
         let query = FeatureQuery(geometry: EngineTestSupport.seedExtent, result: .features)
         var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
         configuration.pageConcurrency = 1
-        configuration.objectIdChunkSize = 500
+        configuration.objectIdChunkSize = 25
         // The baseline: the same query, nothing rejected.
         let baseline = Seen()
         let baselineRequests = try await EngineTestSupport.withEngine(
             configuration: configuration, authorizer: Self.authorizer(baseline) { _ in .allow },
             authenticator: TestAuthenticator()
         ) { server, engine in
-            let result = try await engine.query(layer: server.layerURL(.parcels), query)
+            let result = try await engine.query(layer: server.layerURL(layer), query)
             #expect(EngineTestSupport.ids(result) == truth)
             return baseline.queries.count
         }
@@ -138,7 +140,7 @@ struct CredentialTests {
         try await EngineTestSupport.withEngine(
             configuration: configuration, authorizer: authorizer, authenticator: authenticator
         ) { server, engine in
-            let result = try await engine.query(layer: server.layerURL(.parcels), query)
+            let result = try await engine.query(layer: server.layerURL(layer), query)
             #expect(EngineTestSupport.ids(result) == truth)
             #expect(result.isComplete)
         }
