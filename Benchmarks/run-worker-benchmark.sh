@@ -2,9 +2,9 @@
 # Query worker benchmarks, end to end (Kafka in, the sample feature server, Kafka out), each against a peer
 # measured in the same run. Not run by CI.
 #
-#   Benchmarks/run-worker-benchmark.sh [--repetitions N] [--only throughput|supersession|memory] [--strict]
-#                                      [--server-cpus LIST] [--worker-cpus LIST] [--requests N]
-#                                      [--supersessions N]
+#   Benchmarks/run-worker-benchmark.sh [--repetitions N] [--only throughput|supersession|memory|credentials]
+#                                      [--strict] [--server-cpus LIST] [--worker-cpus LIST] [--requests N]
+#                                      [--supersessions N] [--parcels N] [--revocation-in-flight N]
 #
 # 1. throughput: --requests (default 20,000) small ids queries (where + a 200 m envelope) queued on the
 #    request topic, then a fresh `query-worker run` at max-in-flight 64 works through them while the driver
@@ -19,6 +19,15 @@
 #    Target: p99 < 5 ms. Peer: the same cancellation done on the engine directly (Task.cancel()).
 # 3. memory: peak RSS (VmHWM) of a `query-worker run` holding 1,000 requests in flight (max-in-flight 1000,
 #    the server delaying every query). Target: < 150 MB. The server's figures are printed for scale.
+# 4. credentials (issue 13): a `--secure` server (a portal) serves LA_County_Parcels publicly and behind a token
+#    in its Secured folder; workers get a credentials file with one token credential for the Secured folder.
+#    (a) requests/s of --requests ids queries on the secured layer against the same queries on the public one
+#    (same server, same worker settings, fresh worker per run, sides alternating). Target: secured >= 0.95x
+#    public. Also CPU per request and the token calls per run. (b) on a second server that holds every query
+#    of the secured layer 1 s: --revocation-in-flight (default 1,000) count queries in flight (max-in-flight
+#    as many) when every token is revoked (POST /_sample/security revokeAll=true): token calls made (target
+#    1), requests answered 498, time until all succeed, every outcome succeeded.
+#    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
 #
 # Medians over --repetitions (default 3) runs per side; every worker run is a fresh process. Wrong outcomes
 # always fail the script (exit 1); a missed target only with --strict.
@@ -28,7 +37,7 @@
 # worker-benchmark (Benchmarks/Package.swift) in Benchmarks/.build, as the other benchmark scripts do.
 # WORKER_SCRATCH and BENCH_SCRATCH move the two scratch paths (for builds of two trees side by side).
 # THROUGHPUT_ARGS="..." adds options to the throughput driver (say "--max-in-flight 256 --sides worker"; see
-# `worker-benchmark throughput --help`). SKIP_BUILD=1 reuses what was built last time; QUERY_WORKER=PATH measures that query-worker binary instead of
+# `worker-benchmark throughput --help`), CREDENTIALS_ARGS="..." to the credentials driver (say "--skip 200"). SKIP_BUILD=1 reuses what was built last time; QUERY_WORKER=PATH measures that query-worker binary instead of
 # building one (a build of another tree, say). Needs wrk (scripts/setup-deps installs it).
 #
 # CPUs: the sample server stands in for a remote ArcGIS server, so for throughput and memory it runs as its own
@@ -51,6 +60,9 @@ ONLY=""
 STRICT=()
 REQUESTS=20000
 SUPERSESSIONS=500
+PARCELS=""
+REVOCATION_IN_FLIGHT=1000
+REVOCATION_LATENCY_MS=1000
 CPU_COUNT="$(nproc 2>/dev/null || echo 1)"
 SERVER_CPUS=""
 WORKER_CPUS=""
@@ -68,6 +80,8 @@ while (( $# > 0 )); do
         --worker-cpus) WORKER_CPUS="${2?--worker-cpus needs a CPU list (empty: unpinned)}"; shift 2 ;;
         --requests) REQUESTS="${2:?--requests needs a number}"; shift 2 ;;
         --supersessions) SUPERSESSIONS="${2:?--supersessions needs a number}"; shift 2 ;;
+        --parcels) PARCELS="${2:?--parcels needs a number}"; shift 2 ;;
+        --revocation-in-flight) REVOCATION_IN_FLIGHT="${2:?--revocation-in-flight needs a number}"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
@@ -75,8 +89,12 @@ done
 [[ "$REPETITIONS" =~ ^[1-9][0-9]*$ ]] || die "--repetitions must be a positive number"
 [[ "$REQUESTS" =~ ^[1-9][0-9]*$ ]] || die "--requests must be a positive number"
 [[ "$SUPERSESSIONS" =~ ^[1-9][0-9]*$ ]] || die "--supersessions must be a positive number"
-[[ -z "$ONLY" || "$ONLY" == throughput || "$ONLY" == supersession || "$ONLY" == memory ]] \
-    || die "--only takes throughput, supersession or memory"
+[[ -z "$PARCELS" || "$PARCELS" =~ ^[1-9][0-9]*$ ]] || die "--parcels must be a positive number"
+[[ "$REVOCATION_IN_FLIGHT" =~ ^[1-9][0-9]*$ ]] || die "--revocation-in-flight must be a positive number"
+[[ -z "$ONLY" || "$ONLY" == throughput || "$ONLY" == supersession || "$ONLY" == memory || "$ONLY" == credentials ]] \
+    || die "--only takes throughput, supersession, memory or credentials"
+PARCEL_ARGS=()
+[[ -n "$PARCELS" ]] && PARCEL_ARGS=(--parcels "$PARCELS")
 WRK="$(command -v wrk || true)"
 [[ -n "$WRK" && -x "$WRK" ]] || die "wrk is missing: run scripts/setup-deps (Debian package wrk)"
 
@@ -133,7 +151,7 @@ log "$(swift --version 2>/dev/null | head -n 1); $("$WRK" --version 2>&1 | head 
 status=0
 if [[ -z "$ONLY" || "$ONLY" == throughput ]]; then
     check_idle throughput
-    start_server throughput
+    start_server throughput "${PARCEL_ARGS[@]}"
     driver throughput --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --requests "$REQUESTS" --wrk "$WRK" \
         --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${THROUGHPUT_ARGS:-} || status=1
     stop_server
@@ -149,6 +167,25 @@ if [[ -z "$ONLY" || "$ONLY" == memory ]]; then
     start_server memory --parcels 100000 --fault "latency:ms=600000,path=FeatureServer/0/query"
     driver memory --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" || status=1
     stop_server
+    echo
+fi
+if [[ -z "$ONLY" || "$ONLY" == credentials ]]; then
+    check_idle credentials
+    # The revocation server first (its URL is only passed on), then the throughput server, whose CPU time counts.
+    start_server revocation --secure "${PARCEL_ARGS[@]}" \
+        --fault "latency:ms=$REVOCATION_LATENCY_MS,path=Secured/LA_County_Parcels/FeatureServer/0/query"
+    REVOCATION_URL="$SERVER_URL"
+    REVOCATION_PID="$SERVER_PID"
+    SERVER_PID=""
+    trap 'SERVER_PID="$REVOCATION_PID" stop_server; cleanup' EXIT
+    start_server credentials --secure "${PARCEL_ARGS[@]}"
+    driver credentials --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --requests "$REQUESTS" \
+        --revocation-server-url "$REVOCATION_URL" --revocation-latency-ms "$REVOCATION_LATENCY_MS" \
+        --revocation-in-flight "$REVOCATION_IN_FLIGHT" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${CREDENTIALS_ARGS:-} || status=1
+    stop_server
+    SERVER_PID="$REVOCATION_PID"
+    stop_server
+    trap cleanup EXIT
 fi
 log "load after the run:$(uptime | sed 's/.*load average://')"
 (( status == 0 )) || log "FAILED (see above)"

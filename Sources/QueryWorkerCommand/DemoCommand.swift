@@ -5,8 +5,9 @@ import SampleFeatureServer
 
 /// `query-worker demo`: the README's main command. One process runs the embedded Kafka cluster, the sample
 /// feature server and a worker, publishes the seed's queries (and a few that show supersession, a failing
-/// sublayer and the host allowlist), prints each outcome as it arrives, and checks every one against the
-/// dataset's ground truth. Exits 1 when an outcome is missing or wrong, so it doubles as a smoke test.
+/// sublayer and the host allowlist, and a secured layer behind one-minute tokens), prints each outcome as it
+/// arrives, and checks every one against the dataset's ground truth. Exits 1 when an outcome is missing or
+/// wrong, so it doubles as a smoke test.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -17,7 +18,10 @@ struct DemoCommand: AsyncParsableCommand {
             over the seed extent on LA_County_Parcels/FeatureServer/0; the USA fan-out (USA/MapServer, \
             sublayers 0, 2, 3); a request for the real LA County layer, which the allowlist refuses; with \
             faults on, the fan-out again with one sublayer failing (partial); and five requests on one task in \
-            quick succession (the first four superseded). Each outcome is printed as it arrives and compared \
+            quick succession (the first four superseded); then, on the server's Secured folder behind \
+            one-minute tokens (a token credential in a credentials file written to a temporary folder), a \
+            100,000-feature download that outlives its token and 50 requests at once after every token was \
+            revoked, printing the token calls each cost (one). Each outcome is printed as it arrives and compared \
             with the dataset's ground truth. Exit status 0 when every outcome is as expected, else 1. Logs \
             (warnings and worse by default) go to standard error.
             """
@@ -46,6 +50,7 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = StandardErrorLogging.logger(label: "demo", level: logLevel.level)
         printLine("query-worker demo")
         let stack = try await DemoStack.start(parcels: parcels, seed: seed, logger: logger)
+        defer { stack.credentials.remove() }
         let settings = stack.settings
         printLine(
             "  Kafka    embedded cluster at \(stack.cluster.bootstrapServers): \(settings.topics.requests) "
@@ -56,9 +61,10 @@ struct DemoCommand: AsyncParsableCommand {
                 + "\(OutcomeText.grouped(stack.server.dataset.parcelCount)) parcels, ready in \(Self.seconds(clock.now - started))")
         let truthStarted = clock.now
         let plan = try DemoPlan.make(server: stack.server)
-        let count = plan.seedPhase.count + plan.ogcPhase.count + plan.faultPhase.count
+        let count = plan.seedPhase.count + plan.ogcPhase.count + plan.faultPhase.count + plan.securedPhase.all.count
         printLine("  truth    \(count) expected outcomes, computed by brute force over the dataset in \(Self.seconds(clock.now - truthStarted))")
         printLine("  worker   \(settings.workerID) in group \(settings.groupID), allowedHosts \(settings.allowedHosts.joined(separator: ","))")
+        printLine("  secured  portal \(stack.server.portalURL ?? "-"); credentials file \(stack.credentials.file)")
 
         let report = try await stack.run { producer in
             try await play(plan, stack: stack, producer: producer, logger: logger)
@@ -73,14 +79,16 @@ struct DemoCommand: AsyncParsableCommand {
         printLine("All as expected: \(summary); every count and id list matches the dataset's ground truth.")
     }
 
-    /// The two phases: the seed queries, then the same fan-out with a failing sublayer and the burst.
+    /// The phases: the seed queries, OGC API Features, the same fan-out with a failing sublayer and the
+    /// burst, then the secured layer (``DemoSecuredPhase``).
     private func play(_ plan: DemoPlan, stack: DemoStack, producer: KafkaProducer, logger: Logger) async throws -> DemoReport {
         let topics = stack.settings.topics
         let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
-        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.faultPhase).map(\.requestId))
+        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
+        // 90 s for the public phases, and the secured phase's download (about 80 s) and the rest of it.
         return try await OutcomeStream.withStream(
             client: client, topics: [topics.results, topics.errors], wanted: wanted,
-            deadline: .now.advanced(by: .seconds(90)), logger: logger
+            deadline: .now.advanced(by: .seconds(90 + 150)), logger: logger
         ) { stream in
             var report = DemoReport(labels: plan.labels)
             printLine("")
@@ -107,6 +115,10 @@ struct DemoCommand: AsyncParsableCommand {
             try await DemoStack.send(plan.faultPhase, with: producer, topic: topics.requests)
             try await report.collect(plan.faultPhase, from: &stream)
             stack.server.setFaults([])
+
+            let secured = DemoSecuredPhase(
+                plan: plan.securedPhase, server: stack.server, authority: stack.authority, producer: producer, topic: topics.requests)
+            try await secured.play(into: &report, from: &stream)
             return report
         }
     }

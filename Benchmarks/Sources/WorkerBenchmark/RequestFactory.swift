@@ -40,11 +40,12 @@ enum RequestFactory {
         }
     }
 
-    /// A request message in the contract's format (docs/contract/examples/request-map-extent.json).
-    static func requestJSON(requestId: String, taskId: String, layerURL: String, _ spec: QuerySpec) -> String {
+    /// A request message in the contract's format (docs/contract/examples/request-map-extent.json), asking for
+    /// `result` (`ids`, or `count`: one HTTP request instead of two).
+    static func requestJSON(requestId: String, taskId: String, layerURL: String, _ spec: QuerySpec, result: String = "ids") -> String {
         #"{"requestId":"\#(requestId)","taskId":"\#(taskId)","targets":[{"type":"arcgis","url":"\#(layerURL)"}],"#
             + #""query":{"where":"\#(spec.whereClause)","extent":{"xmin":\#(spec.xmin),"ymin":\#(spec.ymin),"#
-            + #""xmax":\#(spec.xmax),"ymax":\#(spec.ymax),"spatialReference":{"wkid":3857}},"result":"ids"}}"#
+            + #""xmax":\#(spec.xmax),"ymax":\#(spec.ymax),"spatialReference":{"wkid":3857}},"result":"\#(result)"}}"#
     }
 
     /// The engine's query for a spec, as the worker builds it from the request (`QuerySpec.serviceQuery`, then `FeatureQuery(_:)`:

@@ -22,6 +22,8 @@ final class WorkerChild {
         var logFile: String
         /// Further `--set key=value` settings.
         var extraSettings: [String] = []
+        /// A credentials file (`--credentials-file`), or nil for none.
+        var credentialsFile: String? = nil
     }
 
     let pid: Int32
@@ -45,6 +47,7 @@ final class WorkerChild {
             "--set", "summaryInterval=0s",
         ]
         for setting in configuration.extraSettings { arguments += ["--set", setting] }
+        if let file = configuration.credentialsFile { arguments += ["--credentials-file", file] }
         if let cpus = configuration.cpus { arguments = ["/usr/bin/taskset", "-c", cpus] + arguments }
         guard FileManager.default.createFile(atPath: configuration.logFile, contents: nil),
             let log = FileHandle(forWritingAtPath: configuration.logFile)

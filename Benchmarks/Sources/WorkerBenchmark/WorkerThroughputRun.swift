@@ -33,6 +33,8 @@ struct WorkerThroughputRun {
     let workDirectory: String
     /// Further `--set key=value` settings for the worker.
     var extraSettings: [String] = []
+    /// The worker's credentials file, or nil for none.
+    var credentialsFile: String? = nil
     let logger: Logger
 
     func run(_ name: String) async throws -> Figures {
@@ -45,7 +47,8 @@ struct WorkerThroughputRun {
         }
         let worker = try WorkerChild(WorkerChild.Configuration(
             queryWorker: queryWorker, bootstrapServers: rig.bootstrapServers, groupID: "workers-\(name)", topics: topics,
-            maxInFlight: maxInFlight, cpus: cpus, logFile: "\(workDirectory)/\(name).log", extraSettings: extraSettings))
+            maxInFlight: maxInFlight, cpus: cpus, logFile: "\(workDirectory)/\(name).log", extraSettings: extraSettings,
+            credentialsFile: credentialsFile))
         do {
             let figures = try await measure(worker, reader)
             await worker.stop()

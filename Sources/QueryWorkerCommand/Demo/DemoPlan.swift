@@ -36,12 +36,15 @@ struct ExpectedLayer: Sendable {
 }
 
 /// The demo's requests, phase by phase: the seed's seven where clauses, the USA fan-out, a host outside
-/// the allowlist, then (with faults on) a sublayer failing on its own and a burst showing supersession.
+/// the allowlist, then (with faults on) a sublayer failing on its own and a burst showing supersession,
+/// then the secured layer.
 struct DemoPlan: Sendable {
     var seedPhase: [DemoRequest]
     /// The seed's OGC API Features flow (``ogcPhase(server:)``).
     var ogcPhase: [DemoRequest]
     var faultPhase: [DemoRequest]
+    /// The secured layer behind a one-minute token (``securedPhase(server:)``).
+    var securedPhase: SecuredPlan
     /// A short name per layer URL, for the one-line outcomes.
     var labels: [String: String]
 
@@ -61,6 +64,7 @@ struct DemoPlan: Sendable {
         }
         for collection in DaraaCollection.allCases { labels["\(server.ogcURL)/collections/\(collection.id)"] = "OGC \(collection.id)" }
         labels[server.ogcURL] = "OGC landing page"
+        labels[server.securedLayerURL(.parcels)] = "secured parcels"
 
         let seed = SampleDataset.seedExtent
         let seedExtent = ExtentArgument(
@@ -79,7 +83,9 @@ struct DemoPlan: Sendable {
 
         var faulted = [try usaRequest(server, "usa/pop2000-over-100k", population: 100_000, result: "ids", faulted: true)]
         faulted += try burst(server)
-        return DemoPlan(seedPhase: seeds, ogcPhase: try ogcPhase(server: server), faultPhase: faulted, labels: labels)
+        return DemoPlan(
+            seedPhase: seeds, ogcPhase: try ogcPhase(server: server), faultPhase: faulted,
+            securedPhase: try securedPhase(server: server), labels: labels)
     }
 
     /// The seed application's real layer: the worker must refuse it, since only 127.0.0.1 is allowed.

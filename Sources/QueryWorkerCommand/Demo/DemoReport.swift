@@ -13,27 +13,48 @@ struct DemoReport {
     var allAsExpected: Bool { failures.isEmpty && received == requested }
 
     /// Reads outcomes until every request of `requests` has one (or the stream ends), printing a line per
-    /// outcome: `ok` or `WRONG`, the requestId, the status, the layers' counts and the duration.
-    mutating func collect(_ requests: [DemoRequest], from stream: inout OutcomeStream) async throws {
+    /// outcome: `ok` or `WRONG`, the requestId, the status, the layers' counts and the duration. With
+    /// `eachLine` false only wrong outcomes get a line, and one line sums up the rest (a burst of 50).
+    mutating func collect(_ requests: [DemoRequest], from stream: inout OutcomeStream, eachLine: Bool = true) async throws {
         requested += requests.count
         var pending = Dictionary(requests.map { ($0.requestId, $0) }, uniquingKeysWith: { first, _ in first })
+        var right = 0
+        var matches = 0
         while !pending.isEmpty, let completed = try await stream.next() {
             let outcome = completed.outcome
             guard let id = outcome.requestId, let request = pending.removeValue(forKey: id) else { continue }
             received += 1
             statuses[outcome.status, default: 0] += 1
             let problems = DemoCheck.problems(outcome, expected: request.expected)
-            let detail = OutcomeText.line(outcome) { labels[$0.url] ?? $0.url }
-            printLine("  \(problems.isEmpty ? "ok   " : "WRONG") \(Self.padded(id, 26)) \(Self.padded(outcome.status, 11)) \(detail)")
+            if problems.isEmpty {
+                right += 1
+                matches += (outcome.layers ?? []).reduce(0) { $0 + ($1.count ?? 0) }
+            }
+            if eachLine || !problems.isEmpty {
+                let detail = OutcomeText.line(outcome) { labels[$0.url] ?? $0.url }
+                printLine("  \(problems.isEmpty ? "ok   " : "WRONG") \(Self.padded(id, 26)) \(Self.padded(outcome.status, 11)) \(detail)")
+            }
             for problem in problems {
                 printLine("        \(problem)")
                 failures.append("\(id): \(problem)")
             }
         }
+        if !eachLine, right > 0 {
+            let range = "\(requests.first?.requestId ?? "")…\(requests.last?.requestId.split(separator: "/").last ?? "")"
+            printLine("  ok    \(Self.padded(range, 26)) \(right) as expected, \(OutcomeText.grouped(matches)) matches in all")
+        }
         for id in pending.keys.sorted() {
             printLine("  WRONG \(Self.padded(id, 26)) no outcome")
             failures.append("\(id): no outcome arrived")
         }
+    }
+
+    /// Records a check beyond the outcomes (token calls, pages asked): prints `problem` and fails the demo
+    /// when `holds` is false.
+    mutating func check(_ holds: Bool, _ subject: String, _ problem: @autoclosure () -> String) {
+        guard !holds else { return }
+        printLine("  WRONG \(Self.padded(subject, 26)) \(problem())")
+        failures.append("\(subject): \(problem())")
     }
 
     /// `9 succeeded, 1 partial, 4 superseded, 1 rejected`, in the contract's order of statuses.

@@ -8,11 +8,19 @@ import Synchronization
 /// Everything the demo runs in one process: the embedded Kafka cluster, the sample feature server, one
 /// worker (built by `WorkerAssembly`, as `query-worker run` builds it) and a producer for the requests.
 ///
+/// The server plays an ArcGIS portal: its services stay public, and its `Secured` folder serves the same
+/// ones behind a token (``DemoSecuredPhase``). The worker reads a credentials file (``DemoCredentials``)
+/// with a token credential for that folder.
+///
 /// The worker and the producer run inside ``run(_:)`` and are shut down gracefully when its body returns
-/// or throws: the worker drains and leaves its group, the producer flushes, then the server stops.
+/// or throws: the worker drains and leaves its group, the producer flushes, then the server stops. The
+/// command removes the credentials folder at the end.
 struct DemoStack {
     let cluster: EmbeddedKafkaCluster
     let server: SampleFeatureServer
+    /// The portal's token authority: knobs, revocation and the counters of token calls.
+    let authority: SampleTokenAuthority
+    let credentials: DemoCredentials
     let settings: WorkerSettings
     let logger: Logger
 
@@ -37,9 +45,21 @@ struct DemoStack {
         try cluster.createTopic(settings.topics.requests, partitions: requestPartitions)
         try cluster.createTopic(settings.topics.results, partitions: outcomePartitions)
         try cluster.createTopic(settings.topics.errors, partitions: outcomePartitions)
+        let authority = SampleTokenAuthority(knobs: DemoSecuredPhase.knobs)
         let server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(parcelCount: parcels, seed: seed), logger: logger)
-        return DemoStack(cluster: cluster, server: server, settings: settings, logger: logger)
+            configuration: SampleServerConfiguration(
+                parcelCount: parcels, seed: seed, security: SampleSecurity(authority: authority, role: .portal)),
+            logger: logger)
+        let credentials: DemoCredentials
+        do {
+            credentials = try DemoCredentials.write(scope: server.securedBaseURL)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        settings.credentialsFile = credentials.file
+        return DemoStack(
+            cluster: cluster, server: server, authority: authority, credentials: credentials, settings: settings, logger: logger)
     }
 
     /// Runs the worker and a request producer while `body` runs, then shuts everything down in order.

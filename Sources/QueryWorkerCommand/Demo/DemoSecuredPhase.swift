@@ -1,0 +1,129 @@
+import Kafka
+import SampleFeatureServer
+
+/// The demo's secured phase (issue 13): a 100,000-feature download that outlives its one-minute token, and
+/// 50 requests meeting a revoked token, each checked against ground truth, with the token calls the server
+/// counted (one each).
+///
+/// The server is a portal; its `Secured` folder serves the same layers behind a token. Its tokens live one
+/// minute, and it reports their expiry an hour late (the sample server's clock-skew knob): the worker can't
+/// refresh them early, so the expiry reaches it as 498s in the middle of the download, the case the worker
+/// must get right (one refresh, the rejected pages asked once more, nothing restarted, lost or duplicated).
+struct DemoSecuredPhase {
+    let plan: SecuredPlan
+    let server: SampleFeatureServer
+    let authority: SampleTokenAuthority
+    let producer: KafkaProducer
+    let topic: String
+
+    /// How long the server holds each query of the secured parcels layer during the download. The worker
+    /// sends at most 16 requests to a host at once: 4 counts, then 52 pages in 4 waves of 16, each wave
+    /// taking this long, so the run lasts about 5 waves (65 s) and the token (minted just before) expires
+    /// during the last one.
+    static let downloadLatencyMs = 13_000
+    /// The server's token lifetime.
+    static let tokenLifetimeSeconds = 60
+    /// How late the server reports each token's expiry.
+    static let reportedExpiryLateSeconds = 3_600
+
+    /// The knobs the portal starts with.
+    static var knobs: SampleSecurityKnobs {
+        var knobs = SampleSecurityKnobs()
+        knobs.tokenLifetimeSeconds = tokenLifetimeSeconds
+        knobs.clockSkewSeconds = reportedExpiryLateSeconds
+        return knobs
+    }
+
+    func play(into report: inout DemoReport, from stream: inout OutcomeStream) async throws {
+        let clock = ContinuousClock()
+        printLine("")
+        printLine(
+            "Secured: the same parcels in the portal's Secured folder, credential \"\(DemoCredentials.name)\" (kind token, "
+                + "its password in a 0600 file); tokens live \(Self.tokenLifetimeSeconds) s and the portal reports their expiry "
+                + "an hour late, so the worker meets the expiry as 498s:")
+        authority.resetCounters()
+        try await DemoStack.send([plan.firstToken], with: producer, topic: topic)
+        try await report.collect([plan.firstToken], from: &stream)
+        let first = authority.counters
+        printLine("        first token: \(Self.calls(first))")
+        report.check(first.tokenCalls == 1, plan.firstToken.requestId, "\(first.tokenCalls) token calls, expected 1")
+
+        try await download(into: &report, from: &stream, clock: clock)
+
+        authority.revokeAllTokens()
+        authority.resetCounters()
+        printLine("")
+        printLine("Every token revoked at the server, then \(plan.revoked.count) requests at once on the secured parcels:")
+        let started = clock.now
+        try await DemoStack.send(plan.revoked, with: producer, topic: topic)
+        try await report.collect(plan.revoked, from: &stream, eachLine: false)
+        let revoked = authority.counters
+        printLine(
+            "        \(Self.calls(revoked)); \(revoked.rejected(498)) requests answered 498 and asked once more; "
+                + "all done in \(DemoCommand.seconds(clock.now - started))")
+        report.check(revoked.tokenCalls == 1, "secured/revoked-*", "\(revoked.tokenCalls) token calls, expected 1")
+        report.check(revoked.rejected(498) >= 1, "secured/revoked-*", "no request met the revoked token")
+    }
+
+    /// The download: the latency on, the parts sent at once, then what the server saw.
+    private func download(into report: inout DemoReport, from stream: inout OutcomeStream, clock: ContinuousClock) async throws {
+        printLine("")
+        printLine(
+            "\(OutcomeText.grouped(DemoPlan.downloadFeatures)) features (OBJECTID only) in \(plan.download.count) requests at once, "
+                + "each page held \(Self.downloadLatencyMs / 1_000) s by the server, outliving the token:")
+        server.resetStatistics()
+        authority.resetCounters()
+        server.setFaults([FaultRule(.latency(milliseconds: Self.downloadLatencyMs), pathContains: Self.securedQueryPath)])
+        let started = clock.now
+        try await DemoStack.send(plan.download, with: producer, topic: topic)
+        try await report.collect(plan.download, from: &stream)
+        server.setFaults([])
+        let counters = authority.counters
+        let tally = PageTally(server.statistics.recentRequests.filter { $0.path.hasSuffix(Self.securedQueryPath) })
+        let rejected = counters.rejected(498)
+        printLine(
+            "        \(Self.calls(counters)); \(rejected) requests answered 498 after the expiry, each asked once more; "
+                + "\(tally.asked) queries for \(tally.distinct) different ones, first pages asked \(tally.firstPages) times; "
+                + "\(DemoCommand.seconds(clock.now - started))")
+        let subject = "secured/download-*"
+        report.check(counters.tokenCalls == 1, subject, "\(counters.tokenCalls) token calls, expected 1")
+        report.check(rejected >= 1, subject, "no request met the expired token: the download ended before it expired")
+        report.check(tally.asked - tally.distinct == rejected, subject, "\(tally.asked - tally.distinct) queries repeated, but \(rejected) 498s")
+        report.check(tally.mostAsked <= 2, subject, "a query was sent \(tally.mostAsked) times")
+        report.check(tally.firstPages == plan.download.count, subject, "first pages asked \(tally.firstPages) times: a run restarted")
+    }
+
+    /// `/Secured/LA_County_Parcels/FeatureServer/0/query`: the secured layer's query path, and only its.
+    static var securedQueryPath: String { "/Secured/\(SampleLayer.parcels.path)/query" }
+
+    /// `1 token call (generateToken 1, exchange 0)`.
+    private static func calls(_ counters: SampleSecurityCounters) -> String {
+        "\(counters.tokenCalls) token call\(counters.tokenCalls == 1 ? "" : "s") (generateToken \(counters.generateToken), "
+            + "exchange \(counters.exchange))"
+    }
+}
+
+/// The secured layer's query requests as the server logged them: repeats are found by their parameters
+/// (a retried page is the same request again; the token travels in a header, not among them).
+struct PageTally {
+    /// Query requests received.
+    var asked = 0
+    /// Different queries among them.
+    var distinct = 0
+    /// The most times one query was received.
+    var mostAsked = 0
+    /// Requests for a first page (`resultOffset=0`).
+    var firstPages = 0
+
+    init(_ requests: [RecordedRequest]) {
+        var times: [[String]: Int] = [:]
+        for request in requests {
+            let identity = request.parameters.map { "\($0.name)=\($0.value)" }.sorted()
+            times[identity, default: 0] += 1
+            if request.parameter("resultOffset") == "0" { firstPages += 1 }
+        }
+        asked = requests.count
+        distinct = times.count
+        mostAsked = times.values.max() ?? 0
+    }
+}
