@@ -80,6 +80,9 @@ extension ArcGISTokenIssuer {
             try checkScope(service, credential, site: site)
             portalTokenURL = service
         }
+        if TokenEndpoints.isArcGISOnline(site: site, portalTokenURL: portalTokenURL) {
+            return TokenAudience(key: portalTokenURL, tokenServiceURL: portalTokenURL)
+        }
         return TokenAudience(key: site, tokenServiceURL: portalTokenURL, exchangeForServer: site)
     }
 

@@ -49,6 +49,16 @@ package enum TokenEndpoints {
         return first == second
     }
 
+    /// ArcGIS Online's hosted services (`services*.arcgis.com`) take the ArcGIS Online portal token as it is; an
+    /// exchange (`serverUrl`) is for servers federated with ArcGIS Enterprise (arcgis-rest-js decides the same).
+    package static func isArcGISOnline(site: String, portalTokenURL: String) -> Bool {
+        guard let site = try? CredentialURL(parsing: site),
+            let portal = try? CredentialURL(parsing: String(portalTokenURL.prefix { $0 != "?" }))
+        else { return false }
+        return site.scheme == "https" && portal.scheme == "https" && site.host.hasSuffix(".arcgis.com")
+            && portal.host.hasSuffix(".arcgis.com")
+    }
+
     /// Whether a token URL is under one of the credential's scopes: only then may a password found in a server's
     /// `rest/info` (rather than given by the operator) be sent to it.
     package static func isInScope(_ url: String, of credential: Credential) -> Bool {

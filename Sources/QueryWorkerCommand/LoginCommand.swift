@@ -59,7 +59,7 @@ struct CredentialSelection: ParsableArguments {
 
     func resolve() throws -> Credential {
         guard let path = credentialsFile ?? ProcessInfo.processInfo.environment["QUERY_WORKER_CREDENTIALS_FILE"] else {
-            throw ValidationError("give --credentials-file or set QUERY_WORKER_CREDENTIALS_FILE")
+            throw CommandFailure("give --credentials-file or set QUERY_WORKER_CREDENTIALS_FILE")
         }
         let store: CredentialStore
         do throws(CredentialsConfigurationError) { store = try CredentialsFile.load(path: path) } catch { throw CommandFailure(error.message) }

@@ -22,4 +22,13 @@ struct TokenEndpointsTests {
         #expect(TokenEndpoints.portal(ofTokenURL: "https://gis.example.com/arcgis/tokens/generateToken") == nil)
         #expect(TokenEndpoints.requestURL(try CredentialURL(parsing: "http://127.0.0.1:8080/p")) == "http://127.0.0.1:8080/p")
     }
+
+    @Test("ArcGIS Online's hosted services take its portal token; Enterprise servers and plain http do not")
+    func arcgisOnline() {
+        let online = "https://www.arcgis.com/sharing/rest/generateToken"
+        #expect(TokenEndpoints.isArcGISOnline(site: "https://services3.arcgis.com/AbC123/arcgis", portalTokenURL: online))
+        #expect(!TokenEndpoints.isArcGISOnline(site: "https://gis.example.com/server", portalTokenURL: online))
+        #expect(!TokenEndpoints.isArcGISOnline(site: "https://services3.arcgis.com/AbC123/arcgis", portalTokenURL: "https://gis.example.com/portal/sharing/rest/generateToken"))
+        #expect(!TokenEndpoints.isArcGISOnline(site: "https://services3.arcgis.com.evil.net/arcgis", portalTokenURL: online))
+    }
 }
