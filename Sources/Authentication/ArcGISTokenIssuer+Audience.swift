@@ -108,6 +108,9 @@ extension ArcGISTokenIssuer {
     func siteInfo(of site: String) async throws -> SiteInfo {
         let client = self.client
         let timeout = requestTimeout
-        return try await siteInfoCache.value(for: site) { try await SiteInfo.load(site: site, client: client, timeout: timeout) }
+        switch try await siteInfoCache.value(for: site, load: { try await SiteInfo.load(site: site, client: client, timeout: timeout) }) {
+        case .info(let info): return info
+        case .unusable(let reason): throw SiteInfo.LoadFailure(reason: reason, isRetryable: false)
+        }
     }
 }

@@ -21,7 +21,7 @@ package final class ArcGISTokenIssuer: TokenIssuer {
     let resolver: SecretResolver
     let logger: Logger
     let requestTimeout: Duration
-    let siteInfoCache: ExpiringCache<SiteInfo>
+    let siteInfoCache: ExpiringCache<SiteInfo.Answer>
 
     /// - Parameters:
     ///   - siteInfoTTL: how long a site's `rest/info` answer is used (federation changes rarely).

@@ -33,9 +33,17 @@ package struct SiteInfo: Sendable, Hashable {
         var isRetryable: Bool
     }
 
-    /// Loads `<site>/rest/info?f=json`. Transport failures and 5xx are retryable; anything that is not an info
-    /// answer is not.
-    static func load(site: String, client: HTTPClient, timeout: Duration) async throws -> SiteInfo {
+    /// A site's answer as cached: its info, or why it has none. A site that answers but not with its info (a
+    /// 404, another product) is remembered like a good answer, so a credential with a `tokenUrl` doesn't ask
+    /// it again on every request; only retryable failures are not cached.
+    enum Answer: Sendable {
+        case info(SiteInfo)
+        case unusable(reason: String)
+    }
+
+    /// Loads `<site>/rest/info?f=json`. Transport failures and 5xx throw a retryable ``LoadFailure``; an
+    /// answer that is not an info answer is ``Answer/unusable(reason:)``.
+    static func load(site: String, client: HTTPClient, timeout: Duration) async throws -> Answer {
         let url = TokenEndpoints.infoURL(siteRoot: site)
         var request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
         request.options.timeout = timeout
@@ -50,8 +58,8 @@ package struct SiteInfo: Sendable, Hashable {
             throw LoadFailure(reason: "\(url) answered HTTP \(response.status)", isRetryable: true)
         }
         guard response.status == 200, let json = try? ParsedJSON(reading: response.body), let info = SiteInfo(json: json) else {
-            throw LoadFailure(reason: "\(url) did not answer with the site's info (HTTP \(response.status))", isRetryable: false)
+            return .unusable(reason: "\(url) did not answer with the site's info (HTTP \(response.status))")
         }
-        return info
+        return .info(info)
     }
 }

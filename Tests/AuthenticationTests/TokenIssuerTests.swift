@@ -138,6 +138,9 @@ struct TokenIssuerTests {
             let audience = try await issuer.audience(for: credential, url: portal.base + "/portal/sharing/rest/content/items/1")
             #expect(audience.exchangeForServer == nil)
             #expect(try await issuer.issue(credential, for: audience).requiresTLS)
+            // The portal's REST API has no rest/info here (404): remembered, not asked again per request.
+            _ = try await issuer.audience(for: credential, url: portal.base + "/portal/sharing/rest/content/items/2")
+            #expect(portal.calls("/portal/sharing/rest/info") == 1)
         }
     }
 }
