@@ -114,7 +114,9 @@ package enum TokenResponseReader {
         if status >= 500 || status == 429 || code >= 500 || outages.contains(oauthError ?? "") {
             return unavailable(call, "failed (\(detail))")
         }
-        if call.purpose == .refresh, code == 498 || oauthError == "invalid_grant" {
+        // A refresh sends every parameter it needs, so an invalid request, like an invalid grant, is about the
+        // refresh token (unknown, revoked: ArcGIS answers 400 `invalid_request`; expired: 498).
+        if call.purpose == .refresh, code == 498 || oauthError == "invalid_grant" || oauthError == "invalid_request" {
             return TokenFailure(code: .reloginRequired, message: reloginMessage(call), isRetryable: false)
         }
         if (400..<500).contains(code) || refusals.contains(oauthError ?? "") || status == 498 {

@@ -10,7 +10,7 @@ import Testing
 @Suite("OAuth login and logout")
 struct LoginTests {
     /// A port free a moment ago: bound on 0 and released.
-    private func freePort() async throws -> Int {
+    static func freePort() async throws -> Int {
         let probe = try await LoopbackHTTPServer.start(logger: TestSupport.logger) { _ in .text("") }
         let port = probe.port
         await probe.shutdown()
@@ -23,7 +23,7 @@ struct LoginTests {
     }
 
     /// Starts `login`, returns the task and the authorize URL it announced.
-    private func start(_ login: OAuthLogin, timeout: Duration = .seconds(20)) async throws -> (Task<OAuthLogin.Session, any Error>, String) {
+    static func start(_ login: OAuthLogin, timeout: Duration = .seconds(20)) async throws -> (Task<OAuthLogin.Session, any Error>, String) {
         let (urls, sink) = AsyncStream.makeStream(of: String.self)
         let task = Task { try await login.run(timeout: timeout) { sink.yield($0) } }
         var iterator = urls.makeAsyncIterator()
@@ -32,7 +32,7 @@ struct LoginTests {
     }
 
     /// The browser: the authorize URL answers with a redirect, which is followed to the listener.
-    private func approve(_ url: String, client: HTTPClient) async throws -> HTTPResponse {
+    static func approve(_ url: String, client: HTTPClient) async throws -> HTTPResponse {
         let authorize = try await client.execute(HTTPRequest(url: url))
         #expect(authorize.status == 302)
         let location = try #require(authorize.headers["Location"])
@@ -43,16 +43,16 @@ struct LoginTests {
     func endToEnd() async throws {
         let folder = try TestSupport.temporaryFolder()
         let file = folder + "/me.json"
-        let port = try await freePort()
+        let port = try await Self.freePort()
         try await TestSupport.withPortal { portal, client in
             let credential = try credential(portal, file: file, port: port)
             let login = try OAuthLogin(credential: credential, redirectURI: nil, client: client, logger: TestSupport.logger)
-            let (task, url) = try await start(login)
+            let (task, url) = try await Self.start(login)
             #expect(url.hasPrefix(portal.portalURL + "/sharing/rest/oauth2/authorize?"))
             #expect(url.contains("code_challenge=\(login.pkce.challenge)"))
             #expect(url.contains("code_challenge_method=S256"))
             #expect(!url.contains(login.pkce.verifier.revealed()))
-            let page = try await approve(url, client: client)
+            let page = try await Self.approve(url, client: client)
             #expect(page.status == 200)
             let session = try await task.value
             #expect(session.username == FakePortal.username)
@@ -83,10 +83,10 @@ struct LoginTests {
     func wrongState() async throws {
         let folder = try TestSupport.temporaryFolder()
         let file = folder + "/me.json"
-        let port = try await freePort()
+        let port = try await Self.freePort()
         try await TestSupport.withPortal { portal, client in
             let login = try OAuthLogin(credential: try credential(portal, file: file, port: port), redirectURI: nil, client: client, logger: TestSupport.logger)
-            let (task, _) = try await start(login)
+            let (task, _) = try await Self.start(login)
             let page = try await client.execute(HTTPRequest(url: "http://127.0.0.1:\(port)/callback?code=forged&state=not-the-state"))
             #expect(page.status == 400)
             await #expect(throws: OAuthSessionFailure.self) { _ = try await task.value }
@@ -99,13 +99,13 @@ struct LoginTests {
     func failures() async throws {
         let folder = try TestSupport.temporaryFolder()
         let file = folder + "/me.json"
-        let port = try await freePort()
+        let port = try await Self.freePort()
         try await TestSupport.withPortal { portal, client in
             let declined = try OAuthLogin(
                 credential: try credential(portal, file: file, port: port, clientID: "unknown-app"), redirectURI: nil, client: client,
                 logger: TestSupport.logger)
-            let (task, url) = try await start(declined)
-            _ = try await approve(url, client: client)
+            let (task, url) = try await Self.start(declined)
+            _ = try await Self.approve(url, client: client)
             do {
                 _ = try await task.value
                 Issue.record("a declined sign-in succeeded")
