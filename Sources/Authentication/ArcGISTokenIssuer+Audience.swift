@@ -108,7 +108,11 @@ extension ArcGISTokenIssuer {
     func siteInfo(of site: String) async throws -> SiteInfo {
         let client = self.client
         let timeout = requestTimeout
-        switch try await siteInfoCache.value(for: site, load: { try await SiteInfo.load(site: site, client: client, timeout: timeout) }) {
+        let network = networkRule(TokenEndpoints.infoURL(siteRoot: site))
+        let load: @Sendable () async throws -> SiteInfo.Answer = {
+            try await SiteInfo.load(site: site, client: client, timeout: timeout, network: network)
+        }
+        switch try await siteInfoCache.value(for: site, load: load) {
         case .info(let info): return info
         case .unusable(let reason): throw SiteInfo.LoadFailure(reason: reason, isRetryable: false)
         }

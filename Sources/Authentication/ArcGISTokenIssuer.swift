@@ -22,19 +22,23 @@ package final class ArcGISTokenIssuer: TokenIssuer {
     let logger: Logger
     let requestTimeout: Duration
     let siteInfoCache: ExpiringCache<SiteInfo.Answer>
+    let networkRule: @Sendable (_ url: String) -> HTTPCredentialRule?
 
     /// - Parameters:
     ///   - siteInfoTTL: how long a site's `rest/info` answer is used (federation changes rarely).
     ///   - requestTimeout: the whole of one token call.
+    ///   - networkRule: the server trust and client certificate for a token or `rest/info` URL (the
+    ///     authenticator's store decides, as for any request); `nil` for libcurl's defaults.
     package init(
         client: HTTPClient, resolver: SecretResolver, logger: Logger, siteInfoTTL: Duration = .seconds(600),
-        requestTimeout: Duration = .seconds(30)
+        requestTimeout: Duration = .seconds(30), networkRule: @escaping @Sendable (_ url: String) -> HTTPCredentialRule? = { _ in nil }
     ) {
         self.client = client
         self.resolver = resolver
         self.logger = logger
         self.requestTimeout = requestTimeout
         self.siteInfoCache = ExpiringCache(ttl: siteInfoTTL)
+        self.networkRule = networkRule
     }
 
     package func issue(_ credential: Credential, for audience: TokenAudience) async throws(TokenFailure) -> IssuedGrant {
@@ -80,6 +84,7 @@ package final class ArcGISTokenIssuer: TokenIssuer {
         var request = HTTPRequest.formPost(url: url, fields: fields, headers: ["Accept": "application/json"])
         request.options.timeout = requestTimeout
         request.options.maxResponseSize = 1 << 20
+        request.options.credentials = networkRule(url)
         logger.debug("token call", metadata: ["credential": "\(call.credential)", "url": "\(url)", "purpose": "\(call.purpose)"])
         do {
             return try await client.execute(request)

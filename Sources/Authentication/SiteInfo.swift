@@ -43,9 +43,10 @@ package struct SiteInfo: Sendable, Hashable {
 
     /// Loads `<site>/rest/info?f=json`. Transport failures and 5xx throw a retryable ``LoadFailure``; an
     /// answer that is not an info answer is ``Answer/unusable(reason:)``.
-    static func load(site: String, client: HTTPClient, timeout: Duration) async throws -> Answer {
+    static func load(site: String, client: HTTPClient, timeout: Duration, network: HTTPCredentialRule?) async throws -> Answer {
         let url = TokenEndpoints.infoURL(siteRoot: site)
         var request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
+        request.options.credentials = network
         request.options.timeout = timeout
         request.options.maxResponseSize = 1 << 20
         let response: HTTPResponse

@@ -1,5 +1,6 @@
 import Authentication
 import Credentials
+import CurlHTTP
 import EngineExecution
 import Testing
 
@@ -141,6 +142,32 @@ struct TokenIssuerTests {
             // The portal's REST API has no rest/info here (404): remembered, not asked again per request.
             _ = try await issuer.audience(for: credential, url: portal.base + "/portal/sharing/rest/content/items/2")
             #expect(portal.calls("/portal/sharing/rest/info") == 1)
+        }
+    }
+
+    @Test("token calls and rest/info carry the network rule given for their URL")
+    func networkRule() async throws {
+        try await TestSupport.withPortal { portal, client in
+            // A rule for another origin: the client refuses to send, which shows the rule went with the request.
+            let issuer = ArcGISTokenIssuer(
+                client: client, resolver: TestSupport.resolver, logger: TestSupport.logger,
+                networkRule: { _ in HTTPCredentialRule(match: .origin("http://127.0.0.1:1")) })
+            let credential = try tokenCredential(portal, tokenURL: portal.generateTokenURL)
+            let audience = TokenAudience(key: portal.generateTokenURL, tokenServiceURL: portal.generateTokenURL)
+            do {
+                _ = try await issuer.issue(credential, for: audience)
+                Issue.record("a request went out without its rule")
+            } catch let error as TokenFailure {
+                #expect(error.code == .tokenServiceUnavailable)
+            }
+            do {
+                _ = try await issuer.audience(for: try tokenCredential(portal), url: portal.base + "/standalone/rest/services/P/FeatureServer/0")
+                Issue.record("rest/info went out without its rule")
+            } catch let error as AuthenticationFailure {
+                #expect(error.code == .tokenServiceUnavailable)
+            }
+            #expect(portal.calls("/portal/sharing/rest/generateToken") == 0)
+            #expect(portal.calls("/standalone/rest/info") == 0)
         }
     }
 }
