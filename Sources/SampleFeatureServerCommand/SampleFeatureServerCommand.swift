@@ -34,8 +34,8 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
             counters: GET or POST /_sample/security. Default users (test values): viewer/viewer-password, \
             outsider/outsider-password (403 everywhere). Default OAuth clients: sample-app (secret \
             sample-app-secret) and sample-public-app (PKCE, no secret), redirect URIs \
-            http://127.0.0.1:8765/callback and urn:ietf:wg:oauth:2.0:oob. Default OGC API key: \
-            \(SampleSecurity.defaultOGCAPIKey). --federated-port also starts a server federated with the \
+            http://127.0.0.1:8765/callback and urn:ietf:wg:oauth:2.0:oob. Default ArcGIS API key \
+            \(SampleTokenAuthority.defaultAPIKey); OGC API key \(SampleSecurity.defaultOGCAPIKey). --federated-port also starts a server federated with the \
             portal and prints its base URL as the second line.
             """
     )

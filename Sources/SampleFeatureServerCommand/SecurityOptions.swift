@@ -3,7 +3,7 @@ import SampleFeatureServer
 
 /// The `--secure` options: a secured server with the documented test users and clients unless replaced.
 struct SecurityOptions: ParsableArguments {
-    @Flag(help: "Serve with token security (a portal by default); see the discussion below.")
+    @Flag(help: "Serve with token security (a portal by default); see the overview above.")
     var secure = false
 
     @Option(help: "With --secure: portal or standalone.")
@@ -39,6 +39,12 @@ struct SecurityOptions: ParsableArguments {
     @Option(name: .customLong("redirect-uri"), help: "With --secure: a redirect URI the OAuth clients register (repeatable).")
     var redirectURIs: [String] = []
 
+    @Option(name: .customLong("api-key"), help: "With --secure: an ArcGIS API key the secured services accept (repeatable; replaces sample-api-key).")
+    var apiKeys: [String] = []
+
+    @Option(help: "With --secure: lock a user out after this many wrong passwords in a row (0: never).")
+    var lockoutAfterWrongPasswords = 0
+
     @Option(name: .customLong("ogc-api-key"), help: "With --secure: an API key /ogc-secured accepts (repeatable).")
     var ogcAPIKeys: [String] = []
 
@@ -63,8 +69,11 @@ struct SecurityOptions: ParsableArguments {
         }
         let knobs = SampleSecurityKnobs(
             tokenLifetimeSeconds: tokenLifetimeSeconds, refreshTokenLifetimeSeconds: refreshTokenLifetimeSeconds,
-            requiresRefererClient: requireReferer, ssl: sslTokens, autoApprove: !noAutoApprove)
-        let authority = SampleTokenAuthority(users: try parsedUsers(), clients: try parsedClients(), knobs: knobs)
+            requiresRefererClient: requireReferer, ssl: sslTokens, autoApprove: !noAutoApprove,
+            lockoutAfterWrongPasswords: max(0, lockoutAfterWrongPasswords))
+        let authority = SampleTokenAuthority(
+            users: try parsedUsers(), clients: try parsedClients(),
+            apiKeys: apiKeys.isEmpty ? [SampleTokenAuthority.defaultAPIKey] : apiKeys, knobs: knobs)
         return SampleSecurity(
             authority: authority, role: role, securesEverything: secureEverything,
             ogcAPIKeys: ogcAPIKeys.isEmpty ? [SampleSecurity.defaultOGCAPIKey] : ogcAPIKeys)

@@ -65,6 +65,10 @@ struct SecurityPortalTests {
             #expect(other["owningSystemUrl"] as? String != deployment.portal.portalURL)
             #expect(try await info(deployment.portal)["owningSystemUrl"] as? String == deployment.portal.portalURL)
             #expect(deployment.authority.portalURL == deployment.portal.portalURL)
+            let sharing = try await client.json(deployment.portal.rootURL + "/portal/sharing/rest/info", [("f", "json")])
+            #expect(sharing["owningSystemUrl"] as? String == deployment.portal.portalURL)
+            #expect((sharing["authInfo"] as? [String: Any])?["tokenServicesUrl"] as? String == portalTokens)
+            #expect(try await client.get(deployment.federated.rootURL + "/portal/sharing/rest/info").status == 404)
             #expect(deployment.authority.isFederated(deployment.federated.baseURL))
             #expect(!deployment.authority.isFederated(deployment.otherFederated.baseURL))
         }

@@ -53,6 +53,9 @@ struct TokenEndpointError: Error, Sendable, Hashable {
     static let wrongPassword = TokenEndpointError(
         code: 400, message: "Unable to generate token.", details: ["Invalid username or password."])
 
+    static let lockedOut = TokenEndpointError(
+        code: 400, message: "Unable to generate token.", details: ["Too many invalid logon attempts. Please try again later."])
+
     static func unableToGenerate(_ detail: String) -> TokenEndpointError {
         TokenEndpointError(code: 400, message: "Unable to generate token.", details: [detail])
     }
@@ -78,6 +81,10 @@ struct AuthorityState: Sendable {
     var refreshTokens: [String: IssuedRefreshToken] = [:]
     var codes: [String: PendingCode] = [:]
     var forced: [ForcedRejection] = []
+    /// ArcGIS API keys the secured services take in place of a token: true while valid, false once expired.
+    var apiKeys: [String: Bool] = [:]
+    /// Wrong passwords in a row, per user (for the lockout knob).
+    var failedSignIns: [String: Int] = [:]
     /// The origin of the server playing the portal, once it listens.
     var portalOrigin: String?
     /// Origins of the servers federated with the portal (the portal's own origin included once it listens).
@@ -90,12 +97,20 @@ struct AuthorityState: Sendable {
         return Int64(min(asked, maximum)) * 1000
     }
 
-    /// Checks a password; counts a wrong one.
+    /// Checks a password; counts a wrong one. With the lockout knob, a user with that many wrong passwords in
+    /// a row is refused even with the right one until ``SampleTokenAuthority/setUser(_:)`` or a counter reset.
     mutating func signIn(username: String?, password: String?) throws(TokenEndpointError) -> SampleUser {
+        let limit = knobs.lockoutAfterWrongPasswords
+        if let username, limit > 0, failedSignIns[username, default: 0] >= limit {
+            counters.lockedOut += 1
+            throw .lockedOut
+        }
         guard let username, let password, let user = users[username], user.password == password else {
             counters.wrongPasswords += 1
+            if let username { failedSignIns[username, default: 0] += 1 }
             throw .wrongPassword
         }
+        failedSignIns[username] = nil
         return user
     }
 
@@ -137,6 +152,7 @@ struct AuthorityState: Sendable {
             return SecurityRefusal(code: rejection.code, shape: rejection.shape)
         }
         guard let token else { return SecurityRefusal(code: 499, shape: .errorBody) }
+        if let valid = apiKeys[token] { return valid ? nil : SecurityRefusal(code: 498, shape: .errorBody) }
         guard let issued = live(token), audiences.contains(issued.audience) else { return SecurityRefusal(code: 498, shape: .errorBody) }
         if knobs.enforcesReferer, let bound = issued.referer, bound != referer { return SecurityRefusal(code: 498, shape: .errorBody) }
         if users[issued.username]?.permitted == false { return SecurityRefusal(code: 403, shape: .errorBody) }

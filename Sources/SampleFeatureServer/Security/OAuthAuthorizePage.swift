@@ -37,9 +37,12 @@ enum OAuthAuthorizePage {
         } else {
             return form(parameters, message: nil)
         }
-        let code = authority.state.withLock { $0.authorizationCode(clientID: client.clientID, redirectURI: redirect, challenge: challenge, username: username) }
+        let code = authority.state.withLock {
+            $0.authorizationCode(clientID: client.clientID, redirectURI: redirect, challenge: challenge, username: username)
+        }
         if redirect == "urn:ietf:wg:oauth:2.0:oob" {
-            return .text("<!DOCTYPE html>\n<html><body><p>Copy this code:</p><code id=\"code\">\(code)</code></body></html>\n", contentType: HTMLPage.contentType)
+            let page = "<!DOCTYPE html>\n<html><body><p>Copy this code:</p><code id=\"code\">\(code)</code></body></html>\n"
+            return .text(page, contentType: HTMLPage.contentType)
         }
         return back(redirect, ["code": code], state: state)
     }

@@ -116,6 +116,9 @@ public struct SampleSecurityKnobs: Sendable, Hashable {
     /// A federated server also takes portal tokens directly (ArcGIS Enterprise can); off by default so that
     /// a client must exchange them.
     public var federatedAcceptsPortalTokens: Bool
+    /// Lock a user out of generateToken and the sign-in form after this many wrong passwords in a row
+    /// (0: never), as ArcGIS Online does; the right password is then refused too.
+    public var lockoutAfterWrongPasswords: Int
 
     public init(
         tokenLifetimeSeconds: Int = 3600,
@@ -127,7 +130,8 @@ public struct SampleSecurityKnobs: Sendable, Hashable {
         clockSkewSeconds: Int = 0,
         autoApprove: Bool = true,
         approvingUser: String = "viewer",
-        federatedAcceptsPortalTokens: Bool = false
+        federatedAcceptsPortalTokens: Bool = false,
+        lockoutAfterWrongPasswords: Int = 0
     ) {
         self.tokenLifetimeSeconds = tokenLifetimeSeconds
         self.refreshTokenLifetimeSeconds = refreshTokenLifetimeSeconds
@@ -139,5 +143,6 @@ public struct SampleSecurityKnobs: Sendable, Hashable {
         self.autoApprove = autoApprove
         self.approvingUser = approvingUser
         self.federatedAcceptsPortalTokens = federatedAcceptsPortalTokens
+        self.lockoutAfterWrongPasswords = lockoutAfterWrongPasswords
     }
 }

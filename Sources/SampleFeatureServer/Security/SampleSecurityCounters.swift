@@ -16,6 +16,8 @@ public struct SampleSecurityCounters: Sendable, Hashable {
     public var revoke = 0
     /// Token requests refused for a wrong username or password.
     public var wrongPasswords = 0
+    /// Token requests refused because the user is locked out (the lockout knob).
+    public var lockedOut = 0
     /// Secured requests refused, per code sent (498, 499, 403), forced rejections included.
     public var rejected: [Int: Int] = [:]
     /// Of those, the ones forced by ``SampleTokenAuthority/rejectNext(_:code:shape:)``.

@@ -14,13 +14,20 @@ public final class SampleTokenAuthority: Sendable {
     public init(
         users: [SampleUser] = SampleTokenAuthority.defaultUsers,
         clients: [SampleOAuthClient] = SampleTokenAuthority.defaultClients,
+        apiKeys: [String] = [SampleTokenAuthority.defaultAPIKey],
         knobs: SampleSecurityKnobs = SampleSecurityKnobs()
     ) {
-        state = Mutex(AuthorityState(
+        var state = AuthorityState(
             users: Dictionary(users.map { ($0.username, $0) }, uniquingKeysWith: { $1 }),
             clients: Dictionary(clients.map { ($0.clientID, $0) }, uniquingKeysWith: { $1 }),
-            knobs: knobs))
+            knobs: knobs)
+        for key in apiKeys { state.apiKeys[key] = true }
+        self.state = Mutex(state)
     }
+
+    /// The ArcGIS API key of the default configuration (a test value): the secured services of every server
+    /// of the authority take it in place of a token.
+    public static let defaultAPIKey = "sample-api-key"
 
     /// `viewer` / `viewer-password` (may use secured services) and `outsider` / `outsider-password` (signs in,
     /// but every secured resource answers 403). Test values, not secrets.
@@ -68,12 +75,27 @@ public final class SampleTokenAuthority: Sendable {
 
     /// Adds a user or replaces one of the same name (a password change: old tokens stay valid).
     public func setUser(_ user: SampleUser) {
-        state.withLock { $0.users[user.username] = user }
+        state.withLock { state in
+            state.users[user.username] = user
+            state.failedSignIns[user.username] = nil
+        }
     }
 
     /// Removes a user; their tokens stay valid until they expire or are revoked.
     public func removeUser(_ username: String) {
         state.withLock { $0.users[username] = nil }
+    }
+
+    /// Adds an API key (valid) or makes an expired one valid again.
+    public func addAPIKey(_ key: String) {
+        state.withLock { $0.apiKeys[key] = true }
+    }
+
+    /// Expires an API key: requests with it get 498 from then on (a client cannot refresh an API key).
+    public func expireAPIKey(_ key: String) {
+        state.withLock { state in
+            if state.apiKeys[key] != nil { state.apiKeys[key] = false }
+        }
     }
 
     /// Adds an OAuth client or replaces one with the same id.
@@ -86,9 +108,12 @@ public final class SampleTokenAuthority: Sendable {
     /// Token calls and rejections so far.
     public var counters: SampleSecurityCounters { state.withLock { $0.counters } }
 
-    /// Zeroes the counters.
+    /// Zeroes the counters (and the wrong-password streaks the lockout counts).
     public func resetCounters() {
-        state.withLock { $0.counters = SampleSecurityCounters() }
+        state.withLock { state in
+            state.counters = SampleSecurityCounters()
+            state.failedSignIns.removeAll()
+        }
     }
 
     /// Access and server tokens issued and not revoked (expired ones included).

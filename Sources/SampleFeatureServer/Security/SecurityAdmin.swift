@@ -7,8 +7,8 @@ import LoopbackHTTP
 /// Fields: every ``SampleSecurityKnobs`` property by name (`tokenLifetimeSeconds=2`, `ssl=true`, ...);
 /// `rejectNext=N` with `rejectCode=498|499|403` and `rejectShape=body|status|admin`; `revokeAll=true`
 /// (with `revokeRefreshTokens=true` for refresh tokens too); `resetCounters=true`; `username` with
-/// `password` (and `permitted=false`) to add a user or change a password. HTTP 400 for a field it does not
-/// know or a value it cannot read.
+/// `password` (and `permitted=false`) to add a user or change a password; `addAPIKey=KEY`,
+/// `expireAPIKey=KEY`. HTTP 400 for a field it does not know or a value it cannot read.
 enum SecurityAdmin {
     static func answer(_ request: LoopbackRequest, authority: SampleTokenAuthority) -> LoopbackResponse {
         if request.method == "POST" {
@@ -28,9 +28,11 @@ enum SecurityAdmin {
     private static let knobNames: Set<String> = [
         "tokenLifetimeSeconds", "refreshTokenLifetimeSeconds", "authorizationCodeLifetimeSeconds", "enforcesReferer",
         "requiresRefererClient", "ssl", "clockSkewSeconds", "autoApprove", "approvingUser", "federatedAcceptsPortalTokens",
+        "lockoutAfterWrongPasswords",
     ]
     private static let actionNames: Set<String> = [
         "rejectNext", "rejectCode", "rejectShape", "revokeAll", "revokeRefreshTokens", "resetCounters", "username", "password", "permitted",
+        "addAPIKey", "expireAPIKey",
     ]
 
     private static func apply(_ fields: RequestParameters, names: [String], to authority: SampleTokenAuthority) throws(AdminFieldError) {
@@ -42,6 +44,7 @@ enum SecurityAdmin {
         try set(&knobs.refreshTokenLifetimeSeconds, fields, "refreshTokenLifetimeSeconds")
         try set(&knobs.authorizationCodeLifetimeSeconds, fields, "authorizationCodeLifetimeSeconds")
         try set(&knobs.clockSkewSeconds, fields, "clockSkewSeconds", minimum: Int.min)
+        try set(&knobs.lockoutAfterWrongPasswords, fields, "lockoutAfterWrongPasswords", minimum: 0)
         try set(&knobs.enforcesReferer, fields, "enforcesReferer")
         try set(&knobs.requiresRefererClient, fields, "requiresRefererClient")
         try set(&knobs.ssl, fields, "ssl")
@@ -68,6 +71,8 @@ enum SecurityAdmin {
         if let rejectNext { authority.rejectNext(rejectNext, code: code, shape: shape) }
         if revokeAll || revokeRefresh { authority.revokeAllTokens(includingRefreshTokens: revokeRefresh) }
         if reset { authority.resetCounters() }
+        if let key = fields["addAPIKey"] { authority.addAPIKey(key) }
+        if let key = fields["expireAPIKey"] { authority.expireAPIKey(key) }
         if let username = fields["username"], let password = fields["password"] {
             authority.setUser(SampleUser(username: username, password: password, permitted: permitted))
         }
@@ -102,6 +107,7 @@ enum SecurityAdmin {
         let numbers: [(String, Int)] = [
             ("tokenLifetimeSeconds", knobs.tokenLifetimeSeconds), ("refreshTokenLifetimeSeconds", knobs.refreshTokenLifetimeSeconds),
             ("authorizationCodeLifetimeSeconds", knobs.authorizationCodeLifetimeSeconds), ("clockSkewSeconds", knobs.clockSkewSeconds),
+            ("lockoutAfterWrongPasswords", knobs.lockoutAfterWrongPasswords),
         ]
         let flags: [(String, Bool)] = [
             ("enforcesReferer", knobs.enforcesReferer), ("requiresRefererClient", knobs.requiresRefererClient), ("ssl", knobs.ssl),
@@ -123,6 +129,7 @@ enum SecurityAdmin {
         let counts: [(String, Int)] = [
             ("generateToken", counters.generateToken), ("exchange", counters.exchange), ("serverGenerateToken", counters.serverGenerateToken),
             ("authorize", counters.authorize), ("revoke", counters.revoke), ("wrongPasswords", counters.wrongPasswords),
+            ("lockedOut", counters.lockedOut),
             ("forcedRejections", counters.forcedRejections), ("accepted", counters.accepted), ("ogcUnauthorized", counters.ogcUnauthorized),
             ("tokenCalls", counters.tokenCalls),
         ]

@@ -69,9 +69,12 @@ struct SecurityHandler: Sendable {
     /// Whether a secured request must carry an API key on the OGC face, and whether it does.
     func acceptsOGC(_ request: LoopbackRequest, bearer: String?) -> Bool {
         let offered = [request.headers["X-API-Key"], bearer, request.parameter("apiKey"), request.parameter("api_key")].compactMap { $0 }
-        let accepted = offered.contains { security.ogcAPIKeys.contains($0) }
-        if !accepted { authority.state.withLock { $0.counters.ogcUnauthorized += 1 } }
-        return accepted
+        let keys = security.ogcAPIKeys
+        return authority.state.withLock { state in
+            let accepted = offered.contains { keys.contains($0) || state.apiKeys[$0] == true }
+            if !accepted { state.counters.ogcUnauthorized += 1 }
+            return accepted
+        }
     }
 
     private func generateToken(_ request: LoopbackRequest, parameters: RequestParameters) -> LoopbackResponse {

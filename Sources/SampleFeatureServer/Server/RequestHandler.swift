@@ -153,9 +153,10 @@ final class RequestHandler: Sendable {
             return RESTResponseWriter.resource(info, format: format, title: "Info")
         case .directory:
             recorder.metadata()
-            let directory = MetadataWriter.directory(
-                folders: access.inFolder ? [] : (security.map { [$0.security.securedFolder] } ?? []),
-                prefix: access.inFolder ? security.map { $0.security.securedFolder + "/" } ?? "" : "")
+            let folder = security?.security.securedFolder
+            let directory = access.inFolder
+                ? MetadataWriter.directory(prefix: (folder ?? "") + "/")
+                : MetadataWriter.directory(folders: folder.map { [$0] } ?? [])
             return RESTResponseWriter.resource(directory, format: format, title: "Home")
         case .service(let service):
             recorder.metadata()
