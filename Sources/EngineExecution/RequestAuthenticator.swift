@@ -10,17 +10,20 @@ package protocol RequestAuthenticator: Sendable {
     /// What to add to a request for `url`, for a query that picked `credential` by name (`nil`: whatever covers
     /// `url` by scope). Obtains a token when the credential needs one and has none (shared by every caller
     /// that asks at the same time). Nothing covering `url` is not an error: the result is empty.
-    func authentication(for url: String, credential: String?) async throws(AuthenticationFailure) -> AppliedAuthentication
+    ///
+    /// Throws ``AuthenticationFailure``, or `CancellationError` when the calling task is cancelled while it
+    /// waits for a token call (the call goes on for the other requests that share it).
+    func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication
 
     /// The service answered a request sent with `applied` with 498 (invalid or expired token) or 499 (token
     /// required): what to send on the request's one retry, or `nil` when nothing new can be sent (the caller
     /// then fails the request). Refreshes only if `applied`'s token is still the credential's current one, so
     /// many requests rejected at once cause one token call. Throws when the credential can't be refreshed
     /// (an API key or pre-generated token is `credential_expired`; a token the server issued moments ago and
-    /// rejects again is `credential_rejected`).
+    /// rejects again is `credential_rejected`). Throws ``AuthenticationFailure`` or `CancellationError`.
     func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
-    ) async throws(AuthenticationFailure) -> AppliedAuthentication?
+    ) async throws -> AppliedAuthentication?
 }
 
 /// What one request carries because of its credentials. Tokens travel in headers only, never in URLs.
@@ -116,6 +119,8 @@ package struct AuthenticationFailure: Error, Sendable, Hashable, CustomStringCon
         package static let tokenServiceUnavailable = Code("token_service_unavailable")
         /// The request named a credential that is not configured (it may have been removed by a reload).
         package static let unknownCredential = Code("unknown_credential")
+        /// A secret of the credential can't be read now (its file is gone or unreadable): the operator must fix it.
+        package static let credentialUnavailable = Code("credential_unavailable")
         /// The request named a credential whose scope does not cover the URL.
         package static let credentialScopeMismatch = Code("credential_scope_mismatch")
     }
@@ -141,7 +146,7 @@ package struct AuthenticationFailure: Error, Sendable, Hashable, CustomStringCon
 /// The authenticator for a worker without credentials: nothing to add, nothing to refresh.
 package struct NoAuthentication: RequestAuthenticator {
     package init() {}
-    package func authentication(for url: String, credential: String?) async throws(AuthenticationFailure) -> AppliedAuthentication {
+    package func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication {
         if let credential {
             throw AuthenticationFailure(
                 .unknownCredential, "the credential \"\(credential)\" is not configured on this worker", credential: credential)
@@ -150,5 +155,5 @@ package struct NoAuthentication: RequestAuthenticator {
     }
     package func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
-    ) async throws(AuthenticationFailure) -> AppliedAuthentication? { nil }
+    ) async throws -> AppliedAuthentication? { nil }
 }
