@@ -4,13 +4,23 @@ import Foundation
 
 extension ArcGISTokenIssuer {
     /// An `oauthUser` access token: the refresh token from `refreshTokenFile`, first exchanged for a new one
-    /// (written back) when half its life has passed, then the `refresh_token` grant.
+    /// (written back) when half its life has passed, then the `refresh_token` grant. An exchange that answers
+    /// with an access token too (ArcGIS does) needs no second call; one that fails for a retryable reason falls
+    /// back to the refresh, since the old refresh token still has half its life.
     func issueUserToken(_ credential: Credential, _ settings: OAuthUserSettings) async throws(TokenFailure) -> IssuedGrant {
         let url = TokenEndpoints.oauth(settings.portalURL, "token")
         let call = TokenCall(credential: credential.name, url: url, purpose: .refresh)
         var file = try readSession(credential.name, settings, call: call)
         if file.isDueForExchange(nowMilliseconds: WallClock.nowMilliseconds()) {
-            file = try await exchange(file, credential.name, settings, call: call)
+            do {
+                let (renewed, access) = try await exchange(file, credential.name, settings, call: call)
+                if let access { return Self.grant(access, requestedMinutes: nil) }
+                file = renewed
+            } catch where error.isRetryable {
+                logger.warning(
+                    "could not exchange the refresh token; refreshing with the current one",
+                    metadata: ["credential": "\(credential.name)", "error": "\(error.message)"])
+            }
         }
         let answer = try await post(
             url,
@@ -41,10 +51,10 @@ extension ArcGISTokenIssuer {
     }
 
     /// `exchange_refresh_token`: a new refresh token (with a new two-week life) for the old one, written back
-    /// before it is used.
+    /// before it is used, and the access token the answer carries, if any.
     private func exchange(
         _ file: RefreshTokenFile, _ name: String, _ settings: OAuthUserSettings, call: TokenCall
-    ) async throws(TokenFailure) -> RefreshTokenFile {
+    ) async throws(TokenFailure) -> (RefreshTokenFile, TokenResponse?) {
         let redirect = settings.redirectURI ?? file.redirectURI ?? "urn:ietf:wg:oauth:2.0:oob"
         let response = try await send(
             call.url,
@@ -59,7 +69,7 @@ extension ArcGISTokenIssuer {
             username: refresh.username ?? file.username)
         store(renewed, name, settings)
         logger.info("exchanged the refresh token for a new one", metadata: ["credential": "\(name)"])
-        return renewed
+        return (renewed, try? TokenResponseReader.read(response, call: call))
     }
 
     /// Writes the session back; a failure is logged (the token in hand still works, and the old file's token

@@ -34,6 +34,7 @@ final class FakePortal: Sendable {
         /// Knobs.
         var refreshTokenLifetimeSeconds: Int64 = 14 * 86_400
         var requiresTLS = false
+        var exchangeFails = false
     }
 
     let server: LoopbackHTTPServer
@@ -164,6 +165,7 @@ final class FakePortal: Sendable {
             guard p("grant_type") == "exchange_refresh_token" else {
                 return .json(#"{"access_token":"\#(nextToken("user"))","expires_in":1800,"username":"\#(Self.username)"}"#)
             }
+            if state.withLock({ $0.exchangeFails }) { return .text("exchange down", status: 503) }
             state.withLock { $0.exchangeRedirects.append(p("redirect_uri") ?? "") }
             let (renewed, lifetime) = issueRefreshToken()
             return .json(#"{"access_token":"\#(nextToken("user"))","expires_in":1800,"refresh_token":"\#(renewed)","refresh_token_expires_in":\#(lifetime),"username":"\#(Self.username)"}"#)

@@ -113,6 +113,23 @@ struct OAuthIssuerTests {
         }
     }
 
+    @Test("oauthUser: an exchange that fails for a retryable reason falls back to refreshing with the current token")
+    func exchangeOutage() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder + "/me.json"
+        try await TestSupport.withPortal { portal, client in
+            try signIn(portal, file: file, issuedAgo: 10 * 86_400_000, lifetime: 14 * 86_400_000)
+            let before = try RefreshTokenFile.read(path: file)
+            portal.configure { $0.exchangeFails = true }
+            let issuer = TestSupport.issuer(client)
+            let credential = try userCredential(portal, file: file)
+            let audience = try await issuer.audience(for: credential, url: portal.base + "/fed/rest/services/A/FeatureServer/0")
+            #expect(try await issuer.issue(credential, for: audience).grant.token.revealed().hasPrefix("user-"))
+            #expect(try RefreshTokenFile.read(path: file) == before)
+            #expect(portal.calls("/portal/sharing/rest/oauth2/token") == 2)
+        }
+    }
+
     @Test("oauthUser: an expired or revoked refresh token, or no file, is relogin_required")
     func relogin() async throws {
         let folder = try TestSupport.temporaryFolder()

@@ -151,6 +151,7 @@ struct SampleDeploymentTests {
             try await Task.sleep(for: .milliseconds(1_700))
             _ = try await issuer.issue(credential, for: audience)
             #expect(deployment.authority.counters.oauthToken("exchange_refresh_token") == 1)
+            #expect(deployment.authority.counters.oauthToken("refresh_token") == 1)  // the exchange's access token was used
             let second = try RefreshTokenFile.read(path: file)
             #expect(second.refreshToken != first.refreshToken)
             #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o600)
