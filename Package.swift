@@ -162,6 +162,7 @@ let package = Package(
                 "FeatureService",
                 "ArcGISEngine",
                 "OGCEngine",
+                "EngineExecution",
                 "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
