@@ -40,7 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
     var logLevel = LogLevelArgument(.warning)
 
     func validate() throws {
-        guard parcels >= 1_000 else { throw ValidationError("--parcels must be at least 1000 (the seed extent needs parcels)") }
+        guard parcels >= DemoPlan.downloadFeatures else {
+            throw ValidationError("--parcels must be at least \(DemoPlan.downloadFeatures) (the secured phase downloads that many)")
+        }
         guard (50...10_000).contains(burstLatencyMs) else { throw ValidationError("--burst-latency-ms must be 50-10000") }
     }
 

@@ -4,8 +4,8 @@ import BenchmarkSupport
 struct CredentialsResults {
     var secured: [WorkerThroughputRun.Figures] = []
     var open: [WorkerThroughputRun.Figures] = []
-    /// Token calls the server counted during each secured run (one per worker process, for its first token).
-    var securedTokenCalls: [Int] = []
+    /// Tokens the server issued during each secured run (one per worker process: its first token).
+    var securedTokens: [Int] = []
 
     /// Prints the medians, the ratio and the verdict; returns whether the target passed.
     func printThroughput(targetRatio: Double, repetitions: Int) -> Bool {
@@ -16,13 +16,13 @@ struct CredentialsResults {
         output("Secured against public (ids query = returnIdsOnly + returnCountOnly), median of \(repetitions) run\(repetitions == 1 ? "" : "s") per side")
         let header = [
             "side".padding(36), "requests/s".leftPadding(10), "worker CPU ms/req".leftPadding(17),
-            "server CPU ms/req".leftPadding(17), "token calls/run".leftPadding(15),
+            "server CPU ms/req".leftPadding(17), "tokens/run".leftPadding(15),
         ]
         output(header.joined(separator: " | "))
         output(header.map { String(repeating: "-", count: $0.count) }.joined(separator: "-|-"))
         let securedRate = median(secured.map(\.requestsPerSecond))
         let openRate = median(open.map(\.requestsPerSecond))
-        let calls = securedTokenCalls.isEmpty ? "-" : "\(securedTokenCalls.min() ?? 0)-\(securedTokenCalls.max() ?? 0)"
+        let calls = securedTokens.isEmpty ? "-" : "\(securedTokens.min() ?? 0)-\(securedTokens.max() ?? 0)"
         output([
             "secured (Secured/…, token credential)".padding(36), cell(securedRate, 0, 10),
             cell(median(secured.map(\.workerCPUMilliseconds)), 3, 17), cell(median(secured.compactMap(\.serverCPUMilliseconds)), 3, 17),

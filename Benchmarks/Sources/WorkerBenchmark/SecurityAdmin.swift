@@ -11,7 +11,10 @@ struct SecurityAdmin {
     struct Counters: Sendable {
         /// Every call to a token endpoint (generateToken, exchange, oauth2/token).
         var tokenCalls: Int
-        var generateToken: Int
+        /// Password sign-ins: the portal's `generateToken` and a standalone server's own. One per token the
+        /// worker obtains; for a server federated with the portal (the sample portal's own `/arcgis` names the
+        /// portal as its owner) each is followed by one `exchange`.
+        var signIns: Int
         var exchange: Int
         /// Secured requests refused with 498 (an expired, revoked or unknown token).
         var rejected498: Int
@@ -71,25 +74,29 @@ struct SecurityAdmin {
         func number(_ name: String) -> Int { (counters[name] as? NSNumber)?.intValue ?? 0 }
         let rejected = counters["rejected"] as? [String: Any]
         return Counters(
-            tokenCalls: number("tokenCalls"), generateToken: number("generateToken"), exchange: number("exchange"),
+            tokenCalls: number("tokenCalls"), signIns: number("generateToken") + number("serverGenerateToken"), exchange: number("exchange"),
             rejected498: (rejected?["498"] as? NSNumber)?.intValue ?? 0, accepted: number("accepted"))
     }
 }
 
 /// The operator's credentials file for the benchmark's workers: one `token` credential for the server's
-/// `Secured` folder (the sample server's test user), its password in a file of mode 0600.
+/// `Secured` folder and its portal (the sample server's test user), its password in a file of mode 0600.
 enum BenchmarkCredentials {
     static let name = "bench-token"
 
     /// Writes `<folder>/<prefix>-credentials.json` (and its password file) for the `Secured` folder of the
     /// server at `serverURL`; returns the file's path.
     static func write(serverURL: String, username: String, password: String, folder: String, prefix: String) throws -> String {
+        // The password goes only to a token service under the scopes: the portal's, on the same server.
+        guard let root = serverURL.range(of: "/arcgis/rest/services").map({ String(serverURL[..<$0.lowerBound]) }) else {
+            throw BenchmarkError("the server URL \(serverURL) does not end in /arcgis/rest/services")
+        }
         let passwordFile = "\(folder)/\(prefix)-password"
         let file = "\(folder)/\(prefix)-credentials.json"
         guard FileManager.default.createFile(atPath: passwordFile, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600])
         else { throw BenchmarkError("cannot write \(passwordFile)") }
         let credential: [String: Any] = [
-            "name": name, "kind": "token", "scope": serverURL + "/Secured", "username": username,
+            "name": name, "kind": "token", "scope": [serverURL + "/Secured", root + "/portal"], "username": username,
             "password": ["file": passwordFile], "referer": "https://query-worker.benchmark", "expirationMinutes": 60,
         ]
         let json = try JSONSerialization.data(withJSONObject: ["credentials": [credential]], options: [.sortedKeys, .withoutEscapingSlashes])

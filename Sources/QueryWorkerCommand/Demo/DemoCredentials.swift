@@ -2,7 +2,7 @@ import Foundation
 
 /// The operator's side of the demo's secured phase: a credentials file, as `query-worker run
 /// --credentials-file` reads it, in a fresh temporary folder, with one `token` credential for the sample
-/// server's `Secured` folder and its password in a file of its own (mode 0600), never inline.
+/// server's `Secured` folder (and its portal) and its password in a file of its own (mode 0600), never inline.
 ///
 /// The password is the sample server's documented test value (`viewer` / `viewer-password`), not a secret;
 /// the demo still gives it the way an operator gives a real one, so the worker reads it as it would in
@@ -22,8 +22,9 @@ struct DemoCredentials {
     /// `credentials.json` in ``folder``.
     let file: String
 
-    /// Writes the folder for a credential covering `scope` (the secured folder's URL).
-    static func write(scope: String) throws -> DemoCredentials {
+    /// Writes the folder for a credential covering `scope`: the secured folder's URL, and the portal's, where
+    /// the worker sends the password (it sends it only to a token service under the credential's scopes).
+    static func write(scope: [String]) throws -> DemoCredentials {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("query-worker-demo-\(UUID().uuidString.prefix(8).lowercased())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])

@@ -3,7 +3,7 @@ import SampleFeatureServer
 
 /// The demo's secured phase (issue 13): a 100,000-feature download that outlives its one-minute token, and
 /// 50 requests meeting a revoked token, each checked against ground truth, with the token calls the server
-/// counted (one each).
+/// counted: one token each (a generateToken and the exchange for the server, see ``calls(_:)``).
 ///
 /// The server is a portal; its `Secured` folder serves the same layers behind a token. Its tokens live one
 /// minute, and it reports their expiry an hour late (the sample server's clock-skew knob): the worker can't
@@ -46,7 +46,7 @@ struct DemoSecuredPhase {
         try await report.collect([plan.firstToken], from: &stream)
         let first = authority.counters
         printLine("        first token: \(Self.calls(first))")
-        report.check(first.tokenCalls == 1, plan.firstToken.requestId, "\(first.tokenCalls) token calls, expected 1")
+        report.check(Self.isOneToken(first), plan.firstToken.requestId, Self.notOneToken(first))
 
         try await download(into: &report, from: &stream, clock: clock)
 
@@ -61,7 +61,7 @@ struct DemoSecuredPhase {
         printLine(
             "        \(Self.calls(revoked)); \(revoked.rejected(498)) requests answered 498 and asked once more; "
                 + "all done in \(DemoCommand.seconds(clock.now - started))")
-        report.check(revoked.tokenCalls == 1, "secured/revoked-*", "\(revoked.tokenCalls) token calls, expected 1")
+        report.check(Self.isOneToken(revoked), "secured/revoked-*", Self.notOneToken(revoked))
         report.check(revoked.rejected(498) >= 1, "secured/revoked-*", "no request met the revoked token")
     }
 
@@ -86,7 +86,7 @@ struct DemoSecuredPhase {
                 + "\(tally.asked) queries for \(tally.distinct) different ones, first pages asked \(tally.firstPages) times; "
                 + "\(DemoCommand.seconds(clock.now - started))")
         let subject = "secured/download-*"
-        report.check(counters.tokenCalls == 1, subject, "\(counters.tokenCalls) token calls, expected 1")
+        report.check(Self.isOneToken(counters), subject, Self.notOneToken(counters))
         report.check(rejected >= 1, subject, "no request met the expired token: the download ended before it expired")
         report.check(tally.asked - tally.distinct == rejected, subject, "\(tally.asked - tally.distinct) queries repeated, but \(rejected) 498s")
         report.check(tally.mostAsked <= 2, subject, "a query was sent \(tally.mostAsked) times")
@@ -96,10 +96,23 @@ struct DemoSecuredPhase {
     /// `/Secured/LA_County_Parcels/FeatureServer/0/query`: the secured layer's query path, and only its.
     static var securedQueryPath: String { "/Secured/\(SampleLayer.parcels.path)/query" }
 
-    /// `1 token call (generateToken 1, exchange 0)`.
+    /// `1 token (generateToken 1, exchange 1)`. The portal's own `/arcgis` names the portal as its owner, so
+    /// the worker treats it as a federated server: each token is a portal token (generateToken) exchanged for
+    /// the server's (exchange), two calls to the portal for one token.
     private static func calls(_ counters: SampleSecurityCounters) -> String {
-        "\(counters.tokenCalls) token call\(counters.tokenCalls == 1 ? "" : "s") (generateToken \(counters.generateToken), "
+        let tokens = counters.generateToken + counters.serverGenerateToken
+        return "\(tokens) token\(tokens == 1 ? "" : "s") obtained (token calls: generateToken \(counters.generateToken), "
             + "exchange \(counters.exchange))"
+    }
+
+    /// One token obtained: one sign-in with the password, and at most the one exchange that follows it.
+    private static func isOneToken(_ counters: SampleSecurityCounters) -> Bool {
+        counters.generateToken + counters.serverGenerateToken == 1 && counters.exchange <= 1 && counters.oauthToken.isEmpty
+    }
+
+    private static func notOneToken(_ counters: SampleSecurityCounters) -> String {
+        "\(counters.tokenCalls) token calls (generateToken \(counters.generateToken), exchange \(counters.exchange)), "
+            + "expected one token: one generateToken and its exchange"
     }
 }
 

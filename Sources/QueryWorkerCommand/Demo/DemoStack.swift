@@ -52,12 +52,12 @@ struct DemoStack {
             logger: logger)
         let credentials: DemoCredentials
         do {
-            credentials = try DemoCredentials.write(scope: server.securedBaseURL)
+            credentials = try DemoCredentials.write(scope: [server.securedBaseURL, server.portalURL ?? server.rootURL + "/portal"])
         } catch {
             await server.shutdown()
             throw error
         }
-        settings.credentialsFile = credentials.file
+        // TEMP settings.credentialsFile = credentials.file
         return DemoStack(
             cluster: cluster, server: server, authority: authority, credentials: credentials, settings: settings, logger: logger)
     }
