@@ -291,6 +291,7 @@ let package = Package(
         .testTarget(
             name: "ArcGISEngineTests",
             dependencies: [
+                "EngineTestSupport",
                 "ArcGISEngine",
                 "EngineExecution",
                 "FeatureService",
@@ -307,6 +308,7 @@ let package = Package(
         .testTarget(
             name: "OGCEngineTests",
             dependencies: [
+                "EngineTestSupport",
                 "OGCEngine",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -342,9 +344,16 @@ let package = Package(
         ),
         // Test code only (no product names it): PostgreSQL with PostGIS and pygeoapi (the independent OGC API
         // Features server) as child processes, with the sample data loaded, for any test target to depend on.
+        // The engines' test double for the credentials seam, shared by both engines' suites.
+        .target(
+            name: "EngineTestSupport", dependencies: ["EngineExecution"], path: "Tests/EngineTestSupport",
+            swiftSettings: strictSwift),
+        // Test fixtures' child processes (servers watched so none outlives its test, one-shot tools).
+        .target(name: "ChildProcessFixture", path: "Tests/ChildProcessFixture", swiftSettings: strictSwift),
         .target(
             name: "PygeoapiFixture",
             dependencies: [
+                "ChildProcessFixture",
                 "SampleFeatureServer",
                 "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
@@ -368,7 +377,7 @@ let package = Package(
         // Kerberos from a private KDC, an NTLM server on pyspnego), each able to proxy to an upstream.
         .target(
             name: "NetworkAuthFixture",
-            dependencies: ["CurlHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ChildProcessFixture", "CurlHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Tests/NetworkAuthFixture",
             exclude: ["Resources"],
             swiftSettings: strictSwift
