@@ -331,6 +331,7 @@ let package = Package(
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                "NetworkAuthFixture",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -1,0 +1,118 @@
+import FeatureQuerySupport
+import SampleFeatureServer
+import Synchronization
+import Testing
+
+import QueryWorker
+
+/// A revoked token through Kafka (issue 13, section 3): fifty requests that hit it at once cost one token call,
+/// and a long paged run that loses its token mid-way costs one refresh and the rejected pages alone, counted at
+/// the server.
+@Suite("Worker end to end: token refresh")
+struct WorkerCredentialsRefreshEndToEndTests {
+    /// A `token` credential for the standalone server (its own token service: one call per token).
+    static func standaloneToken(_ servers: SecuredServers, _ folder: SecretsFolder) throws -> [String] {
+        [
+            CredentialJSON.token(
+                "gis", scope: [servers.standalone.serverRootURL], username: "viewer",
+                password: try folder.secret("viewer", "viewer-password"))
+        ]
+    }
+
+    @Test func fiftyRequestsHittingARevokedTokenMakeOneTokenCall() async throws {
+        let harness = try await SecuredWorkerHarness(freshTokenWindow: .milliseconds(1), credentials: Self.standaloneToken)
+        let layer = harness.servers.standalone.securedLayerURL(.parcels)
+        try await harness.send("warm", SecuredWorkerHarness.request("warm", url: layer, query: #"{"result":"count"}"#))
+        let warm = try await harness.outcome(["warm"])["warm"]
+        #expect(warm?.status == "succeeded" && warm?.firstLayer?.integer("count") == 20_000, "\(String(describing: warm))")
+        let authority = harness.authority
+        #expect(authority.counters.serverGenerateToken == 1)
+
+        authority.revokeAllTokens()
+        // Fifty different queries (none joins another's run), all sent before the first outcome.
+        let ids = (0..<50).map { "revoked-\($0)" }
+        for (index, id) in ids.enumerated() {
+            try await harness.send(id, SecuredWorkerHarness.request(
+                id, url: layer, query: #"{"where":"OBJECTID > \#(index * 100)","result":"count"}"#))
+        }
+        let outcomes = try await harness.outcome(ids)
+        for (index, id) in ids.enumerated() {
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+            #expect(outcomes[id]?.firstLayer?.integer("count") == 20_000 - index * 100, "\(id)")
+        }
+        let counters = authority.counters
+        #expect(counters.serverGenerateToken == 2, "one token call for all fifty: \(counters)")
+        #expect(counters.rejected(498) >= 1, "the revoked token was refused: \(counters)")
+        try await harness.stop()
+    }
+
+    @Test func aLongPagedRunLosingItsTokenRetriesOnlyTheRejectedPages() async throws {
+        let trigger = RevocationTrigger()
+        let authority = SampleTokenAuthority()
+        let harness = try await SecuredWorkerHarness(
+            authority: authority, standaloneAuthorizer: trigger.authorizer(authority), freshTokenWindow: .milliseconds(1),
+            credentials: Self.standaloneToken)
+        let server = harness.servers.standalone
+        let layer = server.securedLayerURL(.parcels)
+        let query = #"{"result":"features","outFields":["APN"]}"#
+        let truth = try harness.dataset.groundTruthObjectIDs(.parcels)
+        try #require(truth.count == 20_000)
+
+        // The baseline: every parcel, nothing revoked. Its page requests are what the second run should repeat.
+        try await harness.send("baseline", SecuredWorkerHarness.request("baseline", url: layer, query: query))
+        let baseline = try await harness.outcomes(["baseline"])["baseline"] ?? []
+        #expect(baseline.first?.status == "succeeded", "\(String(describing: baseline.first))")
+        #expect(ParsedJSON.ids(in: baseline).sorted() == truth)
+        let baselineQueries = server.statistics.queries(.parcels)
+        try #require(baselineQueries >= 10, "the run pages (2,000 a page): \(baselineQueries) queries")
+        #expect(authority.counters.serverGenerateToken == 1)
+
+        // The same run; every token is revoked as its third page request arrives.
+        let rejectedBefore = authority.counters.rejected(498)
+        trigger.arm(afterQueries: 3)
+        try await harness.send("revoked", SecuredWorkerHarness.request("revoked", url: layer, query: query))
+        let revoked = try await harness.outcomes(["revoked"])["revoked"] ?? []
+        #expect(trigger.fired, "the token was revoked mid-run")
+        #expect(revoked.first?.status == "succeeded", "\(String(describing: revoked.first))")
+        let ids = ParsedJSON.ids(in: revoked)
+        #expect(ids.count == truth.count, "no feature lost or duplicated")
+        #expect(ids.sorted() == truth)
+        let counters = authority.counters
+        let rejected = counters.rejected(498) - rejectedBefore
+        #expect(rejected >= 1 && rejected <= 6, "the pages in flight with the revoked token (at most the page concurrency): \(rejected)")
+        #expect(counters.serverGenerateToken == 2, "one refresh: \(counters)")
+        // The run repeated the baseline's requests plus one retry of each rejected page, never a restart.
+        #expect(server.statistics.queries(.parcels) - baselineQueries == baselineQueries + rejected)
+        try await harness.stop()
+    }
+}
+
+/// Revokes every token of an authority when the armed number of secured query requests has arrived: the
+/// "token revoked mid-run" moment, placed exactly, from the server's side.
+final class RevocationTrigger: Sendable {
+    private struct State {
+        var remaining: Int?
+        var fired = false
+    }
+
+    private let state = Mutex(State())
+
+    /// From now on, the `count`th secured query revokes every token before it is checked.
+    func arm(afterQueries count: Int) { state.withLock { $0.remaining = count } }
+
+    var fired: Bool { state.withLock { $0.fired } }
+
+    func authorizer(_ authority: SampleTokenAuthority) -> SampleServerAuthorizer {
+        { [self] request in
+            guard request.path.contains("/Secured/"), request.path.hasSuffix("/query") else { return .allow }
+            let fire = state.withLock { state -> Bool in
+                guard let remaining = state.remaining else { return false }
+                state.remaining = remaining > 1 ? remaining - 1 : nil
+                if remaining == 1 { state.fired = true }
+                return remaining == 1
+            }
+            if fire { authority.revokeAllTokens() }
+            return .allow
+        }
+    }
+}
