@@ -74,7 +74,7 @@ final class SecuredWorkerHarness: Sendable {
     let group: ServiceGroup
     let producer: KafkaProducer
     let reader: KafkaConsumer
-    private let received = Mutex<[CapturedMessage]>([])
+    private let received = MessageLog()
     private let tasks: [Task<Void, any Error>]
 
     /// - Parameters:
@@ -131,7 +131,7 @@ final class SecuredWorkerHarness: Sendable {
             Task {
                 for try await message in reader.messages {
                     let captured = CapturedMessage(message)
-                    received.withLock { $0.append(captured) }
+                    received.append(captured)
                 }
             },
         ]
@@ -150,7 +150,7 @@ final class SecuredWorkerHarness: Sendable {
     }
 
     /// Every message produced so far.
-    var messages: [CapturedMessage] { received.withLock { $0 } }
+    var messages: [CapturedMessage] { received.all }
 
     /// Waits until every request of `ids` has all its outcome messages (every part of a split result), or
     /// `timeout` passes (which fails the test, naming what is missing). Returns each request's messages in order.
@@ -202,6 +202,13 @@ final class SecuredWorkerHarness: Sendable {
         await servers.shutdown()
         folder.remove()
     }
+}
+
+/// The messages read so far, shared with the reading task.
+final class MessageLog: Sendable {
+    private let messages = Mutex<[CapturedMessage]>([])
+    func append(_ message: CapturedMessage) { messages.withLock { $0.append(message) } }
+    var all: [CapturedMessage] { messages.withLock { $0 } }
 }
 
 extension ParsedJSON {

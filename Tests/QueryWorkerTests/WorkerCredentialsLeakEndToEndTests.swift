@@ -77,8 +77,8 @@ struct WorkerCredentialsLeakEndToEndTests {
         #expect(counters.oauthToken("client_credentials") >= 2, "both client secrets were sent: \(counters)")
         #expect(counters.oauthToken("refresh_token") >= 1, "the refresh token was sent: \(counters)")
         #expect(counters.ogcUnauthorized == 0 && servers.standalone.statistics.ogcItemRequests(cities) >= 1)
-        let front = nginx.accessLog()
-        #expect(front.contains { $0.hasPrefix("200 /arcgis/") && $0.hasSuffix(" \(NginxAuthServer.basicUser)") }, "\(front.suffix(10))")
+        let accessLog = nginx.accessLog()
+        #expect(accessLog.contains { $0.hasPrefix("200 /arcgis/") && $0.hasSuffix(" \(NginxAuthServer.basicUser)") }, "\(accessLog.suffix(10))")
 
         // Everything written, at trace level: there is material to search (libcurl's header lines among it).
         let lines = harness.logs.lines

@@ -55,7 +55,8 @@ struct WorkerCredentialsTokenEndToEndTests {
             #expect(outcomes[id]?.firstLayer?.integerObjectIDs?.sorted() == truth, "\(id): exactly the government parcels")
         }
         #expect(outcomes["picked"]?.status == "succeeded", "\(String(describing: outcomes["picked"]))")
-        #expect(outcomes["picked"]?.firstLayer?.integer("count") == (try harness.dataset.groundTruthObjectIDs(.cities).count))
+        let cityCount = try harness.dataset.groundTruthObjectIDs(.cities).count
+        #expect(outcomes["picked"]?.firstLayer?.integer("count") == cityCount)
         let refusals: [(id: String, status: String, code: String)] = [
             ("forbidden", "failed", "forbidden"), ("unknown", "rejected", "unknown_credential"),
             ("mismatch", "rejected", "credential_scope_mismatch"), ("required", "failed", "authentication_required"),
@@ -83,7 +84,8 @@ struct WorkerCredentialsTokenEndToEndTests {
         let again = try await harness.outcome(["federated-2", "standalone-2"])
         let residential = try harness.dataset.groundTruthObjectIDs(.parcels, where: "UseType = 'Residential'")
         #expect(again["federated-2"]?.firstLayer?.integer("count") == residential.count, "\(String(describing: again["federated-2"]))")
-        #expect(again["standalone-2"]?.firstLayer?.integerObjectIDs?.sorted() == (try harness.dataset.groundTruthObjectIDs(.cities, where: "ST = 'CA'")))
+        let california = try harness.dataset.groundTruthObjectIDs(.cities, where: "ST = 'CA'")
+        #expect(again["standalone-2"]?.firstLayer?.integerObjectIDs?.sorted() == california)
         #expect(servers.authority.counters.tokenCalls == counters.tokenCalls, "\(servers.authority.counters)")
         try await harness.stop()
     }
@@ -107,13 +109,15 @@ struct WorkerCredentialsTokenEndToEndTests {
         let outcomes = try await harness.outcome(["app", "ogc"])
 
         #expect(outcomes["app"]?.status == "succeeded", "\(String(describing: outcomes["app"]))")
-        #expect(outcomes["app"]?.firstLayer?.integerObjectIDs?.sorted() == (try harness.dataset.groundTruthObjectIDs(.cities, where: "ST = 'CA'")))
+        let california = try harness.dataset.groundTruthObjectIDs(.cities, where: "ST = 'CA'")
+        #expect(outcomes["app"]?.firstLayer?.integerObjectIDs?.sorted() == california)
         #expect(servers.authority.counters.oauthToken("client_credentials") == 1, "\(servers.authority.counters)")
 
         // Every parcel, over more than one page (next links): each page carried the key, none was refused.
         #expect(outcomes["ogc"]?.status == "succeeded", "\(String(describing: outcomes["ogc"]))")
         let ids = try #require(outcomes["ogc"]?.firstLayer?.integerFeatureIDs)
-        #expect(ids.count == 20_000 && ids.sorted() == (try harness.dataset.groundTruthObjectIDs(.parcels)))
+        let every = try harness.dataset.groundTruthObjectIDs(.parcels)
+        #expect(ids.count == 20_000 && ids.sorted() == every)
         #expect(servers.standalone.statistics.ogcItemRequests(parcels) >= 2, "the run followed next links")
         #expect(servers.authority.counters.ogcUnauthorized == 0, "\(servers.authority.counters)")
 
