@@ -19,14 +19,33 @@ struct WorkerCredentialsRefreshEndToEndTests {
         ]
     }
 
-    @Test func fiftyRequestsHittingARevokedTokenMakeOneTokenCall() async throws {
-        let harness = try await SecuredWorkerHarness(freshTokenWindow: .milliseconds(1), credentials: Self.standaloneToken)
-        let layer = harness.servers.standalone.securedLayerURL(.parcels)
+    /// A `token` credential for the federated server (a portal token exchanged for the server's).
+    static func federatedToken(_ servers: SecuredServers, _ folder: SecretsFolder) throws -> [String] {
+        [
+            CredentialJSON.token(
+                "gis", scope: [servers.federated.serverRootURL, servers.portalURL], username: "viewer",
+                password: try folder.secret("viewer", "viewer-password"))
+        ]
+    }
+
+    /// The standalone server's token service makes one call per token; for the federated server one token is a
+    /// portal token and its exchange (both revoked together, so both are made again).
+    @Test(arguments: [true, false])
+    func fiftyRequestsHittingARevokedTokenMakeOneTokenCall(federated: Bool) async throws {
+        let harness = try await SecuredWorkerHarness(
+            freshTokenWindow: .milliseconds(1), credentials: federated ? Self.federatedToken : Self.standaloneToken)
+        let server = federated ? harness.servers.federated : harness.servers.standalone
+        let layer = server.securedLayerURL(.parcels)
+        let authority = harness.authority
+        /// [portal tokens, exchanges] or [the standalone server's tokens].
+        func tokenCalls() -> [Int] {
+            let counters = authority.counters
+            return federated ? [counters.generateToken, counters.exchange] : [counters.serverGenerateToken]
+        }
         try await harness.send("warm", SecuredWorkerHarness.request("warm", url: layer, query: #"{"result":"count"}"#))
         let warm = try await harness.outcome(["warm"])["warm"]
         #expect(warm?.status == "succeeded" && warm?.firstLayer?.integer("count") == 20_000, "\(String(describing: warm))")
-        let authority = harness.authority
-        #expect(authority.counters.serverGenerateToken == 1)
+        #expect(tokenCalls() == (federated ? [1, 1] : [1]), "\(authority.counters)")
 
         authority.revokeAllTokens()
         // Fifty different queries (none joins another's run), all sent before the first outcome.
@@ -40,9 +59,8 @@ struct WorkerCredentialsRefreshEndToEndTests {
             #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
             #expect(outcomes[id]?.firstLayer?.integer("count") == 20_000 - index * 100, "\(id)")
         }
-        let counters = authority.counters
-        #expect(counters.serverGenerateToken == 2, "one token call for all fifty: \(counters)")
-        #expect(counters.rejected(498) >= 1, "the revoked token was refused: \(counters)")
+        #expect(tokenCalls() == (federated ? [2, 2] : [2]), "one token for all fifty: \(authority.counters)")
+        #expect(authority.counters.rejected(498) >= 1, "the revoked token was refused: \(authority.counters)")
         try await harness.stop()
     }
 

@@ -39,7 +39,9 @@ struct WorkerCredentialsTokenEndToEndTests {
             ("standalone", SecuredWorkerHarness.request("standalone", url: standalone.securedLayerURL(.parcels), query: Self.government)),
             ("picked", SecuredWorkerHarness.request(
                 "picked", url: standalone.securedLayerURL(.cities), query: #"{"result":"count"}"#, credential: "gis")),
-            ("forbidden", SecuredWorkerHarness.request("forbidden", url: standalone.securedLayerURL(.cities), credential: "outsider")),
+            // The same query as "picked", another credential: the two never share a run.
+            ("forbidden", SecuredWorkerHarness.request(
+                "forbidden", url: standalone.securedLayerURL(.cities), query: #"{"result":"count"}"#, credential: "outsider")),
             ("unknown", SecuredWorkerHarness.request("unknown", url: standalone.securedLayerURL(.cities), credential: "nope")),
             ("mismatch", SecuredWorkerHarness.request("mismatch", url: standalone.securedLayerURL(.cities), credential: "ogc-key")),
             ("required", SecuredWorkerHarness.request("required", url: servers.otherPortal.securedLayerURL(.cities))),
@@ -75,6 +77,10 @@ struct WorkerCredentialsTokenEndToEndTests {
         #expect(counters.serverGenerateToken == 2, "\(counters)")
         #expect(counters.rejected(403) >= 1 && counters.wrongPasswords == 0, "\(counters)")
         #expect(servers.otherAuthority.counters.tokenCalls == 0, "\(servers.otherAuthority.counters)")
+        // Tokens went in headers: the services never saw a `token` parameter, in a URL or a form.
+        let serviceRequests = servers.all.flatMap(\.statistics.recentRequests).filter { $0.path.contains("/rest/services/") }
+        #expect(serviceRequests.filter { $0.path.contains("/Secured/") && $0.hadToken }.count >= 4)
+        #expect(serviceRequests.allSatisfy { $0.parameter("token") == nil }, "a token parameter reached a service")
 
         // Again, other selections: the tokens are cached per credential and server, no token call is made.
         try await harness.send("federated-2", SecuredWorkerHarness.request(
