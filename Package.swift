@@ -196,6 +196,7 @@ let package = Package(
                 "Kafka",
                 "Authentication",
                 "Credentials",
+                "EngineExecution",
                 "CurlHTTP",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -317,6 +318,8 @@ let package = Package(
             name: "QueryWorkerTests",
             dependencies: [
                 "QueryWorker",
+                "Credentials",
+                "EngineExecution",
                 "FeatureService",
                 "JSONLogging",
                 "Kafka",
