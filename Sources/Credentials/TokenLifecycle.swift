@@ -109,8 +109,14 @@ package struct TokenLifecycle: Sendable {
     /// call. A token rejected within ``TokenLifecyclePolicy/freshTokenWindow`` of its issue is not refreshed
     /// again: that is remembered as a terminal `credential_rejected` for ``TokenLifecyclePolicy/terminalWindow``.
     package mutating func tokenRejected(_ token: IssuedToken, now: ContinuousClock.Instant) -> TokenAction {
+        tokenRejected(generation: token.generation, now: now)
+    }
+
+    /// ``tokenRejected(_:now:)`` for the token of `generation`: what a request that kept only the generation
+    /// (not the secret) gives back.
+    package mutating func tokenRejected(generation rejected: UInt64, now: ContinuousClock.Instant) -> TokenAction {
         switch state {
-        case .valid(let current) where current.generation == token.generation:
+        case .valid(let current) where current.generation == rejected:
             guard now - current.issuedAt >= policy.freshTokenWindow else {
                 let error = TokenFailure(
                     code: .credentialRejected,
@@ -120,10 +126,10 @@ package struct TokenLifecycle: Sendable {
                 return .fail(error)
             }
             state = .empty
-        case .refreshing(var refresh) where refresh.previous?.generation == token.generation:
+        case .refreshing(var refresh) where refresh.previous?.generation == rejected:
             refresh.previous = nil
             state = .refreshing(refresh)
-        case .failed(var failure) where failure.previous?.generation == token.generation:
+        case .failed(var failure) where failure.previous?.generation == rejected:
             failure.previous = nil
             state = .failed(failure)
         case .empty, .valid, .refreshing, .failed:

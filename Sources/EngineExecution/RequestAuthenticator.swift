@@ -119,6 +119,8 @@ package struct AuthenticationFailure: Error, Sendable, Hashable, CustomStringCon
         package static let tokenServiceUnavailable = Code("token_service_unavailable")
         /// The request named a credential that is not configured (it may have been removed by a reload).
         package static let unknownCredential = Code("unknown_credential")
+        /// A secret of the credential can't be read now (its file is gone or unreadable): the operator must fix it.
+        package static let credentialUnavailable = Code("credential_unavailable")
         /// The request named a credential whose scope does not cover the URL.
         package static let credentialScopeMismatch = Code("credential_scope_mismatch")
     }

@@ -1,4 +1,0 @@
-import Testing
-
-@Suite("Authentication module")
-struct AuthenticationModuleTests {}
