@@ -318,6 +318,7 @@ let package = Package(
             name: "QueryWorkerTests",
             dependencies: [
                 "QueryWorker",
+                "Authentication",
                 "Credentials",
                 "EngineExecution",
                 "FeatureService",

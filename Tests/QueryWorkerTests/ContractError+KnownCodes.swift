@@ -30,7 +30,8 @@ extension ContractError.Code {
     /// `credential_scope_mismatch`, are listed with the rejections).
     static let authentication: [ContractError.Code] = [
         AuthenticationFailure.Code.authenticationRequired, .credentialRejected, .credentialExpired, .reloginRequired,
-        .notFederated, .insecureTransport, .tokenServiceUnavailable, .unknownCredential, .credentialScopeMismatch,
+        .notFederated, .insecureTransport, .tokenServiceUnavailable, .credentialUnavailable, .unknownCredential,
+        .credentialScopeMismatch,
     ].map { ContractError.Code(rawValue: $0.rawValue) }.filter { !rejections.contains($0) }
 
     /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url` and

@@ -1,4 +1,6 @@
+import Authentication
 import Credentials
+import EngineExecution
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -175,8 +177,11 @@ struct CredentialsReloadTests {
             SampleCredentials.apiKey("county-gis-2", scope: Self.county, variable: "K")))
         let (credentials, started) = try Self.watch(path, environment: ["K": "k"])
         var watch = started
-        let current = FixedCredentials(credentials.store)
+        // The worker's own holder of the current credentials: the authenticator the engines ask.
+        let current = CredentialAuthenticator(
+            store: credentials.store, resolver: credentials.resolver, issuer: PendingTokenIssuer(), logger: Self.logger)
         let decoder = try ContractSupport.decoder(credentials: .current(current))
+        #expect(try await current.authentication(for: Self.layer, credential: "county-gis").headers.count == 1)
         guard case .query(let request) = decoder.decode(Self.request(credential: "county-gis"), key: nil, receivedAt: 0) else {
             Issue.record("the configured credential was refused")
             return
@@ -191,6 +196,12 @@ struct CredentialsReloadTests {
             return
         }
         #expect(rejection.code == .unknownCredential && rejection.path == "credential")
+        // A request that was accepted before the reload and asks now (a page of a long run) is refused too.
+        await #expect {
+            _ = try await current.authentication(for: Self.layer, credential: "county-gis")
+        } throws: { error in
+            (error as? AuthenticationFailure)?.code == .unknownCredential
+        }
         guard case .query = decoder.decode(Self.request(credential: "county-gis-2"), key: nil, receivedAt: 0) else {
             Issue.record("the credential that stayed was refused")
             return

@@ -1,13 +1,14 @@
+import Authentication
 import Credentials
 import CurlHTTP
 import EngineExecution
 import FeatureService
 import FeatureServiceEngines
 import Logging
-import Synchronization
 
-/// How the worker's credentials reach its parts: one authenticator for the engines, which is also where the
-/// decoder reads the credential names and the reloader swaps in a new file.
+/// How the worker's credentials reach its parts: one ``CredentialAuthenticator`` for the engines, which is also
+/// where the decoder reads the credential names and where the reloader swaps in a new file, so the three never
+/// disagree about which credentials exist.
 extension WorkerAssembly {
     struct CredentialsWiring {
         /// What the engines ask before each request.
@@ -22,14 +23,12 @@ extension WorkerAssembly {
         guard credentials.path != nil else {
             return CredentialsWiring(authenticator: NoAuthentication(), names: .noCredentialsFile, current: nil)
         }
-        // ISSUE13-LEAD: once CredentialAuthenticator and ArcGISTokenIssuer land on main, this becomes
-        //   let issuer = ArcGISTokenIssuer(httpClient: httpClient, resolver: credentials.resolver, logger: logger)
-        //   let authenticator = CredentialAuthenticator(
-        //       store: credentials.store, resolver: credentials.resolver, issuer: issuer, logger: logger)
-        //   return CredentialsWiring(authenticator: authenticator, names: .current(authenticator), current: authenticator)
-        // (with `extension CredentialAuthenticator: CurrentCredentials {}`), and StoredCredentials goes.
-        let current = StoredCredentials(credentials.store)
-        return CredentialsWiring(authenticator: NoAuthentication(), names: .current(current), current: current)
+        // ISSUE13-LANE-T2: `ArcGISTokenIssuer(client: httpClient, resolver: credentials.resolver, logger: logger)`
+        // once it lands on main (branch s13-issuer); PendingTokenIssuer goes then.
+        _ = httpClient
+        let authenticator = CredentialAuthenticator(
+            store: credentials.store, resolver: credentials.resolver, issuer: PendingTokenIssuer(), logger: logger)
+        return CredentialsWiring(authenticator: authenticator, names: .current(authenticator), current: authenticator)
     }
 
     /// Every protocol's engine, authenticating through `authenticator`.
@@ -47,13 +46,25 @@ extension WorkerAssembly {
     }
 }
 
-/// ISSUE13-LEAD: the current store alone, until `CredentialAuthenticator` (which holds it in a worker) lands.
-final class StoredCredentials: CurrentCredentials {
-    private let current: Mutex<CredentialStore>
+/// The worker's authenticator holds the current credentials (``CredentialAuthenticator/store``) and takes a
+/// reloaded file (``CredentialAuthenticator/replace(store:)``).
+extension CredentialAuthenticator: CurrentCredentials {}
 
-    init(_ store: CredentialStore) { current = Mutex(store) }
+/// ISSUE13-LANE-T2: stands in for `ArcGISTokenIssuer` until it lands: every token call is
+/// `token_service_unavailable`, so the token kinds fail clearly while the static kinds (keys, pre-generated
+/// tokens, passwords, certificates, server trust) work.
+struct PendingTokenIssuer: TokenIssuer {
+    func audience(for credential: Credential, url: String) async throws(AuthenticationFailure) -> TokenAudience {
+        throw AuthenticationFailure(
+            .tokenServiceUnavailable, "token calls for credential \"\(credential.name)\" are not available in this build",
+            credential: credential.name, isRetryable: true)
+    }
 
-    var store: CredentialStore { current.withLock { $0 } }
+    func issue(_ credential: Credential, for audience: TokenAudience) async throws(TokenFailure) -> IssuedGrant {
+        throw TokenFailure(
+            code: .tokenServiceUnavailable,
+            message: "token calls for credential \"\(credential.name)\" are not available in this build", isRetryable: true)
+    }
 
-    func replace(store: CredentialStore) async { current.withLock { $0 = store } }
+    func signOut(_ credential: Credential) async {}
 }
