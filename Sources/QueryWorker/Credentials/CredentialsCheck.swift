@@ -1,4 +1,5 @@
 import Credentials
+import CurlHTTP
 
 /// The checks a credentials file passes before the worker uses it, at start and on every reload: the file's
 /// own rules (`CredentialsFile`), one Kerberos identity, every secret and file readable
@@ -33,14 +34,34 @@ enum CredentialsCheck {
         return store
     }
 
-    /// Every `certificate` credential's file opens with its password (a wrong PKCS#12 password would otherwise
-    /// fail every request in its scope with a TLS error).
+    /// Every `certificate` credential's file opens with its password, and its key belongs to its certificate (a
+    /// wrong PKCS#12 password would otherwise fail every request in its scope with a TLS error). Offline; nothing
+    /// decrypted is kept.
     static func checkClientCertificates(
         _ store: CredentialStore, resolver: SecretResolver
     ) throws(CredentialsConfigurationError) {
-        // ISSUE13-LANE-N: call CurlHTTP's PKCS#12 check here for every `certificate` credential once branch
-        // s13-network lands it (e.g. `HTTPClientCertificate.check()`), mapping its failure to
-        // CredentialsConfigurationError(code: .invalidValue, credential: name, field: "password").
-        _ = (store, resolver)
+        for credential in store.all {
+            guard case .certificate(let settings) = credential.configuration else { continue }
+            let password = try settings.password.map { reference throws(CredentialsConfigurationError) in
+                try resolver.resolve(reference, credential: credential.name, field: "password").revealed()
+            }
+            let lowered = settings.path.lowercased()
+            let certificate: HTTPClientCertificate =
+                lowered.hasSuffix(".p12") || lowered.hasSuffix(".pfx")
+                ? .pkcs12(path: settings.path, password: password)
+                : .pem(certificatePath: settings.path, keyPath: settings.keyPath ?? settings.path, passphrase: password)
+            try checkOpens(certificate, credential: credential.name)
+        }
+    }
+
+    /// ISSUE13-LANE-N: once CurlHTTP's `HTTPClientCertificate.check()` lands (branch s13-network), this becomes
+    ///
+    ///     do { try certificate.check() } catch {
+    ///         // The check's message names the file and the problem, never the password.
+    ///         let field = error.message.contains("password") || error.message.contains("passphrase") ? "password" : "path"
+    ///         throw CredentialsConfigurationError(code: .invalidValue, credential: credential, field: field, reason: error.message)
+    ///     }
+    static func checkOpens(_ certificate: HTTPClientCertificate, credential: String) throws(CredentialsConfigurationError) {
+        _ = (certificate, credential)
     }
 }
