@@ -48,6 +48,9 @@ let package = Package(
         // Small C targets for what Swift cannot call directly (variadic functions).
         .target(name: "CKafkaShims", dependencies: ["CRDKafka"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        // Offline checks of client certificates and their passwords with OpenSSL (libssl-dev), so a wrong
+        // password is an error at start, not at the first handshake. No OpenSSL type leaves the C side.
+        .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("crypto")]),
 
         // What every module shares instead of copying: JSON reading and writing (`ParsedJSON`, one string
         // escaper), ASCII and UTF-8 byte rules, millisecond conversions, the wall clock, RFC 3339. Declarations
@@ -70,6 +73,7 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 "CCurlShims",
+                "COpenSSLShims",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -354,6 +358,27 @@ let package = Package(
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // Test code only: real servers with network authentication as child processes in a temporary folder
+        // (nginx with Basic and TLS with a private CA and client certificates, apache2 with Digest and
+        // Kerberos from a private KDC, an NTLM server on pyspnego), each able to proxy to an upstream.
+        .target(
+            name: "NetworkAuthFixture",
+            dependencies: ["CurlHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/NetworkAuthFixture",
+            exclude: ["Resources"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "NetworkAuthTests",
+            dependencies: [
+                "NetworkAuthFixture",
+                "SampleFeatureServer",
+                "CurlHTTP",
+                "LoopbackHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

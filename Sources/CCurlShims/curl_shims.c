@@ -23,6 +23,9 @@ CURLcode qw_curl_easy_setopt_sockopt_cb(CURL *handle, int (*cb)(void *, curl_soc
 CURLcode qw_curl_easy_setopt_closesocket_cb(CURL *handle, int (*cb)(void *, curl_socket_t)) {
     return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, cb);
 }
+CURLcode qw_curl_easy_setopt_debug_cb(CURL *handle, int (*cb)(CURL *, curl_infotype, char *, size_t, void *)) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, cb);
+}
 CURLcode qw_curl_easy_setopt_opensocket_cb(CURL *handle,
                                            curl_socket_t (*cb)(void *, curlsocktype, struct curl_sockaddr *)) {
     return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, cb);

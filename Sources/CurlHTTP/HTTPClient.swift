@@ -16,11 +16,17 @@ public final class HTTPClient: Sendable {
     /// libcurl's global initialisation, once per process, before the first handle.
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
 
-    /// Creates a client. Credential files named in the configuration are checked now, so a missing or
-    /// unreadable certificate is an error at start, not on the first request.
+    /// Creates a client. Credential files named in the configuration are checked now, and client
+    /// certificates opened with their passwords (``HTTPClientCertificate/check()``), so a missing file or a
+    /// wrong password is a `credential` error at start, not on the first request.
+    ///
+    /// With `logger` at `.trace`, libcurl's verbose output is logged there, credentials redacted.
     public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws(HTTPError) {
         _ = Self.globalInit
-        for rule in configuration.credentials { try RequestValidation.validate(rule) }
+        for rule in configuration.credentials {
+            try RequestValidation.validate(rule)
+            try rule.clientCertificate?.check()
+        }
         self.configuration = configuration
         self.logger = logger
         self.loop = try CurlMultiLoop(configuration: configuration, logger: logger)
@@ -103,7 +109,8 @@ public final class HTTPClient: Sendable {
             credential: credential,
             connectionPolicy: configuration.connectionPolicy,
             host: target.bareHost,
-            isHTTPS: target.scheme == "https"
+            isHTTPS: target.scheme == "https",
+            verboseLogger: logger.logLevel == .trace ? logger : nil
         )
         return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink())
     }

@@ -72,11 +72,17 @@ struct TLSTests {
                 #expect(response.bodyString == "client CN=curlhttp-test-client\n")
             }
 
+            // A wrong password is found when the client is made, before any handshake.
             let wrongPassword = HTTPClientCertificate.pkcs12(path: pki.clientPKCS12, password: "not the password")
-            try await TestSupport.withClient(HTTPClientConfiguration(credentials: [HTTPCredentialRule(match: origin, caBundlePath: pki.caCertificate, clientCertificate: wrongPassword)])) { client in
-                let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: url)) }
-                #expect(error?.code == .tls)
+            let error = #expect(throws: HTTPError.self) {
+                _ = try HTTPClient(
+                    configuration: HTTPClientConfiguration(credentials: [HTTPCredentialRule(match: origin, caBundlePath: pki.caCertificate, clientCertificate: wrongPassword)]),
+                    logger: TestSupport.logger
+                )
             }
+            #expect(error?.code == .credential)
+            #expect(error?.message.contains(pki.clientPKCS12) == true)
+            #expect(error?.message.contains("not the password") == false)
         }
     }
 }

@@ -15,6 +15,7 @@ CURLcode qw_curl_easy_setopt_xferinfo_cb(CURL *handle,
                                          int (*cb)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 CURLcode qw_curl_easy_setopt_sockopt_cb(CURL *handle, int (*cb)(void *, curl_socket_t, curlsocktype));
 CURLcode qw_curl_easy_setopt_closesocket_cb(CURL *handle, int (*cb)(void *, curl_socket_t));
+CURLcode qw_curl_easy_setopt_debug_cb(CURL *handle, int (*cb)(CURL *, curl_infotype, char *, size_t, void *));
 CURLcode qw_curl_easy_setopt_opensocket_cb(CURL *handle,
                                            curl_socket_t (*cb)(void *, curlsocktype, struct curl_sockaddr *));
 

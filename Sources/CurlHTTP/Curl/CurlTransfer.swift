@@ -1,6 +1,7 @@
 internal import CCurl
 internal import CCurlShims
 import FeatureQuerySupport
+import Logging
 import Synchronization
 
 /// One request's transfer: its easy-handle settings, the callbacks that fill its response, and how it ends.
@@ -23,6 +24,9 @@ final class CurlTransfer: @unchecked Sendable {
         var host: String = ""
         /// Whether the URL's scheme (as validated) is https: where HTTP/2 can be negotiated.
         var isHTTPS: Bool = false
+        /// The client's logger when it is at `.trace`: libcurl's verbose output goes there, redacted
+        /// (`CurlVerboseLog`). `nil` leaves verbose output off.
+        var verboseLogger: Logger? = nil
     }
 
     let request: HTTPRequest
@@ -91,6 +95,7 @@ final class CurlTransfer: @unchecked Sendable {
         try configureHeaders(easy)
         if let credential = settings.credential { try configure(credential, easy) }
         try installConnectionGate(handle, opaque: opaque)
+        if settings.verboseLogger != nil { try CurlVerboseLog.install(on: easy, opaque: opaque) }
     }
 
     private func configureMethodAndBody(_ easy: CurlEasy) throws(HTTPError) {

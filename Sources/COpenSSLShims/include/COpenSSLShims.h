@@ -1,0 +1,31 @@
+#ifndef C_OPENSSL_SHIMS_H
+#define C_OPENSSL_SHIMS_H
+
+#include <stddef.h>
+
+/* Offline checks of TLS client credentials with OpenSSL, so a worker can refuse a wrong password or a
+ * broken file at start instead of on its first TLS handshake. Only plain C types cross this boundary:
+ * no OpenSSL pointer leaves these functions, and nothing decrypted is written anywhere. */
+
+enum qw_credential_check {
+    QW_CREDENTIAL_OK = 0,
+    /* The file could not be opened or read. */
+    QW_CREDENTIAL_UNREADABLE = 1,
+    /* The file is not in the expected format (not PKCS#12, no PEM certificate or key in it). */
+    QW_CREDENTIAL_MALFORMED = 2,
+    /* The password or passphrase does not open the file. */
+    QW_CREDENTIAL_WRONG_PASSWORD = 3,
+    /* The bundle holds no certificate or no private key. */
+    QW_CREDENTIAL_INCOMPLETE = 4,
+    /* The private key does not belong to the certificate. */
+    QW_CREDENTIAL_KEY_MISMATCH = 5,
+};
+
+/* Opens a PKCS#12 bundle with `password` (NULL: none) and checks it holds a certificate and its key. */
+int qw_check_pkcs12(const char *path, const char *password);
+
+/* Reads a PEM certificate and a PEM private key (encrypted with `passphrase`, or NULL) and checks that
+ * the key belongs to the certificate. `failed_file` is set to 0 (certificate) or 1 (key). */
+int qw_check_pem(const char *certificate_path, const char *key_path, const char *passphrase, int *failed_file);
+
+#endif
