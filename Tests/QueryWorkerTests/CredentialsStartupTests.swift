@@ -130,6 +130,34 @@ struct CredentialsStartupTests {
         #expect(error.code == .fileUnreadable && error.credential == "intranet" && error.field == "keytab")
     }
 
+    @Test("a PKCS#12 client certificate must open with its password", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+    func clientCertificatePassword() throws {
+        let folder = try CredentialsFolder()
+        defer { folder.remove() }
+        let (key, certificate, bundle) = (folder.path("client.key"), folder.path("client.pem"), folder.path("client.p12"))
+        let made = try ContractSupport.run("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+            "-subj", "/CN=query-worker-test",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let exported = try ContractSupport.run("/usr/bin/openssl", [
+            "pkcs12", "-export", "-inkey", key, "-in", certificate, "-out", bundle, "-passout", "pass:p12-MARKER-right",
+        ])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let passwordFile = try folder.write("p12-password", "p12-MARKER-wrong\n")
+        let path = try folder.write("credentials.json", CredentialsFolder.file(
+            #"{"name": "client-cert", "kind": "certificate", "scope": "https://gis.example.org", "#
+                + #""path": "\#(bundle)", "password": {"file": "\#(passwordFile)"}}"#))
+        let error = try #require(throws: CredentialsConfigurationError.self) {
+            try WorkerCredentials.load(path: path, environment: [:])
+        }
+        #expect(error.credential == "client-cert" && error.field == "password", "\(error)")
+        #expect(!"\(error)".contains("p12-MARKER"))
+
+        try folder.write("p12-password", "p12-MARKER-right\n")
+        #expect(try WorkerCredentials.load(path: path, environment: [:]).store.all.map(\.name) == ["client-cert"])
+    }
+
     @Test("the setting names a readable file; a missing one is refused naming where it was set")
     func setting() throws {
         let folder = try CredentialsFolder()

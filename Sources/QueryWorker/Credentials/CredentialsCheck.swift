@@ -54,14 +54,15 @@ enum CredentialsCheck {
         }
     }
 
-    /// ISSUE13-LANE-N: once CurlHTTP's `HTTPClientCertificate.check()` lands (branch s13-network), this becomes
-    ///
-    ///     do { try certificate.check() } catch {
-    ///         // The check's message names the file and the problem, never the password.
-    ///         let field = error.message.contains("password") || error.message.contains("passphrase") ? "password" : "path"
-    ///         throw CredentialsConfigurationError(code: .invalidValue, credential: credential, field: field, reason: error.message)
-    ///     }
+    /// CurlHTTP's offline check (the TLS library opens the file, nothing decrypted is kept). Its message names
+    /// the file and the problem, never the password; a problem with the password is the `password` field's.
     static func checkOpens(_ certificate: HTTPClientCertificate, credential: String) throws(CredentialsConfigurationError) {
-        _ = (certificate, credential)
+        do {
+            try certificate.check()
+        } catch {
+            let aboutSecret = error.message.contains("password") || error.message.contains("passphrase")
+            throw CredentialsConfigurationError(
+                code: .invalidValue, credential: credential, field: aboutSecret ? "password" : "path", reason: error.message)
+        }
     }
 }
