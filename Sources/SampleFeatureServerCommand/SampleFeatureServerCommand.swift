@@ -25,6 +25,18 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
             \(SampleFeatureServer.ogcQuirkNames.joined(separator: ", ")) (max-limit-N for any N).
 
             --fault: \(FaultRule.specHelp)
+
+            --secure serves the same services with token security (docs/sample-server-security.md): the \
+            portal at /portal/sharing/rest (generateToken, oauth2/token, oauth2/authorize, oauth2/revokeToken, \
+            info), or with --security-role standalone a server token service at /arcgis/tokens/generateToken; \
+            the folder /arcgis/rest/services/Secured/... wants a token (X-Esri-Authorization: Bearer, or \
+            token=) while the public paths stay public; /ogc-secured wants an API key (X-API-Key). Knobs and \
+            counters: GET or POST /_sample/security. Default users (test values): viewer/viewer-password, \
+            outsider/outsider-password (403 everywhere). Default OAuth clients: sample-app (secret \
+            sample-app-secret) and sample-public-app (PKCE, no secret), redirect URIs \
+            http://127.0.0.1:8765/callback and urn:ietf:wg:oauth:2.0:oob. Default ArcGIS API key \
+            \(SampleTokenAuthority.defaultAPIKey); OGC API key \(SampleSecurity.defaultOGCAPIKey). --federated-port also starts a server federated with the \
+            portal and prints its base URL as the second line.
             """
     )
 
@@ -58,6 +70,9 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("capability"), help: "Publish a layer with other capabilities (repeatable), e.g. LA_County_Parcels/FeatureServer/0=Map.")
     var capabilities: [String] = []
 
+    @OptionGroup(title: "Security")
+    var security: SecurityOptions
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: Logger.Level = .info
 
@@ -68,19 +83,29 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
         guard (0...1).contains(errorRate) else { throw ValidationError("--error-rate must be between 0 and 1") }
         _ = try faultRules()
         _ = try capabilityOverrides()
+        try security.validate()
     }
 
     func run() async throws {
         var logger = Logger(label: "sample-feature-server") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = logLevel
         let stop = SignalWaiter(signals: [SIGINT, SIGTERM])
+        let secured = try security.security()
         let configuration = SampleServerConfiguration(
-            host: host, port: port, parcelCount: parcels, seed: seed, faults: try faultRules(),
+            host: host, port: port, parcelCount: parcels, seed: seed, faults: try faultRules(), security: secured,
             capabilityOverrides: try capabilityOverrides())
         let started = ContinuousClock.now
         let server = try await SampleFeatureServer.start(configuration: configuration, logger: logger)
+        var federated: SampleFeatureServer?
+        if let secured, let federatedPort = security.federatedPort {
+            var federation = configuration
+            federation.port = federatedPort
+            federation.security = SampleSecurity(
+                authority: secured.authority, role: .federated, securesEverything: secured.securesEverything, ogcAPIKeys: secured.ogcAPIKeys)
+            federated = try await SampleFeatureServer.start(configuration: federation, dataset: server.dataset, logger: logger)
+        }
         let elapsed = ContinuousClock.now - started
-        FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
+        FileHandle.standardOutput.write(Data((([server.baseURL] + (federated.map { [$0.baseURL] } ?? [])).joined(separator: "\n") + "\n").utf8))
         logger.info(
             "ready",
             metadata: [
@@ -88,9 +113,13 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
                 "parcels": "\(server.dataset.parcelCount)",
                 "ogcURL": "\(server.ogcURL)",
                 "parcelBytes": "\(server.dataset.parcelMemoryFootprint)",
+                "portalURL": "\(server.portalURL ?? "-")",
+                "tokenServicesURL": "\(server.tokenServicesURL ?? "-")",
+                "federatedURL": "\(federated?.baseURL ?? "-")",
             ])
         let signal = await stop.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
+        await federated?.shutdown()
         await server.shutdown()
     }
 

@@ -8,6 +8,12 @@ extension RequestHandler {
     ) async throws -> LoopbackResponse {
         let links = OGCLinks(host: request.headers["Host"], fallbackOrigin: origin.withLock { $0 }, route: route)
         let collection = route.collectionID.flatMap { ogc[$0] }
+        if route.requiresKey {
+            guard let security else { return failOGC(.notFound("no OGC API at \(route.base)")) }
+            guard security.acceptsOGC(request, bearer: token) else {
+                return failOGC(OGCError(status: 401, code: "Unauthorized", message: "An API key is required: send it in X-API-Key."))
+            }
+        }
         if let authorizer {
             let check = AuthorizationRequest(token: token, service: nil, layer: collection?.layer, path: path, method: request.method)
             if case .deny(let code, let message) = await authorizer(check) {

@@ -26,7 +26,7 @@ struct OGCItemsQuery: Sendable {
     static let pageParameters: Set<String> = ["limit", "offset", "cursor", "empty"]
     static let standardParameters: Set<String> = [
         "limit", "offset", "cursor", "empty", "bbox", "bbox-crs", "crs", "datetime", "filter", "filter-lang", "filter-crs",
-        "f", "token",
+        "f", "token", "apikey", "api_key",
     ]
 
     init(_ list: [LoopbackRequest.Parameter], collection: OGCCollection, quirks: OGCQuirks) throws(OGCError) {

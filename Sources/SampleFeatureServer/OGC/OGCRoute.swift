@@ -1,5 +1,5 @@
 /// What a path names on the OGC face: `/ogc/...`, or `/ogc-quirks/{quirk[,quirk...]}/...` for the same API
-/// with quirks on. `base` is the mount's path (`/ogc` or `/ogc-quirks/cursor,duplicates`), which links are
+/// with quirks on, or `/ogc-secured/...` for the API behind an API key. `base` is the mount's path (`/ogc` or `/ogc-quirks/cursor,duplicates`), which links are
 /// built from.
 struct OGCRoute: Sendable, Equatable {
     enum Resource: Sendable, Equatable {
@@ -17,15 +17,18 @@ struct OGCRoute: Sendable, Equatable {
     let base: String
     let quirks: OGCQuirks
     let resource: Resource
+    /// The `/ogc-secured` mount: every request needs an API key.
+    let requiresKey: Bool
 
     /// Nil when the path is not on the OGC face; throws for an unknown quirk name.
     init?(path: String) throws(OGCError) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let first = parts.first else { return nil }
         let rest: ArraySlice<String>
+        requiresKey = first == "ogc-secured"
         switch first {
-        case "ogc":
-            base = "/ogc"
+        case "ogc", "ogc-secured":
+            base = "/" + first
             quirks = .none
             rest = parts.dropFirst()
         case "ogc-quirks":

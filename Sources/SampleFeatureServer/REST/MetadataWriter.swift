@@ -5,15 +5,21 @@ enum MetadataWriter {
     static let directoryVersion = "11.1"
 
     /// `/arcgis/rest/services?f=json`.
-    static func directory() -> [UInt8] {
+    /// The services directory (or a folder's, with `prefix` = `Folder/` before each service name).
+    static func directory(folders: [String] = [], prefix: String = "") -> [UInt8] {
         var json = JSONBuffer(capacity: 256)
         json.raw("{\"currentVersion\":")
         json.rawText(directoryVersion)
-        json.raw(",\"folders\":[],\"services\":[")
+        json.raw(",\"folders\":[")
+        for (position, folder) in folders.enumerated() {
+            if position > 0 { json.raw(",") }
+            json.string(folder)
+        }
+        json.raw("],\"services\":[")
         for (position, service) in SampleService.allCases.enumerated() {
             if position > 0 { json.raw(",") }
             json.raw("{\"name\":")
-            json.string(service.name)
+            json.string(prefix + service.name)
             json.raw(",\"type\":")
             json.string(service.type)
             json.raw("}")
@@ -34,6 +40,21 @@ enum MetadataWriter {
             json.string(tokenURL)
             json.raw(",\"shortLivedTokenValidity\":60")
         }
+        json.raw("}}")
+        return json.bytes
+    }
+
+    /// `/arcgis/rest/info?f=json` of a secured server: the token service, and the owning portal when federated.
+    static func info(_ auth: SecurityAuthInfo) -> [UInt8] {
+        var json = JSONBuffer(capacity: 320)
+        json.raw("{\"currentVersion\":")
+        json.rawText(directoryVersion)
+        json.raw(",\"fullVersion\":\"11.1.0\",\"owningSystemUrl\":")
+        if let owner = auth.owningSystemURL { json.string(owner) } else { json.raw("null") }
+        json.raw(",\"authInfo\":{\"isTokenBasedSecurity\":true,\"tokenServicesUrl\":")
+        json.string(auth.tokenServicesURL)
+        json.raw(",\"shortLivedTokenValidity\":")
+        json.int(auth.validityMinutes)
         json.raw("}}")
         return json.bytes
     }

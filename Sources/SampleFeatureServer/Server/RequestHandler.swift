@@ -16,6 +16,8 @@ final class RequestHandler: Sendable {
     /// `http://host:port` once listening: the origin of OGC links for a request without a `Host` header.
     let origin = Mutex("http://127.0.0.1")
     let authorizer: SampleServerAuthorizer?
+    /// Token endpoints and the gate of the secured folder; nil for a public server.
+    let security: SecurityHandler?
     let logger: Logger
 
     init(
@@ -33,12 +35,14 @@ final class RequestHandler: Sendable {
         self.faults = faults
         self.recorder = recorder
         self.authorizer = configuration.authorizer
+        self.security = configuration.security.map(SecurityHandler.init(security:))
         self.logger = logger
     }
 
     func handle(_ request: LoopbackRequest) async throws -> LoopbackResponse {
         let path = PercentDecoding.decode(request.path)
-        let route = Route(path: path)
+        let access = SecuredAccess(path: path, security: security?.security)
+        let route = Route(path: access.routePath)
         let ogcRoute: Result<OGCRoute, OGCError>?
         do {
             ogcRoute = try OGCRoute(path: path).map { .success($0) }
@@ -50,7 +54,9 @@ final class RequestHandler: Sendable {
         let token = parameters["token"] ?? Self.bearerToken(request.headers)
         var record = RecordedRequest(
             sequence: 0, method: request.method, path: path,
-            parameters: list.map { .init(name: $0.name, value: $0.name.lowercased() == "token" ? "<redacted>" : $0.value) },
+            parameters: list.map {
+                .init(name: $0.name, value: SecurityPaths.redactedParameters.contains($0.name.lowercased()) ? "<redacted>" : $0.value)
+            },
             hadToken: token != nil, layer: route.layer, isQuery: route.isQuery, faults: [], receivedAt: ContinuousClock.now)
         if case .success(let ogc) = ogcRoute {
             record.collection = ogc.collectionID
@@ -60,7 +66,8 @@ final class RequestHandler: Sendable {
         let sequence = recorder.received(record)
         do {
             let response = try await answer(
-                request, route: route, ogcRoute: ogcRoute, path: path, parameters: parameters, token: token, sequence: sequence)
+                request, route: route, ogcRoute: ogcRoute, access: access, path: path, parameters: parameters, token: token,
+                sequence: sequence)
             // A client that left while the response was being made: the response goes nowhere.
             try Task.checkCancellation()
             return response
@@ -72,7 +79,7 @@ final class RequestHandler: Sendable {
 
     /// Applies the faults and answers: everything ``handle(_:)`` does after logging the request.
     private func answer(
-        _ request: LoopbackRequest, route: Route, ogcRoute: Result<OGCRoute, OGCError>?, path: String,
+        _ request: LoopbackRequest, route: Route, ogcRoute: Result<OGCRoute, OGCError>?, access: SecuredAccess, path: String,
         parameters: RequestParameters, token: String?, sequence: Int
     ) async throws -> LoopbackResponse {
         let decision = faults.decide(path: path)
@@ -84,13 +91,16 @@ final class RequestHandler: Sendable {
             return .text(HTMLPage.page(title: "405 Method Not Allowed", body: "Use GET or POST."), status: 405, contentType: HTMLPage.contentType)
         }
         let respond: () async throws -> LoopbackResponse = {
+            if let endpoint = access.endpoint, let security = self.security {
+                return security.answer(endpoint, request: request, parameters: parameters, origin: self.origin.withLock { $0 })
+            }
             switch ogcRoute {
             case .success(let ogc):
                 return try await self.respondOGC(ogc, request: request, token: token, path: path, shortPageCap: decision.shortPageCap)
             case .failure(let error):
                 return self.failOGC(error)
             case nil:
-                return try await self.respond(route, path: path, method: request.method, parameters: parameters, token: token,
+                return try await self.respond(route, access: access, request: request, path: path, parameters: parameters, token: token,
                                               shortPageCap: decision.shortPageCap)
             }
         }
@@ -102,8 +112,10 @@ final class RequestHandler: Sendable {
     }
 
     private func respond(
-        _ route: Route, path: String, method: String, parameters: RequestParameters, token: String?, shortPageCap: Int?
+        _ route: Route, access: SecuredAccess, request: LoopbackRequest, path: String, parameters: RequestParameters, token: String?,
+        shortPageCap: Int?
     ) async throws -> LoopbackResponse {
+        let method = request.method
         if route == .outside {
             return .text(HTMLPage.page(title: "404 Not Found", body: "The requested URL was not found on this server."),
                          status: 404, contentType: HTMLPage.contentType)
@@ -122,14 +134,30 @@ final class RequestHandler: Sendable {
                 return RESTResponseWriter.error(ArcGISServiceError(code: code, message: message), format: format)
             }
         }
+        let origin = self.origin.withLock { $0 }
+        if let security, access.isSecured(route),
+            let refusal = security.refusal(token: token, referer: request.headers["Referer"], origin: origin)
+        {
+            recorder.error()
+            return SecurityResponses.refusal(refusal)
+        }
         switch route {
         case .info:
             recorder.metadata()
-            let tokenURL = "/arcgis/tokens/generateToken"
-            return RESTResponseWriter.resource(MetadataWriter.info(tokenBased: authorizer != nil, tokenURL: tokenURL), format: format, title: "Info")
+            let info: [UInt8]
+            if let security {
+                info = MetadataWriter.info(security.authInfo(origin: origin))
+            } else {
+                info = MetadataWriter.info(tokenBased: authorizer != nil, tokenURL: "/arcgis/tokens/generateToken")
+            }
+            return RESTResponseWriter.resource(info, format: format, title: "Info")
         case .directory:
             recorder.metadata()
-            return RESTResponseWriter.resource(MetadataWriter.directory(), format: format, title: "Home")
+            let folder = security?.security.securedFolder
+            let directory = access.inFolder
+                ? MetadataWriter.directory(prefix: (folder ?? "") + "/")
+                : MetadataWriter.directory(folders: folder.map { [$0] } ?? [])
+            return RESTResponseWriter.resource(directory, format: format, title: "Home")
         case .service(let service):
             recorder.metadata()
             return RESTResponseWriter.resource(MetadataWriter.service(service, layers: published(service)), format: format, title: service.path)

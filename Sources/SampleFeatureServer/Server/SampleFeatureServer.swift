@@ -65,6 +65,9 @@ public final class SampleFeatureServer: Sendable {
             try await handler.handle(request)
         }
         handler.origin.withLock { $0 = http.baseURL }
+        if let security = configuration.security {
+            security.authority.attach(origin: http.baseURL, role: security.role)
+        }
         let server = SampleFeatureServer(
             dataset: data, configuration: configuration, http: http, handler: handler, recorder: recorder, injector: injector)
         logger.info(

@@ -13,6 +13,8 @@ public struct SampleServerConfiguration: Sendable {
     public var faults: [FaultRule]
     /// The token seam: nil allows every request. See ``SampleServerAuthorizer``.
     public var authorizer: SampleServerAuthorizer?
+    /// Token security: nil serves everything publicly, as before. See ``SampleSecurity``.
+    public var security: SampleSecurity?
     /// Capabilities to publish instead of a layer's own, e.g. `[.parcels: "Map"]` to serve the parcels
     /// layer without the Query capability (its queries are then refused, as ArcGIS refuses them).
     public var capabilityOverrides: [SampleLayer: String]
@@ -27,6 +29,7 @@ public struct SampleServerConfiguration: Sendable {
         seed: UInt64 = 1,
         faults: [FaultRule] = [],
         authorizer: SampleServerAuthorizer? = nil,
+        security: SampleSecurity? = nil,
         capabilityOverrides: [SampleLayer: String] = [:],
         recentRequestLimit: Int = 1_000
     ) {
@@ -36,6 +39,7 @@ public struct SampleServerConfiguration: Sendable {
         self.seed = seed
         self.faults = faults
         self.authorizer = authorizer
+        self.security = security
         self.capabilityOverrides = capabilityOverrides
         self.recentRequestLimit = recentRequestLimit
     }

@@ -62,7 +62,8 @@ public struct RecordedRequest: Sendable, Hashable {
     public var method: String
     /// The percent-decoded path, e.g. `/arcgis/rest/services/USA/MapServer/1/query`.
     public var path: String
-    /// Query-string parameters followed by form-body parameters, in order. The value of `token` is
+    /// Query-string parameters followed by form-body parameters, in order. The values of `token`,
+    /// `password`, `client_secret`, `code`, `code_verifier`, `refresh_token`, `auth_token` and `apiKey` are
     /// replaced by `<redacted>` so secrets never sit in the log.
     public var parameters: [Parameter]
     /// Whether the request carried a token (parameter or bearer header).
