@@ -28,16 +28,23 @@ final class WorkerHarness: Sendable {
     let reader: KafkaConsumer
     private let tasks: [Task<Void, any Error>]
 
-    init(faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
+    /// A worker against a sample server with `faults`, secured by `security` (public when `nil`). `configure`
+    /// adjusts the worker's settings; `prepare` too, once the server runs (a credentials file's scopes need its
+    /// port).
+    init(
+        faults: [FaultRule] = [], security: SampleSecurity? = nil, configure: (inout WorkerSettings) -> Void = { _ in },
+        prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in }
+    ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
         var settings = try Self.settings(for: cluster, suffix: suffix, workerID: "worker-e2e", requestPartitions: 3)
-        configure(&settings)
-        self.settings = settings
         dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
-            logger: Self.logger)
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults, security: security),
+            dataset: dataset, logger: Self.logger)
+        configure(&settings)
+        try prepare(&settings, server)
+        self.settings = settings
         let assembly = try WorkerAssembly(settings: settings, logger: Self.logger)
         group = assembly.serviceGroup(handlesSignals: false, logger: Self.logger)
         let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])
