@@ -160,6 +160,7 @@ let package = Package(
                 "FeatureService",
                 "ArcGISEngine",
                 "OGCEngine",
+                "EngineExecution",
                 "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureService
 
 extension ArcGISEngine {
@@ -5,16 +6,17 @@ extension ArcGISEngine {
     /// tables and rasters too, marked not queryable), or the one layer a layer URL names. Feature layers'
     /// metadata is read (cached, at once) for their geometry type and pagination support; a layer whose
     /// metadata cannot be read is listed without them rather than failing the catalog.
-    func catalog(of target: ArcGISTarget) async throws(ArcGISError) -> [CatalogEntry] {
+    func catalog(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [CatalogEntry] {
+        let auth = authentication(credential)
         let parsed = try LayerURL(parsing: target.url)
         if parsed.layerId != nil {
-            let metadata = try await Self.mapErrors(layer: parsed.url) { try await self.layerMetadata(parsed) }
+            let metadata = try await Self.mapErrors(layer: parsed.url) { try await self.layerMetadata(parsed, auth: auth) }
             return [Self.entry(metadata, url: parsed.url)]
         }
-        let service = try await Self.mapErrors(layer: parsed.url) { try await self.serviceMetadata(parsed) }
+        let service = try await Self.mapErrors(layer: parsed.url) { try await self.serviceMetadata(parsed, auth: auth) }
         let wanted = target.layers.map(Set.init)
         let entries = service.layers.filter { wanted?.contains($0.id) ?? true }
-        let details = await layerDetails(entries.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) })
+        let details = await layerDetails(entries.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) }, auth: auth)
         return entries.map { entry in
             let url = parsed.layer(entry.id).url
             if let metadata = details[url] { return Self.entry(metadata, url: url) }
@@ -25,10 +27,10 @@ extension ArcGISEngine {
     }
 
     /// The metadata of `layers`, read at once; layers whose metadata failed are left out.
-    private func layerDetails(_ layers: [LayerURL]) async -> [String: LayerMetadata] {
+    private func layerDetails(_ layers: [LayerURL], auth: QueryAuthentication) async -> [String: LayerMetadata] {
         await withTaskGroup(of: LayerMetadata?.self) { group in
             for layer in layers {
-                group.addTask { try? await self.layerMetadata(layer) }
+                group.addTask { try? await self.layerMetadata(layer, auth: auth) }
             }
             var byURL: [String: LayerMetadata] = [:]
             for await metadata in group { if let metadata { byURL[metadata.url] = metadata } }

@@ -10,11 +10,11 @@ extension ArcGISEngine: FeatureServiceEngine {
     package var kinds: Set<ServiceKind> { [.arcgis] }
 
     package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
-        if query.result == .catalog { return await catalogs(of: targets) }
+        if query.result == .catalog { return await catalogs(of: targets, credential: query.credential) }
         let featureQuery = FeatureQuery(query)
         // The layer bound counts every target's layers together, so it is checked before the fan-out.
         let parsed = targets.map { ArcGISTarget.from($0) }
-        if let refusal = await refusalOverLayerLimit(parsed.compactMap { try? $0.get() }) {
+        if let refusal = await refusalOverLayerLimit(parsed.compactMap { try? $0.get() }, credential: query.credential) {
             // One refusal per target that parsed, in order; a target that did not keeps its own error.
             var refusals = refusal.map(ServiceLayerOutcome.init).makeIterator()
             return zip(targets, parsed).map { target, parsed in
@@ -37,7 +37,7 @@ extension ArcGISEngine: FeatureServiceEngine {
 
 extension ArcGISEngine {
     /// `result: catalog`: one outcome per target, listing its layers.
-    private func catalogs(of targets: [ServiceTarget]) async -> [[ServiceLayerOutcome]] {
+    private func catalogs(of targets: [ServiceTarget], credential: String?) async -> [[ServiceLayerOutcome]] {
         await TargetFanOut.outcomes(of: targets) { target in
             let arcgis: ArcGISTarget
             switch ArcGISTarget.from(target) {
@@ -46,7 +46,7 @@ extension ArcGISEngine {
             }
             let result: Result<ServiceLayerResult, FeatureServiceError>
             do throws(ArcGISError) {
-                let entries = try await self.catalog(of: arcgis)
+                let entries = try await self.catalog(of: arcgis, credential: credential)
                 result = .success(ServiceLayerResult(
                     url: target.url, count: entries.count, isComplete: true, selection: .catalog(entries)))
             } catch {
@@ -91,6 +91,7 @@ extension FeatureQuery {
             outFields: query.outFields, returnGeometry: query.returnGeometry,
             outSpatialReference: query.outSpatialReference, maxFeatures: query.maxFeatures, result: kind,
             featureOutput: .geoJSON)
+        credential = query.credential
     }
 }
 

@@ -12,14 +12,14 @@ extension ArcGISEngine {
     /// A caller can count layer URLs and `layers` lists itself; only a whole service's layer list needs the
     /// service metadata, which is read here and stays cached for the query that follows. A service whose list
     /// cannot be read counts one layer: the query then reports its own error.
-    func refusalOverLayerLimit(_ targets: [ArcGISTarget]) async -> [LayerOutcome]? {
+    func refusalOverLayerLimit(_ targets: [ArcGISTarget], credential: String? = nil) async -> [LayerOutcome]? {
         guard let limit = configuration.maxLayersPerQuery else { return nil }
         var total = 0
         for target in targets {
             if let ids = target.layers {
                 total += ids.count
             } else if let parsed = try? LayerURL(parsing: target.url), parsed.layerId == nil {
-                total += (try? await layers(of: target).count) ?? 1
+                total += (try? await layers(of: target, credential: credential).count) ?? 1
             } else {
                 total += 1
             }

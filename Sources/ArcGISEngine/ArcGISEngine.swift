@@ -1,5 +1,5 @@
 public import CurlHTTP
-import EngineExecution
+package import EngineExecution
 import FeatureService
 public import Logging
 import QueryLanguage
@@ -12,12 +12,28 @@ import QueryLanguage
 public final class ArcGISEngine: Sendable {
     public let configuration: ArcGISEngineConfiguration
     let transport: ArcGISTransport
-    /// Layer and service metadata by normalised URL (``clearMetadataCache()`` empties both, for tests).
+    /// Layer and service metadata by normalised URL and credential identity (``QueryAuthentication/cacheKey(_:for:)``;
+    /// ``clearMetadataCache()`` empties both, for tests).
     let layers: ExpiringCache<LayerMetadata>
     let services: ExpiringCache<ServiceMetadata>
+    /// What every request carries because of the worker's credentials (``NoAuthentication`` for an embedder).
+    let authenticator: any RequestAuthenticator
+    /// Secret query parameters credentials added, kept out of every URL the engine logs or reports.
+    let redactor = ParameterRedactor()
 
     /// An engine sending its requests through `httpClient` (shared; the caller shuts it down).
-    public init(httpClient: HTTPClient, configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(), logger: Logger) {
+    public convenience init(
+        httpClient: HTTPClient, configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(), logger: Logger
+    ) {
+        self.init(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: NoAuthentication())
+    }
+
+    /// An engine whose requests carry what `authenticator` says for each URL (the worker's credentials).
+    package init(
+        httpClient: HTTPClient, configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(), logger: Logger,
+        authenticator: any RequestAuthenticator
+    ) {
+        self.authenticator = authenticator
         self.configuration = configuration
         self.transport = ArcGISTransport(
             client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
@@ -64,7 +80,7 @@ public final class ArcGISEngine: Sendable {
     func queryTarget(_ target: ArcGISTarget, _ query: FeatureQuery, budget: ResultBudget) async -> [LayerOutcome] {
         let layerOutcomes: [LayerOutcome]
         do throws(ArcGISError) {
-            let layers = try await self.layers(of: target)
+            let layers = try await self.layers(of: target, credential: query.credential)
             layerOutcomes = await queryLayers(layers, query, budget: budget)
         } catch {
             layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
@@ -111,7 +127,7 @@ public final class ArcGISEngine: Sendable {
 
     /// The layers a target stands for: the layer itself, the listed sublayers of a service, or every feature
     /// layer of a service (group layers hold no features and are skipped). Parsed once: each is queried as it is.
-    func layers(of target: ArcGISTarget) async throws(ArcGISError) -> [LayerURL] {
+    func layers(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [LayerURL] {
         let parsed = try LayerURL(parsing: target.url)
         if parsed.layerId != nil {
             guard target.layers == nil else {
@@ -121,7 +137,7 @@ public final class ArcGISEngine: Sendable {
         }
         if let ids = target.layers { return ids.map { parsed.layer($0) } }
         let service = try await Self.mapErrors(layer: parsed.url) {
-            try await self.serviceMetadata(parsed)
+            try await self.serviceMetadata(parsed, auth: self.authentication(credential))
         }
         return service.layers.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) }
     }
@@ -134,32 +150,51 @@ public final class ArcGISEngine: Sendable {
     }
 
     private func run(_ query: FeatureQuery, on url: LayerURL, budget: ResultBudget) async throws -> LayerQueryResult {
-        let metadata = try await layerMetadata(url)
+        let auth = authentication(query.credential)
+        let metadata = try await layerMetadata(url, auth: auth)
         let checked = try QueryCheck.validated(query, for: metadata)
         let runner = LayerQueryRunner(
-            transport: transport, layer: metadata, origin: url.origin, query: checked, configuration: configuration,
+            transport: ArcGISSession(transport: transport, auth: auth), layer: metadata, origin: url.origin, query: checked, configuration: configuration,
             budget: budget)
         return try await runner.run()
     }
 
-    func layerMetadata(_ url: LayerURL) async throws -> LayerMetadata {
-        if let cached = try layers.freshValue(for: url.url) { return cached }
+    /// One query's credentials: the engine's authenticator with the credential the query picked.
+    func authentication(_ credential: String?) -> QueryAuthentication {
+        QueryAuthentication(authenticator, credential: credential, redactor: redactor)
+    }
+
+    /// A layer's metadata, cached per URL and per credential identity (``QueryAuthentication/cacheKey(_:for:)``):
+    /// metadata one credential loaded never answers a caller using another, or none.
+    func layerMetadata(_ url: LayerURL, auth: QueryAuthentication) async throws -> LayerMetadata {
+        let key = try await Self.cacheKey(url, auth: auth)
+        if let cached = try layers.freshValue(for: key) { return cached }
         let transport = self.transport
-        return try await layers.value(for: url.url) {
+        return try await layers.value(for: key) {
             try await transport.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),
-                                      layer: url.url, counter: nil) { body throws(ArcGISError) in
+                                      layer: url.url, counter: nil, auth: auth) { body throws(ArcGISError) in
                 try ArcGISResponse.layerMetadata(body, url: url.url)
             }
         }
     }
 
-    func serviceMetadata(_ url: LayerURL) async throws -> ServiceMetadata {
+    /// A service's metadata, cached as ``layerMetadata(_:auth:)`` is.
+    func serviceMetadata(_ url: LayerURL, auth: QueryAuthentication) async throws -> ServiceMetadata {
+        let key = try await Self.cacheKey(url, auth: auth)
         let transport = self.transport
-        return try await services.value(for: url.url) {
+        return try await services.value(for: key) {
             try await transport.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),
-                                      layer: url.url, counter: nil) { body throws(ArcGISError) in
+                                      layer: url.url, counter: nil, auth: auth) { body throws(ArcGISError) in
                 try ArcGISResponse.serviceMetadata(body, url: url.url)
             }
+        }
+    }
+
+    private static func cacheKey(_ url: LayerURL, auth: QueryAuthentication) async throws -> String {
+        do {
+            return try await auth.cacheKey(url.url, for: url.url)
+        } catch let failure as AuthenticationFailure {
+            throw ArcGISError(failure, layer: url.url)
         }
     }
 
@@ -169,6 +204,8 @@ public final class ArcGISEngine: Sendable {
             return try await body()
         } catch let error as ArcGISError {
             throw error
+        } catch let failure as AuthenticationFailure {
+            throw ArcGISError(failure, layer: layer)
         } catch is CancellationError {
             throw ArcGISError(.cancelled, "the query of \(layer) was cancelled", layer: layer)
         } catch let error as HTTPError {

@@ -20,7 +20,9 @@ public struct ArcGISError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedLayer = Code("unsupported_layer")
         /// The service answered with an ArcGIS error body; `serviceCode` holds its code.
         public static let serviceError = Code("service_error")
-        /// 498/499: the token is invalid, expired or missing.
+        /// 498/499: the token is invalid, expired or missing, as a response is classified. The engine's requests
+        /// report a rejection with the credential codes instead (``authenticationRequired``,
+        /// ``credentialRejected``, ``credentialExpired``) after the one refresh it allows.
         public static let authentication = Code("authentication")
         /// 403: the caller may not use this layer.
         public static let forbidden = Code("forbidden")

@@ -41,15 +41,20 @@ package struct AppliedAuthentication: Sendable, Hashable {
     /// The token sent, as the credentials side identifies it, for ``RequestAuthenticator/rejected(_:serviceCode:for:credential:)``;
     /// `nil` when no token was sent.
     package var token: TokenReference?
+    /// The name of the credential whose access this request uses, when one applies (`nil`: none, or the
+    /// authenticator does not say). The engines key cached metadata by it when the query picked no credential,
+    /// so metadata loaded with one credential's access never answers a caller using another.
+    package var cacheIdentity: String?
 
     package init(
         headers: [HeaderField] = [], parameters: [HeaderField] = [], network: HTTPCredentialRule? = nil,
-        token: TokenReference? = nil
+        token: TokenReference? = nil, cacheIdentity: String? = nil
     ) {
         self.headers = headers
         self.parameters = parameters
         self.network = network
         self.token = token
+        self.cacheIdentity = cacheIdentity
     }
 
     /// Nothing to add: no credential covers the URL.

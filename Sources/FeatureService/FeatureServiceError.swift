@@ -24,6 +24,14 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
             "geometry_conversion", "too_many_layers", "cancelled", "unsupported_target",
             // OGC API Features paging and CRS rules.
             "paging_cycle", "foreign_next_link", "paging_stalled", "crs_mismatch",
+        ].map { Code(rawValue: $0) } + credentialCodes
+
+        /// The codes of the worker's credentials (issue 13, `AuthenticationFailure` in EngineExecution), which both
+        /// engines put on a layer as the authenticator or a service's 498/499/401 decides.
+        package static let credentialCodes: [Code] = [
+            "authentication_required", "credential_rejected", "credential_expired", "relogin_required", "not_federated",
+            "insecure_transport", "token_service_unavailable", "unknown_credential", "credential_unavailable",
+            "credential_scope_mismatch",
         ].map { Code(rawValue: $0) }
     }
 

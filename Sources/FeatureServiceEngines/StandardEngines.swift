@@ -1,5 +1,6 @@
 import ArcGISEngine
 package import CurlHTTP
+package import EngineExecution
 package import FeatureService
 package import Logging
 package import OGCEngine
@@ -25,21 +26,28 @@ package enum StandardEngines {
         }
     }
 
-    /// Every engine, sending its requests through `httpClient` (shared; the caller shuts it down).
-    package static func router(httpClient: HTTPClient, limits: Limits, logger: Logger) -> FeatureServiceRouter {
+    /// Every engine, sending its requests through `httpClient` (shared; the caller shuts it down), each request
+    /// carrying what `authenticator` says for its URL (the worker's one ``RequestAuthenticator``).
+    package static func router(
+        httpClient: HTTPClient, limits: Limits, logger: Logger, authenticator: any RequestAuthenticator = NoAuthentication()
+    ) -> FeatureServiceRouter {
         var configuration = ArcGISEngineConfiguration(
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest
-        let arcgis = ArcGISEngine(httpClient: httpClient, configuration: configuration, logger: logger)
-        return FeatureServiceRouter([arcgis, ogc(httpClient: httpClient, limits: limits, logger: logger)])
+        let arcgis = ArcGISEngine(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: authenticator)
+        return FeatureServiceRouter([
+            arcgis, ogc(httpClient: httpClient, limits: limits, logger: logger, authenticator: authenticator),
+        ])
     }
 
     /// The OGC API Features engine with the worker's limits: the same per-host bound, request timeout and
     /// layer bound as ArcGIS; everything else (page size, tiling, retries) at the engine's defaults.
-    package static func ogc(httpClient: HTTPClient, limits: Limits, logger: Logger) -> OGCEngine {
+    package static func ogc(
+        httpClient: HTTPClient, limits: Limits, logger: Logger, authenticator: any RequestAuthenticator = NoAuthentication()
+    ) -> OGCEngine {
         var configuration = OGCEngineConfiguration(
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest
-        return OGCEngine(httpClient: httpClient, configuration: configuration, logger: logger)
+        return OGCEngine(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: authenticator)
     }
 }

@@ -1,3 +1,4 @@
+import EngineExecution
 package import FeatureService
 
 /// The OGC engine behind the worker's seam: it queries `ogc` targets (a landing page URL and the collection
@@ -7,9 +8,9 @@ extension OGCEngine: FeatureServiceEngine {
 
     package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
         if query.result == .catalog {
-            return await TargetFanOut.outcomes(of: targets) { target in [await self.catalog(target)] }
+            return await TargetFanOut.outcomes(of: targets) { target in [await self.catalog(target, credential: query.credential)] }
         }
-        if let refusal = await refusalOverLayerLimit(targets) { return refusal }
+        if let refusal = await refusalOverLayerLimit(targets, credential: query.credential) { return refusal }
         return await TargetFanOut.outcomes(of: targets) { target in
             await self.queryTarget(target, query, budget: budget)
         }
@@ -27,9 +28,9 @@ extension OGCEngine: FeatureServiceEngine {
         let landing = Self.landing(target)
         let service: ServiceDescription
         do {
-            service = try await self.service(landing)
+            service = try await self.service(landing, auth: authentication(query.credential))
         } catch {
-            return [ServiceLayerOutcome(url: landing, result: .failure(Self.mapped(error, layer: landing)))]
+            return [ServiceLayerOutcome(url: landing, result: .failure(failure(error, layer: landing)))]
         }
         let ids = target.layers ?? service.collections.filter { $0.itemType.lowercased() == "feature" }.map(\.id)
         if ids.count == 1 { return [await queryCollection(ids[0], of: service, query, budget: budget)] }
@@ -51,13 +52,14 @@ extension OGCEngine: FeatureServiceEngine {
     /// One failure per target when the targets stand for more collections than
     /// ``OGCEngineConfiguration/maxLayersPerQuery``; nil when they fit. A landing page without `layers` counts
     /// its feature collections (read here, cached for the query); one that cannot be read counts one.
-    private func refusalOverLayerLimit(_ targets: [ServiceTarget]) async -> [[ServiceLayerOutcome]]? {
+    private func refusalOverLayerLimit(_ targets: [ServiceTarget], credential: String?) async -> [[ServiceLayerOutcome]]? {
         guard let limit = configuration.maxLayersPerQuery else { return nil }
+        let auth = authentication(credential)
         var total = 0
         for target in targets {
             if let layers = target.layers {
                 total += layers.count
-            } else if target.kind == .ogc, let service = try? await service(Self.landing(target)) {
+            } else if target.kind == .ogc, let service = try? await service(Self.landing(target), auth: auth) {
                 total += service.collections.filter { $0.itemType.lowercased() == "feature" }.count
             } else {
                 total += 1
@@ -74,11 +76,12 @@ extension OGCEngine: FeatureServiceEngine {
     }
 
     /// `result: catalog` for one target: the landing page's collections, one outcome.
-    private func catalog(_ target: ServiceTarget) async -> ServiceLayerOutcome {
+    private func catalog(_ target: ServiceTarget, credential: String?) async -> ServiceLayerOutcome {
+        let auth = authentication(credential)
         let landing = Self.landing(target)
         guard target.kind == .ogc else { return ServiceLayerOutcome(url: target.url, result: .failure(.unsupported(target))) }
         do {
-            let service = try await self.service(landing)
+            let service = try await self.service(landing, auth: auth)
             var collections = service.collections
             if let wanted = target.layers {
                 // A collection the landing page does not list is an error, as it is for a query.
@@ -89,7 +92,7 @@ extension OGCEngine: FeatureServiceEngine {
                 }
                 collections = collections.filter { wanted.contains($0.id) }
             }
-            let names = await queryableNames(collections)
+            let names = await queryableNames(collections, auth: auth)
             let entries = collections.enumerated().map { index, collection in
                 CatalogEntry(
                     id: collection.id, title: collection.title, description: collection.description, url: collection.url,
@@ -101,16 +104,16 @@ extension OGCEngine: FeatureServiceEngine {
             return ServiceLayerOutcome(url: landing, result: .success(ServiceLayerResult(
                 url: landing, count: entries.count, isComplete: true, selection: .catalog(entries))))
         } catch {
-            return ServiceLayerOutcome(url: landing, result: .failure(Self.mapped(error, layer: landing)))
+            return ServiceLayerOutcome(url: landing, result: .failure(failure(error, layer: landing)))
         }
     }
 
     /// The queryable names of each collection (nil where none are declared), read at once.
-    private func queryableNames(_ collections: [CollectionMetadata]) async -> [[String]?] {
+    private func queryableNames(_ collections: [CollectionMetadata], auth: QueryAuthentication) async -> [[String]?] {
         await withTaskGroup(of: (Int, [String]?).self) { group in
             for (index, collection) in collections.enumerated() {
                 group.addTask {
-                    let names = (try? await self.queryables(of: collection))??.names
+                    let names = (try? await self.queryables(of: collection, auth: auth))??.names
                     return (index, names)
                 }
             }

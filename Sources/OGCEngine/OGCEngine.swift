@@ -1,5 +1,5 @@
 package import CurlHTTP
-import EngineExecution
+package import EngineExecution
 import FeatureQuerySupport
 import FeatureService
 package import Logging
@@ -16,9 +16,19 @@ package final class OGCEngine: Sendable {
     let transport: OGCTransport
     let services: ExpiringCache<ServiceDescription>
     let queryables: ExpiringCache<Queryables>
+    /// What every request carries because of the worker's credentials.
+    let authenticator: any RequestAuthenticator
+    /// Secret query parameters credentials added (an API key `in: query`), kept out of every URL the engine
+    /// logs or reports.
+    let redactor = ParameterRedactor()
 
-    /// An engine sending its requests through `httpClient` (shared; the caller shuts it down).
-    package init(httpClient: HTTPClient, configuration: OGCEngineConfiguration = OGCEngineConfiguration(), logger: Logger) {
+    /// An engine sending its requests through `httpClient` (shared; the caller shuts it down), each carrying
+    /// what `authenticator` says for its URL.
+    package init(
+        httpClient: HTTPClient, configuration: OGCEngineConfiguration = OGCEngineConfiguration(), logger: Logger,
+        authenticator: any RequestAuthenticator = NoAuthentication()
+    ) {
+        self.authenticator = authenticator
         self.configuration = configuration
         self.transport = OGCTransport(
             client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
@@ -33,34 +43,60 @@ package final class OGCEngine: Sendable {
         queryables.removeAll()
     }
 
-    /// The landing page's description, from the cache or loaded once for every caller asking now.
-    func service(_ landing: String) async throws -> ServiceDescription {
-        if let cached = try services.freshValue(for: landing) { return cached }
-        let discovery = ServiceDiscovery(transport: transport)
-        return try await services.value(for: landing) { try await discovery.describe(landing: landing) }
+    /// One query's credentials: the engine's authenticator with the credential the query picked.
+    func authentication(_ credential: String?) -> QueryAuthentication {
+        QueryAuthentication(authenticator, credential: credential, redactor: redactor)
+    }
+
+    /// The landing page's description, from the cache or loaded once for every caller asking now. Cached per
+    /// landing page and per credential identity (``QueryAuthentication/cacheKey(_:for:)``): what one
+    /// credential could read never answers a caller using another, or none.
+    func service(_ landing: String, auth: QueryAuthentication) async throws -> ServiceDescription {
+        let key = try await Self.cacheKey(landing, auth: auth, layer: landing)
+        if let cached = try services.freshValue(for: key) { return cached }
+        let discovery = ServiceDiscovery(transport: OGCSession(transport: transport, auth: auth))
+        return try await services.value(for: key) { try await discovery.describe(landing: landing) }
     }
 
     /// A collection's queryables; nil when it declares none. A queryables document that cannot be read
-    /// counts as none (the filter then runs in the worker), except for cancellation.
-    func queryables(of collection: CollectionMetadata) async throws -> Queryables? {
+    /// counts as none (the filter then runs in the worker), except for cancellation and credentials failures.
+    /// Cached as ``service(_:auth:)`` is.
+    func queryables(of collection: CollectionMetadata, auth: QueryAuthentication) async throws -> Queryables? {
         guard let url = collection.queryablesURL else { return nil }
-        if let cached = try queryables.freshValue(for: url) { return cached }
-        let transport = self.transport
         let layer = collection.url
+        let key = try await Self.cacheKey(url, auth: auth, layer: layer)
+        if let cached = try queryables.freshValue(for: key) { return cached }
+        let session = OGCSession(transport: transport, auth: auth)
         do {
-            return try await queryables.value(for: url) {
-                try await transport.fetch(url, layer: layer, accept: "application/schema+json, application/json;q=0.9") {
+            return try await queryables.value(for: key) {
+                try await session.fetch(url, layer: layer, accept: "application/schema+json, application/json;q=0.9") {
                     response throws(FeatureServiceError) in
                     Queryables(try OGCResponse.document(response, layer: layer, expecting: "a queryables schema"))
                 }
             }
         } catch is CancellationError {
             throw CancellationError()
+        } catch let error as FeatureServiceError where Self.isCredentialsFailure(error) {
+            throw error
         } catch {
             transport.logger.info(
                 "a collection's queryables could not be read; its filter runs in the worker",
-                metadata: ["layer": "\(layer)", "error": "\(error)"])
+                metadata: ["layer": "\(layer)", "error": "\(redactor.redact("\(error)"))"])
             return nil
+        }
+    }
+
+    /// Whether `error` is about the request's credentials (a code of ``AuthenticationFailure``, or 403): such
+    /// a failure fails the layer rather than quietly dropping what could not be read.
+    static func isCredentialsFailure(_ error: FeatureServiceError) -> Bool {
+        error.code == .forbidden || FeatureServiceError.Code.credentialCodes.contains(error.code)
+    }
+
+    private static func cacheKey(_ key: String, auth: QueryAuthentication, layer: String) async throws -> String {
+        do {
+            return try await auth.cacheKey(key, for: key)
+        } catch let failure as AuthenticationFailure {
+            throw FeatureServiceError(failure, layer: layer)
         }
     }
 
@@ -75,20 +111,28 @@ package final class OGCEngine: Sendable {
             return ServiceLayerOutcome(url: url, result: .failure(error))
         }
         do {
-            let queryables = query.whereClause == nil ? nil : try await self.queryables(of: collection)
+            let auth = authentication(query.credential)
+            let queryables = query.whereClause == nil ? nil : try await self.queryables(of: collection, auth: auth)
             let runner = CollectionQueryRunner(
-                transport: transport, service: service, collection: collection, queryables: queryables, query: query,
+                transport: OGCSession(transport: transport, auth: auth), service: service, collection: collection, queryables: queryables, query: query,
                 budget: budget)
             return ServiceLayerOutcome(url: collection.url, result: .success(try await runner.run()))
         } catch {
-            return ServiceLayerOutcome(url: collection.url, result: .failure(Self.mapped(error, layer: collection.url)))
+            return ServiceLayerOutcome(url: collection.url, result: .failure(failure(error, layer: collection.url)))
         }
+    }
+
+    /// Whatever a query threw, as the seam's error for `layer`, with secret query parameters redacted from
+    /// its message and details (a `next` link in a paging error may carry them).
+    func failure(_ error: any Error, layer: String) -> FeatureServiceError {
+        redactor.redacting(Self.mapped(error, layer: layer))
     }
 
     /// Whatever a query threw, as the seam's error for `layer`.
     static func mapped(_ error: any Error, layer: String) -> FeatureServiceError {
         switch error {
         case let error as FeatureServiceError: return error
+        case let failure as AuthenticationFailure: return FeatureServiceError(failure, layer: layer)
         case is CancellationError: return OGCFailure.cancelled(layer)
         case let error as HTTPError: return OGCTransport.transportError(error, layer: layer)
         default: return FeatureServiceError(.transport, "the query of \(layer) failed: \(error)", layer: layer)

@@ -14,7 +14,8 @@ extension FeatureServiceError.Code {
     package static let unsupportedLayer = Self("unsupported_layer")
     /// The server answered with an exception body (`{code, description}`) on a status other than 400/404.
     package static let serviceError = Self("service_error")
-    /// 401: credentials are missing or refused.
+    /// 401: credentials are missing or refused, as a response is classified. The transport reports a 401 with
+    /// the credential codes instead (``credentialCodes``) after the one refresh it allows.
     package static let authentication = Self("authentication")
     /// 403.
     package static let forbidden = Self("forbidden")

@@ -31,14 +31,18 @@ enum EngineTestSupport {
         faults: [FaultRule] = [],
         capabilityOverrides: [SampleLayer: String] = [:],
         configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(retry: fastRetries),
+        authorizer: SampleServerAuthorizer? = nil,
+        authenticator: any RequestAuthenticator = NoAuthentication(),
+        logger: Logger = EngineTestSupport.logger,
         _ body: (SampleFeatureServer, ArcGISEngine) async throws -> T
     ) async throws -> T {
+        var serverConfiguration = SampleServerConfiguration(
+            parcelCount: parcelCount, seed: 7, faults: faults, capabilityOverrides: capabilityOverrides)
+        serverConfiguration.authorizer = authorizer
         let server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(
-                parcelCount: parcelCount, seed: 7, faults: faults, capabilityOverrides: capabilityOverrides),
-            dataset: try dataset(), logger: logger)
-        let client = try HTTPClient(logger: logger)
-        let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: logger)
+            configuration: serverConfiguration, dataset: try dataset(), logger: Self.logger)
+        let client = try HTTPClient(logger: Self.logger)
+        let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: logger, authenticator: authenticator)
         do {
             let result = try await body(server, engine)
             await client.shutdown()

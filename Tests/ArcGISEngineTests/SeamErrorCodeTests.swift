@@ -14,6 +14,10 @@ struct SeamErrorCodeTests {
         #expect(Set(ArcGISError.Code.all).count == ArcGISError.Code.all.count)
     }
 
+    @Test func theCredentialCodesAreTheSeamsCodes() {
+        #expect(ArcGISError.Code.credentials.map(\.rawValue) == FeatureServiceError.Code.credentialCodes.map(\.rawValue))
+    }
+
     @Test func aMappedErrorKeepsItsCode() {
         for code in ArcGISError.Code.all {
             let error = ArcGISError(code, "layer 0: failed", layer: "http://127.0.0.1/arcgis/rest/services/S/FeatureServer/0")

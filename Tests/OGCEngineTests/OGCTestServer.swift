@@ -98,10 +98,11 @@ final class OGCTestServer: Sendable {
     /// Runs `body` with an engine over a fresh client, shutting both down after.
     func withEngine<T>(
         _ configuration: OGCEngineConfiguration = OGCTestServer.fastConfiguration, logger: Logger = OGCTestServer.logger,
+        authenticator: any RequestAuthenticator = NoAuthentication(),
         _ body: (OGCEngine) async throws -> T
     ) async throws -> T {
         let client = try HTTPClient(logger: Self.logger)
-        let engine = OGCEngine(httpClient: client, configuration: configuration, logger: logger)
+        let engine = OGCEngine(httpClient: client, configuration: configuration, logger: logger, authenticator: authenticator)
         do {
             let result = try await body(engine)
             await client.shutdown()

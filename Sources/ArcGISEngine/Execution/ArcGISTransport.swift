@@ -26,26 +26,54 @@ final class ArcGISTransport: Sendable {
 
     /// Fetches `endpoint` (a layer or service URL, or `…/query`) with `parameters` and decodes the body.
     /// Throws ``ArcGISError`` or `CancellationError`.
+    ///
+    /// Every attempt first asks `auth` what the request carries. A 498 or 499 (an error body with HTTP 200,
+    /// the real status, or the admin shape) on a request that carried a token asks the authenticator once for
+    /// a replacement and sends this request again with it, outside the retry budget; a second rejection, or
+    /// no replacement, fails the layer (``ArcGISTransport/rejection(_:applied:refreshed:auth:endpoint:layer:)``).
+    /// A 403 is never refreshed.
     func fetch<T: Sendable>(
         _ endpoint: String, origin: String, parameters: QueryParameters, layer: String, counter: RequestCounter?,
-        decode: ([UInt8]) throws(ArcGISError) -> T
+        auth: QueryAuthentication, decode: ([UInt8]) throws(ArcGISError) -> T
     ) async throws -> T {
         let backoff = RetryBackoff(policy: configuration.retry)
         var attempt = 1
+        var replacement: AppliedAuthentication?
+        var refreshed = false
         while true {
             try Task.checkCancellation()
+            let applied: AppliedAuthentication
+            if let replacement {
+                applied = replacement
+            } else {
+                applied = try await Self.authentication(auth, for: endpoint, layer: layer)
+            }
+            replacement = nil
             counter?.countRequest()
             do {
-                let response = try await send(endpoint, origin: origin, parameters: parameters, layer: layer)
+                let response = try await send(endpoint, origin: origin, parameters: parameters, applied: applied, auth: auth, layer: layer)
                 try ArcGISResponse.checkStatus(response.status, headers: response.headers, body: response.body, layer: layer)
                 return try decode(response.body)
             } catch let error as ArcGISError {
-                guard let delay = backoff.delay(afterFailure: error, retry: attempt) else { throw error }
+                if error.httpStatus == 401, error.serviceCode == nil {
+                    throw Self.unauthorized(error, applied: applied, auth: auth, layer: layer)
+                }
+                if let serviceCode = Self.rejectionCode(error) {
+                    replacement = try await rejection(
+                        error, serviceCode: serviceCode, applied: applied, refreshed: refreshed, auth: auth,
+                        endpoint: endpoint, layer: layer)
+                    refreshed = true
+                    logger.notice(
+                        "an ArcGIS service rejected a token; sending the request once more with a new one",
+                        metadata: ["layer": "\(layer)", "serviceCode": "\(serviceCode)", "credential": "\(applied.token?.credential ?? "")"])
+                    continue
+                }
+                guard let delay = backoff.delay(afterFailure: error, retry: attempt) else { throw auth.redactor.redacting(error) }
                 logger.notice(
                     "retrying an ArcGIS request",
                     metadata: [
                         "layer": "\(layer)", "attempt": "\(attempt + 1)", "error.code": "\(error.code)",
-                        "error.message": "\(error.message)", "delayMs": "\(delay.clampedMilliseconds)",
+                        "error.message": "\(auth.redactor.redact(error.message))", "delayMs": "\(delay.clampedMilliseconds)",
                     ])
                 counter?.countRetry()
                 attempt += 1
@@ -54,9 +82,17 @@ final class ArcGISTransport: Sendable {
         }
     }
 
-    private func send(_ endpoint: String, origin: String, parameters: QueryParameters, layer: String) async throws -> HTTPResponse {
-        var request = parameters.request(endpoint: endpoint, maxGETURLLength: configuration.maxGETURLLength)
+    private func send(
+        _ endpoint: String, origin: String, parameters: QueryParameters, applied: AppliedAuthentication,
+        auth: QueryAuthentication, layer: String
+    ) async throws -> HTTPResponse {
+        var parameters = parameters
+        for field in applied.parameters { parameters.append(field.name, field.value) }
+        var request = applied.applied(to: parameters.request(endpoint: endpoint, maxGETURLLength: configuration.maxGETURLLength))
         request.options.timeout = configuration.requestTimeout
+        // A request that carries credentials follows no redirect: ArcGIS REST services do not redirect their
+        // queries, and a credential must not ride one to a URL its scope was not checked against.
+        if !applied.isEmpty { request.options.followRedirects = .never }
         // The clock is read only for the debug line: most workers log above debug.
         let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
         do {
@@ -71,7 +107,7 @@ final class ArcGISTransport: Sendable {
             }
             return response
         } catch let error as HTTPError {
-            throw ArcGISResponse.transportError(error, layer: layer)
+            throw auth.redactor.redacting(ArcGISResponse.transportError(error, layer: layer))
         }
     }
 }

@@ -16,7 +16,7 @@ import FeatureService
 /// this size (the layer's metadata, the query, the transport) for each of them cost more than the requests'
 /// own bookkeeping.
 final class LayerQueryRunner: Sendable {
-    let transport: ArcGISTransport
+    let transport: ArcGISSession
     let layer: LayerMetadata
     let origin: String
     let query: FeatureQuery
@@ -27,7 +27,7 @@ final class LayerQueryRunner: Sendable {
     private let endpoint: String
 
     init(
-        transport: ArcGISTransport, layer: LayerMetadata, origin: String, query: FeatureQuery,
+        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: FeatureQuery,
         configuration: ArcGISEngineConfiguration, budget: ResultBudget
     ) {
         self.budget = budget

@@ -8,5 +8,5 @@ extension ArcGISError.Code {
         .invalidQuery, .invalidURL, .unsupportedLayer, .serviceError, .authentication, .forbidden, .notFound,
         .httpStatus, .malformedResponse, .missingObjectID, .limitExceeded, .transport, .geometryConversion,
         .cancelled, .tooManyLayers,
-    ]
+    ] + credentials
 }

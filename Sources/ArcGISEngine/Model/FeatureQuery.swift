@@ -42,6 +42,9 @@ public struct FeatureQuery: Sendable, Hashable {
     public var result: ResultKind
     /// How features are handed back when ``result`` is ``ResultKind/features``.
     public var featureOutput: FeatureOutput
+    /// The worker's credential the query picked by name (``RequestAuthenticator``); `nil`: whatever covers each
+    /// URL by scope. Not part of the public API: an embedder's engine has no credentials.
+    package var credential: String? = nil
 
     public init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil,

@@ -6,7 +6,7 @@ import FeatureService
 /// followed (no path is assumed), `/collections` is read page by page along `next`, and `limit`'s maximum is
 /// taken from the OpenAPI document when it is JSON and small.
 struct ServiceDiscovery: Sendable {
-    let transport: OGCTransport
+    let transport: OGCSession
     /// What the landing page, conformance and collections are asked as (they are JSON, not GeoJSON).
     static let acceptDocument = "application/json"
     /// The most `/collections` pages followed.

@@ -12,7 +12,7 @@ import Logging
 /// local filter in the pages read, which is exact when paging ran to the end and a lower bound when the
 /// result was cut (`complete: false`, reason `max_features` or `result_budget`).
 struct CollectionQueryRunner: Sendable {
-    let transport: OGCTransport
+    let transport: OGCSession
     let service: ServiceDescription
     let collection: CollectionMetadata
     let queryables: Queryables?

@@ -12,7 +12,7 @@ import FeatureService
 /// client takes) to the first page is asked once more with the smaller `fallback` URL (servers refuse or break
 /// on a large `limit`); no `offset` is made up.
 struct ItemPager: Sendable {
-    let transport: OGCTransport
+    let transport: OGCSession
     let layer: String
     let origin: String
     let maxConsecutiveEmptyPages: Int

@@ -24,25 +24,50 @@ final class OGCTransport: Sendable {
     }
 
     /// Fetches `url` and decodes the 2xx answer. Throws ``FeatureServiceError`` or `CancellationError`.
+    ///
+    /// Every attempt first asks `auth` what the request carries for `url` (a `next` link or a tile asks for its
+    /// own URL). A 401 to a request that carried a token asks the authenticator once for a replacement and
+    /// sends this request again, outside the retry budget (``OGCTransport/rejection(_:applied:refreshed:auth:url:layer:)``);
+    /// a 403 is never refreshed.
     func fetch<T: Sendable>(
         _ url: String, layer: String, accept: String = OGCTransport.acceptJSON, maxResponseSize: Int? = nil,
-        decode: (HTTPResponse) throws(FeatureServiceError) -> T
+        auth: QueryAuthentication, decode: (HTTPResponse) throws(FeatureServiceError) -> T
     ) async throws -> T {
         var attempt = 1
+        var replacement: AppliedAuthentication?
+        var refreshed = false
         while true {
             try Task.checkCancellation()
+            let applied: AppliedAuthentication
+            if let replacement {
+                applied = replacement
+            } else {
+                applied = try await Self.authentication(auth, for: url, layer: layer)
+            }
+            replacement = nil
+            var sent = applied
             do {
-                let response = try await send(url, layer: layer, accept: accept, maxResponseSize: maxResponseSize)
+                let (response, used) = try await send(
+                    url, applied: applied, auth: auth, layer: layer, accept: accept, maxResponseSize: maxResponseSize)
+                sent = used
                 try OGCResponse.checkStatus(response, layer: layer)
                 return try decode(response)
             } catch let error as FeatureServiceError {
+                if error.httpStatus == 401 {
+                    replacement = try await rejection(error, applied: sent, refreshed: refreshed, auth: auth, url: url, layer: layer)
+                    refreshed = true
+                    logger.notice(
+                        "an OGC API server refused the credentials; sending the request once more with new ones",
+                        metadata: ["layer": "\(layer)", "credential": "\(sent.token?.credential ?? "")"])
+                    continue
+                }
                 guard let delay = configuration.retry.delay(isRetryable: error.isRetryable, retryAfter: error.retryAfter, retry: attempt)
-                else { throw error }
+                else { throw auth.redactor.redacting(error) }
                 logger.notice(
                     "retrying an OGC API request",
                     metadata: [
                         "layer": "\(layer)", "attempt": "\(attempt + 1)", "error.code": "\(error.code)",
-                        "error.message": "\(error.message)", "delayMs": "\(delay.clampedMilliseconds)",
+                        "error.message": "\(auth.redactor.redact(error.message))", "delayMs": "\(delay.clampedMilliseconds)",
                     ])
                 attempt += 1
                 try await Task.sleep(for: delay)
@@ -50,21 +75,66 @@ final class OGCTransport: Sendable {
         }
     }
 
-    private func send(_ url: String, layer: String, accept: String, maxResponseSize: Int?) async throws -> HTTPResponse {
-        var request = HTTPRequest(url: url, headers: ["Accept": accept])
+    /// Sends one request with what `applied` adds. A request without credentials lets the HTTP client follow
+    /// same-origin redirects; one with credentials follows them here (same origin only, at most
+    /// ``maxAuthenticatedRedirects``), asking the authenticator again for each new URL, so a credential scoped
+    /// to one path never rides a redirect out of it. Answers the response and what the last request carried.
+    private func send(
+        _ url: String, applied: AppliedAuthentication, auth: QueryAuthentication, layer: String, accept: String,
+        maxResponseSize: Int?
+    ) async throws -> (HTTPResponse, AppliedAuthentication) {
+        var url = url
+        var applied = applied
+        var redirects = 0
+        while true {
+            let response = try await sendOnce(
+                url, applied: applied, auth: auth, layer: layer, accept: accept, maxResponseSize: maxResponseSize)
+            guard !applied.isEmpty, [301, 302, 303, 307, 308].contains(response.status),
+                let location = response.headers["Location"]
+            else { return (response, applied) }
+            let target = URIReference.resolve(location, against: url)
+            guard URIReference.origin(of: target) == URIReference.origin(of: url) else {
+                throw FeatureServiceError(
+                    .transport,
+                    "\(layer) redirected a request that carries credentials to another origin "
+                        + "(\(URIReference.origin(of: target) ?? "?")); credentials are not sent there, and the redirect is not followed",
+                    layer: layer, httpStatus: response.status)
+            }
+            redirects += 1
+            guard redirects <= Self.maxAuthenticatedRedirects else {
+                throw FeatureServiceError(
+                    .transport, "\(layer) redirected more than \(Self.maxAuthenticatedRedirects) times", layer: layer,
+                    httpStatus: response.status)
+            }
+            url = target
+            applied = try await Self.authentication(auth, for: url, layer: layer)
+        }
+    }
+
+    /// Redirects followed for one request that carries credentials (as many as the HTTP client follows for others).
+    static let maxAuthenticatedRedirects = 5
+
+    private func sendOnce(
+        _ url: String, applied: AppliedAuthentication, auth: QueryAuthentication, layer: String, accept: String,
+        maxResponseSize: Int?
+    ) async throws -> HTTPResponse {
+        var request = applied.applied(to: HTTPRequest(url: URLParameters.setting(applied.parameters, in: url), headers: ["Accept": accept]))
         request.options.timeout = configuration.requestTimeout
-        // Servers redirect (`/collections` to `/collections/`); within the origin only, as `next` links are.
-        request.options.followRedirects = .sameOrigin(maxRedirects: 5)
+        // Servers redirect (`/collections` to `/collections/`); within the origin only, as `next` links are. A
+        // request with credentials follows them in ``send(_:applied:auth:layer:accept:maxResponseSize:)``.
+        request.options.followRedirects = applied.isEmpty ? .sameOrigin(maxRedirects: 5) : .never
         request.options.maxResponseSize = maxResponseSize
         let origin = URIReference.origin(of: url) ?? url
         do {
             let response = try await limiter.withSlot(host: origin) { try await client.execute(request) }
-            logger.debug(
-                "OGC API request",
-                metadata: ["url": "\(url)", "status": "\(response.status)", "bytes": "\(response.body.count)"])
+            if logger.logLevel <= .debug {
+                logger.debug(
+                    "OGC API request",
+                    metadata: ["url": "\(auth.redactor.redact(request.url))", "status": "\(response.status)", "bytes": "\(response.body.count)"])
+            }
             return response
         } catch let error as HTTPError {
-            throw Self.transportError(error, layer: layer)
+            throw auth.redactor.redacting(Self.transportError(error, layer: layer))
         }
     }
 

@@ -35,14 +35,12 @@ extension WorkerAssembly {
     static func engines(
         settings: WorkerSettings, httpClient: HTTPClient, authenticator: any RequestAuthenticator, logger: Logger
     ) -> FeatureServiceRouter {
-        // ISSUE13-LANE-E: pass `authenticator: authenticator` once StandardEngines.router takes it (s13-engines).
-        _ = authenticator
-        return StandardEngines.router(
+        StandardEngines.router(
             httpClient: httpClient,
             limits: StandardEngines.Limits(
                 maxRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http,
                 maxLayersPerRequest: settings.limits.maxLayers),
-            logger: logger)
+            logger: logger, authenticator: authenticator)
     }
 }
 
