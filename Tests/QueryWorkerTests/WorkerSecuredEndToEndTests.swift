@@ -1,0 +1,50 @@
+import FeatureQuerySupport
+import Foundation
+import SampleFeatureServer
+import Testing
+
+import QueryWorker
+
+/// A worker with a credentials file querying a secured sample server through Kafka: an API key applied by
+/// name and by scope, a public layer untouched, and, once a reload removes the key, `authentication_required`.
+@Suite("Worker end to end: secured services")
+struct WorkerSecuredEndToEndTests {
+    @Test func apiKeyByNameAndByScopeThenRemoved() async throws {
+        let folder = try CredentialsFolder()
+        defer { folder.remove() }
+        let keyFile = try folder.write("api.key", "sample-api-key\n")
+        let path = folder.path("credentials.json")
+        let authority = SampleTokenAuthority()
+        let harness = try await WorkerHarness(security: SampleSecurity(authority: authority, role: .standalone)) { _ in
+        } prepare: { settings, server in
+            try folder.write("credentials.json", CredentialsFolder.file(
+                #"{"name": "sample-key", "kind": "apiKey", "scope": "\#(server.securedBaseURL)", "key": {"file": "\#(keyFile)"}}"#))
+            settings.credentialsFile = path
+        }
+        let secured = harness.server.securedLayerURL(.parcels)
+        let query = #"{"where":"UseType = 'Government'"}"#
+        try await harness.send("named", WorkerHarness.request("named", url: secured, query: query, extra: #","credential":"sample-key""#))
+        try await harness.send("scoped", WorkerHarness.request("scoped", url: secured, query: query))
+        try await harness.send("public", WorkerHarness.request("public", url: harness.url(.parcels), query: query))
+        let outcomes = try await harness.outcomesByRequest(3).compactMapValues(\.first)
+        let truth = try harness.dataset.groundTruthObjectIDs(.parcels, where: "UseType = 'Government'")
+        for id in ["named", "scoped", "public"] {
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+            if case .array(let layers)? = outcomes[id]?["layers"], case .array(let ids)? = layers.first?["objectIds"] {
+                #expect(ids.count == truth.count, "\(id)")
+            } else {
+                Issue.record("\(id) has no objectIds")
+            }
+        }
+
+        try folder.write("credentials.json", CredentialsFolder.file())
+        try await Task.sleep(for: .milliseconds(2_500))
+        try await harness.send("removed", WorkerHarness.request("removed", url: secured, query: query))
+        let after = try await harness.outcomes(1)
+        #expect(after.first?.status == "failed" && after.first?.errorCode == "authentication_required", "\(after)")
+        for outcome in Array(outcomes.values) + after {
+            #expect(!String(decoding: ContractSupport.json(outcome), as: UTF8.self).contains("sample-api-key"))
+        }
+        try await harness.stop()
+    }
+}
