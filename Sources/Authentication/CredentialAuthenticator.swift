@@ -84,6 +84,8 @@ package final class CredentialAuthenticator: RequestAuthenticator {
     private func compose(url: String, name: String?, demand: Demand) async throws -> AppliedAuthentication {
         let chosen = try choose(url: url, name: name)
         var applied = try NetworkCredentials.applied(chosen, url: url, resolver: resolver)
+        // What the engines key cached metadata by: the credentials that shaped the request, never a secret.
+        if !chosen.isEmpty { applied.cacheIdentity = chosen.values.map(\.name).sorted().joined(separator: "+") }
         if let credential = chosen[.token] {
             try await addToken(of: credential, url: url, demand: demand, to: &applied)
         }

@@ -21,7 +21,7 @@ struct LoopbackResponder: Sendable {
                 state.abandoned()
                 return false
             }
-            state.logger.debug("loopback handler failed", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
+            state.logger.debug("loopback handler failed", metadata: ["error": "\(error)", "path": "\(request.path)"])
             response = .text("the handler failed: \(error)\n", status: 500)
         }
         if Task.isCancelled {
@@ -37,7 +37,7 @@ struct LoopbackResponder: Sendable {
             if error is WriteFailed || Task.isCancelled {
                 state.abandoned()
             } else if !(error is LoopbackResponseCutShort) {
-                state.logger.debug("loopback body producer failed", metadata: ["error": "\(error)", "uri": "\(request.uri)"])
+                state.logger.debug("loopback body producer failed", metadata: ["error": "\(error)", "path": "\(request.path)"])
             }
             return false
         }
