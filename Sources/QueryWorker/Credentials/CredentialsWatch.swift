@@ -1,7 +1,8 @@
 import Credentials
 
 /// Decides, each time it looks at the credentials file, whether there is a new configuration to use: a value
-/// type without I/O of its own beyond reading the file, so the reloader's decisions are tested one look at a time.
+/// type whose only I/O is reading the file (and the secrets it names), so the reloader's decisions are tested
+/// one look at a time, without a clock or a task.
 ///
 /// A new version that validates is used. One that does not keeps the current configuration and is reported
 /// once (not on every look while it stays broken); a failure that may pass by itself (a secret file or
