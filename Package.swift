@@ -108,7 +108,8 @@ let package = Package(
         // secrets read from files or the environment behind a type that never prints them. No network code.
         .target(name: "Credentials", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // The credentials at work: tokens obtained, shared and refreshed (``CredentialAuthenticator``), token
-        // calls to ArcGIS portals and OAuth endpoints, and what each request carries. The engines see it only as
+        // calls to ArcGIS portals and OAuth endpoints, `login`'s loopback redirect listener (LoopbackHTTP), and
+        // what each request carries. The engines see it only as
         // EngineExecution's `RequestAuthenticator`.
         .target(
             name: "Authentication",
@@ -116,6 +117,7 @@ let package = Package(
                 "Credentials",
                 "EngineExecution",
                 "CurlHTTP",
+                "LoopbackHTTP",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -220,6 +222,8 @@ let package = Package(
             dependencies: [
                 "Kafka",
                 "QueryWorker",
+                "Authentication",
+                "Credentials",
                 "JSONLogging",
                 "ArcGISEngine",
                 "FeatureService",

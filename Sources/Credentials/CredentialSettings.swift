@@ -45,6 +45,36 @@ package struct OAuthUserSettings: Sendable, Hashable {
     package var clientID: String
     /// Where `login` stores the refresh token and the worker writes each exchanged one back (0600).
     package var refreshTokenFile: String
+    /// `redirectUri`: the loopback redirect registered with the application, where `login` listens; the
+    /// `exchange_refresh_token` call repeats it. `nil`: `login --redirect-uri` gives it.
+    package var redirectURI: String?
+}
+
+/// A loopback redirect URI (RFC 8252 §7.3): `http`, host `127.0.0.1`, `[::1]` or `localhost`, an explicit port.
+package struct LoopbackRedirect: Sendable, Hashable, CustomStringConvertible {
+    /// The address to listen on: `127.0.0.1` for `localhost` too (RFC 8252 §8.3 advises the literal).
+    package let listenHost: String
+    package let port: Int
+    /// The path the redirect arrives at (`/` when none).
+    package let path: String
+    /// As given: sent as `redirect_uri` unchanged, since the portal compares it exactly.
+    package let uri: String
+
+    package init?(_ text: String) {
+        guard text.hasPrefix("http://"), let url = try? CredentialURL(parsing: text) else { return nil }
+        let authority = text.dropFirst("http://".count).prefix { $0 != "/" }
+        guard authority.hasSuffix(":\(url.port)") else { return nil }
+        switch url.host {
+        case "127.0.0.1", "localhost": listenHost = "127.0.0.1"
+        case "[::1]": listenHost = "::1"
+        default: return nil
+        }
+        port = url.port
+        path = url.path.isEmpty ? "/" : url.path
+        uri = text
+    }
+
+    package var description: String { uri }
 }
 
 /// `oauth2`: `client_credentials` at any OAuth 2.0 token endpoint, sent as `Authorization: Bearer`.

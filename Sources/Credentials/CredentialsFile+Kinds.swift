@@ -9,7 +9,7 @@ extension CredentialsFile {
     /// | token | `username`, `password`🔒, `referer`, `expirationMinutes` 1–21600; optional `tokenUrl` |
     /// | pregeneratedToken | `token`🔒, `referer`; optional `expires` (Unix ms or RFC 3339) |
     /// | oauthApp | `portalUrl`, `clientId`, `clientSecret`🔒, `expirationMinutes` 1–20160 |
-    /// | oauthUser | `portalUrl`, `clientId`, `refreshTokenFile` |
+    /// | oauthUser | `portalUrl`, `clientId`, `refreshTokenFile`; optional `redirectUri` (loopback, for `login`) |
     /// | oauth2 | `tokenUrl`, `clientId`, `clientSecret`🔒; optional `oauthScope` |
     /// | password | `scheme` basic/digest/ntlm/negotiate/any; `username`, `password`🔒; negotiate: `keytab`, `principal` instead |
     /// | certificate | `path`; optional `keyPath` (PEM only), `password`🔒 |
@@ -47,11 +47,11 @@ extension CredentialsFile {
                     clientSecret: try fields.secret("clientSecret"),
                     expirationMinutes: try fields.minutes("expirationMinutes", in: 1...20_160)))
         case .oauthUser:
-            try fields.rejectUnknown(allowed: ["portalUrl", "clientId", "refreshTokenFile"], kind: kind)
+            try fields.rejectUnknown(allowed: ["portalUrl", "clientId", "refreshTokenFile", "redirectUri"], kind: kind)
             return .oauthUser(
                 OAuthUserSettings(
                     portalURL: try fields.url("portalUrl"), clientID: try fields.string("clientId"),
-                    refreshTokenFile: try fields.string("refreshTokenFile")))
+                    refreshTokenFile: try fields.string("refreshTokenFile"), redirectURI: try loopbackRedirect(fields)))
         case .oauth2:
             try fields.rejectUnknown(allowed: ["tokenUrl", "clientId", "clientSecret", "oauthScope"], kind: kind)
             return .oauth2(
@@ -83,6 +83,18 @@ extension CredentialsFile {
         if prefix == nil, given == nil, placement == .header { prefix = "Bearer" }
         if placement == .query { try fields.refuse("prefix", because: "with in: query") }
         return APIKeySettings(key: key, placement: placement, parameter: parameter, prefix: prefix)
+    }
+
+    /// `redirectUri`: `http://127.0.0.1:PORT/path` (or `[::1]`, `localhost`) with an explicit port, as
+    /// registered with the portal's application: `login` listens there (RFC 8252 §7.3).
+    private static func loopbackRedirect(_ fields: CredentialFields) throws(CredentialsConfigurationError) -> String? {
+        guard let text = try fields.optionalString("redirectUri") else { return nil }
+        guard LoopbackRedirect(text) != nil else {
+            throw fields.error(
+                .invalidValue, "redirectUri",
+                "must be a loopback http URL with a port, like http://127.0.0.1:7890/callback (as registered with the application)")
+        }
+        return text
     }
 
     private static func expires(_ fields: CredentialFields) throws(CredentialsConfigurationError) -> Int64? {

@@ -10,11 +10,12 @@ struct QueryWorkerCommand: AsyncParsableCommand {
             Start with `query-worker demo`: an in-process Kafka cluster, a sample feature server and a worker, \
             running the seed queries. Against your own cluster: `query-worker run` is the worker, \
             `query-worker query --wait` sends it a request and prints the outcome (--result catalog lists what \
-            a service offers), and `query-worker cancel` cancels a task's running request.
+            a service offers), and `query-worker cancel` cancels a task's running request. `query-worker login` signs an \
+            oauthUser credential in, `query-worker logout` signs it out.
             """,
         subcommands: [
             RunCommand.self, QueryCommand.self, CancelCommand.self, DemoCommand.self, EmbeddedKafkaCommand.self,
-            ExportCommand.self,
+            ExportCommand.self, LoginCommand.self, LogoutCommand.self,
         ]
     )
 
