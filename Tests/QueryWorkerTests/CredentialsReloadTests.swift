@@ -1,5 +1,6 @@
 import Authentication
 import Credentials
+import CurlHTTP
 import EngineExecution
 import Foundation
 import Logging
@@ -177,35 +178,38 @@ struct CredentialsReloadTests {
             SampleCredentials.apiKey("county-gis-2", scope: Self.county, variable: "K")))
         let (credentials, started) = try Self.watch(path, environment: ["K": "k"])
         var watch = started
-        // The worker's own holder of the current credentials: the authenticator the engines ask.
-        let current = CredentialAuthenticator(
-            store: credentials.store, resolver: credentials.resolver, issuer: PendingTokenIssuer(), logger: Self.logger)
-        let decoder = try ContractSupport.decoder(credentials: .current(current))
-        #expect(try await current.authentication(for: Self.layer, credential: "county-gis").headers.count == 1)
-        guard case .query(let request) = decoder.decode(Self.request(credential: "county-gis"), key: nil, receivedAt: 0) else {
+        // The worker's own wiring: the authenticator the engines ask holds the current credentials.
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: Self.logger)
+        let wiring = WorkerAssembly.credentialsWiring(credentials, httpClient: client, logger: Self.logger)
+        let current = try #require(wiring.current as? CredentialAuthenticator)
+        #expect(wiring.authenticator as? CredentialAuthenticator === current)
+        let decoder = try ContractSupport.decoder(credentials: wiring.names)
+        let before = try? await current.authentication(for: Self.layer, credential: "county-gis")
+        #expect(before?.headers.count == 1, "the key goes in one header")
+        if case .query(let request) = decoder.decode(Self.request(credential: "county-gis"), key: nil, receivedAt: 0) {
+            #expect(request.credential == "county-gis")
+        } else {
             Issue.record("the configured credential was refused")
-            return
         }
-        #expect(request.credential == "county-gis")
 
         try folder.write("credentials.json", CredentialsFolder.file(
             SampleCredentials.apiKey("county-gis-2", scope: Self.county, variable: "K")))
         await CredentialsReloader.apply(watch.look(), to: current, path: path, logger: Self.logger)
-        guard case .rejected(let rejection) = decoder.decode(Self.request(credential: "county-gis"), key: nil, receivedAt: 0) else {
+        if case .rejected(let rejection) = decoder.decode(Self.request(credential: "county-gis"), key: nil, receivedAt: 0) {
+            #expect(rejection.code == .unknownCredential && rejection.path == "credential")
+        } else {
             Issue.record("a removed credential was accepted")
-            return
         }
-        #expect(rejection.code == .unknownCredential && rejection.path == "credential")
         // A request that was accepted before the reload and asks now (a page of a long run) is refused too.
         await #expect {
             _ = try await current.authentication(for: Self.layer, credential: "county-gis")
         } throws: { error in
             (error as? AuthenticationFailure)?.code == .unknownCredential
         }
-        guard case .query = decoder.decode(Self.request(credential: "county-gis-2"), key: nil, receivedAt: 0) else {
+        if case .query = decoder.decode(Self.request(credential: "county-gis-2"), key: nil, receivedAt: 0) {} else {
             Issue.record("the credential that stayed was refused")
-            return
         }
+        await client.shutdown()
     }
 
     @Test("the reloader service notices a change within two seconds and stops on graceful shutdown")

@@ -23,11 +23,12 @@ extension WorkerAssembly {
         guard credentials.path != nil else {
             return CredentialsWiring(authenticator: NoAuthentication(), names: .noCredentialsFile, current: nil)
         }
-        // ISSUE13-LANE-T2: `ArcGISTokenIssuer(client: httpClient, resolver: credentials.resolver, logger: logger)`
-        // once it lands on main (branch s13-issuer); PendingTokenIssuer goes then.
-        _ = httpClient
+        // Token calls go through the worker's HTTP client, so the host policy holds for token services too.
+        // ISSUE13: the issuer's `networkRule` (server trust and client certificate for token and rest/info URLs)
+        // is left at libcurl's defaults until the authenticator offers the rule its store gives a URL.
+        let issuer = ArcGISTokenIssuer(client: httpClient, resolver: credentials.resolver, logger: logger)
         let authenticator = CredentialAuthenticator(
-            store: credentials.store, resolver: credentials.resolver, issuer: PendingTokenIssuer(), logger: logger)
+            store: credentials.store, resolver: credentials.resolver, issuer: issuer, logger: logger)
         return CredentialsWiring(authenticator: authenticator, names: .current(authenticator), current: authenticator)
     }
 
@@ -47,22 +48,3 @@ extension WorkerAssembly {
 /// The worker's authenticator holds the current credentials (``CredentialAuthenticator/store``) and takes a
 /// reloaded file (``CredentialAuthenticator/replace(store:)``).
 extension CredentialAuthenticator: CurrentCredentials {}
-
-/// ISSUE13-LANE-T2: stands in for `ArcGISTokenIssuer` until it lands: every token call is
-/// `token_service_unavailable`, so the token kinds fail clearly while the static kinds (keys, pre-generated
-/// tokens, passwords, certificates, server trust) work.
-struct PendingTokenIssuer: TokenIssuer {
-    func audience(for credential: Credential, url: String) async throws(AuthenticationFailure) -> TokenAudience {
-        throw AuthenticationFailure(
-            .tokenServiceUnavailable, "token calls for credential \"\(credential.name)\" are not available in this build",
-            credential: credential.name, isRetryable: true)
-    }
-
-    func issue(_ credential: Credential, for audience: TokenAudience) async throws(TokenFailure) -> IssuedGrant {
-        throw TokenFailure(
-            code: .tokenServiceUnavailable,
-            message: "token calls for credential \"\(credential.name)\" are not available in this build", isRetryable: true)
-    }
-
-    func signOut(_ credential: Credential) async {}
-}
