@@ -47,4 +47,42 @@ struct WorkerSecuredEndToEndTests {
         }
         try await harness.stop()
     }
+
+    /// ArcGIS tokens made by the worker: five requests share one token call; a wrong password is
+    /// `credential_rejected`; no password or token reaches an outcome.
+    @Test func tokensSharedAndAWrongPassword() async throws {
+        let folder = try CredentialsFolder()
+        defer { folder.remove() }
+        let right = try folder.write("viewer.password", "viewer-password\n")
+        let wrong = try folder.write("wrong.password", "wrong-MARKER-password\n")
+        let authority = SampleTokenAuthority()
+        func token(_ name: String, _ passwordFile: String, scope: String) -> String {
+            #"{"name": "\#(name)", "kind": "token", "scope": "\#(scope)", "username": "viewer", "#
+                + #""password": {"file": "\#(passwordFile)"}, "referer": "https://worker.example", "expirationMinutes": 60}"#
+        }
+        let harness = try await WorkerHarness(security: SampleSecurity(authority: authority, role: .standalone)) { _ in
+        } prepare: { settings, server in
+            let scope = server.rootURL + "/arcgis"
+            settings.credentialsFile = try folder.write(
+                "credentials.json", CredentialsFolder.file(token("viewer-token", right, scope: scope), token("bad", wrong, scope: scope)))
+        }
+        let secured = harness.server.securedLayerURL(.parcels)
+        let ids = (1...5).map { "t\($0)" }
+        for id in ids {
+            try await harness.send(id, WorkerHarness.request(
+                id, url: secured, query: #"{"result":"count"}"#, extra: #","credential":"viewer-token""#))
+        }
+        try await harness.send("bad", WorkerHarness.request("bad", url: secured, extra: #","credential":"bad""#))
+        let outcomes = try await harness.outcomesByRequest(6).compactMapValues(\.first)
+        for id in ids {
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+        }
+        #expect(authority.counters.serverGenerateToken == 2, "one call per credential: \(authority.counters)")
+        #expect(outcomes["bad"]?.status == "failed" && outcomes["bad"]?.errorCode == "credential_rejected", "\(String(describing: outcomes["bad"]))")
+        for outcome in outcomes.values {
+            let text = String(decoding: ContractSupport.json(outcome), as: UTF8.self)
+            #expect(!text.contains("wrong-MARKER") && !text.contains("viewer-password"))
+        }
+        try await harness.stop()
+    }
 }
