@@ -176,6 +176,20 @@ struct CredentialsStartupTests {
         }
     }
 
+    @Test("query-worker run refuses a bad credentials file, naming the credential and field, never the secret")
+    func runCommandRefuses() async throws {
+        let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
+        let folder = try CredentialsFolder()
+        defer { folder.remove() }
+        let path = try folder.write("credentials.json", CredentialsFolder.file(
+            #"{"name": "county-gis", "kind": "token", "scope": "https://gis.example.org/arcgis", "username": "svc", "#
+                + #""password": "\#(Self.passwordMarker)", "referer": "https://w.example", "expirationMinutes": 60}"#))
+        let output = try await CommandRun.run(executable, ["run", "--credentials-file", path])
+        #expect(output.status != 0, "\(output)")
+        #expect(output.stderr.contains("credentialsFile \(path): credential 'county-gis', field 'password'"), "\(output)")
+        #expect(!output.stderr.contains(Self.passwordMarker) && !output.stdout.contains(Self.passwordMarker))
+    }
+
     @Test("a worker does not start with a bad credentials file")
     func assemblyRefuses() throws {
         let folder = try CredentialsFolder()
