@@ -212,13 +212,18 @@ struct CredentialsReloadTests {
         await client.shutdown()
     }
 
-    @Test("the reloader service notices a change within two seconds and stops on graceful shutdown")
+    /// Each look notices a change (the tests above), so a change is in use within one interval plus a look: the
+    /// default interval is one second. Timed by looks, not the wall clock: parallel tests on two cores can hold
+    /// the cooperative pool for seconds.
+    @Test("the reloader service applies a change at its next look and stops on graceful shutdown")
     func service() async throws {
         var volume = try KubernetesVolume()
         defer { volume.folder.remove() }
         try volume.publish(CredentialsFolder.file(SampleCredentials.apiKey("county-gis", scope: Self.county, variable: "K")))
         let credentials = try WorkerCredentials.load(path: volume.path, environment: ["K": "k"])
         let current = FixedCredentials(credentials.store)
+        let standard = try #require(CredentialsReloader(credentials: credentials, target: current, logger: Self.logger))
+        #expect(standard.interval <= .seconds(1), "a change must be in use within about two seconds")
         let reloader = try #require(
             CredentialsReloader(credentials: credentials, target: current, interval: .milliseconds(200), logger: Self.logger))
         #expect(CredentialsReloader(credentials: .none, target: current, logger: Self.logger) == nil)
@@ -227,11 +232,11 @@ struct CredentialsReloadTests {
 
         try volume.publish(CredentialsFolder.file(SampleCredentials.apiKey("state-gis", scope: Self.county, variable: "K")))
         let start = ContinuousClock.now
-        while current.store.credential(named: "state-gis") == nil, ContinuousClock.now - start < .seconds(5) {
+        while current.store.credential(named: "state-gis") == nil, ContinuousClock.now - start < .seconds(60) {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(ContinuousClock.now - start < .seconds(2), "noticed after \(ContinuousClock.now - start)")
         #expect(current.store.all.map(\.name) == ["state-gis"])
+        #expect(current.replaceCount == 1, "one change, one replacement")
 
         await group.triggerGracefulShutdown()
         try await running.value

@@ -30,7 +30,7 @@ struct WorkerCredentialsEndToEndTests {
         // The sample server's port is known only now: the worker picks the new file up while it runs.
         try folder.write("credentials.json", CredentialsFolder.file(
             apiKey("other-key", scope: "https://elsewhere.example"), apiKey("sample-key", scope: harness.server.rootURL)))
-        try await Task.sleep(for: .milliseconds(2_500))
+        try await harness.waitForCredentials { $0.contains("sample-key") }
 
         try await harness.send("k", WorkerHarness.request(
             "k", url: layer, query: #"{"where":"UseType = 'Government'"}"#, extra: #","credential":"sample-key""#))

@@ -26,6 +26,8 @@ final class WorkerHarness: Sendable {
     let group: ServiceGroup
     let producer: KafkaProducer
     let reader: KafkaConsumer
+    /// The worker's current credentials (`nil` without a credentials file).
+    let credentials: (any CurrentCredentials)?
     private let tasks: [Task<Void, any Error>]
 
     /// A worker against a sample server with `faults`, secured by `security` (public when `nil`). `configure`
@@ -46,6 +48,7 @@ final class WorkerHarness: Sendable {
         try prepare(&settings, server)
         self.settings = settings
         let assembly = try WorkerAssembly(settings: settings, logger: Self.logger)
+        credentials = assembly.currentCredentials
         group = assembly.serviceGroup(handlesSignals: false, logger: Self.logger)
         let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])
         producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: Self.logger)
@@ -78,6 +81,17 @@ final class WorkerHarness: Sendable {
     }
 
     func url(_ layer: SampleLayer) -> String { server.layerURL(layer) }
+
+    /// Waits until the names of the worker's credentials satisfy `condition` (a reload has been applied), at most
+    /// `timeout`: polled, since parallel tests on two cores can delay the reloader's look by seconds.
+    func waitForCredentials(timeout: Duration = .seconds(60), _ condition: ([String]) -> Bool) async throws {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < timeout {
+            if condition(credentials?.store.all.map(\.name) ?? []) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the worker's credentials did not change within \(timeout)")
+    }
 
     /// Sends one request message (a JSON text) keyed by `key`.
     func send(_ key: String?, _ json: String) async throws {

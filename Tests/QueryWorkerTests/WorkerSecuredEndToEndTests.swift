@@ -38,7 +38,7 @@ struct WorkerSecuredEndToEndTests {
         }
 
         try folder.write("credentials.json", CredentialsFolder.file())
-        try await Task.sleep(for: .milliseconds(2_500))
+        try await harness.waitForCredentials { $0.isEmpty }
         try await harness.send("removed", WorkerHarness.request("removed", url: secured, query: query))
         let after = try await harness.outcomes(1)
         #expect(after.first?.status == "failed" && after.first?.errorCode == "authentication_required", "\(after)")

@@ -19,6 +19,8 @@ package final class WorkerAssembly: Sendable {
     let worker: QueryWorkerService
     /// Watches the credentials file; `nil` without one.
     let credentialsReloader: CredentialsReloader?
+    /// The credentials requests use now (the authenticator's); `nil` without a credentials file.
+    package let currentCredentials: (any CurrentCredentials)?
     private let logger: Logger
 
     /// A worker with the credentials of ``WorkerSettings/credentialsFile`` (read and checked here: a bad file
@@ -36,6 +38,7 @@ package final class WorkerAssembly: Sendable {
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
         let wiring = Self.credentialsWiring(credentials, httpClient: httpClient, logger: logger)
         engine = Self.engines(settings: settings, httpClient: httpClient, authenticator: wiring.authenticator, logger: logger)
+        currentCredentials = wiring.current
         credentialsReloader = wiring.current.flatMap {
             CredentialsReloader(credentials: credentials, target: $0, logger: logger)
         }
