@@ -1,5 +1,5 @@
 package import Credentials
-import Foundation
+import FeatureQuerySupport
 
 /// Proof Key for Code Exchange (RFC 7636) with the S256 method, and the `state` that ties a redirect to the
 /// sign-in that started it: what `query-worker login` sends to the authorize and token endpoints.
@@ -17,8 +17,8 @@ package struct PKCE: Sendable, Hashable {
     /// A fresh verifier and state from the system's secure random source.
     package init() {
         var generator = SystemRandomNumberGenerator()
-        self.init(verifier: Self.base64URL(Self.randomBytes(32, using: &generator)),
-                  state: Self.base64URL(Self.randomBytes(16, using: &generator)))
+        self.init(verifier: Base64URL.encode(Self.randomBytes(32, using: &generator)),
+                  state: Base64URL.encode(Self.randomBytes(16, using: &generator)))
     }
 
     /// Given values (tests check RFC 7636 appendix B's example).
@@ -30,15 +30,7 @@ package struct PKCE: Sendable, Hashable {
 
     /// S256: the verifier's ASCII bytes hashed, base64url without padding.
     package static func challenge(for verifier: String) -> String {
-        base64URL(SHA256.digest(Array(verifier.utf8)))
-    }
-
-    /// Base64 with the URL alphabet (`-`, `_`) and no `=` padding (RFC 7636 appendix A).
-    package static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        Base64URL.encode(SHA256.digest(Array(verifier.utf8)))
     }
 
     private static func randomBytes(_ count: Int, using generator: inout SystemRandomNumberGenerator) -> [UInt8] {

@@ -1,4 +1,5 @@
 @testable import Authentication
+import FeatureQuerySupport
 import Testing
 
 @Suite("PKCE and SHA-256")
@@ -22,7 +23,7 @@ struct PKCETests {
             116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91, 88,
             5, 88, 83, 132, 141, 121,
         ]
-        let verifier = PKCE.base64URL(octets)
+        let verifier = Base64URL.encode(octets)
         #expect(verifier == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         #expect(hex(SHA256.digest(Array(verifier.utf8))) == "13d31e961a1ad8ec2f16b10c4c982e0876a878ad6df144566ee1894acb70f9c3")
         let pkce = PKCE(verifier: verifier, state: "s")

@@ -1,9 +1,9 @@
-/// SHA-256 (FIPS 180-4), for PKCE's S256 code challenge only.
+/// SHA-256 (FIPS 180-4), for PKCE's S256 code challenge: `login` computes it, the sample portal checks it.
 ///
 /// The package has no crypto library (Foundation on Linux has no CryptoKit, and libcurl's OpenSSL is behind the
-/// CurlHTTP bridge); a code challenge hashes 43 bytes once per `login`, so a plain implementation is enough.
+/// CurlHTTP bridge); a code challenge hashes 43 bytes once per sign-in, so a plain implementation is enough.
 /// Checked against FIPS's "abc" vector and RFC 7636's appendix B.
-enum SHA256 {
+package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -16,7 +16,7 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    static func digest(_ message: [UInt8]) -> [UInt8] {
+    package static func digest(_ message: [UInt8]) -> [UInt8] {
         var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
