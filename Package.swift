@@ -203,6 +203,7 @@ let package = Package(
                 "Kafka",
                 "Authentication",
                 "Credentials",
+                "EngineExecution",
                 "CurlHTTP",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -328,6 +329,9 @@ let package = Package(
             name: "QueryWorkerTests",
             dependencies: [
                 "QueryWorker",
+                "Authentication",
+                "Credentials",
+                "EngineExecution",
                 "FeatureService",
                 "JSONLogging",
                 "Kafka",
