@@ -23,12 +23,10 @@ extension WorkerAssembly {
         guard credentials.path != nil else {
             return CredentialsWiring(authenticator: NoAuthentication(), names: .noCredentialsFile, current: nil)
         }
-        // Token calls go through the worker's HTTP client, so the host policy holds for token services too.
-        // ISSUE13: the issuer's `networkRule` (server trust and client certificate for token and rest/info URLs)
-        // is left at libcurl's defaults until the authenticator offers the rule its store gives a URL.
-        let issuer = ArcGISTokenIssuer(client: httpClient, resolver: credentials.resolver, logger: logger)
-        let authenticator = CredentialAuthenticator(
-            store: credentials.store, resolver: credentials.resolver, issuer: issuer, logger: logger)
+        // Token calls go through the worker's HTTP client, so the host policy holds for token services too, with
+        // the server trust and client certificate the credentials give their URLs.
+        let authenticator = CredentialAuthenticator.arcGIS(
+            store: credentials.store, resolver: credentials.resolver, client: httpClient, logger: logger)
         return CredentialsWiring(authenticator: authenticator, names: .current(authenticator), current: authenticator)
     }
 
