@@ -223,6 +223,7 @@ let package = Package(
                 "Kafka",
                 "QueryWorker",
                 "Authentication",
+                "EngineExecution",
                 "Credentials",
                 "JSONLogging",
                 "ArcGISEngine",
