@@ -203,6 +203,7 @@ let package = Package(
                 "Kafka",
                 "Authentication",
                 "Credentials",
+                "EngineExecution",
                 "CurlHTTP",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -222,6 +223,7 @@ let package = Package(
                 "Kafka",
                 "QueryWorker",
                 "Authentication",
+                "EngineExecution",
                 "Credentials",
                 "JSONLogging",
                 "ArcGISEngine",
@@ -291,6 +293,7 @@ let package = Package(
         .testTarget(
             name: "ArcGISEngineTests",
             dependencies: [
+                "EngineTestSupport",
                 "ArcGISEngine",
                 "EngineExecution",
                 "FeatureService",
@@ -307,6 +310,7 @@ let package = Package(
         .testTarget(
             name: "OGCEngineTests",
             dependencies: [
+                "EngineTestSupport",
                 "OGCEngine",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -326,6 +330,9 @@ let package = Package(
             name: "QueryWorkerTests",
             dependencies: [
                 "QueryWorker",
+                "Authentication",
+                "Credentials",
+                "EngineExecution",
                 "FeatureService",
                 "JSONLogging",
                 "Kafka",
@@ -343,9 +350,16 @@ let package = Package(
         ),
         // Test code only (no product names it): PostgreSQL with PostGIS and pygeoapi (the independent OGC API
         // Features server) as child processes, with the sample data loaded, for any test target to depend on.
+        // The engines' test double for the credentials seam, shared by both engines' suites.
+        .target(
+            name: "EngineTestSupport", dependencies: ["EngineExecution"], path: "Tests/EngineTestSupport",
+            swiftSettings: strictSwift),
+        // Test fixtures' child processes (servers watched so none outlives its test, one-shot tools).
+        .target(name: "ChildProcessFixture", path: "Tests/ChildProcessFixture", swiftSettings: strictSwift),
         .target(
             name: "PygeoapiFixture",
             dependencies: [
+                "ChildProcessFixture",
                 "SampleFeatureServer",
                 "CurlHTTP",
                 .product(name: "Logging", package: "swift-log"),
@@ -369,7 +383,7 @@ let package = Package(
         // Kerberos from a private KDC, an NTLM server on pyspnego), each able to proxy to an upstream.
         .target(
             name: "NetworkAuthFixture",
-            dependencies: ["CurlHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ChildProcessFixture", "CurlHTTP", .product(name: "Logging", package: "swift-log")],
             path: "Tests/NetworkAuthFixture",
             exclude: ["Resources"],
             swiftSettings: strictSwift

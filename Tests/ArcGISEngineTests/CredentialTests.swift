@@ -1,3 +1,4 @@
+import EngineTestSupport
 import CurlHTTP
 import EngineExecution
 import FeatureService

@@ -133,13 +133,14 @@ struct CredentialAuthenticatorTests {
         #expect(authenticator.statistics(credential: "portal").failedTokenCalls == 1)
     }
 
+    // The backoff is long enough (3 s) that a loaded machine can't let the immediate retry slip past it.
     @Test("a retryable failure is tried again after the backoff, not before")
     func retryableFailureBacksOff() async throws {
         let issuer = ScriptedIssuer()
         issuer.configure {
             $0.failures = [TokenFailure(code: .tokenServiceUnavailable, message: "portal down", isRetryable: true)]
         }
-        let authenticator = try Self.make(issuer, policy: TokenLifecyclePolicy(initialBackoff: .milliseconds(200)))
+        let authenticator = try Self.make(issuer, policy: TokenLifecyclePolicy(initialBackoff: .seconds(3)))
         do {
             _ = try await authenticator.authentication(for: Self.layer, credential: nil)
             Issue.record("expected a failure")
@@ -150,7 +151,7 @@ struct CredentialAuthenticatorTests {
             _ = try await authenticator.authentication(for: Self.layer, credential: nil)
         }
         #expect(issuer.calls == 1)
-        try await Task.sleep(for: .milliseconds(250))
+        try await Task.sleep(for: .milliseconds(3_100))
         let applied = try await authenticator.authentication(for: Self.layer, credential: nil)
         #expect(Self.header(applied, "X-Esri-Authorization") == "Bearer token-2")
         #expect(issuer.calls == 2)

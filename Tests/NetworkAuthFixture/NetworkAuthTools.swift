@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 import Glibc
 import Synchronization
@@ -59,21 +60,7 @@ package enum NetworkAuthTools {
     /// Tests run as root in containers: servers then drop to another user, who must read the fixture files.
     static var runningAsRoot: Bool { geteuid() == 0 }
 
-    /// A loopback port free right now (bound to port 0, read back, released).
-    static func unusedPort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw NetworkAuthFixtureFailure("socket() failed: errno \(errno)") }
-        defer { _ = Glibc.close(socket) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Glibc.bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw NetworkAuthFixtureFailure("bind() on 127.0.0.1 failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    static func unusedPort() throws -> Int { try ChildProcesses.unusedPort() }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port` now.
     static func isListening(_ port: Int) -> Bool {
@@ -110,61 +97,14 @@ package enum NetworkAuthTools {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
     }
 
-    /// Starts the process from a thread whose signal mask is empty: a child inherits the spawning thread's
-    /// mask, and Swift concurrency's threads block most signals, so a server started from one would never
-    /// see the signal that stops it.
-    static func spawn(_ process: Process) throws {
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            let result = Result { try process.run() }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        thread.start()
-        done.wait()  // a few milliseconds: fork and exec
-        try outcome.withLock { $0 }?.get()
-    }
+    static func spawn(_ process: Process) throws { try ChildProcesses.spawn(process) }
 
-    /// Runs a one-shot tool to completion (killed after `timeout`) and returns its standard output; throws
-    /// with its output when it fails. Waits with `Task.sleep`, never blocking a cooperative thread.
+    /// Runs a one-shot tool to completion with `environment` added to this process's and returns its output.
     @discardableResult
     static func run(
         _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(60)
     ) async throws -> String {
-        guard let executable = arguments.first else { throw NetworkAuthFixtureFailure("no command to run") }
-        let directory = try makeDirectory(prefix: "tool")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let output = "\(directory)/output", errors = "\(directory)/errors"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(arguments.dropFirst())
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        defer {
-            try? outputHandle.close()
-            try? errorHandle.close()
-        }
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try spawn(process)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            throw NetworkAuthFixtureFailure("\(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(stderr.suffix(2_000))")
-        }
-        return text
+        try await ChildProcesses.run(arguments, environment: environment.map { .adding($0) } ?? .inherited, timeout: timeout)
     }
 }
 

@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 
 /// A server program under a ``WatchedProcess``, on loopback ports picked free just before it starts; a start

@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 
 /// A throw-away PostgreSQL cluster with PostGIS from Debian's packages, on a free loopback port, for the

@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import CurlHTTP
 import Foundation
 import Logging

@@ -5,51 +5,25 @@ import Testing
 
 /// Secured deployments for the security tests: a portal, a server federated with it, a standalone server
 /// with its own token service, and a second portal with a server of its own (for "not federated").
-struct SecuredDeployment {
-    let authority: SampleTokenAuthority
-    let portal: SampleFeatureServer
-    let federated: SampleFeatureServer
-    let standalone: SampleFeatureServer
-    let otherAuthority: SampleTokenAuthority
-    let otherPortal: SampleFeatureServer
-    let otherFederated: SampleFeatureServer
+typealias SecuredDeployment = SecuredSampleDeployment
 
-    var servers: [SampleFeatureServer] { [portal, federated, standalone, otherPortal, otherFederated] }
-
-    /// The portal's generateToken URL.
-    var generateTokenURL: String { portal.rootURL + "/portal/sharing/rest/generateToken" }
-    var oauthURL: String { portal.rootURL + "/portal/sharing/rest/oauth2" }
-
-    /// Starts the five servers (portals first, so the federated servers know their owner), runs `body`, stops them.
+extension SecuredSampleDeployment {
+    /// Starts the five servers, runs `body` with a client, stops them.
     static func with<T>(
         knobs: SampleSecurityKnobs = SampleSecurityKnobs(),
         _ body: (SecuredDeployment, HTTPClient) async throws -> T
     ) async throws -> T {
-        let authority = SampleTokenAuthority(knobs: knobs)
-        let other = SampleTokenAuthority()
-        let dataset = try TestSupport.dataset()
-        var started: [SampleFeatureServer] = []
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: TestSupport.logger)
-        do {
-            for (owner, role) in [(authority, SampleSecurityRole.portal), (authority, .federated), (authority, .standalone), (other, .portal), (other, .federated)] {
-                let configuration = SampleServerConfiguration(security: SampleSecurity(authority: owner, role: role))
-                started.append(try await SampleFeatureServer.start(configuration: configuration, dataset: dataset, logger: TestSupport.logger))
+        try await with(dataset: try TestSupport.dataset(), knobs: knobs, logger: TestSupport.logger) { deployment in
+            let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: TestSupport.logger)
+            do {
+                let result = try await body(deployment, client)
+                await client.shutdown()
+                return result
+            } catch {
+                await client.shutdown()
+                throw error
             }
-            let deployment = SecuredDeployment(
-                authority: authority, portal: started[0], federated: started[1], standalone: started[2], otherAuthority: other,
-                otherPortal: started[3], otherFederated: started[4])
-            let result = try await body(deployment, client)
-            await stop(started, client)
-            return result
-        } catch {
-            await stop(started, client)
-            throw error
         }
-    }
-
-    private static func stop(_ servers: [SampleFeatureServer], _ client: HTTPClient) async {
-        await client.shutdown()
-        for server in servers { await server.shutdown() }
     }
 
     /// A portal token for `viewer` (or the given user), as JSON.

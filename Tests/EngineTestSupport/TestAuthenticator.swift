@@ -1,37 +1,37 @@
-import EngineExecution
+package import EngineExecution
 import Synchronization
 
 /// The engines' collaborator in these tests: a ``RequestAuthenticator`` that hands out one token at a time in a
 /// header (or an API key in a query parameter), counts what it is asked, and mints a new token after a
 /// rejection only when the rejected token is still the current one (as the worker's authenticator does).
-final class TestAuthenticator: RequestAuthenticator {
-    struct State {
-        var generation: UInt64 = 1
-        var asked: [String] = []
-        var rejectedCalls = 0
-        var minted = 0
+package final class TestAuthenticator: RequestAuthenticator {
+    package struct State {
+        package var generation: UInt64 = 1
+        package var asked: [String] = []
+        package var rejectedCalls = 0
+        package var minted = 0
     }
 
-    let name: String
+    package let name: String
     /// `false`: an API key, which a rejection cannot replace (`credential_expired`).
-    let refreshable: Bool
+    package let refreshable: Bool
     /// The query parameter the token travels in instead of a header (an API key `in: query`).
-    let parameter: String?
+    package let parameter: String?
     private let state = Mutex(State())
 
-    init(name: String = "test-credential", refreshable: Bool = true, parameter: String? = nil) {
+    package init(name: String = "test-credential", refreshable: Bool = true, parameter: String? = nil) {
         self.name = name
         self.refreshable = refreshable
         self.parameter = parameter
     }
 
     /// The token of `generation`, as the server sees it.
-    static func token(_ generation: UInt64) -> String { "secret-token-\(generation)" }
+    package static func token(_ generation: UInt64) -> String { "secret-token-\(generation)" }
 
-    var current: String { Self.token(state.withLock { $0.generation }) }
-    var snapshot: State { state.withLock { $0 } }
+    package var current: String { Self.token(state.withLock { $0.generation }) }
+    package var snapshot: State { state.withLock { $0 } }
 
-    func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication {
+    package func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication {
         let generation = state.withLock { state in
             state.asked.append(url)
             return state.generation
@@ -39,7 +39,7 @@ final class TestAuthenticator: RequestAuthenticator {
         return applied(generation)
     }
 
-    func rejected(
+    package func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication? {
         guard refreshable else {
@@ -71,14 +71,15 @@ final class TestAuthenticator: RequestAuthenticator {
 }
 
 /// An authenticator whose every answer is a failure (a token service that cannot be reached).
-struct FailingAuthenticator: RequestAuthenticator {
-    func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication {
+package struct FailingAuthenticator: RequestAuthenticator {
+    package init() {}
+    package func authentication(for url: String, credential: String?) async throws -> AppliedAuthentication {
         throw AuthenticationFailure(
             .tokenServiceUnavailable, "the token service of \"portal\" could not be reached; try again later",
             credential: "portal", isRetryable: true)
     }
 
-    func rejected(
+    package func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication? { nil }
 }

@@ -1,0 +1,109 @@
+package import Foundation
+import Glibc
+import Synchronization
+
+/// Why a child process could not be started or did not succeed, with the tail of its output.
+package struct ChildProcessFailure: Error, CustomStringConvertible {
+    package var description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// What every fixture that runs servers needs: starting a child so that it can be signalled, a free loopback
+/// port, and one-shot tools run to completion without blocking a cooperative thread.
+package enum ChildProcesses {
+    /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the thread
+    /// that spawns it, and Swift concurrency's threads block most signals: a server started from one would
+    /// never see the signal that stops it.
+    package static func spawn(_ process: Process) throws {
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            let result = Result { try process.run() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        thread.start()
+        done.wait()  // a few milliseconds: fork and exec
+        try outcome.withLock { $0 }?.get()
+    }
+
+    /// A loopback port free right now (bound to port 0, read back, released), for servers that need their
+    /// port in a configuration file.
+    package static func unusedPort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw ChildProcessFailure("socket() failed: errno \(errno)") }
+        defer { _ = Glibc.close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                Glibc.bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ChildProcessFailure("bind() on 127.0.0.1 failed: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// How a one-shot tool's environment is made.
+    package enum Environment: Sendable {
+        /// This process's environment.
+        case inherited
+        /// Exactly these variables.
+        case replaced([String: String])
+        /// This process's environment with these variables set.
+        case adding([String: String])
+    }
+
+    /// Runs a one-shot tool to completion (killed after `timeout`) and returns its standard output; throws with
+    /// the tail of its output and errors when it fails. Waits with `Task.sleep`, never blocking a cooperative
+    /// thread.
+    @discardableResult
+    package static func run(
+        _ arguments: [String], environment: Environment = .inherited, timeout: Duration = .seconds(120)
+    ) async throws -> String {
+        guard let executable = arguments.first else { throw ChildProcessFailure("no command to run") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let output = "\(directory)/output", errors = "\(directory)/errors"
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = Array(arguments.dropFirst())
+        switch environment {
+        case .inherited: break
+        case .replaced(let variables): process.environment = variables
+        case .adding(let variables): process.environment = ProcessInfo.processInfo.environment.merging(variables) { $1 }
+        }
+        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        defer {
+            try? outputHandle.close()
+            try? errorHandle.close()
+        }
+        process.standardOutput = outputHandle
+        process.standardError = errorHandle
+        process.standardInput = FileHandle.nullDevice
+        try spawn(process)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw ChildProcessFailure(
+                "\(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text.suffix(1_000)) \(stderr.suffix(2_000))")
+        }
+        return text
+    }
+}
