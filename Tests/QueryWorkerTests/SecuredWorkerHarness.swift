@@ -10,56 +10,9 @@ import Testing
 
 import QueryWorker
 
-/// The secured sample deployment the worker's credentials tests query: a portal, a server federated with it, a
-/// standalone server with its own token service, and a second portal with a server of its own (for
-/// `not_federated`), as `SecuredDeployment` builds them for the sample server's own tests.
-struct SecuredServers: Sendable {
-    let authority: SampleTokenAuthority
-    let portal: SampleFeatureServer
-    let federated: SampleFeatureServer
-    let standalone: SampleFeatureServer
-    let otherAuthority: SampleTokenAuthority
-    let otherPortal: SampleFeatureServer
-    let otherFederated: SampleFeatureServer
-
-    var all: [SampleFeatureServer] { [portal, federated, standalone, otherPortal, otherFederated] }
-
-    /// The portal's `…/portal` URL (what `portalUrl` names).
-    var portalURL: String { portal.rootURL + "/portal" }
-    /// The portal's generateToken.
-    var generateTokenURL: String { portalURL + "/sharing/rest/generateToken" }
-
-    /// Starts the five (portals first, so the federated servers know their owner). `standaloneAuthorizer` runs
-    /// before the standalone server's token check on each of its requests.
-    static func start(
-        authority: SampleTokenAuthority, dataset: SampleDataset, standaloneAuthorizer: SampleServerAuthorizer?, logger: Logger
-    ) async throws -> SecuredServers {
-        let other = SampleTokenAuthority()
-        let plan: [(SampleTokenAuthority, SampleSecurityRole, SampleServerAuthorizer?)] = [
-            (authority, .portal, nil), (authority, .federated, nil), (authority, .standalone, standaloneAuthorizer),
-            (other, .portal, nil), (other, .federated, nil),
-        ]
-        var started: [SampleFeatureServer] = []
-        do {
-            for (owner, role, authorizer) in plan {
-                let configuration = SampleServerConfiguration(
-                    parcelCount: dataset.parcelCount, seed: dataset.seed, authorizer: authorizer,
-                    security: SampleSecurity(authority: owner, role: role), recentRequestLimit: 5_000)
-                started.append(try await SampleFeatureServer.start(configuration: configuration, dataset: dataset, logger: logger))
-            }
-        } catch {
-            for server in started { await server.shutdown() }
-            throw error
-        }
-        return SecuredServers(
-            authority: authority, portal: started[0], federated: started[1], standalone: started[2], otherAuthority: other,
-            otherPortal: started[3], otherFederated: started[4])
-    }
-
-    func shutdown() async {
-        for server in all { await server.shutdown() }
-    }
-}
+/// The secured sample deployment the worker's credentials tests query (SampleFeatureServer's, shared with the
+/// sample server's and the authentication tests).
+typealias SecuredServers = SecuredSampleDeployment
 
 /// One worker in process with a credentials file, against the embedded Kafka cluster and the secured sample
 /// deployment: real sockets all the way. Every log line the worker writes (at `logLevel`) and every message it
@@ -97,7 +50,8 @@ final class SecuredWorkerHarness: Sendable {
         let folder = try SecretsFolder()
         self.folder = folder
         let servers = try await SecuredServers.start(
-            authority: authority, dataset: dataset, standaloneAuthorizer: standaloneAuthorizer, logger: WorkerHarness.logger)
+            dataset: dataset, authority: authority, standaloneAuthorizer: standaloneAuthorizer, recentRequestLimit: 5_000,
+            logger: WorkerHarness.logger)
         self.servers = servers
         let logs = LogCapture()
         self.logs = logs

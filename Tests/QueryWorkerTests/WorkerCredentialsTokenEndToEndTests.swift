@@ -78,7 +78,7 @@ struct WorkerCredentialsTokenEndToEndTests {
         #expect(counters.rejected(403) >= 1 && counters.wrongPasswords == 0, "\(counters)")
         #expect(servers.otherAuthority.counters.tokenCalls == 0, "\(servers.otherAuthority.counters)")
         // Tokens went in headers: the services never saw a `token` parameter, in a URL or a form.
-        let serviceRequests = servers.all.flatMap(\.statistics.recentRequests).filter { $0.path.contains("/rest/services/") }
+        let serviceRequests = servers.servers.flatMap(\.statistics.recentRequests).filter { $0.path.contains("/rest/services/") }
         #expect(serviceRequests.filter { $0.path.contains("/Secured/") && $0.hadToken }.count >= 4)
         #expect(serviceRequests.allSatisfy { $0.parameter("token") == nil }, "a token parameter reached a service")
 

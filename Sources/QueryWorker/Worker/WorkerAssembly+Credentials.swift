@@ -19,14 +19,17 @@ extension WorkerAssembly {
         var current: (any CurrentCredentials)?
     }
 
-    static func credentialsWiring(_ credentials: WorkerCredentials, httpClient: HTTPClient, logger: Logger) -> CredentialsWiring {
+    static func credentialsWiring(
+        _ credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(), httpClient: HTTPClient,
+        logger: Logger
+    ) -> CredentialsWiring {
         guard credentials.path != nil else {
             return CredentialsWiring(authenticator: NoAuthentication(), names: .noCredentialsFile, current: nil)
         }
         // Token calls go through the worker's HTTP client, so the host policy holds for token services too, with
         // the server trust and client certificate the credentials give their URLs.
         let authenticator = CredentialAuthenticator.arcGIS(
-            store: credentials.store, resolver: credentials.resolver, client: httpClient, logger: logger)
+            store: credentials.store, resolver: credentials.resolver, client: httpClient, policy: tokenPolicy, logger: logger)
         return CredentialsWiring(authenticator: authenticator, names: .current(authenticator), current: authenticator)
     }
 

@@ -1,3 +1,4 @@
+package import Credentials
 package import CurlHTTP
 import EngineExecution
 import FeatureService
@@ -30,13 +31,17 @@ package final class WorkerAssembly: Sendable {
     }
 
     /// A worker with `credentials` already loaded (the executable loads them first, to echo them at start).
-    package init(settings: WorkerSettings, credentials: WorkerCredentials, logger: Logger) throws {
+    /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window.
+    package init(
+        settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(),
+        logger: Logger
+    ) throws {
         self.settings = settings
         self.logger = logger
         // Before the HTTP client, hence libcurl, starts a thread: GSS-API reads it from the environment.
         credentials.kerberos?.install()
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
-        let wiring = Self.credentialsWiring(credentials, httpClient: httpClient, logger: logger)
+        let wiring = Self.credentialsWiring(credentials, tokenPolicy: tokenPolicy, httpClient: httpClient, logger: logger)
         engine = Self.engines(settings: settings, httpClient: httpClient, authenticator: wiring.authenticator, logger: logger)
         currentCredentials = wiring.current
         credentialsReloader = wiring.current.flatMap {
