@@ -55,7 +55,7 @@ struct RunCommand: AsyncParsableCommand {
         JSONLogHandler.bootstrap(level: loaded.settings.logLevel)
         let logger = Logger(label: "query-worker")
         for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
-        logger.info("starting", metadata: loaded.settings.logMetadata.merging(credentials.logMetadata) { _, loaded in loaded })
+        logger.info("starting", metadata: credentials.startupMetadata(loaded.settings))
         let assembly = try WorkerAssembly(settings: loaded.settings, credentials: credentials, logger: logger)
         try await assembly.run(logger: logger)
     }

@@ -63,7 +63,7 @@ final class SecuredWorkerHarness: Sendable {
             let logger = logs.logger(level: logLevel)
             // What `query-worker run` does: the credentials read and checked, the settings echoed, the worker built.
             let loaded = try WorkerCredentials.load(settings: settings)
-            logger.info("starting", metadata: settings.logMetadata.merging(loaded.logMetadata) { _, credentials in credentials })
+            logger.info("starting", metadata: loaded.startupMetadata(settings))
             var policy = TokenLifecyclePolicy()
             if let freshTokenWindow { policy.freshTokenWindow = freshTokenWindow }
             let assembly = try WorkerAssembly(settings: settings, credentials: loaded, tokenPolicy: policy, logger: logger)

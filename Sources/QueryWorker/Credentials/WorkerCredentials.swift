@@ -59,6 +59,12 @@ package struct WorkerCredentials: Sendable {
         ]
     }
 
+    /// The start-up line's metadata (`query-worker run` logs "starting" with it): the settings, then the
+    /// credentials' names, kinds and scopes. One function, so the leak test searches the echo the worker writes.
+    package func startupMetadata(_ settings: WorkerSettings) -> Logger.Metadata {
+        settings.logMetadata.merging(logMetadata) { _, credentials in credentials }
+    }
+
     static func metadata(_ credential: Credential) -> Logger.MetadataValue {
         [
             "name": .string(credential.name), "kind": .string(credential.kind.rawValue),
