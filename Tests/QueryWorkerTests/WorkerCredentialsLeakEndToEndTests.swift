@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import FeatureQuerySupport
 import Foundation
 import NetworkAuthFixture
@@ -20,8 +17,6 @@ struct WorkerCredentialsLeakEndToEndTests {
     func noSecretOfAnyKindIsWrittenAnywhere() async throws {
         let markers = LeakMarkers()
         let authority = markers.authority()
-        setenv(markers.keyVariable, markers.apiKey, 1)
-        defer { unsetenv(markers.keyVariable) }
         let front = FrontBox()
         let harness: SecuredWorkerHarness
         do {
@@ -119,7 +114,6 @@ struct LeakMarkers: Sendable {
     var clientSecret: String { "clientsecret-MARKER-\(run)" }
     var oauth2Secret: String { "oauth2secret-MARKER-\(run)" }
     var refreshToken: String { "refresh-MARKER-\(run)" }
-    var keyVariable: String { "QUERY_WORKER_TEST_LEAK_KEY_\(run.uppercased())" }
 
     /// Every secret, named. nginx's fixed test passwords stand as markers of their kinds (distinctive words),
     /// the Basic one also as the header libcurl builds from it.
@@ -182,7 +176,7 @@ struct LeakMarkers: Sendable {
                 tokenURL: servers.portalURL + "/sharing/rest/oauth2/token", clientID: "leak-oauth2",
                 secret: try folder.secret("oauth2", oauth2Secret)),
             CredentialJSON.apiKey(
-                "leak-key", scope: [servers.standalone.securedOGCURL], key: #"{"env": "\#(keyVariable)"}"#, parameter: "X-API-Key"),
+                "leak-key", scope: [servers.standalone.securedOGCURL], key: try folder.secret("key", apiKey), parameter: "X-API-Key"),
             CredentialJSON.password(
                 "leak-basic", scope: [nginx.httpOrigin], scheme: "basic", username: NginxAuthServer.basicUser,
                 password: try folder.secret("basic", NginxAuthServer.basicPassword)),

@@ -99,7 +99,7 @@ struct WorkerCredentialsRefreshEndToEndTests {
         #expect(ids.sorted() == truth)
         let counters = authority.counters
         let rejected = counters.rejected(498) - rejectedBefore
-        #expect(rejected >= 1 && rejected <= 6, "the pages in flight with the revoked token (at most the page concurrency): \(rejected)")
+        #expect(rejected >= 1, "pages were sent with the revoked token: \(rejected)")
         #expect(counters.serverGenerateToken == 2, "one refresh: \(counters)")
         // Each page was answered once, as in the baseline (never a restart), and each rejected page was sent
         // once more.
