@@ -17,7 +17,7 @@ struct WorkerCredentialsLeakEndToEndTests {
     func noSecretOfAnyKindIsWrittenAnywhere() async throws {
         let markers = LeakMarkers()
         let authority = markers.authority()
-        let front = FrontBox()
+        let front = StartedBox<NginxAuthServer>()
         let harness: SecuredWorkerHarness
         do {
             harness = try await SecuredWorkerHarness(logLevel: .trace, authority: authority) { servers, folder in

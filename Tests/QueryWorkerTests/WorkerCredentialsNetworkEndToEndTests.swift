@@ -8,12 +8,13 @@ import QueryWorker
 
 /// Network credentials through Kafka (issue 13, section 5): the sample server behind nginx, reached with a
 /// Basic `password` credential, over TLS signed by a private CA (`serverTrust`), and over TLS that wants a
-/// client certificate (`certificate`, a password-protected PKCS#12).
+/// client certificate (`certificate`, a password-protected PKCS#12); behind apache with Digest. (Kerberos is
+/// process-wide in libcurl, so it is not tested in the shared test process.)
 @Suite("Worker end to end: network credentials")
 struct WorkerCredentialsNetworkEndToEndTests {
     @Test(.enabled(if: NginxAuthServer.isAvailable || NetworkAuthTools.interopRequired, "nginx and openssl are needed"))
     func basicAuthenticationPrivateCAAndClientCertificateBehindNginx() async throws {
-        let front = FrontBox()
+        let front = StartedBox<NginxAuthServer>()
         let harness: SecuredWorkerHarness
         do {
             harness = try await SecuredWorkerHarness { servers, folder in
@@ -51,6 +52,36 @@ struct WorkerCredentialsNetworkEndToEndTests {
         try await harness.stop()
     }
 
+    @Test(.enabled(if: ApacheAuthServer.isAvailable || NetworkAuthTools.interopRequired, "apache2 and openssl are needed"))
+    func digestAuthenticationBehindApache() async throws {
+        let front = StartedBox<ApacheAuthServer>()
+        let harness: SecuredWorkerHarness
+        do {
+            harness = try await SecuredWorkerHarness { servers, folder in
+                let apache = try await ApacheAuthServer.start(upstream: try NetworkAuthUpstream(origin: servers.standalone.rootURL))
+                front.set(apache)
+                return [
+                    CredentialJSON.password(
+                        "digest", scope: [apache.origin], scheme: "digest", username: ApacheAuthServer.digestUser,
+                        password: try folder.secret("digest", ApacheAuthServer.digestPassword))
+                ]
+            }
+        } catch {
+            await front.server?.stop()
+            throw error
+        }
+        let apache = try #require(front.server)
+        let layer = apache.origin + "/arcgis/rest/services/" + SampleLayer.counties.path
+        try await harness.send("digest", SecuredWorkerHarness.request("digest", url: layer, query: #"{"where":"STATE_NAME = 'Texas'"}"#))
+        let outcome = try await harness.outcome(["digest"])["digest"]
+        let truth = try harness.dataset.groundTruthObjectIDs(.counties, where: "STATE_NAME = 'Texas'")
+        #expect(!truth.isEmpty)
+        #expect(outcome?.status == "succeeded", "\(String(describing: outcome)) \(apache.errorLog.suffix(500))")
+        #expect(outcome?.firstLayer?.integerObjectIDs?.sorted() == truth)
+        await apache.stop()
+        try await harness.stop()
+    }
+
     static func credentials(_ nginx: NginxAuthServer, _ folder: SecretsFolder) throws -> [String] {
         let certificates = nginx.certificates
         return [
@@ -65,9 +96,9 @@ struct WorkerCredentialsNetworkEndToEndTests {
     }
 }
 
-/// The nginx a harness's credentials closure started, for the test to use and stop.
-final class FrontBox: Sendable {
-    private let value = Mutex<NginxAuthServer?>(nil)
-    func set(_ server: NginxAuthServer) { value.withLock { $0 = server } }
-    var server: NginxAuthServer? { value.withLock { $0 } }
+/// The front server a harness's credentials closure started, for the test to use and stop.
+final class StartedBox<Server: Sendable>: Sendable {
+    private let value = Mutex<Server?>(nil)
+    func set(_ server: Server) { value.withLock { $0 = server } }
+    var server: Server? { value.withLock { $0 } }
 }
