@@ -255,6 +255,7 @@ let package = Package(
         .testTarget(
             name: "CurlHTTPTests",
             dependencies: [
+                "ChildProcessFixture",
                 "CurlHTTP",
                 "LoopbackHTTP",
                 "FeatureQuerySupport",
