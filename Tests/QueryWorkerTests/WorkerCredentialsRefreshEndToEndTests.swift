@@ -64,6 +64,22 @@ struct WorkerCredentialsRefreshEndToEndTests {
         try await harness.stop()
     }
 
+    /// The worker's own policy: a token refused within 10 s of being issued is not refreshed in a loop (the
+    /// server refuses every token of this credential: a wrong referer, say); the request fails at once.
+    @Test func aTokenRefusedMomentsAfterIssueIsRejectedNotRefreshed() async throws {
+        let harness = try await SecuredWorkerHarness(credentials: Self.standaloneToken)
+        let layer = harness.servers.standalone.securedLayerURL(.parcels)
+        try await harness.send("warm", SecuredWorkerHarness.request("warm", url: layer, query: #"{"result":"count"}"#))
+        #expect(try await harness.outcome(["warm"])["warm"]?.status == "succeeded")
+        harness.authority.revokeAllTokens()
+        try await harness.send("refused", SecuredWorkerHarness.request("refused", url: layer, query: #"{"where":"OBJECTID > 5","result":"count"}"#))
+        let refused = try await harness.outcome(["refused"])["refused"]
+        #expect(refused?.status == "failed" && refused?.layerOrOutcomeErrorCode == "credential_rejected", "\(String(describing: refused))")
+        let counters = harness.authority.counters
+        #expect(counters.serverGenerateToken == 1 && counters.rejected(498) == 1, "no refresh: \(counters)")
+        try await harness.stop()
+    }
+
     @Test func aLongPagedRunLosingItsTokenRetriesOnlyTheRejectedPages() async throws {
         let trigger = RevocationTrigger()
         let authority = SampleTokenAuthority()
