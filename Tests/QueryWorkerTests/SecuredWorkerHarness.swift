@@ -40,7 +40,6 @@ final class SecuredWorkerHarness: Sendable {
     init(
         logLevel: Logger.Level = .critical, authority: SampleTokenAuthority = SampleTokenAuthority(),
         standaloneAuthorizer: SampleServerAuthorizer? = nil, freshTokenWindow: Duration? = nil,
-        configure: (inout WorkerSettings) -> Void = { _ in },
         credentials: (SecuredServers, SecretsFolder) async throws -> [String]
     ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: WorkerHarness.logger)
@@ -58,7 +57,6 @@ final class SecuredWorkerHarness: Sendable {
         do {
             settings.credentialsFile = try folder.write("credentials.json", CredentialJSON.file(try await credentials(servers, folder)))
             settings.logLevel = logLevel
-            configure(&settings)
             self.settings = settings
             let logger = logs.logger(level: logLevel)
             // What `query-worker run` does: the credentials read and checked, the settings echoed, the worker built.
