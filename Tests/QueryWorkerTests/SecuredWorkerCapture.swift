@@ -70,34 +70,15 @@ struct CapturedMessage: Sendable {
     }
 }
 
-/// A folder of its own for one test's credentials file and secret files (mode 0600), removed by ``remove()``.
-struct SecretsFolder: Sendable {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("worker-credentials-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    /// Writes `text` to the file `name` (replacing it), readable by the owner only, and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = path + "/" + name
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
-        return file
-    }
-
+extension CredentialsFolder {
     /// `{"file": PATH}` of a new secret file holding `value`: how the credentials file names a secret.
     func secret(_ name: String, _ value: String) throws -> String {
         #"{"file": "\#(try write(name, value))"}"#
     }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// JSON texts of credentials, as an operator writes them (secrets as `{"file": ...}` references made by
-/// ``SecretsFolder/secret(_:_:)``).
+/// ``CredentialsFolder/secret(_:_:)``).
 enum CredentialJSON {
     static func scope(_ prefixes: [String]) -> String { "[" + prefixes.map { "\"\($0)\"" }.joined(separator: ", ") + "]" }
 

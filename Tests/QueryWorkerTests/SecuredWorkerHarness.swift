@@ -21,7 +21,7 @@ final class SecuredWorkerHarness: Sendable {
     let cluster: EmbeddedKafkaCluster
     let servers: SecuredServers
     let dataset: SampleDataset
-    let folder: SecretsFolder
+    let folder: CredentialsFolder
     let settings: WorkerSettings
     let logs: LogCapture
     let group: ServiceGroup
@@ -40,13 +40,13 @@ final class SecuredWorkerHarness: Sendable {
     init(
         logLevel: Logger.Level = .critical, authority: SampleTokenAuthority = SampleTokenAuthority(),
         standaloneAuthorizer: SampleServerAuthorizer? = nil, freshTokenWindow: Duration? = nil,
-        credentials: (SecuredServers, SecretsFolder) async throws -> [String]
+        credentials: (SecuredServers, CredentialsFolder) async throws -> [String]
     ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: WorkerHarness.logger)
         let suffix = String(UUID().uuidString.prefix(8))
         var settings = try WorkerHarness.settings(for: cluster, suffix: suffix, workerID: "worker-credentials-e2e", requestPartitions: 3)
         dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
-        let folder = try SecretsFolder()
+        let folder = try CredentialsFolder()
         self.folder = folder
         let servers = try await SecuredServers.start(
             dataset: dataset, authority: authority, standaloneAuthorizer: standaloneAuthorizer, recentRequestLimit: 5_000,

@@ -147,7 +147,7 @@ struct LeakMarkers: Sendable {
     }
 
     /// One credential of each kind (two `token`s: one right, one wrong; two `apiKey`s: one valid, one expired).
-    func credentials(_ servers: SecuredServers, _ nginx: NginxAuthServer, _ folder: SecretsFolder) throws -> [String] {
+    func credentials(_ servers: SecuredServers, _ nginx: NginxAuthServer, _ folder: CredentialsFolder) throws -> [String] {
         let standalone = servers.standalone.serverRootURL + "/rest/services/Secured/"
         let portal = servers.portal.serverRootURL + "/rest/services/Secured/"
         let now = nowMilliseconds()

@@ -82,7 +82,7 @@ struct WorkerCredentialsNetworkEndToEndTests {
         try await harness.stop()
     }
 
-    static func credentials(_ nginx: NginxAuthServer, _ folder: SecretsFolder) throws -> [String] {
+    static func credentials(_ nginx: NginxAuthServer, _ folder: CredentialsFolder) throws -> [String] {
         let certificates = nginx.certificates
         return [
             CredentialJSON.password(

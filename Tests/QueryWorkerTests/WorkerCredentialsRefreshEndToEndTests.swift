@@ -11,7 +11,7 @@ import QueryWorker
 @Suite("Worker end to end: token refresh")
 struct WorkerCredentialsRefreshEndToEndTests {
     /// A `token` credential for the standalone server (its own token service: one call per token).
-    static func standaloneToken(_ servers: SecuredServers, _ folder: SecretsFolder) throws -> [String] {
+    static func standaloneToken(_ servers: SecuredServers, _ folder: CredentialsFolder) throws -> [String] {
         [
             CredentialJSON.token(
                 "gis", scope: [servers.standalone.serverRootURL], username: "viewer",
@@ -20,7 +20,7 @@ struct WorkerCredentialsRefreshEndToEndTests {
     }
 
     /// A `token` credential for the federated server (a portal token exchanged for the server's).
-    static func federatedToken(_ servers: SecuredServers, _ folder: SecretsFolder) throws -> [String] {
+    static func federatedToken(_ servers: SecuredServers, _ folder: CredentialsFolder) throws -> [String] {
         [
             CredentialJSON.token(
                 "gis", scope: [servers.federated.serverRootURL, servers.portalURL], username: "viewer",
