@@ -203,6 +203,7 @@ let package = Package(
                 "Kafka",
                 "Authentication",
                 "Credentials",
+                "EngineExecution",
                 "CurlHTTP",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -222,6 +223,7 @@ let package = Package(
                 "Kafka",
                 "QueryWorker",
                 "Authentication",
+                "EngineExecution",
                 "Credentials",
                 "JSONLogging",
                 "ArcGISEngine",
@@ -253,6 +255,7 @@ let package = Package(
         .testTarget(
             name: "CurlHTTPTests",
             dependencies: [
+                "ChildProcessFixture",
                 "CurlHTTP",
                 "LoopbackHTTP",
                 "FeatureQuerySupport",
@@ -328,6 +331,9 @@ let package = Package(
             name: "QueryWorkerTests",
             dependencies: [
                 "QueryWorker",
+                "Authentication",
+                "Credentials",
+                "EngineExecution",
                 "FeatureService",
                 "JSONLogging",
                 "Kafka",
@@ -337,6 +343,7 @@ let package = Package(
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                "NetworkAuthFixture",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

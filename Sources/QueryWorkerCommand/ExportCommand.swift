@@ -1,11 +1,15 @@
 import ArgumentParser
+import Authentication
+import Credentials
 import CurlHTTP
+import EngineExecution
 import FeatureGeometry
 import FeatureService
 import FeatureServiceEngines
 import Foundation
 import Logging
 import QueryLanguage
+import QueryWorker
 
 /// `query-worker export`: one layer or collection's selection, fetched by the worker's engines in this process
 /// (no Kafka) and written as a GeoJSON FeatureCollection: what ogr2ogr does, for an operator checking a service
@@ -30,6 +34,12 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to write the FeatureCollection (default: standard output).", valueName: "path"))
     var output: String?
     @Option(help: ArgumentHelp("HTTP requests in flight to one host.", valueName: "n")) var maxRequestsPerHost = 8
+    @Option(help: ArgumentHelp(
+        "The credentials file for secured services (default: $QUERY_WORKER_CREDENTIALS_FILE; see docs/credentials.md).",
+        valueName: "path"))
+    var credentialsFile: String?
+    @Option(help: ArgumentHelp("The credential to use among several that cover the target.", valueName: "name"))
+    var credential: String?
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -53,10 +63,17 @@ struct ExportCommand: AsyncParsableCommand {
         }
         let query = ServiceQuery(
             whereClause: clause, returnGeometry: !noGeometry, outSpatialReference: .wgs84, maxFeatures: maxFeatures,
-            result: .features)
+            result: .features, credential: credential)
         let client = try HTTPClient(logger: logger)
         let limits = StandardEngines.Limits(maxRequestsPerHost: maxRequestsPerHost, requestTimeout: .seconds(60))
-        let engine = StandardEngines.router(httpClient: client, limits: limits, logger: logger)
+        let authenticator: any RequestAuthenticator
+        do {
+            authenticator = try credentials(client: client, logger: logger)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        let engine = StandardEngines.router(httpClient: client, limits: limits, logger: logger, authenticator: authenticator)
         let outcome = await engine.query([target], query, budget: .unlimited()).first?.first
         await client.shutdown()
         switch outcome?.result {
@@ -72,6 +89,22 @@ struct ExportCommand: AsyncParsableCommand {
         case nil:
             throw ExitCode(2)
         }
+    }
+
+    /// The credentials of `--credentials-file` (or the worker's variable), checked as the worker checks them at
+    /// start; none without a file.
+    private func credentials(client: HTTPClient, logger: Logger) throws -> any RequestAuthenticator {
+        let variable = SettingsKey.credentialsFile.environmentVariable
+        guard let path = credentialsFile ?? ProcessInfo.processInfo.environment[variable] else { return NoAuthentication() }
+        let loaded: WorkerCredentials
+        do throws(CredentialsConfigurationError) {
+            loaded = try WorkerCredentials.load(path: path)
+        } catch {
+            throw ValidationError(WorkerCredentials.startupRefusal(error, path: path))
+        }
+        return CredentialAuthenticator.arcGIS(
+            store: loaded.store, resolver: SecretResolver(environment: ProcessInfo.processInfo.environment), client: client,
+            logger: logger)
     }
 
     private func write(_ layer: ServiceLayerResult) throws {

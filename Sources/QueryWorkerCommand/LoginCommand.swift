@@ -4,6 +4,7 @@ import Credentials
 import CurlHTTP
 import FeatureQuerySupport
 import Foundation
+import QueryWorker
 
 /// `query-worker login`: signs an `oauthUser` credential in once, on the machine the worker runs on or any
 /// machine that shares its `refreshTokenFile`. The flow is `OAuthLogin`'s; this only finds the credential and
@@ -58,8 +59,9 @@ struct CredentialSelection: ParsableArguments {
     var credentialsFile: String?
 
     func resolve() throws -> Credential {
-        guard let path = credentialsFile ?? ProcessInfo.processInfo.environment["QUERY_WORKER_CREDENTIALS_FILE"] else {
-            throw CommandFailure("give --credentials-file or set QUERY_WORKER_CREDENTIALS_FILE")
+        let variable = SettingsKey.credentialsFile.environmentVariable
+        guard let path = credentialsFile ?? ProcessInfo.processInfo.environment[variable] else {
+            throw CommandFailure("give --credentials-file or set \(variable)")
         }
         let store: CredentialStore
         do throws(CredentialsConfigurationError) { store = try CredentialsFile.load(path: path) } catch { throw CommandFailure(error.message) }

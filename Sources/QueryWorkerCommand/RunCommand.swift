@@ -46,11 +46,17 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        let credentials: WorkerCredentials
+        do {
+            credentials = try WorkerCredentials.load(settings: loaded.settings)
+        } catch {
+            throw ValidationError(WorkerCredentials.startupRefusal(error, path: loaded.settings.credentialsFile))
+        }
         JSONLogHandler.bootstrap(level: loaded.settings.logLevel)
         let logger = Logger(label: "query-worker")
         for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
-        logger.info("starting", metadata: loaded.settings.logMetadata)
-        let assembly = try WorkerAssembly(settings: loaded.settings, logger: logger)
+        logger.info("starting", metadata: credentials.startupMetadata(loaded.settings))
+        let assembly = try WorkerAssembly(settings: loaded.settings, credentials: credentials, logger: logger)
         try await assembly.run(logger: logger)
     }
 }

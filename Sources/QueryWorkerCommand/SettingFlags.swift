@@ -32,6 +32,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.includeBuiltInQueries), help: .setting(.includeBuiltInQueries)) var includeBuiltInQueries: String?
     @Option(name: .setting(.allowFreeWhere), help: .setting(.allowFreeWhere)) var allowFreeWhere: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
+    @Option(name: .setting(.credentialsFile), help: .setting(.credentialsFile)) var credentialsFile: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -62,6 +63,7 @@ struct SettingFlags: ParsableArguments {
             (.revokeTimeout, revokeTimeout), (.shutdownTimeout, shutdownTimeout), (.requestTimeout, requestTimeout),
             (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
+            (.credentialsFile, credentialsFile),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

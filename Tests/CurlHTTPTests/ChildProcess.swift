@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 import Synchronization
 
@@ -46,26 +47,8 @@ final class ChildProcess: Sendable {
             }
             waiters.forEach { $0.resume(returning: status) }
         }
-        try Self.spawn(process)
-    }
-
-    /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the
-    /// thread that spawns it, and Swift concurrency's threads block most signals: apache2 started from one
-    /// would never see the SIGTERM that stops it.
-    private static func spawn(_ process: Process) throws {
-        let outcome = Locked<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            let result = Result { try process.run() }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        thread.start()
-        done.wait()  // a few milliseconds: fork and exec
-        try outcome.withLock { $0 }?.get()
+        // From a thread with an empty signal mask, so the SIGTERM that stops it is not blocked.
+        try ChildProcesses.spawn(process)
     }
 
     var isRunning: Bool { exited.withLock { $0.status == nil } }

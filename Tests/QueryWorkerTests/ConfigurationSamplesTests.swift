@@ -29,6 +29,7 @@ enum ConfigurationTestSupport {
         case .includeBuiltInQueries: String(settings.namedQueries.count)
         case .allowFreeWhere: String(settings.allowFreeWhere)
         case .logLevel: settings.logLevel.rawValue
+        case .credentialsFile: settings.credentialsFile ?? "none"
         default: "?"
         }
     }
@@ -62,6 +63,8 @@ enum ConfigurationTestSupport {
         (.includeBuiltInQueries, "false", "0"),
         (.allowFreeWhere, "no", "false"),
         (.logLevel, "DEBUG", "debug"),
+        // Any readable file: the setting only names it (its content is checked at start, see WorkerCredentials).
+        (.credentialsFile, " /dev/null ", "/dev/null"),
     ]
 
     /// Writes `text` to a new temporary file and returns its path.

@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureService
 
 @testable import QueryWorker
@@ -8,13 +9,13 @@ extension ContractError.Code {
     /// failed layers (and requests whose layers all failed) carry unchanged. docs/contract/README.md lists
     /// each with its meaning and retryability; a test compares that table with this list, so a new code
     /// cannot ship undocumented.
-    static let allKnown: [ContractError.Code] = rejections + outcomes + engine
+    static let allKnown: [ContractError.Code] = rejections + outcomes + authentication + engine
 
     /// Status `rejected`: the message is not a request this worker will run.
     static let rejections: [ContractError.Code] = [
         .invalidJSON, .tooLarge, .missingField, .invalidType, .invalidValue, .unknownField, .noTargets,
         .tooManyTargets, .tooManyLayers, .invalidURL, .invalidWhere, .freeClausesDisabled, .unknownNamedQuery,
-        .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unsupportedCredential,
+        .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unknownCredential, .credentialScopeMismatch,
         .hostNotAllowed,
     ]
 
@@ -24,10 +25,19 @@ extension ContractError.Code {
         .layersFailed, .internal,
     ]
 
+    /// The credentials' codes (issue 13), as failed layers carry them: every `AuthenticationFailure` code the
+    /// engines pass on (those the decoder also answers on arrival, `unknown_credential` and
+    /// `credential_scope_mismatch`, are listed with the rejections).
+    static let authentication: [ContractError.Code] = [
+        AuthenticationFailure.Code.authenticationRequired, .credentialRejected, .credentialExpired, .reloginRequired,
+        .notFederated, .insecureTransport, .tokenServiceUnavailable, .credentialUnavailable, .unknownCredential,
+        .credentialScopeMismatch,
+    ].map { ContractError.Code(rawValue: $0.rawValue) }.filter { !rejections.contains($0) }
+
     /// The engines' codes, as failed layers carry them (those shared with the rejections, `invalid_url` and
     /// `too_many_layers`, are listed there), and the router's `unsupported_target`. The OGC engine's own codes
     /// join `FeatureServiceError.Code.layerCodes`, and so this list, when it lands.
     static let engine: [ContractError.Code] = FeatureServiceError.Code.layerCodes
         .map { ContractError.Code($0.rawValue) }
-        .filter { !rejections.contains($0) }
+        .filter { !rejections.contains($0) && !authentication.contains($0) }
 }

@@ -49,6 +49,24 @@ import Testing
         #expect(minted.filter { !known.contains($0) } == [], "codes ContractError mints that the list (and so the contract) omits")
     }
 
+    /// Every code `AuthenticationFailure` mints (EngineExecution's seam between the engines and the credentials)
+    /// reaches outcomes as a failed layer's code, so each must be on the list, hence in the contract.
+    @Test func everyAuthenticationCodeIsOnTheList() throws {
+        let source = try String(
+            contentsOf: ContractSupport.repositoryRoot.appendingPathComponent("Sources/EngineExecution/RequestAuthenticator.swift"),
+            encoding: .utf8)
+        let minted = source.split(separator: "\n").compactMap { line -> String? in
+            guard line.contains("static let"), let start = line.range(of: "Code(\""),
+                let end = line[start.upperBound...].firstIndex(of: "\"")
+            else { return nil }
+            return String(line[start.upperBound..<end])
+        }
+        #expect(minted.count >= 9, "found only \(minted.count) codes: has RequestAuthenticator.swift changed shape?")
+        let known = Set(ContractError.Code.allKnown.map(\.rawValue))
+        #expect(minted.filter { !known.contains($0) } == [], "authentication codes the list (and so the contract) omits")
+        #expect(!known.contains("unsupported_credential"), "unsupported_credential is retired")
+    }
+
     @Test func theListCoversTheCodesTheWorkerMintsElsewhere() {
         let known = Set(ContractError.Code.allKnown.map(\.rawValue))
         for code in [HostPolicyError.Code.hostNotAllowed.rawValue, HostPolicyError.Code.invalidURL.rawValue] {

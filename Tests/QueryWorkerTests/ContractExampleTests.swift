@@ -12,12 +12,19 @@ import Testing
 @Suite struct ContractExampleTests {
     static let receivedAt: Int64 = 1_748_779_200_000  // 2025-06-01T12:00:00Z
 
-    /// Decodes an example, keyed as a producer following the README would key it.
-    static func decode(_ bytes: [UInt8]) throws -> IncomingMessage {
+    /// Decodes an example, keyed as a producer following the README would key it, by a worker whose
+    /// credentials file has the examples' `county-gis`, for the example server's secured services.
+    static func decode(_ bytes: [UInt8], credentials: CredentialNames? = nil) throws -> IncomingMessage {
         let root = try ParsedJSON(parsing: bytes)
         var key: String?
         if case .string(let task)? = root["taskId"] { key = task } else if case .string(let id)? = root["requestId"] { key = id }
-        return try ContractSupport.decoder().decode(bytes, key: key.map { Array($0.utf8) }, receivedAt: receivedAt)
+        let decoder = try ContractSupport.decoder(credentials: credentials ?? .current(try countyCredentials()))
+        return decoder.decode(bytes, key: key.map { Array($0.utf8) }, receivedAt: receivedAt)
+    }
+
+    static func countyCredentials() throws -> FixedCredentials {
+        try FixedCredentials(json: CredentialsFolder.file(
+            SampleCredentials.apiKey("county-gis", scope: "https://gis.example.org/arcgis/rest/services/Private", variable: "KEY")))
     }
 
     static func query(_ name: String) throws -> QueryRequest {
@@ -33,15 +40,23 @@ import Testing
         #expect(examples.count >= 8)
         for example in examples {
             let message = try Self.decode(example.bytes)
-            switch message {
-            case .query:
-                #expect(!example.name.hasPrefix("request-credential"))
-            case .rejected(let rejection) where example.name.hasPrefix("request-credential"):
-                #expect(rejection.code == .unsupportedCredential, "\(example.name): \(rejection)")
-            default:
+            guard case .query = message else {
                 Issue.record("\(example.name) decoded to \(message)")
+                continue
             }
         }
+    }
+
+    /// The credential example names the credential it picked; a worker without it rejects the request.
+    @Test func theCredentialExample() throws {
+        let request = try Self.query("request-credential.json")
+        #expect(request.credential == "county-gis" && request.serviceQuery.credential == "county-gis")
+        let example = try #require(try ContractSupport.examples(prefix: "request").first { $0.name == "request-credential.json" })
+        guard case .rejected(let rejection) = try Self.decode(example.bytes, credentials: .noCredentialsFile) else {
+            Issue.record("a worker without credentials accepted it")
+            return
+        }
+        #expect(rejection.code == .unknownCredential && rejection.path == "credential")
     }
 
     @Test func everyCancelExampleDecodes() throws {

@@ -153,7 +153,7 @@ import Testing
 
     /// Codes for checks the schema cannot make; only these may refuse a schema-valid message.
     static let workerOnlyCodes: Set<ContractError.Code> = [
-        .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unsupportedCredential, .invalidGeometry,
+        .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unknownCredential, .credentialScopeMismatch, .invalidGeometry,
         .keyMismatch, .tooLarge, .invalidValue, .unsupportedSpatialReference, .tooManyLayers,
     ]
 

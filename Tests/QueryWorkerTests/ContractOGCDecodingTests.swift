@@ -105,17 +105,19 @@ import Testing
         #expect(rejection.path == "query.\(name)")
     }
 
-    /// A well-formed credential name is still refused: no credentials are configured in this version.
-    @Test func aCredentialIsRefusedUntilCredentialsExist() throws {
-        let message = try Self.decode(
-            #"{"requestId":"r","targets":[{"type":"ogc","url":"\#(Self.landing)","collection":"x"}],"query":{},"#
-                + #""credential":"daraa-ldproxy"}"#)
-        guard case .rejected(let rejection) = message else {
-            Issue.record("accepted: \(message)")
+    /// A credential whose scope covers the landing page covers the collection: the engine starts there.
+    @Test func aCredentialCoveringTheLandingPageIsAccepted() throws {
+        let credentials = try FixedCredentials(
+            json: CredentialsFolder.file(SampleCredentials.apiKey("daraa-ldproxy", scope: Self.landing, variable: "KEY")))
+        let bytes = Array(
+            (#"{"requestId":"r","targets":[{"type":"ogc","url":"\#(Self.landing)","collection":"x"}],"query":{},"#
+                + #""credential":"daraa-ldproxy"}"#).utf8)
+        let message = try ContractSupport.decoder(credentials: .current(credentials)).decode(bytes, key: nil, receivedAt: 0)
+        guard case .query(let request) = message else {
+            Issue.record("not accepted: \(message)")
             return
         }
-        #expect(rejection.code == .unsupportedCredential)
-        #expect(rejection.error.retryable == false)
-        #expect(rejection.path == "credential")
+        #expect(request.credential == "daraa-ldproxy")
+        #expect(request.serviceQuery.credential == "daraa-ldproxy")
     }
 }

@@ -12,6 +12,8 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
     var key: String? = nil
     var limits = RequestLimits()
     var allowFreeClauses = true
+    /// The worker's credentials (by default none: no credentials file).
+    var credentials: CredentialNames = .noCredentialsFile
     var code: ContractError.Code
     var message: String
     var path: String?
@@ -25,6 +27,13 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(code): \(name)" }
 
     static let layerURL = "https://gis.example.org/arcgis/rest/services/Parcels/FeatureServer/0"
+    /// A worker whose one credential, `county-gis`, covers the Parcels service only.
+    static let countyCredentials: CredentialNames = {
+        let json = CredentialsFolder.file(
+            SampleCredentials.apiKey("county-gis", scope: "https://gis.example.org/arcgis/rest/services/Parcels", variable: "KEY"))
+        guard let credentials = try? FixedCredentials(json: json) else { return .noCredentialsFile }
+        return .current(credentials)
+    }()
     static let target = #"{"type":"arcgis","url":"\#(layerURL)"}"#
 
     /// A request with ids r-1 and t-1; `extra` members go at the top level.
@@ -195,8 +204,25 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 message: #"credential: "county gis" is not a credential name (letters, digits, '_', '.' and '-')"#,
                 path: "credential"),
             RejectionCase(
-                name: "a credential", value: request(extra: #","credential":"county-gis""#), code: .unsupportedCredential,
-                message: #"credential: this worker version has no configured credentials, so "county-gis" cannot be used; query public layers, or wait for credential support"#,
+                name: "a credential on a worker without credentials file", value: request(extra: #","credential":"county-gis""#),
+                code: .unknownCredential,
+                message: #"credential: this worker has no credentials file, so the credential "county-gis" is not configured; send the request without credential for public layers, or ask the operator to configure it"#,
+                path: "credential", schemaRejects: false),
+            RejectionCase(
+                name: "a credential the worker does not have", value: request(extra: #","credential":"County-GIS""#),
+                credentials: countyCredentials, code: .unknownCredential,
+                message: #"credential: no credential "County-GIS" is configured on this worker (names are case-sensitive); ask the operator to add it to the credentials file, or send the request without credential"#,
+                path: "credential", schemaRejects: false),
+            RejectionCase(
+                name: "a credential that does not cover every target",
+                value: request(
+                    targets: #"[\#(target),{"type":"arcgis","url":"https://gis.example.org/arcgis/rest/services/Roads/FeatureServer/2"}]"#,
+                    extra: #","credential":"county-gis""#),
+                credentials: countyCredentials, code: .credentialScopeMismatch,
+                message: "credential: the credential \"county-gis\" does not cover targets[1] "
+                    + "(https://gis.example.org/arcgis/rest/services/Roads/FeatureServer/2): it applies under "
+                    + "https://gis.example.org:443/arcgis/rest/services/Parcels only; name a credential for that server, or "
+                    + "send its targets in another request",
                 path: "credential", schemaRejects: false),
             RejectionCase(
                 name: "a string coordinate", value: request(query: #"{"geometry":\#(badRings)}"#), code: .invalidGeometry,
@@ -262,7 +288,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
     /// The codes the decoder can answer with; each needs a case.
     static let rejectionCodes: Set<ContractError.Code> = [
         .invalidJSON, .missingField, .invalidType, .invalidValue, .unknownField, .tooManyTargets, .noTargets, .tooLarge,
-        .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unsupportedCredential,
+        .invalidWhere, .unknownNamedQuery, .freeClausesDisabled, .unknownCredential, .credentialScopeMismatch,
         .invalidGeometry, .invalidURL, .keyMismatch, .tooManyLayers, .unsupportedSpatialReference,
     ]
 }
@@ -270,7 +296,8 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
 @Suite struct ContractRejectionTests {
     @Test(arguments: RejectionCase.all)
     func rejection(_ example: RejectionCase) throws {
-        let decoder = try ContractSupport.decoder(limits: example.limits, allowFreeClauses: example.allowFreeClauses)
+        let decoder = try ContractSupport.decoder(
+            limits: example.limits, allowFreeClauses: example.allowFreeClauses, credentials: example.credentials)
         let message = decoder.decode(example.value, key: example.key.map { Array($0.utf8) }, receivedAt: 1_000)
         guard case .rejected(let rejection) = message else {
             Issue.record("not rejected: \(message)")

@@ -41,6 +41,22 @@ import Testing
         #expect(!first.asksSame(as: second))
     }
 
+    /// One credential may see features another may not: requests that differ only in their credential (or in
+    /// naming one at all) never share a run, and the engine gets each one's credential.
+    @Test func differentCredentialsDoNotShareARun() throws {
+        var first = try Self.request("r-1", where: "POP2000 > 1")
+        var second = try Self.request("r-2", where: "POP2000 > 1")
+        #expect(first.asksSame(as: second))
+        first.credential = "county-gis"
+        #expect(!first.asksSame(as: second))
+        second.credential = "state-gis"
+        #expect(!first.asksSame(as: second))
+        second.credential = "county-gis"
+        #expect(first.asksSame(as: second))
+        #expect(first.serviceQuery.credential == "county-gis")
+        #expect(first.serviceQuery != (try Self.request("r-3", where: "POP2000 > 1")).serviceQuery)
+    }
+
     @Test func theClauseSentIsTheOneWritten() throws {
         let clause = try WhereClause("pop2000 > 100000.0")
         #expect(clause.arcGISSQL.contains("pop2000"))

@@ -33,9 +33,14 @@ enum ContractSupport {
         return (try? run(python, ["-c", "import jsonschema, referencing, rfc3339_validator"]).status) == 0
     }()
 
-    /// A decoder with the built-in named queries (government, residential, ...).
-    static func decoder(limits: RequestLimits = RequestLimits(), allowFreeClauses: Bool = true) throws -> RequestDecoder {
-        RequestDecoder(namedQueries: try NamedQueryCatalog(allowFreeClauses: allowFreeClauses), limits: limits)
+    /// A decoder with the built-in named queries (government, residential, ...), checking credential names
+    /// as a worker with `credentials` does (by default one without a credentials file).
+    static func decoder(
+        limits: RequestLimits = RequestLimits(), allowFreeClauses: Bool = true,
+        credentials: CredentialNames = .noCredentialsFile
+    ) throws -> RequestDecoder {
+        RequestDecoder(
+            namedQueries: try NamedQueryCatalog(allowFreeClauses: allowFreeClauses), limits: limits, credentials: credentials)
     }
 
     /// The example files, by name.

@@ -26,19 +26,29 @@ final class WorkerHarness: Sendable {
     let group: ServiceGroup
     let producer: KafkaProducer
     let reader: KafkaConsumer
+    /// The worker's current credentials (`nil` without a credentials file).
+    let credentials: (any CurrentCredentials)?
     private let tasks: [Task<Void, any Error>]
 
-    init(faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
+    /// A worker against a sample server with `faults`, secured by `security` (public when `nil`). `configure`
+    /// adjusts the worker's settings; `prepare` too, once the server runs (a credentials file's scopes need its
+    /// port).
+    init(
+        faults: [FaultRule] = [], security: SampleSecurity? = nil, configure: (inout WorkerSettings) -> Void = { _ in },
+        prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in }
+    ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
         var settings = try Self.settings(for: cluster, suffix: suffix, workerID: "worker-e2e", requestPartitions: 3)
-        configure(&settings)
-        self.settings = settings
         dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
-            logger: Self.logger)
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults, security: security),
+            dataset: dataset, logger: Self.logger)
+        configure(&settings)
+        try prepare(&settings, server)
+        self.settings = settings
         let assembly = try WorkerAssembly(settings: settings, logger: Self.logger)
+        credentials = assembly.currentCredentials
         group = assembly.serviceGroup(handlesSignals: false, logger: Self.logger)
         let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])
         producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: Self.logger)
@@ -71,6 +81,17 @@ final class WorkerHarness: Sendable {
     }
 
     func url(_ layer: SampleLayer) -> String { server.layerURL(layer) }
+
+    /// Waits until the names of the worker's credentials satisfy `condition` (a reload has been applied), at most
+    /// `timeout`: polled, since parallel tests on two cores can delay the reloader's look by seconds.
+    func waitForCredentials(timeout: Duration = .seconds(60), _ condition: ([String]) -> Bool) async throws {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < timeout {
+            if condition(credentials?.store.all.map(\.name) ?? []) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the worker's credentials did not change within \(timeout)")
+    }
 
     /// Sends one request message (a JSON text) keyed by `key`.
     func send(_ key: String?, _ json: String) async throws {

@@ -53,8 +53,12 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
         /// A failed layer (not a rejection since contract 1.1): no engine of this worker queries the target's
         /// type (the router's code, passed through).
         static let unsupportedTarget = Code("unsupported_target")
-        /// The request names a `credential`; this worker version has no configured credentials yet.
-        package static let unsupportedCredential = Code("unsupported_credential")
+        /// The request's `credential` names no credential the worker has now (none without a credentials
+        /// file; a reload may have removed it).
+        static let unknownCredential = Code("unknown_credential")
+        /// The request's `credential` does not cover every target: none of its scopes is a prefix of the
+        /// target's URL.
+        static let credentialScopeMismatch = Code("credential_scope_mismatch")
         /// `query.geometry` is not a usable Esri JSON or GeoJSON geometry.
         static let invalidGeometry = Code("invalid_geometry")
         /// A target URL is not an http(s) URL of the right shape.

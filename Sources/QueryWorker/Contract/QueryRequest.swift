@@ -21,11 +21,14 @@ package struct QueryRequest: Sendable, Hashable {
     var targets: [QueryTarget]
     /// What to select and return.
     var query: QuerySpec
+    /// The operator's credential the request picked by name (checked: it exists and covers every target);
+    /// `nil` applies whatever credential covers each target by scope.
+    var credential: String?
 
     /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
     init(
         requestId: String, taskId: String? = nil, deadline: Int64? = nil, receivedAt: Int64, targets: [QueryTarget],
-        query: QuerySpec
+        query: QuerySpec, credential: String? = nil
     ) {
         self.requestId = requestId
         self.taskId = taskId ?? requestId
@@ -33,6 +36,14 @@ package struct QueryRequest: Sendable, Hashable {
         self.receivedAt = receivedAt
         self.targets = targets
         self.query = query
+        self.credential = credential
+    }
+
+    /// The query for the feature-service seam, with the request's credential.
+    var serviceQuery: ServiceQuery {
+        var query = query.serviceQuery
+        query.credential = credential
+        return query
     }
 
     /// The targets as the feature-service seam takes them, in order; the engine behind the seam picks the

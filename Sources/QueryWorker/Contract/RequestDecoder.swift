@@ -44,18 +44,24 @@ package struct RequestLimits: Sendable, Hashable {
 ///
 /// Everything the contract promises is checked here, once, before any work starts: the size (before
 /// parsing), JSON syntax, unknown fields, types and values, where-clause syntax, named queries, geometry,
-/// the message key, and the features this worker version does not support yet. Layer-specific checks (does
-/// the layer have the fields the clause names) happen later in the engine. Never throws, never crashes.
+/// the message key, and a named credential against the operator's credentials (``CredentialNames``).
+/// Layer-specific checks (does the layer have the fields the clause names) happen later in the engine. Never
+/// throws, never crashes.
 package struct RequestDecoder: Sendable {
     /// The operator's named queries, and whether free `where` clauses are allowed.
     let namedQueries: NamedQueryCatalog
     /// What a message may cost.
     let limits: RequestLimits
+    /// The credentials a request's `credential` may name.
+    let credentials: CredentialNames
 
-    /// A decoder resolving `namedWhere` in `namedQueries`.
-    package init(namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits()) {
+    /// A decoder resolving `namedWhere` in `namedQueries` and checking `credential` against `credentials`.
+    package init(
+        namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits(), credentials: CredentialNames = .unchecked
+    ) {
         self.namedQueries = namedQueries
         self.limits = limits
+        self.credentials = credentials
     }
 
     /// Reads one message: its `value` bytes (`nil` for a tombstone) and `key`, received at `receivedAt`
@@ -143,16 +149,12 @@ package struct RequestDecoder: Sendable {
             }
         }
         try Self.checkCollections(targets, result: query.result)
-        // Supported-feature checks come last, so that a message with a mistake hears of the mistake first.
-        if let credential {
-            throw ContractError.at(
-                "credential", .unsupportedCredential,
-                "this worker version has no configured credentials, so \"\(RequestFieldReader.excerpt(credential))\" "
-                    + "cannot be used; query public layers, or wait for credential support",
-                details: ["credential": .string(RequestFieldReader.excerpt(credential))])
-        }
+        // Checks against the operator's credentials come last, so that a message with a mistake hears of the
+        // mistake first.
+        if let credential { try credentials.check(credential, targets: targets) }
         return QueryRequest(
-            requestId: requestId, taskId: taskId, deadline: deadline, receivedAt: receivedAt, targets: targets, query: query)
+            requestId: requestId, taskId: taskId, deadline: deadline, receivedAt: receivedAt, targets: targets, query: query,
+            credential: credential)
     }
 
     private func readDeadline(_ reader: RequestFieldReader, receivedAt: Int64) throws(ContractError) -> Int64? {

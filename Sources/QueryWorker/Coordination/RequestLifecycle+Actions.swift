@@ -9,15 +9,19 @@ struct PendingRequest: Sendable {
     var position: MessagePosition
 }
 
-/// What makes two requests of one task "the same work": equal targets and query. Equal fingerprints share a
-/// run (`.task(id:)` does not restart for an unchanged id); different ones supersede it.
+/// What makes two requests of one task "the same work": equal targets, query and credential. Equal
+/// fingerprints share a run (`.task(id:)` does not restart for an unchanged id); different ones supersede it.
+/// The credential is part of it because one credential may see features another may not: a request must never
+/// be answered with a run made under another request's credential.
 struct WorkFingerprint: Equatable, Sendable {
     var targets: [QueryTarget]
     var query: QuerySpec
+    var credential: String?
 
     init(_ request: QueryRequest) {
         targets = request.targets
         query = request.query
+        credential = request.credential
     }
 }
 

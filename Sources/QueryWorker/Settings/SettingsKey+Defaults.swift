@@ -36,6 +36,7 @@ extension SettingsKey {
             includeBuiltInQueries.name: "true",
             allowFreeWhere.name: String(defaults.allowFreeWhere),
             logLevel.name: defaults.logLevel.rawValue,
+            credentialsFile.name: "none (requests naming a credential are rejected: unknown_credential)",
         ]
     }()
 

@@ -144,12 +144,15 @@ extension SettingsKey {
         "includeBuiltInQueries", .bool, "Include the seven built-in named queries.")
     package static let allowFreeWhere = SettingsKey("allowFreeWhere", .bool, "Accept where clauses, not only named queries.")
     package static let logLevel = SettingsKey("logLevel", .logLevel, "trace, debug, info, notice, warning, error, critical.")
+    package static let credentialsFile = SettingsKey(
+        "credentialsFile", .text,
+        "The operator's credentials file (JSON): credentials requests may use, by name and URL scope; reloaded on change.")
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
-        httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel,
+        httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
     ]
 
     /// The key with this name, if it is a fixed one.

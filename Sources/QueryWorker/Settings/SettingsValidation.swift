@@ -1,3 +1,4 @@
+import Foundation
 import QueryLanguage
 
 /// Checks of values whose rules go beyond their kind.
@@ -38,6 +39,17 @@ enum SettingsValidation {
         }
         let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
         return parts.count == 2 ? parts[1] : nil
+    }
+
+    /// A file the worker reads at start (the credentials file): it must be there, so that the error names the
+    /// setting and where it came from. Its content is checked afterwards (`WorkerCredentials`).
+    static func readableFile(_ found: FoundSetting) throws(SettingsError) -> String {
+        let path = try found.text()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isReadableFile(atPath: path)
+        else { throw found.error("\(found.key) must name a file this worker can read") }
+        return path
     }
 
     /// A group or worker id: printable, no white space.

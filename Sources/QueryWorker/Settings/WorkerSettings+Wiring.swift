@@ -63,6 +63,7 @@ extension WorkerSettings {
             "allowFreeWhere": .stringConvertible(allowFreeWhere),
             "kafka": .dictionary(kafka),
             "logLevel": .string(logLevel.rawValue),
+            "credentialsFile": .string(credentialsFile ?? "none"),
         ]
     }
 }

@@ -32,6 +32,9 @@ package struct WorkerSettings: Sendable, Hashable {
     /// librdkafka properties passed through to the consumer and the producer (`security.protocol`, ...).
     package var kafkaProperties: [String: String] = [:]
     package var logLevel: Logger.Level = .info
+    /// The operator's credentials file (see `CredentialsFile`); `nil` for a worker without credentials, which
+    /// queries public services only. Read and checked at start, then watched (``CredentialsReloader``).
+    package var credentialsFile: String?
 
     package init() {}
 

@@ -15,10 +15,14 @@ final class QueryWorkerService: Service, Sendable {
     let consumer: KafkaConsumer
     let core: WorkerCore
 
-    /// A worker running its requests through `engine` (in production the router of every protocol's engine).
-    init(settings: WorkerSettings, engine: any FeatureServiceEngine, producer: KafkaProducer, logger: Logger) throws {
+    /// A worker running its requests through `engine` (in production the router of every protocol's engine),
+    /// accepting the credential names of `credentials`.
+    init(
+        settings: WorkerSettings, engine: any FeatureServiceEngine, credentials: CredentialNames, producer: KafkaProducer,
+        logger: Logger
+    ) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
-        let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits)
+        let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits, credentials: credentials)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })

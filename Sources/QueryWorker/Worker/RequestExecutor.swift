@@ -58,7 +58,7 @@ struct RequestExecutor: Sendable {
         if Task.isCancelled { return .cancelled }
         if let deadline = request.deadline, clock() >= deadline { return .expired }
         let budget = ResultBudget(limit: maxResultTotalBytes)
-        let outcomes = await engine.query(request.serviceTargets, request.query.serviceQuery, budget: budget)
+        let outcomes = await engine.query(request.serviceTargets, request.serviceQuery, budget: budget)
         if Task.isCancelled { return .cancelled }
         return outcome(of: request, layers: outcomes.joined().map(LayerResult.init))
     }

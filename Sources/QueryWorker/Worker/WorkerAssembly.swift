@@ -1,4 +1,6 @@
+package import Credentials
 package import CurlHTTP
+import EngineExecution
 import FeatureService
 import FeatureServiceEngines
 import Kafka
@@ -16,18 +18,35 @@ package final class WorkerAssembly: Sendable {
     let engine: FeatureServiceRouter
     let producer: KafkaProducer
     let worker: QueryWorkerService
+    /// Watches the credentials file; `nil` without one.
+    let credentialsReloader: CredentialsReloader?
+    /// The credentials requests use now (the authenticator's); `nil` without a credentials file.
+    package let currentCredentials: (any CurrentCredentials)?
     private let logger: Logger
 
-    package init(settings: WorkerSettings, logger: Logger) throws {
+    /// A worker with the credentials of ``WorkerSettings/credentialsFile`` (read and checked here: a bad file
+    /// throws `CredentialsConfigurationError`).
+    package convenience init(settings: WorkerSettings, logger: Logger) throws {
+        try self.init(settings: settings, credentials: try WorkerCredentials.load(settings: settings), logger: logger)
+    }
+
+    /// A worker with `credentials` already loaded (the executable loads them first, to echo them at start).
+    /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window.
+    package init(
+        settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(),
+        logger: Logger
+    ) throws {
         self.settings = settings
         self.logger = logger
+        // Before the HTTP client, hence libcurl, starts a thread: GSS-API reads it from the environment.
+        credentials.kerberos?.install()
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
-        engine = StandardEngines.router(
-            httpClient: httpClient,
-            limits: StandardEngines.Limits(
-                maxRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http,
-                maxLayersPerRequest: settings.limits.maxLayers),
-            logger: logger)
+        let wiring = Self.credentialsWiring(credentials, tokenPolicy: tokenPolicy, httpClient: httpClient, logger: logger)
+        engine = Self.engines(settings: settings, httpClient: httpClient, authenticator: wiring.authenticator, logger: logger)
+        currentCredentials = wiring.current
+        credentialsReloader = wiring.current.flatMap {
+            CredentialsReloader(credentials: credentials, target: $0, logger: logger)
+        }
         var producerProperties = settings.kafkaProperties
         producerProperties["message.max.bytes"] = producerProperties["message.max.bytes"]
             ?? String(settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead)
@@ -40,14 +59,15 @@ package final class WorkerAssembly: Sendable {
                 messageMaxBytes: settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead,
                 flushTimeout: ShutdownBudget.producerFlush),
             logger: logger)
-        worker = try QueryWorkerService(settings: settings, engine: engine, producer: producer, logger: logger)
+        worker = try QueryWorkerService(
+            settings: settings, engine: engine, credentials: wiring.names, producer: producer, logger: logger)
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
     var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
 
-    /// Producer first, worker last: on graceful shutdown the worker drains, then the consumer commits and
-    /// leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
+    /// The credentials reloader (if any), then producer, worker last: on graceful shutdown the worker drains,
+    /// then the consumer commits and leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
     /// past it, the producer fails what it has not delivered, which releases publications waiting for
     /// delivery reports from an unreachable cluster, and the worker is cancelled.
     var services: [any Service] {
@@ -55,7 +75,8 @@ package final class WorkerAssembly: Sendable {
         let worker = ShutdownDeadline(
             service: self.worker, budget: shutdownBudget.worker, logger: logger,
             onOverrun: { producer.failPendingDeliveries() })
-        return [producer, self.worker.consumer, worker]
+        let reloader: [any Service] = credentialsReloader.map { [$0] } ?? []
+        return reloader + [producer, self.worker.consumer, worker]
     }
 
     /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only

@@ -78,15 +78,16 @@ struct RequestDraft: Sendable, Encodable {
 
     /// The JSON, checked as a worker with `catalog` would read it. A request the worker would reject is a
     /// usage error here, with the worker's own message (`query.where: ...`), except what depends on how
-    /// the worker is configured: its named queries, whether it takes free where clauses, and credentials.
-    /// Those are `warnings`, since the worker the request reaches may be configured otherwise.
+    /// the worker is configured: its named queries and whether it takes free where clauses are `warnings`,
+    /// since the worker the request reaches may be configured otherwise, and its credentials are not checked
+    /// at all (this machine does not have the worker's credentials file).
     func checkedJSON(catalog: NamedQueryCatalog) throws -> (json: [UInt8], warnings: [String]) {
         let bytes = try json()
         let now = WallClock.nowMilliseconds()
         switch RequestDecoder(namedQueries: catalog).decode(bytes, key: Array(key.utf8), receivedAt: now) {
         case .query, .cancel:
             return (bytes, [])
-        case .rejected(let rejection) where [.unknownNamedQuery, .freeClausesDisabled, .unsupportedCredential].contains(rejection.code):
+        case .rejected(let rejection) where [.unknownNamedQuery, .freeClausesDisabled].contains(rejection.code):
             return (bytes, ["\(rejection.message) (checked against this machine's settings; the worker decides)"])
         case .rejected(let rejection):
             throw CommandFailure("a worker would reject this request (\(rejection.code)): \(rejection.message)")

@@ -84,7 +84,7 @@ struct RequestOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The request's deadline as an RFC 3339 date-time with a zone, e.g. 2025-06-01T12:05:00Z.", valueName: "date-time"))
     var deadline: String?
 
-    @Option(help: ArgumentHelp("The name of an operator-configured credential (workers of this version refuse it: none are configured yet).", valueName: "name"))
+    @Option(help: ArgumentHelp("The name of a credential in the worker's credentials file; its scopes must cover every target (otherwise credentials apply by scope).", valueName: "name"))
     var credential: String?
 
     func validate() throws {

@@ -22,10 +22,16 @@ package struct SecuredSampleDeployment: Sendable {
 
     /// Starts the five servers, portals first (federated servers name their owner in `rest/info`). On failure
     /// the ones started are stopped.
+    ///
+    /// - Parameters:
+    ///   - authority: the first portal's authority (users, clients, API keys); a default one with `knobs` if nil.
+    ///   - standaloneAuthorizer: runs first on every request to the standalone server (a test's trigger).
+    ///   - recentRequestLimit: how many recent requests each server's statistics keep.
     package static func start(
-        dataset: SampleDataset, knobs: SampleSecurityKnobs = SampleSecurityKnobs(), logger: Logger
+        dataset: SampleDataset, knobs: SampleSecurityKnobs = SampleSecurityKnobs(), authority: SampleTokenAuthority? = nil,
+        standaloneAuthorizer: SampleServerAuthorizer? = nil, recentRequestLimit: Int = 1_000, logger: Logger
     ) async throws -> SecuredSampleDeployment {
-        let authority = SampleTokenAuthority(knobs: knobs)
+        let authority = authority ?? SampleTokenAuthority(knobs: knobs)
         let other = SampleTokenAuthority()
         let roles: [(SampleTokenAuthority, SampleSecurityRole)] = [
             (authority, .portal), (authority, .federated), (authority, .standalone), (other, .portal), (other, .federated),
@@ -33,7 +39,9 @@ package struct SecuredSampleDeployment: Sendable {
         var started: [SampleFeatureServer] = []
         do {
             for (owner, role) in roles {
-                let configuration = SampleServerConfiguration(security: SampleSecurity(authority: owner, role: role))
+                let configuration = SampleServerConfiguration(
+                    authorizer: owner === authority && role == .standalone ? standaloneAuthorizer : nil,
+                    security: SampleSecurity(authority: owner, role: role), recentRequestLimit: recentRequestLimit)
                 started.append(try await SampleFeatureServer.start(configuration: configuration, dataset: dataset, logger: logger))
             }
         } catch {
