@@ -40,7 +40,8 @@ struct DemoReport {
             }
         }
         if !eachLine, right > 0 {
-            let range = "\(requests.first?.requestId ?? "")…\(requests.last?.requestId.split(separator: "/").last ?? "")"
+            let last = requests.last?.requestId.split(separator: "-").last.map(String.init) ?? ""
+            let range = "\(requests.first?.requestId ?? "")…\(last)"
             printLine("  ok    \(Self.padded(range, 26)) \(right) as expected, \(OutcomeText.grouped(matches)) matches in all")
         }
         for id in pending.keys.sorted() {

@@ -83,7 +83,7 @@ struct DemoSecuredPhase {
         let rejected = counters.rejected(498)
         printLine(
             "        \(Self.calls(counters)); \(rejected) requests answered 498 after the expiry, each asked once more; "
-                + "\(tally.asked) queries for \(tally.distinct) different ones, first pages asked \(tally.firstPages) times; "
+                + "\(tally.asked) queries sent for \(tally.distinct) different ones, \(tally.firstPages) first pages; "
                 + "\(DemoCommand.seconds(clock.now - started))")
         let subject = "secured/download-*"
         report.check(Self.isOneToken(counters), subject, Self.notOneToken(counters))

@@ -57,7 +57,7 @@ struct DemoStack {
             await server.shutdown()
             throw error
         }
-        // TEMP settings.credentialsFile = credentials.file
+        settings.credentialsFile = credentials.file
         return DemoStack(
             cluster: cluster, server: server, authority: authority, credentials: credentials, settings: settings, logger: logger)
     }
