@@ -67,6 +67,9 @@ struct CredentialsBenchmark: AsyncParsableCommand {
     @Option(help: "Target: secured requests/s at least this fraction of public.")
     var targetRatio: Double = 0.95
 
+    @Option(help: "The parts to run, comma-separated: throughput, revocation (which also needs --revocation-server-url).")
+    var parts: String = "throughput,revocation"
+
     func validate() throws {
         guard requests > skip + 1, skip >= 1 else { throw ValidationError("--requests must exceed --skip + 1, --skip >= 1") }
         guard revocationInFlight >= 1 else { throw ValidationError("--revocation-in-flight must be positive") }
@@ -81,9 +84,12 @@ struct CredentialsBenchmark: AsyncParsableCommand {
             + "repetitions, sides alternating; worker CPUs: \(common.pinning ?? "unpinned")")
         let rig = try KafkaRig(linger: .milliseconds(5), logger: logger)
         var passed = true
+        let chosen = Set(parts.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         do {
-            passed = try await compareThroughput(rig: rig, work: work, logger: logger)
-            if let revocationServerURL {
+            if chosen.contains("throughput") {
+                passed = try await compareThroughput(rig: rig, work: work, logger: logger)
+            }
+            if let revocationServerURL, chosen.contains("revocation") {
                 passed = try await measureRevocation(serverURL: revocationServerURL, rig: rig, work: work, logger: logger) && passed
             }
         } catch {

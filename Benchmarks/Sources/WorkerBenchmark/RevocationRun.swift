@@ -46,6 +46,9 @@ struct RevocationRun {
         }
     }
 
+    /// How long the token is held before the revocation: past the worker's fresh-token window (10 s).
+    static let tokenAge: Duration = .seconds(12)
+
     let rig: KafkaRig
     let admin: SecurityAdmin
     let layerURL: String
@@ -97,6 +100,9 @@ struct RevocationRun {
         }
         try await rig.publish([messages[0]], topic: topics.requests)
         try await waitFor(1, reader, worker)
+        // The worker takes a token refused within 10 s of its issue for a misconfiguration (a wrong referer,
+        // say): `credential_rejected`, no refresh. A revocation is a later event: let the token age first.
+        try await Task.sleep(for: Self.tokenAge)
         try await rig.publish(Array(messages.dropFirst()), topic: topics.requests)
         try await log.wait(for: inFlight + 1, message: "started", timeout: .seconds(120)) { try worker.checkAlive("while starting requests") }
         let revokedAt = ContinuousClock.now
