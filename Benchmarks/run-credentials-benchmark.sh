@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The credentials benchmark (issue 13) alone: run-worker-benchmark.sh --only credentials, with the same options
-# (see its --help, section 4). For a quick run that shows it works:
+# (see its --help, section 4). A smaller run (200,000 parcels; about 5 minutes with the build done):
 #
-#   Benchmarks/run-credentials-benchmark.sh --repetitions 1 --requests 3000 --parcels 200000 \
-#       --revocation-in-flight 200
+#   Benchmarks/run-credentials-benchmark.sh --repetitions 3 --parcels 200000
 #
-# (with CREDENTIALS_ARGS="--skip 300" for the shorter runs).
+# Keep --requests at several thousand: a run of a few hundred requests ends inside the worker's first
+# rebalance and its rate means nothing.
 set -euo pipefail
 exec "$(dirname "${BASH_SOURCE[0]}")/run-worker-benchmark.sh" --only credentials "$@"

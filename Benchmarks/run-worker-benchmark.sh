@@ -25,8 +25,10 @@
 #    (same server, same worker settings, fresh worker per run, sides alternating). Target: secured >= 0.95x
 #    public. Also CPU per request and the token calls per run. (b) on a second server that holds every query
 #    of the secured layer 1 s: --revocation-in-flight (default 1,000) count queries in flight (max-in-flight
-#    as many) when every token is revoked (POST /_sample/security revokeAll=true): token calls made (target
-#    1), requests answered 498, time until all succeed, every outcome succeeded.
+#    as many) when every token is revoked (POST /_sample/security revokeAll=true; the token is 12 s old by
+#    then, past the worker's 10 s fresh-token window): tokens obtained (target 1; each is a generateToken and
+#    an exchange, the portal's own server being federated with it), requests answered 498, time until all
+#    succeed, every outcome succeeded.
 #    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
 #
 # Medians over --repetitions (default 3) runs per side; every worker run is a fresh process. Wrong outcomes
