@@ -39,7 +39,7 @@ struct WorkerCredentialsFailureEndToEndTests {
                     "standalone", scope: [servers.standalone.serverRootURL], username: "viewer",
                     password: try folder.secret("password", "viewer-password")),
                 CredentialJSON.token(
-                    "federated", scope: [servers.federated.serverRootURL], username: "viewer",
+                    "federated", scope: [servers.federated.serverRootURL, servers.portalURL], username: "viewer",
                     password: try folder.secret("federated-password", "viewer-password")),
             ]
         }
