@@ -20,7 +20,8 @@ enum WorkerExecutable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static let baseEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": NSTemporaryDirectory(), "LANG": "C.UTF-8"]
+    /// Every child's environment: a search path and nothing of this process's (no Kerberos variables).
+    static let baseEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"]
 
     /// A credentials file in a folder of its own (the caller removes `folder`).
     static func credentialsFile(_ json: String) throws -> (folder: String, path: String) {
