@@ -392,6 +392,7 @@ let package = Package(
         .testTarget(
             name: "NetworkAuthTests",
             dependencies: [
+                "ChildProcessFixture",
                 "NetworkAuthFixture",
                 "SampleFeatureServer",
                 "CurlHTTP",

@@ -95,12 +95,14 @@ package final class ArcGISTokenIssuer: TokenIssuer {
         }
     }
 
-    /// A secret's value now, or the failure that names where it should be.
+    /// A secret's value now, or the failure that names where it should be: `credential_unavailable`, tried
+    /// again after the backoff (not remembered for the terminal window like a wrong password: the file may be
+    /// back in a second, as in a Kubernetes secret's swap).
     func secret(_ reference: SecretReference, of credential: String, field: String) throws(TokenFailure) -> Secret {
         do {
             return try resolver.resolve(reference, credential: credential, field: field)
         } catch {
-            throw TokenFailure(code: .credentialRejected, message: error.message, isRetryable: false)
+            throw TokenFailure(code: .credentialUnavailable, message: error.message, isRetryable: true)
         }
     }
 

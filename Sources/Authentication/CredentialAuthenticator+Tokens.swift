@@ -140,10 +140,11 @@ extension CredentialAuthenticator {
         }
     }
 
-    /// A token call's failure in the engines' terms (the codes are spelt alike).
+    /// A token call's failure in the engines' terms (the codes are spelt alike). A missing secret is retried by
+    /// the lifecycle but is no transient failure for the request: an operator has to put the file back.
     static func authenticationFailure(_ failure: TokenFailure, credential: String) -> AuthenticationFailure {
         AuthenticationFailure(
             AuthenticationFailure.Code(failure.code.rawValue), failure.message, credential: credential,
-            isRetryable: failure.isRetryable)
+            isRetryable: failure.isRetryable && failure.code != .credentialUnavailable)
     }
 }

@@ -17,6 +17,10 @@ package struct TokenFailure: Error, Sendable, Hashable, CustomStringConvertible 
         package static let credentialExpired = Code("credential_expired")
         /// The refresh token expired: an operator must run `query-worker login` again.
         package static let reloginRequired = Code("relogin_required")
+        /// A secret the token call needs (a password, a client secret) can't be read now. Retryable for the
+        /// lifecycle (tried again after the backoff, so a file put back is used within seconds, not after the
+        /// terminal window), but not for the request: an operator has to put the file back.
+        package static let credentialUnavailable = Code("credential_unavailable")
     }
 
     package var code: Code

@@ -73,6 +73,13 @@ package struct ApacheAuthServer: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// apache2's access log so far, one `STATUS PATH USER` line a request (the user is the authenticated
+    /// one: `bob`, or the Kerberos client principal; `-` before authentication).
+    package func accessLog() -> [String] {
+        let text = (try? String(contentsOfFile: "\(directory)/access.log", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// apache2's error log so far (mod_auth_gssapi explains refusals there).
     package var errorLog: String { (try? String(contentsOfFile: "\(directory)/error.log", encoding: .utf8)) ?? "" }
 
@@ -85,6 +92,8 @@ package struct ApacheAuthServer: Sendable {
             PidFile "\(directory)/apache.pid"
             ErrorLog "\(directory)/error.log"
             LogLevel warn
+            LogFormat "%>s %U %u" brief
+            CustomLog "\(directory)/access.log" brief
             DefaultRuntimeDir "\(directory)"
             Mutex file:\(directory) default
             \(NetworkAuthTools.runningAsRoot ? "User www-data\nGroup www-data" : "")

@@ -8,8 +8,9 @@ import QueryWorker
 
 /// Network credentials through Kafka (issue 13, section 5): the sample server behind nginx, reached with a
 /// Basic `password` credential, over TLS signed by a private CA (`serverTrust`), and over TLS that wants a
-/// client certificate (`certificate`, a password-protected PKCS#12); behind apache with Digest. (Kerberos is
-/// process-wide in libcurl, so it is not tested in the shared test process.)
+/// client certificate (`certificate`, a password-protected PKCS#12); behind apache with Digest; behind
+/// pyspnego's NTLM. (Kerberos is process-wide in libcurl, so it is tested through the worker's executable in
+/// `NetworkAuthTests`.)
 @Suite("Worker end to end: network credentials")
 struct WorkerCredentialsNetworkEndToEndTests {
     @Test(.enabled(if: NginxAuthServer.isAvailable || NetworkAuthTools.interopRequired, "nginx and openssl are needed"))
@@ -79,6 +80,46 @@ struct WorkerCredentialsNetworkEndToEndTests {
         #expect(outcome?.status == "succeeded", "\(String(describing: outcome)) \(apache.errorLog.suffix(500))")
         #expect(outcome?.firstLayer?.integerObjectIDs?.sorted() == truth)
         await apache.stop()
+        try await harness.stop()
+    }
+
+    @Test(.enabled(if: NTLMServer.isAvailable, "pyspnego in the interop Python is needed (scripts/setup-deps installs it into .venv)"))
+    func ntlmBehindPyspnego() async throws {
+        let front = StartedBox<NTLMServer>()
+        let harness: SecuredWorkerHarness
+        do {
+            harness = try await SecuredWorkerHarness { servers, folder in
+                let ntlm = try await NTLMServer.start(upstream: try NetworkAuthUpstream(origin: servers.standalone.rootURL))
+                front.set(ntlm)
+                let services = ntlm.origin + "/arcgis/rest/services/"
+                // JSON escapes the backslash of DOMAIN\user.
+                let user = NTLMServer.qualifiedUser.replacingOccurrences(of: "\\", with: "\\\\")
+                return [
+                    CredentialJSON.password(
+                        "ntlm", scope: [services + "USA"], scheme: "ntlm", username: user,
+                        password: try folder.secret("ntlm", NTLMServer.password)),
+                    CredentialJSON.password(
+                        "ntlm-wrong", scope: [services + "LA_County_Parcels"], scheme: "ntlm", username: user,
+                        password: try folder.secret("ntlm-wrong", "not-" + NTLMServer.password)),
+                ]
+            }
+        } catch {
+            await front.server?.stop()
+            throw error
+        }
+        let ntlm = try #require(front.server)
+        let services = ntlm.origin + "/arcgis/rest/services/"
+        try await harness.send("ntlm", SecuredWorkerHarness.request("ntlm", url: services + SampleLayer.states.path, query: #"{"where":"STATE_NAME LIKE 'M%'"}"#))
+        try await harness.send("wrong", SecuredWorkerHarness.request("wrong", url: services + SampleLayer.parcels.path))
+        let outcomes = try await harness.outcome(["ntlm", "wrong"])
+        let truth = try harness.dataset.groundTruthObjectIDs(.states, where: "STATE_NAME LIKE 'M%'")
+        #expect(!truth.isEmpty)
+        #expect(outcomes["ntlm"]?.status == "succeeded", "\(String(describing: outcomes["ntlm"])) \(ntlm.log.suffix(1_000))")
+        #expect(outcomes["ntlm"]?.firstLayer?.integerObjectIDs?.sorted() == truth)
+        // NTLM's refusal is a 401 to a request that carried the credential.
+        #expect(outcomes["wrong"]?.status == "failed", "\(String(describing: outcomes["wrong"]))")
+        #expect(outcomes["wrong"]?.layerOrOutcomeErrorCode == "credential_rejected", "\(String(describing: outcomes["wrong"]))")
+        await ntlm.stop()
         try await harness.stop()
     }
 
