@@ -13,6 +13,7 @@ extension CredentialAuthenticator {
         let (restarts, orphans, signOuts) = state.withLock { state -> ([Refresh], [(String, TokenSlot.Waiter)], [Credential]) in
             let old = state.store
             state.store = new
+            state.urls.reset()
             var restarts: [Refresh] = []
             var orphans: [(String, TokenSlot.Waiter)] = []
             for (key, var slot) in state.tokens {

@@ -26,6 +26,7 @@ package final class CredentialAuthenticator: RequestAuthenticator {
     struct State {
         var store: CredentialStore
         var tokens: [TokenSlot.Key: TokenSlot] = [:]
+        var urls = URLCredentialsCache()
         var statistics: [String: AuthenticatorStatistics] = [:]
         var nextWaiter: UInt64 = 0
     }
@@ -94,22 +95,45 @@ package final class CredentialAuthenticator: RequestAuthenticator {
 
     /// The credential of each role for `url`: the most specific by scope, and the named one in its role.
     private func choose(url: String, name: String?) throws(AuthenticationFailure) -> [CredentialKind.Role: Credential] {
-        let store = self.store
-        var chosen = store.selection(for: url)
+        let known = state.withLock { state in state.urls[url].map { ($0, state.store) } ?? (nil, state.store) }
+        let entry: URLCredentials
+        if let cached = known.0 {
+            entry = cached
+        } else {
+            entry = URLCredentials(covering: known.1.credentials(for: url))
+            state.withLock { state in
+                if state.store == known.1 { state.urls.store(entry, for: url, generation: state.urls.generation) }
+            }
+        }
+        var chosen = entry.selection
         guard let name else { return chosen }
-        guard let named = store.credential(named: name) else {
+        if let named = entry.covering.first(where: { $0.name == name }) {
+            chosen[named.kind.role] = named
+            return chosen
+        }
+        guard let named = known.1.credential(named: name) else {
             throw AuthenticationFailure(
                 .unknownCredential, "the credential \"\(name)\" is not configured on this worker (any more)", credential: name)
         }
-        guard named.scopes.contains(where: { $0.covers(url) }) else {
-            throw AuthenticationFailure(
-                .credentialScopeMismatch,
-                "the credential \"\(name)\" does not cover \(CredentialAuthenticator.origin(of: url)): its scope is "
-                    + named.scopes.map(\.description).joined(separator: ", "),
-                credential: name)
+        throw AuthenticationFailure(
+            .credentialScopeMismatch,
+            "the credential \"\(name)\" does not cover \(CredentialAuthenticator.origin(of: url)): its scope is "
+                + named.scopes.map(\.description).joined(separator: ", "),
+            credential: name)
+    }
+
+    /// The token audience of `credential` for `url`: remembered per URL, else asked of the issuer.
+    private func audience(of credential: Credential, url: String) async throws -> TokenAudience {
+        let now = clock.now
+        let (cached, generation) = state.withLock { state in
+            (state.urls[url]?.audiences[credential.name].flatMap { $0.until > now ? $0.audience : nil }, state.urls.generation)
         }
-        chosen[named.kind.role] = named
-        return chosen
+        if let cached { return cached }
+        let audience = try await issuer.audience(for: credential, url: url)
+        state.withLock { state in
+            state.urls.storeAudience(audience, credential: credential.name, url: url, generation: generation, now: now)
+        }
+        return audience
     }
 
     private func addToken(
@@ -138,7 +162,7 @@ package final class CredentialAuthenticator: RequestAuthenticator {
             applied.headers.append(.init(name: "Referer", value: settings.referer))
             applied.token = .init(credential: credential.name, generation: 0, key: "", isRefreshable: false)
         case .token, .oauthApp, .oauthUser, .oauth2:
-            let audience = try await issuer.audience(for: credential, url: url)
+            let audience = try await self.audience(of: credential, url: url)
             let (token, presentation) = try await self.token(of: credential, audience: audience, demand: demand)
             if presentation.requiresTLS, !url.lowercased().hasPrefix("https:") {
                 throw AuthenticationFailure(

@@ -42,16 +42,15 @@ final class ArcGISTransport: Sendable {
         var refreshed = false
         while true {
             try Task.checkCancellation()
-            let applied: AppliedAuthentication
-            if let replacement {
-                applied = replacement
-            } else {
-                applied = try await Self.authentication(auth, for: endpoint, layer: layer)
-            }
+            let given = replacement
             replacement = nil
             counter?.countRequest()
+            // What the request carried: known once it was sent (see `send`), kept for a rejection's handling.
+            var applied = given ?? .none
             do {
-                let response = try await send(endpoint, origin: origin, parameters: parameters, applied: applied, auth: auth, layer: layer)
+                let sent = try await send(endpoint, origin: origin, parameters: parameters, replacement: given, auth: auth, layer: layer)
+                applied = sent.applied
+                let response = sent.response
                 try ArcGISResponse.checkStatus(response.status, headers: response.headers, body: response.body, layer: layer)
                 return try decode(response.body)
             } catch let error as ArcGISError {
@@ -82,10 +81,52 @@ final class ArcGISTransport: Sendable {
         }
     }
 
+    /// A response and the credentials its request carried.
+    struct SentRequest: Sendable {
+        var response: HTTPResponse
+        var applied: AppliedAuthentication
+        var method: HTTPRequest.Method
+    }
+
+    /// Sends one attempt within the host's slot limit. The credentials are asked for once the slot is held
+    /// (`replacement`, after a rejection, is used as it is): a request queued behind the limit picks up the
+    /// token current when it leaves the queue, so a revoked token is rejected only for the requests already on
+    /// the wire, not for every one queued.
     private func send(
-        _ endpoint: String, origin: String, parameters: QueryParameters, applied: AppliedAuthentication,
+        _ endpoint: String, origin: String, parameters: QueryParameters, replacement: AppliedAuthentication?,
         auth: QueryAuthentication, layer: String
-    ) async throws -> HTTPResponse {
+    ) async throws -> SentRequest {
+        // The clock is read only for the debug line: most workers log above debug.
+        let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
+        do {
+            let sent = try await limiter.withSlot(host: origin) {
+                let applied: AppliedAuthentication
+                if let replacement {
+                    applied = replacement
+                } else {
+                    applied = try await Self.authentication(auth, for: endpoint, layer: layer)
+                }
+                let request = makeRequest(endpoint, parameters: parameters, applied: applied)
+                return SentRequest(response: try await client.execute(request), applied: applied, method: request.method)
+            }
+            let response = sent.response
+            if let started {
+                logger.debug(
+                    "ArcGIS request",
+                    metadata: [
+                        "method": "\(sent.method)", "endpoint": "\(endpoint)", "status": "\(response.status)",
+                        "bytes": "\(response.body.count)", "durationMs": "\((ContinuousClock.now - started).clampedMilliseconds)",
+                    ])
+            }
+            return sent
+        } catch let error as HTTPError {
+            throw auth.redactor.redacting(ArcGISResponse.transportError(error, layer: layer))
+        }
+    }
+
+    /// The request for one attempt: the parameters (an API key's among them), the credentials' headers and
+    /// network rule, the timeout.
+    private func makeRequest(_ endpoint: String, parameters: QueryParameters, applied: AppliedAuthentication) -> HTTPRequest {
         var parameters = parameters
         for field in applied.parameters { parameters.append(field.name, field.value) }
         var request = applied.applied(to: parameters.request(endpoint: endpoint, maxGETURLLength: configuration.maxGETURLLength))
@@ -93,21 +134,6 @@ final class ArcGISTransport: Sendable {
         // A request that carries credentials follows no redirect: ArcGIS REST services do not redirect their
         // queries, and a credential must not ride one to a URL its scope was not checked against.
         if !applied.isEmpty { request.options.followRedirects = .never }
-        // The clock is read only for the debug line: most workers log above debug.
-        let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
-        do {
-            let response = try await limiter.withSlot(host: origin) { try await client.execute(request) }
-            if let started {
-                logger.debug(
-                    "ArcGIS request",
-                    metadata: [
-                        "method": "\(request.method)", "endpoint": "\(endpoint)", "status": "\(response.status)",
-                        "bytes": "\(response.body.count)", "durationMs": "\((ContinuousClock.now - started).clampedMilliseconds)",
-                    ])
-            }
-            return response
-        } catch let error as HTTPError {
-            throw auth.redactor.redacting(ArcGISResponse.transportError(error, layer: layer))
-        }
+        return request
     }
 }

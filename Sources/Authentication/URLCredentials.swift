@@ -1,0 +1,56 @@
+import Credentials
+
+/// What the current store says about one target URL, remembered so that the thousands of requests to one
+/// layer don't each parse the URL against every scope and ask the issuer where the layer's tokens come from.
+///
+/// Entries belong to one configuration: a reload empties the cache (``CredentialAuthenticator/replace(store:)``)
+/// and an entry computed from the replaced store is not kept.
+struct URLCredentials {
+    /// Every credential covering the URL, most specific first (``CredentialStore/credentials(for:)``).
+    var covering: [Credential]
+    /// The token audience each token credential needs for this URL, until it expires (the issuer reads a
+    /// server's `rest/info` to find it, and a server may be re-federated).
+    var audiences: [String: (audience: TokenAudience, until: ContinuousClock.Instant)] = [:]
+
+    init(covering: [Credential]) { self.covering = covering }
+
+    /// The most specific credential of each role.
+    var selection: [CredentialKind.Role: Credential] {
+        var chosen: [CredentialKind.Role: Credential] = [:]
+        for credential in covering where chosen[credential.kind.role] == nil { chosen[credential.kind.role] = credential }
+        return chosen
+    }
+}
+
+/// The cache of ``URLCredentials`` by URL, bounded: when full it starts again (a worker queries a bounded set
+/// of layers; a flood of distinct URLs must not grow it without end).
+struct URLCredentialsCache {
+    static let capacity = 4_096
+    /// How long an audience is trusted before the issuer is asked again (as long as it caches `rest/info`).
+    static let audienceLifetime: Duration = .seconds(600)
+
+    private var entries: [String: URLCredentials] = [:]
+    /// Incremented by every reload, so a lookup begun before one does not store what it found.
+    private(set) var generation: UInt64 = 0
+
+    subscript(url: String) -> URLCredentials? { entries[url] }
+
+    mutating func store(_ entry: URLCredentials, for url: String, generation: UInt64) {
+        guard generation == self.generation else { return }
+        if entries.count >= Self.capacity, entries[url] == nil { entries.removeAll(keepingCapacity: true) }
+        entries[url] = entry
+    }
+
+    mutating func storeAudience(
+        _ audience: TokenAudience, credential: String, url: String, generation: UInt64, now: ContinuousClock.Instant
+    ) {
+        guard generation == self.generation, var entry = entries[url] else { return }
+        entry.audiences[credential] = (audience, now + Self.audienceLifetime)
+        entries[url] = entry
+    }
+
+    mutating func reset() {
+        entries.removeAll()
+        generation += 1
+    }
+}
