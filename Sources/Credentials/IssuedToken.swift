@@ -16,16 +16,20 @@ package struct IssuedToken: Sendable, Hashable {
     /// From this instant on no request uses it: its expiry minus half the margin, the half kept for clock
     /// skew and the time a request takes. `nil` when its expiry is unknown.
     package var usableUntil: ContinuousClock.Instant?
+    /// It was obtained because a service rejected the token before it: rejected again within the fresh-token
+    /// window, the credential is refused, not refreshed once more.
+    package var replacesRejected: Bool
 
     package init(
         secret: Secret, generation: UInt64, issuedAt: ContinuousClock.Instant,
-        refreshAfter: ContinuousClock.Instant?, usableUntil: ContinuousClock.Instant?
+        refreshAfter: ContinuousClock.Instant?, usableUntil: ContinuousClock.Instant?, replacesRejected: Bool = false
     ) {
         self.secret = secret
         self.generation = generation
         self.issuedAt = issuedAt
         self.refreshAfter = refreshAfter
         self.usableUntil = usableUntil
+        self.replacesRejected = replacesRejected
     }
 
     /// Whether a request starting at `now` may still use it.

@@ -29,6 +29,8 @@ package struct TokenLifecycle: Sendable {
         var consecutiveFailures: Int
         /// The token being replaced, due for refresh but perhaps still usable.
         var previous: IssuedToken?
+        /// Started because a service rejected the current token: the token it brings is marked so.
+        var replacesRejected = false
     }
 
     struct Failure: Sendable, Hashable {
@@ -106,8 +108,11 @@ package struct TokenLifecycle: Sendable {
     /// Only a rejection of the current token (or of the one a refresh in flight or failed was to replace)
     /// drops it: a rejection of an older one is answered with the newer
     /// token (or a wait for the refresh already in flight), so many requests rejected together cause one token
-    /// call. A token rejected within ``TokenLifecyclePolicy/freshTokenWindow`` of its issue is not refreshed
-    /// again: that is remembered as a terminal `credential_rejected` for ``TokenLifecyclePolicy/terminalWindow``.
+    /// call. A token that replaced a rejected one and is rejected too within ``TokenLifecyclePolicy/freshTokenWindow``
+    /// of its issue is not refreshed again: the server refuses every token of the credential (a wrong referer, a
+    /// token URL of another server), which is remembered as a terminal `credential_rejected` for
+    /// ``TokenLifecyclePolicy/terminalWindow``. A first token rejected that fast is refreshed once: an operator
+    /// may just have revoked it.
     package mutating func tokenRejected(_ token: IssuedToken, now: ContinuousClock.Instant) -> TokenAction {
         tokenRejected(generation: token.generation, now: now)
     }
@@ -117,7 +122,9 @@ package struct TokenLifecycle: Sendable {
     package mutating func tokenRejected(generation rejected: UInt64, now: ContinuousClock.Instant) -> TokenAction {
         switch state {
         case .valid(let current) where current.generation == rejected:
-            guard now - current.issuedAt >= policy.freshTokenWindow else {
+            // A token rejected moments after it was issued is refreshed once (an operator may have revoked it);
+            // a token that itself replaced a rejected one and is rejected as fast means every token is refused.
+            guard now - current.issuedAt >= policy.freshTokenWindow || !current.replacesRejected else {
                 let error = TokenFailure(
                     code: .credentialRejected,
                     message: "the server rejected a token issued moments before; check the credential's referer and token URL",
@@ -126,6 +133,8 @@ package struct TokenLifecycle: Sendable {
                 return .fail(error)
             }
             state = .empty
+            return .startRefresh(
+                beginRefresh(now: now, consecutiveFailures: 0, previous: nil, replacesRejected: true))
         case .refreshing(var refresh) where refresh.previous?.generation == rejected:
             refresh.previous = nil
             state = .refreshing(refresh)
@@ -153,10 +162,14 @@ package struct TokenLifecycle: Sendable {
     }
 
     /// Moves to `.refreshing` with a new generation.
-    mutating func beginRefresh(now: ContinuousClock.Instant, consecutiveFailures: Int, previous: IssuedToken?) -> RefreshTicket {
+    mutating func beginRefresh(
+        now: ContinuousClock.Instant, consecutiveFailures: Int, previous: IssuedToken?, replacesRejected: Bool = false
+    ) -> RefreshTicket {
         generation += 1
         state = .refreshing(
-            Refresh(generation: generation, startedAt: now, consecutiveFailures: consecutiveFailures, previous: previous))
+            Refresh(
+                generation: generation, startedAt: now, consecutiveFailures: consecutiveFailures, previous: previous,
+                replacesRejected: replacesRejected))
         return RefreshTicket(generation: generation)
     }
 }

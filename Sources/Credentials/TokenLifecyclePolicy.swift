@@ -16,9 +16,10 @@ package struct TokenLifecyclePolicy: Sendable, Hashable {
     /// How long a terminal rejection (wrong password, invalid client) is answered from memory before the
     /// token endpoint is asked again.
     package var terminalWindow: Duration
-    /// A token rejected within this time of being issued is not refreshed again: the server refuses every
-    /// token for this credential (a wrong referer, a token URL of another server), and refreshing in a loop
-    /// would only hammer the token endpoint. It is remembered as a terminal rejection.
+    /// A token obtained to replace a rejected one and rejected within this time of being issued is not
+    /// refreshed again: the server refuses every token for this credential (a wrong referer, a token URL of
+    /// another server), and refreshing in a loop would only hammer the token endpoint. It is remembered as a
+    /// terminal rejection. (A first token rejected this fast is refreshed once: it may have been revoked.)
     package var freshTokenWindow: Duration
 
     package init(

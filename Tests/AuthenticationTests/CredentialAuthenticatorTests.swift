@@ -83,13 +83,17 @@ struct CredentialAuthenticatorTests {
         #expect(authenticator.statistics(credential: "portal").rejections == 51)
     }
 
-    @Test("a token rejected moments after it was issued is credential_rejected, not refreshed in a loop")
+    @Test("a token rejected moments after it was issued is refreshed once; its replacement rejected as fast is credential_rejected")
     func freshTokenRejected() async throws {
         let issuer = ScriptedIssuer()
         let authenticator = try Self.make(issuer)
         let first = try await authenticator.authentication(for: Self.layer, credential: nil)
+        // Revoked moments after it was issued: one more token call.
+        let second = try #require(try await authenticator.rejected(first, serviceCode: 498, for: Self.layer, credential: nil))
+        #expect(Self.header(second, "X-Esri-Authorization") == "Bearer token-2")
+        // The replacement refused as fast: the server refuses every token; no third call, and it is remembered.
         await #expect(throws: AuthenticationFailure.self) {
-            _ = try await authenticator.rejected(first, serviceCode: 498, for: Self.layer, credential: nil)
+            _ = try await authenticator.rejected(second, serviceCode: 498, for: Self.layer, credential: nil)
         }
         do {
             _ = try await authenticator.authentication(for: Self.layer, credential: nil)
@@ -97,7 +101,7 @@ struct CredentialAuthenticatorTests {
         } catch let failure as AuthenticationFailure {
             #expect(failure.code == .credentialRejected && !failure.isRetryable)
         }
-        #expect(issuer.calls == 1)
+        #expect(issuer.calls == 2)
     }
 
     @Test("a wrong password is tried once, then answered from memory: 50 queued requests, one token call")

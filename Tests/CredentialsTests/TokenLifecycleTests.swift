@@ -285,6 +285,20 @@ struct TokenLifecycleTests {
         #expect(Self.ticket(machine.tokenNeeded(now: at(605 + 60))) != nil)
     }
 
+    @Test func aFirstTokenRejectedAtOnceIsRefreshedOnceAsARevocation() throws {
+        var (machine, first) = try machineWithToken()
+        // Rejected a second after issue (revoked): refreshed.
+        let ticket = try #require(Self.ticket(machine.tokenRejected(first, now: at(1))))
+        let second = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(2))))
+        #expect(second.replacesRejected && !first.replacesRejected)
+        // Its replacement rejected as fast: terminal.
+        guard case .fail(let error) = machine.tokenRejected(second, now: at(3)) else {
+            Issue.record("a replacement rejected at once must fail")
+            return
+        }
+        #expect(error.code == .credentialRejected)
+    }
+
     @Test func aRejectionAfterTheFreshWindowRefreshes() throws {
         var (machine, token) = try machineWithToken()
         #expect(Self.ticket(machine.tokenRejected(token, now: at(10))) != nil)

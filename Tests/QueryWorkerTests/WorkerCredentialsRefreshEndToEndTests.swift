@@ -66,17 +66,24 @@ struct WorkerCredentialsRefreshEndToEndTests {
 
     /// The worker's own policy: a token refused within 10 s of being issued is not refreshed in a loop (the
     /// server refuses every token of this credential: a wrong referer, say); the request fails at once.
-    @Test func aTokenRefusedMomentsAfterIssueIsRejectedNotRefreshed() async throws {
+    /// With the worker's own 10 s fresh-token window: a token revoked moments after it was issued is refreshed
+    /// once (an operator may revoke at any time); the replacement refused as fast means the server refuses every
+    /// token, and that is `credential_rejected`, with no third token call.
+    @Test func aTokenRefusedMomentsAfterIssueIsRefreshedOnceThenRejected() async throws {
         let harness = try await SecuredWorkerHarness(credentials: Self.standaloneToken)
         let layer = harness.servers.standalone.securedLayerURL(.parcels)
         try await harness.send("warm", SecuredWorkerHarness.request("warm", url: layer, query: #"{"result":"count"}"#))
         #expect(try await harness.outcome(["warm"])["warm"]?.status == "succeeded")
         harness.authority.revokeAllTokens()
-        try await harness.send("refused", SecuredWorkerHarness.request("refused", url: layer, query: #"{"where":"OBJECTID > 5","result":"count"}"#))
+        try await harness.send("revoked", SecuredWorkerHarness.request("revoked", url: layer, query: #"{"where":"OBJECTID > 5","result":"count"}"#))
+        let revoked = try await harness.outcome(["revoked"])["revoked"]
+        #expect(revoked?.status == "succeeded", "\(String(describing: revoked))")
+        #expect(harness.authority.counters.serverGenerateToken == 2, "one refresh: \(harness.authority.counters)")
+        harness.authority.rejectNext(1, code: 498)
+        try await harness.send("refused", SecuredWorkerHarness.request("refused", url: layer, query: #"{"where":"OBJECTID > 6","result":"count"}"#))
         let refused = try await harness.outcome(["refused"])["refused"]
         #expect(refused?.status == "failed" && refused?.layerOrOutcomeErrorCode == "credential_rejected", "\(String(describing: refused))")
-        let counters = harness.authority.counters
-        #expect(counters.serverGenerateToken == 1 && counters.rejected(498) == 1, "no refresh: \(counters)")
+        #expect(harness.authority.counters.serverGenerateToken == 2, "no refresh of a refused replacement: \(harness.authority.counters)")
         try await harness.stop()
     }
 
