@@ -26,7 +26,7 @@
 #    public. Also CPU per request and the token calls per run. (b) on a second server that holds every query
 #    of the secured layer 1 s: --revocation-in-flight (default 1,000) count queries in flight (max-in-flight
 #    as many) when every token is revoked (POST /_sample/security revokeAll=true; the token is 12 s old by
-#    then, past the worker's 10 s fresh-token window): tokens obtained (target 1; each is a generateToken and
+#    then, the ordinary case of a token revoked in mid-life): tokens obtained (target 1; each is a generateToken and
 #    an exchange, the portal's own server being federated with it), requests answered 498, time until all
 #    succeed, every outcome succeeded.
 #    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
