@@ -79,7 +79,13 @@ final class SecuredWorkerHarness: Sendable {
         }
         let (group, producer, reader, received) = (group, producer, reader, received)
         tasks = [
-            Task { try await group.run() }, Task { try await producer.run() }, Task { try await reader.run() },
+            Task {
+                do { try await group.run() } catch {
+                    received.failed("worker service group", error)
+                    throw error
+                }
+            },
+            Task { try await producer.run() }, Task { try await reader.run() },
             Task {
                 for try await message in reader.messages {
                     let captured = CapturedMessage(message)
@@ -115,7 +121,9 @@ final class SecuredWorkerHarness: Sendable {
             let missing = ids.filter { !Self.isComplete(byRequest[$0] ?? []) }
             if missing.isEmpty { return byRequest }
             if clock.now >= deadline {
-                Issue.record("no complete outcome within \(timeout) for \(missing.count) of \(ids.count) requests: \(missing.prefix(10))")
+                let early = received.taskFailures
+                Issue.record(
+                    "no complete outcome within \(timeout) for \(missing.count) of \(ids.count) requests: \(missing.prefix(10)); tasks ended early: \(early); messages read: \(messages.count)")
                 return byRequest
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -156,11 +164,15 @@ final class SecuredWorkerHarness: Sendable {
     }
 }
 
-/// The messages read so far, shared with the reading task.
+/// The messages read so far, shared with the reading task, and how the harness's tasks ended early (a worker
+/// whose service group stopped with an error produces nothing: a timeout says why).
 final class MessageLog: Sendable {
     private let messages = Mutex<[CapturedMessage]>([])
+    private let failures = Mutex<[String]>([])
     func append(_ message: CapturedMessage) { messages.withLock { $0.append(message) } }
     var all: [CapturedMessage] { messages.withLock { $0 } }
+    func failed(_ task: String, _ error: any Error) { failures.withLock { $0.append("\(task): \(error)") } }
+    var taskFailures: [String] { failures.withLock { $0 } }
 }
 
 extension ParsedJSON {
