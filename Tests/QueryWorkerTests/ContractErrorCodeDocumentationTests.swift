@@ -35,15 +35,7 @@ import Testing
     /// mints (`static let name = Code("…")` in ContractError.swift) is on it, so a code added there without a
     /// row in the contract fails here.
     @Test func everyCodeContractErrorMintsIsOnTheList() throws {
-        let source = try String(
-            contentsOf: ContractSupport.repositoryRoot.appendingPathComponent("Sources/QueryWorker/Contract/ContractError.swift"),
-            encoding: .utf8)
-        let minted = source.split(separator: "\n").compactMap { line -> String? in
-            guard line.contains("static let"), let start = line.range(of: "Code(\""),
-                let end = line[start.upperBound...].firstIndex(of: "\"")
-            else { return nil }
-            return String(line[start.upperBound..<end])
-        }
+        let minted = try Self.mintedCodes(in: "Sources/QueryWorker/Contract/ContractError.swift")
         #expect(minted.count >= 20, "found only \(minted.count) codes: has ContractError.swift changed shape?")
         let known = Set(ContractError.Code.allKnown.map(\.rawValue))
         #expect(minted.filter { !known.contains($0) } == [], "codes ContractError mints that the list (and so the contract) omits")
@@ -52,19 +44,22 @@ import Testing
     /// Every code `AuthenticationFailure` mints (EngineExecution's seam between the engines and the credentials)
     /// reaches outcomes as a failed layer's code, so each must be on the list, hence in the contract.
     @Test func everyAuthenticationCodeIsOnTheList() throws {
-        let source = try String(
-            contentsOf: ContractSupport.repositoryRoot.appendingPathComponent("Sources/EngineExecution/RequestAuthenticator.swift"),
-            encoding: .utf8)
-        let minted = source.split(separator: "\n").compactMap { line -> String? in
+        let minted = try Self.mintedCodes(in: "Sources/EngineExecution/RequestAuthenticator.swift")
+        #expect(minted.count >= 9, "found only \(minted.count) codes: has RequestAuthenticator.swift changed shape?")
+        let known = Set(ContractError.Code.allKnown.map(\.rawValue))
+        #expect(minted.filter { !known.contains($0) } == [], "authentication codes the list (and so the contract) omits")
+        #expect(!known.contains("unsupported_credential"), "unsupported_credential is retired")
+    }
+
+    /// The codes a source file mints: each `static let name = Code("…")` line's text.
+    static func mintedCodes(in path: String) throws -> [String] {
+        let source = try String(contentsOf: ContractSupport.repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        return source.split(separator: "\n").compactMap { line -> String? in
             guard line.contains("static let"), let start = line.range(of: "Code(\""),
                 let end = line[start.upperBound...].firstIndex(of: "\"")
             else { return nil }
             return String(line[start.upperBound..<end])
         }
-        #expect(minted.count >= 9, "found only \(minted.count) codes: has RequestAuthenticator.swift changed shape?")
-        let known = Set(ContractError.Code.allKnown.map(\.rawValue))
-        #expect(minted.filter { !known.contains($0) } == [], "authentication codes the list (and so the contract) omits")
-        #expect(!known.contains("unsupported_credential"), "unsupported_credential is retired")
     }
 
     @Test func theListCoversTheCodesTheWorkerMintsElsewhere() {
