@@ -245,6 +245,7 @@ let package = Package(
         .testTarget(
             name: "KafkaTests",
             dependencies: [
+                "ChildProcessFixture",
                 "Kafka",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

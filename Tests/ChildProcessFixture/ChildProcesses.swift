@@ -74,35 +74,33 @@ package enum ChildProcesses {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let output = "\(directory)/output", errors = "\(directory)/errors"
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Array(arguments.dropFirst())
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        let outputFile = open(output, flags, 0o644), errorFile = open(errors, flags, 0o644)
+        let nullFile = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { [outputFile, errorFile, nullFile].filter { $0 >= 0 }.forEach { close($0) } }
+        guard outputFile >= 0, errorFile >= 0, nullFile >= 0 else { throw ChildProcessFailure("cannot open output files in \(directory)") }
+        let variables: [String: String]?
         switch environment {
-        case .inherited: break
-        case .replaced(let variables): process.environment = variables
-        case .adding(let variables): process.environment = ProcessInfo.processInfo.environment.merging(variables) { $1 }
+        case .inherited: variables = nil
+        case .replaced(let replaced): variables = replaced
+        case .adding(let added): variables = ProcessInfo.processInfo.environment.merging(added) { $1 }
         }
-        let outputHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        let errorHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        defer {
-            try? outputHandle.close()
-            try? errorHandle.close()
+        let child = try SpawnedChild(
+            [executable] + arguments.dropFirst(), environment: variables, standardInput: nullFile, standardOutput: outputFile,
+            standardError: errorFile)
+        var termination = await child.waitForExit(timeout: timeout)
+        if termination == nil {
+            child.signal(SIGTERM)
+            termination = await child.waitForExit(timeout: .seconds(10))
+            if termination == nil { child.signal(SIGKILL) }
+            termination = await child.waitForExit(timeout: .seconds(10))
         }
-        process.standardOutput = outputHandle
-        process.standardError = errorHandle
-        process.standardInput = FileHandle.nullDevice
-        try spawn(process)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        guard termination == .exited(0) else {
             let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            let how = termination.map { "\($0)" } ?? "still running"
             throw ChildProcessFailure(
-                "\(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text.suffix(1_000)) \(stderr.suffix(2_000))")
+                "\(arguments.joined(separator: " ")) failed (\(how)): \(text.suffix(1_000)) \(stderr.suffix(2_000))")
         }
         return text
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// A long-running child (postgres, pygeoapi, nginx, apache2, krb5kdc) started under a small bash watchdog whose standard input is a
@@ -31,9 +32,9 @@ package final class WatchedProcess: Sendable {
 
     package let name: String
     package let logPath: String
-    private let process: Process
-    private let control: FileHandle
-    private let exited = ExitFlag()
+    private let child: SpawnedChild
+    /// The write end of the watchdog's standard input; closing it stops the child.
+    private let control: Mutex<Int32?>
 
     /// Starts `arguments[0]` with the rest as its arguments. `prefix` runs before the watchdog (e.g.
     /// `setpriv` to run as another user, so the watchdog can signal a child of the same user).
@@ -43,30 +44,26 @@ package final class WatchedProcess: Sendable {
     ) throws {
         self.name = name
         logPath = "\(logDirectory)/\(name).log"
-        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        let pipe = Pipe()
-        let process = Process()
+        let log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard log >= 0 else { throw ChildProcessFailure("cannot open \(logPath): errno \(errno)") }
+        defer { close(log) }  // the child has its own copy
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw ChildProcessFailure("pipe failed: errno \(errno)") }
+        // Close-on-exec, so no other child inherits the pipe and keeps the watchdog's input open.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }  // the read end is the watchdog's alone
         let launcher = prefix + ["/bin/bash", "-c", Self.watchdog, "watchdog", stopSignal, removeOnExit.joined(separator: ":")]
-        process.executableURL = URL(fileURLWithPath: launcher.first ?? "/bin/bash")
-        process.arguments = Array(launcher.dropFirst()) + arguments
-        if let environment { process.environment = environment }
-        process.standardInput = pipe.fileHandleForReading
-        process.standardOutput = log
-        process.standardError = log
-        self.process = process
-        control = pipe.fileHandleForWriting
-        let exited = exited
-        process.terminationHandler = { _ in exited.set() }
-        defer {
-            // The child has its own copies; this process keeps only the control pipe's write end.
-            try? log.close()
-            try? pipe.fileHandleForReading.close()
+        do {
+            child = try SpawnedChild(
+                launcher + arguments, environment: environment, standardInput: ends[0], standardOutput: log, standardError: log)
+        } catch {
+            close(ends[1])
+            throw error
         }
-        try ChildProcesses.spawn(process)
+        control = Mutex(ends[1])
     }
 
-    package var isRunning: Bool { !exited.isSet }
+    package var isRunning: Bool { child.isRunning }
 
     /// What the child (and the watchdog) wrote so far.
     package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -74,18 +71,17 @@ package final class WatchedProcess: Sendable {
     /// Closes the control pipe (the watchdog stops the child and removes its directories) and waits up to
     /// `timeout` for it to be gone; after that the watchdog is killed (the child may then linger).
     package func stop(timeout: Duration = .seconds(20)) async {
-        try? control.close()
-        let deadline = ContinuousClock.now + timeout
-        while isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if isRunning { kill(process.processIdentifier, SIGKILL) }
+        control.withLock { descriptor in
+            if let open = descriptor { close(open) }
+            descriptor = nil
+        }
+        if await child.waitForExit(timeout: timeout) == nil { child.signal(SIGKILL) }
     }
-}
 
-/// Set once by the termination handler (another thread), read by the waiters.
-private final class ExitFlag: Sendable {
-    private let mutex = Mutex(false)
-
-    func set() { mutex.withLock { $0 = true } }
-
-    var isSet: Bool { mutex.withLock { $0 } }
+    deinit {
+        // The test process going away closes it too; a fixture dropped without stop() stops its child here.
+        control.withLock { descriptor in
+            if let open = descriptor { close(open) }
+        }
+    }
 }

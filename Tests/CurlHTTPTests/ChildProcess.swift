@@ -1,6 +1,6 @@
 import ChildProcessFixture
 import Foundation
-import Synchronization
+import Glibc
 
 /// A program the tests start: a one-shot tool (openssl, gzip, brotli, zstd) or a server kept in the
 /// foreground (nginx, apache2). Output goes to files, never pipes, so a chatty child can't block; waiting
@@ -17,94 +17,63 @@ final class ChildProcess: Sendable {
     }
 
     let executable: String
-    private let process: Process
-    private let exited = Locked<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+    private let child: SpawnedChild
     let stdoutPath: String
     let stderrPath: String
 
     /// Starts `executable` with `arguments`; standard input comes from `inputPath` (or /dev/null), output
-    /// goes to files in `directory`.
+    /// goes to files in `directory`. Spawned with `posix_spawn` (``SpawnedChild``): Foundation's `Process`
+    /// crashed listing this process's descriptors while 10,000 transfers held them.
     init(_ executable: String, _ arguments: [String], inputPath: String? = nil, directory: String) throws {
         self.executable = executable
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         let name = URL(fileURLWithPath: executable).lastPathComponent + "-" + UUID().uuidString.prefix(8)
         stdoutPath = "\(directory)/\(name).out"
         stderrPath = "\(directory)/\(name).err"
-        for path in [stdoutPath, stderrPath] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inputPath ?? "/dev/null"))
-        self.process = process
-        let exited = exited
-        process.terminationHandler = { process in
-            let status = process.terminationStatus
-            let waiters = exited.withLock { state in
-                state.status = status
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            waiters.forEach { $0.resume(returning: status) }
+        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+        let output = open(stdoutPath, flags, 0o644), errors = open(stderrPath, flags, 0o644)
+        let input = open(inputPath ?? "/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { [output, errors, input].filter { $0 >= 0 }.forEach { close($0) } }
+        guard output >= 0, errors >= 0, input >= 0 else {
+            throw Failure(description: "cannot open the files of \(executable) in \(directory): errno \(errno)")
         }
-        // From a thread with an empty signal mask, so the SIGTERM that stops it is not blocked.
-        try ChildProcesses.spawn(process)
+        child = try SpawnedChild([executable] + arguments, standardInput: input, standardOutput: output, standardError: errors)
     }
 
-    var isRunning: Bool { exited.withLock { $0.status == nil } }
+    var isRunning: Bool { child.isRunning }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    var processIdentifier: Int32 { child.pid }
 
     /// Waits for the child to exit; after `timeout` it is terminated (SIGTERM) and waited for.
     @discardableResult
     func waitForExit(timeout: Duration = .seconds(60)) async -> Int32 {
-        await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { await self.exitStatus() }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            if let first = await group.next(), let status = first {
-                group.cancelAll()
-                return status
-            }
-            group.cancelAll()
-            self.terminate()
-            return await self.exitStatus()
-        }
+        if let ended = await child.waitForExit(timeout: timeout) { return Self.status(ended) }
+        terminate()
+        return await exitStatus()
     }
 
     /// Sends SIGTERM to this child (by its own process id) if it is still running.
     func terminate() {
-        if isRunning { process.terminate() }
+        child.signal(SIGTERM)
     }
 
     /// Terminates the child (SIGTERM, then SIGKILL after `grace`) and waits until it has exited.
     func stop(grace: Duration = .seconds(10)) async {
         terminate()
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                _ = await self.exitStatus()
-                return true
-            }
-            group.addTask {
-                try? await Task.sleep(for: grace)
-                return false
-            }
-            let exitedInTime = await group.next() ?? true
-            group.cancelAll()
-            if !exitedInTime, isRunning { kill(processIdentifier, SIGKILL) }
-        }
+        if await child.waitForExit(timeout: grace) == nil { child.signal(SIGKILL) }
+        _ = await exitStatus()
     }
 
     private func exitStatus() async -> Int32 {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            let status = exited.withLock { state -> Int32? in
-                if let status = state.status { return status }
-                state.waiters.append(continuation)
-                return nil
-            }
-            if let status { continuation.resume(returning: status) }
+        while true {
+            if let ended = await child.waitForExit(timeout: .seconds(60)) { return Self.status(ended) }
+        }
+    }
+
+    /// As Foundation's `terminationStatus`: the exit code, or the signal that ended the child.
+    private static func status(_ termination: SpawnedChild.Termination) -> Int32 {
+        switch termination {
+        case .exited(let code): code
+        case .signalled(let signal): signal
         }
     }
 
@@ -132,19 +101,6 @@ final class ChildProcess: Sendable {
             throw Failure(description: "\(executable) \(arguments.joined(separator: " ")) exited with \(output.status): \(output.stderr)")
         }
         return output.stdout
-    }
-}
-
-/// A value behind a lock, in a class so that escaping closures can share it.
-final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-
-    init(_ value: Value) {
-        mutex = Mutex(value)
-    }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        mutex.withLock { body(&$0) }
     }
 }
 

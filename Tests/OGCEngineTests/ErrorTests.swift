@@ -129,7 +129,7 @@ struct ErrorTests {
         }
         try await server.withEngine { engine in
             let task = Task { await server.query(engine, Self.ids) }
-            #expect(await server.http.waitUntil { $0.requestsReceived >= 5 })
+            #expect(await server.http.waitUntil(timeout: .seconds(90)) { $0.requestsReceived >= 5 })
             let cancelled = ContinuousClock.now
             task.cancel()
             let outcome = await task.value

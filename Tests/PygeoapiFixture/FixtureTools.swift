@@ -50,8 +50,6 @@ enum FixtureTools {
         return path
     }
 
-    static func spawn(_ process: Process) throws { try ChildProcesses.spawn(process) }
-
     /// Runs a one-shot tool to completion with exactly `environment` (or this process's) and returns its output.
     @discardableResult
     static func run(
