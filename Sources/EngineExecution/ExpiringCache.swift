@@ -1,4 +1,4 @@
-package import Synchronization
+import Synchronization
 
 /// A cache of values loaded over the network, with expiry, where concurrent callers asking for the same key
 /// share one load.
@@ -6,27 +6,23 @@ package import Synchronization
 /// Waiting is cancellable: a cancelled caller leaves at once, and when the last waiter has left, the load
 /// itself is cancelled. Failures are not cached; the next caller loads again.
 package final class ExpiringCache<Value: Sendable>: Sendable {
-    @usableFromInline
-    enum Entry {
+    private enum Entry {
         case loaded(Value, expires: ContinuousClock.Instant)
         case loading(Loading)
     }
 
-    @usableFromInline
-    struct Loading {
+    private struct Loading {
         var generation: UInt64
         var task: Task<Void, Never>?
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
 
-    @usableFromInline
-    struct State {
-        @usableFromInline var entries: [String: Entry] = [:]
+    private struct State {
+        var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
     }
 
-    @usableFromInline
-    let state: Mutex<State> = Mutex(State())
+    private let state = Mutex(State())
     private let ttl: Duration
 
     package init(ttl: Duration) { self.ttl = ttl }
@@ -36,9 +32,6 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
     ///
     /// Every query asks for its layer's metadata, nearly always cached: this answers under one lock, with
     /// neither a continuation nor the caller's `load` closure (allocated by the caller even when unused).
-    /// `@inlinable`, so that it is specialised for its value type where it is called: generic, it asked the
-    /// runtime for the types of its closure and enum on each call (about 1 µs of a `count` query's CPU).
-    @inlinable
     package func freshValue(for key: String) throws -> Value? {
         let step = state.withLock { state -> CacheStep<Value>? in
             if Task.isCancelled { return .cancelled }
@@ -138,8 +131,7 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
 }
 
 /// What a caller of ``ExpiringCache/value(for:load:)`` does once the lock is released.
-@usableFromInline
-enum CacheStep<Value> {
+private enum CacheStep<Value> {
     case done(Value)
     case wait
     case start(UInt64)
