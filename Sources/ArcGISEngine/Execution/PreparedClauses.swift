@@ -24,8 +24,9 @@ final class PreparedClauses: Sendable {
 
     /// At most this many clauses per layer.
     static let capacity = 64
-    /// Only clauses of at most this many bytes are kept: 64 of them hold at most 64 × (text + SQL) ≈ 1.5 MB.
-    static let maxClauseBytes = 4_096
+    /// Only clauses of at most this many bytes are kept: 64 of them hold at most 64 × (text, its tree and its
+    /// encoded SQL, up to three times the text) ≈ 0.3 MB per layer, whatever the requests send.
+    static let maxClauseBytes = 1_024
 
     private let entries = Mutex<[String: Prepared]>([:])
 
