@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
         .executable(name: "arcgis-engine-benchmark", targets: ["ArcGISEngineBenchmark"]),
         .executable(name: "worker-benchmark", targets: ["WorkerBenchmark"]),
+        .executable(name: "engine-cpu-benchmark", targets: ["EngineCPUBenchmark"]),
     ],
     dependencies: [
         .package(name: "feature-query-worker", path: ".."),
@@ -103,6 +104,22 @@ let package = Package(
                 .product(name: "QueryLanguage", package: "feature-query-worker"),
                 .product(name: "Kafka", package: "feature-query-worker"),
                 .product(name: "SampleFeatureServer", package: "feature-query-worker"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
+        // worker (issue 14 item 1, the engine's share). Small enough for callgrind. Run:
+        // swift run -c release engine-cpu-benchmark --layer <sample server>/LA_County_Parcels/FeatureServer/0
+        .executableTarget(
+            name: "EngineCPUBenchmark",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "ArcGISEngine", package: "feature-query-worker"),
+                .product(name: "CurlHTTP", package: "feature-query-worker"),
+                .product(name: "FeatureGeometry", package: "feature-query-worker"),
+                .product(name: "QueryLanguage", package: "feature-query-worker"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

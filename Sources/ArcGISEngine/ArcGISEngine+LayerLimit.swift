@@ -18,7 +18,7 @@ extension ArcGISEngine {
         for target in targets {
             if let ids = target.layers {
                 total += ids.count
-            } else if let parsed = try? LayerURL(parsing: target.url), parsed.layerId == nil {
+            } else if let parsed = try? parsedURLs.layerURL(target.url), parsed.layerId == nil {
                 total += (try? await layers(of: target, credential: credential).count) ?? 1
             } else {
                 total += 1

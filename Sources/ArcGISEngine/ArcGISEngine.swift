@@ -20,6 +20,8 @@ public final class ArcGISEngine: Sendable {
     let authenticator: any RequestAuthenticator
     /// Secret query parameters credentials added, kept out of every URL the engine logs or reports.
     let redactor = ParameterRedactor()
+    /// Target URLs parsed already (``ParsedLayerURLs``).
+    let parsedURLs = ParsedLayerURLs()
 
     /// An engine sending its requests through `httpClient` (shared; the caller shuts it down).
     public convenience init(
@@ -46,7 +48,7 @@ public final class ArcGISEngine: Sendable {
     /// before any query is sent. A features result holds at most
     /// ``ArcGISEngineConfiguration/maxFeaturesInMemory`` features unless the query sets `maxFeatures`.
     public func query(layer url: String, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
-        let parsed = try LayerURL(parsing: url)
+        let parsed = try parsedURLs.layerURL(url)
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
@@ -128,7 +130,7 @@ public final class ArcGISEngine: Sendable {
     /// The layers a target stands for: the layer itself, the listed sublayers of a service, or every feature
     /// layer of a service (group layers hold no features and are skipped). Parsed once: each is queried as it is.
     func layers(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [LayerURL] {
-        let parsed = try LayerURL(parsing: target.url)
+        let parsed = try parsedURLs.layerURL(target.url)
         if parsed.layerId != nil {
             guard target.layers == nil else {
                 throw ArcGISError(.invalidURL, "\(parsed.url) is a layer URL; `layers` needs a service URL", layer: parsed.url)

@@ -20,7 +20,7 @@ enum QueryCheck {
         var checked = query
         if let clause = query.whereClause {
             do {
-                checked.whereClause = try clause.validated(against: layer.schema)
+                checked.whereClause = try layer.preparedClauses.clauses.prepared(clause, schema: layer.schema).validated
             } catch {
                 throw ArcGISError(
                     .invalidQuery, "the where clause does not fit \(layer.url) (\(layer.name)): \(error.message)",

@@ -26,10 +26,22 @@ struct QueryParameters: Sendable {
         HTTPRequest.appendFormEncoded(value, to: &encodedBytes)
     }
 
-    /// The where clause, spatial filter and output options for `query` on `layer`.
+    /// Adds one field whose value is form-encoded already (a where clause from ``PreparedClauses``).
+    mutating func appendEncoded(_ name: String, encodedValue: [UInt8]) {
+        if !encodedBytes.isEmpty { encodedBytes.append(UInt8(ascii: "&")) }
+        HTTPRequest.appendFormEncoded(name, to: &encodedBytes)
+        encodedBytes.append(UInt8(ascii: "="))
+        encodedBytes.append(contentsOf: encodedValue)
+    }
+
+    /// The where clause (its encoding from the layer's ``PreparedClauses`` when the query was checked), spatial filter and output options for `query` on `layer`.
     static func base(_ query: FeatureQuery, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
         var parameters = QueryParameters(fields: [("f", "json")])
-        parameters.append("where", query.whereClause?.arcGISSQL ?? "1=1")
+        if let clause = query.whereClause, let encoded = layer.preparedClauses.clauses.encodedSQL(of: clause) {
+            parameters.appendEncoded("where", encodedValue: encoded)
+        } else {
+            parameters.append("where", query.whereClause?.arcGISSQL ?? "1=1")
+        }
         if let geometry = query.geometry {
             let text: String
             do { text = try EsriJSON.encode(geometry) } catch {

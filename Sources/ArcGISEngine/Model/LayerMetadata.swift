@@ -17,7 +17,9 @@ struct LayerMetadata: Sendable, Hashable {
     var objectIdField: String
     var fields: [LayerField]
     /// The layer's fields for the query language, with field types ArcGIS cannot filter on set aside.
-    var schema: LayerSchema
+    var schema: LayerSchema {
+        didSet { preparedClauses = PreparedClausesField() }
+    }
     /// The most features one query returns. 1000 when the metadata does not say (ArcGIS's old default).
     var maxRecordCount: Int
     /// The entries of `capabilities` ("Query", "Create", ...), as sent.
@@ -30,6 +32,9 @@ struct LayerMetadata: Sendable, Hashable {
     var useStandardizedQueries: Bool
     /// The layer's spatial reference (`extent.spatialReference` or `sourceSpatialReference`).
     var spatialReference: SpatialReference?
+    /// Where clauses checked against ``schema``, by their text (not part of the value); a new schema starts
+    /// a new cache.
+    private(set) var preparedClauses = PreparedClausesField()
 
     init(
         url: String, id: Int?, name: String, type: String?, geometryType: String?, objectIdField: String,
