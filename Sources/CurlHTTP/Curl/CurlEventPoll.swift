@@ -12,6 +12,12 @@ import Glibc
 /// `curl_multi_perform` walking every transfer on every wakeup: the difference grows with the number of
 /// transfers in flight. Linux only (epoll, eventfd).
 ///
+/// A socket libcurl stops watching stays in the epoll set, parked: on keep-alive connections libcurl stops
+/// watching a socket after each response and watches it again for the next request, and an `EPOLL_CTL_DEL`
+/// and `EPOLL_CTL_ADD` per request cost more than the rest of the loop's system calls. A parked socket is
+/// watched again with one `EPOLL_CTL_MOD` (an `ADD` if the kernel dropped it because libcurl closed it),
+/// and taken out of the set only if it reports an event (the server closed an idle connection).
+///
 /// Everything but ``ring()`` runs on the loop thread (libcurl calls the callbacks from inside its calls
 /// there). The callbacks get this object, not the loop, so `curl_multi_cleanup` in the loop's `deinit` still
 /// finds it alive.
@@ -25,6 +31,10 @@ final class CurlEventPoll: @unchecked Sendable {
     private let epoll: Int32
     private let doorbell: Int32
     private var events: [epoll_event]
+    /// Per descriptor number: whether libcurl watches it (`watched`), it sits parked in the set (`parked`), or
+    /// neither (`absent`). Grown on demand.
+    private var sockets: [SocketState] = []
+    private enum SocketState: UInt8 { case absent, watched, parked }
     /// When libcurl wants `curl_multi_socket_action(CURL_SOCKET_TIMEOUT)`, in `CLOCK_MONOTONIC` nanoseconds;
     /// `nil` when it has no timer.
     private var deadline: UInt64?
@@ -107,6 +117,13 @@ final class CurlEventPoll: @unchecked Sendable {
                 _ = read(doorbell, &value, 8)
                 continue
             }
+            guard state(fd) == .watched else {
+                // Parked and ready: the peer closed or wrote to an idle connection. libcurl finds out when
+                // it next uses it; until then it leaves the set, so level-triggered epoll stops reporting it.
+                _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+                setState(fd, .absent)
+                continue
+            }
             var mask: Int32 = 0
             if event.events & EPOLLIN.rawValue != 0 { mask |= CURL_CSELECT_IN }
             if event.events & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
@@ -116,18 +133,33 @@ final class CurlEventPoll: @unchecked Sendable {
     }
 
     private func watch(_ socket: curl_socket_t, _ what: Int32) {
+        guard socket >= 0 else { return }
+        let before = state(socket)
         guard what != CURL_POLL_REMOVE else {
-            // The socket may be closed already (the kernel then dropped it from the set): nothing to undo.
-            _ = epoll_ctl(epoll, EPOLL_CTL_DEL, socket, nil)
+            // Parked, not removed (see the type's comment); closing the socket drops it from the set.
+            if before == .watched { setState(socket, .parked) }
             return
         }
         var event = epoll_event()
         event.events = (what & CURL_POLL_IN != 0 ? EPOLLIN.rawValue : 0) | (what & CURL_POLL_OUT != 0 ? EPOLLOUT.rawValue : 0)
         event.data.fd = socket
-        // libcurl reports a socket first when it starts watching it: most calls are new sockets or changes.
-        if epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event) != 0 {
-            _ = epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event)
+        // A parked descriptor may have been closed and its number reused: MOD fails then, and ADD follows.
+        if before == .absent || epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event) != 0 {
+            if epoll_ctl(epoll, EPOLL_CTL_ADD, socket, &event) != 0, errno == EEXIST {
+                _ = epoll_ctl(epoll, EPOLL_CTL_MOD, socket, &event)
+            }
         }
+        setState(socket, .watched)
+    }
+
+    private func state(_ socket: Int32) -> SocketState {
+        Int(socket) < sockets.count ? sockets[Int(socket)] : .absent
+    }
+
+    private func setState(_ socket: Int32, _ state: SocketState) {
+        let index = Int(socket)
+        if index >= sockets.count { sockets.append(contentsOf: repeatElement(.absent, count: index + 64 - sockets.count)) }
+        sockets[index] = state
     }
 
     private func setTimer(_ milliseconds: Int) {
