@@ -9,14 +9,17 @@
 #   - the benchmark package (Benchmarks/Package.swift, which alone depends on AsyncHTTPClient) in
 #     Benchmarks/.build (the first build compiles SwiftNIO, BoringSSL and AsyncHTTPClient: several minutes
 #     on 2 cores),
-#   - the libcurl-alone reference Benchmarks/c/curl_multi_bench.c into Benchmarks/bin/curl_multi_bench (a 4th
-#     row, "libcurl (C)", in no target: how much of CurlHTTP's cost is libcurl's own),
+#   - the libcurl-alone reference Benchmarks/c/curl_multi_bench.c into Benchmarks/bin/curl_multi_bench: two
+#     more rows, "libcurl (C)" (--libcurl-loop/--libcurl-handles, by default perform + reset: the reference
+#     of issue 14's CurlHTTP/libcurl targets) and "libcurl sock (C)" (curl_multi_socket_action + epoll with
+#     handles reused, libcurl's fastest loop: for information),
 # starts
 # nginx in a temporary folder on a free loopback port (1 worker, no access log, keep-alive), runs
 # http-benchmark against it, and stops nginx on exit. Set SKIP_BUILD=1 to reuse what was built last time.
 #
-# The targets (see http-benchmark --help): at concurrency 64, CurlHTTP >= 1.0x AsyncHTTPClient and >= 0.7x
-# wrk in requests/s; at concurrency 1, CurlHTTP's p99 within 0.2 ms of wrk's.
+# The targets (see http-benchmark --help): at concurrency 64, CurlHTTP >= 1.5x AsyncHTTPClient, >= 0.9x
+# libcurl (C) and >= 0.7x wrk in requests/s; at concurrency 1, CurlHTTP's p99 within 0.05 ms of libcurl
+# (C)'s and within 0.2 ms of wrk's.
 set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -53,3 +53,16 @@ CURLMcode qw_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value
 CURLMcode qw_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, const void *value) {
     return curl_multi_setopt(multi, option, value);
 }
+CURLMcode qw_curl_multi_setopt_socket_cb(CURLM *multi, int (*cb)(CURL *, curl_socket_t, int, void *, void *)) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, cb);
+}
+CURLMcode qw_curl_multi_setopt_timer_cb(CURLM *multi, int (*cb)(CURLM *, long, void *)) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, cb);
+}
+
+#ifdef __linux__
+#include <sys/eventfd.h>
+int qw_eventfd_nonblocking(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+#endif

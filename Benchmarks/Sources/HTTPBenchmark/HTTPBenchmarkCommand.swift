@@ -30,7 +30,7 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
     @Option(help: "Path to wrk.")
     var wrk: String = "/usr/bin/wrk"
 
-    @Option(help: "Path to the libcurl-alone reference (built from Benchmarks/c/curl_multi_bench.c); enables client 'libcurl'.")
+    @Option(help: "Path to the libcurl-alone reference (built from Benchmarks/c/curl_multi_bench.c); enables clients 'libcurl' and 'libcurl-socket'.")
     var libcurlBench: String?
 
     @Option(help: "The libcurl reference's loop: perform (curl_multi_perform + curl_multi_poll, as CurlHTTP) or socket (curl_multi_socket_action + epoll).")
@@ -53,8 +53,10 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
 
     @Option(
         help: """
-            Clients, comma-separated (wrk, curl, ahc, libcurl), in the order of the first repetition; default: \
-            wrk,curl,ahc, and libcurl (for reference, in no target) when --libcurl-bench is given.
+            Clients, comma-separated (wrk, curl, ahc, libcurl, libcurl-socket), in the order of the first \
+            repetition; default: wrk,curl,ahc, and libcurl,libcurl-socket when --libcurl-bench is given \
+            (libcurl: the C loop of --libcurl-loop/--libcurl-handles, the reference of the libcurl targets; \
+            libcurl-socket: socket + reuse, for information).
             """
     )
     var clients: String?
@@ -63,7 +65,13 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
     var repetitions: Int = 1
 
     @Option(help: "Target: CurlHTTP/AsyncHTTPClient requests/s at concurrency 64, at least.")
-    var targetAHCRatio: Double = 1.0
+    var targetAHCRatio: Double = 1.5
+
+    @Option(help: "Target: CurlHTTP/libcurl (C) requests/s at concurrency 64, at least (needs client libcurl).")
+    var targetLibcurlRatio: Double = 0.9
+
+    @Option(help: "Target: CurlHTTP's p99 minus libcurl (C)'s at concurrency 1, at most, in milliseconds (needs client libcurl).")
+    var targetLibcurlP99Excess: Double = 0.05
 
     @Option(help: "Target: CurlHTTP/wrk requests/s at concurrency 64, at least.")
     var targetWrkRatio: Double = 0.7
@@ -91,15 +99,17 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
 
     private var selectedClients: [Client] {
         get throws {
-            let names = clients ?? (libcurlBench == nil ? "wrk,curl,ahc" : "wrk,curl,ahc,libcurl")
+            let names = clients ?? (libcurlBench == nil ? "wrk,curl,ahc" : "wrk,curl,ahc,libcurl,libcurl-socket")
             let list = try names.split(separator: ",").map { name in
                 guard let client = Client(rawValue: name.lowercased()) else {
-                    throw ValidationError("unknown client '\(name)' in --clients (wrk, curl, ahc, libcurl)")
+                    throw ValidationError("unknown client '\(name)' in --clients (wrk, curl, ahc, libcurl, libcurl-socket)")
                 }
                 return client
             }
             guard !list.isEmpty, Set(list).count == list.count else { throw ValidationError("--clients is empty or repeats a client") }
-            if list.contains(.libcurl) && libcurlBench == nil { throw ValidationError("client libcurl needs --libcurl-bench") }
+            if (list.contains(.libcurl) || list.contains(.libcurlSocket)) && libcurlBench == nil {
+                throw ValidationError("clients libcurl and libcurl-socket need --libcurl-bench")
+            }
             return list
         }
     }
@@ -150,6 +160,9 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
             LibcurlRunner(
                 executable: $0, url: url, expectedBodyBytes: bodyBytes, loop: libcurlLoop, handles: libcurlHandles, serverPID: serverPID)
         }
+        let libcurlSocketRunner = libcurlBench.map {
+            LibcurlRunner(executable: $0, url: url, expectedBodyBytes: bodyBytes, loop: "socket", handles: "reuse", serverPID: serverPID)
+        }
         output(
             "http-benchmark: GET \(url) (\(bodyBytes) B body), \(duration) s per run, \(format(warmup, 1)) s warm-up "
                 + "(Swift clients), concurrency \(concurrencies.map(String.init).joined(separator: ", ")), "
@@ -158,6 +171,7 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
                 + "AsyncHTTPClient singleton event loop group (\(ProcessInfo.processInfo.activeProcessorCount) threads), "
                 + "HTTP/1 soft limit \(maxConcurrency) per host"
                 + (clients.contains(.libcurl) ? "; libcurl (C) loop \(libcurlLoop), handles \(libcurlHandles)" : "")
+                + (clients.contains(.libcurlSocket) ? "; libcurl sock (C) loop socket, handles reuse" : "")
         )
 
         var results = Results()
@@ -181,6 +195,9 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
                         case .libcurl:
                             guard let libcurlRunner else { throw BenchmarkError("client libcurl needs --libcurl-bench") }
                             measurement = try await libcurlRunner.run(concurrency: concurrency, seconds: duration, warmup: warmup)
+                        case .libcurlSocket:
+                            guard let libcurlSocketRunner else { throw BenchmarkError("client libcurl-socket needs --libcurl-bench") }
+                            measurement = try await libcurlSocketRunner.run(concurrency: concurrency, seconds: duration, warmup: warmup)
                         }
                         results.add(client, concurrency, measurement)
                         report(repetition, client, concurrency, measurement)
@@ -199,7 +216,9 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
             clients: Client.allCases.filter(clients.contains),
             concurrencies: concurrencies,
             repetitions: repetitions,
-            targets: .init(ahcRatio: targetAHCRatio, wrkRatio: targetWrkRatio, p99ExcessMilliseconds: targetP99Excess)
+            targets: .init(
+                ahcRatio: targetAHCRatio, wrkRatio: targetWrkRatio, p99ExcessMilliseconds: targetP99Excess,
+                libcurlRatio: targetLibcurlRatio, libcurlP99ExcessMilliseconds: targetLibcurlP99Excess)
         )
         if strict && !passed { throw ExitCode(1) }
     }

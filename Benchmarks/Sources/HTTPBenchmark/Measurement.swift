@@ -10,8 +10,12 @@ enum Client: String, CaseIterable, Hashable, Sendable {
     case wrk
     case curl
     case ahc
-    /// libcurl alone (Benchmarks/c/curl_multi_bench.c): for reference, in no target.
+    /// libcurl alone (Benchmarks/c/curl_multi_bench.c) with --libcurl-loop/--libcurl-handles (by default
+    /// perform + reset): the reference of the CurlHTTP/libcurl targets.
     case libcurl
+    /// libcurl alone on its fastest loop, curl_multi_socket_action + epoll with handles reused: for
+    /// information, in no target.
+    case libcurlSocket = "libcurl-socket"
 
     var name: String {
         switch self {
@@ -19,6 +23,7 @@ enum Client: String, CaseIterable, Hashable, Sendable {
         case .curl: "CurlHTTP"
         case .ahc: "AsyncHTTPClient"
         case .libcurl: "libcurl (C)"
+        case .libcurlSocket: "libcurl sock (C)"
         }
     }
 }

@@ -31,6 +31,10 @@ struct Results {
         var wrkRatio: Double
         /// CurlHTTP's p99 minus wrk's at concurrency 1, at most (ms).
         var p99ExcessMilliseconds: Double
+        /// CurlHTTP/libcurl (C) requests per second at concurrency 64, at least (issue 14).
+        var libcurlRatio: Double
+        /// CurlHTTP's p99 minus libcurl (C)'s at concurrency 1, at most (ms; issue 14).
+        var libcurlP99ExcessMilliseconds: Double
     }
 
     /// Prints the table and the ratios; returns whether every target that could be checked passed.
@@ -82,6 +86,17 @@ struct Results {
         check("c=64 req/s CurlHTTP/wrk", ratio(.curl, .wrk, 64), { $0 >= targets.wrkRatio }, ">= \(format(targets.wrkRatio, 2))")
         let excess: Double? = median(.curl, 1, \.p99Milliseconds).flatMap { curl in median(.wrk, 1, \.p99Milliseconds).map { curl - $0 } }
         check("c=1 p99 CurlHTTP - wrk (ms)", excess, { $0 <= targets.p99ExcessMilliseconds }, "<= \(format(targets.p99ExcessMilliseconds, 2)) ms")
+        if clients.contains(.libcurl) {
+            check(
+                "c=64 req/s CurlHTTP/libcurl (C)", ratio(.curl, .libcurl, 64), { $0 >= targets.libcurlRatio },
+                ">= \(format(targets.libcurlRatio, 2))")
+            let excessC: Double? = median(.curl, 1, \.p99Milliseconds).flatMap { curl in
+                median(.libcurl, 1, \.p99Milliseconds).map { curl - $0 }
+            }
+            check(
+                "c=1 p99 CurlHTTP - libcurl (C) (ms)", excessC, { $0 <= targets.libcurlP99ExcessMilliseconds },
+                "<= \(format(targets.libcurlP99ExcessMilliseconds, 3)) ms")
+        }
         // For information: the other ratios.
         var notes: [String] = []
         if let value = ratio(.curl, .ahc, 1) { notes.append("c=1 req/s CurlHTTP/AsyncHTTPClient \(format(value, 3))") }
@@ -90,12 +105,13 @@ struct Results {
         if let curl = median(.curl, 1, \.p99Milliseconds), let ahc = median(.ahc, 1, \.p99Milliseconds) {
             notes.append("c=1 p99 CurlHTTP - AsyncHTTPClient \(format(curl - ahc, 3)) ms")
         }
-        if let value = ratio(.curl, .libcurl, 64) { notes.append("c=64 req/s CurlHTTP/libcurl (C) \(format(value, 3))") }
+        if let value = ratio(.curl, .libcurlSocket, 64) { notes.append("c=64 req/s CurlHTTP/libcurl sock (C) \(format(value, 3))") }
+        if let value = ratio(.libcurlSocket, .libcurl, 64) { notes.append("c=64 req/s libcurl sock (C)/libcurl (C) \(format(value, 3))") }
+        if let curl = median(.curl, 1, \.p99Milliseconds), let c = median(.libcurlSocket, 1, \.p99Milliseconds) {
+            notes.append("c=1 p99 CurlHTTP - libcurl sock (C) \(format(curl - c, 3)) ms")
+        }
         if let value = ratio(.libcurl, .wrk, 64) { notes.append("c=64 req/s libcurl (C)/wrk \(format(value, 3))") }
         if let value = ratio(.curl, .libcurl, 1) { notes.append("c=1 req/s CurlHTTP/libcurl (C) \(format(value, 3))") }
-        if let curl = median(.curl, 1, \.p99Milliseconds), let c = median(.libcurl, 1, \.p99Milliseconds) {
-            notes.append("c=1 p99 CurlHTTP - libcurl (C) \(format(curl - c, 3)) ms")
-        }
         for note in notes { output("(info) " + note) }
         output(passed ? "ALL TARGETS PASS" : "SOME TARGETS FAIL")
         return passed

@@ -34,5 +34,14 @@ static const unsigned long QW_CURLAUTH_ANY = CURLAUTH_ANY;
 
 CURLMcode qw_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 CURLMcode qw_curl_multi_setopt_ptr(CURLM *multi, CURLMoption option, const void *value);
+CURLMcode qw_curl_multi_setopt_socket_cb(CURLM *multi, int (*cb)(CURL *, curl_socket_t, int, void *, void *));
+CURLMcode qw_curl_multi_setopt_timer_cb(CURLM *multi, int (*cb)(CURLM *, long, void *));
+
+#ifdef __linux__
+#include <sys/epoll.h>
+/* Swift's Glibc module has neither epoll nor eventfd: the client's loop waits on both. A non-blocking,
+ * close-on-exec eventfd (the loop's doorbell), or -1 with errno set. */
+int qw_eventfd_nonblocking(void);
+#endif
 
 #endif

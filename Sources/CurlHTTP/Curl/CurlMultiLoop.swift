@@ -7,13 +7,20 @@ import Synchronization
 /// One thread that drives one libcurl multi handle: every transfer of a client runs here, sharing its
 /// connection cache, DNS cache and HTTP/2 connections.
 ///
-/// Other threads never touch the multi handle; they queue commands and wake the loop with
-/// `curl_multi_wakeup`, which is made for exactly that. Removing an easy handle aborts its transfer at once,
-/// which is how cancellation stops a transfer mid-flight.
+/// The loop is libcurl's event-driven form: it waits in `epoll_wait` on the sockets libcurl asks to watch
+/// (``CurlEventPoll``) and calls `curl_multi_socket_action` for each ready one and when libcurl's timer
+/// expires, so the work per wakeup follows the sockets that are ready, not the transfers in flight.
+///
+/// Other threads never touch the multi handle; they queue commands and ring the poll's eventfd. Removing an
+/// easy handle aborts its transfer at once, which is how cancellation stops a transfer mid-flight.
 ///
 /// Every request submits at least one command, from many threads at once, so submitting is kept cheap: the
-/// lock is held only to queue the command, the wakeup (a write to a socket) is sent after it is released,
-/// and only when the loop sleeps in `curl_multi_poll`. An awake loop checks the queue before it sleeps.
+/// lock is held only to queue the command, the ring (a write to the eventfd) is sent after it is released,
+/// and only when the loop sleeps in `epoll_wait`. An awake loop checks the queue before it sleeps.
+///
+/// Easy handles are pooled. A handle whose last transfer was a plain GET keeps its options, and the next
+/// plain GET with the same settings sets only what differs per request (``CurlTransfer/Profile``), instead
+/// of `curl_easy_reset` and some thirty options again.
 final class CurlMultiLoop: @unchecked Sendable {
     enum Command {
         case add(CurlTransfer)
@@ -28,12 +35,13 @@ final class CurlMultiLoop: @unchecked Sendable {
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
         /// A wakeup was sent and the loop has not taken the commands yet: one is enough.
         var wakeupPending = false
-        /// The loop found no commands and is in (or about to enter) `curl_multi_poll`: a new command needs a
+        /// The loop found no commands and is in (or about to enter) `epoll_wait`: a new command needs a
         /// wakeup. While false, the loop looks at the queue again before it sleeps.
         var sleeping = false
     }
 
     private let multi: UnsafeMutableRawPointer
+    private let poll: CurlEventPoll
     private let state = Mutex(State())
     private let logger: Logger
     /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline
@@ -46,12 +54,20 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     // loop thread only
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
-    private var pool: [UnsafeMutableRawPointer] = []
+    /// Idle easy handles, each with the profile its options still hold (`nil`: reset to libcurl's defaults).
+    private var pool: [(handle: UnsafeMutableRawPointer, profile: CurlTransfer.Profile?)] = []
     private let poolLimit = 256
 
     init(configuration: HTTPClientConfiguration, logger: Logger) throws(HTTPError) {
         guard let multi = curl_multi_init() else {
             throw HTTPError(code: .other, message: "curl_multi_init failed")
+        }
+        do {
+            poll = try CurlEventPoll()
+            try poll.install(on: multi)
+        } catch {
+            curl_multi_cleanup(multi)
+            throw error
         }
         self.multi = multi
         self.logger = logger
@@ -75,7 +91,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             return (true, start, true)
         }
         if wake {
-            curl_multi_wakeup(multi)
+            poll.ring()
             wakeupsInFlight.subtract(1, ordering: .releasing)
         }
         if start {
@@ -95,7 +111,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 return true
             case .running:
                 state.phase = .stopping
-                curl_multi_wakeup(multi)
+                poll.ring()
                 return false
             case .stopping, .stopped:
                 return false
@@ -126,12 +142,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     private func cleanup() {
         guard !cleanedUp.exchange(true, ordering: .acquiringAndReleasing) else { return }
         curl_multi_cleanup(multi)
+        poll.closeDescriptors()
     }
 
     // MARK: Loop thread
 
     private func loop() {
-        var running: Int32 = 0
         // Swapped with the queue, so neither array is reallocated per turn.
         var commands: [Command] = []
         while true {
@@ -144,16 +160,27 @@ final class CurlMultiLoop: @unchecked Sendable {
             for command in commands { handle(command) }
             commands.removeAll(keepingCapacity: true)
             if phase == .stopping { break }
-            curl_multi_perform(multi, &running)
-            drainCompleted()
+            // Adding a handle sets libcurl's timer to 0: the transfer starts here.
+            if poll.timerExpired() {
+                socketAction(CURL_SOCKET_TIMEOUT, 0)
+                drainCompleted()
+            }
             let sleep = state.withLock { state in
                 guard state.commands.isEmpty, state.phase == .running else { return false }
                 state.sleeping = true
                 return true
             }
-            if sleep { curl_multi_poll(multi, nil, 0, 1000, nil) }
+            // Awake with commands waiting, the loop still serves ready sockets (without sleeping), so a
+            // steady stream of new requests cannot starve the transfers already running.
+            poll.wait(limitMilliseconds: sleep ? 1000 : 0) { ready in socketAction(ready.socket, ready.mask) }
+            drainCompleted()
         }
         stopAll()
+    }
+
+    private func socketAction(_ socket: curl_socket_t, _ mask: Int32) {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi, socket, mask, &running)
     }
 
     private func handle(_ command: Command) {
@@ -177,8 +204,10 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func start(_ transfer: CurlTransfer) {
         let easy: UnsafeMutableRawPointer
+        var kept: CurlTransfer.Profile?
         if let pooled = pool.popLast() {
-            easy = pooled
+            easy = pooled.handle
+            kept = pooled.profile
         } else if let fresh = curl_easy_init() {
             liveHandles.add(1, ordering: .relaxed)
             easy = fresh
@@ -188,7 +217,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         transfer.easy = easy
         do {
-            try transfer.configure(easy)
+            if let kept, kept == transfer.profile {
+                try transfer.configureRequest(easy)
+            } else {
+                if kept != nil { curl_easy_reset(easy) }
+                try transfer.configure(easy)
+            }
         } catch {
             transfer.detach()
             destroy(easy)
@@ -223,16 +257,23 @@ final class CurlMultiLoop: @unchecked Sendable {
             guard active.removeValue(forKey: ObjectIdentifier(transfer)) != nil else { continue }
             activeTransfers.subtract(1, ordering: .relaxed)
             let outcome = transfer.outcome(code)
+            let profile = code == CURLE_OK ? transfer.profile : nil
             transfer.detach()
-            recycle(easy)
+            recycle(easy, keeping: profile)
             transfer.sink.complete(outcome.mapError { $0 })
         }
     }
 
-    private func recycle(_ easy: UnsafeMutableRawPointer) {
+    /// Pools a handle after a transfer that ended normally; with `profile`, its options stay for the next
+    /// transfer of that profile, less the pointers into the finished transfer.
+    private func recycle(_ easy: UnsafeMutableRawPointer, keeping profile: CurlTransfer.Profile?) {
         guard pool.count < poolLimit else { return destroy(easy) }
-        curl_easy_reset(easy)
-        pool.append(easy)
+        if profile == nil {
+            curl_easy_reset(easy)
+        } else {
+            CurlTransfer.forgetRequest(easy)
+        }
+        pool.append((easy, profile))
     }
 
     private func destroy(_ easy: UnsafeMutableRawPointer) {
@@ -251,7 +292,7 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         activeTransfers.store(0, ordering: .relaxed)
         active.removeAll()
-        pool.forEach(destroy)
+        pool.forEach { destroy($0.handle) }
         pool.removeAll()
         let (commands, waiters) = state.withLock { state in
             state.phase = .stopped

@@ -62,18 +62,14 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Setup (loop)
 
+    /// Every option, on a handle with libcurl's defaults (new or reset).
     func configure(_ handle: UnsafeMutableRawPointer) throws(HTTPError) {
         let easy = CurlEasy(handle: handle)
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        try easy.set(CURLOPT_URL, request.url)
         try easy.set(CURLOPT_PROTOCOLS_STR, "http,https")
         try easy.set(CURLOPT_NOSIGNAL, true)
-        try easy.set(CURLOPT_PRIVATE, pointer: opaque)
-        try easy.set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
         try check(qw_curl_easy_setopt_write_cb(handle, CURLOPT_WRITEFUNCTION, Self.writeCallback))
-        try easy.set(CURLOPT_WRITEDATA, pointer: opaque)
         try check(qw_curl_easy_setopt_write_cb(handle, CURLOPT_HEADERFUNCTION, Self.headerCallback))
-        try easy.set(CURLOPT_HEADERDATA, pointer: opaque)
         try easy.set(CURLOPT_FOLLOWLOCATION, false)  // redirects are the client's decision, per origin
         try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every decoder built in: gzip, deflate, br, zstd
         try easy.set(CURLOPT_SSL_VERIFYPEER, true)
@@ -92,10 +88,32 @@ final class CurlTransfer: @unchecked Sendable {
         }
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maxResponseSize))
         try configureMethodAndBody(easy)
-        try configureHeaders(easy)
         if let credential = settings.credential { try configure(credential, easy) }
         try installConnectionGate(handle, opaque: opaque)
         if settings.verboseLogger != nil { try CurlVerboseLog.install(on: easy, opaque: opaque) }
+        try configureRequest(handle)
+    }
+
+    /// The options that differ from one request to the next of one ``Profile``: on a handle that holds the
+    /// rest already, the only ones set.
+    func configureRequest(_ handle: UnsafeMutableRawPointer) throws(HTTPError) {
+        let easy = CurlEasy(handle: handle)
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        try easy.set(CURLOPT_URL, request.url)
+        try easy.set(CURLOPT_PRIVATE, pointer: opaque)
+        try easy.set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
+        try easy.set(CURLOPT_WRITEDATA, pointer: opaque)
+        try easy.set(CURLOPT_HEADERDATA, pointer: opaque)
+        if settings.connectionPolicy != nil { try easy.set(CURLOPT_OPENSOCKETDATA, pointer: opaque) }
+        if settings.verboseLogger != nil { try easy.set(CURLOPT_DEBUGDATA, pointer: opaque) }
+        try configureHeaders(easy)
+    }
+
+    /// Clears the pointers into a finished transfer from a handle that keeps its other options.
+    static func forgetRequest(_ handle: UnsafeMutableRawPointer) {
+        _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_PRIVATE, nil)
+        _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, nil)
+        _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_HTTPHEADER, nil)
     }
 
     private func configureMethodAndBody(_ easy: CurlEasy) throws(HTTPError) {
@@ -125,6 +143,10 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders(_ easy: CurlEasy) throws(HTTPError) {
+        // Without a body there is no "Expect" to suppress: a request without headers needs no list.
+        guard request.body != nil || !request.headers.isEmpty else {
+            return try easy.set(CURLOPT_HTTPHEADER, pointer: nil)
+        }
         var list: UnsafeMutablePointer<curl_slist>?
         func append(_ line: String) throws(HTTPError) {
             guard let appended = curl_slist_append(list, line) else {

@@ -1,0 +1,63 @@
+import CurlHTTP
+import LoopbackHTTP
+import Testing
+
+/// Pooled easy handles keep their options between plain GETs of one profile: nothing of one request may
+/// reach the next, and a request with other settings must not inherit the kept ones.
+@Suite("Easy handle reuse")
+struct HandleReuseTests {
+    @Test("Requests one after another on one pooled handle carry only their own method, headers and body")
+    func nothingLeaksBetweenRequests() async throws {
+        let log = RequestLog()
+        try await TestSupport.withServer({ request in
+            log.record(request)
+            return .text("\(request.method) \(request.path) \(request.body.count)")
+        }) { server in
+            try await TestSupport.withClient { client in
+                let traced = HTTPRequest(url: server.url("/a"), headers: ["X-Trace": "one"])
+                #expect(try await client.execute(traced).bodyString == "GET /a 0")
+                #expect(try await client.execute(HTTPRequest(url: server.url("/b"))).bodyString == "GET /b 0")
+                let post = HTTPRequest(method: .post, url: server.url("/c"), body: Array("x=1".utf8))
+                #expect(try await client.execute(post).bodyString == "POST /c 3")
+                #expect(try await client.execute(HTTPRequest(url: server.url("/d"))).bodyString == "GET /d 0")
+                let head = try await client.execute(HTTPRequest(method: .head, url: server.url("/e")))
+                #expect(head.status == 200 && head.body.isEmpty)
+                let accept = HTTPRequest(url: server.url("/f"), headers: ["Accept": "text/plain"])
+                #expect(try await client.execute(accept).bodyString == "GET /f 0")
+                #expect(try await client.execute(HTTPRequest(url: server.url("/g"))).bodyString == "GET /g 0")
+                // Sequential requests: one handle at a time, kept in the pool between them.
+                #expect(client.statistics.easyHandles == 1)
+            }
+        }
+        let requests = log.all
+        #expect(requests.map(\.method) == ["GET", "GET", "POST", "GET", "HEAD", "GET", "GET"])
+        #expect(requests.map { $0.headers["X-Trace"] } == ["one", nil, nil, nil, nil, nil, nil])
+        #expect(requests.map { $0.headers["Accept"] == "text/plain" } == [false, false, false, false, false, true, false])
+        #expect(requests.map(\.body.count) == [0, 0, 3, 0, 0, 0, 0])
+    }
+
+    @Test("A per-request timeout holds for its request only, on a handle kept from a request without one")
+    func timeoutDoesNotStick() async throws {
+        try await TestSupport.withServer({ request in
+            if request.path == "/slow" { try await Task.sleep(for: .milliseconds(1500)) }
+            return .text(request.path)
+        }) { server in
+            try await TestSupport.withClient { client in
+                // Ends well with a 1 s limit: its handle goes back to the pool with that limit set.
+                let short = HTTPRequest(url: server.url("/fast"), options: HTTPRequestOptions(timeout: .seconds(1)))
+                let fast = try await client.execute(short)
+                #expect(fast.bodyString == "/fast")
+                // The client's own limit (120 s) on that handle: the answer after 1.5 s arrives.
+                let slow = try await client.execute(HTTPRequest(url: server.url("/slow")))
+                #expect(slow.bodyString == "/slow")
+                // And a shorter one again fires, on the handle kept from the request before.
+                let error = await #expect(throws: HTTPError.self) {
+                    let options = HTTPRequestOptions(timeout: .milliseconds(300))
+                    _ = try await client.execute(HTTPRequest(url: server.url("/slow"), options: options))
+                }
+                #expect(error?.code == .timeout)
+                #expect(client.statistics.easyHandles == 1)
+            }
+        }
+    }
+}
