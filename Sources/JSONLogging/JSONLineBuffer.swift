@@ -63,6 +63,11 @@ struct JSONLineBuffer {
     /// The current time as RFC 3339 UTC with milliseconds (`2025-11-22T04:07:31.042Z`), from the real-time
     /// clock, without `DateFormatter`.
     mutating func timestamp() {
-        string(RFC3339.string(fromMilliseconds: WallClock.nowMilliseconds()))
+        timestamp(milliseconds: WallClock.nowMilliseconds())
+    }
+
+    /// `RFC3339.string(fromMilliseconds:)`'s text as a JSON string, written straight into the line.
+    mutating func timestamp(milliseconds: Int64) {
+        RFC3339.appendQuoted(milliseconds: milliseconds, to: &bytes)
     }
 }

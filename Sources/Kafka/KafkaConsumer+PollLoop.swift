@@ -13,7 +13,6 @@ extension KafkaConsumer {
             return
         }
         var batch: [KafkaConsumerMessage] = []
-        batch.reserveCapacity(Self.pollBatch)
         var topicNames: [OpaquePointer: String] = [:]
 
         while !core.stopRequested.load(ordering: .relaxed) {
@@ -25,7 +24,12 @@ extension KafkaConsumer {
             }
             if !batch.isEmpty {
                 deliver(batch, rk)
-                batch.removeAll(keepingCapacity: true)
+                // The reader holds the delivered batch, so keeping its capacity would copy a buffer of that
+                // capacity every round (512 messages' worth when reserved up front, however few came): the
+                // next batch starts at the size of this one instead.
+                let delivered = batch.count
+                batch = []
+                batch.reserveCapacity(delivered)
             }
         }
 

@@ -1,11 +1,26 @@
+import ServiceLifecycle
+
 /// The consumer's messages as an `AsyncSequence`. The iterator takes messages from the read-ahead buffer in
 /// batches, so a busy reader pays one lock round per batch.
 public struct KafkaConsumerMessages: AsyncSequence, Sendable {
     public typealias Element = KafkaConsumerMessage
     let consumer: KafkaConsumer
+    /// Whether the sequence ends on graceful shutdown (``endingOnGracefulShutdown()``).
+    var endsOnGracefulShutdown = false
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(consumer: consumer)
+        AsyncIterator(consumer: consumer, endsOnGracefulShutdown: endsOnGracefulShutdown)
+    }
+
+    /// The messages until graceful shutdown (of the task's service group), as ServiceLifecycle's
+    /// `cancelOnGracefulShutdown()` gives them, but without its cost per message: that wrapper merges the
+    /// sequence with the shutdown signal, which moves every message through a second task and a continuation.
+    /// Here the iterator checks the shutdown flag before each message and only its waits for messages listen
+    /// for the signal. Cancellation still ends the sequence with `CancellationError`.
+    public func endingOnGracefulShutdown() -> KafkaConsumerMessages {
+        var messages = self
+        messages.endsOnGracefulShutdown = true
+        return messages
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -15,13 +30,16 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
         private var batch: [KafkaConsumerMessage] = []
         private var index = 0
         private var revocationsSeen = 0
+        private let endsOnGracefulShutdown: Bool
 
-        init(consumer: KafkaConsumer) {
+        init(consumer: KafkaConsumer, endsOnGracefulShutdown: Bool) {
             self.consumer = consumer
+            self.endsOnGracefulShutdown = endsOnGracefulShutdown
         }
 
         public mutating func next() async throws -> KafkaConsumerMessage? {
             while true {
+                if endsOnGracefulShutdown, Task.isShuttingDownGracefully { return nil }
                 if index < batch.count {
                     let message = batch[index]
                     index += 1
@@ -50,7 +68,17 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
             case .wait:
                 break
             }
-            return try await withTaskCancellationHandler {
+            guard endsOnGracefulShutdown else { return try await wait(core) }
+            return try await withGracefulShutdownHandler {
+                try await wait(core)
+            } onGracefulShutdown: {
+                core.state.withLock { $0.interruptReader() }?.resume(returning: nil)
+            }
+        }
+
+        /// Waits for the next batch; nil when the consumer has finished or the wait was interrupted.
+        private func wait(_ core: KafkaConsumerCore) async throws -> [KafkaConsumerMessage]? {
+            try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: KafkaConsumerCore.Waiter) in
                     switch core.take(orSuspend: continuation) {
                     case .wait: break

@@ -35,6 +35,8 @@ struct KafkaConsumerStateMachine<Waiter> {
     private(set) var batches = Deque<[KafkaConsumerMessage]>()
     private(set) var bufferedCount = 0
     private var waiter: Waiter?
+    /// The reader was told to stop (graceful shutdown) while it was not waiting: its next wait ends at once.
+    private var readerInterrupted = false
     let capacity: Int
     let lowWatermark: Int
     private(set) var pollerWaiting = false
@@ -132,6 +134,10 @@ struct KafkaConsumerStateMachine<Waiter> {
     /// The reader suspends until messages arrive. Returns `false` when it must not wait (finished meanwhile).
     mutating func suspend(_ waiter: Waiter) -> Bool {
         guard case .running = phase, batches.isEmpty else { return false }
+        if readerInterrupted {
+            readerInterrupted = false
+            return false
+        }
         precondition(self.waiter == nil, "KafkaConsumer.messages supports one reader at a time")
         self.waiter = waiter
         return true
@@ -140,6 +146,17 @@ struct KafkaConsumerStateMachine<Waiter> {
     /// The reader gave up waiting (its task was cancelled).
     mutating func cancelWaiter() -> Waiter? {
         defer { waiter = nil }
+        return waiter
+    }
+
+    /// The reader is to stop waiting (graceful shutdown): the waiting reader is returned, to be resumed with
+    /// the end of the messages; a reader not waiting yet ends its next wait at once instead.
+    mutating func interruptReader() -> Waiter? {
+        guard let waiter else {
+            readerInterrupted = true
+            return nil
+        }
+        self.waiter = nil
         return waiter
     }
 

@@ -53,36 +53,47 @@ public final class KafkaProducer: Service, Sendable {
         _ messages: [KafkaProducerMessage], queued: () -> Void = {}
     ) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         let batch = KafkaDeliveryBatch(count: messages.count)
-        for (index, message) in messages.enumerated() {
-            while true {
-                if closed.load(ordering: .relaxed) {
-                    batch.complete(index, .failed(KafkaError(code: .shutdown, message: "the producer is shut down")))
-                    break
-                }
-                let err = produce(message, opaque: batch.opaque(index))
-                if err == RD_KAFKA_RESP_ERR_NO_ERROR {
-                    // Serve delivery reports that are ready on this thread too, as the C client does:
-                    // fewer hand-offs to the poll thread on a busy producer. Never blocks.
-                    if index & 1023 == 1023 { rd_kafka_poll(handle.pointer, 0) }
-                    break
-                }
-                guard err == RD_KAFKA_RESP_ERR__QUEUE_FULL else {
-                    let error = KafkaError.rdKafka(err, context: "queueing a message for \(message.topic)", defaultCode: .delivery)
-                    batch.complete(index, .failed(error))
-                    break
-                }
-                // Backpressure: the local queue is full; it drains as delivery reports arrive. A cancelled
-                // sender fails what it has not queued yet, and still waits for the reports of what it has.
-                do {
-                    try await Task.sleep(for: .milliseconds(1))
-                } catch {
-                    batch.complete(index, .failed(KafkaError(code: .cancelled, message: "cancelled while waiting for room in the producer queue")))
-                    break
-                }
+        var next = 0
+        while next < messages.count {
+            next = enqueue(messages, from: next, into: batch)
+            guard next < messages.count else { break }
+            // Backpressure: the local queue is full; it drains as delivery reports arrive. A cancelled sender
+            // fails what it has not queued yet, and still waits for the reports of what it has.
+            do {
+                try await Task.sleep(for: .milliseconds(1))
+            } catch {
+                batch.complete(next, .failed(KafkaError(code: .cancelled, message: "cancelled while waiting for room in the producer queue")))
+                next += 1
             }
         }
         queued()
         return await batch.wait { messages[$0].topic }
+    }
+
+    /// Queues `messages` from index `first` on, in order, failing in `batch` those that cannot be queued; returns
+    /// the index of the first message that found the queue full (to be tried again after a pause), or the
+    /// message count when all were handled. Synchronous and not inlined into ``send(_:queued:)``, whose locals
+    /// live in its task's heap frame.
+    @inline(never)
+    private func enqueue(_ messages: [KafkaProducerMessage], from first: Int, into batch: KafkaDeliveryBatch) -> Int {
+        for index in first..<messages.count {
+            if closed.load(ordering: .relaxed) {
+                batch.complete(index, .failed(KafkaError(code: .shutdown, message: "the producer is shut down")))
+                continue
+            }
+            let message = messages[index]
+            let err = produce(message, opaque: batch.opaque(index))
+            if err == RD_KAFKA_RESP_ERR_NO_ERROR {
+                // Serve delivery reports that are ready on this thread too, as the C client does: fewer
+                // hand-offs to the poll thread on a busy producer. Never blocks.
+                if index & 1023 == 1023 { rd_kafka_poll(handle.pointer, 0) }
+                continue
+            }
+            if err == RD_KAFKA_RESP_ERR__QUEUE_FULL { return index }
+            let error = KafkaError.rdKafka(err, context: "queueing a message for \(message.topic)", defaultCode: .delivery)
+            batch.complete(index, .failed(error))
+        }
+        return messages.count
     }
 
     /// Serves delivery reports until graceful shutdown or cancellation, then flushes what is queued

@@ -22,6 +22,22 @@ import Testing
         #expect(machine.batches.isEmpty)
     }
 
+    @Test func interruptingAWaitingReaderHandsItsWaiterBack() {
+        var machine = Machine(capacity: 10)
+        let suspended7 = machine.suspend(7)
+        #expect(suspended7)
+        let interrupted = machine.interruptReader()
+        #expect(interrupted == 7)
+        let none = machine.interruptReader()
+        #expect(none == nil)  // given back once; this one marks the next wait
+        let suspended8 = machine.suspend(8)
+        #expect(!suspended8)  // the interruption that found no waiter ends the next wait at once
+        let suspended9 = machine.suspend(9)
+        #expect(suspended9)  // and only that one
+        let resumed = machine.received(messages(0, 0..<2)).resume?.0
+        #expect(resumed == 9)
+    }
+
     @Test func fullReadAheadStopsThePollerUntilTheReaderDrainsHalf() {
         var machine = Machine(capacity: 6)
         _ = machine.assigned([p0, p1])

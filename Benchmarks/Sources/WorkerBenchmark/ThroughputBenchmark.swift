@@ -37,6 +37,9 @@ struct ThroughputBenchmark: AsyncParsableCommand {
     @Option(help: "Requests queued for each worker run.")
     var requests: Int = 20_000
 
+    @Option(help: "What each request asks for: ids (two HTTP requests per query) or count (one).")
+    var result: String = "ids"
+
     @Option(help: "Outcomes left out of the rate at the start (joining, connections, metadata).")
     var skip: Int = 1_000
 
@@ -70,6 +73,7 @@ struct ThroughputBenchmark: AsyncParsableCommand {
     func validate() throws {
         guard requests > skip + 1, skip >= 1 else { throw ValidationError("--requests must exceed --skip + 1, --skip >= 1") }
         guard wrkQueries >= 1, wrkQueries <= requests else { throw ValidationError("--wrk-queries must be 1...--requests") }
+        guard result == "ids" || result == "count" else { throw ValidationError("--result takes ids or count") }
     }
 
     func run() async throws {
@@ -83,9 +87,9 @@ struct ThroughputBenchmark: AsyncParsableCommand {
         let specs = RequestFactory.specs(count: requests)
         let messages = specs.enumerated().map { index, spec in
             let id = "tp-\(index)"
-            return (key: id, value: RequestFactory.requestJSON(requestId: id, taskId: id, layerURL: layerURL, spec))
+            return (key: id, value: RequestFactory.requestJSON(requestId: id, taskId: id, layerURL: layerURL, spec, result: result))
         }
-        output("worker-benchmark throughput: \(requests) ids queries (\(RequestFactory.whereClause) + a 200 m envelope, "
+        output("worker-benchmark throughput: \(requests) \(result) queries (\(RequestFactory.whereClause) + a 200 m envelope, "
             + "all different) on \(layerURL); worker max-in-flight \(maxInFlight); \(common.repetitions) repetitions, "
             + "sides alternating; worker CPUs: \(common.pinning ?? "unpinned")")
         let pairs = try await QueryURLCapture.capture(Array(specs.prefix(wrkQueries)), logger: logger)

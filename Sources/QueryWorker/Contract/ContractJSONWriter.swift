@@ -57,7 +57,7 @@ struct ContractJSONWriter {
 
     /// An RFC 3339 UTC timestamp string for milliseconds since the epoch.
     mutating func timestamp(_ milliseconds: Int64) {
-        string(RFC3339.string(fromMilliseconds: milliseconds))
+        RFC3339.appendQuoted(milliseconds: milliseconds, to: &bytes)
     }
 
     /// The number of bytes ``integer(_:)`` writes for `value`.

@@ -23,6 +23,14 @@ struct OutcomePublisher: Sendable {
     /// Sends the outcome; nil once every part is delivered, else the first delivery error. `queued` runs once
     /// the outcome's messages are in the producer's queue (see ``KafkaProducer/send(_:queued:)``).
     func publish(_ outcome: OutcomeMessage, source: MessageSource, queued: () -> Void = {}) async -> KafkaError? {
+        let reports = await producer.send(messages(outcome, source: source), queued: queued)
+        for case .failure(let error) in reports { return error }
+        return nil
+    }
+
+    /// The outcome's messages. Not inlined: encoding's locals would otherwise sit in the calling task's frame.
+    @inline(never)
+    private func messages(_ outcome: OutcomeMessage, source: MessageSource) -> [KafkaProducerMessage] {
         let messages: [KafkaProducerMessage]
         switch outcome {
         case .result(let result):
@@ -34,9 +42,7 @@ struct OutcomePublisher: Sendable {
         case .error(let error):
             messages = [error.producerMessage(topic: settings.topics.errors)]
         }
-        let reports = await producer.send(messages, queued: queued)
-        for case .failure(let error) in reports { return error }
-        return nil
+        return messages
     }
 
     /// The `failed` outcome standing in for a result that cannot be sent: `error` says why (too large to split,

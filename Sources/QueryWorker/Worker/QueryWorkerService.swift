@@ -50,7 +50,9 @@ final class QueryWorkerService: Service, Sendable {
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
             do {
-                for try await message in messages.cancelOnGracefulShutdown() {
+                // Ends on graceful shutdown without a hop through a second task per message (see
+                // KafkaConsumerMessages.endingOnGracefulShutdown()).
+                for try await message in messages.endingOnGracefulShutdown() {
                     core.handle(message, in: &group)
                     // At the bound, take no more messages (the consumer's read-ahead still holds some) until
                     // the gate resumes: pausing the partitions alone does not bound what is in flight.

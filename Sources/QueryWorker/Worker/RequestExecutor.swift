@@ -60,11 +60,14 @@ struct RequestExecutor: Sendable {
         let budget = ResultBudget(limit: maxResultTotalBytes)
         let outcomes = await engine.query(request.serviceTargets, request.serviceQuery, budget: budget)
         if Task.isCancelled { return .cancelled }
-        return outcome(of: request, layers: outcomes.joined().map(LayerResult.init))
+        return outcome(of: request, layers: outcomes)
     }
 
-    /// A result when any layer answered, else the request's `failed` error.
-    private func outcome(of request: QueryRequest, layers: [LayerResult]) -> ExecutionOutcome {
+    /// A result when any layer answered, else the request's `failed` error. Not inlined: its locals would
+    /// otherwise sit in the calling task's frame (see ``WorkerCore/deliver(_:)``).
+    @inline(never)
+    private func outcome(of request: QueryRequest, layers outcomes: [[ServiceLayerOutcome]]) -> ExecutionOutcome {
+        let layers = outcomes.joined().map(LayerResult.init)
         let result = ResultMessage(
             requestId: request.requestId, taskId: request.taskId, layers: layers, receivedAt: request.receivedAt,
             finishedAt: clock(), worker: workerID)

@@ -65,7 +65,8 @@ final class WorkerCore: Sendable {
 
     /// Decodes the message and applies the host policy: what the machine needs to know of it.
     private func classify(_ message: KafkaConsumerMessage, source: MessageSource, nowMs now: Int64) -> RequestLifecycle.Arrival {
-        switch decoder.decode(message, receivedAt: now) {
+        // The key as the source already holds it: one copy out of librdkafka's message, not two.
+        switch decoder.decode(message.value, key: source.key, receivedAt: now) {
         case .rejected(let rejection):
             return .rejected(rejection, source, receivedAt: now)
         case .cancel(let taskId):
@@ -122,13 +123,23 @@ final class WorkerCore: Sendable {
     /// and the message loop performs its actions with ``perform(_:in:)``.
     func perform(_ action: RequestLifecycle.Action) async {
         apply(action)
-        if action.publish.count == 1, let delivery = action.publish.first {
-            // The common case, one request per run: answered in this task, no child task.
-            await deliver(delivery)
-            return
+        await deliver(action.publish)
+    }
+
+    /// Delivers answers: the common case, one request per run, in this task (no child task); more in child
+    /// tasks. The group is in a function of its own so that the common case's task frame stays small.
+    func deliver(_ deliveries: [RequestLifecycle.Delivery]) async {
+        if deliveries.count == 1 {
+            await deliver(deliveries[0])
+        } else if !deliveries.isEmpty {
+            await deliverEach(deliveries)
         }
+    }
+
+    @inline(never)
+    private func deliverEach(_ deliveries: [RequestLifecycle.Delivery]) async {
         await withDiscardingTaskGroup { group in
-            for delivery in action.publish {
+            for delivery in deliveries {
                 group.addTask { await self.deliver(delivery) }
             }
         }
@@ -160,6 +171,15 @@ final class WorkerCore: Sendable {
     private func execute(_ start: RequestLifecycle.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
         let outcome = await executor.execute(start.request)
-        await perform(transition { $0.runFinished(start.run, outcome) })
+        await deliver(finish(start.run, outcome))
+    }
+
+    /// The run's outcome to the machine; returns the answers to deliver. Synchronous and not inlined, so the
+    /// machine's whole action never sits in the run task's frame.
+    @inline(never)
+    private func finish(_ run: RunID, _ outcome: ExecutionOutcome) -> [RequestLifecycle.Delivery] {
+        let action = transition { $0.runFinished(run, outcome) }
+        apply(action)
+        return action.publish
     }
 }

@@ -6,20 +6,20 @@ struct WorkerEvents: Sendable {
     let logger: Logger
 
     func received(_ pending: PendingRequest) {
-        var fields = metadata(pending)
-        fields["targets"] = "\(pending.request.targets.count)"
+        var fields = metadata(pending, room: 1)
+        fields["targets"] = .string(String(pending.request.targets.count))
         logger.info("received", metadata: fields)
     }
 
     func started(_ pending: PendingRequest, run: RunID) {
-        var fields = metadata(pending)
-        fields["run"] = "\(run.rawValue)"
+        var fields = metadata(pending, room: 1)
+        fields["run"] = .string(String(run.rawValue))
         logger.info("started", metadata: fields)
     }
 
     func shared(_ pending: PendingRequest, run: RunID) {
-        var fields = metadata(pending)
-        fields["run"] = "\(run.rawValue)"
+        var fields = metadata(pending, room: 1)
+        fields["run"] = .string(String(run.rawValue))
         logger.info("shared", metadata: fields)
     }
 
@@ -27,14 +27,14 @@ struct WorkerEvents: Sendable {
     /// `succeeded` means the client can read the result. (An outcome given up on gets ``abandoned(_:source:failure:)``
     /// instead.)
     func delivered(_ message: OutcomeMessage, source: MessageSource, nowMs: Int64) {
-        var fields = metadata(message, source)
+        var fields = metadata(message, source, room: 5)
         let status = message.status
-        fields["status"] = "\(status)"
+        fields["status"] = .string(status)
         let level: Logger.Level
         switch message {
         case .result(let result):
-            fields["durationMs"] = "\(max(0, nowMs - result.receivedAt))"
-            fields["counts"] = .array(result.layers.map { "\($0.reportedCount)" })
+            fields["durationMs"] = .string(String(max(0, nowMs - result.receivedAt)))
+            fields["counts"] = .array(result.layers.map { .string(String($0.reportedCount)) })
             level = .info
         case .error(let error):
             fields["durationMs"] = "\(max(0, nowMs - error.receivedAt))"
@@ -48,28 +48,34 @@ struct WorkerEvents: Sendable {
 
     /// The outcome could not be delivered and is left, with its offset, to the partition's next owner.
     func abandoned(_ message: OutcomeMessage, source: MessageSource, failure: KafkaError) {
-        var fields = metadata(message, source)
-        fields["status"] = "\(message.status)"
+        var fields = metadata(message, source, room: 3)
+        fields["status"] = .string(message.status)
         fields["error.code"] = "\(failure.code)"
         fields["error"] = "\(failure.message)"
         logger.error("publishing an outcome failed; its request is left for redelivery", metadata: fields)
     }
 
-    private func metadata(_ pending: PendingRequest) -> Logger.Metadata {
-        [
-            "requestId": "\(pending.request.requestId)", "taskId": "\(pending.request.taskId)",
-            "partition": "\(pending.source.partition)", "offset": "\(pending.source.offset)",
-        ]
+    /// The fields every line of a request has, in a dictionary with `room` for the caller's own: sized once
+    /// (a literal of four grows, and rehashes, on the fifth key), the ids taken as they are, not interpolated.
+    private func metadata(_ pending: PendingRequest, room: Int) -> Logger.Metadata {
+        var fields = Logger.Metadata(minimumCapacity: 4 + room)
+        fields["requestId"] = .string(pending.request.requestId)
+        fields["taskId"] = .string(pending.request.taskId)
+        fields["partition"] = .string(String(pending.source.partition))
+        fields["offset"] = .string(String(pending.source.offset))
+        return fields
     }
 
-    private func metadata(_ message: OutcomeMessage, _ source: MessageSource) -> Logger.Metadata {
+    private func metadata(_ message: OutcomeMessage, _ source: MessageSource, room: Int) -> Logger.Metadata {
         let (requestId, taskId): (String?, String?) = switch message {
         case .result(let result): (result.requestId, result.taskId)
         case .error(let error): (error.requestId, error.taskId)
         }
-        var fields: Logger.Metadata = ["partition": "\(source.partition)", "offset": "\(source.offset)"]
-        if let requestId { fields["requestId"] = "\(requestId)" }
-        if let taskId { fields["taskId"] = "\(taskId)" }
+        var fields = Logger.Metadata(minimumCapacity: 4 + room)
+        fields["partition"] = .string(String(source.partition))
+        fields["offset"] = .string(String(source.offset))
+        if let requestId { fields["requestId"] = .string(requestId) }
+        if let taskId { fields["taskId"] = .string(taskId) }
         return fields
     }
 }
