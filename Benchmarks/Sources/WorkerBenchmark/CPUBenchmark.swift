@@ -37,8 +37,12 @@ struct CPUBenchmark: AsyncParsableCommand {
     @Option(help: "The peer's script (Benchmarks/python/peer_worker.py).")
     var peerScript: String
 
-    @Option(help: "The kinds to measure, comma-separated: count, ids, features.")
-    var kinds: String = "count,ids,features"
+    @Option(help: """
+        The kinds to measure, comma-separated: count, ids, features. ids is not in the default: its outcomes \
+        (~150 kB each) overrun the mock cluster's results partition (it keeps about the last 5 MiB) before the \
+        reader has them, and the run waits for outcomes that are gone.
+        """)
+    var kinds: String = "count,features"
 
     @Option(help: "Requests per run for count.")
     var countRequests: Int = CPUWorkload.defaultRequests(.count)

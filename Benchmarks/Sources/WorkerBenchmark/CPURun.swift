@@ -29,12 +29,7 @@ struct CPURun {
 
     /// Runs the side `start` makes (given the run's topics and group id) through the queued requests.
     func run(_ name: String, start: (BenchmarkTopics, String) throws -> any MeasuredWorker) async throws -> Figures {
-        // Results over 12 partitions: the mock cluster keeps only about the last 5 MiB of a partition, and
-        // 1,000 ids outcomes of ~150 kB each would overrun one if the reader fell behind.
-        let topics = BenchmarkTopics(requests: "requests-\(name)", results: "results-\(name)", errors: "errors-\(name)")
-        try rig.cluster.createTopic(topics.requests, partitions: 3)
-        try rig.cluster.createTopic(topics.results, partitions: 12)
-        try rig.cluster.createTopic(topics.errors, partitions: 1)
+        let topics = try rig.makeTopics(name, requestPartitions: 3)
         try await rig.publish(messages, topic: topics.requests)
         let reader = try OutcomeReader(rig: rig, topics: topics, logger: logger)
         guard await reader.waitAssigned(timeout: .seconds(30)) else {
