@@ -25,11 +25,16 @@ struct CPURun {
     let messages: [(key: String, value: String)]
     let skip: Int
     let serverPID: Int32?
+    /// Partitions of the results topic (the mock cluster keeps about the last 5 MiB of each).
+    var resultsPartitions = 1
     let logger: Logger
 
     /// Runs the side `start` makes (given the run's topics and group id) through the queued requests.
     func run(_ name: String, start: (BenchmarkTopics, String) throws -> any MeasuredWorker) async throws -> Figures {
-        let topics = try rig.makeTopics(name, requestPartitions: 3)
+        let topics = BenchmarkTopics(requests: "requests-\(name)", results: "results-\(name)", errors: "errors-\(name)")
+        try rig.cluster.createTopic(topics.requests, partitions: 3)
+        try rig.cluster.createTopic(topics.results, partitions: resultsPartitions)
+        try rig.cluster.createTopic(topics.errors, partitions: 1)
         try await rig.publish(messages, topic: topics.requests)
         let reader = try OutcomeReader(rig: rig, topics: topics, logger: logger)
         guard await reader.waitAssigned(timeout: .seconds(30)) else {
