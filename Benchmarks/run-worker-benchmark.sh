@@ -34,8 +34,9 @@
 #    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
 # 5. cpu (issue 14, item 1): CPU per request of the worker against a plain Python worker
 #    (Benchmarks/python/peer_worker.py: aiokafka + aiohttp, the same contract subset, 64 in flight, JSON log
-#    lines at info, offsets committed) on the same queued requests: count (10,000 per run), ids (~20,000 ids
-#    per request; 1,000 per run) and features (100 features with geometry; 3,000 per run) against one server
+#    lines at info, offsets committed) on the same queued requests: count (10,000 per run) and features (100
+#    features with geometry; 3,000 per run); ids (~20,000 ids per request; 1,000 per run) only with
+#    CPU_ARGS="--kinds ids" (its outcomes can overrun the mock cluster's 5 MiB partitions); against one server
 #    with 200,000 parcels (always: the selections are sized for it). Fresh process per run, sides
 #    alternating. Prints requests/s, worker CPU µs/request (utime+stime over the steady state), server CPU
 #    µs/request and the ratios. Targets (count): peer CPU / ours >= 8x, our requests/s / peer's >= 1.0.
