@@ -2,9 +2,11 @@
 # Query worker benchmarks, end to end (Kafka in, the sample feature server, Kafka out), each against a peer
 # measured in the same run. Not run by CI.
 #
-#   Benchmarks/run-worker-benchmark.sh [--repetitions N] [--only throughput|supersession|memory|credentials]
+#   Benchmarks/run-worker-benchmark.sh [--repetitions N]
+#                                      [--only throughput|supersession|memory|credentials|cpu|scale]
 #                                      [--strict] [--server-cpus LIST] [--worker-cpus LIST] [--requests N]
 #                                      [--supersessions N] [--parcels N] [--revocation-in-flight N]
+#                                      [--scale-servers N]
 #
 # 1. throughput: --requests (default 20,000) small ids queries (where + a 200 m envelope) queued on the
 #    request topic, then a fresh `query-worker run` at max-in-flight 64 works through them while the driver
@@ -30,6 +32,21 @@
 #    an exchange, the portal's own server being federated with it), requests answered 498, time until all
 #    succeed, every outcome succeeded.
 #    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
+# 5. cpu (issue 14, item 1): CPU per request of the worker against a plain Python worker
+#    (Benchmarks/python/peer_worker.py: aiokafka + aiohttp, the same contract subset, 64 in flight, JSON log
+#    lines at info, offsets committed) on the same queued requests: count (10,000 per run) and features (100
+#    features with geometry; 3,000 per run); ids (~20,000 ids per request; 1,000 per run) only with
+#    CPU_ARGS="--kinds ids" (its outcomes can overrun the mock cluster's 5 MiB partitions); against one server
+#    with 200,000 parcels (always: the selections are sized for it). Fresh process per run, sides
+#    alternating. Prints requests/s, worker CPU µs/request (utime+stime over the steady state), server CPU
+#    µs/request and the ratios. Targets (count): peer CPU / ours >= 8x, our requests/s / peer's >= 1.0.
+#    CPU_ARGS="..." adds options (say "--kinds count --count-requests 20000"; see `worker-benchmark cpu --help`).
+# 6. scale (issue 14, item 7): 1, 2 and 3 `query-worker run` processes in one group (12 partitions) on the
+#    driver's mock cluster, --requests count queries per run spread over --scale-servers (default 3) sample
+#    servers of 200,000 parcels each (pinned like the other servers); total requests/s, partitions and
+#    outcomes per worker. SCALE_ARGS="..." adds options (say "--workers 1,2 --partitions 6").
+# The cpu benchmark installs Benchmarks/requirements-bench.txt (aiokafka, aiohttp, ...) into the repository's
+# .venv (created if missing) when that file changed; PYTHON=PATH uses another interpreter that has them.
 #
 # Medians over --repetitions (default 3) runs per side; every worker run is a fresh process. Wrong outcomes
 # always fail the script (exit 1); a missed target only with --strict.
@@ -65,6 +82,7 @@ SUPERSESSIONS=500
 PARCELS=""
 REVOCATION_IN_FLIGHT=1000
 REVOCATION_LATENCY_MS=1000
+SCALE_SERVERS=3
 CPU_COUNT="$(nproc 2>/dev/null || echo 1)"
 SERVER_CPUS=""
 WORKER_CPUS=""
@@ -84,6 +102,7 @@ while (( $# > 0 )); do
         --supersessions) SUPERSESSIONS="${2:?--supersessions needs a number}"; shift 2 ;;
         --parcels) PARCELS="${2:?--parcels needs a number}"; shift 2 ;;
         --revocation-in-flight) REVOCATION_IN_FLIGHT="${2:?--revocation-in-flight needs a number}"; shift 2 ;;
+        --scale-servers) SCALE_SERVERS="${2:?--scale-servers needs a number}"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
@@ -93,8 +112,11 @@ done
 [[ "$SUPERSESSIONS" =~ ^[1-9][0-9]*$ ]] || die "--supersessions must be a positive number"
 [[ -z "$PARCELS" || "$PARCELS" =~ ^[1-9][0-9]*$ ]] || die "--parcels must be a positive number"
 [[ "$REVOCATION_IN_FLIGHT" =~ ^[1-9][0-9]*$ ]] || die "--revocation-in-flight must be a positive number"
-[[ -z "$ONLY" || "$ONLY" == throughput || "$ONLY" == supersession || "$ONLY" == memory || "$ONLY" == credentials ]] \
-    || die "--only takes throughput, supersession, memory or credentials"
+[[ "$SCALE_SERVERS" =~ ^[1-9][0-9]*$ ]] || die "--scale-servers must be a positive number"
+case "$ONLY" in
+    ""|throughput|supersession|memory|credentials|cpu|scale) ;;
+    *) die "--only takes throughput, supersession, memory, credentials, cpu or scale" ;;
+esac
 PARCEL_ARGS=()
 [[ -n "$PARCELS" ]] && PARCEL_ARGS=(--parcels "$PARCELS")
 WRK="$(command -v wrk || true)"
@@ -115,6 +137,22 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     log "building worker-benchmark (release, $BENCH/.build)"
     (cd "$BENCH" && swift build -c release --product worker-benchmark --scratch-path "$BENCH_SCRATCH")
 fi
+# The Python peer's packages (cpu), into the repository's virtual environment, as run-arcgis-benchmark.sh does.
+REQUIREMENTS="$BENCH/requirements-bench.txt"
+VENV="$ROOT/.venv"
+if [[ -z "${PYTHON:-}" && ( -z "$ONLY" || "$ONLY" == cpu ) ]]; then
+    if ! [[ -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
+        log "creating the Python virtual environment $VENV"
+        rm -rf "$VENV"
+        python3 -m venv "$VENV" >&2 || { rm -rf "$VENV"; /usr/bin/python3 -m venv "$VENV" >&2; } \
+            || die "python3 -m venv failed (apt-get install python3-venv)"
+    fi
+    if ! "$VENV/bin/python" -c 'import aiokafka, aiohttp' >/dev/null 2>&1; then
+        log "installing $REQUIREMENTS into $VENV"
+        "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQUIREMENTS" >&2
+    fi
+fi
+PYTHON="${PYTHON:-$VENV/bin/python}"
 QUERY_WORKER="${QUERY_WORKER:-$SCRATCH/release/query-worker}"
 SERVER="$SCRATCH/release/sample-feature-server"
 BENCHMARK="$BENCH_SCRATCH/release/worker-benchmark"
@@ -188,6 +226,35 @@ if [[ -z "$ONLY" || "$ONLY" == credentials ]]; then
     SERVER_PID="$REVOCATION_PID"
     stop_server
     trap cleanup EXIT
+fi
+if [[ -z "$ONLY" || "$ONLY" == cpu ]]; then
+    check_idle cpu
+    start_server cpu --parcels 200000
+    driver cpu --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --python "$PYTHON" \
+        --peer-script "$BENCH/python/peer_worker.py" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${CPU_ARGS:-} || status=1
+    stop_server
+    echo
+fi
+if [[ -z "$ONLY" || "$ONLY" == scale ]]; then
+    check_idle scale
+    SCALE_PIDS=()
+    scale_args=()
+    stop_scale_servers() {
+        local pid
+        for pid in "${SCALE_PIDS[@]}"; do SERVER_PID="$pid" stop_server; done
+        SCALE_PIDS=()
+    }
+    trap 'stop_scale_servers; cleanup' EXIT
+    for ((index = 1; index <= SCALE_SERVERS; index++)); do
+        start_server "scale$index" --parcels 200000
+        SCALE_PIDS+=("$SERVER_PID")
+        scale_args+=(--server-url "$SERVER_URL" --server-pid "$SERVER_PID")
+        SERVER_PID=""
+    done
+    driver scale "${scale_args[@]}" --requests "$REQUESTS" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${SCALE_ARGS:-} || status=1
+    stop_scale_servers
+    trap cleanup EXIT
+    echo
 fi
 log "load after the run:$(uptime | sed 's/.*load average://')"
 (( status == 0 )) || log "FAILED (see above)"

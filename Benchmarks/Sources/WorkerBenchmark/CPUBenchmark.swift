@@ -1,0 +1,152 @@
+import ArgumentParser
+import BenchmarkSupport
+import Foundation
+import Logging
+
+/// `cpu`: the worker's CPU time per request against a plain Python worker's (aiokafka + aiohttp,
+/// `Benchmarks/python/peer_worker.py`) on the same queued requests, for `count`, `ids` and `features`
+/// queries (issue 14, item 1).
+struct CPUBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cpu",
+        abstract: "CPU µs/request and requests/s of query-worker against a Python peer (count, ids, features).",
+        discussion: """
+            For each kind, each repetition: the kind's requests are queued on a fresh 3-partition request \
+            topic of the mock cluster in this process, then a fresh `query-worker run` works through them \
+            while this process reads the outcomes; then the same for a fresh Python peer on its own fresh \
+            topics (the order of the sides alternates between repetitions). Both run at --max-in-flight \
+            with as many HTTP connections to the server, log one JSON line per state change at info to a \
+            file and commit offsets. Figures over the steady state (after the first tenth of the outcomes): \
+            requests/s, the worker's CPU (utime+stime of the process) per request, the server's and this \
+            driver's (mock cluster + reader). Every outcome must be `succeeded`. Give it a sample server \
+            with 200,000 parcels (the selections are sized for it).
+            """
+    )
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "The sample server's services URL (http://127.0.0.1:PORT/arcgis/rest/services).")
+    var serverURL: String
+
+    @Option(help: "The sample server's process id, for its CPU time.")
+    var serverPID: Int32?
+
+    @Option(help: "The Python interpreter with aiokafka and aiohttp (the repository's .venv).")
+    var python: String
+
+    @Option(help: "The peer's script (Benchmarks/python/peer_worker.py).")
+    var peerScript: String
+
+    @Option(help: """
+        The kinds to measure, comma-separated: count, ids, features. ids is not in the default: the peer's \
+        outcomes (~150 kB each) overran the mock cluster's results partitions (it keeps about the last 5 MiB of \
+        each) before the reader had them on a loaded machine, and the run waits for outcomes that are gone.
+        """)
+    var kinds: String = "count,features"
+
+    @Option(help: "Requests per run for count.")
+    var countRequests: Int = CPUWorkload.defaultRequests(.count)
+
+    @Option(help: "Requests per run for ids.")
+    var idsRequests: Int = CPUWorkload.defaultRequests(.ids)
+
+    @Option(help: "Requests per run for features.")
+    var featuresRequests: Int = CPUWorkload.defaultRequests(.features)
+
+    @Option(help: """
+        Partitions of the results topic; default: 1 for count, 3 for ids and features, whose larger outcomes \
+        would overrun one partition of the mock cluster (it keeps about the last 5 MiB of each).
+        """)
+    var resultsPartitions: Int?
+
+    @Option(help: "The sides' max-in-flight (and HTTP connections to the server).")
+    var maxInFlight: Int = 64
+
+    @Option(help: "Target for count: peer CPU per request / the worker's at least this.")
+    var targetCPURatio: Double = 8
+
+    @Option(help: "Target for count: the worker's requests/s / the peer's at least this.")
+    var targetThroughputRatio: Double = 1
+
+    func validate() throws {
+        guard countRequests >= 20, idsRequests >= 20, featuresRequests >= 20 else {
+            throw ValidationError("every kind needs at least 20 requests per run")
+        }
+        for name in kinds.split(separator: ",") where CPUWorkload.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
+            throw ValidationError("unknown kind \(name): count, ids or features")
+        }
+    }
+
+    func run() async throws {
+        let logger = common.makeLogger()
+        let work = try WorkDirectory(common.workDir, prefix: "worker-cpu")
+        defer { work.remove() }
+        let layerURL = serverURL + "/LA_County_Parcels/FeatureServer/0"
+        let chosen = kinds.split(separator: ",").compactMap { CPUWorkload.Kind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
+        output("worker-benchmark cpu: query-worker against the Python peer (\(peerScript)) on \(layerURL); "
+            + "max-in-flight \(maxInFlight); \(common.repetitions) repetitions, sides alternating, fresh process per run; "
+            + "worker CPUs: \(common.pinning ?? "unpinned")")
+        let rig = try KafkaRig(linger: .milliseconds(5), logger: logger)
+        var results: [CPUResults] = []
+        do {
+            for kind in chosen {
+                let requests = switch kind {
+                case .count: countRequests
+                case .ids: idsRequests
+                case .features: featuresRequests
+                }
+                results.append(try await measure(CPUWorkload(kind, requests: requests), rig: rig, layerURL: layerURL, work: work, logger: logger))
+            }
+        } catch {
+            await rig.shutdown()
+            throw error
+        }
+        await rig.shutdown()
+        output("")
+        output("CPU per request, median of \(common.repetitions) run\(common.repetitions == 1 ? "" : "s") per side")
+        CPUResults.printTable(results, cpuTarget: targetCPURatio, throughputTarget: targetThroughputRatio)
+        let passed = results.allSatisfy { $0.verdict(cpuRatio: targetCPURatio, throughputRatio: targetThroughputRatio) }
+        if common.strict && !passed { throw ExitCode(1) }
+    }
+
+    private func measure(
+        _ workload: CPUWorkload, rig: KafkaRig, layerURL: String, work: WorkDirectory, logger: Logger
+    ) async throws -> CPUResults {
+        output("\(workload.kind.rawValue): \(workload.requests) requests per run (\(workload.summary))")
+        var results = CPUResults(kind: workload.kind)
+        for repetition in 0..<common.repetitions {
+            for side in repetition % 2 == 0 ? [CPUResults.Side.worker, .peer] : [.peer, .worker] {
+                let name = "cpu-\(workload.kind.rawValue)-\(side.rawValue)\(repetition)-\(UUID().uuidString.prefix(6))"
+                let run = CPURun(
+                    rig: rig, messages: workload.messages(layerURLs: [layerURL], run: name), skip: workload.skip,
+                    serverPID: serverPID, resultsPartitions: resultsPartitions ?? (workload.kind == .count ? 1 : 3), logger: logger)
+                let figures = try await run.run(name) { topics, group in
+                    try start(side, topics: topics, group: group, logFile: "\(work.path)/\(name).log", rig: rig)
+                }
+                results.runs[side, default: []].append(figures)
+                output("  run \(repetition + 1) \(side.label): \(format(figures.requestsPerSecond, 0)) requests/s, "
+                    + "worker CPU \(format(figures.workerCPUMicroseconds, 0)) µs/request, server CPU "
+                    + "\(figures.serverCPUMicroseconds.map { format($0, 0) } ?? "-") µs/request, Kafka (mock cluster + reader) "
+                    + "\(format(figures.kafkaCPUMicroseconds, 0)) µs/request")
+            }
+        }
+        return results
+    }
+
+    private func start(
+        _ side: CPUResults.Side, topics: BenchmarkTopics, group: String, logFile: String, rig: KafkaRig
+    ) throws -> any MeasuredWorker {
+        switch side {
+        case .worker:
+            return try WorkerChild(WorkerChild.Configuration(
+                queryWorker: common.queryWorker, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
+                maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile,
+                // As many HTTP requests in flight to the server as the peer's aiohttp connection limit.
+                extraSettings: ["maxRequestsPerHost=\(maxInFlight)"]))
+        case .peer:
+            return try PeerChild(PeerChild.Configuration(
+                python: python, script: peerScript, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
+                maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile))
+        }
+    }
+}
