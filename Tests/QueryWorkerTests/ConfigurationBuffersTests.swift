@@ -12,12 +12,12 @@ struct ConfigurationBuffersTests {
     @Test("bounded defaults reach the consumer and the producer")
     func defaults() throws {
         let settings = try WorkerSettings.load(environment: ["QUERY_WORKER_BOOTSTRAP_SERVERS": "127.0.0.1:1"]).settings
-        #expect(settings.buffers.readAheadMessages == 1_000 && settings.buffers.readAheadBytes == 1 << 20)
+        #expect(settings.buffers.readAheadMessages == 10_000 && settings.buffers.readAheadBytes == 4 << 20)
         #expect(settings.buffers.producerQueueMessages == 10_000 && settings.buffers.producerQueueBytes == 32 << 20)
         let consumer = try KafkaConsumer(configuration: settings.consumerConfiguration(closeTimeout: .seconds(1)), logger: Self.logger)
-        #expect(consumer.effectiveProperty("queued.min.messages") == "1000")
-        #expect(consumer.effectiveProperty("queued.max.messages.kbytes") == "1024")
-        #expect(consumer.effectiveProperty("fetch.max.bytes") == "1048576")
+        #expect(consumer.effectiveProperty("queued.min.messages") == "10000")
+        #expect(consumer.effectiveProperty("queued.max.messages.kbytes") == "4096")
+        #expect(consumer.effectiveProperty("fetch.max.bytes") == "4194304")
         let producer = try KafkaProducer(configuration: settings.producerConfiguration(flushTimeout: .seconds(1)), logger: Self.logger)
         #expect(producer.effectiveProperty("queue.buffering.max.messages") == "10000")
         #expect(producer.effectiveProperty("queue.buffering.max.kbytes") == "32768")
@@ -28,13 +28,13 @@ struct ConfigurationBuffersTests {
     func fromEnvironment() throws {
         let settings = try WorkerSettings.load(environment: [
             "QUERY_WORKER_BOOTSTRAP_SERVERS": "127.0.0.1:1", "QUERY_WORKER_READ_AHEAD_MESSAGES": "250",
-            "QUERY_WORKER_READ_AHEAD_BYTES": "4MiB", "QUERY_WORKER_PRODUCER_QUEUE_MESSAGES": "500",
+            "QUERY_WORKER_READ_AHEAD_BYTES": "2MiB", "QUERY_WORKER_PRODUCER_QUEUE_MESSAGES": "500",
             "QUERY_WORKER_PRODUCER_QUEUE_BYTES": "8MiB",
         ]).settings
         let consumer = try KafkaConsumer(configuration: settings.consumerConfiguration(closeTimeout: .seconds(1)), logger: Self.logger)
         #expect(consumer.effectiveProperty("queued.min.messages") == "250")
-        #expect(consumer.effectiveProperty("queued.max.messages.kbytes") == "4096")
-        #expect(consumer.effectiveProperty("fetch.max.bytes") == "\(4 << 20)")
+        #expect(consumer.effectiveProperty("queued.max.messages.kbytes") == "2048")
+        #expect(consumer.effectiveProperty("fetch.max.bytes") == "\(2 << 20)")
         let producer = try KafkaProducer(configuration: settings.producerConfiguration(flushTimeout: .seconds(1)), logger: Self.logger)
         #expect(producer.effectiveProperty("queue.buffering.max.messages") == "500")
         #expect(producer.effectiveProperty("queue.buffering.max.kbytes") == "8192")
