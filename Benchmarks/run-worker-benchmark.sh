@@ -19,8 +19,14 @@
 #    held at the server; from the superseding request's arrival at the worker (its "received" log line) to
 #    the server seeing the old query's transfers aborted: p50/p99 over --supersessions (default 500).
 #    Target: p99 < 5 ms. Peer: the same cancellation done on the engine directly (Task.cancel()).
-# 3. memory: peak RSS (VmHWM) of a `query-worker run` holding 1,000 requests in flight (max-in-flight 1000,
-#    the server delaying every query). Target: < 150 MB. The server's figures are printed for scale.
+# 3. memory (issue 14, item 5): 100,000 requests published on the request topic before the worker starts
+#    (on enough partitions that each holds at most 2 MiB: librdkafka's mock cluster keeps about 5 MiB per
+#    partition), then a fresh `query-worker run` at max-in-flight 1000 starts 1,000 of them, the server delaying
+#    every query: peak RSS (VmHWM) and RSS, and where it sits (/proc/PID/smaps: heap, malloc arenas, other
+#    anonymous memory). Also the RSS of a worker joined to an empty topic after 5 s. Target: <= 150 MB peak,
+#    <= 60 MB idle. Peer: the same worker with librdkafka's defaults for the consumer's prefetch and the
+#    producer's queue (what it ran on before issue 14), in the same run. MEMORY_ARGS="..." adds options (say
+#    "--queued 20000"; see `worker-benchmark memory --help`).
 # 4. credentials (issue 13): a `--secure` server (a portal) serves LA_County_Parcels publicly and behind a token
 #    in its Secured folder; workers get a credentials file with one token credential for the Secured folder.
 #    (a) requests/s of --requests ids queries on the secured layer against the same queries on the public one
@@ -205,7 +211,8 @@ fi
 if [[ -z "$ONLY" || "$ONLY" == memory ]]; then
     check_idle memory
     start_server memory --parcels 100000 --fault "latency:ms=600000,path=FeatureServer/0/query"
-    driver memory --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" || status=1
+    driver memory --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" \
+        ${MEMORY_ARGS:-} || status=1
     stop_server
     echo
 fi

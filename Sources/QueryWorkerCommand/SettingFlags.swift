@@ -33,6 +33,10 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.allowFreeWhere), help: .setting(.allowFreeWhere)) var allowFreeWhere: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
     @Option(name: .setting(.credentialsFile), help: .setting(.credentialsFile)) var credentialsFile: String?
+    @Option(name: .setting(.readAheadMessages), help: .setting(.readAheadMessages)) var readAheadMessages: String?
+    @Option(name: .setting(.readAheadBytes), help: .setting(.readAheadBytes)) var readAheadBytes: String?
+    @Option(name: .setting(.producerQueueMessages), help: .setting(.producerQueueMessages)) var producerQueueMessages: String?
+    @Option(name: .setting(.producerQueueBytes), help: .setting(.producerQueueBytes)) var producerQueueBytes: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -64,6 +68,8 @@ struct SettingFlags: ParsableArguments {
             (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
             (.credentialsFile, credentialsFile),
+            (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),
+            (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -30,6 +30,10 @@ enum ConfigurationTestSupport {
         case .allowFreeWhere: String(settings.allowFreeWhere)
         case .logLevel: settings.logLevel.rawValue
         case .credentialsFile: settings.credentialsFile ?? "none"
+        case .readAheadMessages: String(settings.buffers.readAheadMessages)
+        case .readAheadBytes: String(settings.buffers.readAheadBytes)
+        case .producerQueueMessages: String(settings.buffers.producerQueueMessages)
+        case .producerQueueBytes: String(settings.buffers.producerQueueBytes)
         default: "?"
         }
     }
@@ -65,6 +69,10 @@ enum ConfigurationTestSupport {
         (.logLevel, "DEBUG", "debug"),
         // Any readable file: the setting only names it (its content is checked at start, see WorkerCredentials).
         (.credentialsFile, " /dev/null ", "/dev/null"),
+        (.readAheadMessages, "2000", "2000"),
+        (.readAheadBytes, "512KiB", "524288"),
+        (.producerQueueMessages, "20000", "20000"),
+        (.producerQueueBytes, "64MiB", "67108864"),
     ]
 
     /// Writes `text` to a new temporary file and returns its path.

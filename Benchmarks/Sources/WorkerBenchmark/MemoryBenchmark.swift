@@ -3,20 +3,25 @@ import BenchmarkSupport
 import Foundation
 import Logging
 
-/// `memory`: the worker's peak RSS with --in-flight requests in flight at once.
+/// `memory`: the worker's peak RSS with a backlog waiting in the request topic and --in-flight requests running,
+/// and its RSS idle; with its defaults and, as the peer, with librdkafka's (the worker's before issue 14).
 struct MemoryBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
-        abstract: "Peak RSS (VmHWM) of a query-worker process holding 1,000 requests in flight.",
+        abstract: "Peak RSS (VmHWM) of a query-worker with 100,000 requests waiting and 1,000 running, and idle.",
         discussion: """
             Give it a sample server whose parcels queries are delayed (e.g. --fault \
-            latency:ms=600000,path=FeatureServer/0/query), so no request finishes. A fresh `query-worker run` \
-            (max-in-flight = --in-flight) joins its group; its idle VmHWM is read; then --in-flight ids \
-            queries for different tasks are published, and once the worker has logged "started" for every \
-            one of them and --settle-seconds have passed, its VmHWM and VmRSS are read from \
-            /proc/PID/status (VmHWM, not ru_maxrss, which Linux carries across execve). The engine sends at \
-            most 16 requests to one host at a time: the rest of the runs wait for a slot, in flight as far \
-            as the worker is concerned. The sample server's own figures are printed for scale.
+            latency:ms=600000,path=FeatureServer/0/query), so no request finishes. --queued ids queries for \
+            different tasks are published once, before any worker starts, on a topic of enough partitions that \
+            each holds at most 2 MiB (librdkafka's mock cluster keeps about 5 MiB per partition and drops older \
+            batches beyond it). Each measured run is a fresh `query-worker run` (max-in-flight = --in-flight) in a \
+            fresh group, so it starts at the backlog's first offset: once it has logged "started" for --in-flight \
+            requests and --settle-seconds have passed, its VmHWM and VmRSS are read from /proc/PID/status \
+            (VmHWM, not ru_maxrss, which Linux carries across execve), and where the resident memory sits from \
+            /proc/PID/smaps. The idle figure is another fresh worker on an empty topic, read --idle-seconds after \
+            it joined. Each side runs with its --*-setting list (`--set key=value` of query-worker run): by \
+            default the worker's own defaults against librdkafka's defaults (the worker's read-ahead and \
+            producer queue before issue 14). The sample server's own figures are printed for scale.
             """
     )
 
@@ -28,68 +33,116 @@ struct MemoryBenchmark: AsyncParsableCommand {
     @Option(help: "The sample server's process id, for its figures.")
     var serverPID: Int32?
 
-    @Option(help: "Requests in flight (the worker's max-in-flight too).")
+    @Option(help: "Requests published before the worker starts (the backlog waiting in the topic).")
+    var queued: Int = 100_000
+
+    @Option(help: "Requests running at once (the worker's max-in-flight).")
     var inFlight: Int = 1_000
 
-    @Option(help: "Seconds to wait after the last request started, before reading the figures.")
-    var settleSeconds: Int = 2
+    @Option(help: "Request topic partitions; 0: enough that each holds at most 2 MiB of the backlog.")
+    var partitions: Int = 0
 
-    @Option(help: "Target: the worker's peak RSS below this, in MB (10^6 bytes).")
+    @Option(help: "Seconds to wait after the last request started, before reading the figures.")
+    var settleSeconds: Int = 3
+
+    @Option(help: "Seconds an idle worker runs after joining its group before its figures are read.")
+    var idleSeconds: Int = 5
+
+    @Option(help: "Target: the worker's peak RSS with the backlog and --in-flight running at most this, in MB (10^6 bytes).")
     var targetMB: Double = 150
+
+    @Option(help: "Target: the idle worker's RSS at most this, in MB.")
+    var idleTargetMB: Double = 60
+
+    @Option(name: .customLong("setting"), help: "A setting of the measured side (key=value; repeat).")
+    var settings: [String] = []
+
+    @Option(name: .customLong("peer-setting"), help: "A setting of the peer side (key=value; repeat); default: librdkafka's defaults.")
+    var peerSettings: [String] = MemorySide.librdkafkaDefaults
+
+    @Flag(help: "Measure only the worker's side, no peer.")
+    var noPeer = false
+
+    func validate() throws {
+        guard queued >= inFlight, inFlight > 0 else { throw ValidationError("--queued must be at least --in-flight, which must be positive") }
+        guard partitions >= 0 else { throw ValidationError("--partitions must not be negative") }
+    }
 
     func run() async throws {
         let logger = common.makeLogger()
         let work = try WorkDirectory(common.workDir, prefix: "worker-memory")
         defer { work.remove() }
-        let layerURL = serverURL + "/LA_County_Parcels/FeatureServer/0"
-        output("worker-benchmark memory: \(inFlight) ids queries in flight (all delayed at the server) in one worker "
-            + "(max-in-flight \(inFlight)); \(common.repetitions) runs; worker CPUs: \(common.pinning ?? "unpinned")")
+        let sides = [MemorySide(name: "worker defaults", settings: settings)]
+            + (noPeer ? [] : [MemorySide(name: "librdkafka defaults (peer)", settings: peerSettings)])
         let rig = try KafkaRig(linger: .milliseconds(5), logger: logger)
-        var runs: [MemoryRun] = []
+        var results: [String: [MemoryRun]] = [:]
         do {
+            let backlog = try await MemoryBacklog.publish(
+                queued, partitions: partitions, layerURL: serverURL + "/LA_County_Parcels/FeatureServer/0", rig: rig)
+            output("worker-benchmark memory: \(backlog.description); then one worker (max-in-flight \(inFlight)) runs "
+                + "\(inFlight) of them (all delayed at the server); \(common.repetitions) runs per side; worker CPUs: "
+                + "\(common.pinning ?? "unpinned")")
+            for side in sides { output("side '\(side.name)': \(side.settings.isEmpty ? "no settings" : side.settings.joined(separator: " "))") }
             for repetition in 0..<common.repetitions {
-                let run = try await measure("mem\(repetition)-\(UUID().uuidString.prefix(6))", rig: rig, layerURL: layerURL, work: work, logger: logger)
-                output("run \(repetition + 1): " + run.summary(inFlight: inFlight))
-                runs.append(run)
+                for side in repetition % 2 == 0 ? sides : sides.reversed() {
+                    let run = try await measure(side, backlog: backlog, repetition: repetition, rig: rig, work: work)
+                    output("run \(repetition + 1), \(side.name): " + run.summary(inFlight: inFlight))
+                    results[side.name, default: []].append(run)
+                }
             }
         } catch {
             await rig.shutdown()
             throw error
         }
         await rig.shutdown()
-        let passed = MemoryRun.printTable(runs, inFlight: inFlight, targetMB: targetMB, serverPeakKiB: serverPID.flatMap(ProcessStats.peakRSSKiB(pid:)))
+        let passed = MemoryRun.printTable(
+            sides.map { ($0.name, results[$0.name] ?? []) }, queued: queued, inFlight: inFlight, targetMB: targetMB,
+            idleTargetMB: idleTargetMB, server: serverPID.map { (ProcessStats.peakRSSKiB(pid: $0), ProcessStats.rssKiB(pid: $0)) })
         if common.strict && !passed { throw ExitCode(1) }
     }
 
-    private func measure(_ name: String, rig: KafkaRig, layerURL: String, work: WorkDirectory, logger: Logger) async throws -> MemoryRun {
-        let topics = try rig.makeTopics(name, requestPartitions: 3)
-        let worker = try WorkerChild(WorkerChild.Configuration(
-            queryWorker: common.queryWorker, bootstrapServers: rig.bootstrapServers, groupID: "workers-\(name)", topics: topics,
-            maxInFlight: inFlight, cpus: common.pinning, logFile: "\(work.path)/\(name).log"))
-        let log = WorkerLog(path: worker.logFile)
-        do {
-            try await log.wait(for: 1, message: "partitions assigned", timeout: .seconds(60)) { try worker.checkAlive("at start") }
-            try await Task.sleep(for: .seconds(1))
-            let idle = ProcessStats.peakRSSKiB(pid: worker.pid) ?? 0
-            let specs = RequestFactory.specs(count: inFlight, seed: 7)
-            let messages = specs.enumerated().map { index, spec in
-                let id = "\(name)-\(index)"
-                return (key: id, value: RequestFactory.requestJSON(requestId: id, taskId: id, layerURL: layerURL, spec))
-            }
-            let published = ContinuousClock.now
-            try await rig.publish(messages, topic: topics.requests)
+    /// One run of each kind for a side: idle on an empty topic, then loaded on the backlog.
+    private func measure(_ side: MemorySide, backlog: MemoryBacklog, repetition: Int, rig: KafkaRig, work: WorkDirectory) async throws -> MemoryRun {
+        let name = "mem\(repetition)-\(UUID().uuidString.prefix(6))"
+        let idleTopics = try rig.makeTopics(name + "-idle", requestPartitions: backlog.partitions)
+        let idle = try await runWorker(side, topics: idleTopics, group: name + "-idle", work: work, rig: rig) { worker, _ in
+            try await Task.sleep(for: .seconds(idleSeconds))
+            try worker.checkAlive("while idle")
+        }
+        var run = MemoryRun(idle: idle.figures)
+        let loaded = try await runWorker(side, topics: backlog.topics, group: name, work: work, rig: rig) { worker, log in
             try await log.wait(for: inFlight, message: "started", timeout: .seconds(300)) { try worker.checkAlive("while starting requests") }
-            let allStarted = ContinuousClock.now - published
             try await Task.sleep(for: .seconds(settleSeconds))
             try worker.checkAlive("while requests were in flight")
             let answered = log.count(message: "succeeded") + log.count(message: "failed")
             guard answered == 0 else { throw BenchmarkError("\(answered) requests finished: the server does not delay queries") }
-            let run = MemoryRun(
-                idlePeakKiB: idle, peakKiB: ProcessStats.peakRSSKiB(pid: worker.pid) ?? 0,
-                rssKiB: ProcessStats.rssKiB(pid: worker.pid) ?? 0, startSeconds: allStarted.seconds,
-                serverRSSKiB: serverPID.flatMap(ProcessStats.rssKiB(pid:)))
+            let started = log.count(message: "started")
+            guard started == inFlight else { throw BenchmarkError("\(started) requests started, not max-in-flight (\(inFlight))") }
+        }
+        run.loaded = loaded.figures
+        run.maps = loaded.maps
+        run.threads = loaded.threads
+        return run
+    }
+
+    /// Starts a worker in `group` on `topics`, waits until it is assigned, runs `body`, reads its figures and
+    /// stops it.
+    private func runWorker(
+        _ side: MemorySide, topics: BenchmarkTopics, group: String, work: WorkDirectory, rig: KafkaRig,
+        _ body: (WorkerChild, WorkerLog) async throws -> Void
+    ) async throws -> (figures: MemoryFigures, maps: MemoryMaps?, threads: Int?) {
+        let worker = try WorkerChild(WorkerChild.Configuration(
+            queryWorker: common.queryWorker, bootstrapServers: rig.bootstrapServers, groupID: "workers-\(group)", topics: topics,
+            maxInFlight: inFlight, cpus: common.pinning, logFile: "\(work.path)/\(group).log", extraSettings: side.settings))
+        let log = WorkerLog(path: worker.logFile)
+        do {
+            try await log.wait(for: 1, message: "partitions assigned", timeout: .seconds(60)) { try worker.checkAlive("at start") }
+            try await body(worker, log)
+            let figures = MemoryFigures(
+                peakKiB: ProcessStats.peakRSSKiB(pid: worker.pid) ?? 0, rssKiB: ProcessStats.rssKiB(pid: worker.pid) ?? 0)
+            let result = (figures, MemoryMaps.read(pid: worker.pid), threadCount(pid: worker.pid))
             await worker.stop()
-            return run
+            return result
         } catch {
             await worker.stop()
             throw error
@@ -97,50 +150,15 @@ struct MemoryBenchmark: AsyncParsableCommand {
     }
 }
 
-/// What one memory run measured, in KiB.
-struct MemoryRun {
-    var idlePeakKiB: Int
-    var peakKiB: Int
-    var rssKiB: Int
-    /// From publishing the requests to the last "started" line seen.
-    var startSeconds: Double
-    var serverRSSKiB: Int?
+/// One configuration measured: a name for the tables and the worker settings it runs with.
+struct MemorySide {
+    var name: String
+    var settings: [String]
 
-    func summary(inFlight: Int) -> String {
-        "worker idle VmHWM \(mb(idlePeakKiB)) MB; with \(inFlight) in flight VmHWM \(mb(peakKiB)) MB, VmRSS \(mb(rssKiB)) MB "
-            + "(\(format(Double(peakKiB - idlePeakKiB) * 1024 / Double(inFlight) / 1000, 1)) kB per request); all started "
-            + "\(format(startSeconds, 2)) s after publishing"
-    }
-
-    private func mb(_ kib: Int) -> String { format(megabytes(kib: Double(kib)), 1) }
-
-    /// The medians and the verdict; returns whether the target passed.
-    static func printTable(_ runs: [MemoryRun], inFlight: Int, targetMB: Double, serverPeakKiB: Int?) -> Bool {
-        func med(_ figure: (MemoryRun) -> Int) -> Double { megabytes(kib: median(runs.map { Double(figure($0)) })) }
-        output("")
-        output("Memory with \(inFlight) requests in flight, MB (10^6 bytes), median of \(runs.count) run\(runs.count == 1 ? "" : "s")")
-        let header = ["process".padding(44), "VmHWM idle".leftPadding(10), "VmHWM".leftPadding(8), "VmRSS".leftPadding(8)]
-        output(header.joined(separator: " | "))
-        output(header.map { String(repeating: "-", count: $0.count) }.joined(separator: "-|-"))
-        output([
-            "worker (query-worker run)".padding(44), format(med(\.idlePeakKiB), 1).leftPadding(10),
-            format(med(\.peakKiB), 1).leftPadding(8), format(med(\.rssKiB), 1).leftPadding(8),
-        ].joined(separator: " | "))
-        let serverRSS = runs.compactMap(\.serverRSSKiB)
-        output([
-            "sample server (info; holds its dataset)".padding(44), "-".leftPadding(10),
-            (serverPeakKiB.map { format(megabytes(kib: Double($0)), 1) } ?? "-").leftPadding(8),
-            (serverRSS.isEmpty ? "-" : format(megabytes(kib: median(serverRSS.map(Double.init))), 1)).leftPadding(8),
-        ].joined(separator: " | "))
-        let peak = med(\.peakKiB)
-        let passed = peak < targetMB
-        output("")
-        output("worker peak RSS with \(inFlight) in flight: \(format(peak, 1)) MB  -> \(passed ? "PASS" : "FAIL") (target < \(format(targetMB, 0)) MB)")
-        if let serverPeakKiB, serverPeakKiB > 0 {
-            output("(info) worker / sample server peak RSS: \(format(peak / megabytes(kib: Double(serverPeakKiB)), 2))x; "
-                + "per request in flight: \(format((peak - med(\.idlePeakKiB)) * 1000 / Double(inFlight), 1)) kB above the idle worker")
-        }
-        output("(the worker's CPU time per request is in the throughput table: client CPU ms/req)")
-        return passed
-    }
+    /// librdkafka's own defaults for the consumer's prefetch and the producer's queue, which the worker ran on
+    /// before issue 14: up to 100,000 messages or 64 MiB prefetched, 100,000 messages or 256 MiB queued.
+    static let librdkafkaDefaults = [
+        "kafka.queued.min.messages=100000", "kafka.queued.max.messages.kbytes=65536",
+        "kafka.queue.buffering.max.messages=100000", "kafka.queue.buffering.max.kbytes=262144",
+    ]
 }

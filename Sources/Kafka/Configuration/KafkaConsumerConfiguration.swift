@@ -39,6 +39,16 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     /// seen waiting forever. After this, `run()` returns and the close goes on alone on its thread; offsets it
     /// did not commit are read again by the partitions' next owner (at-least-once).
     public var closeTimeout: Duration
+    /// The most messages librdkafka fetches ahead of the caller (`queued.min.messages`): it fetches again only
+    /// while fewer are waiting. A group consumer checks it against its one queue, all assigned partitions
+    /// together, and may overshoot it by one fetch response. `nil`: librdkafka's default, 100,000, which on
+    /// a backlog of small messages fetches the whole backlog ahead (about 80 MiB for 100,000 messages of 400 B).
+    public var prefetchMessages: Int?
+    /// The most bytes librdkafka fetches ahead of the caller (`queued.max.messages.kbytes`, rounded up to whole
+    /// KiB), checked like ``prefetchMessages``. Unless `fetch.max.bytes` is set, librdkafka also caps one fetch
+    /// response at it (but never below `message.max.bytes`), which bounds the overshoot. `nil`: librdkafka's
+    /// default, 64 MiB.
+    public var prefetchBytes: Int?
 
     public init(
         client: KafkaClientConfiguration,
@@ -52,7 +62,9 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         autoCommitInterval: Duration = .seconds(1),
         revokeTimeout: Duration = .seconds(10),
         bufferCapacity: Int = 10_000,
-        closeTimeout: Duration = .seconds(10)
+        closeTimeout: Duration = .seconds(10),
+        prefetchMessages: Int? = nil,
+        prefetchBytes: Int? = nil
     ) {
         self.client = client
         self.groupID = groupID
@@ -66,6 +78,8 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
         self.revokeTimeout = revokeTimeout
         self.bufferCapacity = bufferCapacity
         self.closeTimeout = closeTimeout
+        self.prefetchMessages = prefetchMessages
+        self.prefetchBytes = prefetchBytes
     }
 
     var properties: [(String, String)] {
@@ -82,8 +96,16 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
                 // The at-least-once rule: an offset is stored only when the caller says the message is done.
                 ("enable.auto.offset.store", "false"),
                 ("enable.partition.eof", "false"),
-            ],
+            ] + prefetchProperties,
             additional: client.additionalProperties
         )
+    }
+
+    /// The read-ahead bounds that are set; librdkafka's defaults for the others.
+    private var prefetchProperties: [(String, String)] {
+        var result: [(String, String)] = []
+        if let prefetchMessages { result.append(("queued.min.messages", String(prefetchMessages))) }
+        if let prefetchBytes { result.append(("queued.max.messages.kbytes", String(max(1, (prefetchBytes + 1023) / 1024)))) }
+        return result
     }
 }

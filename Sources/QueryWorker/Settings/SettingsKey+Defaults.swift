@@ -10,7 +10,7 @@ extension SettingsKey {
     /// ``defaultText`` by key name; the tests check that every key in ``all`` has one.
     static let defaultTexts: [String: String] = {
         let defaults = WorkerSettings()
-        return [
+        let texts: [String: String] = [
             bootstrapServers.name: defaults.bootstrapServers.joined(separator: ","),
             groupID.name: defaults.groupID,
             workerID.name: "hostname-pid",
@@ -38,6 +38,7 @@ extension SettingsKey {
             logLevel.name: defaults.logLevel.rawValue,
             credentialsFile.name: "none (requests naming a credential are rejected: unknown_credential)",
         ]
+        return texts.merging(bufferDefaultTexts(defaults)) { first, _ in first }
     }()
 
     /// `1MiB`, `512KiB`, or bytes: the largest binary unit that divides the size.

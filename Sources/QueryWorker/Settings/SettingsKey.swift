@@ -153,7 +153,7 @@ extension SettingsKey {
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
-    ]
+    ] + bufferKeys
 
     /// The key with this name, if it is a fixed one.
     package static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }

@@ -77,6 +77,7 @@ struct SettingsResolver {
         if let found = try find(.errorsTopic) { settings.topics.errors = try SettingsValidation.topic(found) }
         if let found = try find(.allowedHosts) { settings.allowedHosts = try SettingsValidation.hosts(found) }
         try resolveLimits(&settings)
+        try resolveBuffers(&settings)
         try resolveTimeouts(&settings)
         if let found = try find(.allowFreeWhere) { settings.allowFreeWhere = try found.bool() }
         if let found = try find(.logLevel) { settings.logLevel = try found.logLevel() }

@@ -64,6 +64,10 @@ extension WorkerSettings {
             "kafka": .dictionary(kafka),
             "logLevel": .string(logLevel.rawValue),
             "credentialsFile": .string(credentialsFile ?? "none"),
+            "readAheadMessages": .stringConvertible(buffers.readAheadMessages),
+            "readAheadBytes": .stringConvertible(buffers.readAheadBytes),
+            "producerQueueMessages": .stringConvertible(buffers.producerQueueMessages),
+            "producerQueueBytes": .stringConvertible(buffers.producerQueueBytes),
         ]
     }
 }

@@ -22,6 +22,8 @@ package struct WorkerSettings: Sendable, Hashable {
     package var allowedHosts: [String] = []
     package var limits = Limits()
     package var timeouts = Timeouts()
+    /// What the worker holds of messages on their way in and out (see ``Buffers``).
+    package var buffers = Buffers()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
     package var summaryInterval: Duration = .seconds(30)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the

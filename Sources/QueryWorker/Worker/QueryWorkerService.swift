@@ -27,12 +27,7 @@ final class QueryWorkerService: Service, Sendable {
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
         let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, logger: logger)
-        let configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(
-                bootstrapServers: settings.bootstrapServers, clientID: settings.workerID,
-                additionalProperties: settings.kafkaProperties),
-            groupID: settings.groupID, topics: [settings.topics.requests], revokeTimeout: settings.timeouts.revoke,
-            bufferCapacity: max(64, settings.limits.maxInFlight), closeTimeout: ShutdownBudget.consumerClose)
+        let configuration = settings.consumerConfiguration(closeTimeout: ShutdownBudget.consumerClose)
         // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
         // alive forever.
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { [weak core] event in

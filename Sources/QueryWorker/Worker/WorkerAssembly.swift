@@ -47,18 +47,8 @@ package final class WorkerAssembly: Sendable {
         credentialsReloader = wiring.current.flatMap {
             CredentialsReloader(credentials: credentials, target: $0, logger: logger)
         }
-        var producerProperties = settings.kafkaProperties
-        producerProperties["message.max.bytes"] = producerProperties["message.max.bytes"]
-            ?? String(settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead)
         producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(
-                client: KafkaClientConfiguration(
-                    bootstrapServers: settings.bootstrapServers, clientID: settings.workerID,
-                    additionalProperties: producerProperties),
-                compression: .zstd,
-                messageMaxBytes: settings.limits.maxResultBytes + WorkerSettings.Limits.messageOverhead,
-                flushTimeout: ShutdownBudget.producerFlush),
-            logger: logger)
+            configuration: settings.producerConfiguration(flushTimeout: ShutdownBudget.producerFlush), logger: logger)
         worker = try QueryWorkerService(
             settings: settings, engine: engine, credentials: wiring.names, producer: producer, logger: logger)
     }

@@ -1,0 +1,29 @@
+import Kafka
+
+extension WorkerSettings {
+    /// The request consumer's configuration: the group, the read-ahead bounds (``Buffers``) and the librdkafka
+    /// properties passed through (applied last, so `kafka.queued.min.messages` overrides ``Buffers/readAheadMessages``).
+    func consumerConfiguration(closeTimeout: Duration) -> KafkaConsumerConfiguration {
+        KafkaConsumerConfiguration(
+            client: KafkaClientConfiguration(
+                bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: kafkaProperties),
+            groupID: groupID, topics: [topics.requests], revokeTimeout: timeouts.revoke,
+            // The consumer's own read-ahead (decoded messages waiting for the message loop): the loop takes at
+            // most maxInFlight before the gate holds it.
+            bufferCapacity: max(64, limits.maxInFlight), closeTimeout: closeTimeout,
+            prefetchMessages: buffers.readAheadMessages, prefetchBytes: buffers.readAheadBytes)
+    }
+
+    /// The outcome producer's configuration: zstd, a largest message that fits a result part, and the queue
+    /// bounds of ``Buffers``; `kafka.message.max.bytes` and other passed-through properties win.
+    func producerConfiguration(flushTimeout: Duration) -> KafkaProducerConfiguration {
+        var properties = kafkaProperties
+        let part = limits.maxResultBytes + Limits.messageOverhead
+        properties["message.max.bytes"] = properties["message.max.bytes"] ?? String(part)
+        return KafkaProducerConfiguration(
+            client: KafkaClientConfiguration(
+                bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: properties),
+            compression: .zstd, queueMaxMessages: buffers.producerQueueMessages,
+            queueMaxKilobytes: (buffers.producerQueueBytes + 1023) / 1024, messageMaxBytes: part, flushTimeout: flushTimeout)
+    }
+}
