@@ -39,15 +39,16 @@ struct HandleReuseTests {
     @Test("A per-request timeout holds for its request only, on a handle kept from a request without one")
     func timeoutDoesNotStick() async throws {
         try await TestSupport.withServer({ request in
-            if request.path == "/slow" { try await Task.sleep(for: .milliseconds(1500)) }
+            if request.path == "/slow" { try await Task.sleep(for: .milliseconds(4500)) }
             return .text(request.path)
         }) { server in
             try await TestSupport.withClient { client in
-                // Ends well with a 1 s limit: its handle goes back to the pool with that limit set.
-                let short = HTTPRequest(url: server.url("/fast"), options: HTTPRequestOptions(timeout: .seconds(1)))
+                // Ends well with a 3 s limit (room for the parallel suites' load): its handle goes back to the pool
+                // with that limit set.
+                let short = HTTPRequest(url: server.url("/fast"), options: HTTPRequestOptions(timeout: .seconds(3)))
                 let fast = try await client.execute(short)
                 #expect(fast.bodyString == "/fast")
-                // The client's own limit (120 s) on that handle: the answer after 1.5 s arrives.
+                // The client's own limit (120 s) on that handle: the answer after 4.5 s arrives.
                 let slow = try await client.execute(HTTPRequest(url: server.url("/slow")))
                 #expect(slow.bodyString == "/slow")
                 // And a shorter one again fires, on the handle kept from the request before.
