@@ -2,7 +2,7 @@
 # Query worker benchmarks, end to end (Kafka in, the sample feature server, Kafka out), each against a peer
 # measured in the same run. Not run by CI.
 #
-#   Benchmarks/run-worker-benchmark.sh [--repetitions N] [--only throughput|supersession|memory|credentials]
+#   Benchmarks/run-worker-benchmark.sh [--repetitions N] [--only throughput|supersession|memory|credentials|latency]
 #                                      [--strict] [--server-cpus LIST] [--worker-cpus LIST] [--requests N]
 #                                      [--supersessions N] [--parcels N] [--revocation-in-flight N]
 #
@@ -30,6 +30,14 @@
 #    an exchange, the portal's own server being federated with it), requests answered 498, time until all
 #    succeed, every outcome succeeded.
 #    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
+# 5. latency (issue 14, items 3 and 6): the README's own commands as child processes (`query-worker
+#    embedded-kafka` with the README's topics, `query-worker run --bootstrap-servers B --allowed-hosts
+#    127.0.0.1`, nothing else set). Pairs of requests on one task (the older one held at the server, the newer a
+#    parcels count the server answers in 20 ms): supersession = the newer request's Kafka timestamp to the older
+#    one's `superseded` outcome's (target p99 <= 25 ms); request -> outcome above the server's own time (target
+#    p50 <= 5 ms). Peer: the same worker with --fetch-wait-max 500ms (librdkafka's default, the worker's
+#    before it recognized the embedded cluster). Then `query-worker query --wait` processes: outcome published ->
+#    printed (target <= 100 ms); PEER_QUERY_WORKER=PATH also times that build's query (say, main's) against the same worker.
 #
 # Medians over --repetitions (default 3) runs per side; every worker run is a fresh process. Wrong outcomes
 # always fail the script (exit 1); a missed target only with --strict.
@@ -93,8 +101,8 @@ done
 [[ "$SUPERSESSIONS" =~ ^[1-9][0-9]*$ ]] || die "--supersessions must be a positive number"
 [[ -z "$PARCELS" || "$PARCELS" =~ ^[1-9][0-9]*$ ]] || die "--parcels must be a positive number"
 [[ "$REVOCATION_IN_FLIGHT" =~ ^[1-9][0-9]*$ ]] || die "--revocation-in-flight must be a positive number"
-[[ -z "$ONLY" || "$ONLY" == throughput || "$ONLY" == supersession || "$ONLY" == memory || "$ONLY" == credentials ]] \
-    || die "--only takes throughput, supersession, memory or credentials"
+[[ -z "$ONLY" || "$ONLY" == throughput || "$ONLY" == supersession || "$ONLY" == memory || "$ONLY" == credentials || "$ONLY" == latency ]] \
+    || die "--only takes throughput, supersession, memory, credentials or latency"
 PARCEL_ARGS=()
 [[ -n "$PARCELS" ]] && PARCEL_ARGS=(--parcels "$PARCELS")
 WRK="$(command -v wrk || true)"
@@ -188,6 +196,11 @@ if [[ -z "$ONLY" || "$ONLY" == credentials ]]; then
     SERVER_PID="$REVOCATION_PID"
     stop_server
     trap cleanup EXIT
+fi
+if [[ -z "$ONLY" || "$ONLY" == latency ]]; then
+    check_idle latency
+    "$BENCHMARK" latency --peer-query-worker "${PEER_QUERY_WORKER:-}" "${COMMON[@]}" || status=1
+    echo
 fi
 log "load after the run:$(uptime | sed 's/.*load average://')"
 (( status == 0 )) || log "FAILED (see above)"

@@ -33,6 +33,8 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.allowFreeWhere), help: .setting(.allowFreeWhere)) var allowFreeWhere: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
     @Option(name: .setting(.credentialsFile), help: .setting(.credentialsFile)) var credentialsFile: String?
+    // Latency (issue 14, items 3 and 6).
+    @Option(name: .setting(.fetchWaitMax), help: .setting(.fetchWaitMax)) var fetchWaitMax: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -64,6 +66,7 @@ struct SettingFlags: ParsableArguments {
             (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
             (.credentialsFile, credentialsFile),
+            (.fetchWaitMax, fetchWaitMax),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -14,7 +14,9 @@ struct WorkerBenchmarkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker-benchmark",
         abstract: "The query worker end to end against wrk, the raw engine and the sample server.",
-        subcommands: [ThroughputBenchmark.self, SupersessionBenchmark.self, MemoryBenchmark.self, CredentialsBenchmark.self]
+        subcommands: [
+            ThroughputBenchmark.self, SupersessionBenchmark.self, MemoryBenchmark.self, CredentialsBenchmark.self, LatencyBenchmark.self,
+        ]
     )
 }
 

@@ -30,7 +30,7 @@ final class QueryWorkerService: Service, Sendable {
         let configuration = KafkaConsumerConfiguration(
             client: KafkaClientConfiguration(
                 bootstrapServers: settings.bootstrapServers, clientID: settings.workerID,
-                additionalProperties: settings.kafkaProperties),
+                additionalProperties: settings.consumerKafkaProperties),
             groupID: settings.groupID, topics: [settings.topics.requests], revokeTimeout: settings.timeouts.revoke,
             bufferCapacity: max(64, settings.limits.maxInFlight), closeTimeout: ShutdownBudget.consumerClose)
         // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
