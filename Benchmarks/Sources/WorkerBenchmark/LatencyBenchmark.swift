@@ -19,9 +19,9 @@ struct LatencyBenchmark: AsyncParsableCommand {
 
             A pair: request A (legacy layer, task T) is published; once the server sees A's query, request B \
             (a parcels count, task T) is published. Supersession = A's `superseded` outcome's Kafka timestamp \
-            minus B's; request → outcome above the server = B's outcome's timestamp minus B's minus \
-            --server-latency-ms (the server's computing, well under a millisecond for a count, is counted as \
-            the worker's). Requests are published with linger 0, as an interactive client would; all \
+            minus B's. Then request C (the same count, a task of its own, superseding nothing): request → \
+            outcome above the server = C's outcome's timestamp minus C's minus the server's time for C's \
+            queries (each held --server-latency-ms; their computing is counted as the worker's). Requests are published with linger 0, as an interactive client would; all \
             timestamps are Kafka's (CreateTime, whole milliseconds, one machine's clock).
 
             query --wait (README side only): `query-worker query --bootstrap-servers B --wait` for a parcels \
@@ -134,11 +134,21 @@ struct LatencyBenchmark: AsyncParsableCommand {
         try await stack.publish(key: task, value: newer)
         let stamps = try await stack.stamps(of: ["\(name)-a", "\(name)-b"])
         guard stamps[0].status == "superseded", stamps[1].status == "succeeded",
-            let olderOutcome = stamps[0].outcomeMs, let newerRequest = stamps[1].requestMs, let newerOutcome = stamps[1].outcomeMs
+            let olderOutcome = stamps[0].outcomeMs, let newerRequest = stamps[1].requestMs
         else { throw BenchmarkError("pair \(name): expected superseded and succeeded, got \(stamps)") }
+        // Request → outcome on a request of its own task, which supersedes nothing: B's outcome also waits
+        // for A's cancellation.
+        let alone = RequestFactory.requestJSON(
+            requestId: "\(name)-c", taskId: "\(task)-c", layerURL: server.layerURL(.parcels), spec, result: "count")
+        let beforeAlone = server.statistics.recentRequests.last?.sequence ?? watch
+        try await stack.publish(key: "\(task)-c", value: alone)
+        let aloneStamps = try await stack.stamps(of: ["\(name)-c"])[0]
+        let serverMs = Self.serverTimeMs(after: beforeAlone, server: server, latencyMs: serverLatencyMs)
+        guard aloneStamps.status == "succeeded", let aloneRequest = aloneStamps.requestMs, let aloneOutcome = aloneStamps.outcomeMs
+        else { throw BenchmarkError("request \(name)-c: expected succeeded, got \(aloneStamps)") }
         return PairSample(
             supersessionMs: Double(olderOutcome - newerRequest),
-            aboveServerMs: Double(newerOutcome - newerRequest - Int64(serverLatencyMs)))
+            aboveServerMs: Double(aloneOutcome - aloneRequest) - serverMs.milliseconds, serverQueries: serverMs.queries)
     }
 
     private func queryWait(_ queryWorker: String, _ requestId: String, stack: LatencyStack, server: SampleFeatureServer) async throws -> QuerySample {
@@ -160,6 +170,28 @@ struct LatencyBenchmark: AsyncParsableCommand {
         return QuerySample(
             outcomeToPrintedMs: printed.readAtMs - Double(outcomeMs), requestToPrintedMs: printed.readAtMs - Double(requestMs),
             commandMs: (ended - started).milliseconds)
+    }
+
+    /// The server's own time for the newer request: the union of its parcels queries' intervals (each held
+    /// `latencyMs` from its arrival; the count's computing, well under a millisecond, is left to the worker's
+    /// side), so two queries one after the other count twice and two at once count once.
+    static func serverTimeMs(after sequence: Int, server: SampleFeatureServer, latencyMs: Int) -> (milliseconds: Double, queries: Int) {
+        let arrivals = server.statistics.recentRequests
+            .filter { $0.sequence > sequence && $0.isQuery && $0.layer == .parcels }
+            .compactMap(\.receivedAt).sorted()
+        let length = Duration.milliseconds(latencyMs)
+        var total = Duration.zero
+        var covered: ContinuousClock.Instant?
+        for start in arrivals {
+            let end = start + length
+            if let reached = covered, reached > start {
+                if end > reached { total += end - reached }
+            } else {
+                total += length
+            }
+            covered = max(covered ?? end, end)
+        }
+        return (total.milliseconds, arrivals.count)
     }
 
     /// Waits until the server sees a query of the held (legacy) layer after sequence `last`; returns its sequence.

@@ -10,8 +10,10 @@ enum LatencySide: String {
 struct PairSample {
     /// B's request → A's `superseded` outcome.
     var supersessionMs: Double
-    /// B's request → B's outcome, minus the server's own time.
+    /// C's request → C's outcome (a request superseding nothing), minus the server's own time.
     var aboveServerMs: Double
+    /// How many parcels queries the server saw for C.
+    var serverQueries: Int
 }
 
 /// One `query --wait`, in milliseconds.
@@ -36,7 +38,8 @@ struct LatencyRun {
     var aboveServer: Distribution { Distribution(pairs.map(\.aboveServerMs)) }
 
     var summary: String {
-        var text = "\(pairs.count) pairs; supersession \(supersession.text); request -> outcome above the server \(aboveServer.text)"
+        let queries = Set(pairs.map(\.serverQueries)).sorted().map(String.init).joined(separator: "/")
+        var text = "\(pairs.count) pairs (\(queries) server queries per request); supersession \(supersession.text); request -> outcome above the server \(aboveServer.text)"
         if !query.isEmpty {
             text += "; query --wait: outcome -> printed \(Distribution(query.map(\.outcomeToPrintedMs)).text), "
                 + "command \(Distribution(query.map(\.commandMs)).text)"
@@ -79,9 +82,9 @@ struct LatencyResults {
         output(header.joined(separator: " | "))
         output(header.map { String(repeating: "-", count: $0.count) }.joined(separator: "-|-"))
         row("README: B published -> A superseded", readme.map(\.supersession), note: "   <- target p99")
-        row("README: B published -> B outcome, minus server time", readme.map(\.aboveServer), note: "   <- target p50")
+        row("README: C published -> C outcome, minus server time", readme.map(\.aboveServer), note: "   <- target p50")
         row("peer (500 ms): B published -> A superseded", peer.map(\.supersession))
-        row("peer (500 ms): B published -> B outcome, minus server", peer.map(\.aboveServer))
+        row("peer (500 ms): C published -> C outcome, minus server", peer.map(\.aboveServer))
         let queries = readme.filter { !$0.query.isEmpty }
         row("query --wait: outcome published -> printed", queries.map { Distribution($0.query.map(\.outcomeToPrintedMs)) }, note: "   <- target")
         row("query --wait: request published -> printed", queries.map { Distribution($0.query.map(\.requestToPrintedMs)) })

@@ -45,7 +45,7 @@ struct QuerySession {
     let kafka: QueryKafkaSettings
     /// The message key: the taskId (the requestId when a request has no taskId).
     let key: String
-    /// The request whose outcome ``publishAndWait(timeout:published:)`` waits for.
+    /// The request whose outcome ``publishAndWait(timeout:published:received:)`` waits for.
     let requestId: String
     let value: [UInt8]
     let logger: Logger
@@ -103,12 +103,17 @@ struct QuerySession {
     static let clockSkewAllowance: Int64 = 30_000
 
     /// Resolves where the outcome topics end now, publishes (calling `published` once the broker has the
-    /// request), and returns the request's outcome, or `nil` when none came within `timeout`.
+    /// request), and returns the request's outcome, or `nil` when none came within `timeout`. `received` is
+    /// handed the outcome as soon as it is complete, before the reader is stopped (which takes a poll's time).
     ///
     /// The reader's start offsets are fixed before the request is published, so its outcome, which comes
     /// later, is read however fast the worker is, and nothing older than this call is (see
     /// ``OutcomeStream``); the fetch wait is chosen for the cluster (``ClusterFetchWait``).
-    func publishAndWait(timeout: Duration, published: () -> Void) async throws -> OutcomeCollector.Completed? {
+    func publishAndWait(
+        timeout: Duration,
+        published: () -> Void,
+        received: (OutcomeCollector.Completed) throws -> Void
+    ) async throws -> OutcomeCollector.Completed? {
         let topics = [kafka.settings.topics.results, kafka.settings.topics.errors]
         let settings = await ClusterFetchWait.resolve(kafka.settings, logger: logger)
         let now = WallClock.nowMilliseconds()
@@ -120,7 +125,9 @@ struct QuerySession {
             ) { stream in
                 try await publish()
                 published()
-                return try await stream.next()
+                let completed = try await stream.next()
+                if let completed { try received(completed) }
+                return completed
             }
         } catch let error as KafkaError {
             throw CommandFailure(
