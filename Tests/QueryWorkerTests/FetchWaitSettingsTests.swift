@@ -10,7 +10,7 @@ import Testing
         #expect(settings.fetchWaitMax == nil && settings.fetchWaitNeedsCluster)
         #expect(settings.consumerKafkaProperties["fetch.wait.max.ms"] == nil)
         let embedded = settings.resolvingFetchWait(clusterIsEmbedded: true)
-        #expect(embedded.consumerKafkaProperties["fetch.wait.max.ms"] == "5")
+        #expect(embedded.consumerKafkaProperties["fetch.wait.max.ms"] == "2")
         let real = settings.resolvingFetchWait(clusterIsEmbedded: false)
         #expect(real.consumerKafkaProperties["fetch.wait.max.ms"] == "500")
         #expect(real.kafkaProperties["fetch.wait.max.ms"] == nil, "the producer's properties stay as configured")

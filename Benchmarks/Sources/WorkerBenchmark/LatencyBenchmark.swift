@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchmarkSupport
+import CurlHTTP
 import Foundation
 import Logging
 import SampleFeatureServer
@@ -73,25 +74,28 @@ struct LatencyBenchmark: AsyncParsableCommand {
         output("worker-benchmark latency: \(pairs) pairs (peer \(peerPairs); +\(warmups) warm-up) and \(queries) query --wait "
             + "per run, \(common.repetitions) runs, sides alternating; server time \(serverLatencyMs) ms per parcels query")
         var results = LatencyResults()
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: logger)
         do {
             for repetition in 0..<common.repetitions {
                 for side in repetition % 2 == 0 ? [LatencySide.readme, .peer] : [.peer, .readme] {
-                    let run = try await measure(side, repetition: repetition, server: server, work: work, logger: logger)
+                    let run = try await measure(side, repetition: repetition, server: server, client: client, work: work, logger: logger)
                     output("run \(repetition + 1): \(side.rawValue): " + run.summary)
                     results.append(run, side: side)
                 }
             }
         } catch {
+            await client.shutdown()
             await server.shutdown()
             throw error
         }
+        await client.shutdown()
         await server.shutdown()
         let passed = results.printTable(repetitions: common.repetitions)
         if common.strict && !passed { throw ExitCode(1) }
     }
 
     private func measure(
-        _ side: LatencySide, repetition: Int, server: SampleFeatureServer, work: WorkDirectory, logger: Logger
+        _ side: LatencySide, repetition: Int, server: SampleFeatureServer, client: HTTPClient, work: WorkDirectory, logger: Logger
     ) async throws -> LatencyRun {
         let name = "\(side == .readme ? "readme" : "peer")-\(repetition)"
         let stack = try await LatencyStack.start(
@@ -102,7 +106,9 @@ struct LatencyBenchmark: AsyncParsableCommand {
             var watch = server.statistics.recentRequests.last?.sequence ?? 0
             let count = (side == .readme ? pairs : peerPairs) + warmups
             for index in 0..<count {
-                let sample = try await pair("\(name)-\(index)", seed: UInt64(repetition * 10_000 + index), stack: stack, server: server, watch: &watch)
+                let sample = try await pair(
+                    "\(name)-\(index)", seed: UInt64(repetition * 10_000 + index), stack: stack, server: server, client: client,
+                    watch: &watch)
                 if index >= warmups { run.add(sample) }
             }
             if side == .readme {
@@ -121,7 +127,9 @@ struct LatencyBenchmark: AsyncParsableCommand {
         }
     }
 
-    private func pair(_ name: String, seed: UInt64, stack: LatencyStack, server: SampleFeatureServer, watch: inout Int) async throws -> PairSample {
+    private func pair(
+        _ name: String, seed: UInt64, stack: LatencyStack, server: SampleFeatureServer, client: HTTPClient, watch: inout Int
+    ) async throws -> PairSample {
         let task = "task-\(name)"
         let spec = RequestFactory.specs(count: 1, seed: seed)[0]
         let held = QuerySpec(whereClause: "1=1", xmin: spec.xmin, ymin: spec.ymin, xmax: spec.xmax, ymax: spec.ymax)
@@ -146,9 +154,11 @@ struct LatencyBenchmark: AsyncParsableCommand {
         let serverMs = Self.serverTimeMs(after: beforeAlone, server: server, latencyMs: serverLatencyMs)
         guard aloneStamps.status == "succeeded", let aloneRequest = aloneStamps.requestMs, let aloneOutcome = aloneStamps.outcomeMs
         else { throw BenchmarkError("request \(name)-c: expected succeeded, got \(aloneStamps)") }
+        let directMs = try await Self.directServerMs(after: beforeAlone, server: server, client: client)
         return PairSample(
             supersessionMs: Double(olderOutcome - newerRequest),
-            aboveServerMs: Double(aloneOutcome - aloneRequest) - serverMs.milliseconds, serverQueries: serverMs.queries)
+            aboveServerMs: Double(aloneOutcome - aloneRequest) - serverMs.milliseconds, serverQueries: serverMs.queries,
+            aboveDirectMs: Double(aloneOutcome - aloneRequest) - directMs)
     }
 
     private func queryWait(_ queryWorker: String, _ requestId: String, stack: LatencyStack, server: SampleFeatureServer) async throws -> QuerySample {
@@ -192,6 +202,25 @@ struct LatencyBenchmark: AsyncParsableCommand {
             covered = max(covered ?? end, end)
         }
         return (total.milliseconds, arrivals.count)
+    }
+
+    /// The server's own time for the worker's first parcels query after `sequence`, seen from outside: the
+    /// same request (path and parameters as the server recorded them) sent again from here over loopback,
+    /// timed from send to the whole answer. It includes the fault's timer overshoot and the count's computing,
+    /// which the fault's length leaves out.
+    static func directServerMs(after sequence: Int, server: SampleFeatureServer, client: HTTPClient) async throws -> Double {
+        guard let record = server.statistics.recentRequests.first(where: { $0.sequence > sequence && $0.isQuery && $0.layer == .parcels }),
+            let root = server.baseURL.range(of: "/arcgis/rest/services").map({ String(server.baseURL[..<$0.lowerBound]) })
+        else { throw BenchmarkError("the server recorded no parcels query to replay") }
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        func encoded(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text }
+        let query = record.parameters.map { "\(encoded($0.name))=\(encoded($0.value))" }.joined(separator: "&")
+        let started = ContinuousClock.now
+        let response = try await client.execute(HTTPRequest(url: root + record.path + "?" + query))
+        let elapsed = ContinuousClock.now - started
+        guard response.status == 200 else { throw BenchmarkError("the replayed query answered \(response.status)") }
+        return elapsed.milliseconds
     }
 
     /// Waits until the server sees a query of the held (legacy) layer after sequence `last`; returns its sequence.

@@ -14,6 +14,8 @@ struct PairSample {
     var aboveServerMs: Double
     /// How many parcels queries the server saw for C.
     var serverQueries: Int
+    /// C's request → C's outcome, minus the same query sent directly to the server (``LatencyBenchmark/directServerMs(after:server:client:)``).
+    var aboveDirectMs: Double
 }
 
 /// One `query --wait`, in milliseconds.
@@ -36,10 +38,11 @@ struct LatencyRun {
 
     var supersession: Distribution { Distribution(pairs.map(\.supersessionMs)) }
     var aboveServer: Distribution { Distribution(pairs.map(\.aboveServerMs)) }
+    var aboveDirect: Distribution { Distribution(pairs.map(\.aboveDirectMs)) }
 
     var summary: String {
         let queries = Set(pairs.map(\.serverQueries)).sorted().map(String.init).joined(separator: "/")
-        var text = "\(pairs.count) pairs (\(queries) server queries per request); supersession \(supersession.text); request -> outcome above the server \(aboveServer.text)"
+        var text = "\(pairs.count) pairs (\(queries) server queries per request); supersession \(supersession.text); request -> outcome above the server \(aboveServer.text) (above a direct request \(aboveDirect.text))"
         if !query.isEmpty {
             text += "; query --wait: outcome -> printed \(Distribution(query.map(\.outcomeToPrintedMs)).text), "
                 + "command \(Distribution(query.map(\.commandMs)).text)"
@@ -82,7 +85,8 @@ struct LatencyResults {
         output(header.joined(separator: " | "))
         output(header.map { String(repeating: "-", count: $0.count) }.joined(separator: "-|-"))
         row("README: B published -> A superseded", readme.map(\.supersession), note: "   <- target p99")
-        row("README: C published -> C outcome, minus server time", readme.map(\.aboveServer), note: "   <- target p50")
+        row("README: C published -> C outcome, minus the fault's length", readme.map(\.aboveServer))
+        row("README: C published -> C outcome, minus a direct request", readme.map(\.aboveDirect), note: "   <- target p50")
         row("peer (500 ms): B published -> A superseded", peer.map(\.supersession))
         row("peer (500 ms): C published -> C outcome, minus server", peer.map(\.aboveServer))
         let queries = readme.filter { !$0.query.isEmpty }
@@ -95,7 +99,9 @@ struct LatencyResults {
         output("Kafka timestamps are whole milliseconds; 'printed' is when this process read the line (real-time clock).")
 
         let supersessionP99 = median(readme.map(\.supersession.p99))
-        let aboveP50 = median(readme.map(\.aboveServer.p50))
+        // The server's own time as a direct request of the same query takes: the fault's length leaves out
+        // its timer's overshoot and the count's computing.
+        let aboveP50 = median(readme.map(\.aboveDirect.p50))
         let printedMax = median(queries.map { Distribution($0.query.map(\.outcomeToPrintedMs)).max })
         var passed = true
         func verdict(_ label: String, _ value: Double, _ target: Double) {
@@ -105,7 +111,7 @@ struct LatencyResults {
         }
         output("")
         verdict("supersession p99", supersessionP99, Self.supersessionTargetP99Ms)
-        verdict("request -> outcome above the server, p50", aboveP50, Self.aboveServerTargetP50Ms)
+        verdict("request -> outcome above the server (a direct request), p50", aboveP50, Self.aboveServerTargetP50Ms)
         if !queries.isEmpty { verdict("query --wait outcome -> printed, max", printedMax, Self.printedTargetMs) }
         return passed
     }

@@ -150,7 +150,7 @@ extension SettingsKey {
     // Latency (issue 14, items 3 and 6).
     package static let fetchWaitMax = SettingsKey(
         "fetchWaitMax", .duration,
-        "Longest an idle fetch waits for data (librdkafka fetch.wait.max.ms); unset: 500ms, 5ms on the embedded cluster.")
+        "Longest an idle fetch waits for data (librdkafka fetch.wait.max.ms); unset: 500ms, 2ms on the embedded cluster.")
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [
