@@ -3,7 +3,7 @@
 # measured in the same run. Not run by CI.
 #
 #   Benchmarks/run-worker-benchmark.sh [--repetitions N]
-#                                      [--only throughput|supersession|memory|credentials|cpu|scale]
+#                                      [--only throughput|supersession|memory|credentials|cpu|scale|latency]
 #                                      [--strict] [--server-cpus LIST] [--worker-cpus LIST] [--requests N]
 #                                      [--supersessions N] [--parcels N] [--revocation-in-flight N]
 #                                      [--scale-servers N]
@@ -53,6 +53,14 @@
 #    outcomes per worker. SCALE_ARGS="..." adds options (say "--workers 1,2 --partitions 6").
 # The cpu benchmark installs Benchmarks/requirements-bench.txt (aiokafka, aiohttp, ...) into the repository's
 # .venv (created if missing) when that file changed; PYTHON=PATH uses another interpreter that has them.
+# 7. latency (issue 14, items 3 and 6): the README's own commands as child processes (`query-worker
+#    embedded-kafka` with the README's topics, `query-worker run --bootstrap-servers B --allowed-hosts
+#    127.0.0.1`, nothing else set). Pairs of requests on one task (the older one held at the server, the newer a
+#    parcels count the server answers in 20 ms): supersession = the newer request's Kafka timestamp to the older
+#    one's `superseded` outcome's (target p99 <= 25 ms); request -> outcome above the server's own time (target
+#    p50 <= 5 ms). Peer: the same worker with --fetch-wait-max 500ms (librdkafka's default, the worker's
+#    before it recognized the embedded cluster). Then `query-worker query --wait` processes: outcome published ->
+#    printed (target <= 100 ms); PEER_QUERY_WORKER=PATH also times that build's query (say, main's) against the same worker.
 #
 # Medians over --repetitions (default 3) runs per side; every worker run is a fresh process. Wrong outcomes
 # always fail the script (exit 1); a missed target only with --strict.
@@ -120,8 +128,8 @@ done
 [[ "$REVOCATION_IN_FLIGHT" =~ ^[1-9][0-9]*$ ]] || die "--revocation-in-flight must be a positive number"
 [[ "$SCALE_SERVERS" =~ ^[1-9][0-9]*$ ]] || die "--scale-servers must be a positive number"
 case "$ONLY" in
-    ""|throughput|supersession|memory|credentials|cpu|scale) ;;
-    *) die "--only takes throughput, supersession, memory, credentials, cpu or scale" ;;
+    ""|throughput|supersession|memory|credentials|cpu|scale|latency) ;;
+    *) die "--only takes throughput, supersession, memory, credentials, cpu, scale or latency" ;;
 esac
 PARCEL_ARGS=()
 [[ -n "$PARCELS" ]] && PARCEL_ARGS=(--parcels "$PARCELS")
@@ -261,6 +269,11 @@ if [[ -z "$ONLY" || "$ONLY" == scale ]]; then
     driver scale "${scale_args[@]}" --requests "$REQUESTS" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${SCALE_ARGS:-} || status=1
     stop_scale_servers
     trap cleanup EXIT
+    echo
+fi
+if [[ -z "$ONLY" || "$ONLY" == latency ]]; then
+    check_idle latency
+    "$BENCHMARK" latency --peer-query-worker "${PEER_QUERY_WORKER:-}" "${COMMON[@]}" || status=1
     echo
 fi
 log "load after the run:$(uptime | sed 's/.*load average://')"

@@ -88,8 +88,10 @@ struct DemoCommand: AsyncParsableCommand {
         let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
         let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
         // 90 s for the public phases, and the secured phase's download (about 80 s) and the rest of it.
+        // The demo's topics are new: reading them from the beginning reads exactly the demo's outcomes.
         return try await OutcomeStream.withStream(
-            client: client, topics: [topics.results, topics.errors], wanted: wanted,
+            client: client, fetchWaitMax: EmbeddedKafkaCluster.fetchWaitMax, topics: [topics.results, topics.errors],
+            start: .beginning, wanted: wanted,
             deadline: .now.advanced(by: .seconds(90 + 150)), logger: logger
         ) { stream in
             var report = DemoReport(labels: plan.labels)

@@ -56,7 +56,8 @@ struct RunCommand: AsyncParsableCommand {
         let logger = Logger(label: "query-worker")
         for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
         logger.info("starting", metadata: credentials.startupMetadata(loaded.settings))
-        let assembly = try WorkerAssembly(settings: loaded.settings, credentials: credentials, logger: logger)
+        let settings = await ClusterFetchWait.resolve(loaded.settings, logger: logger)
+        let assembly = try WorkerAssembly(settings: settings, credentials: credentials, logger: logger)
         try await assembly.run(logger: logger)
     }
 }

@@ -37,6 +37,8 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.readAheadBytes), help: .setting(.readAheadBytes)) var readAheadBytes: String?
     @Option(name: .setting(.producerQueueMessages), help: .setting(.producerQueueMessages)) var producerQueueMessages: String?
     @Option(name: .setting(.producerQueueBytes), help: .setting(.producerQueueBytes)) var producerQueueBytes: String?
+    // Latency (issue 14, items 3 and 6).
+    @Option(name: .setting(.fetchWaitMax), help: .setting(.fetchWaitMax)) var fetchWaitMax: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -70,6 +72,7 @@ struct SettingFlags: ParsableArguments {
             (.credentialsFile, credentialsFile),
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
+            (.fetchWaitMax, fetchWaitMax),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -16,7 +16,7 @@ struct WorkerBenchmarkCommand: AsyncParsableCommand {
         abstract: "The query worker end to end against wrk, the raw engine and the sample server.",
         subcommands: [
             ThroughputBenchmark.self, SupersessionBenchmark.self, MemoryBenchmark.self, CredentialsBenchmark.self,
-            CPUBenchmark.self, ScaleBenchmark.self,
+            CPUBenchmark.self, ScaleBenchmark.self, LatencyBenchmark.self,
         ]
     )
 }

@@ -147,12 +147,17 @@ extension SettingsKey {
     package static let credentialsFile = SettingsKey(
         "credentialsFile", .text,
         "The operator's credentials file (JSON): credentials requests may use, by name and URL scope; reloaded on change.")
+    // Latency (issue 14, items 3 and 6).
+    package static let fetchWaitMax = SettingsKey(
+        "fetchWaitMax", .duration,
+        "Longest an idle fetch waits for data (librdkafka fetch.wait.max.ms); unset: 500ms, 2ms on the embedded cluster.")
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
+        fetchWaitMax,
     ] + bufferKeys
 
     /// The key with this name, if it is a fixed one.

@@ -6,7 +6,7 @@ extension WorkerSettings {
     func consumerConfiguration(closeTimeout: Duration) -> KafkaConsumerConfiguration {
         KafkaConsumerConfiguration(
             client: KafkaClientConfiguration(
-                bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: kafkaProperties),
+                bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: consumerKafkaProperties),
             groupID: groupID, topics: [topics.requests], revokeTimeout: timeouts.revoke,
             // The consumer's own read-ahead (decoded messages waiting for the message loop): the loop takes at
             // most maxInFlight before the gate holds it.

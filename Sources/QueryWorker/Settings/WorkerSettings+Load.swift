@@ -85,6 +85,7 @@ struct SettingsResolver {
         let includeBuiltIns = try find(.includeBuiltInQueries)?.bool() ?? true
         settings.namedQueries = try mergedNamedQueries(includeBuiltIns: includeBuiltIns)
         settings.kafkaProperties = try mergedKafkaProperties()
+        try resolveFetchWait(&settings)
         try checkMessageSize(settings)
         try SettingsValidation.topicsDiffer(settings.topics, origins: origins)
         return settings

@@ -37,6 +37,9 @@ package struct WorkerSettings: Sendable, Hashable {
     /// The operator's credentials file (see `CredentialsFile`); `nil` for a worker without credentials, which
     /// queries public services only. Read and checked at start, then watched (``CredentialsReloader``).
     package var credentialsFile: String?
+    /// How long the consumer's idle fetch waits for data (`fetch.wait.max.ms`); `nil` until resolved at start
+    /// (``resolvingFetchWait(clusterIsEmbedded:)``). See ``consumerKafkaProperties``.
+    package var fetchWaitMax: Duration?
 
     package init() {}
 

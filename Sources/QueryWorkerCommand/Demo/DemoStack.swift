@@ -64,6 +64,7 @@ struct DemoStack {
 
     /// Runs the worker and a request producer while `body` runs, then shuts everything down in order.
     func run<T: Sendable>(_ body: (KafkaProducer) async throws -> T) async throws -> T {
+        let settings = await ClusterFetchWait.resolve(self.settings, logger: logger)
         let assembly = try WorkerAssembly(settings: settings, logger: logger)
         let workers = assembly.serviceGroup(handlesSignals: false, logger: logger)
         let producer = try KafkaProducer(

@@ -4,28 +4,33 @@ import Logging
 
 /// Whole outcomes read from the results and errors topics.
 ///
-/// The consumer joins a consumer group of its own (a fresh id each time) and reads both topics **from their
-/// beginning**, skipping other requests' outcomes by their `request-id` header without parsing them. Reading
-/// from the end would be cheaper on a long topic, but it races: librdkafka resolves "the end" only after the
-/// partitions are assigned, by a round trip of its own, and a fast worker (a rejection takes a millisecond)
-/// can publish the outcome before that — the reader would then wait for an outcome it already skipped.
-/// From the beginning, the outcome is found whenever it was published. Nothing is committed, so the group
-/// leaves no offsets behind.
+/// The reader joins no group: it is given every partition of both topics and reads from a start it resolved
+/// to concrete offsets before returning the stream (``Start``), skipping other requests' outcomes by their
+/// `request-id` header without parsing them. `query --wait` starts at the time it publishes the request:
+/// the offsets are fixed before the request exists, so its outcome, published later, is always read, and
+/// hours of older outcomes on a production topic are not. The demo, whose topics are new, reads from the
+/// beginning. Nothing is committed.
 ///
-/// One iterator for the stream's whole life: an iterator takes messages in batches, and a second one would
-/// drop the rest of the first one's batch.
+/// One iterator for the stream's whole life.
 struct OutcomeStream {
-    let consumer: KafkaConsumer
+    /// Where reading starts.
+    enum Start: Sendable {
+        /// Every message the topics still hold.
+        case beginning
+        /// The first message stamped at or after this time (milliseconds since the epoch) in each partition,
+        /// or the partition's end when it holds none yet.
+        case timestampMs(Int64)
+    }
+
     /// Outcome messages stamped (by their producer, in milliseconds since the epoch) before this are
     /// skipped: an earlier request's outcome under a reused requestId is not this request's.
     let notBeforeMs: Int64?
-    private var iterator: KafkaConsumerMessages.AsyncIterator
+    private var iterator: AsyncThrowingStream<KafkaConsumerMessage, any Error>.AsyncIterator
     private var collector: OutcomeCollector
 
-    init(consumer: KafkaConsumer, wanted: Set<String>?, notBeforeMs: Int64?) {
-        self.consumer = consumer
+    init(reader: KafkaPartitionReader, wanted: Set<String>?, notBeforeMs: Int64?) {
         self.notBeforeMs = notBeforeMs
-        iterator = consumer.messages.makeAsyncIterator()
+        iterator = reader.messages.makeAsyncIterator()
         collector = OutcomeCollector(wanted: wanted)
     }
 
@@ -40,38 +45,47 @@ struct OutcomeStream {
         return nil
     }
 
-    /// Runs `body` with a stream over `topics` that ends at `deadline`, then stops the consumer.
+    /// How long looking up the topics' partitions and start offsets may take.
+    static let lookupTimeout: Duration = .seconds(15)
+
+    /// Runs `body` with a stream over `topics` from `start` that ends at `deadline`, then stops the reader.
     ///
-    /// The deadline stops the consumer rather than racing each read, so `body` sees a `nil` from
-    /// ``next()`` and can report what is missing.
+    /// The partitions and start offsets are resolved before `body` runs. The deadline stops the reader
+    /// rather than racing each read, so `body` sees a `nil` from ``next()`` and can report what is missing.
     static func withStream<T>(
         client: KafkaClientConfiguration,
+        fetchWaitMax: Duration?,
         topics: [String],
+        start: Start,
         wanted: Set<String>?,
         notBeforeMs: Int64? = nil,
         deadline: ContinuousClock.Instant,
         logger: Logger,
         _ body: (inout OutcomeStream) async throws -> T
     ) async throws -> T {
-        let consumer = try KafkaConsumer(
-            configuration: KafkaConsumerConfiguration(
-                client: client, groupID: "query-worker-reader-\(UUID().uuidString.prefix(12).lowercased())",
-                topics: topics, autoOffsetReset: .earliest),
-            logger: logger)
+        let reader = try KafkaPartitionReader(client: client, fetchWaitMax: fetchWaitMax, logger: logger)
+        let partitions = try await reader.partitions(of: topics, timeout: lookupTimeout)
+        switch start {
+        case .beginning:
+            try reader.assign(Dictionary(uniqueKeysWithValues: partitions.map { ($0, KafkaPartitionReader.beginning) }))
+        case .timestampMs(let timestampMs):
+            let offsets = try await reader.startOffsets(atOrAfterTimestampMs: timestampMs, of: partitions, timeout: lookupTimeout)
+            try reader.assign(offsets)
+        }
         return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await consumer.run() }
+            group.addTask { try await reader.run() }
             group.addTask {
                 try? await Task.sleep(until: deadline)
-                consumer.triggerGracefulShutdown()
+                reader.triggerGracefulShutdown()
             }
-            var stream = OutcomeStream(consumer: consumer, wanted: wanted, notBeforeMs: notBeforeMs)
+            var stream = OutcomeStream(reader: reader, wanted: wanted, notBeforeMs: notBeforeMs)
             let result: Result<T, any Error>
             do {
                 result = .success(try await body(&stream))
             } catch {
                 result = .failure(error)
             }
-            consumer.triggerGracefulShutdown()
+            reader.triggerGracefulShutdown()
             group.cancelAll()
             try await group.waitForAll()
             return try result.get()

@@ -105,6 +105,8 @@ struct QueryCommand: AsyncParsableCommand {
         let waitTimeout = self.waitTimeout ?? DurationArgument(seconds: 60)
         let completed = try await session.publishAndWait(timeout: waitTimeout.duration) {
             if !json, !reassembled { printLine(draft.requestId) }
+        } received: { completed in
+            try printOutcome(completed, draft: draft)
         }
         guard let completed else {
             printError(
@@ -113,6 +115,11 @@ struct QueryCommand: AsyncParsableCommand {
                     + "at \(kafka.settings.bootstrapServers.joined(separator: ","))?")
             throw ExitCode(1)
         }
+        guard completed.outcome.isResult else { throw ExitCode(2) }
+    }
+
+    /// Prints an outcome as the flags ask; called as soon as it is complete, before the reader stops.
+    private func printOutcome(_ completed: OutcomeCollector.Completed, draft: RequestDraft) throws {
         if json {
             for part in completed.parts { printLine(String(decoding: part, as: UTF8.self)) }
         } else if reassembled {
@@ -121,7 +128,6 @@ struct QueryCommand: AsyncParsableCommand {
             let features = draft.query.result == "features" ? try OutcomeJSON.featureCollections(parts: completed.parts) : []
             printLine(OutcomeText.block(completed.outcome, features: features))
         }
-        guard completed.outcome.isResult else { throw ExitCode(2) }
     }
 }
 

@@ -45,7 +45,7 @@ struct QuerySession {
     let kafka: QueryKafkaSettings
     /// The message key: the taskId (the requestId when a request has no taskId).
     let key: String
-    /// The request whose outcome ``publishAndWait(timeout:published:)`` waits for.
+    /// The request whose outcome ``publishAndWait(timeout:published:received:)`` waits for.
     let requestId: String
     let value: [UInt8]
     let logger: Logger
@@ -72,8 +72,9 @@ struct QuerySession {
         let message = KafkaProducerMessage(
             topic: kafka.settings.topics.requests, key: Array(key.utf8), value: value)
         let producer = try KafkaProducer(
+            // No linger: there is one message, and waiting to batch it would only delay it.
             configuration: KafkaProducerConfiguration(
-                client: kafka.client(id: "query-worker-query"), messageTimeout: Self.publishTimeout),
+                client: kafka.client(id: "query-worker-query"), linger: .zero, messageTimeout: Self.publishTimeout),
             logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await producer.run() }
@@ -101,20 +102,37 @@ struct QuerySession {
     /// clock may be behind ours. Older outcomes under the same requestId belong to an earlier request.
     static let clockSkewAllowance: Int64 = 30_000
 
-    /// Starts reading the outcome topics, publishes (calling `published` once the broker has the request),
-    /// and returns the request's outcome, or `nil` when none came within `timeout`. The reader starts first
-    /// only to save time: it reads from the beginning, so the order does not matter for correctness (see
-    /// ``OutcomeStream``).
-    func publishAndWait(timeout: Duration, published: () -> Void) async throws -> OutcomeCollector.Completed? {
+    /// Resolves where the outcome topics end now, publishes (calling `published` once the broker has the
+    /// request), and returns the request's outcome, or `nil` when none came within `timeout`. `received` is
+    /// handed the outcome as soon as it is complete, before the reader is stopped (which takes a poll's time).
+    ///
+    /// The reader's start offsets are fixed before the request is published, so its outcome, which comes
+    /// later, is read however fast the worker is, and nothing older than this call is (see
+    /// ``OutcomeStream``); the fetch wait is chosen for the cluster (``ClusterFetchWait``).
+    func publishAndWait(
+        timeout: Duration,
+        published: () -> Void,
+        received: (OutcomeCollector.Completed) throws -> Void
+    ) async throws -> OutcomeCollector.Completed? {
         let topics = [kafka.settings.topics.results, kafka.settings.topics.errors]
+        let settings = await ClusterFetchWait.resolve(kafka.settings, logger: logger)
         let now = WallClock.nowMilliseconds()
-        return try await OutcomeStream.withStream(
-            client: kafka.client(id: "query-worker-query-reader"), topics: topics, wanted: [requestId],
-            notBeforeMs: now - Self.clockSkewAllowance, deadline: .now.advanced(by: timeout), logger: logger
-        ) { stream in
-            try await publish()
-            published()
-            return try await stream.next()
+        do {
+            return try await OutcomeStream.withStream(
+                client: kafka.client(id: "query-worker-query-reader"), fetchWaitMax: settings.fetchWaitMax,
+                topics: topics, start: .timestampMs(now), wanted: [requestId], notBeforeMs: now - Self.clockSkewAllowance,
+                deadline: .now.advanced(by: timeout), logger: logger
+            ) { stream in
+                try await publish()
+                published()
+                let completed = try await stream.next()
+                if let completed { try received(completed) }
+                return completed
+            }
+        } catch let error as KafkaError {
+            throw CommandFailure(
+                "could not read \(topics.joined(separator: " and ")) at \(kafka.settings.bootstrapServers.joined(separator: ",")) "
+                    + "(is Kafka running there, and do the topics exist?): \(error)")
         }
     }
 }
