@@ -10,8 +10,6 @@ public final class EmbeddedKafkaCluster: Sendable {
     let brokerCount: Int
     /// The `host:port,...` list clients bootstrap from.
     public let bootstrapServers: String
-    /// Ports of brokers taken down, held by a socket of ours until they come up (see ``setBrokerDown(_:)``).
-    let portsHeldWhileDown = PortHolds()
 
     /// Starts `brokers` brokers on ephemeral loopback ports.
     public init(brokers: Int = 1, logger: Logger) throws(KafkaError) {

@@ -31,28 +31,12 @@ extension EmbeddedKafkaCluster {
     }
 
     /// Takes a broker down: its connections close and it accepts none until ``setBrokerUp(_:)``.
-    ///
-    /// librdkafka's mock closes the broker's listening socket and, on the way up, binds the same port again,
-    /// aborting the whole process (an assertion in its own thread) when that fails. A busy test process makes
-    /// outgoing connections all the time, and one may take the free port as its own; so the port is held by a
-    /// bound socket of ours meanwhile (the kernel never gives a port bound that way to an outgoing connection).
     package func setBrokerDown(_ brokerID: Int32) throws(KafkaError) {
         try check(rd_kafka_mock_broker_set_down(cluster.pointer, brokerID), "setting broker \(brokerID) down")
-        if let port = brokerPort(brokerID) { portsHeldWhileDown.hold(port, for: brokerID) }
     }
 
     package func setBrokerUp(_ brokerID: Int32) throws(KafkaError) {
-        portsHeldWhileDown.release(brokerID)
         try check(rd_kafka_mock_broker_set_up(cluster.pointer, brokerID), "setting broker \(brokerID) up")
-    }
-
-    /// The loopback port of a broker: the bootstrap list names the brokers in the order of their ids, from 1.
-    private func brokerPort(_ brokerID: Int32) -> UInt16? {
-        let addresses = bootstrapServers.split(separator: ",")
-        guard brokerID >= 1, Int(brokerID) <= addresses.count, let port = addresses[Int(brokerID) - 1].split(separator: ":").last else {
-            return nil
-        }
-        return UInt16(port)
     }
 
     /// Makes the next requests of one type fail with these errors, in order.
