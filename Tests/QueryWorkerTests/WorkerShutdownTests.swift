@@ -15,7 +15,10 @@ import Glibc
 /// "waits for Kafka" (the old worker took over two minutes with the cluster unreachable and in-flight
 /// outcomes, and never returned from the consumer's close with a cluster that stopped answering) or "runs the
 /// whole drain" (a second SIGTERM was ignored).
-@Suite("Worker shutdown: bounded, whatever Kafka does")
+///
+/// Serialized: one test takes the broker down while the others spawn `query-worker`, and librdkafka's mock
+/// aborts the process if a spawn overlaps a broker going down (``EmbeddedKafkaCluster/setBrokerDown(_:)``).
+@Suite("Worker shutdown: bounded, whatever Kafka does", .serialized)
 struct WorkerShutdownTests {
     /// The bound of a run with `--shutdown-timeout 2s`: the budget's total (22 s) and 30 s for a loaded machine
     /// and this test's own polling, still far below the old worker's two minutes.

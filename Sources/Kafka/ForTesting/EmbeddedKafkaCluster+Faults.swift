@@ -31,6 +31,12 @@ extension EmbeddedKafkaCluster {
     }
 
     /// Takes a broker down: its connections close and it accepts none until ``setBrokerUp(_:)``.
+    ///
+    /// librdkafka's mock (2.0.2) closes the broker's listening socket and binds its port again at once, to keep
+    /// it, and aborts the whole process when that bind fails. It fails when a child process is being spawned at
+    /// that moment: between its clone and its exec the child holds a copy of every descriptor, the listening
+    /// socket among them, so the port is still in use. Tests that take brokers down therefore run in a test
+    /// process that spawns no children meanwhile (`scripts/test`).
     package func setBrokerDown(_ brokerID: Int32) throws(KafkaError) {
         try check(rd_kafka_mock_broker_set_down(cluster.pointer, brokerID), "setting broker \(brokerID) down")
     }
