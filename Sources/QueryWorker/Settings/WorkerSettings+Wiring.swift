@@ -63,6 +63,7 @@ extension WorkerSettings {
             "allowFreeWhere": .stringConvertible(allowFreeWhere),
             "kafka": .dictionary(kafka),
             "logLevel": .string(logLevel.rawValue),
+            "runOnHTTPLoop": .stringConvertible(runOnHTTPLoop),
             "credentialsFile": .string(credentialsFile ?? "none"),
             "readAheadMessages": .stringConvertible(buffers.readAheadMessages),
             "readAheadBytes": .stringConvertible(buffers.readAheadBytes),
