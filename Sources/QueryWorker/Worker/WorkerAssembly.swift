@@ -51,7 +51,7 @@ package final class WorkerAssembly: Sendable {
             configuration: settings.producerConfiguration(flushTimeout: ShutdownBudget.producerFlush), logger: logger)
         worker = try QueryWorkerService(
             settings: settings, engine: engine, credentials: wiring.names, producer: producer,
-            taskExecutor: settings.runOnHTTPLoop ? httpClient.taskExecutor : nil, logger: logger)
+            taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil, logger: logger)
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
