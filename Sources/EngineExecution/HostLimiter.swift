@@ -28,6 +28,13 @@ package final class HostLimiter: Sendable {
     }
 
     package func acquire(host: String) async throws {
+        if let waiter = try admit(host: host) { try await wait(host: host, waiter: waiter) }
+    }
+
+    /// Takes a free slot of `host` at once (nil), or numbers the caller as a waiter (the number, which the
+    /// caller passes to ``wait(host:waiter:)`` right away): ``acquire(host:)`` without an `async` call when a
+    /// slot is free. Throws `CancellationError` for a cancelled task, which never takes a slot.
+    package func admit(host: String) throws -> UInt64? {
         // A free slot, the common case, is taken under one lock without a continuation; otherwise the same lock
         // numbers the waiter. A cancelled task never takes a slot (as on the waiting path, where the
         // cancellation handler runs first).
@@ -39,11 +46,12 @@ package final class HostLimiter: Sendable {
             return .wait(state.nextWaiter)
         }
         switch admission {
-        case .admitted: return
+        case .admitted: return nil
         case .cancelled: throw CancellationError()
-        case .wait(let waiter): try await acquireWaiting(host: host, waiter: waiter)
+        case .wait(let waiter): return waiter
         }
     }
+
 
     private enum Admission {
         case admitted
@@ -51,8 +59,9 @@ package final class HostLimiter: Sendable {
         case wait(UInt64)
     }
 
-    /// Waits for a slot of `host` as `waiter` (every slot was taken when the caller looked).
-    private func acquireWaiting(host: String, waiter: UInt64) async throws {
+    /// Waits for a slot of `host` as `waiter`, the number ``admit(host:)`` gave (every slot was taken when the
+    /// caller looked).
+    package func wait(host: String, waiter: UInt64) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let action = state.withLock { state in

@@ -24,6 +24,16 @@ package protocol RequestAuthenticator: Sendable {
     func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication?
+
+    /// What ``authentication(for:credential:)`` answers, when that is known at once without waiting or failing
+    /// (an authenticator with nothing to add); nil: ask ``authentication(for:credential:)``. Every request asks
+    /// its credentials, and an `async` call costs the calling task a frame even when it never waits.
+    func immediateAuthentication(for url: String, credential: String?) -> AppliedAuthentication?
+}
+
+extension RequestAuthenticator {
+    /// Nothing is known without asking: ``RequestAuthenticator/authentication(for:credential:)`` decides.
+    package func immediateAuthentication(for url: String, credential: String?) -> AppliedAuthentication? { nil }
 }
 
 /// What one request carries because of its credentials. Tokens travel in headers only, never in URLs.
@@ -161,4 +171,9 @@ package struct NoAuthentication: RequestAuthenticator {
     package func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication? { nil }
+    /// Nothing, without asking, for a query that picked no credential (one that did fails in
+    /// ``authentication(for:credential:)``).
+    package func immediateAuthentication(for url: String, credential: String?) -> AppliedAuthentication? {
+        credential == nil ? AppliedAuthentication.none : nil
+    }
 }

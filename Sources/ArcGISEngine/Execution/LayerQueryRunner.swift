@@ -20,6 +20,8 @@ final class LayerQueryRunner: Sendable {
     let layer: LayerMetadata
     let origin: String
     let query: FeatureQuery
+    /// The where clause's form-encoded SQL from the check (``CheckedQuery``).
+    let encodedWhere: [UInt8]?
     let configuration: ArcGISEngineConfiguration
     let budget: ResultBudget
     let counter = RequestCounter()
@@ -27,20 +29,21 @@ final class LayerQueryRunner: Sendable {
     private let endpoint: String
 
     init(
-        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: FeatureQuery,
+        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: CheckedQuery,
         configuration: ArcGISEngineConfiguration, budget: ResultBudget
     ) {
         self.budget = budget
         self.transport = transport
         self.layer = layer
         self.origin = origin
-        self.query = query
+        self.query = query.query
+        encodedWhere = query.encodedWhere
         self.configuration = configuration
-        endpoint = layer.url + "/query"
+        endpoint = layer.queryEndpoint
     }
 
     func run() async throws -> LayerQueryResult {
-        let base = try QueryParameters.base(query, layer: layer)
+        let base = try QueryParameters.base(CheckedQuery(query: query, encodedWhere: encodedWhere), layer: layer)
         switch query.result {
         case .count:
             let count = try await fetchCount(base)
