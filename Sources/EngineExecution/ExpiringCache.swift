@@ -1,4 +1,4 @@
-import Synchronization
+package import Synchronization
 
 /// A cache of values loaded over the network, with expiry, where concurrent callers asking for the same key
 /// share one load.
@@ -6,23 +6,30 @@ import Synchronization
 /// Waiting is cancellable: a cancelled caller leaves at once, and when the last waiter has left, the load
 /// itself is cancelled. Failures are not cached; the next caller loads again.
 package final class ExpiringCache<Value: Sendable>: Sendable {
-    private enum Entry {
+    // The storage is `@usableFromInline` for ``freshValue(for:)``, which is inlinable so that the engines'
+    // modules specialise it for their values (unspecialised, each call looked up the generic metadata of
+    // the entry, its payload and the result).
+    @usableFromInline
+    enum Entry {
         case loaded(Value, expires: ContinuousClock.Instant)
         case loading(Loading)
     }
 
-    private struct Loading {
+    @usableFromInline
+    struct Loading {
         var generation: UInt64
         var task: Task<Void, Never>?
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
 
-    private struct State {
+    @usableFromInline
+    struct State {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    @usableFromInline
+    let state: Mutex<State> = Mutex(State())
     private let ttl: Duration
 
     package init(ttl: Duration) { self.ttl = ttl }
@@ -32,9 +39,9 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
     ///
     /// Every query asks for its layer's metadata, nearly always cached: this answers under one lock, with
     /// neither a continuation nor the caller's `load` closure (allocated by the caller even when unused).
+    @inlinable
     package func freshValue(for key: String) throws -> Value? {
-        // Cancellation is checked before the lock, not under it: no `CacheStep` to build (this class is not
-        // specialised across modules, and each generic value it builds costs a metadata lookup).
+        // Cancellation is checked before the lock, not under it: no `CacheStep` (private) to build.
         if Task.isCancelled { throw CancellationError() }
         return state.withLock { state -> Value? in
             guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }

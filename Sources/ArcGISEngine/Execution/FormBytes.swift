@@ -56,7 +56,13 @@ enum FormBytes {
         text.withUTF8 { utf8 in
             var count = utf8.count
             if count >= 2, utf8[count - 1] == UInt8(ascii: "0"), utf8[count - 2] == UInt8(ascii: ".") { count -= 2 }
-            for byte in utf8[..<count] {
+            let number = UnsafeBufferPointer(rebasing: utf8[..<count])
+            // Nearly every number has no exponent sign: one copy.
+            guard number.contains(UInt8(ascii: "+")) else {
+                bytes.append(contentsOf: number)
+                return
+            }
+            for byte in number {
                 if byte == UInt8(ascii: "+") {
                     append("%2B", to: &bytes)
                 } else {
