@@ -16,6 +16,8 @@ public final class ArcGISEngine: Sendable {
     /// ``clearMetadataCache()`` empties both, for tests).
     let layers: ExpiringCache<LayerMetadata>
     let services: ExpiringCache<ServiceMetadata>
+    /// Fresh entries of ``layers`` in this module's types (``FreshLayerMetadata``).
+    let freshLayers = FreshLayerMetadata()
     /// What every request carries because of the worker's credentials (``NoAuthentication`` for an embedder).
     let authenticator: any RequestAuthenticator
     /// Secret query parameters credentials added, kept out of every URL the engine logs or reports.
@@ -175,19 +177,32 @@ public final class ArcGISEngine: Sendable {
     private func run(_ query: FeatureQuery, on url: LayerURL, budget: ResultBudget) async throws -> LayerQueryResult {
         let auth = authentication(query.credential)
         let metadata: LayerMetadata
-        if let key = auth.immediateCacheKey(url.url, for: url.url), let cached = try layers.freshValue(for: key) {
+        if let key = auth.immediateCacheKey(url.url, for: url.url), let cached = try freshLayerMetadata(key) {
             metadata = cached
         } else {
             metadata = try await layerMetadata(url, auth: auth)
         }
-        let checked = try QueryCheck.checked(query, for: metadata)
-        if checked.query.result == .count {
-            return try await LayerQueryRunner.count(checked, layer: metadata, origin: url.origin, transport: transport, auth: auth)
+        let clause = try QueryCheck.check(query, for: metadata)
+        if query.result == .count {
+            return try await LayerQueryRunner.count(
+                query, clause: clause, layer: metadata, origin: url.origin, transport: transport, auth: auth)
         }
         let runner = LayerQueryRunner(
-            transport: ArcGISSession(transport: transport, auth: auth), layer: metadata, origin: url.origin, query: checked,
-            configuration: configuration, budget: budget)
+            transport: ArcGISSession(transport: transport, auth: auth), layer: metadata, origin: url.origin, query: query,
+            clause: clause, configuration: configuration, budget: budget)
         return try await runner.run()
+    }
+
+    /// The layer metadata cached fresh under `key`, from ``freshLayers`` or else from ``layers`` (then kept in
+    /// ``freshLayers`` too); nil when it has to be loaded. Throws `CancellationError` for a cancelled task, as
+    /// the cache does.
+    private func freshLayerMetadata(_ key: String) throws -> LayerMetadata? {
+        if Task.isCancelled { throw CancellationError() }
+        let (fresh, generation) = freshLayers.metadata(for: key)
+        if let fresh { return fresh }
+        guard let entry = try layers.freshEntry(for: key) else { return nil }
+        freshLayers.store(entry.value, expires: entry.expires, for: key, generation: generation)
+        return entry.value
     }
 
     /// One query's credentials: the engine's authenticator with the credential the query picked.

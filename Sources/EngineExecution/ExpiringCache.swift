@@ -1,4 +1,4 @@
-package import Synchronization
+import Synchronization
 
 /// A cache of values loaded over the network, with expiry, where concurrent callers asking for the same key
 /// share one load.
@@ -6,30 +6,23 @@ package import Synchronization
 /// Waiting is cancellable: a cancelled caller leaves at once, and when the last waiter has left, the load
 /// itself is cancelled. Failures are not cached; the next caller loads again.
 package final class ExpiringCache<Value: Sendable>: Sendable {
-    // The storage is `@usableFromInline` for ``freshValue(for:)``, which is inlinable so that the engines'
-    // modules specialise it for their values (unspecialised, each call looked up the generic metadata of
-    // the entry, its payload and the result).
-    @usableFromInline
-    enum Entry {
+    private enum Entry {
         case loaded(Value, expires: ContinuousClock.Instant)
         case loading(Loading)
     }
 
-    @usableFromInline
-    struct Loading {
+    private struct Loading {
         var generation: UInt64
         var task: Task<Void, Never>?
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
 
-    @usableFromInline
-    struct State {
+    private struct State {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
     }
 
-    @usableFromInline
-    let state: Mutex<State> = Mutex(State())
+    private let state = Mutex(State())
     private let ttl: Duration
 
     package init(ttl: Duration) { self.ttl = ttl }
@@ -39,13 +32,23 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
     ///
     /// Every query asks for its layer's metadata, nearly always cached: this answers under one lock, with
     /// neither a continuation nor the caller's `load` closure (allocated by the caller even when unused).
-    @inlinable
     package func freshValue(for key: String) throws -> Value? {
-        // Cancellation is checked before the lock, not under it: no `CacheStep` (private) to build.
+        // Cancellation is checked before the lock, not under it: no `CacheStep` to build (this class is not
+        // specialised across modules, and each generic value it builds costs a metadata lookup).
         if Task.isCancelled { throw CancellationError() }
         return state.withLock { state -> Value? in
             guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
             return value
+        }
+    }
+
+    /// ``freshValue(for:)`` with the value's expiry: for a caller that keeps a copy of fresh values in types of
+    /// its own (this class is generic, and its calls from other modules are not specialised).
+    package func freshEntry(for key: String) throws -> (value: Value, expires: ContinuousClock.Instant)? {
+        if Task.isCancelled { throw CancellationError() }
+        return state.withLock { state -> (value: Value, expires: ContinuousClock.Instant)? in
+            guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
+            return (value, expires)
         }
     }
 

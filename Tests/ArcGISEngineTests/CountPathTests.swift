@@ -70,20 +70,21 @@ struct CountPathTests {
                 let query = FeatureQuery(
                     whereClause: try clause.map { try WhereClause($0) }, geometry: geometry, spatialRelationship: .contains,
                     result: .count)
-                let checked = try QueryCheck.checked(query, for: layer)
-                var fields = [("f", "json"), ("where", checked.query.whereClause?.arcGISSQL ?? "1=1")]
+                let clause = try QueryCheck.check(query, for: layer)
+                #expect(clause.validated == (try QueryCheck.validated(query, for: layer).whereClause))
+                var fields = [("f", "json"), ("where", clause.validated?.arcGISSQL ?? "1=1")]
                 if let geometry {
                     fields += [
                         ("geometry", try EsriJSON.encode(geometry)), ("geometryType", geometry.type.esriName),
                         ("inSR", String(geometry.spatialReference?.wkid ?? 0)), ("spatialRel", "esriSpatialRelContains"),
                     ]
                 }
-                let count = try QueryParameters.countOnly(checked, layer: layer)
+                let count = try QueryParameters.countOnly(query, clause: clause, layer: layer)
                 #expect(count.encoded == ReferenceURLs.encoded(fields + [("returnCountOnly", "true")]))
-                #expect(try QueryParameters.base(checked, layer: layer).encoded == ReferenceURLs.encoded(fields))
+                #expect(try QueryParameters.base(query, clause: clause, layer: layer).encoded == ReferenceURLs.encoded(fields))
                 // Without the check's encoding (a clause not cached), the clause is written from its tree.
-                let unencoded = CheckedQuery(query: checked.query, encodedWhere: nil)
-                #expect(try QueryParameters.base(unencoded, layer: layer).encoded == ReferenceURLs.encoded(fields))
+                let unencoded = CheckedClause(validated: clause.validated, encoded: nil)
+                #expect(try QueryParameters.base(query, clause: unencoded, layer: layer).encoded == ReferenceURLs.encoded(fields))
             }
         }
     }
@@ -93,9 +94,9 @@ struct CountPathTests {
         let layer = PreparedClausesTests.layer()
         var envelope = Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1, spatialReference: nil)
         envelope.xmax = .nan  // after init, which would order the NaN away
-        let query = CheckedQuery(query: FeatureQuery(geometry: .envelope(envelope), result: .count), encodedWhere: nil)
+        let query = FeatureQuery(geometry: .envelope(envelope), result: .count)
         #expect {
-            _ = try QueryParameters.countOnly(query, layer: layer)
+            _ = try QueryParameters.countOnly(query, clause: CheckedClause(validated: nil, encoded: nil), layer: layer)
         } throws: { error in
             guard let error = error as? ArcGISError else { return false }
             return error.code == .invalidQuery && error.message.hasPrefix("the query geometry cannot be sent to \(layer.url): ")
@@ -120,6 +121,23 @@ struct CountPathTests {
         let asked = QueryAuthentication(TestAuthenticator(), credential: nil, redactor: ParameterRedactor())
         #expect(asked.immediateAuthentication(for: url) == nil)
         #expect(asked.immediateCacheKey(url, for: url) == nil)
+    }
+
+    @Test("Fresh metadata answers until its expiry; nothing read before a removeAll is kept after it")
+    func freshLayerMetadata() {
+        let fresh = FreshLayerMetadata()
+        let layer = PreparedClausesTests.layer()
+        let (none, generation) = fresh.metadata(for: "k")
+        #expect(none == nil)
+        fresh.store(layer, expires: .now + .seconds(60), for: "k", generation: generation)
+        #expect(fresh.metadata(for: "k").metadata == layer)
+        fresh.store(layer, expires: .now - .seconds(1), for: "expired", generation: generation)
+        #expect(fresh.metadata(for: "expired").metadata == nil)
+        let before = fresh.metadata(for: "x").generation
+        fresh.removeAll()
+        fresh.store(layer, expires: .now + .seconds(60), for: "x", generation: before)
+        #expect(fresh.metadata(for: "x").metadata == nil)
+        #expect(fresh.metadata(for: "k").metadata == nil)
     }
 
     @Test("A slot admitted at once, or waited for with the admitted number, is held until released")

@@ -7,9 +7,10 @@ extension LayerQueryRunner {
     /// its state; a count has none to share, and allocating one (and copying the layer's metadata into it)
     /// was a measurable part of the engine's CPU per count query. The result is the one ``run()`` gives.
     static func count(
-        _ checked: CheckedQuery, layer: LayerMetadata, origin: String, transport: ArcGISTransport, auth: QueryAuthentication
+        _ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata, origin: String, transport: ArcGISTransport,
+        auth: QueryAuthentication
     ) async throws -> LayerQueryResult {
-        let parameters = try QueryParameters.countOnly(checked, layer: layer)
+        let parameters = try QueryParameters.countOnly(query, clause: clause, layer: layer)
         let counter = RequestCounter()
         let url = layer.url
         let count = try await transport.fetch(

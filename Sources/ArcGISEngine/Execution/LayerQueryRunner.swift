@@ -20,8 +20,8 @@ final class LayerQueryRunner: Sendable {
     let layer: LayerMetadata
     let origin: String
     let query: FeatureQuery
-    /// The where clause's form-encoded SQL from the check (``CheckedQuery``).
-    let encodedWhere: [UInt8]?
+    /// The query's where clause as checked for the layer (``QueryCheck/check(_:for:)``).
+    let clause: CheckedClause
     let configuration: ArcGISEngineConfiguration
     let budget: ResultBudget
     let counter = RequestCounter()
@@ -29,21 +29,21 @@ final class LayerQueryRunner: Sendable {
     private let endpoint: String
 
     init(
-        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: CheckedQuery,
+        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: FeatureQuery, clause: CheckedClause,
         configuration: ArcGISEngineConfiguration, budget: ResultBudget
     ) {
         self.budget = budget
         self.transport = transport
         self.layer = layer
         self.origin = origin
-        self.query = query.query
-        encodedWhere = query.encodedWhere
+        self.query = query
+        self.clause = clause
         self.configuration = configuration
         endpoint = layer.queryEndpoint
     }
 
     func run() async throws -> LayerQueryResult {
-        let base = try QueryParameters.base(CheckedQuery(query: query, encodedWhere: encodedWhere), layer: layer)
+        let base = try QueryParameters.base(query, clause: clause, layer: layer)
         switch query.result {
         case .count:
             let count = try await fetchCount(base)

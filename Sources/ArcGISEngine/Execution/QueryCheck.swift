@@ -7,12 +7,15 @@ import QueryLanguage
 enum QueryCheck {
     /// `query` checked against `layer`, its where clause in the layer's terms.
     static func validated(_ query: FeatureQuery, for layer: LayerMetadata) throws(ArcGISError) -> FeatureQuery {
-        try checked(query, for: layer).query
+        var validated = query
+        validated.whereClause = try check(query, for: layer).validated
+        return validated
     }
 
-    /// `query` checked against `layer`, with its where clause's form-encoded SQL from the same lookup of the
-    /// layer's ``PreparedClauses`` (the request is then built without looking the clause up again).
-    static func checked(_ query: FeatureQuery, for layer: LayerMetadata) throws(ArcGISError) -> CheckedQuery {
+    /// Checks `query` against `layer`; returns its where clause in the layer's terms with the clause's
+    /// form-encoded SQL, from one lookup of the layer's ``PreparedClauses``: the request is then built without
+    /// looking the clause up again, and without a copy of the query.
+    static func check(_ query: FeatureQuery, for layer: LayerMetadata) throws(ArcGISError) -> CheckedClause {
         guard layer.supportsQuery else {
             throw ArcGISError(
                 .unsupportedLayer,
@@ -24,12 +27,11 @@ enum QueryCheck {
                 .unsupportedLayer, "\(layer.url) (\(layer.name)) is a \(type), not a feature layer or table",
                 layer: layer.url)
         }
-        var checked = CheckedQuery(query: query, encodedWhere: nil)
+        var checked = CheckedClause(validated: nil, encoded: nil)
         if let clause = query.whereClause {
             do {
                 let prepared = try layer.preparedClauses.clauses.prepared(clause, schema: layer.schema)
-                checked.query.whereClause = prepared.validated
-                checked.encodedWhere = prepared.encodedSQL
+                checked = CheckedClause(validated: prepared.validated, encoded: prepared.encodedSQL)
             } catch {
                 throw ArcGISError(
                     .invalidQuery, "the where clause does not fit \(layer.url) (\(layer.name)): \(error.message)",
@@ -76,11 +78,12 @@ enum QueryCheck {
     }
 }
 
-/// A query checked against one layer (``QueryCheck/checked(_:for:)``): the query with its where clause in the
-/// layer's terms, and that clause's form-encoded ArcGIS SQL, handed on to ``QueryParameters``.
-struct CheckedQuery: Sendable {
-    var query: FeatureQuery
-    /// The `where` field's form-encoded value; nil without a where clause (or when not known: it is then
-    /// written from the clause).
-    var encodedWhere: [UInt8]?
+/// A query's where clause checked against one layer (``QueryCheck/check(_:for:)``): in the layer's terms,
+/// and its form-encoded ArcGIS SQL, handed on to ``QueryParameters``.
+struct CheckedClause: Sendable {
+    /// The clause as ``WhereClause/validated(against:)`` gives it for the layer; nil: no clause (`1=1`).
+    var validated: WhereClause?
+    /// The `where` field's form-encoded value; nil without a clause, or when not known (it is then written
+    /// from ``validated``).
+    var encoded: [UInt8]?
 }

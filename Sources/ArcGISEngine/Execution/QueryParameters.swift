@@ -41,21 +41,22 @@ struct QueryParameters: Sendable {
     /// The where clause (its encoding from the layer's ``PreparedClauses`` when the query was checked), spatial filter and output options for `query` on `layer`.
     static func base(_ query: FeatureQuery, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
         let encodedWhere = query.whereClause.flatMap { layer.preparedClauses.clauses.encodedSQL(of: $0) }
-        return try base(CheckedQuery(query: query, encodedWhere: encodedWhere), layer: layer)
+        return try base(query, clause: CheckedClause(validated: query.whereClause, encoded: encodedWhere), layer: layer)
     }
 
-    /// The where clause, spatial filter and output options of a checked query, written in one pass into one
-    /// buffer (``FormBytes``), with room for `extra` more bytes (the field a request adds, without a copy).
-    /// The bytes are those the fields `f`, `where`, `geometry`, `geometryType`, `inSR`, `spatialRel`
-    /// appended one by one give.
-    static func base(_ checked: CheckedQuery, layer: LayerMetadata, reserving extra: Int = 0) throws(ArcGISError) -> QueryParameters {
-        let query = checked.query
+    /// The where clause (`clause`, checked for the layer), spatial filter and output options of `query`,
+    /// written in one pass into one buffer (``FormBytes``), with room for `extra` more bytes (the field a
+    /// request adds, without a copy). The bytes are those the fields `f`, `where`, `geometry`, `geometryType`,
+    /// `inSR`, `spatialRel` appended one by one give.
+    static func base(
+        _ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata, reserving extra: Int = 0
+    ) throws(ArcGISError) -> QueryParameters {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(320 + (checked.encodedWhere?.count ?? 0) + extra)
+        bytes.reserveCapacity(320 + (clause.encoded?.count ?? 0) + extra)
         FormBytes.append("f=json&where=", to: &bytes)
-        if let encoded = checked.encodedWhere {
+        if let encoded = clause.encoded {
             bytes.append(contentsOf: encoded)
-        } else if let clause = query.whereClause {
+        } else if let clause = clause.validated {
             FormBytes.append(encoding: clause.arcGISSQL, to: &bytes)
         } else {
             FormBytes.append("1%3D1", to: &bytes)  // 1=1
@@ -76,8 +77,8 @@ struct QueryParameters: Sendable {
     }
 
     /// A count query's one request: ``base(_:layer:reserving:)`` and `returnCountOnly`, in one buffer.
-    static func countOnly(_ checked: CheckedQuery, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
-        var parameters = try base(checked, layer: layer, reserving: 24)
+    static func countOnly(_ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
+        var parameters = try base(query, clause: clause, layer: layer, reserving: 24)
         FormBytes.append("&returnCountOnly=true", to: &parameters.encodedBytes)
         return parameters
     }
