@@ -6,12 +6,22 @@ import Synchronization
 package final class HostLimiter: Sendable {
     private struct State {
         var machine: HostLimiterStateMachine
-        var continuations: [UInt64: CheckedContinuation<Void, any Error>] = [:]
-        /// Waiters numbered but not yet seen by the state machine.
-        var pending: Set<UInt64> = []
-        /// Waiters queued in the state machine, not yet resumed or cancelled.
-        var arrived: Set<UInt64> = []
+        /// Every waiter numbered and not yet resumed or cancelled, in one dictionary (one lookup per step of
+        /// a wait, where a dictionary of continuations and two sets took two or three).
+        var waiters: [UInt64: Waiter] = [:]
         var nextWaiter: UInt64 = 0
+    }
+
+    /// Where a numbered waiter is.
+    ///
+    /// The continuation is unsafe (not checked) because the discipline that makes it resumed exactly once is
+    /// this type's own and simple: it is stored here only, and resumed by whoever removes it under the lock
+    /// (a release handing over a slot, or the waiter's cancellation), or at once when it is never stored.
+    private enum Waiter {
+        /// Numbered, not yet seen by the state machine.
+        case pending
+        /// Queued in the state machine.
+        case arrived(UnsafeContinuation<Void, any Error>)
     }
 
     private let state: Mutex<State>
@@ -42,7 +52,7 @@ package final class HostLimiter: Sendable {
             if Task.isCancelled { return .cancelled }
             if state.machine.acquireIfFree(host: host) { return .admitted }
             state.nextWaiter += 1
-            state.pending.insert(state.nextWaiter)
+            state.waiters[state.nextWaiter] = .pending
             return .wait(state.nextWaiter)
         }
         switch admission {
@@ -63,13 +73,13 @@ package final class HostLimiter: Sendable {
     /// caller looked).
     package func wait(host: String, waiter: UInt64) async throws {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let action = state.withLock { state in
-                    state.pending.remove(waiter)
                     let action = state.machine.acquire(host: host, waiter: waiter)
                     if action == .wait {
-                        state.continuations[waiter] = continuation
-                        state.arrived.insert(waiter)
+                        state.waiters[waiter] = .arrived(continuation)
+                    } else {
+                        state.waiters[waiter] = nil
                     }
                     return action
                 }
@@ -80,24 +90,29 @@ package final class HostLimiter: Sendable {
                 }
             }
         } onCancel: {
-            let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                guard state.arrived.contains(waiter) else {
-                    if state.pending.remove(waiter) != nil { state.machine.cancelBeforeArrival(waiter: waiter) }
+            let continuation = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+                switch state.waiters[waiter] {
+                case .pending?:
+                    state.waiters[waiter] = nil
+                    state.machine.cancelBeforeArrival(waiter: waiter)
+                    return nil
+                case .arrived(let continuation)?:
+                    guard state.machine.cancel(host: host, waiter: waiter) else { return nil }
+                    state.waiters[waiter] = nil
+                    return continuation
+                case nil:
                     return nil
                 }
-                guard state.machine.cancel(host: host, waiter: waiter) else { return nil }
-                state.arrived.remove(waiter)
-                return state.continuations.removeValue(forKey: waiter)
             }
             continuation?.resume(throwing: CancellationError())
         }
     }
 
     package func release(host: String) {
-        let continuation = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+        let continuation = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
             guard let next = state.machine.release(host: host) else { return nil }
-            state.arrived.remove(next)
-            return state.continuations.removeValue(forKey: next)
+            guard case .arrived(let continuation)? = state.waiters.removeValue(forKey: next) else { return nil }
+            return continuation
         }
         continuation?.resume()
     }
