@@ -56,6 +56,19 @@ struct CountPathTests {
         #expect(bytes.isEmpty)
     }
 
+    @Test("Integers are written as String(_:) writes them")
+    func integersMatchString() {
+        var random = SplitMix64(seed: 43)
+        let values = [0, 1, -1, 9, 10, 99, 100, 3857, 102_100, -4326, Int.max, Int.min] + (0..<2_000).map { _ in
+            Int(truncatingIfNeeded: random.next()) >> Int(random.next() % 64)
+        }
+        for value in values {
+            var bytes: [UInt8] = []
+            FormBytes.appendInteger(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+        }
+    }
+
     @Test("A count request's one buffer holds the fields appended one by one, for every geometry and clause")
     func countParametersMatchReference() throws {
         let layer = PreparedClausesTests.layer()

@@ -72,9 +72,17 @@ enum FormBytes {
         }
     }
 
-    /// An integer's decimal digits (and sign): nothing in them changes under form encoding.
+    /// An integer's decimal digits (and sign), as `String(value)` writes them: nothing in them changes under
+    /// form encoding. Written digit by digit, without a `String`.
     static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
-        var text = String(value)
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        } while divisor > 0
     }
 }
