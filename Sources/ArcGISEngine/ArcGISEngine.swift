@@ -54,7 +54,12 @@ public final class ArcGISEngine: Sendable {
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
-        return try await self.query(layer: parsed, query, budget: .unlimited())
+        // `run` itself, errors mapped here: one `async` call fewer per query.
+        do {
+            return try await run(query, on: parsed, budget: .unlimited())
+        } catch {
+            throw Self.mappedError(error, layer: parsed.url)
+        }
     }
 
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
@@ -118,8 +123,8 @@ public final class ArcGISEngine: Sendable {
         }
     }
 
-    /// One layer's outcome. Calls ``run(_:on:budget:)`` itself, errors mapped as ``query(layer:_:budget:)``
-    /// maps them: one `async` call fewer per layer.
+    /// One layer's outcome. Calls ``run(_:on:budget:)`` itself, errors mapped as ``query(layer:_:)`` maps
+    /// them: one `async` call fewer per layer.
     private func queryLayer(_ layer: LayerURL, _ query: FeatureQuery, budget: ResultBudget) async -> LayerOutcome {
         let result: Result<LayerQueryResult, ArcGISError>
         do {
@@ -158,17 +163,6 @@ public final class ArcGISEngine: Sendable {
             return [parsed]
         }
         return target.layers.map { ids in ids.map { parsed.layer($0) } }
-    }
-
-    /// Runs `query` against a parsed layer URL (one with a layer id).
-    private func query(
-        layer url: LayerURL, _ query: FeatureQuery, budget: ResultBudget
-    ) async throws(ArcGISError) -> LayerQueryResult {
-        do {
-            return try await run(query, on: url, budget: budget)
-        } catch {
-            throw Self.mappedError(error, layer: url.url)
-        }
     }
 
     /// One layer's query. A count (a map view's usual question) is one request sent from here, without a
