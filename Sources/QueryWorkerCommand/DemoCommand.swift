@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Kafka
 import Logging
+import QueryWorker
 import SampleFeatureServer
 
 /// `query-worker demo`: the README's main command. One process runs the embedded Kafka cluster, the sample

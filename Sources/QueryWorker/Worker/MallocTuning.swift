@@ -18,10 +18,10 @@ import Glibc
 /// would have them after the first large one; free memory above 8 MiB at an arena's top is given back.
 ///
 /// An operator's own `GLIBC_TUNABLES` malloc settings win: nothing is changed when they name any.
-enum MallocTuning {
-    static let trimThreshold: Int32 = 8 << 20
-    static let topPad: Int32 = 64 << 20
-    static let mmapThreshold: Int32 = 4 << 20
+package enum MallocTuning {
+    package static let trimThreshold: Int32 = 8 << 20
+    package static let topPad: Int32 = 64 << 20
+    package static let mmapThreshold: Int32 = 4 << 20
 
     /// glibc's `mallopt` and its parameters (`<malloc.h>`, which the Glibc module does not import), looked up
     /// at run time: `nil` on a C library without it.
@@ -32,7 +32,7 @@ enum MallocTuning {
 
     /// Applies the settings unless the environment sets malloc tunables; returns whether it did.
     @discardableResult
-    static func apply(environment: [String: String]) -> Bool {
+    package static func apply(environment: [String: String]) -> Bool {
         #if canImport(Glibc)
         if let tunables = environment["GLIBC_TUNABLES"], tunables.contains("glibc.malloc.") { return false }
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return false }
