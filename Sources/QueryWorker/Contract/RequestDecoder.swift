@@ -54,6 +54,9 @@ package struct RequestDecoder: Sendable {
     let limits: RequestLimits
     /// The credentials a request's `credential` may name.
     let credentials: CredentialNames
+    /// Clauses and target URLs read before, shared by the decoder's copies: a client sends the same ones again
+    /// and again.
+    let cache = DecodedTextCache()
 
     /// A decoder resolving `namedWhere` in `namedQueries` and checking `credential` against `credentials`.
     package init(
