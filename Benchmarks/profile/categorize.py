@@ -10,7 +10,9 @@ import sys
 
 RULES = [
     ("curl thread (CurlHTTP: multi loop, libcurl, sockets)", ["CurlMultiLoop"]),
-    ("JSON logging (status lines)", ["JSONLogHandler", "Logger.info", "Logger.log", "Logger.notice"]),
+    ("JSON logging (status lines)", [
+        "JSONLogHandler", "Logger.info", "Logger.log", "Logger.notice", "JSONStatusLine", "BatchingDescriptorWriter",
+        "WorkerEvents"]),
     ("request decoding (RequestDecoder)", ["RequestDecoder"]),
     ("outcome encoding (ResultMessage/ErrorMessage)", ["ResultMessage", "ErrorMessage.", "OutcomeMessage", "producerMessages"]),
     ("producer send (KafkaProducer)", ["KafkaProducer", "KafkaDeliveryBatch"]),

@@ -17,7 +17,9 @@ extension WorkerCore {
     /// The async part is kept to the loop, and its state on the heap (``OutgoingAnswer``): an async function's
     /// locals live in its task's frame, allocated from the task's slabs, and a frame larger than a slab (about
     /// 1 KB) is a slab of its own, malloc'd and freed for every run. With the message in the frame it was
-    /// 2.5 KB; now it takes a few words, and the run's slabs left by the engine serve it.
+    /// 2.5 KB; now it takes a few words, and the run's slabs left by the engine serve it. Not inlined: inlined
+    /// into the run's task, this small frame would be added to the large one that calls it.
+    @inline(never)
     func deliver(_ delivery: RequestLifecycle.Delivery) async {
         let outgoing = outcome(of: delivery)
         while true {
@@ -33,7 +35,7 @@ extension WorkerCore {
                 return
             case .retryAfterBackoff:
                 do { try await pause(outgoing.backoff) } catch {
-                    _ = retry(outgoing.position, retryable: false, outgoing.message, source: outgoing.source, failure: failure)
+                    giveUp(outgoing, failure: failure)
                     return
                 }
                 outgoing.backoff = min(outgoing.backoff * 2, .seconds(30))
@@ -96,8 +98,15 @@ extension WorkerCore {
         return .retryAfterBackoff
     }
 
+    /// The pause before sending again was cancelled: the outcome is given up on.
+    @inline(never)
+    private func giveUp(_ outgoing: OutgoingAnswer, failure: KafkaError) {
+        _ = retry(outgoing.position, retryable: false, outgoing.message, source: outgoing.source, failure: failure)
+    }
+
     /// Asks the machine whether to send a failed outcome again; when not, logs the failure line (the request
     /// gets no status line of its own: it is left for redelivery) and acts on the machine's answer.
+    @inline(never)
     private func retry(
         _ position: MessagePosition, retryable: Bool, _ message: OutcomeMessage, source: MessageSource, failure: KafkaError
     ) -> Bool {
