@@ -154,8 +154,16 @@ extension RequestDecoder {
     // MARK: Spatial
 
     /// `{"wkid": n}`, n from 1 to 2^31-1.
-    static func readSpatialReference(_ value: ParsedJSON, path: String) throws(ContractError) -> SpatialReference {
-        let reader = try RequestFieldReader(value, path: path)
+    static func readSpatialReference(
+        _ value: ParsedJSON, path: @autoclosure () -> String
+    ) throws(ContractError) -> SpatialReference {
+        // The usual `{"wkid": n}` with a valid n, read without a field reader (what it would accept, the same).
+        if case .object(let members) = value, members.count == 1, case .number(let number)? = members["wkid"],
+            number.rounded(.towardZero) == number, number >= 1, number <= 2_147_483_647
+        {
+            return SpatialReference(wkid: Int(number))
+        }
+        let reader = try RequestFieldReader(value, path: path())
         try reader.rejectUnknown(allowed: ["wkid"])
         let wkid = try reader.integer("wkid", required: true, in: 1...2_147_483_647) ?? 4326
         return SpatialReference(wkid: Int(wkid))
