@@ -25,6 +25,7 @@ struct RequestFieldReader {
 
     /// Refuses members not in `allowed` (the first in sorted order, so the answer is stable).
     func rejectUnknown(allowed: [String]) throws(ContractError) {
+        guard members.keys.contains(where: { !allowed.contains($0) }) else { return }  // the usual case, no array
         let unknown = members.keys.filter { !allowed.contains($0) }.sorted()
         guard let first = unknown.first else { return }
         let shown = Self.excerpt(first)
