@@ -9,7 +9,11 @@ import collections
 import sys
 
 RULES = [
-    ("curl thread (CurlHTTP: multi loop, libcurl, sockets)", ["CurlMultiLoop"]),
+    # The loop's own work; the jobs it runs for tasks on it (CurlMultiLoop.runJobs, the worker's requests when
+    # httpLoopRunsRequests) fall through to the rules below.
+    ("curl loop (libcurl, sockets, transfers)", [
+        "CurlMultiLoop.socketAction", "CurlMultiLoop.drainCompleted", "CurlMultiLoop.handle", "CurlEventPoll.wait",
+        "CurlMultiLoop.stopAll"]),
     ("JSON logging (status lines)", [
         "JSONLogHandler", "Logger.info", "Logger.log", "Logger.notice", "JSONStatusLine", "BatchingDescriptorWriter",
         "WorkerEvents"]),
@@ -20,7 +24,7 @@ RULES = [
     ("librdkafka's own threads", ["rdk:"]),
     ("engine (ArcGIS engine, execution, query language)", [
         "ArcGIS", "EngineExecution", "FeatureServiceEngine", "FeatureServiceRouter", "LayerQueryRunner", "HostLimiter",
-        "StandardEngines", "HTTPClient", "CurlHTTP", "Curl", "QueryLanguage", "QueryParameters", "Authentication"]),
+        "StandardEngines", "HTTPClient", "CurlTransfer", "CurlResponseSink", "RequestValidation", "QueryLanguage", "QueryParameters", "Authentication"]),
     ("request lifecycle machine, registry, offsets", ["RequestLifecycle", "TaskRegistry", "InFlightGate", "transition"]),
     ("worker core, rest (handle, deliver, runs)", ["WorkerCore", "RequestExecutor", "QueryWorkerService", "WorkerEvents"]),
     ("Swift concurrency runtime and dispatch (task switches, wakeups)", [

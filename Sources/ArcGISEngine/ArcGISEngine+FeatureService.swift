@@ -14,7 +14,10 @@ extension ArcGISEngine: FeatureServiceEngine {
         let featureQuery = FeatureQuery(query)
         // The layer bound counts every target's layers together, so it is checked before the fan-out.
         let parsed = targets.map { ArcGISTarget.from($0) }
-        if let refusal = await refusalOverLayerLimit(parsed.compactMap { try? $0.get() }, credential: query.credential) {
+        let arcgisTargets = parsed.compactMap { try? $0.get() }
+        if mayExceedLayerLimit(arcgisTargets),
+            let refusal = await refusalOverLayerLimit(arcgisTargets, credential: query.credential)
+        {
             // One refusal per target that parsed, in order; a target that did not keeps its own error.
             var refusals = refusal.map(ServiceLayerOutcome.init).makeIterator()
             return zip(targets, parsed).map { target, parsed in
@@ -24,13 +27,21 @@ extension ArcGISEngine: FeatureServiceEngine {
                 }
             }
         }
+        // One target (the usual request) in this task, from the target parsed above: no closure for the fan-out.
+        if targets.count == 1 { return [await outcomes(of: targets[0], parsed[0], featureQuery, budget: budget)] }
         return await TargetFanOut.outcomes(of: targets) { target in
-            let arcgis: ArcGISTarget
-            switch ArcGISTarget.from(target) {
-            case .success(let parsed): arcgis = parsed
-            case .failure(let error): return [ServiceLayerOutcome(url: target.url, result: .failure(error))]
-            }
-            return await self.queryTarget(arcgis, featureQuery, budget: budget).map(ServiceLayerOutcome.init)
+            await self.outcomes(of: target, ArcGISTarget.from(target), featureQuery, budget: budget)
+        }
+    }
+
+    /// The outcomes of one seam target, `parsed` as the ArcGIS target it names (or why it names none).
+    private func outcomes(
+        of target: ServiceTarget, _ parsed: Result<ArcGISTarget, FeatureServiceError>, _ query: FeatureQuery,
+        budget: ResultBudget
+    ) async -> [ServiceLayerOutcome] {
+        switch parsed {
+        case .success(let arcgis): await queryTarget(arcgis, query, budget: budget).map(ServiceLayerOutcome.init)
+        case .failure(let error): [ServiceLayerOutcome(url: target.url, result: .failure(error))]
         }
     }
 }

@@ -16,6 +16,8 @@ public final class ArcGISEngine: Sendable {
     /// ``clearMetadataCache()`` empties both, for tests).
     let layers: ExpiringCache<LayerMetadata>
     let services: ExpiringCache<ServiceMetadata>
+    /// Fresh entries of ``layers`` in this module's types (``FreshLayerMetadata``).
+    let freshLayers = FreshLayerMetadata()
     /// What every request carries because of the worker's credentials (``NoAuthentication`` for an embedder).
     let authenticator: any RequestAuthenticator
     /// Secret query parameters credentials added, kept out of every URL the engine logs or reports.
@@ -52,14 +54,19 @@ public final class ArcGISEngine: Sendable {
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
-        return try await self.query(layer: parsed, query, budget: .unlimited())
+        // `run` itself, errors mapped here: one `async` call fewer per query.
+        do {
+            return try await run(query, on: parsed, budget: .unlimited())
+        } catch {
+            throw Self.mappedError(error, layer: parsed.url)
+        }
     }
 
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
     /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
     /// of the targets and their layers. Features are bounded per layer as in ``query(layer:_:)``.
     public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
-        if let refusal = await refusalOverLayerLimit(targets) { return refusal }
+        if mayExceedLayerLimit(targets), let refusal = await refusalOverLayerLimit(targets) { return refusal }
         let budget = ResultBudget.unlimited()
         // One target (the usual request) runs in this task: a task group and a child task per query cost
         // more than the rest of the fan-out.
@@ -82,7 +89,13 @@ public final class ArcGISEngine: Sendable {
     func queryTarget(_ target: ArcGISTarget, _ query: FeatureQuery, budget: ResultBudget) async -> [LayerOutcome] {
         let layerOutcomes: [LayerOutcome]
         do throws(ArcGISError) {
-            let layers = try await self.layers(of: target, credential: query.credential)
+            // A layer URL or a list of sublayers (the usual target) is known without an `await`.
+            let layers: [LayerURL]
+            if let known = try knownLayers(of: target) {
+                layers = known
+            } else {
+                layers = try await self.layers(of: target, credential: query.credential)
+            }
             layerOutcomes = await queryLayers(layers, query, budget: budget)
         } catch {
             layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
@@ -110,17 +123,18 @@ public final class ArcGISEngine: Sendable {
         }
     }
 
-    /// One layer's outcome.
+    /// One layer's outcome. Calls ``run(_:on:budget:)`` itself, errors mapped as ``query(layer:_:)`` maps
+    /// them: one `async` call fewer per layer.
     private func queryLayer(_ layer: LayerURL, _ query: FeatureQuery, budget: ResultBudget) async -> LayerOutcome {
         let result: Result<LayerQueryResult, ArcGISError>
-        do throws(ArcGISError) {
+        do {
             if let id = layer.layerId, id < 0 {
                 // A negative id from a target's `layers` fails as its URL does in `query(layer:)`.
                 _ = try LayerURL(parsing: layer.url)
             }
-            result = .success(try await self.query(layer: layer, query, budget: budget))
+            result = .success(try await run(query, on: layer, budget: budget))
         } catch {
-            result = .failure(error)
+            result = .failure(Self.mappedError(error, layer: layer.url))
         }
         return LayerOutcome(url: layer.url, result: result)
     }
@@ -130,6 +144,17 @@ public final class ArcGISEngine: Sendable {
     /// The layers a target stands for: the layer itself, the listed sublayers of a service, or every feature
     /// layer of a service (group layers hold no features and are skipped). Parsed once: each is queried as it is.
     func layers(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [LayerURL] {
+        if let known = try knownLayers(of: target) { return known }
+        let parsed = try parsedURLs.layerURL(target.url)
+        let service = try await Self.mapErrors(layer: parsed.url) {
+            try await self.serviceMetadata(parsed, auth: self.authentication(credential))
+        }
+        return service.layers.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) }
+    }
+
+    /// The layers of a target known without its service's metadata: the layer itself, or the listed
+    /// sublayers; nil for a whole service (``layers(of:credential:)`` reads its layer list).
+    func knownLayers(of target: ArcGISTarget) throws(ArcGISError) -> [LayerURL]? {
         let parsed = try parsedURLs.layerURL(target.url)
         if parsed.layerId != nil {
             guard target.layers == nil else {
@@ -137,28 +162,41 @@ public final class ArcGISEngine: Sendable {
             }
             return [parsed]
         }
-        if let ids = target.layers { return ids.map { parsed.layer($0) } }
-        let service = try await Self.mapErrors(layer: parsed.url) {
-            try await self.serviceMetadata(parsed, auth: self.authentication(credential))
-        }
-        return service.layers.filter(\.isQueryableFeatureLayer).map { parsed.layer($0.id) }
+        return target.layers.map { ids in ids.map { parsed.layer($0) } }
     }
 
-    /// Runs `query` against a parsed layer URL (one with a layer id).
-    private func query(
-        layer url: LayerURL, _ query: FeatureQuery, budget: ResultBudget
-    ) async throws(ArcGISError) -> LayerQueryResult {
-        try await Self.mapErrors(layer: url.url) { try await self.run(query, on: url, budget: budget) }
-    }
-
+    /// One layer's query. A count (a map view's usual question) is one request sent from here, without a
+    /// ``LayerQueryRunner``; the metadata comes from the cache without an `await` when the credentials are
+    /// known without asking (``QueryAuthentication/immediateCacheKey(_:for:)``).
     private func run(_ query: FeatureQuery, on url: LayerURL, budget: ResultBudget) async throws -> LayerQueryResult {
         let auth = authentication(query.credential)
-        let metadata = try await layerMetadata(url, auth: auth)
-        let checked = try QueryCheck.validated(query, for: metadata)
+        let metadata: LayerMetadata
+        if let key = auth.immediateCacheKey(url.url, for: url.url), let cached = try freshLayerMetadata(key) {
+            metadata = cached
+        } else {
+            metadata = try await layerMetadata(url, auth: auth)
+        }
+        let clause = try QueryCheck.check(query, for: metadata)
+        if query.result == .count {
+            return try await LayerQueryRunner.count(
+                query, clause: clause, layer: metadata, origin: url.origin, transport: transport, auth: auth)
+        }
         let runner = LayerQueryRunner(
-            transport: ArcGISSession(transport: transport, auth: auth), layer: metadata, origin: url.origin, query: checked, configuration: configuration,
-            budget: budget)
+            transport: ArcGISSession(transport: transport, auth: auth), layer: metadata, origin: url.origin, query: query,
+            clause: clause, configuration: configuration, budget: budget)
         return try await runner.run()
+    }
+
+    /// The layer metadata cached fresh under `key`, from ``freshLayers`` or else from ``layers`` (then kept in
+    /// ``freshLayers`` too); nil when it has to be loaded. Throws `CancellationError` for a cancelled task, as
+    /// the cache does.
+    private func freshLayerMetadata(_ key: String) throws -> LayerMetadata? {
+        if Task.isCancelled { throw CancellationError() }
+        let (fresh, generation) = freshLayers.metadata(for: key)
+        if let fresh { return fresh }
+        guard let entry = try layers.freshEntry(for: key) else { return nil }
+        freshLayers.store(entry.value, expires: entry.expires, for: key, generation: generation)
+        return entry.value
     }
 
     /// One query's credentials: the engine's authenticator with the credential the query picked.
@@ -204,16 +242,21 @@ public final class ArcGISEngine: Sendable {
     static func mapErrors<T>(layer: String, _ body: () async throws -> T) async throws(ArcGISError) -> T {
         do {
             return try await body()
-        } catch let error as ArcGISError {
-            throw error
-        } catch let failure as AuthenticationFailure {
-            throw ArcGISError(failure, layer: layer)
-        } catch is CancellationError {
-            throw ArcGISError(.cancelled, "the query of \(layer) was cancelled", layer: layer)
-        } catch let error as HTTPError {
-            throw ArcGISResponse.transportError(error, layer: layer)
         } catch {
-            throw ArcGISError(.transport, "the query of \(layer) failed: \(error)", layer: layer)
+            throw mappedError(error, layer: layer)
+        }
+    }
+
+    /// Whatever a layer's query threw, as an ``ArcGISError`` for `layer` (synchronous, out of line: the
+    /// `async` callers' frames stay small).
+    @inline(never)
+    static func mappedError(_ error: any Error, layer: String) -> ArcGISError {
+        switch error {
+        case let error as ArcGISError: error
+        case let failure as AuthenticationFailure: ArcGISError(failure, layer: layer)
+        case is CancellationError: ArcGISError(.cancelled, "the query of \(layer) was cancelled", layer: layer)
+        case let error as HTTPError: ArcGISResponse.transportError(error, layer: layer)
+        default: ArcGISError(.transport, "the query of \(layer) failed: \(error)", layer: layer)
         }
     }
 }

@@ -34,6 +34,16 @@ public final class HTTPClient: Sendable {
 
     deinit { loop.requestStop() }
 
+    /// The client's loop thread as a task executor. Tasks that prefer it
+    /// (`withTaskExecutorPreference(client.taskExecutor) { … }`, or `Task(executorPreference:)`) run on the
+    /// loop thread between its turns, as on a NIO event loop: a response resumes its caller there without a
+    /// thread hop, and the next request starts without waking the loop. Work that computes for long in such a
+    /// task delays every transfer of the client; keep it to request-sized work.
+    ///
+    /// The client must outlive the tasks that prefer it. After ``shutdown()`` their jobs run on the global
+    /// concurrent executor.
+    public var taskExecutor: any TaskExecutor { loop }
+
     /// Sends a request and returns the whole response. Redirects are followed only as the request's (or the
     /// client's) policy allows: within one origin.
     public func execute(_ request: HTTPRequest) async throws -> HTTPResponse {

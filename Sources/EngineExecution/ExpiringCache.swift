@@ -33,15 +33,22 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
     /// Every query asks for its layer's metadata, nearly always cached: this answers under one lock, with
     /// neither a continuation nor the caller's `load` closure (allocated by the caller even when unused).
     package func freshValue(for key: String) throws -> Value? {
-        let step = state.withLock { state -> CacheStep<Value>? in
-            if Task.isCancelled { return .cancelled }
+        // Cancellation is checked before the lock, not under it: no `CacheStep` to build (this class is not
+        // specialised across modules, and each generic value it builds costs a metadata lookup).
+        if Task.isCancelled { throw CancellationError() }
+        return state.withLock { state -> Value? in
             guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
-            return .done(value)
+            return value
         }
-        switch step {
-        case .done(let value)?: return value
-        case .cancelled?: throw CancellationError()
-        default: return nil
+    }
+
+    /// ``freshValue(for:)`` with the value's expiry: for a caller that keeps a copy of fresh values in types of
+    /// its own (this class is generic, and its calls from other modules are not specialised).
+    package func freshEntry(for key: String) throws -> (value: Value, expires: ContinuousClock.Instant)? {
+        if Task.isCancelled { throw CancellationError() }
+        return state.withLock { state -> (value: Value, expires: ContinuousClock.Instant)? in
+            guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
+            return (value, expires)
         }
     }
 

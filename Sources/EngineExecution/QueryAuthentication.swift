@@ -23,6 +23,14 @@ package struct QueryAuthentication: Sendable {
         return applied
     }
 
+    /// ``authentication(for:)`` when the authenticator knows the answer at once
+    /// (``RequestAuthenticator/immediateAuthentication(for:credential:)``), else nil: then call that.
+    package func immediateAuthentication(for url: String) -> AppliedAuthentication? {
+        guard let applied = authenticator.immediateAuthentication(for: url, credential: credential) else { return nil }
+        redactor.learn(applied.parameters)
+        return applied
+    }
+
     /// What to send on the one retry after the service rejected `applied` (``RequestAuthenticator/rejected(_:serviceCode:for:credential:)``).
     package func rejected(_ applied: AppliedAuthentication, serviceCode: Int, for url: String) async throws -> AppliedAuthentication? {
         let next = try await authenticator.rejected(applied, serviceCode: serviceCode, for: url, credential: credential)
@@ -36,15 +44,29 @@ package struct QueryAuthentication: Sendable {
     /// callers with none share it as before.
     package func cacheIdentity(for url: String) async throws -> String {
         if let credential { return "pick:" + credential }
-        let applied = try await authentication(for: url)
-        if let name = applied.cacheIdentity ?? applied.token?.credential { return "scope:" + name }
-        return applied.isEmpty ? "" : "scope:?"
+        return Self.identity(of: try await authentication(for: url))
     }
 
     /// `key` for a cache shared by callers with the same access only.
     package func cacheKey(_ key: String, for url: String) async throws -> String {
-        let identity = try await cacheIdentity(for: url)
-        return identity.isEmpty ? key : key + "\u{1F}" + identity
+        Self.key(key, identity: try await cacheIdentity(for: url))
+    }
+
+    /// ``cacheKey(_:for:)`` when it is known without an `await` (a picked credential, or an authenticator that
+    /// answers at once: ``immediateAuthentication(for:)``), else nil.
+    package func immediateCacheKey(_ key: String, for url: String) -> String? {
+        if let credential { return Self.key(key, identity: "pick:" + credential) }
+        guard let applied = immediateAuthentication(for: url) else { return nil }
+        return Self.key(key, identity: Self.identity(of: applied))
+    }
+
+    private static func identity(of applied: AppliedAuthentication) -> String {
+        if let name = applied.cacheIdentity ?? applied.token?.credential { return "scope:" + name }
+        return applied.isEmpty ? "" : "scope:?"
+    }
+
+    private static func key(_ key: String, identity: String) -> String {
+        identity.isEmpty ? key : key + "\u{1F}" + identity
     }
 }
 

@@ -24,43 +24,99 @@ package protocol RequestAuthenticator: Sendable {
     func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication?
+
+    /// What ``authentication(for:credential:)`` answers, when that is known at once without waiting or failing
+    /// (an authenticator with nothing to add); nil: ask ``authentication(for:credential:)``. Every request asks
+    /// its credentials, and an `async` call costs the calling task a frame even when it never waits.
+    func immediateAuthentication(for url: String, credential: String?) -> AppliedAuthentication?
+}
+
+extension RequestAuthenticator {
+    /// Nothing is known without asking: ``RequestAuthenticator/authentication(for:credential:)`` decides.
+    package func immediateAuthentication(for url: String, credential: String?) -> AppliedAuthentication? { nil }
 }
 
 /// What one request carries because of its credentials. Tokens travel in headers only, never in URLs.
+///
+/// The fields live in one shared box, none at all for a request that carries nothing (most requests of most
+/// workers): every request hands this value from the authenticator to the request and on to the handling of
+/// its answer, and copying the fields themselves (a network rule of several optionals among them) each time
+/// was a measurable part of the engine's CPU per query. A value is still a value: setting a field makes a
+/// new box.
 package struct AppliedAuthentication: Sendable, Hashable {
     /// Header fields to add (`X-Esri-Authorization: Bearer …`, the `Referer` the token was minted for, an OGC
     /// service's API key header). Their values are secrets: never log them.
-    package var headers: [HeaderField]
+    package var headers: [HeaderField] {
+        get { fields.headers }
+        set { fields.headers = newValue }
+    }
     /// Query parameters to add: only an `apiKey` credential the operator configured with `in: query` (some OGC
     /// services take `?apikey=`). Engines replace a parameter of the same name (a `next` link may echo it) and
     /// redact its value wherever they log or report a URL.
-    package var parameters: [HeaderField]
+    package var parameters: [HeaderField] {
+        get { fields.parameters }
+        set { fields.parameters = newValue }
+    }
     /// HTTP authentication, client certificate and server trust that libcurl applies, for this URL only
     /// (`HTTPRequestOptions.credentials`).
-    package var network: HTTPCredentialRule?
+    package var network: HTTPCredentialRule? {
+        get { fields.network }
+        set { fields.network = newValue }
+    }
     /// The token sent, as the credentials side identifies it, for ``RequestAuthenticator/rejected(_:serviceCode:for:credential:)``;
     /// `nil` when no token was sent.
-    package var token: TokenReference?
+    package var token: TokenReference? {
+        get { fields.token }
+        set { fields.token = newValue }
+    }
     /// The name of the credential whose access this request uses, when one applies (`nil`: none, or the
     /// authenticator does not say). The engines key cached metadata by it when the query picked no credential,
     /// so metadata loaded with one credential's access never answers a caller using another.
-    package var cacheIdentity: String?
+    package var cacheIdentity: String? {
+        get { fields.cacheIdentity }
+        set { fields.cacheIdentity = newValue }
+    }
+
+    /// The fields, as one value.
+    private struct Fields: Sendable, Hashable {
+        var headers: [HeaderField] = []
+        var parameters: [HeaderField] = []
+        var network: HTTPCredentialRule?
+        var token: TokenReference?
+        var cacheIdentity: String?
+    }
+
+    /// The box of the fields; never mutated (a change makes a new one).
+    private final class Box: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    /// nil: every field empty.
+    private var box: Box?
+
+    private var fields: Fields {
+        get { box?.fields ?? Fields() }
+        set { box = newValue == Fields() ? nil : Box(newValue) }
+    }
 
     package init(
         headers: [HeaderField] = [], parameters: [HeaderField] = [], network: HTTPCredentialRule? = nil,
         token: TokenReference? = nil, cacheIdentity: String? = nil
     ) {
-        self.headers = headers
-        self.parameters = parameters
-        self.network = network
-        self.token = token
-        self.cacheIdentity = cacheIdentity
+        fields = Fields(headers: headers, parameters: parameters, network: network, token: token, cacheIdentity: cacheIdentity)
     }
 
     /// Nothing to add: no credential covers the URL.
     package static let none = AppliedAuthentication()
 
-    package var isEmpty: Bool { headers.isEmpty && parameters.isEmpty && network == nil && token == nil }
+    package var isEmpty: Bool {
+        guard let fields = box?.fields else { return true }
+        return fields.headers.isEmpty && fields.parameters.isEmpty && fields.network == nil && fields.token == nil
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box || lhs.fields == rhs.fields }
+    package func hash(into hasher: inout Hasher) { hasher.combine(fields) }
 
     /// One header field. Its description hides the value.
     package struct HeaderField: Sendable, Hashable, CustomStringConvertible {
@@ -92,9 +148,10 @@ package struct AppliedAuthentication: Sendable, Hashable {
     /// `request` with these headers and network credentials added (not ``parameters``: where they go depends on
     /// the protocol, GET URL or POST body).
     package func applied(to request: HTTPRequest) -> HTTPRequest {
+        guard let fields = box?.fields else { return request }
         var request = request
-        for field in headers { request.headers.replace(field.name, field.value) }
-        if let network { request.options.credentials = network }
+        for field in fields.headers { request.headers.replace(field.name, field.value) }
+        if let network = fields.network { request.options.credentials = network }
         return request
     }
 }
@@ -161,4 +218,9 @@ package struct NoAuthentication: RequestAuthenticator {
     package func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication? { nil }
+    /// Nothing, without asking, for a query that picked no credential (one that did fails in
+    /// ``authentication(for:credential:)``).
+    package func immediateAuthentication(for url: String, credential: String?) -> AppliedAuthentication? {
+        credential == nil ? AppliedAuthentication.none : nil
+    }
 }

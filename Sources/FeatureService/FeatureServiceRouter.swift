@@ -20,6 +20,15 @@ package struct FeatureServiceRouter: FeatureServiceEngine {
     /// Each engine gets all the targets of its kinds in one call (so its bounds over a request see them all);
     /// the answers go back in the targets' order.
     package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
+        // Every target of one kind an engine queries (the usual request): its answers as they are, without
+        // the `unsupported` placeholders below (each one a message built, then thrown away).
+        if let kind = targets.first?.kind, let engine = engines[kind], targets.allSatisfy({ $0.kind == kind }) {
+            let answers = await engine.query(targets, query, budget: budget)
+            if answers.count == targets.count { return answers }
+            return targets.indices.map { index in
+                index < answers.count ? answers[index] : [ServiceLayerOutcome(url: targets[index].url, result: .failure(.unsupported(targets[index])))]
+            }
+        }
         var outcomes = targets.map { [ServiceLayerOutcome(url: $0.url, result: .failure(.unsupported($0)))] }
         var indicesByKind: [ServiceKind: [Int]] = [:]
         for (index, target) in targets.enumerated() where engines[target.kind] != nil {

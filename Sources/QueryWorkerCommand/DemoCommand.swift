@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Kafka
 import Logging
 import SampleFeatureServer
@@ -47,6 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         let clock = ContinuousClock()
         let started = clock.now
         let logger = StandardErrorLogging.logger(label: "demo", level: logLevel.level)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JSONLogging
 import Logging
 import QueryWorker
@@ -34,6 +35,7 @@ struct RunCommand: AsyncParsableCommand {
     var settings: [String] = []
 
     func run() async throws {
+        MallocTuning.apply(environment: ProcessInfo.processInfo.environment)
         var flags: [String: String] = [:]
         for entry in settings {
             let (key, value) = try SettingFlags.pair(entry, flag: "--set", shape: "key=value")

@@ -39,6 +39,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.producerQueueBytes), help: .setting(.producerQueueBytes)) var producerQueueBytes: String?
     // Latency (issue 14, items 3 and 6).
     @Option(name: .setting(.fetchWaitMax), help: .setting(.fetchWaitMax)) var fetchWaitMax: String?
+    @Option(name: .setting(.httpLoopRunsRequests), help: .setting(.httpLoopRunsRequests)) var httpLoopRunsRequests: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -72,7 +73,7 @@ struct SettingFlags: ParsableArguments {
             (.credentialsFile, credentialsFile),
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
-            (.fetchWaitMax, fetchWaitMax),
+            (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -28,6 +28,7 @@ enum ConfigurationTestSupport {
         case .summaryInterval: milliseconds(settings.summaryInterval)
         case .includeBuiltInQueries: String(settings.namedQueries.count)
         case .allowFreeWhere: String(settings.allowFreeWhere)
+        case .httpLoopRunsRequests: String(settings.httpLoopRunsRequests)
         case .logLevel: settings.logLevel.rawValue
         case .credentialsFile: settings.credentialsFile ?? "none"
         case .readAheadMessages: String(settings.buffers.readAheadMessages)
@@ -66,6 +67,7 @@ enum ConfigurationTestSupport {
         (.summaryInterval, "0", "0"),
         (.includeBuiltInQueries, "false", "0"),
         (.allowFreeWhere, "no", "false"),
+        (.httpLoopRunsRequests, "off", "false"),
         (.logLevel, "DEBUG", "debug"),
         // Any readable file: the setting only names it (its content is checked at start, see WorkerCredentials).
         (.credentialsFile, " /dev/null ", "/dev/null"),

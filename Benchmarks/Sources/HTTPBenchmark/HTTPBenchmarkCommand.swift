@@ -99,10 +99,10 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
 
     private var selectedClients: [Client] {
         get throws {
-            let names = clients ?? (libcurlBench == nil ? "wrk,curl,ahc" : "wrk,curl,ahc,libcurl,libcurl-socket")
+            let names = clients ?? (libcurlBench == nil ? "wrk,curl,curl-pool,ahc" : "wrk,curl,curl-pool,ahc,libcurl,libcurl-socket")
             let list = try names.split(separator: ",").map { name in
                 guard let client = Client(rawValue: name.lowercased()) else {
-                    throw ValidationError("unknown client '\(name)' in --clients (wrk, curl, ahc, libcurl, libcurl-socket)")
+                    throw ValidationError("unknown client '\(name)' in --clients (wrk, curl, curl-pool, ahc, libcurl, libcurl-socket)")
                 }
                 return client
             }
@@ -187,6 +187,10 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
                         case .wrk:
                             measurement = try await wrkRunner.run(concurrency: concurrency, seconds: duration)
                         case .curl:
+                            measurement = try await load.run(
+                                concurrency: concurrency, warmup: .seconds(warmup), duration: .seconds(duration),
+                                executor: curlClient.client.taskExecutor, exchange: curlClient.exchange)
+                        case .curlPool:
                             measurement = try await load.run(
                                 concurrency: concurrency, warmup: .seconds(warmup), duration: .seconds(duration), exchange: curlClient.exchange)
                         case .ahc:

@@ -8,7 +8,11 @@ import Glibc
 /// The clients compared, in the order the table lists them.
 enum Client: String, CaseIterable, Hashable, Sendable {
     case wrk
+    /// CurlHTTP with the load's tasks on the client's loop thread (`HTTPClient.taskExecutor`), as the
+    /// worker runs its requests: the row of the targets.
     case curl
+    /// CurlHTTP with the load's tasks on the cooperative pool: for information (the hop per exchange).
+    case curlPool = "curl-pool"
     case ahc
     /// libcurl alone (Benchmarks/c/curl_multi_bench.c) with --libcurl-loop/--libcurl-handles (by default
     /// perform + reset): the reference of the CurlHTTP/libcurl targets.
@@ -21,6 +25,7 @@ enum Client: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .wrk: "wrk"
         case .curl: "CurlHTTP"
+        case .curlPool: "CurlHTTP (pool)"
         case .ahc: "AsyncHTTPClient"
         case .libcurl: "libcurl (C)"
         case .libcurlSocket: "libcurl sock (C)"

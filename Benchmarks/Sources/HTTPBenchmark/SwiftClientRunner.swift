@@ -14,11 +14,15 @@ struct SwiftLoad: Sendable {
     let serverPID: Int32?
 
     /// A warm-up of `warmup` (connections opened, caches filled; not counted), then the timed run.
-    func run(concurrency: Int, warmup: Duration, duration: Duration, exchange: @escaping Exchange) async throws -> Measurement {
-        if warmup > .zero { _ = try await load(concurrency: concurrency, duration: warmup, exchange: exchange) }
+    ///
+    /// With `executor`, the tasks prefer it (CurlHTTP's loop thread); without, they run on the cooperative pool.
+    func run(
+        concurrency: Int, warmup: Duration, duration: Duration, executor: (any TaskExecutor)? = nil, exchange: @escaping Exchange
+    ) async throws -> Measurement {
+        if warmup > .zero { _ = try await load(concurrency: concurrency, duration: warmup, executor: executor, exchange: exchange) }
         let serverBefore = serverPID.flatMap(processCPUSeconds(pid:))
         let cpuBefore = processCPUSeconds()
-        let (samples, elapsed) = try await load(concurrency: concurrency, duration: duration, exchange: exchange)
+        let (samples, elapsed) = try await load(concurrency: concurrency, duration: duration, executor: executor, exchange: exchange)
         let cpu = processCPUSeconds() - cpuBefore
         let serverAfter = serverPID.flatMap(processCPUSeconds(pid:))
         return Measurement(
@@ -32,7 +36,9 @@ struct SwiftLoad: Sendable {
     }
 
     /// Latencies in nanoseconds, sorted, and the time from the start to the last task's end.
-    private func load(concurrency: Int, duration: Duration, exchange: @escaping Exchange) async throws -> ([Int64], Duration) {
+    private func load(
+        concurrency: Int, duration: Duration, executor: (any TaskExecutor)?, exchange: @escaping Exchange
+    ) async throws -> ([Int64], Duration) {
         let clock = ContinuousClock()
         let start = clock.now
         let end = start + duration
@@ -41,7 +47,7 @@ struct SwiftLoad: Sendable {
         var all: [Int64] = []
         try await withThrowingTaskGroup(of: [Int64].self) { group in
             for _ in 0..<concurrency {
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var latencies: [Int64] = []
                     latencies.reserveCapacity(capacity)
                     var now = clock.now

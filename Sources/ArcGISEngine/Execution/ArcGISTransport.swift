@@ -99,15 +99,23 @@ final class ArcGISTransport: Sendable {
         // The clock is read only for the debug line: most workers log above debug.
         let started = logger.logLevel <= .debug ? ContinuousClock.now : nil
         do {
-            let sent = try await limiter.withSlot(host: origin) {
+            // The host's slot and the credentials without an `async` call each when they are at hand (a free
+            // slot, an authenticator with nothing to add): what `limiter.withSlot` and `auth.authentication`
+            // do, without their frames.
+            if let waiter = try limiter.admit(host: origin) { try await limiter.wait(host: origin, waiter: waiter) }
+            let sent: SentRequest
+            do {
+                defer { limiter.release(host: origin) }
                 let applied: AppliedAuthentication
                 if let replacement {
                     applied = replacement
+                } else if let immediate = auth.immediateAuthentication(for: endpoint) {
+                    applied = immediate
                 } else {
                     applied = try await Self.authentication(auth, for: endpoint, layer: layer)
                 }
                 let request = makeRequest(endpoint, parameters: parameters, applied: applied)
-                return SentRequest(response: try await client.execute(request), applied: applied, method: request.method)
+                sent = SentRequest(response: try await client.execute(request), applied: applied, method: request.method)
             }
             let response = sent.response
             if let started {

@@ -20,6 +20,8 @@ final class LayerQueryRunner: Sendable {
     let layer: LayerMetadata
     let origin: String
     let query: FeatureQuery
+    /// The query's where clause as checked for the layer (``QueryCheck/check(_:for:)``).
+    let clause: CheckedClause
     let configuration: ArcGISEngineConfiguration
     let budget: ResultBudget
     let counter = RequestCounter()
@@ -27,7 +29,7 @@ final class LayerQueryRunner: Sendable {
     private let endpoint: String
 
     init(
-        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: FeatureQuery,
+        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: FeatureQuery, clause: CheckedClause,
         configuration: ArcGISEngineConfiguration, budget: ResultBudget
     ) {
         self.budget = budget
@@ -35,12 +37,13 @@ final class LayerQueryRunner: Sendable {
         self.layer = layer
         self.origin = origin
         self.query = query
+        self.clause = clause
         self.configuration = configuration
-        endpoint = layer.url + "/query"
+        endpoint = layer.queryEndpoint
     }
 
     func run() async throws -> LayerQueryResult {
-        let base = try QueryParameters.base(query, layer: layer)
+        let base = try QueryParameters.base(query, clause: clause, layer: layer)
         switch query.result {
         case .count:
             let count = try await fetchCount(base)

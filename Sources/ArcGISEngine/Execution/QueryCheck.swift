@@ -5,22 +5,33 @@ import QueryLanguage
 /// clause names its fields with the right types, that `outFields` exist, and that a spatial filter is
 /// usable. Every failure names the layer.
 enum QueryCheck {
+    /// `query` checked against `layer`, its where clause in the layer's terms.
     static func validated(_ query: FeatureQuery, for layer: LayerMetadata) throws(ArcGISError) -> FeatureQuery {
+        var validated = query
+        validated.whereClause = try check(query, for: layer).validated
+        return validated
+    }
+
+    /// Checks `query` against `layer`; returns its where clause in the layer's terms with the clause's
+    /// form-encoded SQL, from one lookup of the layer's ``PreparedClauses``: the request is then built without
+    /// looking the clause up again, and without a copy of the query.
+    static func check(_ query: FeatureQuery, for layer: LayerMetadata) throws(ArcGISError) -> CheckedClause {
         guard layer.supportsQuery else {
             throw ArcGISError(
                 .unsupportedLayer,
                 "\(layer.url) (\(layer.name)) does not support queries (capabilities: "
                     + "\(layer.capabilities.sorted().joined(separator: ",")))", layer: layer.url)
         }
-        if let type = layer.type, !["feature layer", "table"].contains(type.lowercased()) {
+        if let type = layer.type, !isQueryableType(type) {
             throw ArcGISError(
                 .unsupportedLayer, "\(layer.url) (\(layer.name)) is a \(type), not a feature layer or table",
                 layer: layer.url)
         }
-        var checked = query
+        var checked = CheckedClause(validated: nil, encoded: nil)
         if let clause = query.whereClause {
             do {
-                checked.whereClause = try layer.preparedClauses.clauses.prepared(clause, schema: layer.schema).validated
+                let prepared = try layer.preparedClauses.clauses.prepared(clause, schema: layer.schema)
+                checked = CheckedClause(validated: prepared.validated, encoded: prepared.encodedSQL)
             } catch {
                 throw ArcGISError(
                     .invalidQuery, "the where clause does not fit \(layer.url) (\(layer.name)): \(error.message)",
@@ -35,7 +46,7 @@ enum QueryCheck {
                     layer: layer.url)
             }
             guard let extent = geometry.extent, !geometry.isEmpty,
-                [extent.xmin, extent.ymin, extent.xmax, extent.ymax].allSatisfy(\.isFinite)
+                extent.xmin.isFinite, extent.ymin.isFinite, extent.xmax.isFinite, extent.ymax.isFinite
             else {
                 throw ArcGISError(.invalidQuery, "the query geometry for \(layer.url) is empty", layer: layer.url)
             }
@@ -44,6 +55,12 @@ enum QueryCheck {
             throw ArcGISError(.invalidQuery, "maxFeatures must not be negative (got \(max))", layer: layer.url)
         }
         return checked
+    }
+
+    /// Whether a layer of `type` is queried: a feature layer or a table, in any case (the usual spellings
+    /// compared first, without lowercasing).
+    private static func isQueryableType(_ type: String) -> Bool {
+        type == "Feature Layer" || type == "Table" || ["feature layer", "table"].contains(type.lowercased())
     }
 
     private static func checkOutFields(_ names: [String], layer: LayerMetadata) throws(ArcGISError) {
@@ -59,4 +76,14 @@ enum QueryCheck {
                 layer: layer.url)
         }
     }
+}
+
+/// A query's where clause checked against one layer (``QueryCheck/check(_:for:)``): in the layer's terms,
+/// and its form-encoded ArcGIS SQL, handed on to ``QueryParameters``.
+struct CheckedClause: Sendable {
+    /// The clause as ``WhereClause/validated(against:)`` gives it for the layer; nil: no clause (`1=1`).
+    var validated: WhereClause?
+    /// The `where` field's form-encoded value; nil without a clause, or when not known (it is then written
+    /// from ``validated``).
+    var encoded: [UInt8]?
 }

@@ -18,6 +18,10 @@ struct QueryParameters: Sendable {
         for (name, value) in fields { append(name, value) }
     }
 
+    private init(encodedBytes: [UInt8]) {
+        self.encodedBytes = encodedBytes
+    }
+
     /// Adds one field, encoding it onto ``encodedBytes``.
     mutating func append(_ name: String, _ value: String) {
         if !encodedBytes.isEmpty { encodedBytes.append(UInt8(ascii: "&")) }
@@ -36,23 +40,58 @@ struct QueryParameters: Sendable {
 
     /// The where clause (its encoding from the layer's ``PreparedClauses`` when the query was checked), spatial filter and output options for `query` on `layer`.
     static func base(_ query: FeatureQuery, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
-        var parameters = QueryParameters(fields: [("f", "json")])
-        if let clause = query.whereClause, let encoded = layer.preparedClauses.clauses.encodedSQL(of: clause) {
-            parameters.appendEncoded("where", encodedValue: encoded)
+        let encodedWhere = query.whereClause.flatMap { layer.preparedClauses.clauses.encodedSQL(of: $0) }
+        return try base(query, clause: CheckedClause(validated: query.whereClause, encoded: encodedWhere), layer: layer)
+    }
+
+    /// The where clause (`clause`, checked for the layer), spatial filter and output options of `query`,
+    /// written in one pass into one buffer (``FormBytes``), with room for `extra` more bytes (the field a
+    /// request adds, without a copy). The bytes are those the fields `f`, `where`, `geometry`, `geometryType`,
+    /// `inSR`, `spatialRel` appended one by one give.
+    static func base(
+        _ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata, reserving extra: Int = 0
+    ) throws(ArcGISError) -> QueryParameters {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(320 + (clause.encoded?.count ?? 0) + extra)
+        FormBytes.append("f=json&where=", to: &bytes)
+        if let encoded = clause.encoded {
+            bytes.append(contentsOf: encoded)
+        } else if let clause = clause.validated {
+            FormBytes.append(encoding: clause.arcGISSQL, to: &bytes)
         } else {
-            parameters.append("where", query.whereClause?.arcGISSQL ?? "1=1")
+            FormBytes.append("1%3D1", to: &bytes)  // 1=1
         }
         if let geometry = query.geometry {
-            let text: String
-            do { text = try EsriJSON.encode(geometry) } catch {
-                throw ArcGISError(.invalidQuery, "the query geometry cannot be sent to \(layer.url): \(error)", layer: layer.url)
+            FormBytes.append("&geometry=", to: &bytes)
+            try appendGeometryJSON(geometry, layer: layer, to: &bytes)
+            FormBytes.append("&geometryType=", to: &bytes)
+            FormBytes.append(encoding: geometry.type.esriName, to: &bytes)
+            if let reference = geometry.spatialReference {
+                FormBytes.append("&inSR=", to: &bytes)
+                FormBytes.appendInteger(reference.wkid, to: &bytes)
             }
-            parameters.append("geometry", text)
-            parameters.append("geometryType", geometry.type.esriName)
-            if let reference = geometry.spatialReference { parameters.append("inSR", String(reference.wkid)) }
-            parameters.append("spatialRel", query.spatialRelationship.esriName)
+            FormBytes.append("&spatialRel=", to: &bytes)
+            FormBytes.append(encoding: query.spatialRelationship.esriName, to: &bytes)
         }
+        return QueryParameters(encodedBytes: bytes)
+    }
+
+    /// A count query's one request: ``base(_:layer:reserving:)`` and `returnCountOnly`, in one buffer.
+    static func countOnly(_ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
+        var parameters = try base(query, clause: clause, layer: layer, reserving: 24)
+        FormBytes.append("&returnCountOnly=true", to: &parameters.encodedBytes)
         return parameters
+    }
+
+    /// The geometry's Esri JSON, form-encoded: an envelope (a map view's extent, nearly every query) written
+    /// straight into `bytes`, any other geometry through `EsriJSON`.
+    private static func appendGeometryJSON(_ geometry: Geometry, layer: LayerMetadata, to bytes: inout [UInt8]) throws(ArcGISError) {
+        if case .envelope(let envelope) = geometry, FormBytes.appendEnvelopeJSON(envelope, to: &bytes) { return }
+        let text: String
+        do { text = try EsriJSON.encode(geometry) } catch {
+            throw ArcGISError(.invalidQuery, "the query geometry cannot be sent to \(layer.url): \(error)", layer: layer.url)
+        }
+        FormBytes.append(encoding: text, to: &bytes)
     }
 
     /// Output fields and geometry options for feature requests. The object-id field is always included, since

@@ -5,6 +5,7 @@ extension ArcGISEngine {
     /// a layer share one metadata load.
     package func clearMetadataCache() {
         layers.removeAll()
+        freshLayers.removeAll()
         services.removeAll()
     }
 }

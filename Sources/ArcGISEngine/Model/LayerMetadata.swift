@@ -7,7 +7,11 @@ import QueryLanguage
 /// page (`supportsPagination`), which field identifies features, and which fields a where clause may name.
 struct LayerMetadata: Sendable, Hashable {
     /// The layer URL this was read from, normalised (no trailing slash, no query).
-    var url: String
+    var url: String {
+        didSet { queryEndpoint = url + "/query" }
+    }
+    /// `<url>/query`, where every query request of the layer goes (built once, not once per query).
+    private(set) var queryEndpoint: String
     var id: Int?
     var name: String
     /// `Feature Layer`, `Table`, `Group Layer`, `Raster Layer`...: only feature layers and tables are queried.
@@ -43,6 +47,7 @@ struct LayerMetadata: Sendable, Hashable {
         spatialReference: SpatialReference?
     ) {
         self.url = url
+        queryEndpoint = url + "/query"
         self.id = id
         self.name = name
         self.type = type
@@ -62,7 +67,8 @@ struct LayerMetadata: Sendable, Hashable {
     /// Whether `capabilities` lists Query (case-insensitively); services that omit capabilities are assumed
     /// queryable (MapServer layers of old servers do).
     var supportsQuery: Bool {
-        capabilities.isEmpty || capabilities.contains { $0.lowercased() == "query" }
+        // "Query" as ArcGIS spells it is looked up first, without lowercasing every entry.
+        capabilities.isEmpty || capabilities.contains("Query") || capabilities.contains { $0.lowercased() == "query" }
     }
 }
 

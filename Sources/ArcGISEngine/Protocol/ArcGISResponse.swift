@@ -20,8 +20,10 @@ enum ArcGISResponse {
     /// Throws `.malformedResponse` when `count` is missing or is not a non-negative integer, and the mapped
     /// error for an ArcGIS error body.
     static func count(_ body: [UInt8], layer: String) throws(ArcGISError) -> Int {
+        // `{"count":N}`, the answer nearly every time, read from its bytes (before the context, which
+        // normalises the layer's URL for messages); anything else through the JSON tree.
+        if let count = plainCount(body, from: 0) { return count }
         let context = ResponseContext(layer: layer)
-        // `{"count":N}`, the answer nearly every time, read from its bytes; anything else through the JSON tree.
         if let count = plainCount(body, from: try context.jsonStart(body)) { return count }
         return try documentCount(body, context: context)
     }

@@ -11,13 +11,14 @@ extension ArcGISResponse {
     /// retryable for 408, 429, 500, 502, 503 and 504. The error carries the status, and `retryAfter` from a
     /// `Retry-After` header on any status, so a caller backing off can honour the service.
     ///
-    /// - Parameter now: seconds since 1970 UTC, against which a `Retry-After` HTTP-date is measured.
+    /// - Parameter now: seconds since 1970 UTC, against which a `Retry-After` HTTP-date is measured; nil: the
+    ///   clock, read only for a status that is not 2xx.
     static func checkStatus(
-        _ status: Int, headers: HTTPHeaders, body: [UInt8], layer: String, now: Int64 = unixTimeNow()
+        _ status: Int, headers: HTTPHeaders, body: [UInt8], layer: String, now: Int64? = nil
     ) throws(ArcGISError) {
         guard !(200..<300).contains(status) else { return }
         let layer = normalizedURL(layer)
-        let wait = retryAfter(headers, now: now)
+        let wait = retryAfter(headers, now: now ?? unixTimeNow())
         if let serviceError = errorBody(body) {
             throw serviceError.error(layer: layer, httpStatus: status, retryAfter: wait)
         }

@@ -18,6 +18,11 @@ import Synchronization
 /// lock is held only to queue the command, the ring (a write to the eventfd) is sent after it is released,
 /// and only when the loop sleeps in `epoll_wait`. An awake loop checks the queue before it sleeps.
 ///
+/// The loop is also a `TaskExecutor` (`CurlMultiLoop+Executor.swift`): tasks that prefer it run their jobs on
+/// this thread between turns of the loop, so a response resumes its caller without waking another thread,
+/// and the caller's next request is queued without ringing the eventfd. Its jobs are queued with the
+/// commands, under the same lock and the same ring.
+///
 /// Easy handles are pooled. A handle whose last transfer was a plain GET keeps its options, and the next
 /// plain GET with the same settings sets only what differs per request (``CurlTransfer/Profile``), instead
 /// of `curl_easy_reset` and some thirty options again.
@@ -27,12 +32,14 @@ final class CurlMultiLoop: @unchecked Sendable {
         case cancel(CurlTransfer)
     }
 
-    private enum Phase { case idle, running, stopping, stopped }
+    enum Phase { case idle, running, stopping, stopped }
 
-    private struct State {
+    struct State {
         var phase = Phase.idle
         var commands: [Command] = []
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Jobs of tasks that prefer this loop as their executor, enqueued from other threads.
+        var jobs: [UnownedJob] = []
         /// A wakeup was sent and the loop has not taken the commands yet: one is enough.
         var wakeupPending = false
         /// The loop found no commands and is in (or about to enter) `epoll_wait`: a new command needs a
@@ -41,8 +48,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let poll: CurlEventPoll
-    private let state = Mutex(State())
+    let poll: CurlEventPoll
+    let state = Mutex(State())
     private let logger: Logger
     /// Easy handles alive (in transfers or pooled): a test checks it returns to its baseline
     /// (`HTTPClient.statistics`, in `ForTesting/`).
@@ -50,7 +57,11 @@ final class CurlMultiLoop: @unchecked Sendable {
     let activeTransfers = Atomic<Int>(0)
     /// Wakeups being sent outside the lock. Counted under the lock while the loop runs; the loop frees the
     /// multi handle only after setting `.stopped` under it (so no new one starts) and seeing this reach 0.
-    private let wakeupsInFlight = Atomic<Int>(0)
+    let wakeupsInFlight = Atomic<Int>(0)
+    /// The loop thread's `pthread_self()` while it runs (0 before): jobs it enqueues itself skip the lock.
+    let loopThread = Atomic<UInt>(0)
+    /// Jobs enqueued on the loop thread (by the jobs it runs and the responses it completes): loop only.
+    var localJobs: [UnownedJob] = []
 
     // loop thread only
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
@@ -94,12 +105,14 @@ final class CurlMultiLoop: @unchecked Sendable {
             poll.ring()
             wakeupsInFlight.subtract(1, ordering: .releasing)
         }
-        if start {
-            let thread = Thread { self.loop() }
-            thread.name = "curl-multi"
-            thread.start()
-        }
+        if start { startThread() }
         return accepted
+    }
+
+    func startThread() {
+        let thread = Thread { self.loop() }
+        thread.name = "curl-multi"
+        thread.start()
     }
 
     /// Asks the loop to stop without waiting (from `deinit` of the client).
@@ -148,13 +161,19 @@ final class CurlMultiLoop: @unchecked Sendable {
     // MARK: Loop thread
 
     private func loop() {
-        // Swapped with the queue, so neither array is reallocated per turn.
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
+        // Swapped with the queues, so no array is reallocated per turn.
         var commands: [Command] = []
+        var jobs: [UnownedJob] = []
         while true {
-            let phase = state.withLock { state in
-                swap(&state.commands, &commands)
+            state.withLock { state in
+                swap(&state.jobs, &jobs)
                 state.wakeupPending = false
                 state.sleeping = false
+            }
+            runJobs(&jobs)
+            let phase = state.withLock { state in
+                swap(&state.commands, &commands)
                 return state.phase
             }
             for command in commands { handle(command) }
@@ -165,17 +184,19 @@ final class CurlMultiLoop: @unchecked Sendable {
                 socketAction(CURL_SOCKET_TIMEOUT, 0)
                 drainCompleted()
             }
+            let localWork = !localJobs.isEmpty
             let sleep = state.withLock { state in
-                guard state.commands.isEmpty, state.phase == .running else { return false }
+                guard !localWork, state.commands.isEmpty, state.jobs.isEmpty, state.phase == .running else { return false }
                 state.sleeping = true
                 return true
             }
-            // Awake with commands waiting, the loop still serves ready sockets (without sleeping), so a
-            // steady stream of new requests cannot starve the transfers already running.
+            // Awake with commands or jobs waiting, the loop still serves ready sockets (without sleeping), so
+            // a steady stream of new requests cannot starve the transfers already running.
             poll.wait(limitMilliseconds: sleep ? 1000 : 0) { ready in socketAction(ready.socket, ready.mask) }
             drainCompleted()
         }
         stopAll()
+        forwardRemainingJobs(jobs)
     }
 
     private func socketAction(_ socket: curl_socket_t, _ mask: Int32) {

@@ -6,6 +6,9 @@ extension HTTPClient {
             activeTransfers: loop.activeTransfers.load(ordering: .relaxed)
         )
     }
+
+    /// Whether the caller runs on the client's loop thread: a task that prefers ``taskExecutor`` should.
+    package var isOnLoopThread: Bool { loop.isLoopThread }
 }
 
 /// Counts of live libcurl resources.

@@ -151,13 +151,17 @@ extension SettingsKey {
     package static let fetchWaitMax = SettingsKey(
         "fetchWaitMax", .duration,
         "Longest an idle fetch waits for data (librdkafka fetch.wait.max.ms); unset: 500ms, 2ms on the embedded cluster.")
+    // CPU (issue 14, item 1).
+    package static let httpLoopRunsRequests = SettingsKey(
+        "httpLoopRunsRequests", .bool,
+        "Run requests on the HTTP client's loop thread (least CPU per request, one core); false: on every core.")
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
-        fetchWaitMax,
+        fetchWaitMax, httpLoopRunsRequests,
     ] + bufferKeys
 
     /// The key with this name, if it is a fixed one.

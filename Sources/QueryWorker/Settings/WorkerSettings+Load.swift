@@ -80,6 +80,7 @@ struct SettingsResolver {
         try resolveBuffers(&settings)
         try resolveTimeouts(&settings)
         if let found = try find(.allowFreeWhere) { settings.allowFreeWhere = try found.bool() }
+        if let found = try find(.httpLoopRunsRequests) { settings.httpLoopRunsRequests = try found.bool() }
         if let found = try find(.logLevel) { settings.logLevel = try found.logLevel() }
         if let found = try find(.credentialsFile) { settings.credentialsFile = try SettingsValidation.readableFile(found) }
         let includeBuiltIns = try find(.includeBuiltInQueries)?.bool() ?? true

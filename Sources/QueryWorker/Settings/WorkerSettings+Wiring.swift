@@ -63,6 +63,7 @@ extension WorkerSettings {
             "allowFreeWhere": .stringConvertible(allowFreeWhere),
             "kafka": .dictionary(kafka),
             "logLevel": .string(logLevel.rawValue),
+            "httpLoopRunsRequests": .stringConvertible(httpLoopRunsRequests),
             "credentialsFile": .string(credentialsFile ?? "none"),
             "readAheadMessages": .stringConvertible(buffers.readAheadMessages),
             "readAheadBytes": .stringConvertible(buffers.readAheadBytes),

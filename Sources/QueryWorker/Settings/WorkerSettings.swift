@@ -31,6 +31,11 @@ package struct WorkerSettings: Sendable, Hashable {
     package var namedQueries: [String: String] = WorkerSettings.builtInNamedQueries
     /// Whether requests may send where clauses of their own, not only names.
     package var allowFreeWhere = true
+    /// Whether requests run on the HTTP client's loop thread (``HTTPClient/taskExecutor``): no thread hop
+    /// per HTTP exchange, the least CPU per request, but one core for the Swift side of every request (the
+    /// kafka clients and libcurl's resolver keep their own threads). `false` runs them on the cooperative
+    /// pool, every core, for workers whose requests compute for long (large `features` results).
+    package var httpLoopRunsRequests = true
     /// librdkafka properties passed through to the consumer and the producer (`security.protocol`, ...).
     package var kafkaProperties: [String: String] = [:]
     package var logLevel: Logger.Level = .info

@@ -17,16 +17,20 @@ final class QueryWorkerService: Service, Sendable {
 
     /// A worker running its requests through `engine` (in production the router of every protocol's engine),
     /// accepting the credential names of `credentials`.
+    ///
+    /// With `taskExecutor` (the HTTP client's, ``HTTPClient/taskExecutor``) the message loop and every run
+    /// execute on the HTTP client's loop thread: a request's way from message to outcome then takes no thread
+    /// hop but the consumer's hand-over and the HTTP exchange's own, which the loop serves between turns.
     init(
         settings: WorkerSettings, engine: any FeatureServiceEngine, credentials: CredentialNames, producer: KafkaProducer,
-        logger: Logger
+        taskExecutor: (any TaskExecutor)? = nil, logger: Logger
     ) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits, credentials: credentials)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
-        let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, logger: logger)
+        let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, taskExecutor: taskExecutor, logger: logger)
         let configuration = settings.consumerConfiguration(closeTimeout: ShutdownBudget.consumerClose)
         // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
         // alive forever.
@@ -39,6 +43,13 @@ final class QueryWorkerService: Service, Sendable {
     }
 
     func run() async throws {
+        await withTaskExecutorPreference(core.taskExecutor) {
+            await runMessageLoop()
+        }
+        core.logger.info("worker stopped")
+    }
+
+    private func runMessageLoop() async {
         let core = self.core
         let messages = consumer.messages
         await withDiscardingTaskGroup { group in
@@ -62,6 +73,5 @@ final class QueryWorkerService: Service, Sendable {
             await core.drain(in: &group)
             group.cancelAll()
         }
-        core.logger.info("worker stopped")
     }
 }

@@ -50,7 +50,8 @@ package final class WorkerAssembly: Sendable {
         producer = try KafkaProducer(
             configuration: settings.producerConfiguration(flushTimeout: ShutdownBudget.producerFlush), logger: logger)
         worker = try QueryWorkerService(
-            settings: settings, engine: engine, credentials: wiring.names, producer: producer, logger: logger)
+            settings: settings, engine: engine, credentials: wiring.names, producer: producer,
+            taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil, logger: logger)
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).

@@ -23,11 +23,18 @@ final class WorkerCore: Sendable {
     let state: Mutex<RequestLifecycle>
     /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
     let consumer = Mutex<KafkaConsumer?>(nil)
+    /// Where runs and the message loop run: the HTTP client's loop thread in production (see
+    /// ``QueryWorkerService/run()``); `nil`, the global pool.
+    let taskExecutor: (any TaskExecutor)?
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
 
-    init(settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer, logger: Logger) {
+    init(
+        settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer,
+        taskExecutor: (any TaskExecutor)? = nil, logger: Logger
+    ) {
         self.settings = settings
+        self.taskExecutor = taskExecutor
         self.decoder = decoder
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
@@ -162,7 +169,8 @@ final class WorkerCore: Sendable {
     /// aborts its HTTP transfers); cancelling the group cancels it too.
     private func start(_ start: RequestLifecycle.RunStart, in group: inout DiscardingTaskGroup) {
         group.addTask {
-            let task = Task { await self.execute(start) }
+            // Unstructured tasks do not inherit an executor preference: it is passed on.
+            let task = Task(executorPreference: self.taskExecutor) { await self.execute(start) }
             if self.state.withLock({ $0.runTaskCreated(start.run, task) }) { task.cancel() }
             await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
         }
