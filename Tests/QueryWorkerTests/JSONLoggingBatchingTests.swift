@@ -16,8 +16,9 @@ private struct TestPipe {
     }
 
     /// What arrives within `milliseconds` (polling until the first byte, then until the pipe stays quiet
-    /// for 20 ms or `count` lines arrived).
-    func lines(within milliseconds: Int32, count: Int = .max) -> [String] {
+    /// for `quiet` ms or `count` lines arrived). A reader that gives up early leaves a writer blocked on the full
+    /// pipe: give a `quiet` longer than any pause of the writers when they write more than the pipe holds.
+    func lines(within milliseconds: Int32, count: Int = .max, quiet: Int32 = 20) -> [String] {
         var collected: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var wait = milliseconds
@@ -27,7 +28,7 @@ private struct TestPipe {
             let got = buffer.withUnsafeMutableBytes { Foundation.read(read, $0.baseAddress, $0.count) }
             guard got > 0 else { break }
             collected.append(contentsOf: buffer[0..<got])
-            wait = 20
+            wait = quiet
         }
         return collected.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
     }
@@ -78,13 +79,17 @@ struct JSONLoggingBatchingTests {
     func manyTasks() async throws {
         let pipe = try TestPipe()
         defer { pipe.close() }
+        // Room in the pipe for everything (~600 KB), so no writer ever waits on the reader: a reader that gave up
+        // would otherwise leave the writer's thread blocked, and `flush()` with it, and the whole test process.
+        let F_SETPIPE_SZ: Int32 = 1031  // <fcntl.h> (Linux); not imported into Swift
+        try #require(fcntl(pipe.write, F_SETPIPE_SZ, 1 << 20) >= 1 << 20)
         let sink = JSONLogSink.batchedFileDescriptor(pipe.write, window: .milliseconds(1))
         let tasks = 8
         let perTask = 300
-        let padding = String(repeating: "x\"é", count: 50)
+        let padding = String(repeating: "x\"é", count: 20)
         // The reader blocks in poll(2) and read(2): a thread of its own, not the cooperative pool.
         async let collected = withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
-            Thread { continuation.resume(returning: pipe.lines(within: 10_000, count: tasks * perTask)) }.start()
+            Thread { continuation.resume(returning: pipe.lines(within: 10_000, count: tasks * perTask, quiet: 10_000)) }.start()
         }
         await withTaskGroup(of: Void.self) { group in
             for task in 0..<tasks {
