@@ -210,6 +210,8 @@ let package = Package(
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                // The status lines' direct path (WorkerEvents, JSONStatusLine).
+                "JSONLogging",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "DequeModule", package: "swift-collections"),

@@ -14,7 +14,9 @@ RULES = [
     ("curl loop (libcurl, sockets, transfers)", [
         "CurlMultiLoop.socketAction", "CurlMultiLoop.drainCompleted", "CurlMultiLoop.handle", "CurlEventPoll.wait",
         "CurlMultiLoop.stopAll"]),
-    ("JSON logging (status lines)", ["JSONLogHandler", "Logger.info", "Logger.log", "Logger.notice"]),
+    ("JSON logging (status lines)", [
+        "JSONLogHandler", "Logger.info", "Logger.log", "Logger.notice", "JSONStatusLine", "BatchingDescriptorWriter",
+        "WorkerEvents"]),
     ("request decoding (RequestDecoder)", ["RequestDecoder"]),
     ("outcome encoding (ResultMessage/ErrorMessage)", ["ResultMessage", "ErrorMessage.", "OutcomeMessage", "producerMessages"]),
     ("producer send (KafkaProducer)", ["KafkaProducer", "KafkaDeliveryBatch"]),

@@ -39,6 +39,28 @@ struct JSONLineBuffer {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// An integer as a JSON string (`"-42"`), its digits written straight into the line.
+    mutating func quotedInteger(_ value: Int64) {
+        quotedInteger(negative: value < 0, magnitude: value.magnitude)
+    }
+
+    mutating func quotedInteger(negative: Bool, magnitude: UInt64) {
+        bytes.append(UInt8(ascii: "\""))
+        if negative { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for UInt64's 20 digits
+        withUnsafeMutableBytes(of: &digits) { room in
+            var index = room.count
+            repeat {
+                index -= 1
+                room[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: room[index...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     mutating func raw(byte: UInt8) {
         bytes.append(byte)
     }

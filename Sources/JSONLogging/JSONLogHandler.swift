@@ -19,7 +19,8 @@ package struct JSONLogHandler: LogHandler {
     package var metadataProvider: Logger.MetadataProvider?
 
     package let label: String
-    private let sink: JSONLogSink
+    /// Internal for ``JSONStatusLine``, which writes to the same sink.
+    let sink: JSONLogSink
 
     /// Member names the handler writes itself.
     static let reservedKeys: Set<String> = ["ts", "level", "label", "message", "error"]
@@ -36,7 +37,7 @@ package struct JSONLogHandler: LogHandler {
     }
 
     package func log(event: LogEvent) {
-        sink.write(line(for: event))
+        sink.write(line(for: event), urgent: event.level >= .warning)
     }
 
     /// The bytes of the line for `event`, newline included.

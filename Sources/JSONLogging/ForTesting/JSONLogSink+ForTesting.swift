@@ -6,3 +6,11 @@ extension JSONLogSink {
         JSONLogSink(descriptor: FileDescriptorWriter(descriptor: descriptor))
     }
 }
+
+extension JSONLogSink {
+    /// A sink batching lines to an open file descriptor as standard output does (``BatchingDescriptorWriter``),
+    /// lines waiting at most `window`. The writer's thread lives as long as the process: for tests.
+    package static func batchedFileDescriptor(_ descriptor: Int32, window: Duration) -> JSONLogSink {
+        JSONLogSink(batching: BatchingDescriptorWriter(descriptor: descriptor, window: window))
+    }
+}

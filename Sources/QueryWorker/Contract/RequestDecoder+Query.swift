@@ -13,6 +13,9 @@ extension RequestDecoder {
         ("envelopeIntersects", .envelopeIntersects),
     ]
 
+    static let relationNames = relations.map(\.name)
+    static let resultKindNames = QuerySpec.ResultKind.allCases.map(\.rawValue)
+
     /// `query`: the attribute filter, the spatial filter and what to return, with the contract's defaults.
     func readQuery(_ value: ParsedJSON) throws(ContractError) -> QuerySpec {
         let reader = try RequestFieldReader(value, path: "query")
@@ -30,7 +33,7 @@ extension RequestDecoder {
                 reader.childPath("geometry"), .invalidValue,
                 "give extent or geometry, not both (both are the spatial filter; intersect them first)")
         }
-        if let name = try reader.oneOf("spatialRelationship", Self.relations.map(\.name)) {
+        if let name = try reader.oneOf("spatialRelationship", Self.relationNames) {
             guard spec.extent != nil || spec.geometry != nil else {
                 throw ContractError.at(
                     reader.childPath("spatialRelationship"), .invalidValue,
@@ -46,10 +49,12 @@ extension RequestDecoder {
             try Self.readSpatialReference(value, path: reader.childPath("outSpatialReference"))
         }
         spec.maxFeatures = try reader.integer("maxFeatures", in: 1...9_007_199_254_740_991).map { Int($0) }
-        if let kind = try reader.oneOf("result", QuerySpec.ResultKind.allCases.map(\.rawValue)) {
+        if let kind = try reader.oneOf("result", Self.resultKindNames) {
             spec.result = QuerySpec.ResultKind(rawValue: kind) ?? .ids
         }
-        try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
+        if spec.result == .features, spec.outSpatialReference != nil {
+            try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
+        }
         try Self.checkCatalogQuery(spec, reader)
         return spec
     }
@@ -87,8 +92,11 @@ extension RequestDecoder {
             throw ContractError.at(reader.childPath("namedWhere"), .invalidValue, "give where or namedWhere, not both")
         }
         if let text {
+            if let known = cache.clause(text) { return .clause(known) }
             do throws(QueryLanguageError) {
-                return .clause(try namedQueries.resolve(.free(text)))
+                let clause = try namedQueries.resolve(.free(text))
+                cache.store(clause: clause, for: text)
+                return .clause(clause)
             } catch {
                 let path = reader.childPath("where")
                 if error.code == .freeClausesDisabled {
@@ -146,8 +154,16 @@ extension RequestDecoder {
     // MARK: Spatial
 
     /// `{"wkid": n}`, n from 1 to 2^31-1.
-    static func readSpatialReference(_ value: ParsedJSON, path: String) throws(ContractError) -> SpatialReference {
-        let reader = try RequestFieldReader(value, path: path)
+    static func readSpatialReference(
+        _ value: ParsedJSON, path: @autoclosure () -> String
+    ) throws(ContractError) -> SpatialReference {
+        // The usual `{"wkid": n}` with a valid n, read without a field reader (what it would accept, the same).
+        if case .object(let members) = value, members.count == 1, case .number(let number)? = members["wkid"],
+            number.rounded(.towardZero) == number, number >= 1, number <= 2_147_483_647
+        {
+            return SpatialReference(wkid: Int(number))
+        }
+        let reader = try RequestFieldReader(value, path: path())
         try reader.rejectUnknown(allowed: ["wkid"])
         let wkid = try reader.integer("wkid", required: true, in: 1...2_147_483_647) ?? 4326
         return SpatialReference(wkid: Int(wkid))
@@ -157,31 +173,35 @@ extension RequestDecoder {
     static func readExtent(_ value: ParsedJSON, path: String) throws(ContractError) -> Envelope {
         let reader = try RequestFieldReader(value, path: path)
         try reader.rejectUnknown(allowed: ["xmin", "ymin", "xmax", "ymax", "spatialReference"])
-        var edges: [Double] = []
-        for name in ["xmin", "ymin", "xmax", "ymax"] {
-            edges.append(try reader.number(name, required: true) ?? 0)
-        }
+        // Four locals and static names, not arrays: every request with an extent comes through here.
+        let edges = (
+            try reader.number("xmin", required: true) ?? 0, try reader.number("ymin", required: true) ?? 0,
+            try reader.number("xmax", required: true) ?? 0, try reader.number("ymax", required: true) ?? 0)
         let spatialReference = try reader.members["spatialReference"].map { (value) throws(ContractError) in
             try readSpatialReference(value, path: reader.childPath("spatialReference"))
         } ?? .wgs84
-        if spatialReference.wkid == 4326 {
+        if spatialReference.wkid == 4326,
+            abs(edges.0) > 180 || abs(edges.1) > 90 || abs(edges.2) > 180 || abs(edges.3) > 90
+        {
+            let all = [edges.0, edges.1, edges.2, edges.3]
             for (index, name) in ["xmin", "ymin", "xmax", "ymax"].enumerated() {
                 let bound: Double = index % 2 == 0 ? 180 : 90
-                guard abs(edges[index]) <= bound else {
+                guard abs(all[index]) <= bound else {
                     throw ContractError.at(
                         reader.childPath(name), .invalidValue,
-                        "\(RequestFieldReader.format(edges[index])) is outside -\(Int(bound))…\(Int(bound)) degrees "
+                        "\(RequestFieldReader.format(all[index])) is outside -\(Int(bound))…\(Int(bound)) degrees "
                             + "(WGS 84, wkid 4326, the default); give the extent's spatialReference if it is in another")
                 }
             }
         }
-        for (low, high, lowName, highName) in [(0, 2, "xmin", "xmax"), (1, 3, "ymin", "ymax")] where edges[low] > edges[high] {
+        if edges.0 > edges.2 || edges.1 > edges.3 {
+            let (low, high, lowName, highName) = edges.0 > edges.2 ? (edges.0, edges.2, "xmin", "xmax") : (edges.1, edges.3, "ymin", "ymax")
             throw ContractError.at(
                 reader.childPath(lowName), .invalidValue,
-                "\(lowName) (\(RequestFieldReader.format(edges[low]))) is greater than \(highName) "
-                    + "(\(RequestFieldReader.format(edges[high]))); an extent crossing the antimeridian must be sent as two requests")
+                "\(lowName) (\(RequestFieldReader.format(low))) is greater than \(highName) "
+                    + "(\(RequestFieldReader.format(high))); an extent crossing the antimeridian must be sent as two requests")
         }
-        return Envelope(xmin: edges[0], ymin: edges[1], xmax: edges[2], ymax: edges[3], spatialReference: spatialReference)
+        return Envelope(xmin: edges.0, ymin: edges.1, xmax: edges.2, ymax: edges.3, spatialReference: spatialReference)
     }
 
     /// A GeoJSON geometry (it has `type`; WGS 84) or an Esri JSON one (no `type`; its spatialReference, else

@@ -51,7 +51,7 @@ extension RequestDecoder {
         switch type {
         case "arcgis":
             try reader.rejectUnknown(allowed: ["type", "url", "layers"])
-            let url = try Self.arcGISURL(reader)
+            let url = try cachedArcGISURL(reader)
             guard let items = try reader.array("layers") else { return .arcgis(url: url.text, layers: nil) }
             if url.isLayer {
                 throw ContractError.at(
@@ -111,6 +111,15 @@ extension RequestDecoder {
     }
 
     // MARK: URLs
+
+    /// ``arcGISURL(_:)``, answered from ``cache`` for a `url` text accepted before.
+    private func cachedArcGISURL(_ reader: RequestFieldReader) throws(ContractError) -> DecodedTextCache.ArcGISURL {
+        guard case .string(let raw)? = reader.members["url"] else { return try Self.arcGISURL(reader) }
+        if let known = cache.arcGISURL(raw) { return known }
+        let url = try Self.arcGISURL(reader)
+        cache.store(arcGISURL: url, for: raw)
+        return url
+    }
 
     /// An ArcGIS REST URL: `http(s)://host[:port]/…/FeatureServer` or `…/MapServer`, optionally followed by a
     /// layer id, nothing else (no query string: tokens never travel in target URLs). Returned without the

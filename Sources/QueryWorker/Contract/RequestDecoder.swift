@@ -54,6 +54,9 @@ package struct RequestDecoder: Sendable {
     let limits: RequestLimits
     /// The credentials a request's `credential` may name.
     let credentials: CredentialNames
+    /// Clauses and target URLs read before, shared by the decoder's copies: a client sends the same ones again
+    /// and again.
+    let cache = DecodedTextCache()
 
     /// A decoder resolving `namedWhere` in `namedQueries` and checking `credential` against `credentials`.
     package init(
@@ -91,13 +94,14 @@ package struct RequestDecoder: Sendable {
                 message: "the message is \(RequestFieldReader.describe(root)), not a JSON object; a request is an "
                     + "object with requestId, targets and query"))
         }
-        let ids = Self.readableIds(members)
         do throws(ContractError) {
             if members["cancel"] != nil {
                 return .cancel(taskId: try decodeCancel(root, key: key))
             }
             return .query(try decodeRequest(root, key: key, receivedAt: receivedAt))
         } catch {
+            // Read for the rejection only: a valid request has them already.
+            let ids = Self.readableIds(members)
             return .rejected(RejectedRequest(
                 code: error.code, message: error.message, requestId: ids.requestId, taskId: ids.taskId,
                 details: error.details))

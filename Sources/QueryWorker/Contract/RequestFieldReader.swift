@@ -25,6 +25,7 @@ struct RequestFieldReader {
 
     /// Refuses members not in `allowed` (the first in sorted order, so the answer is stable).
     func rejectUnknown(allowed: [String]) throws(ContractError) {
+        guard members.keys.contains(where: { !allowed.contains($0) }) else { return }  // the usual case, no array
         let unknown = members.keys.filter { !allowed.contains($0) }.sorted()
         guard let first = unknown.first else { return }
         let shown = Self.excerpt(first)
@@ -53,6 +54,10 @@ struct RequestFieldReader {
         guard case .string(let text) = value else {
             throw ContractError.at(childPath(name), .invalidType, "expected a string, found \(Self.describe(value))")
         }
+        // Counting scalars walks the string; the UTF-8 length (at hand) bounds the count from both sides
+        // (1 to 4 bytes a scalar), which settles most strings.
+        let bytes = text.utf8.count
+        if bytes <= length.upperBound, (bytes + 3) / 4 >= length.lowerBound { return text }
         let count = text.unicodeScalars.count
         guard length.contains(count) else {
             let rule = length.upperBound == Int.max
@@ -70,13 +75,16 @@ struct RequestFieldReader {
         return try Self.integer(value, path: childPath(name), in: range)
     }
 
-    static func integer(_ value: ParsedJSON, path: String, in range: ClosedRange<Int64>) throws(ContractError) -> Int64 {
+    /// `path` is made only for an error: most values are valid, and a path is an allocation.
+    static func integer(
+        _ value: ParsedJSON, path: @autoclosure () -> String, in range: ClosedRange<Int64>
+    ) throws(ContractError) -> Int64 {
         guard case .number(let number) = value, number.isFinite, number.rounded(.towardZero) == number else {
-            throw ContractError.at(path, .invalidType, "expected an integer, found \(describe(value))")
+            throw ContractError.at(path(), .invalidType, "expected an integer, found \(describe(value))")
         }
         guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
             throw ContractError.at(
-                path, .invalidValue, "\(describe(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+                path(), .invalidValue, "\(describe(value)) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
         }
         return Int64(number)
     }

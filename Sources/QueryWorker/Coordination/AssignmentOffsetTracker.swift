@@ -50,9 +50,11 @@ struct AssignmentOffsetTracker: Sendable {
 
     /// A message is done. Returns the partition's new committable offset (to store) when it moved forward.
     mutating func done(_ position: MessagePosition) -> Int64? {
-        guard let before = partitions[position.partition]?.doneCount else { return nil }
-        let committable = partitions[position.partition]?.done(position.offset)
-        if partitions[position.partition]?.doneCount != before {
+        // One lookup: the tracker is changed in place through its index (every answer comes through here).
+        guard let index = partitions.index(forKey: position.partition) else { return nil }
+        let before = partitions.values[index].doneCount
+        let committable = partitions.values[index].done(position.offset)
+        if partitions.values[index].doneCount != before {
             lifetimeCounters[position.partition, default: Counters()].done += 1
         }
         return committable

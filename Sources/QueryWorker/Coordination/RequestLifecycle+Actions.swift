@@ -38,7 +38,11 @@ extension RequestLifecycle {
 
     /// One request's terminal outcome, decided exactly once, before it becomes a message
     /// (``OutcomeMessage/init(_:worker:finishedAt:)`` builds every one).
-    enum Answer: Sendable {
+    ///
+    /// Indirect: its payloads (a whole request and a result) live in one box, so an answer moves through the
+    /// machine's actions and the run's async frame as a pointer, not as half a kilobyte; that keeps the run
+    /// task's frame under the task allocator's slab size.
+    indirect enum Answer: Sendable {
         case rejected(RejectedRequest, MessageSource, receivedAt: Int64)
         /// The run's result, addressed to this request when it shared the run.
         case result(PendingRequest, ResultMessage)

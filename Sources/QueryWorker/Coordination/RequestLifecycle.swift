@@ -199,7 +199,9 @@ extension RequestLifecycle {
 
     /// The answer for `position` is in the producer's queue: it leaves the gate's count.
     mutating func queued(_ position: MessagePosition) -> Action {
-        if case .answering? = messages[position] { messages[position] = .queued }
+        if let index = messages.index(forKey: position), case .answering = messages.values[index] {
+            messages.values[index] = .queued
+        }
         offsets.handedOff(position)
         var action = Action()
         settle(&action)
@@ -362,8 +364,10 @@ extension RequestLifecycle {
 
     /// The request's answer is decided: its message moves from running to answering.
     private mutating func answer(_ request: AttachedRequest, into action: inout Action, _ make: (PendingRequest) -> Answer) {
-        guard case .running(let pending, _)? = messages[request.position] else { return }
-        messages[request.position] = .answering
+        guard let index = messages.index(forKey: request.position),
+            case .running(let pending, _) = messages.values[index]
+        else { return }
+        messages.values[index] = .answering
         action.publish.append(Delivery(position: request.position, answer: make(pending)))
     }
 

@@ -14,41 +14,49 @@ extension WorkerCore {
     /// be sent. The worker gives up (leaving the offset unstored, so the partition's next owner runs the request
     /// again) when the partition is no longer held, on shutdown, or when the publishing task is cancelled.
     ///
-    /// The async part is kept to the loop: everything between the awaits is in synchronous functions that are
-    /// not inlined here, because an async function's locals live in its task's frame (heap slabs), and with
-    /// them inlined this frame was 8 KB (now 2.4 KB), a slab malloc'd and freed for every run.
+    /// The async part is kept to the loop, and its state on the heap (``OutgoingAnswer``): an async function's
+    /// locals live in its task's frame, allocated from the task's slabs, and a frame larger than a slab (about
+    /// 1 KB) is a slab of its own, malloc'd and freed for every run. With the message in the frame it was
+    /// 2.5 KB; now it takes a few words, and the run's slabs left by the engine serve it. Not inlined: inlined
+    /// into the run's task, this small frame would be added to the large one that calls it.
+    @inline(never)
     func deliver(_ delivery: RequestLifecycle.Delivery) async {
-        let (position, source, first) = outcome(of: delivery)
-        var message = first
-        var backoff = Duration.seconds(1)
+        let outgoing = outcome(of: delivery)
         while true {
-            let failure = await publisher.publish(message, source: source) {
-                apply(transition { $0.queued(position) })
-            }
+            let failure = await send(outgoing)
             guard let failure else {
-                delivered(message, source: source, position: position)
+                delivered(outgoing)
                 return
             }
-            switch afterFailure(failure, of: &message, position: position, source: source, backoff: backoff) {
+            switch afterFailure(failure, of: outgoing) {
             case .sendAgain:
                 continue
             case .giveUp:
                 return
             case .retryAfterBackoff:
-                do { try await pause(backoff) } catch {
-                    _ = retry(position, retryable: false, message, source: source, failure: failure)
+                do { try await pause(outgoing.backoff) } catch {
+                    giveUp(outgoing, failure: failure)
                     return
                 }
-                backoff = min(backoff * 2, .seconds(30))
+                outgoing.backoff = min(outgoing.backoff * 2, .seconds(30))
             }
         }
     }
 
     /// The answer's message, and where its request was read.
     @inline(never)
-    private func outcome(of delivery: RequestLifecycle.Delivery) -> (MessagePosition, MessageSource, OutcomeMessage) {
+    private func outcome(of delivery: RequestLifecycle.Delivery) -> OutgoingAnswer {
         let message = OutcomeMessage(delivery.answer, worker: settings.workerID, finishedAt: WallClock.nowMilliseconds())
-        return (delivery.position, delivery.answer.source, message)
+        return OutgoingAnswer(position: delivery.position, source: delivery.answer.source, message: message)
+    }
+
+    /// One publication of the answer: reported queued to the machine once its messages are in the producer's
+    /// queue; nil once delivered, else the failure.
+    @inline(never)
+    private func send(_ outgoing: OutgoingAnswer) async -> KafkaError? {
+        await publisher.publish(outgoing.message, source: outgoing.source) {
+            apply(transition { $0.queued(outgoing.position) })
+        }
     }
 
     /// The backoff before sending a failed outcome again, out of line: the sleep's inlined machinery would
@@ -63,37 +71,42 @@ extension WorkerCore {
 
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
-    private func delivered(_ message: OutcomeMessage, source: MessageSource, position: MessagePosition) {
-        events.delivered(message, source: source, nowMs: WallClock.nowMilliseconds())
-        apply(transition { $0.delivered(position) })
+    private func delivered(_ outgoing: OutgoingAnswer) {
+        events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
+        apply(transition { $0.delivered(outgoing.position) })
     }
 
     /// A publication failed: a result refused as too large becomes a `failed` outcome (`message` is replaced,
     /// to be sent at once); otherwise the machine decides between retrying after `backoff` and giving up.
     @inline(never)
-    private func afterFailure(
-        _ failure: KafkaError, of message: inout OutcomeMessage, position: MessagePosition, source: MessageSource,
-        backoff: Duration
-    ) -> FailureStep {
+    private func afterFailure(_ failure: KafkaError, of outgoing: OutgoingAnswer) -> FailureStep {
+        let (position, source, backoff) = (outgoing.position, outgoing.source, outgoing.backoff)
         var fields: Logger.Metadata = [
             "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
             "offset": "\(source.offset)",
         ]
-        if case .result(let result) = message, failure.code == .messageTooLarge {
+        if case .result(let result) = outgoing.message, failure.code == .messageTooLarge {
             logger.error("the cluster refused a result as too large; answering failed", metadata: fields)
             let error = ContractError(.resultTooLarge, "the result was refused by the Kafka cluster as too large: \(failure.message)")
-            message = .error(publisher.undeliverable(result, error, source: source))
+            outgoing.message = .error(publisher.undeliverable(result, error, source: source))
             return .sendAgain
         }
         let retryable = failure.code != .shutdown && !Task.isCancelled
-        guard retry(position, retryable: retryable, message, source: source, failure: failure) else { return .giveUp }
+        guard retry(position, retryable: retryable, outgoing.message, source: source, failure: failure) else { return .giveUp }
         fields["retryIn"] = "\(backoff)"
         logger.error("publishing an outcome failed; sending it again", metadata: fields)
         return .retryAfterBackoff
     }
 
+    /// The pause before sending again was cancelled: the outcome is given up on.
+    @inline(never)
+    private func giveUp(_ outgoing: OutgoingAnswer, failure: KafkaError) {
+        _ = retry(outgoing.position, retryable: false, outgoing.message, source: outgoing.source, failure: failure)
+    }
+
     /// Asks the machine whether to send a failed outcome again; when not, logs the failure line (the request
     /// gets no status line of its own: it is left for redelivery) and acts on the machine's answer.
+    @inline(never)
     private func retry(
         _ position: MessagePosition, retryable: Bool, _ message: OutcomeMessage, source: MessageSource, failure: KafkaError
     ) -> Bool {
@@ -105,5 +118,22 @@ extension WorkerCore {
             apply(action)
             return false
         }
+    }
+}
+
+/// An answer being published, kept on the heap for ``WorkerCore/deliver(_:)`` (see there why): the message
+/// (replaced by a `failed` one when the cluster refuses a result as too large), where its request was read, and
+/// the backoff before the next attempt. Owned by the one task that delivers it.
+final class OutgoingAnswer {
+    let position: MessagePosition
+    let source: MessageSource
+    var message: OutcomeMessage
+    /// The pause before sending again after a failure: 1 s, doubling to 30 s.
+    var backoff = Duration.seconds(1)
+
+    init(position: MessagePosition, source: MessageSource, message: OutcomeMessage) {
+        self.position = position
+        self.source = source
+        self.message = message
     }
 }
