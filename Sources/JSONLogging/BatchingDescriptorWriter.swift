@@ -93,24 +93,7 @@ final class BatchingDescriptorWriter: @unchecked Sendable {
         swap(&pending, &spare)
         pthread_mutex_unlock(state)
         guard !spare.isEmpty else { return }
-        spare.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                #if canImport(Glibc)
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                #else
-                let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-                #endif
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        spare.withUnsafeBytes { writeAll($0, to: descriptor) }
         spare.removeAll(keepingCapacity: true)
     }
 }

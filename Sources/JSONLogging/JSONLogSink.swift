@@ -65,24 +65,7 @@ final class FileDescriptorWriter: Sendable {
 
     func write(_ line: [UInt8]) {
         lock.withLock { _ in
-            line.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
-                var offset = 0
-                while offset < buffer.count {
-                    #if canImport(Glibc)
-                    let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                    #else
-                    let written = Darwin.write(descriptor, base + offset, buffer.count - offset)
-                    #endif
-                    if written > 0 {
-                        offset += written
-                    } else if written < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        return
-                    }
-                }
-            }
+            line.withUnsafeBytes { writeAll($0, to: descriptor) }
         }
     }
 }

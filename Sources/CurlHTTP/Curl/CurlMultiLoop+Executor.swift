@@ -23,21 +23,7 @@ extension CurlMultiLoop: TaskExecutor {
             localJobs.append(job)
             return
         }
-        let (accepted, start, wake) = state.withLock { state -> (Bool, Bool, Bool) in
-            guard state.phase == .idle || state.phase == .running else { return (false, false, false) }
-            state.jobs.append(job)
-            let start = state.phase == .idle
-            state.phase = .running
-            guard state.sleeping, !state.wakeupPending else { return (true, start, false) }
-            state.wakeupPending = true
-            wakeupsInFlight.add(1, ordering: .relaxed)
-            return (true, start, true)
-        }
-        if wake {
-            poll.ring()
-            wakeupsInFlight.subtract(1, ordering: .releasing)
-        }
-        if start { startThread() }
+        let accepted = queue { $0.jobs.append(job) }
         if !accepted { globalConcurrentExecutor.enqueue(job) }
     }
 

@@ -91,9 +91,16 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// Queues a command, starting the loop thread on first use. Returns `false` once the loop has stopped.
     @discardableResult
     func submit(_ command: Command) -> Bool {
+        queue { $0.commands.append(command) }
+    }
+
+    /// Adds to the loop's queues with `append` (under the lock) while the loop runs or has yet to start:
+    /// starts the thread on first use and rings the loop only when it sleeps, outside the lock. Returns
+    /// `false`, appending nothing, once the loop is stopping.
+    func queue(_ append: (inout State) -> Void) -> Bool {
         let (accepted, start, wake) = state.withLock { state -> (Bool, Bool, Bool) in
             guard state.phase == .idle || state.phase == .running else { return (false, false, false) }
-            state.commands.append(command)
+            append(&state)
             let start = state.phase == .idle
             state.phase = .running
             guard state.sleeping, !state.wakeupPending else { return (true, start, false) }
