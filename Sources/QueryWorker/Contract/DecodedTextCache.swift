@@ -32,10 +32,7 @@ final class DecodedTextCache: Sendable {
     }
 
     func store(clause: WhereClause, for text: String) {
-        entries.withLock { entries in
-            if entries.clauses.count >= capacity { entries.clauses.removeAll(keepingCapacity: true) }
-            entries.clauses[text] = clause
-        }
+        entries.withLock { Self.insert(clause, for: text, into: &$0.clauses, capacity: capacity) }
     }
 
     /// The ArcGIS URL accepted for the raw `url` member `text` before, if any.
@@ -44,9 +41,13 @@ final class DecodedTextCache: Sendable {
     }
 
     func store(arcGISURL: ArcGISURL, for text: String) {
-        entries.withLock { entries in
-            if entries.urls.count >= capacity { entries.urls.removeAll(keepingCapacity: true) }
-            entries.urls[text] = arcGISURL
-        }
+        entries.withLock { Self.insert(arcGISURL, for: text, into: &$0.urls, capacity: capacity) }
+    }
+
+    /// Keeps `value` for `text`, starting the kind over when it holds `capacity` texts: a bound without
+    /// bookkeeping per hit (the texts of a busy topic repeat or they don't).
+    private static func insert<Value>(_ value: Value, for text: String, into texts: inout [String: Value], capacity: Int) {
+        if texts.count >= capacity { texts.removeAll(keepingCapacity: true) }
+        texts[text] = value
     }
 }
