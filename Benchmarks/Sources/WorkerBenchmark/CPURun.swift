@@ -6,9 +6,7 @@ import Logging
 /// starts, then the worker (a fresh process, ours or the peer) works through them while this process reads
 /// the outcomes back.
 ///
-/// Rates and CPU times cover the steady state: from the arrival of outcome number `skip` to that of the
-/// last one, so start-up (joining the group, connections, the layer's metadata, Python's imports) is left
-/// out. CPU is utime+stime of the whole process (every thread) from /proc/PID/stat.
+/// Rates and CPU times cover the steady state (``SteadyStateWindow``).
 struct CPURun {
     /// What a run measured.
     struct Figures {
@@ -59,43 +57,9 @@ struct CPURun {
     }
 
     private func measure(_ worker: any MeasuredWorker, _ reader: OutcomeReader) async throws -> Figures {
-        let total = messages.count
-        try await waitFor(skip, reader, worker)
-        let worker0 = ProcessStats.cpuSeconds(pid: worker.pid)
-        let driver0 = ProcessStats.ownCPUSeconds()
-        let server0 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
-        try await waitFor(total, reader, worker)
-        let worker1 = ProcessStats.cpuSeconds(pid: worker.pid)
-        let driver1 = ProcessStats.ownCPUSeconds()
-        let server1 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
-
-        let outcomes = reader.outcomes
-        let failed = outcomes.filter { $0.status != "succeeded" }
-        guard failed.isEmpty else {
-            let sample = failed.prefix(5).map { "\($0.requestId): \($0.status)" }.joined(separator: ", ")
-            throw BenchmarkError("\(failed.count) of \(outcomes.count) requests did not succeed (\(sample)); log: \(worker.logFile)")
-        }
-        let distinct = Set(outcomes.map(\.requestId)).count
-        guard distinct == total else {
-            throw BenchmarkError("\(outcomes.count) outcomes for \(distinct) distinct requests, not \(total); log: \(worker.logFile)")
-        }
-        let window = (outcomes[total - 1].arrived - outcomes[skip - 1].arrived).seconds
-        let counted = Double(total - skip)
-        guard window > 0, let worker0, let worker1 else { throw BenchmarkError("cannot read the worker's CPU time or clock") }
-        var server: Double?
-        if let server0, let server1 { server = (server1 - server0) * 1e6 / counted }
+        let window = try await SteadyStateWindow.measure(worker, reader, total: messages.count, skip: skip, serverPID: serverPID)
         return Figures(
-            requestsPerSecond: counted / window, workerCPUMicroseconds: (worker1 - worker0) * 1e6 / counted,
-            serverCPUMicroseconds: server, kafkaCPUMicroseconds: (driver1 - driver0) * 1e6 / counted)
-    }
-
-    private func waitFor(_ count: Int, _ reader: OutcomeReader, _ worker: any MeasuredWorker) async throws {
-        let deadline = ContinuousClock.now + .seconds(600)
-        while !(await reader.wait(for: count, timeout: .seconds(1), interval: .milliseconds(2))) {
-            try worker.checkAlive("after \(reader.count) of \(messages.count) outcomes")
-            guard ContinuousClock.now < deadline else {
-                throw BenchmarkError("only \(reader.count) of \(messages.count) outcomes in 600 s; log: \(worker.logFile)")
-            }
-        }
+            requestsPerSecond: window.requestsPerSecond, workerCPUMicroseconds: window.workerCPUSeconds * 1e6,
+            serverCPUMicroseconds: window.serverCPUSeconds.map { $0 * 1e6 }, kafkaCPUMicroseconds: window.driverCPUSeconds * 1e6)
     }
 }

@@ -6,9 +6,7 @@ import Logging
 /// worker starts, then the worker (`query-worker run`, a fresh process) works through them at its
 /// max-in-flight while this process reads the outcomes back.
 ///
-/// The rate is over the steady state: from the arrival of outcome number `skip` to that of the last one,
-/// so the worker's start (joining the group, the first metadata request, connections) is left out. CPU
-/// times are read over the same window.
+/// The rate and CPU times cover the steady state (``SteadyStateWindow``).
 struct WorkerThroughputRun {
     /// What a run measured.
     struct Figures {
@@ -62,44 +60,10 @@ struct WorkerThroughputRun {
     }
 
     private func measure(_ worker: WorkerChild, _ reader: OutcomeReader) async throws -> Figures {
-        let total = messages.count
-        try await waitFor(skip, reader, worker)
-        let worker0 = ProcessStats.cpuSeconds(pid: worker.pid)
-        let driver0 = ProcessStats.ownCPUSeconds()
-        let server0 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
-        try await waitFor(total, reader, worker)
-        let worker1 = ProcessStats.cpuSeconds(pid: worker.pid)
-        let driver1 = ProcessStats.ownCPUSeconds()
-        let server1 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
-        let peak = ProcessStats.peakRSSKiB(pid: worker.pid) ?? 0
-
-        let outcomes = reader.outcomes
-        let failed = outcomes.filter { $0.status != "succeeded" }
-        guard failed.isEmpty else {
-            let sample = failed.prefix(5).map { "\($0.requestId): \($0.status)" }.joined(separator: ", ")
-            throw BenchmarkError("\(failed.count) of \(outcomes.count) requests did not succeed (\(sample)); log: \(worker.logFile)")
-        }
-        guard Set(outcomes.map(\.requestId)).count == total else {
-            throw BenchmarkError("\(outcomes.count) outcomes for \(Set(outcomes.map(\.requestId)).count) distinct requests, not \(total)")
-        }
-        let window = (outcomes[total - 1].arrived - outcomes[skip - 1].arrived).seconds
-        let counted = Double(total - skip)
-        guard window > 0, let worker0, let worker1 else { throw BenchmarkError("cannot read the worker's CPU time or clock") }
-        var serverPerRequest: Double?
-        if let server0, let server1 { serverPerRequest = (server1 - server0) * 1e3 / counted }
+        let window = try await SteadyStateWindow.measure(worker, reader, total: messages.count, skip: skip, serverPID: serverPID)
         return Figures(
-            requestsPerSecond: counted / window, workerCPUMilliseconds: (worker1 - worker0) * 1e3 / counted,
-            kafkaCPUMilliseconds: (driver1 - driver0) * 1e3 / counted, serverCPUMilliseconds: serverPerRequest,
-            workerPeakKiB: peak)
-    }
-
-    private func waitFor(_ count: Int, _ reader: OutcomeReader, _ worker: WorkerChild) async throws {
-        let deadline = ContinuousClock.now + .seconds(600)
-        while !(await reader.wait(for: count, timeout: .seconds(1), interval: .milliseconds(2))) {
-            try worker.checkAlive("after \(reader.count) of \(messages.count) outcomes")
-            guard ContinuousClock.now < deadline else {
-                throw BenchmarkError("only \(reader.count) of \(messages.count) outcomes in 600 s; log: \(worker.logFile)")
-            }
-        }
+            requestsPerSecond: window.requestsPerSecond, workerCPUMilliseconds: window.workerCPUSeconds * 1e3,
+            kafkaCPUMilliseconds: window.driverCPUSeconds * 1e3, serverCPUMilliseconds: window.serverCPUSeconds.map { $0 * 1e3 },
+            workerPeakKiB: ProcessStats.peakRSSKiB(pid: worker.pid) ?? 0)
     }
 }
