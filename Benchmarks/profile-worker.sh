@@ -4,6 +4,7 @@
 #
 #   Benchmarks/profile-worker.sh [--label NAME] [--requests N] [--parcels N] [--result count|ids]
 #                                [--repetitions N] [--frequency HZ] [--call-graph fp|dwarf] [--no-profile]
+#                                [--slice N]
 #
 # Driver: Benchmarks/profile/drive_worker.py, per run a fresh `query-worker embedded-kafka` (3-partition
 # request, result and error topics), --requests requests queued with kcat, then a fresh `query-worker run`
@@ -14,6 +15,7 @@
 # `worker-benchmark throughput --result count --sides worker`, which builds the whole benchmark package).
 #
 # 1. measure: --repetitions runs (default 3), no profiler: the figure to compare, and its median.
+#    --slice N also prints CPU per request for every N outcomes of each run: does the cost drift as a run goes on?
 # 2. profile: one more run with `perf record -g -F --frequency` attached to the worker from outcome 1,000 to
 #    the last (the steady state only). `perf script` -> `swift demangle` -> Benchmarks/profile/flamegraph.py
 #    gives folded stacks (first frame: the thread's name), the top frames, and the SVG
@@ -42,6 +44,7 @@ REPETITIONS=3
 FREQUENCY=499
 CALL_GRAPH=fp
 PROFILE=1
+SLICE=0
 while (( $# > 0 )); do
     case "$1" in
         --label) LABEL="${2:?--label needs a name}"; shift 2 ;;
@@ -52,12 +55,14 @@ while (( $# > 0 )); do
         --frequency) FREQUENCY="${2:?--frequency needs a number}"; shift 2 ;;
         --call-graph) CALL_GRAPH="${2:?--call-graph needs fp or dwarf}"; shift 2 ;;
         --no-profile) PROFILE=0; shift ;;
+        --slice) SLICE="${2:?--slice needs a number}"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
 done
 [[ "$LABEL" =~ ^[A-Za-z0-9_-]+$ ]] || die "--label takes letters, digits, - and _"
 [[ "$REQUESTS" =~ ^[1-9][0-9]*$ && "$REQUESTS" -gt 1001 ]] || die "--requests must be a number above 1001"
+[[ "$SLICE" =~ ^[0-9]+$ ]] || die "--slice must be a number (0: none)"
 [[ "$REPETITIONS" =~ ^[0-9]+$ ]] || die "--repetitions must be a number (0: profile only)"
 [[ "$RESULT" == count || "$RESULT" == ids ]] || die "--result takes count or ids"
 [[ "$CALL_GRAPH" == fp || "$CALL_GRAPH" == dwarf ]] || die "--call-graph takes fp or dwarf"
@@ -120,7 +125,7 @@ run() {
     "${pin[@]}" python3 "$BENCH/profile/drive_worker.py" --query-worker "$QUERY_WORKER" \
         --bootstrap-servers "$(head -n 1 "$WORK/$name.cluster")" --topic-prefix "$name" \
         --layer-url "$SERVER_URL/LA_County_Parcels/FeatureServer/0" --requests "$REQUESTS" --result "$RESULT" \
-        --cpus "$WORKER_CPUS" --log "$WORK/$name.log" "$@"
+        --cpus "$WORKER_CPUS" --log "$WORK/$name.log" --slice "$SLICE" "$@"
     stop_cluster
 }
 
@@ -133,7 +138,7 @@ if (( REPETITIONS > 0 )); then
     for repetition in $(seq "$REPETITIONS"); do
         run "m$repetition" | tee -a "$OUT/measure.txt"
     done
-    sed -n 's/.*CPU \([0-9.]*\) us\/request.*/\1/p' "$OUT/measure.txt" | sort -n \
+    sed -n 's/^worker:.*CPU \([0-9.]*\) us\/request.*/\1/p' "$OUT/measure.txt" | sort -n \
         | awk '{v[NR] = $1} END {printf "median worker CPU: %s us/request over %d runs (%s %s requests, 64 in flight)\n", v[int((NR + 1) / 2)], NR, "'"$REQUESTS"'", "'"$RESULT"'"}' \
         | tee -a "$OUT/measure.txt"
 fi

@@ -99,6 +99,8 @@ def main():
     parser.add_argument("--perf-data", default="")
     parser.add_argument("--perf-frequency", type=int, default=499)
     parser.add_argument("--perf-call-graph", default="fp")
+    parser.add_argument("--slice", type=int, default=0,
+                        help="also print CPU per request for every SLICE outcomes (does it drift over a run?)")
     args = parser.parse_args()
     topics = {kind: "%s-%s" % (args.topic_prefix, kind) for kind in ("requests", "results", "errors")}
 
@@ -127,7 +129,10 @@ def main():
     try:
         marks = []
         deadline = time.monotonic() + 600
-        for target in (args.skip, args.requests):
+        targets = [args.skip, args.requests]
+        if args.slice > 0:
+            targets = [args.skip] + list(range(args.skip + args.slice, args.requests, args.slice)) + [args.requests]
+        for target in targets:
             while follower.succeeded + len(follower.other) < target:
                 if worker.poll() is not None:
                     sys.exit("the worker exited (status %s); its log: %s" % (worker.returncode, args.log))
@@ -154,7 +159,11 @@ def main():
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
-    (n0, cpu0, t0), (n1, cpu1, t1) = marks
+    if args.slice > 0:
+        for (a, ca, ta), (b, cb, tb) in zip(marks, marks[1:]):
+            print("  outcomes %6d-%6d: %6.0f requests/s, CPU %6.1f us/request" % (
+                a, b, (b - a) / (tb - ta), (cb - ca) * 1e6 / (b - a)))
+    (n0, cpu0, t0), (n1, cpu1, t1) = marks[0], marks[-1]
     counted = n1 - n0
     print("worker: %.0f requests/s, CPU %.1f us/request (%d outcomes after the first %d, %.2f s, %.2f CPU s)%s" % (
         counted / (t1 - t0), (cpu1 - cpu0) * 1e6 / counted, counted, n0, t1 - t0, cpu1 - cpu0,
