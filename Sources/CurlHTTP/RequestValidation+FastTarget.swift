@@ -12,8 +12,30 @@ extension RequestValidation {
     /// characters (`%` only before two hex digits, one `#` at most). A test checks that it agrees with
     /// `URLComponents` over generated URLs, odd ones included.
     static func fastTarget(_ url: String) -> Target? {
+        fastScan(url)?.target
+    }
+
+    /// What ``fastScan(_:)`` reads from a plain URL: its target, and where its parts start, for
+    /// ``CurlOriginForm``.
+    struct FastURL {
+        var target: Target
+        /// Byte offset of the first byte after the authority (`/`, `?` or `#`); the URL's length when none.
+        var pathStart: Int
+        /// Byte offset of the `?` that starts the query; nil when there is none (a `?` in the fragment
+        /// does not count).
+        var queryStart: Int?
+        /// Whether the URL has a `#` fragment.
+        var hasFragment: Bool
+        /// Whether the path holds `/.`: a dot segment libcurl would remove (or a name starting with a dot).
+        var pathHasDotSegment: Bool
+        /// The URL's length in bytes.
+        var length: Int
+    }
+
+    /// ``fastTarget(_:)`` with the offsets of the URL's parts.
+    static func fastScan(_ url: String) -> FastURL? {
         var url = url
-        return url.withUTF8 { bytes -> Target? in
+        return url.withUTF8 { bytes -> FastURL? in
             let https: Bool
             var index: Int
             if hasLowercasedPrefix(bytes, "https://") {
@@ -44,13 +66,23 @@ extension RequestValidation {
                 guard index > portStart, bytes[portStart] != UInt8(ascii: "0"), value <= 65535 else { return nil }
                 port = value
             }
+            let pathStart = index
+            var queryStart: Int?
+            var inFragment = false
+            var pathHasDotSegment = false
             if index < bytes.count {
                 let next = bytes[index]
                 guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return nil }
-                var inFragment = false
                 while index < bytes.count {
                     let byte = bytes[index]
                     if isQueryByte(byte) {
+                        if queryStart == nil, !inFragment {
+                            if byte == UInt8(ascii: "?") {
+                                queryStart = index
+                            } else if byte == UInt8(ascii: "."), index > pathStart, bytes[index - 1] == UInt8(ascii: "/") {
+                                pathHasDotSegment = true
+                            }
+                        }
                         index += 1
                     } else if byte == UInt8(ascii: "%") {
                         guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
@@ -72,7 +104,14 @@ extension RequestValidation {
                 }
                 return hostEnd - hostStart
             }
-            return Target(scheme: https ? "https" : "http", host: host, port: port)
+            return FastURL(
+                target: Target(scheme: https ? "https" : "http", host: host, port: port),
+                pathStart: pathStart,
+                queryStart: queryStart,
+                hasFragment: inFragment,
+                pathHasDotSegment: pathHasDotSegment,
+                length: bytes.count
+            )
         }
     }
 

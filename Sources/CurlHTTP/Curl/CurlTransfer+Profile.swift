@@ -16,6 +16,7 @@ extension CurlTransfer {
         var isHTTPS: Bool
         var connectionGate: Bool
         var verbose: Bool
+        var noProxy: Bool
     }
 
     /// This transfer's profile; `nil` when its handle must be reset after it.
@@ -31,7 +32,8 @@ extension CurlTransfer {
             dnsCacheTimeout: settings.dnsCacheTimeout,
             isHTTPS: settings.isHTTPS,
             connectionGate: settings.connectionPolicy != nil,
-            verbose: settings.verboseLogger != nil
+            verbose: settings.verboseLogger != nil,
+            noProxy: settings.noProxy
         )
     }
 }
