@@ -93,7 +93,7 @@ public final class HTTPClient: Sendable {
         let transfer = try makeTransfer(request)
         let loop = self.loop
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<HTTPResponse, any Error>) in
                 transfer.sink.setWaiter(continuation)
                 if !loop.submit(.add(transfer)) {
                     transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
@@ -135,7 +135,7 @@ public final class HTTPClient: Sendable {
             // Digest authentication hashes the query libcurl parsed: transfers with credentials keep it.
             originForm: originFormTargets && credential == nil ? scan.flatMap(CurlOriginForm.init) : nil
         )
-        return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink())
+        return CurlTransfer(request: request, settings: settings)
     }
 
     private func redirect(_ request: HTTPRequest, to location: String, status: Int) throws(HTTPError) -> HTTPRequest {

@@ -45,9 +45,12 @@ extension RequestValidation {
             } else {
                 return nil
             }
+            // The sets once per URL: their getters live in another module and are not inlined here.
+            let hostBytes = ASCIIByteSet.hostName
+            let queryBytes = ASCIIByteSet.queryCharacter
             let hostStart = index
             var hasDoubleHyphen = false
-            while index < bytes.count, isHostByte(bytes[index]) {
+            while index < bytes.count, isMember(bytes[index], of: hostBytes) {
                 if bytes[index] == UInt8(ascii: "-"), index > hostStart, bytes[index - 1] == UInt8(ascii: "-") { hasDoubleHyphen = true }
                 index += 1
             }
@@ -75,7 +78,7 @@ extension RequestValidation {
                 guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return nil }
                 while index < bytes.count {
                     let byte = bytes[index]
-                    if isQueryByte(byte) {
+                    if isMember(byte, of: queryBytes) {
                         if queryStart == nil, !inFragment {
                             if byte == UInt8(ascii: "?") {
                                 queryStart = index
@@ -126,15 +129,10 @@ extension RequestValidation {
         }
     }
 
+    /// `ASCIIByteSet.contains`, here so that it is inlined into the loops over every byte of every URL.
     @inline(__always)
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        ASCIIByteSet.hostName.contains(byte)
-    }
-
-    /// RFC 3986 `pchar` without `%` (handled apart), and `/` and `?`: what a path, query or fragment holds.
-    @inline(__always)
-    private static func isQueryByte(_ byte: UInt8) -> Bool {
-        ASCIIByteSet.queryCharacter.contains(byte)
+    private static func isMember(_ byte: UInt8, of set: ASCIIByteSet) -> Bool {
+        byte < 64 ? (set.low &>> UInt64(byte)) & 1 != 0 : byte < 128 && (set.high &>> UInt64(byte &- 64)) & 1 != 0
     }
 
     @inline(__always)

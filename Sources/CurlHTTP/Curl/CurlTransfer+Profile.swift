@@ -19,8 +19,10 @@ extension CurlTransfer {
         var noProxy: Bool
     }
 
-    /// This transfer's profile; `nil` when its handle must be reset after it.
-    var profile: Profile? {
+    /// The profile of a transfer of `request` with `settings` (``profile``, computed once per transfer: the
+    /// loop compares it when the transfer starts and keeps it when it ends); `nil` when its handle must be
+    /// reset after it.
+    static func profile(of request: HTTPRequest, _ settings: Settings) -> Profile? {
         guard request.method == .get, request.body == nil, settings.credential == nil else { return nil }
         return Profile(
             connectTimeout: settings.connectTimeout,

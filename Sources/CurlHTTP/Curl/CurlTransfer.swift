@@ -37,7 +37,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     let request: HTTPRequest
     let settings: Settings
-    let sink: CurlResponseSink
+    let sink = CurlResponseSink()
+    /// This transfer's ``Profile``; `nil` when its handle must be reset after it.
+    let profile: Profile?
 
     // loop
     var easy: UnsafeMutableRawPointer?
@@ -51,10 +53,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     private let cancelled = Atomic<Bool>(false)
 
-    init(request: HTTPRequest, settings: Settings, sink: CurlResponseSink) {
+    init(request: HTTPRequest, settings: Settings) {
         self.request = request
         self.settings = settings
-        self.sink = sink
+        self.profile = Self.profile(of: request, settings)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
