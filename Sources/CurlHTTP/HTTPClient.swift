@@ -132,8 +132,9 @@ public final class HTTPClient: Sendable {
             isHTTPS: target.scheme == "https",
             verboseLogger: logger.logLevel == .trace ? logger : nil,
             noProxy: originFormTargets,
-            // Digest authentication hashes the query libcurl parsed: transfers with credentials keep it.
-            originForm: originFormTargets && credential == nil ? scan.flatMap(CurlOriginForm.init) : nil
+            // Digest authentication hashes the path and query libcurl parsed: transfers that authenticate keep
+            // the whole URL (a rule with only TLS settings does not touch the request line).
+            originForm: originFormTargets && credential?.authentication == nil ? scan.flatMap(CurlOriginForm.init) : nil
         )
         return CurlTransfer(request: request, settings: settings)
     }

@@ -122,3 +122,39 @@ struct OriginFormTests {
         #expect(!CurlProxyEnvironment.mayUseProxy { $0 == "no_proxy" || $0 == "ftp_proxy" })
     }
 }
+
+/// The split over HTTP/2 (where libcurl turns the request line into `:path`) and with a TLS-only credential
+/// rule, which leaves it on.
+@Suite("Origin-form request targets with nginx", .enabled(if: Tools.available("nginx", "openssl"), "nginx and openssl are needed (scripts/setup-deps installs them)"))
+struct OriginFormNginxTests {
+    @Test("Over HTTP/2 and HTTP/1.1 with TLS, nginx logs the same request target with and without the split")
+    func sameTargetOverTLS() async throws {
+        try await NginxServer.with { nginx in
+            let rule = HTTPCredentialRule(match: .origin(nginx.httpsURL), caBundlePath: nginx.pki.caCertificate)
+            let paths = ["/split/h2" + OriginFormTests.countQuery, "/split/h2?a=1&b=%2F+c"]
+            var versions: [String] = []
+            for http2 in [true, false] {
+                for originForm in [false, true] {
+                    let configuration = HTTPClientConfiguration(enableHTTP2: http2, credentials: [rule])
+                    let client = try HTTPClient(configuration: configuration, logger: TestSupport.logger, originFormTargets: originForm)
+                    do {
+                        for path in paths {
+                            let response = try await client.execute(HTTPRequest(url: nginx.httpsURL + path))
+                            #expect(response.url == nginx.httpsURL + path)
+                            versions.append(response.httpVersion)
+                        }
+                    } catch {
+                        await client.shutdown()
+                        throw error
+                    }
+                    await client.shutdown()
+                }
+            }
+            #expect(versions == ["2", "2", "2", "2", "1.1", "1.1", "1.1", "1.1"])
+            let settled = await TestSupport.eventually { nginx.accessLog().filter { $0.uri.hasPrefix("/split/") }.count == 8 }
+            #expect(settled)
+            let logged = nginx.accessLog().filter { $0.uri.hasPrefix("/split/") }.map(\.uri)
+            #expect(logged == paths + paths + paths + paths)
+        }
+    }
+}

@@ -15,7 +15,8 @@ internal import CCurlShims
 /// - a plain URL (``RequestValidation/fastScan(_:)``: RFC 3986 characters, valid escapes, no user info or
 ///   IP literal), whose path starts with `/` and holds no `/.` (libcurl removes dot segments);
 /// - a non-empty query and no fragment (libcurl drops fragments and a lone `?` from what it keeps);
-/// - no credential rule on the transfer (digest authentication hashes the path and query libcurl parsed);
+/// - no authentication on the transfer (digest hashes the path and query libcurl parsed; a credential rule
+///   with only TLS settings is fine);
 /// - no proxy: with an HTTP proxy the target must be the absolute URL. The client decides that once, at
 ///   creation (``CurlProxyEnvironment``), and then tells libcurl the same (`CURLOPT_PROXY` ""), so libcurl
 ///   cannot pick a proxy from the environment later behind the target's back.
