@@ -11,8 +11,8 @@ import Darwin
 /// CurlHTTP sets no proxy option of its own, so libcurl reads `http_proxy`, `https_proxy`/`HTTPS_PROXY`
 /// and `all_proxy`/`ALL_PROXY` (and `no_proxy`) for every transfer. With such a variable set, a client
 /// keeps doing exactly that and sends whole URLs (``CurlOriginForm`` is off). Without one, the client
-/// decides "no proxy" once, when it is created, and sets `CURLOPT_PROXY` to "" so that libcurl decides the
-/// same for the client's lifetime: a process that sets a proxy variable after creating a client (setenv
+/// decides "no proxy" once, when it is created, and sets `CURLOPT_PROXY` and `CURLOPT_NOPROXY` to "" so that
+/// libcurl decides the same for the client's lifetime (and reads no variable per transfer): a process that sets a proxy variable after creating a client (setenv
 /// while threads run is undefined behaviour in C anyway) must create a new client to use the proxy.
 ///
 /// Conservative on purpose: `HTTP_PROXY` counts although libcurl ignores it for http, and a variable set

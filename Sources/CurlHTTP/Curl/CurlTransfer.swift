@@ -95,7 +95,11 @@ final class CurlTransfer: @unchecked Sendable {
             try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(low.duration.components.seconds)))
         }
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maxResponseSize))
-        if settings.noProxy { try easy.set(CURLOPT_PROXY, "") }
+        if settings.noProxy {
+            // "No proxy", decided by the client: libcurl then reads none of the proxy variables per transfer.
+            try easy.set(CURLOPT_PROXY, "")
+            try easy.set(CURLOPT_NOPROXY, "")
+        }
         try configureMethodAndBody(easy)
         if let credential = settings.credential { try configure(credential, easy) }
         try installConnectionGate(handle, opaque: opaque)
