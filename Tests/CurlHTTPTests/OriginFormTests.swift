@@ -79,6 +79,23 @@ struct OriginFormTests {
         #expect(answered > Self.suffixes.count * 2)
     }
 
+    @Test("POST, HEAD and DELETE with a query carry their method, target and body")
+    func otherMethods() async throws {
+        try await TestSupport.withServer({ .text("\($0.method) \($0.uri) \($0.body.count)") }) { server in
+            let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: TestSupport.logger, originFormTargets: true)
+            let url = server.url("/m" + Self.countQuery)
+            let post = try await client.execute(HTTPRequest(method: .post, url: url, body: Array("x=1".utf8)))
+            let head = try await client.execute(HTTPRequest(method: .head, url: url))
+            let delete = try await client.execute(HTTPRequest(method: .delete, url: url))
+            let get = try await client.execute(HTTPRequest(url: url))
+            await client.shutdown()
+            #expect(post.bodyString == "POST /m\(Self.countQuery) 3")
+            #expect(head.status == 200 && head.body.isEmpty && head.url == url)
+            #expect(delete.bodyString == "DELETE /m\(Self.countQuery) 0")
+            #expect(get.bodyString == "GET /m\(Self.countQuery) 0")
+        }
+    }
+
     @Test("An IPv6 host (never split) is unaffected")
     func ipv6() async throws {
         let server = try await LoopbackHTTPServer.start(host: "::1", logger: TestSupport.logger) { .text($0.uri) }

@@ -27,8 +27,8 @@ final class CurlTransfer: @unchecked Sendable {
         /// The client's logger when it is at `.trace`: libcurl's verbose output goes there, redacted
         /// (`CurlVerboseLog`). `nil` leaves verbose output off.
         var verboseLogger: Logger? = nil
-        /// The client decided "no proxy" (``CurlProxyEnvironment``): `CURLOPT_PROXY` is "", and URLs with a
-        /// query may go as ``originForm``.
+        /// The client decided "no proxy" (``CurlProxyEnvironment``): `CURLOPT_PROXY` and `CURLOPT_NOPROXY`
+        /// are "", and URLs with a query may go as ``originForm``.
         var noProxy: Bool = false
         /// The URL split into what libcurl parses and the request target (see ``CurlOriginForm``); nil sends
         /// the whole URL as `CURLOPT_URL`.
