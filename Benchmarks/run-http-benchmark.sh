@@ -17,6 +17,9 @@
 # nginx in a temporary folder on a free loopback port (1 worker, no access log, keep-alive), runs
 # http-benchmark against it, and stops nginx on exit. Set SKIP_BUILD=1 to reuse what was built last time.
 #
+# QUERY=count appends a ~350-byte ArcGIS count query string (escapes and `+` included) to the URL every client
+# requests, as the worker's count requests carry; QUERY='?a=b...' appends that string. Default: no query.
+#
 # The targets (see http-benchmark --help): at concurrency 64, CurlHTTP >= 1.5x AsyncHTTPClient, >= 0.9x
 # libcurl (C) and >= 0.7x wrk in requests/s; at concurrency 1, CurlHTTP's p99 within 0.05 ms of libcurl
 # (C)'s and within 0.2 ms of wrk's.
@@ -43,7 +46,7 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     log "building http-benchmark (release, $BENCH/.build)"
     (cd "$BENCH" && swift build -c release --product http-benchmark)
 fi
-HTTP_BENCHMARK="$BENCH/.build/release/http-benchmark"
+HTTP_BENCHMARK="${HTTP_BENCHMARK:-$BENCH/.build/release/http-benchmark}"  # another build (e.g. main's) for an A/B
 LIBCURL_BENCH="$BENCH/bin/curl_multi_bench"
 for binary in "$HTTP_BENCHMARK" "$LIBCURL_BENCH"; do
     [[ -x "$binary" ]] || { log "missing $binary (run without SKIP_BUILD=1)"; exit 1; }
@@ -104,7 +107,14 @@ SERVER_ARGS=()
 [[ -n "$WORKER_PID" ]] && SERVER_ARGS=(--server-pid "$WORKER_PID")
 
 URL="http://127.0.0.1:$PORT$QUERY_PATH"
-log "nginx $("$NGINX" -v 2>&1 | sed 's/.*version: //') (pid $NGINX_PID, worker ${WORKER_PID:-?}) at $URL, body ${#BODY} B; $("$WRK" --version 2>&1 | head -1 | awk '{print $1, $2}'); load:$(uptime | sed 's/.*load average://')"
+COUNT_QUERY="?f=json&where=STATUS%20%3D%20%27OPEN%27%20AND%20ZONE%20IN%20(%27R1%27%2C%27R2%27)&geometry=%7B%22xmin%22%3A-118.5%2C%22ymin%22%3A33.9%2C%22xmax%22%3A-118.2%2C%22ymax%22%3A34.1%2C%22spatialReference%22%3A%7B%22wkid%22%3A4326%7D%7D&geometryType=esriGeometryEnvelope&spatialRel=esriSpatialRelIntersects&inSR=4326&returnCountOnly=true&outFields=*&token=abc-_.~+x&time=1700000000000%2C1800000000000"
+case "${QUERY:-}" in
+    "") ;;
+    count) URL+="$COUNT_QUERY" ;;
+    \?*) URL+="$QUERY" ;;
+    *) log "QUERY is count or a string starting with '?'"; exit 1 ;;
+esac
+log "nginx $("$NGINX" -v 2>&1 | sed 's/.*version: //') (pid $NGINX_PID, worker ${WORKER_PID:-?}) at $URL (${#URL} bytes), body ${#BODY} B; $("$WRK" --version 2>&1 | head -1 | awk '{print $1, $2}'); load:$(uptime | sed 's/.*load average://')"
 log "running: http-benchmark $*"
 "$HTTP_BENCHMARK" --url "$URL" --expected-body-bytes "${#BODY}" --wrk "$WRK" --libcurl-bench "$LIBCURL_BENCH" \
     "${SERVER_ARGS[@]}" "$@"

@@ -12,6 +12,9 @@ public final class HTTPClient: Sendable {
     public let configuration: HTTPClientConfiguration
     let loop: CurlMultiLoop
     private let logger: Logger
+    /// No proxy variable was set when the client was created: its transfers use no proxy, and URLs with a
+    /// query go as ``CurlOriginForm`` (see ``CurlProxyEnvironment`` for why this is decided once).
+    private let originFormTargets: Bool
 
     /// libcurl's global initialisation, once per process, before the first handle.
     private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_ALL)) }()
@@ -21,7 +24,13 @@ public final class HTTPClient: Sendable {
     /// wrong password is a `credential` error at start, not on the first request.
     ///
     /// With `logger` at `.trace`, libcurl's verbose output is logged there, credentials redacted.
-    public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws(HTTPError) {
+    public convenience init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws(HTTPError) {
+        try self.init(configuration: configuration, logger: logger, originFormTargets: !CurlProxyEnvironment.processMayUseProxy)
+    }
+
+    /// A client that sends URLs with a query as ``CurlOriginForm`` (with no proxy), or not: tests compare the
+    /// two.
+    package init(configuration: HTTPClientConfiguration, logger: Logger, originFormTargets: Bool) throws(HTTPError) {
         _ = Self.globalInit
         for rule in configuration.credentials {
             try RequestValidation.validate(rule)
@@ -29,6 +38,7 @@ public final class HTTPClient: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
+        self.originFormTargets = originFormTargets
         self.loop = try CurlMultiLoop(configuration: configuration, logger: logger)
     }
 
@@ -83,7 +93,7 @@ public final class HTTPClient: Sendable {
         let transfer = try makeTransfer(request)
         let loop = self.loop
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, any Error>) in
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<HTTPResponse, any Error>) in
                 transfer.sink.setWaiter(continuation)
                 if !loop.submit(.add(transfer)) {
                     transfer.sink.complete(.failure(HTTPError(code: .shutdown, message: "the HTTP client was shut down")))
@@ -96,7 +106,7 @@ public final class HTTPClient: Sendable {
     }
 
     private func makeTransfer(_ request: HTTPRequest) throws(HTTPError) -> CurlTransfer {
-        let target = try RequestValidation.validate(request)
+        let (target, scan) = try RequestValidation.validate(request)
         let options = request.options
         let credential: HTTPCredentialRule?
         if let rule = options.credentials {
@@ -120,9 +130,13 @@ public final class HTTPClient: Sendable {
             connectionPolicy: configuration.connectionPolicy,
             host: target.bareHost,
             isHTTPS: target.scheme == "https",
-            verboseLogger: logger.logLevel == .trace ? logger : nil
+            verboseLogger: logger.logLevel == .trace ? logger : nil,
+            noProxy: originFormTargets,
+            // Digest authentication hashes the path and query libcurl parsed: transfers that authenticate keep
+            // the whole URL (a rule with only TLS settings does not touch the request line).
+            originForm: originFormTargets && credential?.authentication == nil ? scan.flatMap(CurlOriginForm.init) : nil
         )
-        return CurlTransfer(request: request, settings: settings, sink: CurlResponseSink())
+        return CurlTransfer(request: request, settings: settings)
     }
 
     private func redirect(_ request: HTTPRequest, to location: String, status: Int) throws(HTTPError) -> HTTPRequest {

@@ -12,8 +12,30 @@ extension RequestValidation {
     /// characters (`%` only before two hex digits, one `#` at most). A test checks that it agrees with
     /// `URLComponents` over generated URLs, odd ones included.
     static func fastTarget(_ url: String) -> Target? {
+        fastScan(url)?.target
+    }
+
+    /// What ``fastScan(_:)`` reads from a plain URL: its target, and where its parts start, for
+    /// ``CurlOriginForm``.
+    struct FastURL {
+        var target: Target
+        /// Byte offset of the first byte after the authority (`/`, `?` or `#`); the URL's length when none.
+        var pathStart: Int
+        /// Byte offset of the `?` that starts the query; nil when there is none (a `?` in the fragment
+        /// does not count).
+        var queryStart: Int?
+        /// Whether the URL has a `#` fragment.
+        var hasFragment: Bool
+        /// Whether the path holds `/.`: a dot segment libcurl would remove (or a name starting with a dot).
+        var pathHasDotSegment: Bool
+        /// The URL's length in bytes.
+        var length: Int
+    }
+
+    /// ``fastTarget(_:)`` with the offsets of the URL's parts.
+    static func fastScan(_ url: String) -> FastURL? {
         var url = url
-        return url.withUTF8 { bytes -> Target? in
+        return url.withUTF8 { bytes -> FastURL? in
             let https: Bool
             var index: Int
             if hasLowercasedPrefix(bytes, "https://") {
@@ -23,9 +45,12 @@ extension RequestValidation {
             } else {
                 return nil
             }
+            // The sets once per URL: their getters live in another module and are not inlined here.
+            let hostBytes = ASCIIByteSet.hostName
+            let queryBytes = ASCIIByteSet.queryCharacter
             let hostStart = index
             var hasDoubleHyphen = false
-            while index < bytes.count, isHostByte(bytes[index]) {
+            while index < bytes.count, isMember(bytes[index], of: hostBytes) {
                 if bytes[index] == UInt8(ascii: "-"), index > hostStart, bytes[index - 1] == UInt8(ascii: "-") { hasDoubleHyphen = true }
                 index += 1
             }
@@ -44,13 +69,23 @@ extension RequestValidation {
                 guard index > portStart, bytes[portStart] != UInt8(ascii: "0"), value <= 65535 else { return nil }
                 port = value
             }
+            let pathStart = index
+            var queryStart: Int?
+            var inFragment = false
+            var pathHasDotSegment = false
             if index < bytes.count {
                 let next = bytes[index]
                 guard next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#") else { return nil }
-                var inFragment = false
                 while index < bytes.count {
                     let byte = bytes[index]
-                    if isQueryByte(byte) {
+                    if isMember(byte, of: queryBytes) {
+                        if queryStart == nil, !inFragment {
+                            if byte == UInt8(ascii: "?") {
+                                queryStart = index
+                            } else if byte == UInt8(ascii: "."), index > pathStart, bytes[index - 1] == UInt8(ascii: "/") {
+                                pathHasDotSegment = true
+                            }
+                        }
                         index += 1
                     } else if byte == UInt8(ascii: "%") {
                         guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
@@ -72,7 +107,14 @@ extension RequestValidation {
                 }
                 return hostEnd - hostStart
             }
-            return Target(scheme: https ? "https" : "http", host: host, port: port)
+            return FastURL(
+                target: Target(scheme: https ? "https" : "http", host: host, port: port),
+                pathStart: pathStart,
+                queryStart: queryStart,
+                hasFragment: inFragment,
+                pathHasDotSegment: pathHasDotSegment,
+                length: bytes.count
+            )
         }
     }
 
@@ -87,15 +129,10 @@ extension RequestValidation {
         }
     }
 
+    /// `ASCIIByteSet.contains`, here so that it is inlined into the loops over every byte of every URL.
     @inline(__always)
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        ASCIIByteSet.hostName.contains(byte)
-    }
-
-    /// RFC 3986 `pchar` without `%` (handled apart), and `/` and `?`: what a path, query or fragment holds.
-    @inline(__always)
-    private static func isQueryByte(_ byte: UInt8) -> Bool {
-        ASCIIByteSet.queryCharacter.contains(byte)
+    private static func isMember(_ byte: UInt8, of set: ASCIIByteSet) -> Bool {
+        byte < 64 ? (set.low &>> UInt64(byte)) & 1 != 0 : byte < 128 && (set.high &>> UInt64(byte &- 64)) & 1 != 0
     }
 
     @inline(__always)

@@ -11,8 +11,11 @@ enum RequestValidation {
         var origin: String { "\(scheme)://\(host):\(port)" }
     }
 
-    static func validate(_ request: HTTPRequest) throws(HTTPError) -> Target {
-        let target = try target(of: request.url)
+    /// The request's target, and the byte offsets of its URL's parts when it is a plain URL (``fastScan(_:)``).
+    static func validate(_ request: HTTPRequest) throws(HTTPError) -> (target: Target, scan: FastURL?) {
+        let scan = fastScan(request.url)
+        let target: Target
+        if let scan { target = scan.target } else { target = try componentsTarget(of: request.url) }
         for field in request.headers {
             guard isToken(field.name) else {
                 throw HTTPError.invalid("header name '\(printable(field.name))' is not a valid HTTP token")
@@ -26,7 +29,7 @@ enum RequestValidation {
         guard !request.method.rawValue.isEmpty, request.method.rawValue.utf8.allSatisfy(isASCIILetter) else {
             throw HTTPError.invalid("method '\(printable(request.method.rawValue))' is not valid")
         }
-        return target
+        return (target, scan)
     }
 
     static func target(of url: String) throws(HTTPError) -> Target {

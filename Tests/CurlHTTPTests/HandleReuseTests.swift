@@ -1,6 +1,7 @@
-import CurlHTTP
 import LoopbackHTTP
 import Testing
+
+@testable import CurlHTTP
 
 /// Pooled easy handles keep their options between plain GETs of one profile: nothing of one request may
 /// reach the next, and a request with other settings must not inherit the kept ones.
@@ -34,6 +35,22 @@ struct HandleReuseTests {
         #expect(requests.map { $0.headers["X-Trace"] } == ["one", nil, nil, nil, nil, nil, nil])
         #expect(requests.map { $0.headers["Accept"] == "text/plain" } == [false, false, false, false, false, true, false])
         #expect(requests.map(\.body.count) == [0, 0, 3, 0, 0, 0, 0])
+    }
+
+    @Test("A request target set for a URL with a query does not reach the next request on the handle")
+    func requestTargetDoesNotStick() async throws {
+        try await TestSupport.withServer({ .text($0.uri) }) { server in
+            let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: TestSupport.logger, originFormTargets: true)
+            let paths = ["/q?a=1", "/plain", "/q?b=2", "/q?c=3#f", "/r?d=4", "/a/./b?e=5", "/s?f=6", "/q?"]
+            var seen: [String] = []
+            for path in paths { seen.append(try await client.execute(HTTPRequest(url: server.url(path))).bodyString) }
+            let post = try await client.execute(HTTPRequest(method: .post, url: server.url("/form"), body: Array("x=1".utf8)))
+            seen.append(post.bodyString)
+            seen.append(try await client.execute(HTTPRequest(url: server.url("/last"))).bodyString)
+            #expect(client.statistics.easyHandles == 1)
+            await client.shutdown()
+            #expect(seen == ["/q?a=1", "/plain", "/q?b=2", "/q?c=3", "/r?d=4", "/a/b?e=5", "/s?f=6", "/q?", "/form", "/last"])
+        }
     }
 
     @Test("A per-request timeout holds for its request only, on a handle kept from a request without one")

@@ -45,20 +45,27 @@ struct CurlEasy {
     }
 
     /// A string property; `known` itself when libcurl's bytes are exactly its UTF-8 (no copy then).
-    func string(_ info: CURLINFO, reusing known: String) -> String? {
+    ///
+    /// With `prefixLength`, libcurl holds `known` cut before that byte offset (``CurlOriginForm`` gives it the
+    /// URL without its query): the result is libcurl's string followed by the rest of `known`, which is
+    /// `known` itself when libcurl's bytes are its prefix.
+    func string(_ info: CURLINFO, reusing known: String, prefixLength: Int? = nil) -> String? {
         var value: UnsafePointer<CChar>?
         guard qw_curl_easy_getinfo_string(handle, info, &value) == CURLE_OK, let value else { return nil }
         var known = known
-        let same = known.withUTF8 { bytes in
-            let length = strlen(value)
-            guard length == bytes.count else { return false }
-            guard let base = bytes.baseAddress else { return true }
-            return memcmp(base, value, length) == 0
+        // nil: libcurl's bytes are `known`'s first `length` bytes.
+        let rebuilt = known.withUTF8 { bytes -> String? in
+            let length = min(prefixLength ?? bytes.count, bytes.count)
+            if strlen(value) == length, length == 0 || bytes.baseAddress.map({ memcmp($0, value, length) == 0 }) == true {
+                return nil
+            }
+            let tail = UnsafeBufferPointer(rebasing: bytes[length...])
+            return String(cString: value) + String(decoding: tail, as: UTF8.self)
         }
-        return same ? known : String(cString: value)
+        return rebuilt ?? known
     }
 
-    private func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPError) {
+    func check(_ code: CURLcode, _ option: CURLoption) throws(HTTPError) {
         guard code == CURLE_OK else {
             let text = curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
             throw HTTPError(

@@ -16,10 +16,13 @@ extension CurlTransfer {
         var isHTTPS: Bool
         var connectionGate: Bool
         var verbose: Bool
+        var noProxy: Bool
     }
 
-    /// This transfer's profile; `nil` when its handle must be reset after it.
-    var profile: Profile? {
+    /// The profile of a transfer of `request` with `settings` (``profile``, computed once per transfer: the
+    /// loop compares it when the transfer starts and keeps it when it ends); `nil` when its handle must be
+    /// reset after it.
+    static func profile(of request: HTTPRequest, _ settings: Settings) -> Profile? {
         guard request.method == .get, request.body == nil, settings.credential == nil else { return nil }
         return Profile(
             connectTimeout: settings.connectTimeout,
@@ -31,7 +34,8 @@ extension CurlTransfer {
             dnsCacheTimeout: settings.dnsCacheTimeout,
             isHTTPS: settings.isHTTPS,
             connectionGate: settings.connectionPolicy != nil,
-            verbose: settings.verboseLogger != nil
+            verbose: settings.verboseLogger != nil,
+            noProxy: settings.noProxy
         )
     }
 }

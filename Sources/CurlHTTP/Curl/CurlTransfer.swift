@@ -27,11 +27,19 @@ final class CurlTransfer: @unchecked Sendable {
         /// The client's logger when it is at `.trace`: libcurl's verbose output goes there, redacted
         /// (`CurlVerboseLog`). `nil` leaves verbose output off.
         var verboseLogger: Logger? = nil
+        /// The client decided "no proxy" (``CurlProxyEnvironment``): `CURLOPT_PROXY` and `CURLOPT_NOPROXY`
+        /// are "", and URLs with a query may go as ``originForm``.
+        var noProxy: Bool = false
+        /// The URL split into what libcurl parses and the request target (see ``CurlOriginForm``); nil sends
+        /// the whole URL as `CURLOPT_URL`.
+        var originForm: CurlOriginForm? = nil
     }
 
     let request: HTTPRequest
     let settings: Settings
-    let sink: CurlResponseSink
+    let sink = CurlResponseSink()
+    /// This transfer's ``Profile``; `nil` when its handle must be reset after it.
+    let profile: Profile?
 
     // loop
     var easy: UnsafeMutableRawPointer?
@@ -45,10 +53,10 @@ final class CurlTransfer: @unchecked Sendable {
 
     private let cancelled = Atomic<Bool>(false)
 
-    init(request: HTTPRequest, settings: Settings, sink: CurlResponseSink) {
+    init(request: HTTPRequest, settings: Settings) {
         self.request = request
         self.settings = settings
-        self.sink = sink
+        self.profile = Self.profile(of: request, settings)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -87,6 +95,11 @@ final class CurlTransfer: @unchecked Sendable {
             try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(low.duration.components.seconds)))
         }
         try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maxResponseSize))
+        if settings.noProxy {
+            // "No proxy", decided by the client: libcurl then reads none of the proxy variables per transfer.
+            try easy.set(CURLOPT_PROXY, "")
+            try easy.set(CURLOPT_NOPROXY, "")
+        }
         try configureMethodAndBody(easy)
         if let credential = settings.credential { try configure(credential, easy) }
         try installConnectionGate(handle, opaque: opaque)
@@ -99,7 +112,11 @@ final class CurlTransfer: @unchecked Sendable {
     func configureRequest(_ handle: UnsafeMutableRawPointer) throws(HTTPError) {
         let easy = CurlEasy(handle: handle)
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        try easy.set(CURLOPT_URL, request.url)
+        if let originForm = settings.originForm {
+            try originForm.apply(request.url, to: easy)
+        } else {
+            try easy.set(CURLOPT_URL, request.url)
+        }
         try easy.set(CURLOPT_PRIVATE, pointer: opaque)
         try easy.set(CURLOPT_ERRORBUFFER, pointer: errorBuffer)
         try easy.set(CURLOPT_WRITEDATA, pointer: opaque)
@@ -109,8 +126,10 @@ final class CurlTransfer: @unchecked Sendable {
         try configureHeaders(easy)
     }
 
-    /// Clears the pointers into a finished transfer from a handle that keeps its other options.
+    /// Clears the pointers into a finished transfer, and its request target, from a handle that keeps its
+    /// other options.
     static func forgetRequest(_ handle: UnsafeMutableRawPointer) {
+        _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_REQUEST_TARGET, nil)
         _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_PRIVATE, nil)
         _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_ERRORBUFFER, nil)
         _ = qw_curl_easy_setopt_ptr(handle, CURLOPT_HTTPHEADER, nil)
@@ -256,7 +275,8 @@ final class CurlTransfer: @unchecked Sendable {
         let version = curl.long(CURLINFO_HTTP_VERSION) == CURL_HTTP_VERSION_2_0 ? "2" : "1.1"
         // The effective URL is the request's (libcurl follows no redirects here): reuse that string when the
         // bytes agree, instead of copying a new one out of libcurl for every response.
-        let url = curl.string(CURLINFO_EFFECTIVE_URL, reusing: request.url) ?? request.url
+        // With an origin form, libcurl's URL is the request's without the query.
+        let url = curl.string(CURLINFO_EFFECTIVE_URL, reusing: request.url, prefixLength: settings.originForm?.queryStart) ?? request.url
         return (curl.long(CURLINFO_RESPONSE_CODE), responseHeaders, url, version)
     }
 
