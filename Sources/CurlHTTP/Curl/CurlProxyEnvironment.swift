@@ -12,8 +12,9 @@ import Darwin
 /// and `all_proxy`/`ALL_PROXY` (and `no_proxy`) for every transfer. With such a variable set, a client
 /// keeps doing exactly that and sends whole URLs (``CurlOriginForm`` is off). Without one, the client
 /// decides "no proxy" once, when it is created, and sets `CURLOPT_PROXY` and `CURLOPT_NOPROXY` to "" so that
-/// libcurl decides the same for the client's lifetime (and reads no variable per transfer): a process that sets a proxy variable after creating a client (setenv
-/// while threads run is undefined behaviour in C anyway) must create a new client to use the proxy.
+/// libcurl decides the same for the client's lifetime (and reads no variable per transfer): a process that
+/// sets a proxy variable after creating a client (setenv while threads run is undefined behaviour in C
+/// anyway) must create a new client to use the proxy.
 ///
 /// Conservative on purpose: `HTTP_PROXY` counts although libcurl ignores it for http, and a variable set
 /// to "" counts although libcurl ignores empty ones.
