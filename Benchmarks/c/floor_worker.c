@@ -551,6 +551,10 @@ int main(int argc, char **argv) {
     for (;;) {
         if (stopping && !drain_until) drain_until = now_ms() + 5000;
         if (drain_until && (in_flight == 0 || now_ms() > drain_until)) break;
+        /* Delivery reports first: they free slots, which the consumer then fills in the same turn (librdkafka
+         * writes the eventfd once per stretch between polls of a queue, so a turn must not leave them waiting). */
+        rd_kafka_poll(producer, 0);
+        if (offsets_dirty) store_offsets();
         while (!stopping && in_flight < max_in_flight) {
             rd_kafka_message_t *message = rd_kafka_consumer_poll(consumer, 0);
             if (!message) break;
@@ -568,8 +572,6 @@ int main(int argc, char **argv) {
         int left;
         while ((done = curl_multi_info_read(multi, &left)))
             if (done->msg == CURLMSG_DONE) finished(multi, done);
-        rd_kafka_poll(producer, 0);
-        if (offsets_dirty) store_offsets();
         struct curl_waitfd extra = {.fd = wake, .events = CURL_WAIT_POLLIN, .revents = 0};
         curl_multi_poll(multi, &extra, 1, 100, NULL);
         uint64_t drained;
