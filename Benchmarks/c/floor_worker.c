@@ -19,9 +19,10 @@
  *
  * Not a product: `count` only (another kind, a failed query or delivery stops it with status 1); one target per
  * request (the first); no validation, cancellation, supersession, timeouts, retries, errors topic, redaction,
- * credentials or host policy. It waits in curl_multi_poll on libcurl's sockets and an eventfd that librdkafka
- * writes when the consumer's or the producer's queue gets events. SIGTERM: stops taking requests, finishes the
- * ones in flight (up to 5 s), flushes, commits, exits 0.
+ * credentials or host policy. --loop socket (the default): curl_multi_socket_action on epoll, which holds
+ * libcurl's sockets and an eventfd librdkafka writes when the consumer's or the producer's queue gets events;
+ * --loop perform: curl_multi_perform + curl_multi_poll on the same eventfd (CurlHTTP's loop). SIGTERM: stops taking requests, finishes the
+ * ones in flight (up to 5 s), flushes, commits, exits 0 (1 if closing takes over 10 s).
  */
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -32,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,7 +78,10 @@ static const char *requests_topic_name;
 static int64_t next_offset[MAX_PARTITIONS]; /* per partition: the offset after the last one taken; -1 before */
 static int64_t stored_offset[MAX_PARTITIONS];
 static int offsets_dirty;
+static long long turns, taken; /* loop turns and requests taken, printed at exit: wake-ups per request */
 static char url_buffer[16384];
+static int epoll_fd = -1;
+static int64_t timer_deadline = -1; /* libcurl's timer (socket loop), CLOCK_MONOTONIC ms; -1: none */
 
 static void die(const char *what, const char *detail) {
     fflush(stdout);
@@ -87,6 +92,12 @@ static void die(const char *what, const char *detail) {
 static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t monotonic_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
@@ -445,6 +456,60 @@ static void store_offsets(void) {
     }
 }
 
+/* --- the socket loop: libcurl tells which sockets to watch, one epoll set holds them and the eventfd ---- */
+
+static int on_socket(CURL *easy, curl_socket_t fd, int what, void *user, void *socket_data) {
+    (void)easy;
+    (void)user;
+    (void)socket_data;
+    if (what == CURL_POLL_REMOVE) {
+        epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, NULL);
+        return 0;
+    }
+    struct epoll_event event = {0};
+    event.data.fd = fd;
+    event.events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0);
+    if (epoll_ctl(epoll_fd, EPOLL_CTL_MOD, fd, &event) != 0) epoll_ctl(epoll_fd, EPOLL_CTL_ADD, fd, &event);
+    return 0;
+}
+
+static int on_timer(CURLM *multi, long timeout_ms, void *user) {
+    (void)multi;
+    (void)user;
+    timer_deadline = timeout_ms < 0 ? -1 : monotonic_ms() + timeout_ms;
+    return 0;
+}
+
+/* Drives libcurl until nothing is due, then waits (at most 100 ms) for a socket, libcurl's timer or the eventfd. */
+static void socket_turn(CURLM *multi, int wake) {
+    int running = 0;
+    if (timer_deadline >= 0 && monotonic_ms() >= timer_deadline) {
+        timer_deadline = -1;
+        curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    }
+    int64_t wait = 100;
+    if (timer_deadline >= 0) {
+        int64_t left = timer_deadline - monotonic_ms();
+        wait = left < 0 ? 0 : left < wait ? left : wait;
+    }
+    struct epoll_event events[128];
+    int ready = epoll_wait(epoll_fd, events, 128, (int)wait);
+    for (int i = 0; i < ready; i++) {
+        if (events[i].data.fd == wake) {
+            uint64_t drained;
+            if (read(wake, &drained, sizeof drained) < 0 && errno != EAGAIN) die("eventfd", strerror(errno));
+            continue;
+        }
+        int mask = (events[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) | (events[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+                   (events[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+        curl_multi_socket_action(multi, events[i].data.fd, mask, &running);
+    }
+    if (timer_deadline >= 0 && monotonic_ms() >= timer_deadline) {
+        timer_deadline = -1;
+        curl_multi_socket_action(multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    }
+}
+
 /* --- set-up ------------------------------------------------------------------------------------------ */
 
 static void set(rd_kafka_conf_t *conf, const char *name, const char *value) {
@@ -457,8 +522,17 @@ static void on_term(int signal) {
     stopping = 1;
 }
 
+/* librdkafka's consumer close has no timeout of its own (with the cluster gone it waits forever). */
+static void on_alarm(int signal) {
+    (void)signal;
+    static const char message[] = "floor_worker: closing took over 10 s; exiting without it\n";
+    if (write(2, message, sizeof message - 1) < 0) _exit(1);
+    _exit(1);
+}
+
 int main(int argc, char **argv) {
     const char *bootstrap = NULL, *group = NULL, *results_name = NULL, *fetch_wait = "2";
+    int socket_loop = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--bootstrap-servers")) bootstrap = argv[i + 1];
         else if (!strcmp(argv[i], "--group-id")) group = argv[i + 1];
@@ -467,11 +541,12 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--max-in-flight")) max_in_flight = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--worker-id")) worker_id = argv[i + 1];
         else if (!strcmp(argv[i], "--fetch-wait-max-ms")) fetch_wait = argv[i + 1];
+        else if (!strcmp(argv[i], "--loop")) socket_loop = strcmp(argv[i + 1], "perform") != 0;
         else die("unknown option", argv[i]);
     }
     if (!bootstrap || !group || !requests_topic_name || !results_name || max_in_flight < 1) {
         fprintf(stderr, "usage: floor_worker --bootstrap-servers B --group-id G --requests-topic R --results-topic S "
-                        "[--max-in-flight 64] [--worker-id ID] [--fetch-wait-max-ms 2]\n");
+                        "[--max-in-flight 64] [--worker-id ID] [--fetch-wait-max-ms 2] [--loop socket|perform]\n");
         return 2;
     }
     static char stdout_buffer[1 << 16];
@@ -534,6 +609,13 @@ int main(int argc, char **argv) {
     CURLM *multi = curl_multi_init();
     curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)max_in_flight);
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, (long)max_in_flight);
+    if (socket_loop) {
+        epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+        struct epoll_event event = {.events = EPOLLIN, .data.fd = wake};
+        if (epoll_fd < 0 || epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake, &event) != 0) die("epoll", strerror(errno));
+        curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+        curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, on_timer);
+    }
     requests = calloc((size_t)max_in_flight, sizeof *requests);
     if (!requests) die("out of memory", NULL);
     for (int i = 0; i < max_in_flight; i++) { /* options set once: only the URL changes per request */
@@ -565,19 +647,29 @@ int main(int argc, char **argv) {
             }
             if (message->partition < 0 || message->partition >= MAX_PARTITIONS) die("a partition number too high", NULL);
             start(multi, message);
+            taken++;
         }
-        int running = 0;
-        curl_multi_perform(multi, &running);
+        turns++;
         CURLMsg *done;
         int left;
+        if (socket_loop) {
+            socket_turn(multi, wake);
+        } else {
+            int running = 0;
+            curl_multi_perform(multi, &running);
+        }
         while ((done = curl_multi_info_read(multi, &left)))
             if (done->msg == CURLMSG_DONE) finished(multi, done);
-        struct curl_waitfd extra = {.fd = wake, .events = CURL_WAIT_POLLIN, .revents = 0};
-        curl_multi_poll(multi, &extra, 1, 100, NULL);
-        uint64_t drained;
-        if (extra.revents && read(wake, &drained, sizeof drained) < 0 && errno != EAGAIN) die("eventfd", strerror(errno));
+        if (!socket_loop) {
+            struct curl_waitfd extra = {.fd = wake, .events = CURL_WAIT_POLLIN, .revents = 0};
+            curl_multi_poll(multi, &extra, 1, 100, NULL);
+            uint64_t drained;
+            if (extra.revents && read(wake, &drained, sizeof drained) < 0 && errno != EAGAIN) die("eventfd", strerror(errno));
+        }
     }
 
+    signal(SIGALRM, on_alarm);
+    alarm(10);
     rd_kafka_flush(producer, 5000);
     if (offsets_dirty) store_offsets();
     fflush(stdout);
@@ -593,7 +685,10 @@ int main(int argc, char **argv) {
     }
     curl_multi_cleanup(multi);
     curl_global_cleanup();
+    fprintf(stderr, "floor_worker: %lld requests in %lld loop turns (%.2f turns per request)\n", taken, turns,
+            taken ? (double)turns / (double)taken : 0.0);
     close(wake);
+    if (epoll_fd >= 0) close(epoll_fd);
     fflush(stdout);
     return 0;
 }
