@@ -555,6 +555,12 @@ int main(int argc, char **argv) {
     action.sa_handler = on_term;
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGINT, &action, NULL);
+    /* A parent may start it with these blocked (the Swift driver's Process does): SIGTERM would stay pending. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    sigprocmask(SIG_UNBLOCK, &stop_signals, NULL);
     for (int p = 0; p < MAX_PARTITIONS; p++) next_offset[p] = stored_offset[p] = -1;
 
     /* The worker's consumer and producer settings (Sources/Kafka/Configuration, Sources/QueryWorker/Settings). */
