@@ -5,13 +5,14 @@
  * plain C: the lower bound of any worker built on them.
  *
  *   floor_worker --bootstrap-servers HOST:PORT --group-id G --requests-topic R --results-topic S
- *                [--max-in-flight 64] [--worker-id c-floor] [--fetch-wait-max-ms 2]
+ *                [--max-in-flight 64] [--worker-id c-floor] [--fetch-wait-max-ms 2] [--loop socket|perform]
  *
  * One thread (librdkafka has its own): request messages from a consumer group, for each its first target's
  * layer URL, `where` and `extent` (the contract, docs/contract/), one GET of LAYER/query with the peer's query
  * parameters (f, where, geometry, geometryType, inSR, spatialRel, returnCountOnly; encoded as aiohttp/yarl
  * encodes them) on a libcurl multi handle (keep-alive, at most --max-in-flight at once, as many connections to
- * the host), `count` read from the response, a `succeeded` result (the contract's fields) produced to the
+ * the host; a slot is given back once the outcome is handed to the producer, as the worker's InFlightGate
+ * does), `count` read from the response, a `succeeded` result (the contract's fields) produced to the
  * results topic (zstd, linger 5 ms, idempotent: the worker's producer settings), one JSON log line per state
  * change (received, started, succeeded once delivered) on buffered stdout, and each partition's offset stored
  * up to the first request whose outcome is not yet delivered (librdkafka's auto commit, every second: the
@@ -21,8 +22,9 @@
  * request (the first); no validation, cancellation, supersession, timeouts, retries, errors topic, redaction,
  * credentials or host policy. --loop socket (the default): curl_multi_socket_action on epoll, which holds
  * libcurl's sockets and an eventfd librdkafka writes when the consumer's or the producer's queue gets events;
- * --loop perform: curl_multi_perform + curl_multi_poll on the same eventfd (CurlHTTP's loop). SIGTERM: stops taking requests, finishes the
- * ones in flight (up to 5 s), flushes, commits, exits 0 (1 if closing takes over 10 s).
+ * --loop perform: curl_multi_perform + curl_multi_poll on the same eventfd (CurlHTTP's loop). SIGTERM: stops
+ * taking requests, finishes the ones in flight (up to 5 s), flushes, commits, exits 0 (1 if closing takes over
+ * 10 s). At exit it prints its loop turns per request to standard error.
  */
 #define _GNU_SOURCE
 #include <curl/curl.h>
@@ -54,14 +56,26 @@ struct layer {
     char *oid;
 };
 
+/* A request from its message to its outcome's delivery report: what the log lines, the outcome and the stored
+ * offsets need. Recycled through a free list (no allocation per request once enough exist). */
+struct pending {
+    int used;
+    rd_kafka_message_t *message; /* kept until the outcome is delivered: the spans point into it */
+    struct span request_id, task_id;
+    int64_t received_ms;
+    long count;
+    struct pending *next_free;
+};
+
+/* One of --max-in-flight HTTP slots: taken when a request is received, given back when its outcome is handed
+ * to the producer (as the worker's InFlightGate does: holding it until the delivery report would cap the rate
+ * at max-in-flight per linger + produce round trip). */
 struct request {
     int busy;
     CURL *easy;
-    rd_kafka_message_t *message; /* kept until the outcome is delivered: the spans point into it */
-    struct span request_id, task_id, url;
+    struct pending *pending;
+    struct span url;
     struct layer *layer;
-    int64_t received_ms;
-    long count;
     char *body;
     size_t body_len, body_cap;
 };
@@ -70,6 +84,8 @@ static volatile sig_atomic_t stopping;
 static const char *worker_id = "c-floor";
 static struct request *requests;
 static int max_in_flight = 64, in_flight;
+static struct pending **all_pending, *free_pending; /* every record made, and the free ones */
+static size_t pending_count, pending_capacity, undelivered;
 static struct layer layers[MAX_LAYERS];
 static int layer_count;
 static rd_kafka_t *consumer, *producer;
@@ -326,7 +342,7 @@ static struct layer *layer_for(const char *url) {
 /* --- one request: received -> started (GET on the multi handle) -> produced -> delivered ----------- */
 
 /* A state change's line, members in key order as the worker writes them; `extra` goes between requestId and taskId. */
-static void log_line(const char *message, const struct request *r, const char *extra) {
+static void log_line(const char *message, const struct pending *r, const char *extra) {
     char ts[32];
     printf("{\"ts\":\"%s\",\"level\":\"info\",\"label\":\"floor-worker\",\"message\":\"%s\",\"offset\":\"%lld\","
            "\"partition\":\"%d\",\"requestId\":\"%.*s\",%s\"taskId\":\"%.*s\"}\n",
@@ -334,15 +350,36 @@ static void log_line(const char *message, const struct request *r, const char *e
            (int)r->request_id.n, r->request_id.p, extra, (int)r->task_id.n, r->task_id.p);
 }
 
+static struct pending *take_pending(void) {
+    struct pending *record = free_pending;
+    if (record) {
+        free_pending = record->next_free;
+    } else {
+        if (pending_count == pending_capacity) {
+            pending_capacity = pending_capacity ? pending_capacity * 2 : 256;
+            all_pending = realloc(all_pending, pending_capacity * sizeof *all_pending);
+            if (!all_pending) die("out of memory", NULL);
+        }
+        record = calloc(1, sizeof *record);
+        if (!record) die("out of memory", NULL);
+        all_pending[pending_count++] = record;
+    }
+    record->used = 1;
+    undelivered++;
+    return record;
+}
+
 static void start(CURLM *multi, rd_kafka_message_t *message) {
     struct request *r = NULL;
     for (int i = 0; i < max_in_flight && !r; i++)
         if (!requests[i].busy) r = &requests[i];
     if (!r) die("no free request slot", NULL);
-    r->received_ms = now_ms();
+    struct pending *record = r->pending = take_pending();
+    record->received_ms = now_ms();
+    record->message = message;
     const char *p = message->payload, *end = p + message->len;
     struct span query, where, extent, result, url_span;
-    if (!p || !string_member(p, end, "requestId", &r->request_id) || !string_member(p, end, "taskId", &r->task_id) ||
+    if (!p || !string_member(p, end, "requestId", &record->request_id) || !string_member(p, end, "taskId", &record->task_id) ||
         !string_member(p, end, "url", &url_span) || !composite_member(p, end, "query", &query))
         die("a request without requestId, taskId, a target url or a query", NULL);
     if (!string_member(query.p, query.p + query.n, "result", &result) || result.n != 5 || memcmp(result.p, "count", 5) != 0)
@@ -350,13 +387,12 @@ static void start(CURLM *multi, rd_kafka_message_t *message) {
     if (!string_member(query.p, query.p + query.n, "where", &where)) where = (struct span){"1=1", 3};
     int has_extent = composite_member(query.p, query.p + query.n, "extent", &extent);
     r->busy = 1;
-    r->message = message;
     r->url = url_span;
     r->body_len = 0;
     in_flight++;
     next_offset[message->partition] = message->offset + 1;
-    log_line("received", r, "\"targets\":\"1\",");
-    log_line("started", r, "");
+    log_line("received", record, "\"targets\":\"1\",");
+    log_line("started", record, "");
 
     /* LAYER/query?f=json&where=...&geometry=...&geometryType=esriGeometryEnvelope&inSR=W&spatialRel=...&returnCountOnly=true */
     char scratch[8192];
@@ -397,6 +433,7 @@ static void finished(CURLM *multi, CURLMsg *done) {
                 (int)(r->body_len > 500 ? 500 : r->body_len), r->body ? r->body : "");
         die("a query failed", NULL);
     }
+    struct pending *record = r->pending;
     int64_t finished_ms = now_ms();
     char received_at[32], finished_at[32], value[4096];
     int n = snprintf(value, sizeof value,
@@ -404,23 +441,26 @@ static void finished(CURLM *multi, CURLMsg *done) {
                      "\"receivedAt\":\"%s\",\"finishedAt\":\"%s\",\"durationMs\":%lld,\"worker\":\"%s\",\"layers\":[{"
                      "\"url\":\"%.*s\",\"layerId\":%ld,\"name\":\"%s\",\"status\":\"succeeded\",\"objectIdField\":\"%s\","
                      "\"count\":%ld,\"complete\":true}]}",
-                     (int)r->request_id.n, r->request_id.p, (int)r->task_id.n, r->task_id.p,
-                     stamp(r->received_ms, received_at), stamp(finished_ms, finished_at),
-                     (long long)(finished_ms - r->received_ms), worker_id, (int)r->url.n, r->url.p, r->layer->id,
+                     (int)record->request_id.n, record->request_id.p, (int)record->task_id.n, record->task_id.p,
+                     stamp(record->received_ms, received_at), stamp(finished_ms, finished_at),
+                     (long long)(finished_ms - record->received_ms), worker_id, (int)r->url.n, r->url.p, r->layer->id,
                      r->layer->name, r->layer->oid, count);
     if (n < 0 || (size_t)n >= sizeof value) die("a result too long", NULL);
-    r->count = count;
+    record->count = count;
     while (rd_kafka_produce(results_topic, RD_KAFKA_PARTITION_UA, RD_KAFKA_MSG_F_COPY, value, (size_t)n,
-                            r->task_id.p, r->task_id.n, r) != 0) {
+                            record->task_id.p, record->task_id.n, record) != 0) {
         if (rd_kafka_last_error() != RD_KAFKA_RESP_ERR__QUEUE_FULL) die("produce", rd_kafka_err2str(rd_kafka_last_error()));
         rd_kafka_poll(producer, 10);
     }
+    r->pending = NULL;
+    r->busy = 0;
+    in_flight--;
 }
 
 static void delivered(rd_kafka_t *rk, const rd_kafka_message_t *outcome, void *opaque) {
     (void)rk;
     (void)opaque;
-    struct request *r = outcome->_private;
+    struct pending *r = outcome->_private;
     if (outcome->err) die("an outcome was not delivered", rd_kafka_err2str(outcome->err));
     char ts[32];
     printf("{\"ts\":\"%s\",\"level\":\"info\",\"label\":\"floor-worker\",\"message\":\"succeeded\",\"counts\":[\"%ld\"],"
@@ -430,19 +470,22 @@ static void delivered(rd_kafka_t *rk, const rd_kafka_message_t *outcome, void *o
            (int)r->message->partition, (int)r->request_id.n, r->request_id.p, (int)r->task_id.n, r->task_id.p);
     rd_kafka_message_destroy(r->message);
     r->message = NULL;
-    r->busy = 0;
-    in_flight--;
+    r->used = 0;
+    r->next_free = free_pending;
+    free_pending = r;
+    undelivered--;
     offsets_dirty = 1;
 }
 
-/* Each partition's offset stored up to its first request still in flight (or all it took). */
+/* Each partition's offset stored up to its first request whose outcome is not delivered yet (or all it took). */
 static void store_offsets(void) {
     offsets_dirty = 0;
     int64_t first[MAX_PARTITIONS];
     for (int p = 0; p < MAX_PARTITIONS; p++) first[p] = next_offset[p];
-    for (int i = 0; i < max_in_flight; i++)
-        if (requests[i].busy && requests[i].message->offset < first[requests[i].message->partition])
-            first[requests[i].message->partition] = requests[i].message->offset;
+    for (size_t i = 0; i < pending_count; i++) {
+        const rd_kafka_message_t *m = all_pending[i]->message;
+        if (all_pending[i]->used && m->offset < first[m->partition]) first[m->partition] = m->offset;
+    }
     rd_kafka_topic_partition_list_t *list = NULL;
     for (int p = 0; p < MAX_PARTITIONS; p++) {
         if (first[p] < 0 || first[p] == stored_offset[p]) continue;
@@ -638,7 +681,7 @@ int main(int argc, char **argv) {
     int64_t drain_until = 0;
     for (;;) {
         if (stopping && !drain_until) drain_until = now_ms() + 5000;
-        if (drain_until && (in_flight == 0 || now_ms() > drain_until)) break;
+        if (drain_until && ((in_flight == 0 && undelivered == 0) || now_ms() > drain_until)) break;
         /* Delivery reports first: they free slots, which the consumer then fills in the same turn (librdkafka
          * writes the eventfd once per stretch between polls of a queue, so a turn must not leave them waiting). */
         rd_kafka_poll(producer, 0);
