@@ -8,6 +8,7 @@ outcome number --skip is delivered and when the last one is: CPU per request ove
 --perf-data, `perf record` samples the worker over exactly that window. Every outcome must be `succeeded`.
 """
 import argparse
+import datetime
 import json
 import math
 import os
@@ -56,13 +57,22 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14 and 15)
 
 
+def epoch_ms(text):
+    """Milliseconds since the epoch of the worker's RFC 3339 UTC timestamp (2025-11-22T04:07:31.042Z)."""
+    moment = datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+    return int(round(moment.timestamp() * 1000))
+
+
 class LogFollower:
-    """Counts the worker's terminal status lines as they are appended."""
+    """Counts the worker's terminal status lines as they are appended, and keeps when the worker wrote each
+    `succeeded` line (its own timestamp): this driver shares a CPU with the worker and reads the log in
+    bursts, so a window is counted by the worker's clock, not by when a line was read."""
 
     def __init__(self, path):
         self.file = open(path, "rb")
         self.pending = b""
         self.succeeded = 0
+        self.succeeded_ms = []
         self.other = []
 
     def poll(self):
@@ -80,6 +90,10 @@ class LogFollower:
                 continue
             if event.get("message") == "succeeded":
                 self.succeeded += 1
+                try:
+                    self.succeeded_ms.append(epoch_ms(event["timestamp"]))
+                except (KeyError, ValueError):
+                    pass
             elif event.get("status"):
                 self.other.append(event)
 
@@ -140,7 +154,8 @@ def main():
                     sys.exit("only %d outcomes in 600 s; log: %s" % (follower.succeeded, args.log))
                 time.sleep(0.005)
                 follower.poll()
-            marks.append((follower.succeeded + len(follower.other), cpu_seconds(worker.pid), time.monotonic()))
+            marks.append((follower.succeeded + len(follower.other), cpu_seconds(worker.pid), time.monotonic(),
+                          int(time.time() * 1000)))
             if args.perf_data and perf is None:
                 graph = ["-g"] if args.perf_call_graph == "fp" else ["--call-graph", "dwarf,16384"]
                 perf = subprocess.Popen(
@@ -159,14 +174,27 @@ def main():
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+    # Each window counts the requests the worker logged as succeeded between the two CPU readings, by the
+    # worker's own timestamps (when every line had one); the read counts otherwise.
+    stamps = follower.succeeded_ms if len(follower.succeeded_ms) == follower.succeeded else None
+
+    def window(first, second):
+        (a, ca, ta, ma), (b, cb, tb, mb) = first, second
+        if stamps is None:
+            return b - a, tb - ta, cb - ca
+        written = sum(1 for stamp in stamps if ma < stamp <= mb)
+        last = max((stamp for stamp in stamps if ma < stamp <= mb), default=mb)
+        return written, max(last - ma, 1) / 1000, cb - ca
+
     if args.slice > 0:
-        for (a, ca, ta), (b, cb, tb) in zip(marks, marks[1:]):
-            print("  outcomes %6d-%6d: %6.0f requests/s, CPU %6.1f us/request" % (
-                a, b, (b - a) / (tb - ta), (cb - ca) * 1e6 / (b - a)))
-    (n0, cpu0, t0), (n1, cpu1, t1) = marks[0], marks[-1]
-    counted = n1 - n0
+        for first, second in zip(marks, marks[1:]):
+            counted, seconds, cpu = window(first, second)
+            if counted:
+                print("  outcomes to %6d: %6d in %5.2f s, %6.0f requests/s, CPU %6.1f us/request" % (
+                    second[0], counted, seconds, counted / seconds, cpu * 1e6 / counted))
+    counted, seconds, cpu = window(marks[0], marks[-1])
     print("worker: %.0f requests/s, CPU %.1f us/request (%d outcomes after the first %d, %.2f s, %.2f CPU s)%s" % (
-        counted / (t1 - t0), (cpu1 - cpu0) * 1e6 / counted, counted, n0, t1 - t0, cpu1 - cpu0,
+        counted / seconds, cpu * 1e6 / counted, counted, marks[0][0], seconds, cpu,
         " [under perf]" if args.perf_data else ""))
 
 

@@ -63,6 +63,9 @@ final class OutcomeReader: Sendable {
     /// One outcome as read.
     struct Outcome: Sendable {
         var arrived: ContinuousClock.Instant
+        /// When the worker produced it: the message's timestamp (milliseconds since the epoch), which the
+        /// producing client sets when it is handed the message; `nil` when the message has none.
+        var producedMs: Int64?
         var status: String
         var requestId: String
     }
@@ -86,7 +89,7 @@ final class OutcomeReader: Sendable {
                     let arrived = ContinuousClock.now
                     let value = message.value ?? []
                     state.append(Outcome(
-                        arrived: arrived, status: OutcomeFields.string("status", in: value) ?? "?",
+                        arrived: arrived, producedMs: message.timestampMs, status: OutcomeFields.string("status", in: value) ?? "?",
                         requestId: OutcomeFields.string("requestId", in: value) ?? "?"))
                 }
             },

@@ -6,6 +6,13 @@ import Foundation
 /// interpreter's imports) is left out. CPU is utime+stime of the whole process (every thread) from
 /// /proc/PID/stat, read at both ends of the window; the runs of every benchmark that drives a worker through
 /// queued requests measure this way.
+///
+/// The window's requests are counted by when the worker produced them (each outcome's Kafka timestamp, set
+/// by the producing client), not by when this driver read them: the reader shares a CPU with the worker and
+/// reads outcomes in bursts, so when it sees outcome `skip` the worker may be thousands further on. Counting
+/// from the reader's view then divided the CPU of a short window by many more requests (a 10,000-request
+/// run printed 50 µs per request where longer runs of the same binary printed 90-110). Outcomes without a
+/// timestamp fall back to the reader's view.
 struct SteadyStateWindow {
     var requestsPerSecond: Double
     /// CPU seconds per request: the worker's, this driver's (the mock cluster and the outcome reader), and
@@ -21,6 +28,7 @@ struct SteadyStateWindow {
     ) async throws -> SteadyStateWindow {
         try await waitFor(skip, of: total, reader, worker)
         let worker0 = ProcessStats.cpuSeconds(pid: worker.pid)
+        let startMs = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         let driver0 = ProcessStats.ownCPUSeconds()
         let server0 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
         try await waitFor(total, of: total, reader, worker)
@@ -38,14 +46,26 @@ struct SteadyStateWindow {
         guard distinct == total else {
             throw BenchmarkError("\(outcomes.count) outcomes for \(distinct) distinct requests, not \(total); log: \(worker.logFile)")
         }
-        let window = (outcomes[total - 1].arrived - outcomes[skip - 1].arrived).seconds
-        let counted = Double(total - skip)
+        let (counted, window) = countedWindow(outcomes, total: total, skip: skip, startMs: startMs)
         guard window > 0, let worker0, let worker1 else { throw BenchmarkError("cannot read the worker's CPU time or clock") }
         var server: Double?
         if let server0, let server1 { server = (server1 - server0) / counted }
         return SteadyStateWindow(
             requestsPerSecond: counted / window, workerCPUSeconds: (worker1 - worker0) / counted,
             driverCPUSeconds: (driver1 - driver0) / counted, serverCPUSeconds: server)
+    }
+
+    /// The requests the worker finished after `startMs` (when the first CPU reading was taken) and the
+    /// seconds from then to its last outcome; by the reader's clock when the outcomes carry no timestamps.
+    static func countedWindow(
+        _ outcomes: [OutcomeReader.Outcome], total: Int, skip: Int, startMs: Int64
+    ) -> (counted: Double, seconds: Double) {
+        let produced = outcomes.compactMap(\.producedMs)
+        if produced.count == outcomes.count, let last = produced.max(), last > startMs {
+            let after = produced.filter { $0 > startMs }.count
+            return (Double(after), Double(last - startMs) / 1000)
+        }
+        return (Double(total - skip), (outcomes[total - 1].arrived - outcomes[skip - 1].arrived).seconds)
     }
 
     private static func waitFor(_ count: Int, of total: Int, _ reader: OutcomeReader, _ worker: any MeasuredWorker) async throws {

@@ -12,6 +12,16 @@ struct JSONReader {
         self.maxDepth = maxDepth
     }
 
+    /// The common cases, bytes in contiguous memory (a message, a response body or a range of it), without
+    /// the generic path's metadata lookups and contiguous-storage witness.
+    static func parse(contiguous buffer: UnsafeBufferPointer<UInt8>, limits: JSONReadingLimits) throws(JSONReadError) -> ParsedJSON {
+        guard buffer.count <= limits.maxBytes else {
+            throw JSONReadError(
+                .limitExceeded, "the input is \(buffer.count) bytes; the limit is \(limits.maxBytes) (raise maxBytes)")
+        }
+        return try parse(buffer: buffer, limits: limits)
+    }
+
     static func parse(_ input: some Collection<UInt8>, limits: JSONReadingLimits) throws(JSONReadError) -> ParsedJSON {
         let count = input.count
         guard count <= limits.maxBytes else {
@@ -146,10 +156,13 @@ struct JSONReader {
     private mutating func parseString() throws(JSONReadError) -> String {
         index += 1  // opening quote
         let start = index
+        var allBits: UInt8 = 0  // the OR of the string's bytes: below 0x80 means ASCII, valid UTF-8 as it stands
         while index < bytes.count {
             let byte = bytes[index]
+            allBits |= byte
             if byte == UInt8(ascii: "\"") {
-                let text = try makeString(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                let text = allBits < 0x80 ? String(decoding: run, as: UTF8.self) : try makeString(run)
                 index += 1
                 return text
             }

@@ -23,6 +23,26 @@ public enum ParsedJSON: Hashable, Sendable {
         self = try JSONReader.parse(bytes, limits: limits)
     }
 
+    /// Reads JSON text (RFC 8259) from a byte array within `limits`: the same as the generic reader, without
+    /// its generic dispatch (messages and response bodies arrive as arrays and ranges of them).
+    package init(reading bytes: [UInt8], limits: JSONReadingLimits = .default) throws(JSONReadError) {
+        self = try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONReadError) in try JSONReader.parse(contiguous: buffer, limits: limits) }
+        }.get()
+    }
+
+    /// Reads JSON text (RFC 8259) from a range of a byte array within `limits`, as ``init(reading:limits:)``.
+    package init(reading bytes: ArraySlice<UInt8>, limits: JSONReadingLimits = .default) throws(JSONReadError) {
+        self = try bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONReadError) in try JSONReader.parse(contiguous: buffer, limits: limits) }
+        }.get()
+    }
+
+    /// Reads JSON text (RFC 8259) from bytes in memory within `limits`, as ``init(reading:limits:)``.
+    package init(reading bytes: UnsafeBufferPointer<UInt8>, limits: JSONReadingLimits = .default) throws(JSONReadError) {
+        self = try JSONReader.parse(contiguous: bytes, limits: limits)
+    }
+
     /// Reads JSON text (RFC 8259) within `limits`.
     package init(reading text: String, limits: JSONReadingLimits = .default) throws(JSONReadError) {
         self = try JSONReader.parse(text, limits: limits)
