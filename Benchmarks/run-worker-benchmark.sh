@@ -46,7 +46,12 @@
 #    with 200,000 parcels (always: the selections are sized for it). Fresh process per run, sides
 #    alternating. Prints requests/s, worker CPU µs/request (utime+stime over the steady state), server CPU
 #    µs/request and the ratios. Targets (count): peer CPU / ours >= 8x, our requests/s / peer's >= 1.0.
-#    CPU_ARGS="..." adds options (say "--kinds count --count-requests 20000"; see `worker-benchmark cpu --help`).
+#    A third side for count, the C floor (Benchmarks/c/floor_worker.c, compiled into Benchmarks/bin/floor_worker:
+#    librdkafka + libcurl multi on one thread, the worker's Kafka settings, the peer's HTTP request, JSON log
+#    lines, offsets stored after delivery; count only, no validation, cancellation or errors topic): what the
+#    two libraries cost per request under the leanest C program, printed as "floor CPU / ours" (a reference,
+#    not a target). CPU_ARGS="..." adds options (say "--kinds count --count-requests 20000", or "--sides floor"
+#    to run one side alone; see `worker-benchmark cpu --help`).
 # 6. scale (issue 14, item 7): 1, 2 and 3 `query-worker run` processes in one group (12 partitions) on the
 #    driver's mock cluster, --requests count queries per run spread over --scale-servers (default 3) sample
 #    servers of 200,000 parcels each (pinned like the other servers); total requests/s, partitions and
@@ -174,6 +179,17 @@ for binary in "$QUERY_WORKER" "$SERVER" "$BENCHMARK"; do
     [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"
 done
 
+# The C floor of the cpu benchmark: compiled here (a second) unless SKIP_BUILD=1 finds it newer than its source.
+FLOOR="$BENCH/bin/floor_worker"
+if [[ -z "$ONLY" || "$ONLY" == cpu ]]; then
+    if [[ "${SKIP_BUILD:-0}" != 1 || ! -x "$FLOOR" || "$BENCH/c/floor_worker.c" -nt "$FLOOR" ]]; then
+        pkg-config --exists rdkafka libcurl || die "librdkafka or libcurl is missing (run scripts/setup-deps)"
+        log "compiling the C floor ($FLOOR)"
+        mkdir -p "$BENCH/bin"
+        cc -std=c11 -O2 -Wall -Wextra -o "$FLOOR" "$BENCH/c/floor_worker.c" $(pkg-config --cflags --libs rdkafka libcurl)
+    fi
+fi
+
 # --- servers ------------------------------------------------------------------------------
 WORK="$(mktemp -d /tmp/worker-benchmark.XXXXXX)"
 source "$(dirname "${BASH_SOURCE[0]}")/lib/sample-server.sh"
@@ -246,7 +262,7 @@ if [[ -z "$ONLY" || "$ONLY" == cpu ]]; then
     check_idle cpu
     start_server cpu --parcels 200000
     driver cpu --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --python "$PYTHON" \
-        --peer-script "$BENCH/python/peer_worker.py" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${CPU_ARGS:-} || status=1
+        --peer-script "$BENCH/python/peer_worker.py" --floor-worker "$FLOOR" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${CPU_ARGS:-} || status=1
     stop_server
     echo
 fi

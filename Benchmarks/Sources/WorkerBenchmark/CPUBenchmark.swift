@@ -5,7 +5,9 @@ import Logging
 
 /// `cpu`: the worker's CPU time per request against a plain Python worker's (aiokafka + aiohttp,
 /// `Benchmarks/python/peer_worker.py`) on the same queued requests, for `count`, `ids` and `features`
-/// queries (issue 14, item 1).
+/// queries (issue 14, item 1), and for `count` against the C floor (`Benchmarks/c/floor_worker.c`): what
+/// librdkafka and libcurl cost per request under the leanest C program, the least any worker built on them
+/// can spend.
 struct CPUBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cpu",
@@ -14,9 +16,9 @@ struct CPUBenchmark: AsyncParsableCommand {
             For each kind, each repetition: the kind's requests are queued on a fresh 3-partition request \
             topic of the mock cluster in this process, then a fresh `query-worker run` works through them \
             while this process reads the outcomes; then the same for a fresh Python peer on its own fresh \
-            topics (the order of the sides alternates between repetitions). Both run at --max-in-flight \
-            with as many HTTP connections to the server, log one JSON line per state change at info to a \
-            file and commit offsets. Figures over the steady state (after the first tenth of the outcomes): \
+            topics, and the same for the C floor (count only) when --floor-worker is given (the order of the \
+            sides rotates between repetitions). All run at --max-in-flight with as many HTTP connections to \
+            the server, log one JSON line per state change at info to a file and commit offsets. Figures over the steady state (after the first tenth of the outcomes): \
             requests/s, the worker's CPU (utime+stime of the process) per request, the server's and this \
             driver's (mock cluster + reader). Every outcome must be `succeeded`. Give it a sample server \
             with 200,000 parcels (the selections are sized for it).
@@ -36,6 +38,15 @@ struct CPUBenchmark: AsyncParsableCommand {
 
     @Option(help: "The peer's script (Benchmarks/python/peer_worker.py).")
     var peerScript: String
+
+    @Option(help: "The compiled C floor (Benchmarks/bin/floor_worker, built by run-worker-benchmark.sh); runs count only.")
+    var floorWorker: String?
+
+    @Option(help: """
+        The sides to run, comma-separated: worker, peer, floor. Default: worker and peer, and floor when \
+        --floor-worker is given. The floor runs count only; the verdict needs worker and peer.
+        """)
+    var sides: String?
 
     @Option(help: """
         The kinds to measure, comma-separated: count, ids, features. ids is not in the default: the peer's \
@@ -75,6 +86,18 @@ struct CPUBenchmark: AsyncParsableCommand {
         for name in kinds.split(separator: ",") where CPUWorkload.Kind(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
             throw ValidationError("unknown kind \(name): count, ids or features")
         }
+        for name in (sides ?? "").split(separator: ",") where CPUResults.Side(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
+            throw ValidationError("unknown side \(name): worker, peer or floor")
+        }
+        guard !chosenSides.isEmpty else { throw ValidationError("--sides names no side") }
+        if chosenSides.contains(.floor), floorWorker == nil { throw ValidationError("the floor side needs --floor-worker") }
+    }
+
+    /// The sides to run, in `CPUResults.Side` order (rotated per repetition).
+    private var chosenSides: [CPUResults.Side] {
+        guard let sides else { return floorWorker == nil ? [.worker, .peer] : [.worker, .peer, .floor] }
+        let named = Set(sides.split(separator: ",").compactMap { CPUResults.Side(rawValue: $0.trimmingCharacters(in: .whitespaces)) })
+        return CPUResults.Side.allCases.filter(named.contains)
     }
 
     func run() async throws {
@@ -83,8 +106,9 @@ struct CPUBenchmark: AsyncParsableCommand {
         defer { work.remove() }
         let layerURL = serverURL + "/LA_County_Parcels/FeatureServer/0"
         let chosen = kinds.split(separator: ",").compactMap { CPUWorkload.Kind(rawValue: $0.trimmingCharacters(in: .whitespaces)) }
-        output("worker-benchmark cpu: query-worker against the Python peer (\(peerScript)) on \(layerURL); "
-            + "max-in-flight \(maxInFlight); \(common.repetitions) repetitions, sides alternating, fresh process per run; "
+        output("worker-benchmark cpu: sides \(chosenSides.map(\.label).joined(separator: ", ")) (peer: \(peerScript); "
+            + "floor: \(floorWorker ?? "-")) on \(layerURL); "
+            + "max-in-flight \(maxInFlight); \(common.repetitions) repetitions, sides rotating, fresh process per run; "
             + "worker CPUs: \(common.pinning ?? "unpinned")")
         let rig = try KafkaRig(linger: .milliseconds(5), logger: logger)
         var results: [CPUResults] = []
@@ -105,7 +129,9 @@ struct CPUBenchmark: AsyncParsableCommand {
         output("")
         output("CPU per request, median of \(common.repetitions) run\(common.repetitions == 1 ? "" : "s") per side")
         CPUResults.printTable(results, cpuTarget: targetCPURatio, throughputTarget: targetThroughputRatio)
-        let passed = results.allSatisfy { $0.verdict(cpuRatio: targetCPURatio, throughputRatio: targetThroughputRatio) }
+        let passed = results.allSatisfy {
+            !$0.measured(.worker) || !$0.measured(.peer) || $0.verdict(cpuRatio: targetCPURatio, throughputRatio: targetThroughputRatio)
+        }
         if common.strict && !passed { throw ExitCode(1) }
     }
 
@@ -114,8 +140,11 @@ struct CPUBenchmark: AsyncParsableCommand {
     ) async throws -> CPUResults {
         output("\(workload.kind.rawValue): \(workload.requests) requests per run (\(workload.summary))")
         var results = CPUResults(kind: workload.kind)
+        // The floor does count only (floor_worker.c).
+        let runSides = chosenSides.filter { $0 != .floor || workload.kind == .count }
         for repetition in 0..<common.repetitions {
-            for side in repetition % 2 == 0 ? [CPUResults.Side.worker, .peer] : [.peer, .worker] {
+            for index in runSides.indices {
+                let side = runSides[(index + repetition) % runSides.count]
                 let name = "cpu-\(workload.kind.rawValue)-\(side.rawValue)\(repetition)-\(UUID().uuidString.prefix(6))"
                 let run = CPURun(
                     rig: rig, messages: workload.messages(layerURLs: [layerURL], run: name), skip: workload.skip,
@@ -146,6 +175,11 @@ struct CPUBenchmark: AsyncParsableCommand {
         case .peer:
             return try PeerChild(PeerChild.Configuration(
                 python: python, script: peerScript, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
+                maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile))
+        case .floor:
+            guard let floorWorker else { throw BenchmarkError("the floor side needs --floor-worker") }
+            return try FloorChild(FloorChild.Configuration(
+                executable: floorWorker, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
                 maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile))
         }
     }
