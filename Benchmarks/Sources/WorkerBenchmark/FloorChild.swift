@@ -1,10 +1,6 @@
 import BenchmarkSupport
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The C floor (`Benchmarks/c/floor_worker.c`: librdkafka + libcurl multi, one thread, `count` only) as a child
 /// process of the CPU benchmark: what the two libraries the worker is built on cost per request when the
 /// leanest C program drives them. JSON log lines to a file, optionally pinned with `taskset` (which execs it in
@@ -23,12 +19,12 @@ final class FloorChild: MeasuredWorker {
         var logFile: String
     }
 
-    let pid: Int32
-    let logFile: String
-    private let process: Process
+    private let child: LoggedChild
+    var pid: Int32 { child.pid }
+    var logFile: String { child.logFile }
 
     init(_ configuration: Configuration) throws {
-        var arguments = [
+        let arguments = [
             configuration.executable,
             "--bootstrap-servers", configuration.bootstrapServers,
             "--group-id", configuration.groupID,
@@ -38,42 +34,13 @@ final class FloorChild: MeasuredWorker {
             // The worker's fetch wait on the embedded cluster (EmbeddedKafkaCluster.fetchWaitMax).
             "--fetch-wait-max-ms", "2",
         ]
-        if let cpus = configuration.cpus { arguments = ["/usr/bin/taskset", "-c", cpus] + arguments }
-        guard FileManager.default.createFile(atPath: configuration.logFile, contents: nil),
-            let log = FileHandle(forWritingAtPath: configuration.logFile)
-        else { throw BenchmarkError("cannot create \(configuration.logFile)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = log
-        process.standardError = FileHandle.standardError
-        try process.run()
-        try? log.close()
-        self.process = process
-        pid = process.processIdentifier
-        logFile = configuration.logFile
+        child = try LoggedChild(
+            arguments, cpus: configuration.cpus, logFile: configuration.logFile, stderrToLog: false, name: "the C floor")
     }
 
-    func checkAlive(_ what: String) throws {
-        guard process.isRunning else {
-            throw BenchmarkError("the C floor exited (status \(process.terminationStatus)) \(what); its log: \(logFile)")
-        }
-    }
+    func checkAlive(_ what: String) throws { try child.checkAlive(what) }
 
-    /// SIGTERM, up to `timeout` for the exit (polled: Foundation's `waitUntilExit()` spins on Linux), then SIGKILL.
+    /// SIGTERM, then up to `timeout` for the exit, then SIGKILL.
     @discardableResult
-    func stop(timeout: Duration = .seconds(10)) async -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        guard process.isRunning else { return process.terminationStatus }
-        kill(pid, SIGKILL)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        return nil
-    }
-
-    deinit {
-        if process.isRunning { kill(pid, SIGKILL) }
-    }
+    func stop(timeout: Duration = .seconds(10)) async -> Int32? { await child.stop(timeout: timeout) }
 }

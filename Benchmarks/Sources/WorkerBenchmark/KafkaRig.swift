@@ -75,8 +75,13 @@ final class OutcomeReader: Sendable {
     private let state: LockedOutcomes
 
     init(rig: KafkaRig, topics: BenchmarkTopics, logger: Logger) throws {
+        // The mock cluster holds an idle fetch for the whole fetch.wait.max.ms (librdkafka's 500 ms): with
+        // that the reader saw outcomes in half-second bursts, and a short run's outcomes all at once.
+        var client = KafkaClientConfiguration(bootstrapServers: [rig.bootstrapServers], clientID: "bench-reader")
+        let wait = EmbeddedKafkaCluster.fetchWaitMax.components
+        client.additionalProperties["fetch.wait.max.ms"] = String(wait.seconds * 1000 + wait.attoseconds / 1_000_000_000_000_000)
         let configuration = KafkaConsumerConfiguration(
-            client: KafkaClientConfiguration(bootstrapServers: [rig.bootstrapServers], clientID: "bench-reader"),
+            client: client,
             groupID: "reader-\(topics.requests)", topics: [topics.results, topics.errors])
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger)
         let state = LockedOutcomes()

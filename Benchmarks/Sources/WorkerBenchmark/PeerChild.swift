@@ -1,10 +1,6 @@
 import BenchmarkSupport
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A worker process the CPU benchmark measures: `query-worker run` or the Python peer.
 protocol MeasuredWorker: AnyObject {
     var pid: Int32 { get }
@@ -33,12 +29,12 @@ final class PeerChild: MeasuredWorker {
         var logFile: String
     }
 
-    let pid: Int32
-    let logFile: String
-    private let process: Process
+    private let child: LoggedChild
+    var pid: Int32 { child.pid }
+    var logFile: String { child.logFile }
 
     init(_ configuration: Configuration) throws {
-        var arguments = [
+        let arguments = [
             configuration.python, configuration.script,
             "--bootstrap-servers", configuration.bootstrapServers,
             "--group-id", configuration.groupID,
@@ -46,42 +42,13 @@ final class PeerChild: MeasuredWorker {
             "--results-topic", configuration.topics.results,
             "--max-in-flight", String(configuration.maxInFlight),
         ]
-        if let cpus = configuration.cpus { arguments = ["/usr/bin/taskset", "-c", cpus] + arguments }
-        guard FileManager.default.createFile(atPath: configuration.logFile, contents: nil),
-            let log = FileHandle(forWritingAtPath: configuration.logFile)
-        else { throw BenchmarkError("cannot create \(configuration.logFile)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        try? log.close()
-        self.process = process
-        pid = process.processIdentifier
-        logFile = configuration.logFile
+        child = try LoggedChild(
+            arguments, cpus: configuration.cpus, logFile: configuration.logFile, stderrToLog: true, name: "the Python peer")
     }
 
-    func checkAlive(_ what: String) throws {
-        guard process.isRunning else {
-            throw BenchmarkError("the Python peer exited (status \(process.terminationStatus)) \(what); its log: \(logFile)")
-        }
-    }
+    func checkAlive(_ what: String) throws { try child.checkAlive(what) }
 
-    /// SIGTERM, up to `timeout` for the exit (polled: Foundation's `waitUntilExit()` spins on Linux), then SIGKILL.
+    /// SIGTERM, then up to `timeout` for the exit, then SIGKILL.
     @discardableResult
-    func stop(timeout: Duration = .seconds(10)) async -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        guard process.isRunning else { return process.terminationStatus }
-        kill(pid, SIGKILL)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        return nil
-    }
-
-    deinit {
-        if process.isRunning { kill(pid, SIGKILL) }
-    }
+    func stop(timeout: Duration = .seconds(10)) async -> Int32? { await child.stop(timeout: timeout) }
 }

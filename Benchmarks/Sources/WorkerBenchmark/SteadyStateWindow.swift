@@ -1,18 +1,19 @@
 import BenchmarkSupport
 import Foundation
 
-/// What one worker process cost over the steady state of a run: from the arrival of outcome number `skip`
-/// to that of the last one, so start-up (joining the group, connections, the layer's metadata, an
+/// What one worker process cost over the steady state of a run: from when it produced outcome number `skip`
+/// to when it produced the last one, so start-up (joining the group, connections, the layer's metadata, an
 /// interpreter's imports) is left out. CPU is utime+stime of the whole process (every thread) from
-/// /proc/PID/stat, read at both ends of the window; the runs of every benchmark that drives a worker through
-/// queued requests measure this way.
+/// /proc/PID/stat; the runs of every benchmark that drives a worker through queued requests measure this way.
 ///
-/// The window's requests are counted by when the worker produced them (each outcome's Kafka timestamp, set
-/// by the producing client), not by when this driver read them: the reader shares a CPU with the worker and
-/// reads outcomes in bursts, so when it sees outcome `skip` the worker may be thousands further on. Counting
-/// from the reader's view then divided the CPU of a short window by many more requests (a 10,000-request
-/// run printed 50 µs per request where longer runs of the same binary printed 90-110). Outcomes without a
-/// timestamp fall back to the reader's view.
+/// The window is placed by when the worker produced its outcomes (each outcome's Kafka timestamp, which the
+/// producing client sets when it is handed the message), not by when this driver read them: the reader shares
+/// a CPU with the worker, and a worker's first outcomes can reach Kafka in one burst (its idempotent producer
+/// sends nothing before the cluster gave it a producer id). Placing the window by the reader's view divided
+/// the CPU of a short window by many more requests: a 10,000-request run printed 50 µs per request where
+/// longer runs of the same binary printed 90-110. So the CPU times are sampled every 10 ms through the run
+/// (``CPUSampler``) and read at the window's two ends. Outcomes without a timestamp fall back to the reader's
+/// view.
 struct SteadyStateWindow {
     var requestsPerSecond: Double
     /// CPU seconds per request: the worker's, this driver's (the mock cluster and the outcome reader), and
@@ -26,15 +27,14 @@ struct SteadyStateWindow {
     static func measure(
         _ worker: any MeasuredWorker, _ reader: OutcomeReader, total: Int, skip: Int, serverPID: Int32?
     ) async throws -> SteadyStateWindow {
+        let sampler = CPUSampler(workerPID: worker.pid, serverPID: serverPID)
+        let sampling = Task { await sampler.run() }
+        defer { sampling.cancel() }
         try await waitFor(skip, of: total, reader, worker)
-        let worker0 = ProcessStats.cpuSeconds(pid: worker.pid)
-        let startMs = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        let driver0 = ProcessStats.ownCPUSeconds()
-        let server0 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
+        let readerStart = sampler.sampleNow()
         try await waitFor(total, of: total, reader, worker)
-        let worker1 = ProcessStats.cpuSeconds(pid: worker.pid)
-        let driver1 = ProcessStats.ownCPUSeconds()
-        let server1 = serverPID.flatMap(ProcessStats.cpuSeconds(pid:))
+        let readerEnd = sampler.sampleNow()
+        sampling.cancel()
 
         let outcomes = reader.outcomes
         let failed = outcomes.filter { $0.status != "succeeded" }
@@ -46,26 +46,28 @@ struct SteadyStateWindow {
         guard distinct == total else {
             throw BenchmarkError("\(outcomes.count) outcomes for \(distinct) distinct requests, not \(total); log: \(worker.logFile)")
         }
-        let (counted, window) = countedWindow(outcomes, total: total, skip: skip, startMs: startMs)
-        guard window > 0, let worker0, let worker1 else { throw BenchmarkError("cannot read the worker's CPU time or clock") }
-        var server: Double?
-        if let server0, let server1 { server = (server1 - server0) / counted }
-        return SteadyStateWindow(
-            requestsPerSecond: counted / window, workerCPUSeconds: (worker1 - worker0) / counted,
-            driverCPUSeconds: (driver1 - driver0) / counted, serverCPUSeconds: server)
-    }
-
-    /// The requests the worker finished after `startMs` (when the first CPU reading was taken) and the
-    /// seconds from then to its last outcome; by the reader's clock when the outcomes carry no timestamps.
-    static func countedWindow(
-        _ outcomes: [OutcomeReader.Outcome], total: Int, skip: Int, startMs: Int64
-    ) -> (counted: Double, seconds: Double) {
-        let produced = outcomes.compactMap(\.producedMs)
-        if produced.count == outcomes.count, let last = produced.max(), last > startMs {
-            let after = produced.filter { $0 > startMs }.count
-            return (Double(after), Double(last - startMs) / 1000)
+        let counted = Double(total - skip)
+        let start: CPUSampler.Sample
+        let end: CPUSampler.Sample
+        let seconds: Double
+        let produced = outcomes.compactMap(\.producedMs).sorted()
+        if produced.count == total, let first = sampler.sample(atMs: produced[skip - 1]),
+            let last = sampler.sample(atMs: produced[total - 1]), produced[total - 1] > produced[skip - 1]
+        {
+            (start, end) = (first, last)
+            seconds = Double(produced[total - 1] - produced[skip - 1]) / 1000
+        } else {
+            (start, end) = (readerStart, readerEnd)
+            seconds = (outcomes[total - 1].arrived - outcomes[skip - 1].arrived).seconds
         }
-        return (Double(total - skip), (outcomes[total - 1].arrived - outcomes[skip - 1].arrived).seconds)
+        guard seconds > 0, let worker0 = start.worker, let worker1 = end.worker else {
+            throw BenchmarkError("cannot read the worker's CPU time or clock")
+        }
+        var server: Double?
+        if let server0 = start.server, let server1 = end.server { server = (server1 - server0) / counted }
+        return SteadyStateWindow(
+            requestsPerSecond: counted / seconds, workerCPUSeconds: (worker1 - worker0) / counted,
+            driverCPUSeconds: (end.driver - start.driver) / counted, serverCPUSeconds: server)
     }
 
     private static func waitFor(_ count: Int, of total: Int, _ reader: OutcomeReader, _ worker: any MeasuredWorker) async throws {

@@ -1,10 +1,6 @@
 import BenchmarkSupport
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One `query-worker run` child process: JSON logs to a file, optionally pinned with `taskset`, stopped
 /// with SIGTERM.
 ///
@@ -26,9 +22,9 @@ final class WorkerChild {
         var credentialsFile: String? = nil
     }
 
-    let pid: Int32
-    let logFile: String
-    private let process: Process
+    private let child: LoggedChild
+    var pid: Int32 { child.pid }
+    var logFile: String { child.logFile }
 
     /// Starts the worker; it joins its group in the background.
     init(_ configuration: Configuration) throws {
@@ -48,48 +44,16 @@ final class WorkerChild {
         ]
         for setting in configuration.extraSettings { arguments += ["--set", setting] }
         if let file = configuration.credentialsFile { arguments += ["--credentials-file", file] }
-        if let cpus = configuration.cpus { arguments = ["/usr/bin/taskset", "-c", cpus] + arguments }
-        guard FileManager.default.createFile(atPath: configuration.logFile, contents: nil),
-            let log = FileHandle(forWritingAtPath: configuration.logFile)
-        else { throw BenchmarkError("cannot create \(configuration.logFile)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = log
-        process.standardError = FileHandle.standardError
-        try process.run()
-        try? log.close()
-        self.process = process
-        self.pid = process.processIdentifier
-        self.logFile = configuration.logFile
+        child = try LoggedChild(
+            arguments, cpus: configuration.cpus, logFile: configuration.logFile, stderrToLog: false, name: "the worker")
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
-    /// SIGTERM, then waits up to `timeout` for a graceful exit (polling: Foundation's `waitUntilExit()`
-    /// spins a CPU on Linux), then SIGKILL. Returns the exit status (nil if it had to be killed).
+    /// SIGTERM, then up to `timeout` for a graceful exit, then SIGKILL; the exit status (nil if killed).
     @discardableResult
-    func stop(timeout: Duration = .seconds(30)) async -> Int32? {
-        guard process.isRunning else { return process.terminationStatus }
-        kill(pid, SIGTERM)
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        guard process.isRunning else { return process.terminationStatus }
-        kill(pid, SIGKILL)
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        return nil
-    }
+    func stop(timeout: Duration = .seconds(30)) async -> Int32? { await child.stop(timeout: timeout) }
 
     /// Fails when the worker has exited (it should serve until stopped).
-    func checkAlive(_ what: String) throws {
-        guard process.isRunning else {
-            throw BenchmarkError("the worker exited (status \(process.terminationStatus)) \(what); its log: \(logFile)")
-        }
-    }
-
-    deinit {
-        if process.isRunning { kill(pid, SIGKILL) }
-    }
+    func checkAlive(_ what: String) throws { try child.checkAlive(what) }
 }
