@@ -174,12 +174,12 @@ struct CPUBenchmark: AsyncParsableCommand {
                 extraSettings: ["maxRequestsPerHost=\(maxInFlight)"]))
         case .peer:
             return try PeerChild(PeerChild.Configuration(
-                python: python, script: peerScript, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
+                program: .python(interpreter: python, script: peerScript), bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
                 maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile))
         case .floor:
             guard let floorWorker else { throw BenchmarkError("the floor side needs --floor-worker") }
-            return try FloorChild(FloorChild.Configuration(
-                executable: floorWorker, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
+            return try PeerChild(PeerChild.Configuration(
+                program: .floor(executable: floorWorker), bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
                 maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile))
         }
     }

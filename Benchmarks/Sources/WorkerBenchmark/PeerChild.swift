@@ -12,14 +12,22 @@ protocol MeasuredWorker: AnyObject {
 
 extension WorkerChild: MeasuredWorker {}
 
-/// The Python peer (`Benchmarks/python/peer_worker.py`, aiokafka + aiohttp) as a child process: JSON log
-/// lines to a file, optionally pinned with `taskset` (which execs Python in place, so the pid is Python's),
-/// stopped with SIGTERM.
+/// A peer the CPU benchmark measures beside the worker, as a child process: the Python peer
+/// (`Benchmarks/python/peer_worker.py`, aiokafka + aiohttp) or the C floor (`Benchmarks/c/floor_worker.c`:
+/// librdkafka + libcurl multi, one thread, `count` only, what the two libraries the worker is built on cost per
+/// request when the leanest C program drives them). Both take the same arguments; JSON log lines go to a file,
+/// optionally pinned with `taskset`, stopped with SIGTERM.
 final class PeerChild: MeasuredWorker {
+    /// Which peer runs.
+    enum Program {
+        case python(interpreter: String, script: String)
+        /// The compiled `floor_worker` (run-worker-benchmark.sh builds it into Benchmarks/bin).
+        case floor(executable: String)
+    }
+
     /// What the peer is started with.
     struct Configuration {
-        var python: String
-        var script: String
+        var program: Program
         var bootstrapServers: String
         var groupID: String
         var topics: BenchmarkTopics
@@ -34,16 +42,25 @@ final class PeerChild: MeasuredWorker {
     var logFile: String { child.logFile }
 
     init(_ configuration: Configuration) throws {
-        let arguments = [
-            configuration.python, configuration.script,
+        var arguments = [
             "--bootstrap-servers", configuration.bootstrapServers,
             "--group-id", configuration.groupID,
             "--requests-topic", configuration.topics.requests,
             "--results-topic", configuration.topics.results,
             "--max-in-flight", String(configuration.maxInFlight),
         ]
-        child = try LoggedChild(
-            arguments, cpus: configuration.cpus, logFile: configuration.logFile, stderrToLog: true, name: "the Python peer")
+        switch configuration.program {
+        case .python(let interpreter, let script):
+            child = try LoggedChild(
+                [interpreter, script] + arguments, cpus: configuration.cpus, logFile: configuration.logFile,
+                stderrToLog: true, name: "the Python peer")
+        case .floor(let executable):
+            // The worker's fetch wait on the embedded cluster (EmbeddedKafkaCluster.fetchWaitMax).
+            arguments += ["--fetch-wait-max-ms", "2"]
+            child = try LoggedChild(
+                [executable] + arguments, cpus: configuration.cpus, logFile: configuration.logFile,
+                stderrToLog: false, name: "the C floor")
+        }
     }
 
     func checkAlive(_ what: String) throws { try child.checkAlive(what) }
