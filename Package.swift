@@ -7,6 +7,11 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")
+let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
+let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package: "swift-metrics")
+let inMemoryTracing: Target.Dependency = .product(name: "InMemoryTracing", package: "swift-distributed-tracing")
+
 let package = Package(
     name: "feature-query-worker",
     platforms: [.macOS(.v15)],
@@ -23,6 +28,11 @@ let package = Package(
         .library(name: "ArcGISEngine", targets: ["ArcGISEngine"]),
         .library(name: "SampleFeatureServer", targets: ["SampleFeatureServer"]),
     ],
+    traits: [
+        // `swift build --traits OTLP`: the worker can export spans over OTLP/HTTP (`--otlp-endpoint`).
+        .trait(name: "OTLP"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -32,6 +42,14 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        // Operations (issue 15): the ops endpoint's server, metrics and their Prometheus exposition, traces.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
+        // The OTLP exporter is built only with our `OTLP` trait (several minutes on two cores; not in CI's build).
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // System libraries: the C APIs the design card fixes. Nothing outside the bridge modules imports them.
@@ -101,7 +119,10 @@ let package = Package(
         // request limiter, retry backoff and `Retry-After` (moved out of ArcGISEngine when OGC joined).
         .target(
             name: "EngineExecution",
-            dependencies: ["FeatureQuerySupport", "CurlHTTP", .product(name: "DequeModule", package: "swift-collections")],
+            dependencies: [
+                "FeatureQuerySupport", "CurlHTTP", metrics, tracing,
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSwift
         ),
         // Operator-configured credentials (issue 13): the credentials file, scopes matched to target URLs, and
@@ -114,6 +135,7 @@ let package = Package(
         .target(
             name: "Authentication",
             dependencies: [
+                metrics, tracing,
                 "Credentials",
                 "EngineExecution",
                 "CurlHTTP",
@@ -130,6 +152,7 @@ let package = Package(
         .target(
             name: "ArcGISEngine",
             dependencies: [
+                metrics, tracing,
                 "FeatureService",
                 "EngineExecution",
                 "CurlHTTP",
@@ -145,6 +168,7 @@ let package = Package(
         .target(
             name: "OGCEngine",
             dependencies: [
+                metrics, tracing,
                 "FeatureService",
                 "EngineExecution",
                 "CurlHTTP",
@@ -159,6 +183,7 @@ let package = Package(
         .target(
             name: "FeatureServiceEngines",
             dependencies: [
+                metrics, tracing,
                 "FeatureService",
                 "ArcGISEngine",
                 "OGCEngine",
@@ -200,6 +225,9 @@ let package = Package(
         .target(
             name: "QueryWorker",
             dependencies: [
+                metrics,
+                tracing,
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 "Kafka",
                 "Authentication",
                 "Credentials",
@@ -219,9 +247,29 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The operations endpoint (issue 15): `/metrics`, `/health/live`, `/health/ready` and the status page on
+        // Hummingbird, reading the worker's status snapshot.
+        .target(
+            name: "WorkerOperations",
+            dependencies: [
+                "QueryWorker",
+                "FeatureQuerySupport",
+                metrics,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "QueryWorkerCommand",
             dependencies: [
+                "WorkerOperations",
+                metrics,
+                tracing,
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
                 "Kafka",
                 "QueryWorker",
                 "Authentication",
@@ -297,6 +345,7 @@ let package = Package(
         .testTarget(
             name: "ArcGISEngineTests",
             dependencies: [
+                metricsTestKit, inMemoryTracing, metrics, tracing,
                 "EngineTestSupport",
                 "ArcGISEngine",
                 "EngineExecution",
@@ -314,6 +363,7 @@ let package = Package(
         .testTarget(
             name: "OGCEngineTests",
             dependencies: [
+                metricsTestKit, inMemoryTracing, metrics, tracing,
                 "EngineTestSupport",
                 "OGCEngine",
                 "FeatureService",
@@ -333,6 +383,7 @@ let package = Package(
         .testTarget(
             name: "QueryWorkerTests",
             dependencies: [
+                metricsTestKit, inMemoryTracing, metrics, tracing,
                 "QueryWorker",
                 "Authentication",
                 "Credentials",
@@ -407,6 +458,7 @@ let package = Package(
         .testTarget(
             name: "AuthenticationTests",
             dependencies: [
+                metricsTestKit, inMemoryTracing, metrics, tracing,
                 "Authentication",
                 "Credentials",
                 "EngineExecution",
@@ -426,6 +478,21 @@ let package = Package(
         .testTarget(
             name: "FeatureQuerySupportTests",
             dependencies: ["FeatureQuerySupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "WorkerOperationsTests",
+            dependencies: [
+                "WorkerOperations",
+                "QueryWorker",
+                "ChildProcessFixture",
+                "CurlHTTP",
+                "FeatureQuerySupport",
+                metrics,
+                metricsTestKit,
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
