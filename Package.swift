@@ -102,14 +102,15 @@ let package = Package(
         .target(name: "QueryLanguage", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
         .target(name: "FeatureGeometry", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
-        // A small HTTP/1.1 server on loopback (SwiftNIO): the tests' real server, and later the sample
-        // feature server's.
+        // A small HTTP/1.1 server on loopback (Hummingbird): the tests' real server, the sample feature
+        // server's and `login`'s redirect listener, with the handler-facing request and response values.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

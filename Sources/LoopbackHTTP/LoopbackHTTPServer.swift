@@ -1,10 +1,9 @@
+import Hummingbird
 package import Logging
 internal import NIOCore
-internal import NIOHTTP1
-internal import NIOPosix
 
-/// A small HTTP/1.1 server on loopback, for tests that need a real server on a real socket, and for the
-/// sample feature server.
+/// A small HTTP/1.1 server on loopback, on Hummingbird: the tests' real server on a real socket, the sample
+/// feature server's, and `login`'s redirect listener.
 ///
 /// Each request is read whole and handed to an async handler; its response is written back with
 /// keep-alive, so a client's connection reuse shows in ``Statistics/connectionsAccepted``. When a client
@@ -21,13 +20,13 @@ package final class LoopbackHTTPServer: Sendable {
         package var connectionsAccepted = 0
         /// TCP connections open now.
         package var openConnections = 0
-        /// Complete requests (head and body) handed to the handler.
+        /// Complete requests (head and body) read off a connection.
         package var requestsReceived = 0
         /// Responses written completely.
         package var requestsServed = 0
         /// Responses the client gave up on: it closed the connection before the response was complete.
         package var responsesAbandoned = 0
-        /// Response body bytes handed to the kernel.
+        /// Response body bytes written to the socket.
         package var bodyBytesSent = 0
 
         /// All counters zero.
@@ -38,13 +37,13 @@ package final class LoopbackHTTPServer: Sendable {
     package let host: String
     /// The port the server is bound to (the one the kernel chose when started with port 0).
     package let port: Int
-    private let channel: any Channel
+    private let running: Task<Void, any Error>
     private let state: LoopbackServerState
 
-    private init(host: String, port: Int, channel: any Channel, state: LoopbackServerState) {
+    private init(host: String, port: Int, running: Task<Void, any Error>, state: LoopbackServerState) {
         self.host = host
         self.port = port
-        self.channel = channel
+        self.running = running
         self.state = state
     }
 
@@ -65,27 +64,40 @@ package final class LoopbackHTTPServer: Sendable {
         logger: Logger,
         handler: @escaping Handler
     ) async throws -> LoopbackHTTPServer {
-        let state = LoopbackServerState(handler: handler, logger: logger)
-        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .serverChannelOption(.backlog, value: 1024)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                        withPipeliningAssistance: false,
-                        withErrorHandling: true
-                    )
-                    try channel.pipeline.syncOperations.addHandler(LoopbackConnectionHandler(state: state))
-                }
+        let state = LoopbackServerState(logger: logger)
+        // Hummingbird announces itself at info; the owner of the server logs what matters.
+        var serverLogger = logger
+        serverLogger.logLevel = max(logger.logLevel, .notice)
+        let (bound, boundSink) = AsyncStream.makeStream(of: Int?.self)
+        let app = Application(
+            responder: LoopbackResponder(handler: handler, state: state),
+            server: .loopback(state: state),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), backlog: 1024, reuseAddress: true),
+            onServerRunning: { channel in
+                boundSink.yield(channel.localAddress?.port)
+                boundSink.finish()
+            },
+            logger: serverLogger
+        )
+        let running = Task {
+            defer { boundSink.finish() }
+            try await app.run()
+        }
+        var boundPort: Int?
+        for await port in bound { boundPort = port }
+        guard let boundPort else {
+            running.cancel()
+            let reason: String
+            do {
+                try await running.value
+                reason = "the server socket has no local port"
+            } catch {
+                reason = "\(error)"
             }
-        let channel = try await bootstrap.bind(host: host, port: port).get()
-        guard let boundPort = channel.localAddress?.port else {
-            try? await channel.close()
-            throw LoopbackServerError(message: "the server socket has no local port")
+            throw LoopbackServerError(message: "can't listen on \(host):\(port): \(reason)")
         }
         logger.debug("loopback HTTP server listening", metadata: ["host": "\(host)", "port": "\(boundPort)"])
-        return LoopbackHTTPServer(host: host, port: boundPort, channel: channel, state: state)
+        return LoopbackHTTPServer(host: host, port: boundPort, running: running, state: state)
     }
 
     /// A snapshot of the counters.
@@ -103,18 +115,19 @@ package final class LoopbackHTTPServer: Sendable {
     }
 
     /// Stops accepting, closes every open connection (cancelling handlers still running) and returns
-    /// when all are closed.
+    /// when the server has stopped.
     package func shutdown() async {
         state.beginShutdown()
-        try? await channel.close()
-        for child in state.openChannels() {
-            try? await child.close()
+        running.cancel()
+        for connection in state.openConnections() {
+            try? await connection.channel.close()
         }
+        _ = await running.result
     }
 
     deinit {
-        // A server that was never shut down must not keep its port: close without waiting.
-        channel.close(promise: nil)
+        // A server that was never shut down must not keep its port.
+        running.cancel()
     }
 }
 

@@ -8,7 +8,7 @@ package struct LoopbackResponse: Sendable {
     package enum Body: Sendable {
         /// A body known in full.
         case bytes([UInt8])
-        /// A body written piece by piece. Each write returns once the bytes are handed to the kernel, so a
+        /// A body written piece by piece. Each write returns once the connection takes more bytes, so a
         /// client that stops reading makes the writer wait. If the closure throws, the server closes the
         /// connection where it is: the client sees a body cut short.
         case stream(@Sendable (LoopbackBodyWriter) async throws -> Void)
@@ -101,12 +101,13 @@ package struct LoopbackResponseCutShort: Error, Sendable {
     package init() {}
 }
 
-/// Writes the pieces of a ``LoopbackResponse/Body/stream(_:)`` body.
-package struct LoopbackBodyWriter: Sendable {
-    let sink: @Sendable ([UInt8]) async throws -> Void
+/// Writes the pieces of a ``LoopbackResponse/Body/stream(_:)`` body. Not `Sendable`: it writes to the one
+/// response it was made for, from the producer's own task.
+package struct LoopbackBodyWriter {
+    let sink: ([UInt8]) async throws -> Void
 
-    /// Sends bytes (as one chunk when the body is chunked). Returns once they are in the kernel's socket
-    /// buffer, so a paused client holds the producer back; throws when the client has gone.
+    /// Sends bytes (as one chunk when the body is chunked). Returns once the connection takes more (its send
+    /// buffer is not full), so a paused client holds the producer back; throws when the client has gone.
     package func write(_ bytes: [UInt8]) async throws {
         guard !bytes.isEmpty else { return }  // an empty chunk would end a chunked body
         try await sink(bytes)

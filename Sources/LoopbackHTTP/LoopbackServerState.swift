@@ -2,17 +2,15 @@ import Logging
 internal import NIOCore
 import Synchronization
 
-/// What all connections of one server share: the handler, the counters and the open channels (so that
-/// shutdown can close them).
+/// What all connections of one server share: the counters, and the open connections (so that shutdown can
+/// close them, and a responder can find the connection its request came on).
 final class LoopbackServerState: Sendable {
-    let handler: LoopbackHTTPServer.Handler
     let logger: Logger
     private let counters = Mutex(LoopbackHTTPServer.Statistics())
-    private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private let connections = Mutex<[ObjectIdentifier: LoopbackConnection]>([:])
     private let stopping = Atomic<Bool>(false)
 
-    init(handler: @escaping LoopbackHTTPServer.Handler, logger: Logger) {
-        self.handler = handler
+    init(logger: Logger) {
         self.logger = logger
     }
 
@@ -22,32 +20,37 @@ final class LoopbackServerState: Sendable {
 
     func beginShutdown() { stopping.store(true, ordering: .releasing) }
 
-    func openChannels() -> [any Channel] { channels.withLock { Array($0.values) } }
+    func openConnections() -> [LoopbackConnection] { connections.withLock { Array($0.values) } }
 
-    func opened(_ channel: any Channel) {
-        channels.withLock { $0[ObjectIdentifier(channel)] = channel }
+    /// The connection a request arrived on, while it is open.
+    func connection(for channel: any Channel) -> LoopbackConnection? {
+        connections.withLock { $0[ObjectIdentifier(channel)] }
+    }
+
+    func opened(_ connection: LoopbackConnection) {
+        connections.withLock { $0[ObjectIdentifier(connection.channel)] = connection }
         counters.withLock {
             $0.connectionsAccepted += 1
             $0.openConnections += 1
         }
         // A connection accepted while shutting down would otherwise stay open.
-        if isStopping { channel.close(promise: nil) }
+        if isStopping { connection.channel.close(promise: nil) }
     }
 
-    func closed(_ channel: any Channel) {
-        channels.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(channel)) }
-        counters.withLock { $0.openConnections -= 1 }
+    /// `abandoned`: a response was still owed when the connection closed. Not counted when the server itself
+    /// is closing connections.
+    func closed(_ connection: LoopbackConnection, abandoned: Bool) {
+        connections.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(connection.channel)) }
+        let counted = abandoned && !isStopping
+        counters.withLock {
+            $0.openConnections -= 1
+            if counted { $0.responsesAbandoned += 1 }
+        }
     }
 
     func received() { counters.withLock { $0.requestsReceived += 1 } }
 
     func served() { counters.withLock { $0.requestsServed += 1 } }
-
-    /// The client went away mid-response; not counted when the server itself is closing connections.
-    func abandoned() {
-        guard !isStopping else { return }
-        counters.withLock { $0.responsesAbandoned += 1 }
-    }
 
     func sent(bodyBytes: Int) { counters.withLock { $0.bodyBytesSent += bodyBytes } }
 }

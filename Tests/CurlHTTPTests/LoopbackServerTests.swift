@@ -1,5 +1,6 @@
 import CurlHTTP
 import LoopbackHTTP
+import Synchronization
 import Testing
 
 /// The loopback server itself: request decoding, error responses, connection handling and shutdown, so
@@ -91,6 +92,35 @@ struct LoopbackServerTests {
             let refused = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/again"))) }
             #expect(refused?.code == .connect)
         }
+    }
+
+    @Test("A client that gives up cancels the handler still working for it, at once")
+    func clientGoneCancelsHandler() async throws {
+        let cancellations = Counter()
+        try await TestSupport.withServer({ _ in
+            do {
+                try await Task.sleep(for: .seconds(120))
+            } catch {
+                cancellations.increment()
+                throw error
+            }
+            return .text("too late")
+        }) { server in
+            try await TestSupport.withClient(HTTPClientConfiguration(timeout: .milliseconds(300))) { client in
+                let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/slow"))) }
+                #expect(error?.code == .timeout)
+                // Well before the handler's two minutes: the closed connection cancelled its task.
+                #expect(await server.waitUntil(timeout: .seconds(20)) { _ in cancellations.value == 1 })
+                #expect(await server.waitUntil { $0.responsesAbandoned == 1 && $0.openConnections == 0 }, "\(server.statistics)")
+            }
+        }
+    }
+
+    /// A count shared with a handler.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
     }
 
     @Test("Servers on ephemeral ports are independent")
