@@ -22,7 +22,9 @@ final class LoopbackConnectionObserver: ChannelDuplexHandler, RemovableChannelHa
     private var owed = 0
     private var closeAfterResponse = false
     private var announcedLength: Int?
-    private var bodyBytes = 0
+    /// The current response's head is out, and this many of its body bytes.
+    private var headWritten = false
+    private var bodyBytesWritten = 0
 
     init(state: LoopbackServerState) {
         self.state = state
@@ -73,22 +75,26 @@ final class LoopbackConnectionObserver: ChannelDuplexHandler, RemovableChannelHa
             }
             closeAfterResponse = head.headers["Connection"].contains { $0.lowercased() == "close" }
             announcedLength = head.headers.first(name: "Content-Length").flatMap { Int($0) }
-            bodyBytes = 0
-            context.write(wrapOutboundOut(.head(head)), promise: promise)
+            headWritten = false
+            bodyBytesWritten = 0
+            let written = promise ?? context.eventLoop.makePromise()
+            written.futureResult.assumeIsolated().whenSuccess { self.headWritten = true }
+            context.write(wrapOutboundOut(.head(head)), promise: written)
         case .body(let body):
             let count = body.readableBytes
-            bodyBytes += count
             let written = promise ?? context.eventLoop.makePromise()
-            let state = self.state
-            written.futureResult.whenSuccess { state.sent(bodyBytes: count) }
+            written.futureResult.assumeIsolated().whenSuccess {
+                self.bodyBytesWritten += count
+                self.state.sent(bodyBytes: count)
+            }
             context.write(data, promise: written)
         case .end:
-            // With Content-Length the body is complete once its bytes are out (the end adds nothing on the
-            // wire), and the client may already have closed.
-            let complete = announcedLength == bodyBytes
             let close = closeAfterResponse
             let written = promise ?? context.eventLoop.makePromise()
             written.futureResult.assumeIsolated().whenComplete { result in
+                // With Content-Length the body is complete once its bytes are out (the end adds nothing on
+                // the wire), and the client may already have closed.
+                let complete = self.headWritten && self.announcedLength == self.bodyBytesWritten
                 if case .success = result {
                     self.answered()
                 } else if complete {

@@ -1,6 +1,7 @@
 import Hummingbird
 package import Logging
 internal import NIOCore
+import ServiceLifecycle
 
 /// A small HTTP/1.1 server on loopback, on Hummingbird: the tests' real server on a real socket, the sample
 /// feature server's, and `login`'s redirect listener.
@@ -37,12 +38,15 @@ package final class LoopbackHTTPServer: Sendable {
     package let host: String
     /// The port the server is bound to (the one the kernel chose when started with port 0).
     package let port: Int
+    /// Runs the Hummingbird application; its graceful shutdown stops the server without error logs.
+    private let group: ServiceGroup
     private let running: Task<Void, any Error>
     private let state: LoopbackServerState
 
-    private init(host: String, port: Int, running: Task<Void, any Error>, state: LoopbackServerState) {
+    private init(host: String, port: Int, group: ServiceGroup, running: Task<Void, any Error>, state: LoopbackServerState) {
         self.host = host
         self.port = port
+        self.group = group
         self.running = running
         self.state = state
     }
@@ -79,9 +83,10 @@ package final class LoopbackHTTPServer: Sendable {
             },
             logger: serverLogger
         )
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: serverLogger))
         let running = Task {
             defer { boundSink.finish() }
-            try await app.run()
+            try await group.run()
         }
         var boundPort: Int?
         for await port in bound { boundPort = port }
@@ -97,7 +102,7 @@ package final class LoopbackHTTPServer: Sendable {
             throw LoopbackServerError(message: "can't listen on \(host):\(port): \(reason)")
         }
         logger.debug("loopback HTTP server listening", metadata: ["host": "\(host)", "port": "\(boundPort)"])
-        return LoopbackHTTPServer(host: host, port: boundPort, running: running, state: state)
+        return LoopbackHTTPServer(host: host, port: boundPort, group: group, running: running, state: state)
     }
 
     /// A snapshot of the counters.
@@ -118,7 +123,7 @@ package final class LoopbackHTTPServer: Sendable {
     /// when the server has stopped.
     package func shutdown() async {
         state.beginShutdown()
-        running.cancel()
+        await group.triggerGracefulShutdown()
         for connection in state.openConnections() {
             try? await connection.channel.close()
         }

@@ -22,17 +22,14 @@ struct LoopbackResponder: HTTPResponder {
 
     func respond(to request: Request, context: LoopbackRequestContext) async throws -> Response {
         let loopbackRequest = try await LoopbackRequest(request)
-        let connection = state.connection(for: context.channel)
+        // No connection: it closed while the body was read (the observer counted the response abandoned).
+        guard let connection = state.connection(for: context.channel) else { throw CancellationError() }
         let response: LoopbackResponse
         do {
-            if let connection {
-                response = try await connection.run(loopbackRequest, with: handler)
-            } else {
-                response = try await handler(loopbackRequest)
-            }
+            response = try await connection.run(loopbackRequest, with: handler)
         } catch {
             // The client has gone: nothing will be written (the connection counts the response abandoned).
-            if Task.isCancelled || connection?.isClosed == true { throw CancellationError() }
+            if Task.isCancelled || connection.isClosed { throw CancellationError() }
             state.logger.debug("loopback handler failed", metadata: ["error": "\(error)", "path": "\(loopbackRequest.path)"])
             return LoopbackResponse.text("the handler failed: \(error)\n", status: 500)
                 .hummingbirdResponse(isHead: false, connection: connection, logger: state.logger, path: loopbackRequest.path)

@@ -8,7 +8,7 @@ extension LoopbackResponse {
     /// HTTP can't carry, becomes 500), the headers as given, and the body. A `.bytes` body gets
     /// `Content-Length` unless the handler set it; a `.stream` body goes out chunked unless the handler set
     /// `Content-Length`. A HEAD response keeps the headers and drops the body.
-    func hummingbirdResponse(isHead: Bool, connection: LoopbackConnection?, logger: Logger, path: String) -> Response {
+    func hummingbirdResponse(isHead: Bool, connection: LoopbackConnection, logger: Logger, path: String) -> Response {
         var fields = HTTPFields()
         fields.reserveCapacity(headers.count)
         for field in headers {
@@ -34,7 +34,7 @@ extension LoopbackResponse {
                     throw error
                 } catch {
                     // Throwing closes the connection where it is: the client sees the body cut short.
-                    connection?.closeOnPurpose()
+                    connection.closeOnPurpose()
                     if !(error is LoopbackResponseCutShort) {
                         logger.debug("loopback body producer failed", metadata: ["error": "\(error)", "path": "\(path)"])
                     }
