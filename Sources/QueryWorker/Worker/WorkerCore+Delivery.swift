@@ -30,6 +30,7 @@ extension WorkerCore {
             }
             switch afterFailure(failure, of: outgoing) {
             case .sendAgain:
+                metrics.outcomeResent()
                 continue
             case .giveUp:
                 return
@@ -39,6 +40,7 @@ extension WorkerCore {
                     return
                 }
                 outgoing.backoff = min(outgoing.backoff * 2, .seconds(30))
+                metrics.outcomeResent()
             }
         }
     }
@@ -73,6 +75,7 @@ extension WorkerCore {
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
+        metrics.delivered(outgoing.message)
         apply(transition { $0.delivered(outgoing.position) })
     }
 
@@ -81,6 +84,7 @@ extension WorkerCore {
     @inline(never)
     private func afterFailure(_ failure: KafkaError, of outgoing: OutgoingAnswer) -> FailureStep {
         let (position, source, backoff) = (outgoing.position, outgoing.source, outgoing.backoff)
+        metrics.deliveryFailed(failure.code)
         var fields: Logger.Metadata = [
             "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
             "offset": "\(source.offset)",
