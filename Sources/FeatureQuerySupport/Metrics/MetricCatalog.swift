@@ -96,8 +96,8 @@ package enum MetricCatalog {
 
     package static let httpRequests = MetricDescription(
         "http_requests_total", .counter, labels: ["host", "status_class"],
-        help: "HTTP exchanges with feature services and their token endpoints' hosts, by host and status class "
-            + "(1xx to 5xx, or error for a transfer that failed without an answer; cancelled transfers are not counted).")
+        help: "HTTP exchanges of the engines with feature services, by host and status class (1xx to 5xx, or error "
+            + "for a transfer that failed without an answer; cancelled transfers are not counted).")
     package static let httpRequestDuration = MetricDescription(
         "http_request_duration_seconds", .histogram, labels: ["host"],
         help: "Duration of one HTTP exchange with a feature service, by host (cancelled transfers excluded).")
