@@ -60,7 +60,8 @@ package final class HostMetrics: Sendable {
         retryAfterSeconds = MetricCatalog.httpRetryAfterWaitSeconds.floatingPointCounter(factory, host)
     }
 
-    /// One exchange ended: with an HTTP `status`, or nil for a transfer that failed without one.
+    /// One exchange ended: with an HTTP `status`, or nil for a transfer that failed without one (counted as
+    /// `error`, as is a status outside 100-599).
     package func exchanged(status: Int?, duration: Duration) {
         let index = status.map { (100..<600).contains($0) ? $0 / 100 : 0 } ?? 0
         requests[index].increment()
