@@ -28,6 +28,7 @@ extension WorkerCore {
                 delivered(outgoing)
                 return
             }
+            metrics.deliveryFailed(failure.code)
             switch afterFailure(failure, of: outgoing) {
             case .sendAgain:
                 metrics.outcomeResent()
@@ -74,8 +75,8 @@ extension WorkerCore {
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
-        events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
         metrics.delivered(outgoing.message)
+        events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
         apply(transition { $0.delivered(outgoing.position) })
     }
 
@@ -84,7 +85,6 @@ extension WorkerCore {
     @inline(never)
     private func afterFailure(_ failure: KafkaError, of outgoing: OutgoingAnswer) -> FailureStep {
         let (position, source, backoff) = (outgoing.position, outgoing.source, outgoing.backoff)
-        metrics.deliveryFailed(failure.code)
         var fields: Logger.Metadata = [
             "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
             "offset": "\(source.offset)",
