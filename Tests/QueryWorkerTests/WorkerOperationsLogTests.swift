@@ -29,7 +29,10 @@ import Testing
         try await sendBacklog(harness, prefix: "backlog", count: 300)
 
         let (partition, summary) = try await capture.summary(within: .seconds(60)) { $0["consumerLag"] == .number(300) }
+        #expect(partition.partition == 0)
         let fields = summary["partitions"]?[partition.description]
+        #expect(capture.lines("failed").isEmpty, "\(capture.lines("failed").prefix(2))")
+        #expect(capture.lines("rejected").isEmpty, "\(capture.lines("rejected").prefix(2))")
         #expect(fields?["endOffset"] == .number(300))
         #expect(fields?["committedOffset"] == nil, "nothing is committed yet")
         #expect(fields?["requestsInFlight"] == .number(4))
@@ -64,7 +67,8 @@ import Testing
         let capture = JSONLineCapture()
         let harness = try await WorkerHarness(configure: { $0.summaryInterval = .seconds(1) }, logger: capture.logger())
         try await sendBacklog(harness, prefix: "drained", count: 300)
-        _ = try await harness.outcomes(300)
+        let outcomes = try await harness.outcomes(300)
+        #expect(outcomes.allSatisfy { $0.status == "succeeded" })
 
         let (partition, summary) = try await capture.summary(within: .seconds(60)) {
             $0["consumerLag"] == .number(0) && $0["committedOffset"] == .number(300)
@@ -143,8 +147,9 @@ import Testing
 
     private func sendBacklog(_ harness: WorkerHarness, prefix: String, count: Int) async throws {
         let messages = (0..<count).map { index in
+            // All in partition 0; each keyed by its task, as the contract asks.
             KafkaProducerMessage(
-                topic: harness.settings.topics.requests, key: "one-key",
+                topic: harness.settings.topics.requests, partition: 0, key: "\(prefix)-\(index)",
                 value: WorkerHarness.request("\(prefix)-\(index)", task: "\(prefix)-\(index)", url: harness.url(.states)))
         }
         for result in await harness.producer.send(messages) { _ = try result.get() }

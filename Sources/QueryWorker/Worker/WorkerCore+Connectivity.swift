@@ -28,10 +28,18 @@ extension WorkerCore {
         let interval = kafkaWaitWarningInterval.withLock { $0 }
         var lastUp = ContinuousClock.now
         var warned = false
+        let probing = ProbeInProgress()
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             let consumer = consumer.withLock { $0 }
-            await leaveOnCancel { await self.probeDownClients(consumer, timeout: min(interval, .seconds(2))) }
+            // In the background: a probe of an unreachable cluster takes its whole timeout, and the warnings
+            // must keep their interval. One probe at a time.
+            if probing.begin() {
+                Task {
+                    await self.probeDownClients(consumer, timeout: min(interval, .seconds(2)))
+                    probing.end()
+                }
+            }
             let state = kafkaState(consumer)
             let downFor = (ContinuousClock.now - lastUp).clampedMilliseconds
             if state == .up {
@@ -67,4 +75,14 @@ extension WorkerCore {
         }
         return fields
     }
+}
+
+/// Whether a connectivity probe is running (``WorkerCore/connectivityLoop()`` starts at most one at a time).
+private final class ProbeInProgress: Sendable {
+    private let running = Atomic<Bool>(false)
+
+    /// Marks a probe started; false when one already runs.
+    func begin() -> Bool { !running.exchange(true, ordering: .acquiringAndReleasing) }
+
+    func end() { running.store(false, ordering: .releasing) }
 }
