@@ -103,6 +103,27 @@ import Testing
         #expect(retries.first?["run"] != nil && retries.first?["run"] == started.first?["run"])
     }
 
+    /// The worker's own delivery retry names the request whose outcome it sends again, numbers as numbers.
+    @Test func aDeliveryRetryLineCarriesTheRequest() async throws {
+        let capture = JSONLineCapture()
+        let harness = try await WorkerHarness(
+            configure: { $0.kafkaProperties["message.timeout.ms"] = "1000" }, logger: capture.logger())
+        // As in WorkerDeliveryTests: held at the server until the errors are queued, so the result is the next
+        // Produce request, and twenty retriable errors take librdkafka past its message timeout.
+        harness.server.setFaults([FaultRule(.latency(milliseconds: 500), pathContains: "MapServer/2/query")])
+        try await harness.send("r-delivery", WorkerHarness.request("r-delivery", url: harness.url(.states)))
+        harness.cluster.pushRequestErrors(.produce, Array(repeating: .notEnoughReplicas, count: 20))
+        let outcomes = try await harness.outcomes(1)
+        #expect(outcomes.first?.status == "succeeded")
+        try await harness.stop()
+
+        let retries = capture.lines("publishing an outcome failed; sending it again")
+        #expect(!retries.isEmpty)
+        #expect(retries.allSatisfy { $0["requestId"] == .string("r-delivery") && $0["taskId"] == .string("r-delivery") })
+        #expect(retries.first?["retryInMs"] == .number(1000))
+        if case .number? = retries.first?["offset"] {} else { Issue.record("offset is not a number: \(retries)") }
+    }
+
     /// With nothing listening at the bootstrap address the worker waits, correctly, without a timeout, and
     /// says so at every interval; each client's librdkafka failure is one line, named by client.
     @Test func anUnreachableClusterIsReportedPeriodically() async throws {
