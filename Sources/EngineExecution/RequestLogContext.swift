@@ -11,14 +11,31 @@ package import Logging
 /// requests (a metadata load, a token refresh) clears it (``withoutRequest(_:)``): a line there belongs to
 /// no single request.
 package enum RequestLogContext {
-    /// `run`, `requestId` and `taskId` of the run the current task serves; empty outside runs.
-    @TaskLocal package static var metadata: Logger.Metadata = [:]
+    /// The run the current task serves: kept as plain values, so a run that logs nothing builds no metadata.
+    package struct Identity: Sendable {
+        package var run: UInt64
+        package var requestId: String
+        package var taskId: String
 
-    /// Adds ``metadata`` to each line of a logger whose handler has it as its metadata provider.
-    package static let provider = Logger.MetadataProvider { metadata }
+        package init(run: UInt64, requestId: String, taskId: String) {
+            self.run = run
+            self.requestId = requestId
+            self.taskId = taskId
+        }
+    }
+
+    /// The current run's identity; `nil` outside runs.
+    @TaskLocal package static var current: Identity?
+
+    /// Adds `run`, `requestId` and `taskId` to each line of a logger whose handler has it as its metadata
+    /// provider (the same keys and string values as the worker's `started` status line).
+    package static let provider = Logger.MetadataProvider {
+        guard let current else { return [:] }
+        return ["run": .string(String(current.run)), "requestId": .string(current.requestId), "taskId": .string(current.taskId)]
+    }
 
     /// Runs `body` with no request in context: for work shared by several requests.
     package static func withoutRequest<T>(_ body: () throws -> T) rethrows -> T {
-        try $metadata.withValue([:], operation: body)
+        try $current.withValue(nil, operation: body)
     }
 }

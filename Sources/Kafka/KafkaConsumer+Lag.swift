@@ -56,7 +56,7 @@ extension KafkaConsumer {
             for partition in partitions { ends[partition] = handle.cachedWatermarks(partition)?.high }
         }
         let uncommitted = partitions.filter { committed[$0] == nil }
-        let starts = try await startOffsets(uncommitted, timeout: timeout)
+        let starts = try await partitionStarts(uncommitted, timeout: timeout)
         handle.context.heardFromCluster()
         let positions = handle.positions(partitions)
         var result: [KafkaTopicPartition: PartitionLag] = [:]
@@ -70,7 +70,9 @@ extension KafkaConsumer {
     }
 
     /// Where each partition begins (its low watermark), for partitions the group never committed in.
-    private func startOffsets(_ partitions: [KafkaTopicPartition], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
+    private func partitionStarts(
+        _ partitions: [KafkaTopicPartition], timeout: Duration
+    ) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
         guard !partitions.isEmpty else { return [:] }
         do {
             return try await handle.listOffsets(partitions.map { ($0, Int64(RD_KAFKA_OFFSET_BEGINNING)) }, timeout: timeout)

@@ -52,7 +52,8 @@ import Testing
                 groupID: harness.settings.groupID, topics: [partition.topic]),
             logger: WorkerHarness.logger)
         #expect(try await probe.committedOffsets(for: [partition]).isEmpty)
-        let reader = try KafkaPartitionReader(client: KafkaClientConfiguration(bootstrapServers: harness.settings.bootstrapServers), logger: WorkerHarness.logger)
+        let reader = try KafkaPartitionReader(
+            client: KafkaClientConfiguration(bootstrapServers: harness.settings.bootstrapServers), logger: WorkerHarness.logger)
         #expect(try await reader.endOffsets(of: [partition], timeout: .seconds(10)) == [partition: 300])
 
         try await harness.stop()
@@ -162,7 +163,11 @@ import Testing
         #expect(!errors.isEmpty)
         #expect(errors.allSatisfy { $0["kafka.client"] != nil })
         var seen: [String: Int] = [:]
-        for line in errors { seen["\(line["kafka.client"].map(String.init(describing:)) ?? "") \(line["error.code"].map(String.init(describing:)) ?? "")", default: 0] += 1 }
+        for line in errors {
+            let client = line["kafka.client"].map { "\($0)" } ?? ""
+            let code = line["error.code"].map { "\($0)" } ?? ""
+            seen["\(client) \(code)", default: 0] += 1
+        }
         #expect(seen.values.allSatisfy { $0 == 1 }, "one warning per client and error: \(seen)")
     }
 

@@ -102,7 +102,8 @@ enum RDKafkaCallbacks {
             var fatal = KafkaError.rdKafka(underlying, context: "fatal error: \(text)", defaultCode: .fatal)
             fatal.isFatal = true
             context.fatalError.withLock { if $0 == nil { $0 = fatal } }
-            context.logger.critical("librdkafka fatal error", metadata: ["error": "\(fatal)", "kafka.client": .string(RDKafkaHandle.name(rk))])
+            context.logger.critical(
+                "librdkafka fatal error", metadata: ["error": "\(fatal)", "kafka.client": .string(RDKafkaHandle.name(rk))])
             return
         }
         // Broker-down and transport errors are retried by librdkafka itself: they are worth a log line only,

@@ -36,7 +36,9 @@ extension RDKafkaHandle {
 
     /// The group's committed offsets for these partitions (`rd_kafka_committed`, a request to the group
     /// coordinator, on a thread of its own). Partitions with no committed offset are absent.
-    func committedOffsets(for partitions: [KafkaTopicPartition], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
+    func committedOffsets(
+        for partitions: [KafkaTopicPartition], timeout: Duration
+    ) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
         guard !partitions.isEmpty else { return [:] }
         let timeoutMs = Int32(clamping: timeout.clampedMilliseconds)
         let result = await KafkaPollThread.call(name: "kafka-committed") {

@@ -21,9 +21,9 @@ extension WorkerCore {
         return consumer?.hasJoinedGroup == true ? .up : .joining
     }
 
-    /// Warns every ``kafkaWaitWarningInterval`` (read once, when the loop starts) while the cluster is unreachable or the group not joined (the
-    /// worker waits, correctly, without a timeout: without this line its logs would go quiet), and says when
-    /// the cluster is back. A separate loop from the summary, which can be off.
+    /// Warns every ``kafkaWaitWarningInterval`` (read once, when the loop starts) while the cluster is
+    /// unreachable or the group not joined (the worker waits, correctly, without a timeout: without this line
+    /// its logs would go quiet), and says when the cluster is back. A loop of its own: the summary can be off.
     func connectivityLoop() async {
         let interval = kafkaWaitWarningInterval.withLock { $0 }
         var lastUp = ContinuousClock.now

@@ -73,7 +73,7 @@ extension WorkerCore {
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
-        summaryCounts.delivered(status: outgoing.message.status)
+        summaryCounts.delivered(outgoing.message)
         apply(transition { $0.delivered(outgoing.position) })
     }
 

@@ -187,7 +187,7 @@ final class WorkerCore: Sendable {
 
     private func execute(_ start: RequestLifecycle.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
-        let outcome = await RequestLogContext.$metadata.withValue(start.logContext) { await executor.execute(start.request) }
+        let outcome = await RequestLogContext.$current.withValue(start.logIdentity) { await executor.execute(start.request) }
         await deliver(finish(start.run, outcome))
     }
 

@@ -1,3 +1,4 @@
+import EngineExecution
 import Kafka
 import Logging
 import Synchronization
@@ -6,16 +7,17 @@ import Synchronization
 final class SummaryCounts: Sendable {
     private let errors = Atomic<Int>(0)
 
-    /// An outcome was delivered; `status` is its status line's word.
-    func delivered(status: String) {
-        if Self.errorStatuses.contains(status) { errors.add(1, ordering: .relaxed) }
+    /// An outcome was delivered. Counts toward `errorRate`: requests that got no result because something went
+    /// wrong. Superseded and cancelled requests were asked to stop; they are not errors.
+    func delivered(_ message: OutcomeMessage) {
+        guard case .error(let error) = message else { return }
+        switch error.status {
+        case .failed, .rejected, .expired: errors.add(1, ordering: .relaxed)
+        default: break
+        }
     }
 
     var errorCount: Int { errors.load(ordering: .relaxed) }
-
-    /// What counts toward `errorRate`: requests that got no result because something went wrong. Superseded
-    /// and cancelled requests were asked to stop; they are not errors.
-    static let errorStatuses: Set<String> = ["failed", "rejected", "expired"]
 }
 
 extension WorkerCore {
@@ -29,8 +31,8 @@ extension WorkerCore {
 extension RequestLifecycle.RunStart {
     /// The run's ids for the engines' log lines (``RequestLogContext``): the request that started the run
     /// (requests that join it later are on their `shared` status lines, with the same `run`).
-    var logContext: Logger.Metadata {
-        ["run": .string(String(run.rawValue)), "requestId": .string(request.requestId), "taskId": .string(request.taskId)]
+    var logIdentity: RequestLogContext.Identity {
+        RequestLogContext.Identity(run: run.rawValue, requestId: request.requestId, taskId: request.taskId)
     }
 }
 
