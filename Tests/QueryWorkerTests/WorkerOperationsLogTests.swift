@@ -171,6 +171,37 @@ import Testing
         #expect(seen.values.allSatisfy { $0 == 1 }, "one warning per client and error: \(seen)")
     }
 
+    /// Joining the group takes the embedded coordinator seconds: with a short interval the worker says it waits
+    /// (`joining`), then that the cluster is reachable again, once.
+    @Test func aSlowGroupJoinIsReportedAndSoIsItsEnd() async throws {
+        let capture = JSONLineCapture()
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: WorkerHarness.logger)
+        let suffix = String(UUID().uuidString.prefix(8))
+        let settings = try WorkerHarness.settings(for: cluster, suffix: suffix, workerID: "slow-join", requestPartitions: 1)
+        let logger = capture.logger()
+        let assembly = try WorkerAssembly(settings: settings, logger: logger)
+        assembly.worker.core.kafkaWaitWarningInterval.withLock { $0 = .milliseconds(300) }
+        let group = assembly.serviceGroup(handlesSignals: false, logger: logger)
+        let running = Task { try await group.run() }
+        let back = await poll(timeout: .seconds(60)) { !capture.lines("Kafka cluster reachable again").isEmpty }
+        try await Task.sleep(for: .seconds(1))  // no second notice, no warning after it
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+        await assembly.httpClient.shutdown()
+
+        #expect(back, "\(capture.text)")
+        let waiting = capture.lines("waiting for the Kafka cluster")
+        let notices = capture.lines("Kafka cluster reachable again")
+        #expect(!waiting.isEmpty)
+        #expect(waiting.allSatisfy { $0["kafka"] == .string("joining") && $0["joinedGroup"] == .bool(false) })
+        #expect(notices.count == 1)
+        #expect(notices.first?["level"] == .string("notice"))
+        if case .number(let downFor)? = notices.first?["downForMs"] { #expect(downFor >= 300) } else { Issue.record("\(notices)") }
+        if case .string(let lastWarning)? = waiting.last?["ts"], case .string(let notice)? = notices.first?["ts"] {
+            #expect(lastWarning < notice, "no warning once the group is joined")
+        }
+    }
+
     private func sendBacklog(_ harness: WorkerHarness, prefix: String, count: Int) async throws {
         let messages = (0..<count).map { index in
             // All in partition 0; each keyed by its task, as the contract asks.
