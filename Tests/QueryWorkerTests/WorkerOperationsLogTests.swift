@@ -104,6 +104,25 @@ import Testing
         #expect(retries.first?["run"] != nil && retries.first?["run"] == started.first?["run"])
     }
 
+    /// The same for the OGC API engine.
+    @Test func anOGCRetryLineCarriesTheRequestAndRun() async throws {
+        let capture = JSONLineCapture()
+        let harness = try await WorkerHarness(
+            faults: [FaultRule(.http503(retryAfterSeconds: 0), pathContains: "/ogc/collections/USA_States/items", trigger: .first(1))],
+            logger: capture.logger())
+        try await harness.send("r-ogc", WorkerHarness.ogcRequest(
+            "r-ogc", landing: harness.server.ogcURL, collection: try WorkerHarness.collection(.states)))
+        let outcomes = try await harness.outcomes(1)
+        #expect(outcomes.first?.status == "succeeded")
+        try await harness.stop()
+
+        let retries = capture.lines("retrying an OGC API request")
+        let started = capture.lines("started").filter { $0["requestId"] == .string("r-ogc") }
+        #expect(retries.count == 1)
+        #expect(retries.first?["requestId"] == .string("r-ogc"))
+        #expect(retries.first?["run"] != nil && retries.first?["run"] == started.first?["run"])
+    }
+
     /// The worker's own delivery retry names the request whose outcome it sends again, numbers as numbers.
     @Test func aDeliveryRetryLineCarriesTheRequest() async throws {
         let capture = JSONLineCapture()
