@@ -28,7 +28,10 @@ import Testing
             logger: capture.logger())
         try await sendBacklog(harness, prefix: "backlog", count: 300)
 
-        let (partition, summary) = try await capture.summary(within: .seconds(60)) { $0["consumerLag"] == .number(300) }
+        // Once the 4 requests run and the consumer has read ahead (a lag refresh may come before its first fetch).
+        let (partition, summary) = try await capture.summary(within: .seconds(60)) {
+            $0["consumerLag"] == .number(300) && $0["readAhead"] != nil && $0["requestsInFlight"] == .number(4)
+        }
         #expect(partition.partition == 0)
         let fields = summary["partitions"]?[partition.description]
         #expect(capture.lines("failed").isEmpty, "\(capture.lines("failed").prefix(2))")
