@@ -53,10 +53,13 @@ final class QueryWorkerService: Service, Sendable {
 
     private func runMessageLoop() async {
         let core = self.core
+        let consumer = self.consumer
         let messages = consumer.messages
         await withDiscardingTaskGroup { group in
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
+            group.addTask { await core.connectivityLoop() }
+            group.addTask { await core.lagMonitor.run(consumer) }
             do {
                 // Ends on graceful shutdown without a hop through a second task per message (see
                 // KafkaConsumerMessages.endingOnGracefulShutdown()).
