@@ -31,10 +31,12 @@ package final class PartitionLagMonitor: Sendable {
 
     package var snapshot: Snapshot { state.withLock { $0 } }
 
-    /// Refreshes every ``interval`` until cancelled.
-    func run(_ consumer: KafkaConsumer) async {
+    /// Refreshes every ``interval`` until cancelled, handing each refresh's figures to `refreshed` (the
+    /// `consumer_lag` and `committed_offset` gauges).
+    func run(_ consumer: KafkaConsumer, refreshed: @Sendable ([KafkaTopicPartition: PartitionLag]) -> Void = { _ in }) async {
         while !Task.isCancelled {
             await leaveOnCancel { await self.refresh(consumer) }
+            refreshed(latest)
             do { try await Task.sleep(for: interval) } catch { return }
         }
     }

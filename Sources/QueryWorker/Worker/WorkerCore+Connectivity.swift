@@ -41,6 +41,7 @@ extension WorkerCore {
                 }
             }
             let state = kafkaState(consumer)
+            metrics.recordKafkaConnected(state == .up)
             let downFor = (ContinuousClock.now - lastUp).clampedMilliseconds
             if state == .up {
                 if warned { logger.notice("Kafka cluster reachable again", metadata: ["downForMs": .int(downFor)]) }
