@@ -46,12 +46,14 @@ final class QueryWorkerService: Service, Sendable {
         await withTaskExecutorPreference(core.taskExecutor) {
             await runMessageLoop()
         }
+        core.enter(.stopped)
         core.logger.info("worker stopped")
     }
 
     private func runMessageLoop() async {
         let core = self.core
         let messages = consumer.messages
+        core.enter(.running)
         await withDiscardingTaskGroup { group in
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
@@ -70,6 +72,7 @@ final class QueryWorkerService: Service, Sendable {
                 core.logger.error("reading requests failed", metadata: ["error": "\(error)"])
             }
             core.stopIntake()
+            core.enter(.draining)
             await core.drain(in: &group)
             group.cancelAll()
         }

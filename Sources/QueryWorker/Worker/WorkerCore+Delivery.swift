@@ -73,6 +73,7 @@ extension WorkerCore {
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
+        activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
         apply(transition { $0.delivered(outgoing.position) })
     }
 
