@@ -18,10 +18,10 @@ struct OperationsEndpointTests {
         #expect(live.contentType?.hasPrefix("application/json") == true)
 
         for index in 0..<4 {
-            try await harness.send("k\(index)", OperationsHarness.request("count-\(index)", url: harness.server.layerURL(.states)))
+            try await harness.send("count-\(index)", OperationsHarness.request("count-\(index)", url: harness.server.layerURL(.states)))
         }
         try await harness.send(nil, "this is not JSON")
-        try await harness.send("slow", OperationsHarness.request("slow-1", url: harness.server.layerURL(.legacyParcels)))
+        try await harness.send("slow-1", OperationsHarness.request("slow-1", url: harness.server.layerURL(.legacyParcels)))
         let status = try await harness.waitForStatus { $0.answered >= 5 && $0.inFlight.count == 1 }
         #expect(status.answered == 5)
         #expect(status.inFlight.map(\.requestId) == ["slow-1"])

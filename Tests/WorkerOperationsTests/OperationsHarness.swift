@@ -22,6 +22,9 @@ final class OperationsHarness: Sendable {
         return logger
     }()
 
+    /// The worker's catalog, and the help of the stand-in metric of ``PrometheusScrapeTests``.
+    static let help = MetricHelp(MetricHelp.worker.entries.merging(["ops_test_answered": "Outcomes the worker answered (test stand-in)."]) { $1 })
+
     let cluster: EmbeddedKafkaCluster
     let server: SampleFeatureServer
     let settings: WorkerSettings
@@ -68,7 +71,7 @@ final class OperationsHarness: Sendable {
         }
         let assembly = self.assembly
         operations = OperationsServer(
-            host: "127.0.0.1", port: 0, status: { assembly.status() }, registry: registry, logger: Self.logger)
+            host: "127.0.0.1", port: 0, status: { assembly.status() }, registry: registry, help: Self.help, logger: Self.logger)
         group = assembly.serviceGroup(handlesSignals: false, before: [operations], logger: Self.logger)
         producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(client: KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])),

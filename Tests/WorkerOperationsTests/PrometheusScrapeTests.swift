@@ -16,7 +16,7 @@ struct PrometheusScrapeTests {
         let harness = try await OperationsHarness()
         _ = try await harness.waitForEndpoint("/health/ready", status: 200)
         for index in 0..<3 {
-            try await harness.send("k\(index)", OperationsHarness.request("count-\(index)", url: harness.server.layerURL(.states)))
+            try await harness.send("count-\(index)", OperationsHarness.request("count-\(index)", url: harness.server.layerURL(.states)))
         }
         try await harness.waitForStatus { $0.answered >= 3 }
         // The worker's own metrics are the metrics lane's; until they are in, one figure of the harness's
@@ -26,6 +26,7 @@ struct PrometheusScrapeTests {
         let directory = try InteropTools.temporaryDirectory("prometheus")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let exposition = try await harness.get("/metrics").body
+        #expect(exposition.contains("# HELP \(metric.name) "), "HELP lines are added: \(exposition)")
         try exposition.write(toFile: "\(directory)/metrics.txt", atomically: true, encoding: .utf8)
         let promtool = InteropTools.path("promtool") ?? "promtool"
         let lint = try await ChildProcesses.run(["/bin/bash", "-c", "\"$0\" check metrics < \"$1\" 2>&1", promtool, "\(directory)/metrics.txt"])

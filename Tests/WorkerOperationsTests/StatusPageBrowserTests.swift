@@ -14,10 +14,10 @@ struct StatusPageBrowserTests {
             faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "LA_County_Parcels_Legacy/MapServer/0/query")])
         _ = try await harness.waitForEndpoint("/health/ready", status: 200)
         for index in 0..<6 {
-            try await harness.send("k\(index)", OperationsHarness.request("count-\(index)", url: harness.server.layerURL(.states)))
+            try await harness.send("count-\(index)", OperationsHarness.request("count-\(index)", url: harness.server.layerURL(.states)))
         }
         try await harness.send(nil, "{not json")
-        try await harness.send("slow", OperationsHarness.request("slow-1", url: harness.server.layerURL(.legacyParcels)))
+        try await harness.send("slow-1", OperationsHarness.request("slow-1", url: harness.server.layerURL(.legacyParcels)))
         let status = try await harness.waitForStatus { $0.answered >= 7 && $0.inFlight.count == 1 }
         try #require(status.answered == 7, "the worker answered \(status.answered) of 7")
 

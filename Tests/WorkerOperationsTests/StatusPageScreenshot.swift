@@ -19,8 +19,8 @@ struct StatusPageScreenshot {
             FaultRule(.latency(milliseconds: 400), pathContains: "LA_County_Parcels/FeatureServer/0/query"),
         ])
         _ = try await harness.waitForEndpoint("/health/ready", status: 200)
-        try await harness.send("slow-a", OperationsHarness.request("nightly-export-17", url: harness.server.layerURL(.legacyParcels)))
-        try await harness.send("slow-b", OperationsHarness.request("nightly-export-18", url: harness.server.layerURL(.legacyParcels)))
+        try await harness.send("nightly-export-17", OperationsHarness.request("nightly-export-17", url: harness.server.layerURL(.legacyParcels)))
+        try await harness.send("nightly-export-18", OperationsHarness.request("nightly-export-18", url: harness.server.layerURL(.legacyParcels)))
         var sent = 0
         for wave in 0..<45 {
             let size = 4 + (wave * 7) % 11
@@ -28,11 +28,11 @@ struct StatusPageScreenshot {
                 sent += 1
                 let layer: SampleLayer = index % 3 == 0 ? .parcels : .states
                 let query = layer == .parcels ? #"{"where":"UseType = 'Government'","result":"count"}"# : #"{"where":"POP2000 > 1000000"}"#
-                try await harness.send("k\(sent % 40)", OperationsHarness.request("req-\(sent)", url: harness.server.layerURL(layer), query: query))
+                try await harness.send("req-\(sent)", OperationsHarness.request("req-\(sent)", url: harness.server.layerURL(layer), query: query))
             }
             if wave % 6 == 2 { try await harness.send(nil, "{\"requestId\":\"bad-\(wave)\",") }
             if wave % 9 == 4 {
-                try await harness.send("x\(wave)", OperationsHarness.request("elsewhere-\(wave)", url: "https://gis.example.org/arcgis/rest/services/X/FeatureServer/0"))
+                try await harness.send("elsewhere-\(wave)", OperationsHarness.request("elsewhere-\(wave)", url: "https://gis.example.org/arcgis/rest/services/X/FeatureServer/0"))
             }
             try await Task.sleep(for: .seconds(2))
         }
