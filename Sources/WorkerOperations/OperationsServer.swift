@@ -42,16 +42,15 @@ package final class OperationsServer: Service, Sendable {
     }
 
     package func run() async throws {
-        let logger = self.logger
         let app = Application(
             router: makeRouter(),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port
+                // Hummingbird logs "Server started and listening on HOST:PORT" itself.
                 self.bound.withLock { $0 = port }
-                logger.info("operations endpoint listening", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
             },
-            logger: logger)
+            logger: self.logger)
         try await app.run()
     }
 

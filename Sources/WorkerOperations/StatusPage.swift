@@ -119,7 +119,7 @@ package struct StatusPage: Sendable {
             <tr data-code="\(HTMLText.escaped(error.code))" data-request-id="\(HTMLText.escaped(error.requestId ?? ""))" \
             data-at-ms="\(error.atMs)"><td>\(RFC3339.string(fromMilliseconds: error.atMs))</td>\
             <td>\(HTMLText.escaped(error.code))</td><td>\(HTMLText.escaped(error.requestId ?? "–"))</td>\
-            <td>\(HTMLText.escaped(error.message))</td></tr>
+            <td class="text">\(HTMLText.escaped(error.message))</td></tr>
             """
         }
         return Self.table(id: "recent-errors", title: "Last errors", headers: ["time", "code", "request", "message"], rows: rows, empty: "none")
@@ -165,7 +165,7 @@ package struct StatusPage: Sendable {
         dl.summary{display:flex;flex-wrap:wrap;gap:8px;margin:12px 0}dl.summary div{background:#fff;border:1px solid #ddd;\
         border-radius:6px;padding:6px 12px;min-width:110px}dt{font-size:12px;color:#666}dd{margin:0;font-size:18px;font-weight:600}\
         table{border-collapse:collapse;background:#fff}th,td{border:1px solid #ddd;padding:3px 8px;text-align:left}\
-        th{background:#f0f0f0;font-weight:600}td:nth-child(n+2){font-variant-numeric:tabular-nums}tr.empty td{color:#888}\
+        th{background:#f0f0f0;font-weight:600}td{white-space:nowrap}td.text{white-space:normal}td:nth-child(n+2){font-variant-numeric:tabular-nums}tr.empty td{color:#888}\
         svg{background:#fff;border:1px solid #ddd}svg text{font-size:11px;fill:#666}svg .grid{stroke:#eee}\
         svg .answered{fill:#90a4ae}svg .errors{fill:#e53935}
         """

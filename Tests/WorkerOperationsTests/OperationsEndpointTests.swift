@@ -50,6 +50,11 @@ struct OperationsEndpointTests {
         #expect(metrics.contentType == "text/plain; version=0.0.4; charset=utf-8")
         #expect((try await harness.get("/no-such-page")).status == 404)
 
+        // Draining (the slow request holds the drain for shutdownTimeout): not ready, still live, still serving.
+        await harness.group.triggerGracefulShutdown()
+        let draining = try await harness.waitForEndpoint("/health/ready", status: 503, timeout: .seconds(10))
+        #expect(draining.body.contains(#""phase":"draining""#), "ready while draining: \(draining.body)")
+        #expect(try await harness.get("/health/live").status == 200)
         try await harness.stop()
     }
 

@@ -14,10 +14,16 @@ struct StatusPageScreenshot {
     @Test(.enabled(if: output != nil && InteropTools.runs("chromium"), "set QUERY_WORKER_STATUS_SCREENSHOT=path.png to take it"))
     func takeTheReadmeScreenshot() async throws {
         let output = try #require(Self.output)
-        let harness = try await OperationsHarness(faults: [
-            FaultRule(.latency(milliseconds: 600_000), pathContains: "LA_County_Parcels_Legacy/MapServer/0/query"),
-            FaultRule(.latency(milliseconds: 400), pathContains: "LA_County_Parcels/FeatureServer/0/query"),
-        ])
+        let harness = try await OperationsHarness(
+            faults: [
+                FaultRule(.latency(milliseconds: 600_000), pathContains: "LA_County_Parcels_Legacy/MapServer/0/query"),
+                FaultRule(.latency(milliseconds: 400), pathContains: "LA_County_Parcels/FeatureServer/0/query"),
+            ],
+            configure: { settings in
+                settings.workerID = "query-worker-7d9f4-2"
+                settings.groupID = "feature-query-workers"
+                settings.timeouts.request = .seconds(900)  // the two slow exports stay in flight
+            })
         _ = try await harness.waitForEndpoint("/health/ready", status: 200)
         try await harness.send("nightly-export-17", OperationsHarness.request("nightly-export-17", url: harness.server.layerURL(.legacyParcels)))
         try await harness.send("nightly-export-18", OperationsHarness.request("nightly-export-18", url: harness.server.layerURL(.legacyParcels)))
