@@ -52,6 +52,10 @@
 #    two libraries cost per request under the leanest C program, printed as "floor CPU / ours" (a reference,
 #    not a target). CPU_ARGS="..." adds options (say "--kinds count --count-requests 20000", or "--sides floor"
 #    to run one side alone; see `worker-benchmark cpu --help`).
+#    Issue 15's cost of operations: CPU_ARGS="--kinds count --sides worker,metrics" runs the worker beside itself
+#    with --ops-port on and /metrics scraped every second, and prints "metrics CPU / query-worker's" (goal <=
+#    1.05). OTLP=1 builds query-worker with `--traits OTLP`, starts Benchmarks/python/otlp_sink.py and passes
+#    its endpoint, so "--sides worker,metrics,tracing" adds the worker exporting every span (goal <= 1.10).
 # 6. scale (issue 14, item 7): 1, 2 and 3 `query-worker run` processes in one group (12 partitions) on the
 #    driver's mock cluster, --requests count queries per run spread over --scale-servers (default 3) sample
 #    servers of 200,000 parcels each (pinned like the other servers); total requests/s, partitions and
@@ -149,7 +153,9 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     done
     if [[ -z "${QUERY_WORKER:-}" ]]; then
         log "building query-worker (release, scratch path $SCRATCH)"
-        (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH")
+        traits=()
+        [[ "${OTLP:-0}" == 1 ]] && traits=(--traits OTLP)
+        (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH" "${traits[@]}")
     fi
     log "building sample-feature-server (release, scratch path $SCRATCH)"
     (cd "$ROOT" && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH")
@@ -261,8 +267,20 @@ fi
 if [[ -z "$ONLY" || "$ONLY" == cpu ]]; then
     check_idle cpu
     start_server cpu --parcels 200000
+    otlp=()
+    if [[ "${OTLP:-0}" == 1 ]]; then
+        # The tracing side's OTLP/HTTP sink, on the server's CPU (its work is the collector's, not the worker's).
+        OTLP_PORT="${OTLP_PORT:-14318}"
+        sink_pin=()
+        [[ -n "$SERVER_CPUS" ]] && sink_pin=(taskset -c "$SERVER_CPUS")
+        "${sink_pin[@]}" "$PYTHON" "$BENCH/python/otlp_sink.py" --port "$OTLP_PORT" &
+        OTLP_PID=$!
+        otlp=(--otlp-endpoint "http://127.0.0.1:$OTLP_PORT/v1/traces")
+    fi
     driver cpu --server-url "$SERVER_URL" --server-pid "$SERVER_PID" --python "$PYTHON" \
-        --peer-script "$BENCH/python/peer_worker.py" --floor-worker "$FLOOR" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" ${CPU_ARGS:-} || status=1
+        --peer-script "$BENCH/python/peer_worker.py" --floor-worker "$FLOOR" --worker-cpus "$WORKER_CPUS" "${COMMON[@]}" \
+        "${otlp[@]}" ${CPU_ARGS:-} || status=1
+    [[ -n "${OTLP_PID:-}" ]] && { kill "$OTLP_PID" 2>/dev/null; wait "$OTLP_PID" 2>/dev/null || true; }
     stop_server
     echo
 fi

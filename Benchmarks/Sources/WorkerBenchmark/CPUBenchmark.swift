@@ -43,10 +43,21 @@ struct CPUBenchmark: AsyncParsableCommand {
     var floorWorker: String?
 
     @Option(help: """
-        The sides to run, comma-separated: worker, peer, floor. Default: worker and peer, and floor when \
-        --floor-worker is given. The floor runs count only; the verdict needs worker and peer.
+        The sides to run, comma-separated: worker, peer, floor, metrics, tracing. Default: worker and peer, and \
+        floor when --floor-worker is given. The floor runs count only; the verdict needs worker and peer. \
+        metrics: the worker with --ops-port, its /metrics scraped every --scrape-interval; tracing: the worker \
+        with --otlp-endpoint (a query-worker built with `--traits OTLP`); each is printed against the plain worker.
         """)
     var sides: String?
+
+    @Option(help: "The metrics side's ops port (a free loopback port).")
+    var opsPort: Int = 19391
+
+    @Option(help: "How often the metrics side's /metrics is scraped, in seconds (Prometheus' default is 15 s).")
+    var scrapeInterval: Double = 1
+
+    @Option(help: "The tracing side's OTLP/HTTP endpoint (Benchmarks/python/otlp_sink.py; run-worker-benchmark.sh starts one).")
+    var otlpEndpoint: String?
 
     @Option(help: """
         The kinds to measure, comma-separated: count, ids, features. ids is not in the default: the peer's \
@@ -87,10 +98,11 @@ struct CPUBenchmark: AsyncParsableCommand {
             throw ValidationError("unknown kind \(name): count, ids or features")
         }
         for name in (sides ?? "").split(separator: ",") where CPUResults.Side(rawValue: name.trimmingCharacters(in: .whitespaces)) == nil {
-            throw ValidationError("unknown side \(name): worker, peer or floor")
+            throw ValidationError("unknown side \(name): worker, peer, floor, metrics or tracing")
         }
         guard !chosenSides.isEmpty else { throw ValidationError("--sides names no side") }
         if chosenSides.contains(.floor), floorWorker == nil { throw ValidationError("the floor side needs --floor-worker") }
+        if chosenSides.contains(.tracing), otlpEndpoint == nil { throw ValidationError("the tracing side needs --otlp-endpoint") }
     }
 
     /// The sides to run, in `CPUResults.Side` order (rotated per repetition).
@@ -165,13 +177,23 @@ struct CPUBenchmark: AsyncParsableCommand {
     private func start(
         _ side: CPUResults.Side, topics: BenchmarkTopics, group: String, logFile: String, rig: KafkaRig
     ) throws -> any MeasuredWorker {
-        switch side {
-        case .worker:
-            return try WorkerChild(WorkerChild.Configuration(
+        func worker(_ arguments: [String]) throws -> WorkerChild {
+            try WorkerChild(WorkerChild.Configuration(
                 queryWorker: common.queryWorker, bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,
                 maxInFlight: maxInFlight, cpus: common.pinning, logFile: logFile,
                 // As many HTTP requests in flight to the server as the peer's aiohttp connection limit.
-                extraSettings: ["maxRequestsPerHost=\(maxInFlight)"]))
+                extraSettings: ["maxRequestsPerHost=\(maxInFlight)"], extraArguments: arguments))
+        }
+        switch side {
+        case .worker:
+            return try worker([])
+        case .metrics:
+            let scraped = ScrapedWorker(try worker(["--ops-port", String(opsPort)]), port: opsPort)
+            scraped.startScraping(every: .milliseconds(Int(scrapeInterval * 1000)))
+            return scraped
+        case .tracing:
+            guard let otlpEndpoint else { throw BenchmarkError("the tracing side needs --otlp-endpoint") }
+            return try worker(["--otlp-endpoint", otlpEndpoint])
         case .peer:
             return try PeerChild(PeerChild.Configuration(
                 program: .python(interpreter: python, script: peerScript), bootstrapServers: rig.bootstrapServers, groupID: group, topics: topics,

@@ -20,6 +20,8 @@ final class WorkerChild {
         var extraSettings: [String] = []
         /// A credentials file (`--credentials-file`), or nil for none.
         var credentialsFile: String? = nil
+        /// Further command-line arguments (`--ops-port 19391`, `--otlp-endpoint URL`).
+        var extraArguments: [String] = []
     }
 
     private let child: LoggedChild
@@ -44,6 +46,7 @@ final class WorkerChild {
         ]
         for setting in configuration.extraSettings { arguments += ["--set", setting] }
         if let file = configuration.credentialsFile { arguments += ["--credentials-file", file] }
+        arguments += configuration.extraArguments
         child = try LoggedChild(
             arguments, cpus: configuration.cpus, logFile: configuration.logFile, stderrToLog: false, name: "the worker")
     }

@@ -23,14 +23,16 @@ final class QueryWorkerService: Service, Sendable {
     /// hop but the consumer's hand-over and the HTTP exchange's own, which the loop serves between turns.
     init(
         settings: WorkerSettings, engine: any FeatureServiceEngine, credentials: CredentialNames, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, logger: Logger
+        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
     ) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits, credentials: credentials)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
-        let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, taskExecutor: taskExecutor, logger: logger)
+        let core = WorkerCore(
+            settings: settings, decoder: decoder, executor: executor, producer: producer, taskExecutor: taskExecutor,
+            metrics: metrics, logger: logger)
         let configuration = settings.consumerConfiguration(closeTimeout: ShutdownBudget.consumerClose)
         // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
         // alive forever.

@@ -1,3 +1,4 @@
+import Authentication
 package import Credentials
 package import CurlHTTP
 import EngineExecution
@@ -5,6 +6,7 @@ import FeatureService
 import FeatureServiceEngines
 import Kafka
 package import Logging
+package import Metrics
 package import ServiceLifecycle
 
 /// The worker's parts, made from its settings: HTTP client, feature-service engines, producer, consumer and the
@@ -26,23 +28,33 @@ package final class WorkerAssembly: Sendable {
 
     /// A worker with the credentials of ``WorkerSettings/credentialsFile`` (read and checked here: a bad file
     /// throws `CredentialsConfigurationError`).
-    package convenience init(settings: WorkerSettings, logger: Logger) throws {
-        try self.init(settings: settings, credentials: try WorkerCredentials.load(settings: settings), logger: logger)
+    package convenience init(
+        settings: WorkerSettings, metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
+    ) throws {
+        try self.init(
+            settings: settings, credentials: try WorkerCredentials.load(settings: settings), metricsFactory: metricsFactory,
+            logger: logger)
     }
 
     /// A worker with `credentials` already loaded (the executable loads them first, to echo them at start).
-    /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window.
+    /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window. Every
+    /// metric is made through `metricsFactory`, read when the assembly is made: the executable bootstraps its
+    /// Prometheus factory before, and tests pass `TestMetrics`.
     package init(
         settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(),
-        logger: Logger
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
     ) throws {
         self.settings = settings
         self.logger = logger
         // Before the HTTP client, hence libcurl, starts a thread: GSS-API reads it from the environment.
         credentials.kerberos?.install()
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
-        let wiring = Self.credentialsWiring(credentials, tokenPolicy: tokenPolicy, httpClient: httpClient, logger: logger)
-        engine = Self.engines(settings: settings, httpClient: httpClient, authenticator: wiring.authenticator, logger: logger)
+        let wiring = Self.credentialsWiring(
+            credentials, tokenPolicy: tokenPolicy, httpClient: httpClient, metrics: TokenMetrics(factory: metricsFactory),
+            logger: logger)
+        engine = Self.engines(
+            settings: settings, httpClient: httpClient, authenticator: wiring.authenticator,
+            metrics: EngineMetrics(factory: metricsFactory), logger: logger)
         currentCredentials = wiring.current
         credentialsReloader = wiring.current.flatMap {
             CredentialsReloader(credentials: credentials, target: $0, logger: logger)
@@ -51,7 +63,8 @@ package final class WorkerAssembly: Sendable {
             configuration: settings.producerConfiguration(flushTimeout: ShutdownBudget.producerFlush), logger: logger)
         worker = try QueryWorkerService(
             settings: settings, engine: engine, credentials: wiring.names, producer: producer,
-            taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil, logger: logger)
+            taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil,
+            metrics: WorkerMetrics(factory: metricsFactory), logger: logger)
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).

@@ -28,8 +28,10 @@ extension WorkerCore {
                 delivered(outgoing)
                 return
             }
+            metrics.deliveryFailed(failure.code)
             switch afterFailure(failure, of: outgoing) {
             case .sendAgain:
+                metrics.outcomeResent()
                 continue
             case .giveUp:
                 return
@@ -39,6 +41,7 @@ extension WorkerCore {
                     return
                 }
                 outgoing.backoff = min(outgoing.backoff * 2, .seconds(30))
+                metrics.outcomeResent()
             }
         }
     }
@@ -72,6 +75,7 @@ extension WorkerCore {
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
+        metrics.delivered(outgoing.message)
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
         activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
         apply(transition { $0.delivered(outgoing.position) })

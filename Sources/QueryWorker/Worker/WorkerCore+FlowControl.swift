@@ -49,5 +49,6 @@ extension WorkerCore {
         guard state.withLock({ $0.pausePartitionsIfStillHeld() }), let consumer = consumer.withLock({ $0 }) else { return }
         logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
         consumer.pauseAll()
+        metrics.intakePaused(true)
     }
 }

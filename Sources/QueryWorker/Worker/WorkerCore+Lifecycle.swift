@@ -16,6 +16,8 @@ extension WorkerCore {
     /// Rebalance: before revoked partitions go, their requests finish or are cancelled within the revoke
     /// timeout, with outcomes published and offsets stored, so the next owner neither loses nor repeats them.
     func rebalance(_ event: KafkaRebalanceEvent) async {
+        metrics.rebalanced(event)
+        defer { state.withLock { metrics.observe($0) } }
         switch event {
         case .assigned(let partitions):
             state.withLock { $0.assign(partitions) }

@@ -20,6 +20,7 @@ final class WorkerCore: Sendable {
     let publisher: OutcomePublisher
     let events: WorkerEvents
     let logger: Logger
+    let metrics: WorkerMetrics
     let state: Mutex<RequestLifecycle>
     /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
     let consumer = Mutex<KafkaConsumer?>(nil)
@@ -35,9 +36,10 @@ final class WorkerCore: Sendable {
 
     init(
         settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, logger: Logger
+        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
     ) {
         self.settings = settings
+        self.metrics = metrics
         self.taskExecutor = taskExecutor
         self.decoder = decoder
         self.executor = executor
@@ -56,6 +58,7 @@ final class WorkerCore: Sendable {
         let source = MessageSource(message)
         let arrival = classify(message, source: source, nowMs: now)
         let (receipt, action) = transition { $0.receive(arrival, at: position, nowMs: now) }
+        metrics.received(receipt)
         switch (arrival, receipt) {
         case (_, .ignored), (.rejected, _):
             break
@@ -106,7 +109,10 @@ final class WorkerCore: Sendable {
         _ event: (inout RequestLifecycle) -> (Result, RequestLifecycle.Action)
     ) -> (Result, RequestLifecycle.Action) {
         storeOrder.withLock { _ in
-            let (result, action) = state.withLock { event(&$0) }
+            let (result, action) = state.withLock { lifecycle in
+                defer { metrics.observe(lifecycle) }
+                return event(&lifecycle)
+            }
             if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
                 do { try consumer.storeOffsets(action.store) } catch {
                     logger.warning("storing offsets failed", metadata: ["error": "\(error)"])
@@ -163,6 +169,7 @@ final class WorkerCore: Sendable {
         if action.resumePartitions, let consumer = consumer.withLock({ $0 }) {
             logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": "\(settings.limits.lowMark)"])
             consumer.resumeAll()
+            metrics.intakePaused(false)
         }
         for waiter in action.resumeWaiters { waiter.resume() }
     }
