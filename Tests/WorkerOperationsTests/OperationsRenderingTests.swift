@@ -1,4 +1,5 @@
 @testable import QueryWorker
+import Prometheus
 import Testing
 @testable import WorkerOperations
 
@@ -88,5 +89,19 @@ struct OperationsRenderingTests {
             workerID: "w", groupID: "g", phase: .running, capturedAtMs: 0, partitions: [], inFlight: [], runs: 0,
             intakePaused: false, answered: 0, outcomes: [], recentErrors: [], activity: [],
             kafka: WorkerStatus.KafkaHealth(joinedGroup: true, connected: true, producerCanDeliver: true), settings: [])
+    }
+}
+
+/// The server alone (no worker): a taken port ends `run()` with the bind error, which stops the worker's group.
+struct OperationsServerBindTests {
+    @Test func aTakenPortEndsRunWithAnError() async throws {
+        let status: @Sendable () -> WorkerStatus = { OperationsRenderingTests.status() }
+        let first = OperationsServer(host: "127.0.0.1", port: 0, status: status, registry: .init(), logger: OperationsHarness.logger)
+        let running = Task { try await first.run() }
+        let port = try await first.boundPort()
+        let second = OperationsServer(host: "127.0.0.1", port: port, status: status, registry: .init(), logger: OperationsHarness.logger)
+        await #expect(throws: (any Error).self) { try await second.run() }
+        running.cancel()
+        _ = await running.result
     }
 }
