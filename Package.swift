@@ -122,6 +122,7 @@ let package = Package(
             dependencies: [
                 "FeatureQuerySupport", "CurlHTTP", metrics, tracing,
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

@@ -97,7 +97,8 @@ extension CredentialAuthenticator {
 
     /// Runs the token call in its own task: it is shared by every request waiting for it.
     func start(_ refresh: Refresh) {
-        Task { await self.perform(refresh) }
+        // Shared by every request waiting for the token: no single request's ids on its lines.
+        RequestLogContext.withoutRequest { _ = Task { await self.perform(refresh) } }
     }
 
     /// Makes the token call and hands its result to the machine and the waiting requests.

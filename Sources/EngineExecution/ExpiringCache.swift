@@ -118,7 +118,8 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
 
     private func start(key: String, generation: UInt64, load: @escaping @Sendable () async throws -> Value) {
         let ttl = self.ttl
-        let task = Task {
+        // Shared by every waiter: its lines belong to no single request (see RequestLogContext).
+        let task = RequestLogContext.withoutRequest { Task {
             let result: Result<Value, any Error>
             do { result = .success(try await load()) } catch { result = .failure(error) }
             let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
@@ -130,7 +131,7 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
                 return Array(loading.waiters.values)
             }
             for waiter in waiters { waiter.resume(with: result) }
-        }
+        } }
         let orphaned = state.withLock { state -> Bool in
             // Gone already: every waiter left (cancel the load) or it finished (cancelling is harmless).
             guard case .loading(var loading) = state.entries[key], loading.generation == generation else { return true }

@@ -54,11 +54,14 @@ final class QueryWorkerService: Service, Sendable {
 
     private func runMessageLoop() async {
         let core = self.core
+        let consumer = self.consumer
         let messages = consumer.messages
         core.enter(.running)
         await withDiscardingTaskGroup { group in
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
+            group.addTask { await core.connectivityLoop() }
+            group.addTask { await core.lagMonitor.run(consumer) }
             do {
                 // Ends on graceful shutdown without a hop through a second task per message (see
                 // KafkaConsumerMessages.endingOnGracefulShutdown()).

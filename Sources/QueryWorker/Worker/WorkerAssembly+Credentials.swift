@@ -44,7 +44,16 @@ extension WorkerAssembly {
             limits: StandardEngines.Limits(
                 maxRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http,
                 maxLayersPerRequest: settings.limits.maxLayers),
-            logger: logger, authenticator: authenticator, metrics: metrics)
+            logger: engineLogger(logger), authenticator: authenticator, metrics: metrics)
+    }
+
+    /// The engines' logger: the worker's, with the run's `run`, `requestId` and `taskId` on every line
+    /// (``RequestLogContext``). Only the engines': see there why not the whole process's.
+    static func engineLogger(_ logger: Logger) -> Logger {
+        var engineLogger = logger
+        let existing = engineLogger.handler.metadataProvider
+        engineLogger.handler.metadataProvider = existing.map { .multiplex([$0, RequestLogContext.provider]) } ?? RequestLogContext.provider
+        return engineLogger
     }
 }
 

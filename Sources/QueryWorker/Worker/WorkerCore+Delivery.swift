@@ -77,6 +77,7 @@ extension WorkerCore {
     private func delivered(_ outgoing: OutgoingAnswer) {
         metrics.delivered(outgoing.message)
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
+        summaryCounts.delivered(outgoing.message)
         activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
         apply(transition { $0.delivered(outgoing.position) })
     }
@@ -86,10 +87,11 @@ extension WorkerCore {
     @inline(never)
     private func afterFailure(_ failure: KafkaError, of outgoing: OutgoingAnswer) -> FailureStep {
         let (position, source, backoff) = (outgoing.position, outgoing.source, outgoing.backoff)
-        var fields: Logger.Metadata = [
-            "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
-            "offset": "\(source.offset)",
-        ]
+        var fields = outgoing.message.logIdentifiers
+        fields["error.code"] = .string(failure.code.description)
+        fields["error"] = .string(failure.message)
+        fields["partition"] = .int(source.partition)
+        fields["offset"] = .int(source.offset)
         if case .result(let result) = outgoing.message, failure.code == .messageTooLarge {
             logger.error("the cluster refused a result as too large; answering failed", metadata: fields)
             let error = ContractError(.resultTooLarge, "the result was refused by the Kafka cluster as too large: \(failure.message)")
@@ -98,7 +100,7 @@ extension WorkerCore {
         }
         let retryable = failure.code != .shutdown && !Task.isCancelled
         guard retry(position, retryable: retryable, outgoing.message, source: source, failure: failure) else { return .giveUp }
-        fields["retryIn"] = "\(backoff)"
+        fields["retryInMs"] = .int(backoff.clampedMilliseconds)
         logger.error("publishing an outcome failed; sending it again", metadata: fields)
         return .retryAfterBackoff
     }
@@ -140,5 +142,21 @@ final class OutgoingAnswer {
         self.position = position
         self.source = source
         self.message = message
+    }
+}
+
+extension OutcomeMessage {
+    /// The request's ids for a log line about its outcome (delivery retries).
+    var logIdentifiers: Logger.Metadata {
+        var fields = Logger.Metadata(minimumCapacity: 6)
+        switch self {
+        case .result(let result):
+            fields["requestId"] = .string(result.requestId)
+            fields["taskId"] = .string(result.taskId)
+        case .error(let error):
+            if let requestId = error.requestId { fields["requestId"] = .string(requestId) }
+            if let taskId = error.taskId { fields["taskId"] = .string(taskId) }
+        }
+        return fields
     }
 }

@@ -39,25 +39,25 @@ extension WorkerCore {
         self.phase.withLock { $0 = phase }
     }
 
-    // MARK: Kafka's side (the seam the logs lane's lag monitor and connectivity plug into)
+    // MARK: Kafka's side
 
-    /// Committed offset, end and lag of each partition.
-    ///
-    /// Placeholder until `PartitionLagMonitor` (lag against the committed offset) lands: the consumer's own
-    /// lag, measured from the position it has read to, and neither committed offset nor end.
+    /// Committed offset, end and lag of each partition: the lag monitor's last figures (lag against the
+    /// committed offset, refreshed on its own interval), the same the summary line and the metrics show.
     func kafkaOffsets(for partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: (committed: Int64?, end: Int64?, lag: Int64?)] {
-        guard let consumer = consumer.withLock({ $0 }) else { return [:] }
-        return consumer.lag(for: partitions).mapValues { (committed: nil, end: nil, lag: $0) }
+        let latest = lagMonitor.latest
+        var result: [KafkaTopicPartition: (committed: Int64?, end: Int64?, lag: Int64?)] = [:]
+        for partition in partitions {
+            if let known = latest[partition] { result[partition] = (known.committed, known.end, known.lag) }
+        }
+        return result
     }
 
-    /// Whether the consumer is in its group and the producer can deliver.
-    ///
-    /// Placeholder until `KafkaConsumer.hasJoinedGroup` and the clients' `connectivity` land: a consumer owning
-    /// partitions has joined (one in a group with more members than partitions reads as not joined), and the
-    /// brokers and the producer are taken as reachable.
+    /// Whether the consumer is in its group and the clients hear from the cluster (``kafkaState(_:)``'s parts).
     func kafkaHealth() -> WorkerStatus.KafkaHealth {
-        let assigned = !(consumer.withLock { $0 }?.assignment.isEmpty ?? true)
-        return WorkerStatus.KafkaHealth(joinedGroup: assigned, connected: true, producerCanDeliver: true)
+        let consumer = consumer.withLock { $0 }
+        return WorkerStatus.KafkaHealth(
+            joinedGroup: consumer?.hasJoinedGroup == true, connected: consumer?.connectivity.isConnected ?? false,
+            producerCanDeliver: publisher.producer.connectivity.isConnected)
     }
 
     // MARK: Settings

@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureQuerySupport
 import Kafka
 import Logging
@@ -27,6 +28,13 @@ final class WorkerCore: Sendable {
     /// Where runs and the message loop run: the HTTP client's loop thread in production (see
     /// ``QueryWorkerService/run()``); `nil`, the global pool.
     let taskExecutor: (any TaskExecutor)?
+    /// The consumer's lag against the committed offsets, for the summary line, metrics and status page.
+    let lagMonitor: PartitionLagMonitor
+    /// Counts the summary line reports per interval (answered with an error).
+    let summaryCounts = SummaryCounts()
+    /// How often the worker says it still waits for the cluster (see ``connectivityLoop()``); tests shorten it
+    /// before the worker runs.
+    let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
     /// What was answered lately, for the status page (``status(nowMs:)``).
@@ -46,6 +54,7 @@ final class WorkerCore: Sendable {
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
         self.events = WorkerEvents(logger: logger)
         self.logger = logger
+        self.lagMonitor = PartitionLagMonitor(interval: Self.lagInterval(summaryInterval: settings.summaryInterval))
         self.state = Mutex(RequestLifecycle(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
     }
 
@@ -64,7 +73,7 @@ final class WorkerCore: Sendable {
             break
         case (.cancel(let taskId), _):
             let runs = if case .cancel(let runs) = receipt { runs } else { 0 }
-            logger.info("cancel", metadata: ["taskId": "\(taskId)", "runs": "\(runs)"])
+            logger.info("cancel", metadata: ["taskId": "\(taskId)", "runs": .int(runs)])
         case (.query(let request, _), _):
             let pending = PendingRequest(request: request, source: source, position: position)
             events.received(pending)
@@ -167,7 +176,7 @@ final class WorkerCore: Sendable {
         for task in action.cancel { task.cancel() }
         action.resumeLoop?.resume()
         if action.resumePartitions, let consumer = consumer.withLock({ $0 }) {
-            logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": "\(settings.limits.lowMark)"])
+            logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": .int(settings.limits.lowMark)])
             consumer.resumeAll()
             metrics.intakePaused(false)
         }
@@ -189,7 +198,7 @@ final class WorkerCore: Sendable {
 
     private func execute(_ start: RequestLifecycle.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
-        let outcome = await executor.execute(start.request)
+        let outcome = await RequestLogContext.$current.withValue(start.logIdentity) { await executor.execute(start.request) }
         await deliver(finish(start.run, outcome))
     }
 
