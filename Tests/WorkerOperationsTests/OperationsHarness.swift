@@ -2,7 +2,6 @@ import CurlHTTP
 import Foundation
 import Kafka
 import Logging
-import Metrics
 import Prometheus
 import QueryWorker
 import SampleFeatureServer
@@ -12,9 +11,8 @@ import WorkerOperations
 /// One worker in process with its operations endpoint on a loopback port of its own (port 0), against the
 /// embedded Kafka cluster and the sample feature server, plus a producer for requests: real sockets all the way.
 ///
-/// The worker's metrics go to this harness's Prometheus registry: its assembly is made with the registry's
-/// factory bound as the task-local one (`withMetricsFactory`), which is what metrics created through
-/// `MetricsSystem.factory` pick up; no global bootstrap, so several harnesses share one test process.
+/// The worker's metrics go to this harness's Prometheus registry (the assembly's `metricsFactory`); no global
+/// bootstrap, so several harnesses share one test process.
 final class OperationsHarness: Sendable {
     static let logger: Logger = {
         var logger = Logger(label: "ops-e2e")
@@ -66,9 +64,7 @@ final class OperationsHarness: Sendable {
             configuration: SampleServerConfiguration(parcelCount: 2_000, seed: 7, faults: faults), dataset: dataset, logger: Self.logger)
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
-        assembly = try withMetricsFactory(PrometheusMetricsFactory(registry: registry)) {
-            try WorkerAssembly(settings: settings, logger: Self.logger)
-        }
+        assembly = try WorkerAssembly(settings: settings, metricsFactory: PrometheusMetricsFactory(registry: registry), logger: Self.logger)
         let assembly = self.assembly
         operations = OperationsServer(
             host: "127.0.0.1", port: 0, status: { assembly.status() }, registry: registry, help: Self.help, logger: Self.logger)
