@@ -40,6 +40,9 @@ struct SettingFlags: ParsableArguments {
     // Latency (issue 14, items 3 and 6).
     @Option(name: .setting(.fetchWaitMax), help: .setting(.fetchWaitMax)) var fetchWaitMax: String?
     @Option(name: .setting(.httpLoopRunsRequests), help: .setting(.httpLoopRunsRequests)) var httpLoopRunsRequests: String?
+    // Operations (issue 15).
+    @Option(name: .setting(.opsPort), help: .setting(.opsPort)) var opsPort: String?
+    @Option(name: .setting(.opsAddress), help: .setting(.opsAddress)) var opsAddress: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -74,6 +77,7 @@ struct SettingFlags: ParsableArguments {
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
+            (.opsPort, opsPort), (.opsAddress, opsAddress),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

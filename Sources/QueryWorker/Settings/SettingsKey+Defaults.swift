@@ -41,6 +41,7 @@ extension SettingsKey {
             fetchWaitMax.name: "none (500ms, librdkafka's; 2ms when the cluster is the embedded one)",
         ]
         return texts.merging(bufferDefaultTexts(defaults)) { first, _ in first }
+            .merging(operationsDefaultTexts(defaults)) { first, _ in first }
     }()
 
     /// `1MiB`, `512KiB`, or bytes: the largest binary unit that divides the size.

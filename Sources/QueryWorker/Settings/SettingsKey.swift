@@ -162,7 +162,7 @@ extension SettingsKey {
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
         fetchWaitMax, httpLoopRunsRequests,
-    ] + bufferKeys
+    ] + bufferKeys + operationsKeys
 
     /// The key with this name, if it is a fixed one.
     package static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }

@@ -87,6 +87,7 @@ struct SettingsResolver {
         settings.namedQueries = try mergedNamedQueries(includeBuiltIns: includeBuiltIns)
         settings.kafkaProperties = try mergedKafkaProperties()
         try resolveFetchWait(&settings)
+        try resolveOperations(&settings)
         try checkMessageSize(settings)
         try SettingsValidation.topicsDiffer(settings.topics, origins: origins)
         return settings

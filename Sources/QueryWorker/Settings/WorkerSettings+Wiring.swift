@@ -69,6 +69,8 @@ extension WorkerSettings {
             "readAheadBytes": .stringConvertible(buffers.readAheadBytes),
             "producerQueueMessages": .stringConvertible(buffers.producerQueueMessages),
             "producerQueueBytes": .stringConvertible(buffers.producerQueueBytes),
+            "opsPort": .stringConvertible(operations.port),
+            "opsAddress": .string(operations.address),
         ]
     }
 }

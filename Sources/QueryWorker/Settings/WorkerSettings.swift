@@ -24,6 +24,8 @@ package struct WorkerSettings: Sendable, Hashable {
     package var timeouts = Timeouts()
     /// What the worker holds of messages on their way in and out (see ``Buffers``).
     package var buffers = Buffers()
+    /// The operations endpoint (see ``Operations``): off unless a port is set.
+    package var operations = Operations()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
     package var summaryInterval: Duration = .seconds(30)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the

@@ -48,6 +48,7 @@ final class QueryWorkerService: Service, Sendable {
         await withTaskExecutorPreference(core.taskExecutor) {
             await runMessageLoop()
         }
+        core.enter(.stopped)
         core.logger.info("worker stopped")
     }
 
@@ -55,6 +56,7 @@ final class QueryWorkerService: Service, Sendable {
         let core = self.core
         let consumer = self.consumer
         let messages = consumer.messages
+        core.enter(.running)
         await withDiscardingTaskGroup { group in
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
@@ -79,6 +81,7 @@ final class QueryWorkerService: Service, Sendable {
                 core.logger.error("reading requests failed", metadata: ["error": "\(error)"])
             }
             core.stopIntake()
+            core.enter(.draining)
             await core.drain(in: &group)
             group.cancelAll()
         }

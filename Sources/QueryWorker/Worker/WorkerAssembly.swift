@@ -70,25 +70,26 @@ package final class WorkerAssembly: Sendable {
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
     var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
 
-    /// The credentials reloader (if any), then producer, worker last: on graceful shutdown the worker drains,
+    /// `leading` (the operations endpoint), the credentials reloader (if any), then producer, worker last: on graceful shutdown the worker drains,
     /// then the consumer commits and leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
     /// past it, the producer fails what it has not delivered, which releases publications waiting for
     /// delivery reports from an unreachable cluster, and the worker is cancelled.
-    var services: [any Service] {
+    func services(before leading: [any Service] = []) -> [any Service] {
         let producer = self.producer
         let worker = ShutdownDeadline(
             service: self.worker, budget: shutdownBudget.worker, logger: logger,
             onOverrun: { producer.failPendingDeliveries() })
         let reloader: [any Service] = credentialsReloader.map { [$0] } ?? []
-        return reloader + [producer, self.worker.consumer, worker]
+        return leading + reloader + [producer, self.worker.consumer, worker]
     }
 
     /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only
     /// when told to (tests running several workers in one process). Either way a graceful shutdown that
-    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation.
-    package func serviceGroup(handlesSignals: Bool = true, logger: Logger) -> ServiceGroup {
+    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation. `leading` services (the operations
+    /// endpoint) come first, so they stop last: `/health` and `/metrics` answer while the worker drains.
+    package func serviceGroup(handlesSignals: Bool = true, before leading: [any Service] = [], logger: Logger) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
+            services: services(before: leading).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
         if handlesSignals { configuration.gracefulShutdownSignals = [.sigterm, .sigint] }
         configuration.maximumGracefulShutdownDuration = shutdownBudget.graceful
         return ServiceGroup(configuration: configuration)
@@ -99,8 +100,8 @@ package final class WorkerAssembly: Sendable {
     /// The first signal starts a graceful shutdown, and the process exits when ``ShutdownBudget/total`` has
     /// passed even if something is still stuck (a librdkafka call on its own thread); a second signal exits
     /// at once (see ``ShutdownSignals``). For the executable: it takes over SIGTERM and SIGINT for the process.
-    package func run(logger: Logger) async throws {
-        let group = serviceGroup(handlesSignals: false, logger: logger)
+    package func run(before leading: [any Service] = [], logger: Logger) async throws {
+        let group = serviceGroup(handlesSignals: false, before: leading, logger: logger)
         let signals = ShutdownSignals(bound: shutdownBudget.total, logger: logger)
         let first = signals.first
         do {

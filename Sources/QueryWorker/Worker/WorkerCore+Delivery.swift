@@ -78,6 +78,7 @@ extension WorkerCore {
         metrics.delivered(outgoing.message)
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
         summaryCounts.delivered(outgoing.message)
+        activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
         apply(transition { $0.delivered(outgoing.position) })
     }
 

@@ -37,6 +37,10 @@ final class WorkerCore: Sendable {
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
+    /// What was answered lately, for the status page (``status(nowMs:)``).
+    let activity = RecentActivity()
+    /// The message loop's phase, for `/health/live` (``enter(_:)``).
+    let phase = Mutex(WorkerStatus.Phase.starting)
 
     init(
         settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer,
