@@ -26,12 +26,23 @@ extension WorkerCore {
     /// its logs would go quiet), and says when the cluster is back. A loop of its own: the summary can be off.
     func connectivityLoop() async {
         let interval = kafkaWaitWarningInterval.withLock { $0 }
+        // The `kafka_connected` gauge follows the state every second; the warning keeps its own interval.
+        let tick = min(interval, .seconds(1))
         var lastUp = ContinuousClock.now
+        var lastWarning = ContinuousClock.now
         var warned = false
         let probing = ProbeInProgress()
         while !Task.isCancelled {
-            do { try await Task.sleep(for: interval) } catch { return }
+            do { try await Task.sleep(for: tick) } catch { return }
             let consumer = consumer.withLock { $0 }
+            let state = kafkaState(consumer)
+            metrics.recordKafkaConnected(state == .up)
+            guard state != .up || warned else {
+                lastUp = .now
+                continue
+            }
+            guard state == .up || ContinuousClock.now - lastWarning >= interval else { continue }
+            lastWarning = .now
             // In the background: a probe of an unreachable cluster takes its whole timeout, and the warnings
             // must keep their interval. One probe at a time.
             if probing.begin() {
@@ -40,8 +51,6 @@ extension WorkerCore {
                     probing.end()
                 }
             }
-            let state = kafkaState(consumer)
-            metrics.recordKafkaConnected(state == .up)
             let downFor = (ContinuousClock.now - lastUp).clampedMilliseconds
             if state == .up {
                 if warned { logger.notice("Kafka cluster reachable again", metadata: ["downForMs": .int(downFor)]) }
