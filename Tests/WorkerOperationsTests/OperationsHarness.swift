@@ -38,7 +38,9 @@ final class OperationsHarness: Sendable {
 
     /// A worker whose settings `configure` adjusts (the unreachable-broker test points it elsewhere), serving
     /// the sample server with `faults`.
-    init(faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }) async throws {
+    init(
+        faults: [FaultRule] = [], configure: (inout WorkerSettings) -> Void = { _ in }, workerLogger: Logger = OperationsHarness.logger
+    ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
         var settings = WorkerSettings()
@@ -64,7 +66,7 @@ final class OperationsHarness: Sendable {
             configuration: SampleServerConfiguration(parcelCount: 2_000, seed: 7, faults: faults), dataset: dataset, logger: Self.logger)
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
-        assembly = try WorkerAssembly(settings: settings, metricsFactory: PrometheusMetricsFactory(registry: registry), logger: Self.logger)
+        assembly = try WorkerAssembly(settings: settings, metricsFactory: PrometheusMetricsFactory(registry: registry), logger: workerLogger)
         let assembly = self.assembly
         operations = OperationsServer(
             host: "127.0.0.1", port: 0, status: { assembly.status() }, registry: registry, help: Self.help, logger: Self.logger)
