@@ -504,7 +504,7 @@ let package = Package(
             name: "DeploymentTests",
             // QueryWorker and Credentials: the Kubernetes manifests' settings file and example credentials
             // are loaded by the worker's own loaders; Fixtures: the Python validator, CRDs, promtool tests.
-            dependencies: ["QueryWorker", "Credentials", .product(name: "Yams", package: "Yams")],
+            dependencies: ["QueryWorker", "Credentials", "FeatureQuerySupport", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Foundation
 import Testing
 
@@ -5,18 +6,11 @@ import Testing
 /// fire (and stay quiet) as intended on synthetic series, in promtool's rule unit tests.
 @Suite("deploy/kubernetes alerts", .enabled(if: KubernetesFixture.validatorEnabled))
 struct KubernetesAlertTests {
-    /// The worker's metrics (issue 15's catalog, `query_worker_` + these), histograms marked.
-    /// TODO(lead): read them from the metrics lane's `MetricCatalog` (or docs/operations.md) once it is merged,
-    /// so a renamed metric fails here.
-    static let catalog: [String: Bool] = [
-        "requests_received_total": false, "outcomes_total": false, "request_duration_seconds": true,
-        "supersessions_total": false, "shares_total": false, "requests_in_flight": false, "runs_in_flight": false,
-        "intake_paused": false, "consumer_lag": false, "committed_offset": false, "assigned_partitions": false,
-        "rebalances_total": false, "outcome_delivery_failures_total": false, "outcome_delivery_retries_total": false,
-        "kafka_connected": false, "http_requests_total": false, "http_request_duration_seconds": true,
-        "http_retries_total": false, "http_retry_after_waits_total": false, "http_retry_after_wait_seconds_total": false,
-        "token_fetches_total": false, "token_refresh_failures_total": false, "metadata_cache_requests_total": false,
-    ]
+    /// The worker's metrics (``MetricCatalog``, names without `query_worker_`), histograms marked: a renamed
+    /// or removed metric fails the alerts that name it.
+    static let catalog: [String: Bool] = Dictionary(uniqueKeysWithValues: MetricCatalog.all.map {
+        (String($0.name.dropFirst(MetricCatalog.prefix.count)), $0.kind == .histogram)
+    })
     /// Series from outside the worker the rules may use: Prometheus's own `up`, and kube-state-metrics'
     /// readiness (kube-prometheus-stack installs it).
     static let external: Set<String> = ["up", "kube_pod_status_ready"]

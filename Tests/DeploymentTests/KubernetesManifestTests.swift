@@ -83,7 +83,12 @@ struct KubernetesManifestTests {
     func settingsLoadWithTheDeploymentsEnvironment(_ set: ManifestSet) throws {
         let rendered = try set.render()
         let (loaded, declaredCredentialsFile) = try Self.loadSettings(rendered)
-        #expect(loaded.ignoredEnvironmentVariables.filter { $0 != SettingsKey.opsPortVariable || SettingsKey.named("opsPort") != nil } == [])
+        #expect(loaded.ignoredEnvironmentVariables == [])
+        // The kubelet probes the pod's IP: the endpoint must be on, on the container's port, on every interface.
+        let opsPort = try #require(
+            (try rendered.workerContainer()["ports"] as? [[String: Any]])?.first { $0["name"] as? String == "ops" }?["containerPort"] as? Int)
+        #expect(loaded.settings.operations.port == opsPort)
+        #expect(loaded.settings.operations.address == "0.0.0.0")
 
         let container = try rendered.workerContainer()
         let mounts = try #require(container["volumeMounts"] as? [[String: Any]])
@@ -263,8 +268,8 @@ struct KubernetesManifestTests {
 }
 
 extension SettingsKey {
-    /// The ops port's variable, as the settings name every key's (`opsPort` → QUERY_WORKER_OPS_PORT).
-    /// TODO(lead): once the ops lane's `SettingsKey.opsPort` is merged, use its `environmentVariable` here and
-    /// check `loaded.settings`' ops port against the container port.
-    static var opsPortVariable: String { environmentPrefix + upperSnakeCase("opsPort") }
+    /// The ops port's variable (QUERY_WORKER_OPS_PORT).
+    static var opsPortVariable: String { SettingsKey.opsPort.environmentVariable }
+    /// The ops address's variable (QUERY_WORKER_OPS_ADDRESS).
+    static var opsAddressVariable: String { SettingsKey.opsAddress.environmentVariable }
 }
