@@ -115,7 +115,7 @@ final class ArcGISTransport: Sendable {
                     applied = try await Self.authentication(auth, for: endpoint, layer: layer)
                 }
                 let request = makeRequest(endpoint, parameters: parameters, applied: applied)
-                sent = SentRequest(response: try await client.execute(request), applied: applied, method: request.method)
+                sent = SentRequest(response: try await client.tracedExecute(request), applied: applied, method: request.method)
             }
             let response = sent.response
             if let started {

@@ -126,7 +126,7 @@ final class OGCTransport: Sendable {
         request.options.maxResponseSize = maxResponseSize
         let origin = URIReference.origin(of: url) ?? url
         do {
-            let response = try await limiter.withSlot(host: origin) { try await client.execute(request) }
+            let response = try await limiter.withSlot(host: origin) { try await client.tracedExecute(request) }
             if logger.logLevel <= .debug {
                 logger.debug(
                     "OGC API request",

@@ -73,6 +73,7 @@ extension WorkerCore {
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
+        outgoing.source.trace?.delivered(outgoing.message)
         apply(transition { $0.delivered(outgoing.position) })
     }
 
@@ -115,6 +116,7 @@ extension WorkerCore {
             return true
         case .giveUp(let action):
             events.abandoned(message, source: source, failure: failure)
+            source.trace?.abandoned(failure)
             apply(action)
             return false
         }

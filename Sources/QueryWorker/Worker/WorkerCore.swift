@@ -19,6 +19,7 @@ final class WorkerCore: Sendable {
     let executor: RequestExecutor
     let publisher: OutcomePublisher
     let events: WorkerEvents
+    let tracing: WorkerTracing
     let logger: Logger
     let state: Mutex<RequestLifecycle>
     /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
@@ -39,6 +40,7 @@ final class WorkerCore: Sendable {
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
         self.events = WorkerEvents(logger: logger)
+        self.tracing = WorkerTracing(groupID: settings.groupID, logger: logger)
         self.logger = logger
         self.state = Mutex(RequestLifecycle(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
     }
@@ -49,7 +51,8 @@ final class WorkerCore: Sendable {
     func handle(_ message: KafkaConsumerMessage, in group: inout DiscardingTaskGroup) {
         let position = MessagePosition(message.topicPartition, offset: message.offset)
         let now = WallClock.nowMilliseconds()
-        let source = MessageSource(message)
+        let trace = tracing.begin(message)
+        let source = MessageSource(message, trace: trace)
         let arrival = classify(message, source: source, nowMs: now)
         let (receipt, action) = transition { $0.receive(arrival, at: position, nowMs: now) }
         switch (arrival, receipt) {
@@ -67,7 +70,8 @@ final class WorkerCore: Sendable {
             case .ignored, .rejected, .cancel, .duplicate, .answeredWithoutRun: break
             }
         }
-        perform(action, in: &group)
+        trace.received(arrival, receipt)
+        trace.withContext { perform(action, in: &group) }
     }
 
     /// Decodes the message and applies the host policy: what the machine needs to know of it.
