@@ -59,7 +59,8 @@ struct RunCommand: AsyncParsableCommand {
         for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
         logger.info("starting", metadata: credentials.startupMetadata(loaded.settings))
         let settings = await ClusterFetchWait.resolve(loaded.settings, logger: logger)
+        let otlp = try OTLPExport.start(settings, logger: logger)
         let assembly = try WorkerAssembly(settings: settings, credentials: credentials, logger: logger)
-        try await assembly.run(logger: logger)
+        try await assembly.run(logger: logger, first: otlp.map { [$0] } ?? [])
     }
 }

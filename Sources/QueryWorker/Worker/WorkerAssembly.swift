@@ -72,10 +72,11 @@ package final class WorkerAssembly: Sendable {
 
     /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only
     /// when told to (tests running several workers in one process). Either way a graceful shutdown that
-    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation.
-    package func serviceGroup(handlesSignals: Bool = true, logger: Logger) -> ServiceGroup {
+    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation. `first` run before the worker's own
+    /// services and stop after them (the OTLP exporter, which flushes the spans of everything else).
+    package func serviceGroup(handlesSignals: Bool = true, logger: Logger, first: [any Service] = []) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
+            services: (first + services).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
         if handlesSignals { configuration.gracefulShutdownSignals = [.sigterm, .sigint] }
         configuration.maximumGracefulShutdownDuration = shutdownBudget.graceful
         return ServiceGroup(configuration: configuration)
@@ -86,8 +87,8 @@ package final class WorkerAssembly: Sendable {
     /// The first signal starts a graceful shutdown, and the process exits when ``ShutdownBudget/total`` has
     /// passed even if something is still stuck (a librdkafka call on its own thread); a second signal exits
     /// at once (see ``ShutdownSignals``). For the executable: it takes over SIGTERM and SIGINT for the process.
-    package func run(logger: Logger) async throws {
-        let group = serviceGroup(handlesSignals: false, logger: logger)
+    package func run(logger: Logger, first: [any Service] = []) async throws {
+        let group = serviceGroup(handlesSignals: false, logger: logger, first: first)
         let signals = ShutdownSignals(bound: shutdownBudget.total, logger: logger)
         let first = signals.first
         do {
