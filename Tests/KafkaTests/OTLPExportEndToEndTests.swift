@@ -115,7 +115,7 @@ import Testing
         }
         let request = #"{"requestId":"otlp-1","targets":[{"type":"arcgis","url":"\#(layer)"}],"query":{"where":"POP2000 > 1000000"}}"#
         _ = try await producer.send(KafkaProducerMessage(
-            topic: "otlp-requests", key: "otlp", value: request,
+            topic: "otlp-requests", key: "otlp-1", value: request,
             headers: [KafkaHeader(key: "traceparent", string: "00-\(incomingTrace)-\(incomingSpan)-01")]))
         return try await withThrowingTaskGroup(of: Outcome?.self) { group in
             group.addTask {

@@ -10,7 +10,11 @@ Anything else is answered 404 (wrong path) or 400 (an undecodable body), and cou
 import gzip
 import http.server
 import json
+import os
+import signal
 import sys
+import threading
+import time
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
@@ -34,9 +38,11 @@ def value_of(any_value):
 
 def main():
     output = sys.argv[1]
+    last_post = [None]
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
+            last_post[0] = time.monotonic()
             length = int(self.headers.get("Content-Length", 0))
             body = self.rfile.read(length)
             if self.path != "/v1/traces":
@@ -87,6 +93,22 @@ def main():
         def log_message(self, *arguments):
             pass
 
+    # The test stops the receiver with SIGTERM: exit at once, whatever a handler thread is doing.
+    # A test process may pass SIGTERM on ignored or blocked (signal handlers of its own): undo both.
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+    # SIGTERM did not always end it under the test runner: it also ends itself 60 s after the last export
+    # (or 10 minutes after its start), so a test's teardown never waits on it for long.
+    started = time.monotonic()
+
+    def watchdog():
+        while True:
+            time.sleep(1)
+            now = time.monotonic()
+            if now - started > 600 or (last_post[0] is not None and now - last_post[0] > 60):
+                os._exit(0)
+
+    threading.Thread(target=watchdog, daemon=True).start()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     print(server.server_address[1], flush=True)
     server.serve_forever()
