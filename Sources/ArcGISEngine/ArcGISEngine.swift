@@ -60,7 +60,9 @@ public final class ArcGISEngine: Sendable {
         }
         // `run` itself, errors mapped here: one `async` call fewer per query.
         do {
-            return try await run(query, on: parsed, budget: .unlimited())
+            return try await EngineSpans.layer(parsed.url, engine: "arcgis", errorCode: Self.spanErrorCode) {
+                try await run(query, on: parsed, budget: .unlimited())
+            }
         } catch {
             throw Self.mappedError(error, layer: parsed.url)
         }
@@ -136,7 +138,10 @@ public final class ArcGISEngine: Sendable {
                 // A negative id from a target's `layers` fails as its URL does in `query(layer:)`.
                 _ = try LayerURL(parsing: layer.url)
             }
-            result = .success(try await run(query, on: layer, budget: budget))
+            result = .success(
+                try await EngineSpans.layer(layer.url, engine: "arcgis", errorCode: Self.spanErrorCode) {
+                    try await run(query, on: layer, budget: budget)
+                })
         } catch {
             result = .failure(Self.mappedError(error, layer: layer.url))
         }

@@ -116,7 +116,10 @@ package final class OGCEngine: Sendable {
             let runner = CollectionQueryRunner(
                 transport: OGCSession(transport: transport, auth: auth), service: service, collection: collection, queryables: queryables, query: query,
                 budget: budget)
-            return ServiceLayerOutcome(url: collection.url, result: .success(try await runner.run()))
+            let result = try await EngineSpans.layer(collection.url, engine: "ogc", errorCode: Self.spanErrorCode) {
+                try await runner.run()
+            }
+            return ServiceLayerOutcome(url: collection.url, result: .success(result))
         } catch {
             return ServiceLayerOutcome(url: collection.url, result: .failure(failure(error, layer: collection.url)))
         }

@@ -64,9 +64,11 @@ struct RunCommand: AsyncParsableCommand {
         let settings = await ClusterFetchWait.resolve(loaded.settings, logger: logger)
         // Before the worker is made: its metrics are created with the factory in force then.
         let registry = Self.bootstrapMetrics(settings.operations)
+        let otlp = try OTLPExport.start(settings, logger: logger)
         let assembly = try WorkerAssembly(settings: settings, credentials: credentials, logger: logger)
         let operations = OperationsServer(settings: settings.operations, assembly: assembly, registry: registry, logger: logger)
-        try await assembly.run(before: operations.map { [$0] } ?? [], logger: logger)
+        // The OTLP exporter first (it stops last and flushes everyone's spans), then the operations endpoint.
+        try await assembly.run(before: (otlp.map { [$0] } ?? []) + (operations.map { [$0] } ?? []), logger: logger)
     }
 
     /// With the operations endpoint on, metrics go to a Prometheus registry it exposes (bootstrapped once per

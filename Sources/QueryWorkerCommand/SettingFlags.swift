@@ -33,6 +33,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.allowFreeWhere), help: .setting(.allowFreeWhere)) var allowFreeWhere: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
     @Option(name: .setting(.credentialsFile), help: .setting(.credentialsFile)) var credentialsFile: String?
+    @Option(name: .setting(.otlpEndpoint), help: .setting(.otlpEndpoint)) var otlpEndpoint: String?
     @Option(name: .setting(.readAheadMessages), help: .setting(.readAheadMessages)) var readAheadMessages: String?
     @Option(name: .setting(.readAheadBytes), help: .setting(.readAheadBytes)) var readAheadBytes: String?
     @Option(name: .setting(.producerQueueMessages), help: .setting(.producerQueueMessages)) var producerQueueMessages: String?
@@ -73,7 +74,7 @@ struct SettingFlags: ParsableArguments {
             (.revokeTimeout, revokeTimeout), (.shutdownTimeout, shutdownTimeout), (.requestTimeout, requestTimeout),
             (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
-            (.credentialsFile, credentialsFile),
+            (.credentialsFile, credentialsFile), (.otlpEndpoint, otlpEndpoint),
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),

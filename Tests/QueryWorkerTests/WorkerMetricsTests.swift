@@ -13,7 +13,7 @@ struct WorkerMetricsTests {
     @Test func theCatalogNamesEachMetricOnceWithBoundedLabelsAndHelp() {
         let names = MetricCatalog.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 23)
+        #expect(names.count == 24)
         for metric in MetricCatalog.all {
             #expect(metric.name.hasPrefix("query_worker_"))
             #expect(!metric.help.isEmpty && !metric.help.contains("\n"), "\(metric.name)")
@@ -42,11 +42,12 @@ struct WorkerMetricsTests {
         engine.cache.hit()
         #expect(MetricsCatalogCheck.mismatches(metrics).isEmpty, "\(MetricsCatalogCheck.mismatches(metrics))")
         let made = Set(metrics.counters.map(\.label) + metrics.recorders.map(\.label) + metrics.timers.map(\.label))
-        // Everything but the token metrics (the authenticator's, checked in AuthenticationTests) and the outcome
-        // metrics, which need a delivered outcome (the end-to-end test).
+        // Everything but the token metrics (the authenticator's, checked in AuthenticationTests), the outcome
+        // metrics, which need a delivered outcome (the end-to-end test), and the trace-context counter (the
+        // tracing end-to-end test).
         let elsewhere: Set = [
             MetricCatalog.tokenFetches.name, MetricCatalog.tokenRefreshFailures.name, MetricCatalog.outcomes.name,
-            MetricCatalog.requestDuration.name,
+            MetricCatalog.requestDuration.name, MetricCatalog.traceContextInvalid.name,
         ]
         #expect(made == Set(MetricCatalog.all.map(\.name)).subtracting(elsewhere))
         #expect(try metrics.expectCounter(MetricCatalog.outcomeDeliveryFailures.name, [("code", "delivery")]).totalValue == 1)

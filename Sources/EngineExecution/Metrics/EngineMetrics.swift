@@ -31,7 +31,7 @@ package final class EngineMetrics: Sendable {
         let host = hosts[origin]
         let started = ContinuousClock.now
         do {
-            let response = try await client.execute(request)
+            let response = try await client.tracedExecute(request)
             host.exchanged(status: response.status, duration: ContinuousClock.now - started)
             return response
         } catch let error as HTTPError {

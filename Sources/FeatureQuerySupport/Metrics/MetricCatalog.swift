@@ -124,12 +124,19 @@ package enum MetricCatalog {
         help: "Layer, service and collection metadata lookups: hit (cached), miss (loaded) or shared (waited for "
             + "another caller's load).")
 
+    // MARK: Traces
+
+    package static let traceContextInvalid = MetricDescription(
+        "trace_context_invalid_total", .counter,
+        help: "Request messages whose traceparent or tracestate header could not be read (each starts a new trace).")
+
     /// Every metric, in the order the documentation lists them.
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
         intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, outcomeDeliveryFailures,
         outcomeDeliveryRetries, kafkaConnected, httpRequests, httpRequestDuration, httpRetries, httpRetryAfterWaits,
         httpRetryAfterWaitSeconds, tokenFetches, tokenRefreshFailures, metadataCacheRequests,
+        traceContextInvalid,
     ]
 
     /// The metric named `name` (a full name), if the catalog has it.

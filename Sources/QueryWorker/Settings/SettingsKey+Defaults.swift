@@ -37,6 +37,7 @@ extension SettingsKey {
             allowFreeWhere.name: String(defaults.allowFreeWhere),
             logLevel.name: defaults.logLevel.rawValue,
             credentialsFile.name: "none (requests naming a credential are rejected: unknown_credential)",
+            otlpEndpoint.name: "none (no spans exported; trace context is still propagated)",
             httpLoopRunsRequests.name: String(defaults.httpLoopRunsRequests),
             fetchWaitMax.name: "none (500ms, librdkafka's; 2ms when the cluster is the embedded one)",
         ]

@@ -44,6 +44,8 @@ package struct WorkerSettings: Sendable, Hashable {
     /// The operator's credentials file (see `CredentialsFile`); `nil` for a worker without credentials, which
     /// queries public services only. Read and checked at start, then watched (``CredentialsReloader``).
     package var credentialsFile: String?
+    /// The OTLP/HTTP endpoint spans are exported to, with its path (`…/v1/traces`); `nil`: none.
+    package var otlpEndpoint: String?
     /// How long the consumer's idle fetch waits for data (`fetch.wait.max.ms`); `nil` until resolved at start
     /// (``resolvingFetchWait(clusterIsEmbedded:)``). See ``consumerKafkaProperties``.
     package var fetchWaitMax: Duration?

@@ -79,6 +79,7 @@ extension WorkerCore {
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
         summaryCounts.delivered(outgoing.message)
         activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
+        outgoing.source.trace?.delivered(outgoing.message)
         apply(transition { $0.delivered(outgoing.position) })
     }
 
@@ -122,6 +123,7 @@ extension WorkerCore {
             return true
         case .giveUp(let action):
             events.abandoned(message, source: source, failure: failure)
+            source.trace?.abandoned(failure)
             apply(action)
             return false
         }

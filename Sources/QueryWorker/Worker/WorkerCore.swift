@@ -20,6 +20,7 @@ final class WorkerCore: Sendable {
     let executor: RequestExecutor
     let publisher: OutcomePublisher
     let events: WorkerEvents
+    let tracing: WorkerTracing
     let logger: Logger
     let metrics: WorkerMetrics
     let state: Mutex<RequestLifecycle>
@@ -53,6 +54,7 @@ final class WorkerCore: Sendable {
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
         self.events = WorkerEvents(logger: logger)
+        self.tracing = WorkerTracing(groupID: settings.groupID, logger: logger)
         self.logger = logger
         self.lagMonitor = PartitionLagMonitor(interval: Self.lagInterval(summaryInterval: settings.summaryInterval))
         self.state = Mutex(RequestLifecycle(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
@@ -64,7 +66,8 @@ final class WorkerCore: Sendable {
     func handle(_ message: KafkaConsumerMessage, in group: inout DiscardingTaskGroup) {
         let position = MessagePosition(message.topicPartition, offset: message.offset)
         let now = WallClock.nowMilliseconds()
-        let source = MessageSource(message)
+        let trace = tracing.begin(message)
+        let source = MessageSource(message, trace: trace)
         let arrival = classify(message, source: source, nowMs: now)
         let (receipt, action) = transition { $0.receive(arrival, at: position, nowMs: now) }
         metrics.received(receipt)
@@ -83,7 +86,8 @@ final class WorkerCore: Sendable {
             case .ignored, .rejected, .cancel, .duplicate, .answeredWithoutRun: break
             }
         }
-        perform(action, in: &group)
+        trace.received(arrival, receipt)
+        trace.withContext { perform(action, in: &group) }
     }
 
     /// Decodes the message and applies the host policy: what the machine needs to know of it.
