@@ -54,6 +54,8 @@ import Testing
         await #expect(throws: KafkaError.self) {
             try await consumer.committedLag(for: [KafkaTopicPartition(topic: "nowhere", partition: 0)], timeout: .seconds(1))
         }
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // Two lookups of at most 1 s each: it returns rather than waiting for the cluster (the bound is loose,
+        // for a loaded machine; the point is that it ends).
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 }

@@ -166,7 +166,14 @@ import Testing
         assembly.worker.core.kafkaWaitWarningInterval.withLock { $0 = .seconds(1) }
         let group = assembly.serviceGroup(handlesSignals: false, logger: logger)
         let running = Task { try await group.run() }
-        try await Task.sleep(for: .milliseconds(5_500))
+        // Until four warnings and a summary are out (a second apart when the machine is idle; no bound on a busy
+        // one but the test's own).
+        let deadline = ContinuousClock.now + .seconds(60)
+        while capture.lines("waiting for the Kafka cluster").count < 4 || capture.lines("summary").isEmpty,
+            ContinuousClock.now < deadline
+        {
+            try await Task.sleep(for: .milliseconds(100))
+        }
         await group.triggerGracefulShutdown()
         _ = try? await running.value
         await assembly.httpClient.shutdown()
