@@ -15,7 +15,8 @@ import ServiceLifecycle
 ///
 /// swift-otel is told to trace only: its logs and metrics are off (it would otherwise bootstrap swift-log and
 /// swift-metrics, which the worker does itself), and its configuration comes from here, not from `OTEL_*`
-/// variables (except `OTEL_SERVICE_NAME`, read here). Without an endpoint no tracer is bootstrapped: the
+/// variables (except `OTEL_SERVICE_NAME` and the sampler's `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG`,
+/// read here: ``OTLPSampler``). Without an endpoint no tracer is bootstrapped: the
 /// worker still propagates W3C trace context on its own (see the QueryWorker module's `WorkerTracing`).
 enum OTLPExport {
     static let defaultServiceName = "feature-query-worker"
@@ -38,13 +39,17 @@ enum OTLPExport {
             configuration.traces.otlpExporter.endpoint = endpoint
             configuration.traces.otlpExporter.protocol = .httpProtobuf
             configuration.traces.otlpExporter.timeout = exportTimeout
+            if let sampler = try OTLPSampler.configuration(environment) { configuration.traces.sampler = sampler }
             configuration.propagators = [.traceContext]
             configuration.diagnosticLogger = .custom(logger)
             configuration.diagnosticLogLevel = .warning
             let service = try OTel.bootstrap(configuration: configuration, environment: [:])
             logger.info(
                 "exporting spans over OTLP/HTTP",
-                metadata: ["otlpEndpoint": "\(TracedURL.withoutQuery(endpoint))", "serviceName": "\(configuration.serviceName)"])
+                metadata: [
+                    "otlpEndpoint": "\(TracedURL.withoutQuery(endpoint))", "serviceName": "\(configuration.serviceName)",
+                    "sampler": .string(environment[OTLPSampler.samplerVariable] ?? "parentbased_always_on"),
+                ])
             return service
         #else
             return nil
