@@ -24,6 +24,8 @@ public final class ArcGISEngine: Sendable {
     let redactor = ParameterRedactor()
     /// Target URLs parsed already (``ParsedLayerURLs``).
     let parsedURLs = ParsedLayerURLs()
+    /// Where HTTP exchanges and metadata lookups are counted (shared with the worker's other engines).
+    let metrics: EngineMetrics
 
     /// An engine sending its requests through `httpClient` (shared; the caller shuts it down).
     public convenience init(
@@ -32,18 +34,20 @@ public final class ArcGISEngine: Sendable {
         self.init(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: NoAuthentication())
     }
 
-    /// An engine whose requests carry what `authenticator` says for each URL (the worker's credentials).
+    /// An engine whose requests carry what `authenticator` says for each URL (the worker's credentials), counting
+    /// into `metrics` (the worker's, shared by its engines).
     package init(
         httpClient: HTTPClient, configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(), logger: Logger,
-        authenticator: any RequestAuthenticator
+        authenticator: any RequestAuthenticator, metrics: EngineMetrics = EngineMetrics()
     ) {
         self.authenticator = authenticator
         self.configuration = configuration
+        self.metrics = metrics
         self.transport = ArcGISTransport(
             client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
-            configuration: configuration, logger: logger)
-        self.layers = ExpiringCache(ttl: configuration.metadataTTL)
-        self.services = ExpiringCache(ttl: configuration.metadataTTL)
+            configuration: configuration, logger: logger, metrics: metrics)
+        self.layers = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
+        self.services = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
     }
 
     /// Runs `query` against one layer. The where clause and outFields are checked against the layer's fields
@@ -56,7 +60,9 @@ public final class ArcGISEngine: Sendable {
         }
         // `run` itself, errors mapped here: one `async` call fewer per query.
         do {
-            return try await run(query, on: parsed, budget: .unlimited())
+            return try await EngineSpans.layer(parsed.url, engine: "arcgis", errorCode: Self.spanErrorCode) {
+                try await run(query, on: parsed, budget: .unlimited())
+            }
         } catch {
             throw Self.mappedError(error, layer: parsed.url)
         }
@@ -132,7 +138,10 @@ public final class ArcGISEngine: Sendable {
                 // A negative id from a target's `layers` fails as its URL does in `query(layer:)`.
                 _ = try LayerURL(parsing: layer.url)
             }
-            result = .success(try await run(query, on: layer, budget: budget))
+            result = .success(
+                try await EngineSpans.layer(layer.url, engine: "arcgis", errorCode: Self.spanErrorCode) {
+                    try await run(query, on: layer, budget: budget)
+                })
         } catch {
             result = .failure(Self.mappedError(error, layer: layer.url))
         }
@@ -193,7 +202,10 @@ public final class ArcGISEngine: Sendable {
     private func freshLayerMetadata(_ key: String) throws -> LayerMetadata? {
         if Task.isCancelled { throw CancellationError() }
         let (fresh, generation) = freshLayers.metadata(for: key)
-        if let fresh { return fresh }
+        if let fresh {
+            metrics.cache.hit()
+            return fresh
+        }
         guard let entry = try layers.freshEntry(for: key) else { return nil }
         freshLayers.store(entry.value, expires: entry.expires, for: key, generation: generation)
         return entry.value

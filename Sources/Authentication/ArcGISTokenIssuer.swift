@@ -87,7 +87,7 @@ package final class ArcGISTokenIssuer: TokenIssuer {
         request.options.credentials = networkRule(url)
         logger.debug("token call", metadata: ["credential": "\(call.credential)", "url": "\(url)", "purpose": "\(call.purpose)"])
         do {
-            return try await client.execute(request)
+            return try await client.tracedExecute(request)
         } catch let error as HTTPError {
             throw TokenResponseReader.unavailable(call, "could not be reached (\(error.code))")
         } catch {

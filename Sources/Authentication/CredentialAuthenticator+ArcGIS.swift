@@ -9,7 +9,7 @@ extension CredentialAuthenticator {
     /// behind a private CA or mutual TLS), as requests to the services get them.
     package static func arcGIS(
         store: CredentialStore, resolver: SecretResolver, client: HTTPClient,
-        policy: TokenLifecyclePolicy = TokenLifecyclePolicy(), logger: Logger
+        policy: TokenLifecyclePolicy = TokenLifecyclePolicy(), logger: Logger, metrics: TokenMetrics = TokenMetrics()
     ) -> CredentialAuthenticator {
         // The issuer needs the authenticator's current store, and the authenticator needs the issuer: the
         // issuer holds the authenticator weakly, set once both exist.
@@ -17,7 +17,8 @@ extension CredentialAuthenticator {
         let issuer = ArcGISTokenIssuer(
             client: client, resolver: resolver, logger: logger,
             networkRule: { url in reference.get()?.transportRule(for: url) })
-        let authenticator = CredentialAuthenticator(store: store, resolver: resolver, issuer: issuer, policy: policy, logger: logger)
+        let authenticator = CredentialAuthenticator(
+            store: store, resolver: resolver, issuer: issuer, policy: policy, logger: logger, metrics: metrics)
         reference.set(authenticator)
         return authenticator
     }

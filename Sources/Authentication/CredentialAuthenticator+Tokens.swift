@@ -19,6 +19,8 @@ extension CredentialAuthenticator {
         var key: TokenSlot.Key
         var credential: Credential
         var audience: TokenAudience
+        /// Replaces a token the credential had (due for refresh, or rejected): a failure is a failed refresh.
+        var renewing = false
     }
 
     /// The token of `credential` for `audience`: the current one, or after the one shared token call.
@@ -72,18 +74,19 @@ extension CredentialAuthenticator {
             case .current: slot.lifecycle.tokenNeeded(now: now)
             case .replacing(let generation): slot.lifecycle.tokenRejected(generation: generation, now: now)
             }
-        func refresh(_ ticket: RefreshTicket) -> Refresh {
+        func refresh(_ ticket: RefreshTicket, renewing: Bool) -> Refresh {
             state.statistics[key.credential, default: AuthenticatorStatistics()].tokenCalls += 1
-            return Refresh(ticket: ticket, key: key, credential: slot.credential, audience: slot.audience)
+            return Refresh(ticket: ticket, key: key, credential: slot.credential, audience: slot.audience, renewing: renewing)
         }
         switch action {
         case .use(let token):
             return .use(GrantedToken(token, slot.presentation(of: token)))
         case .useAndRefresh(let token, let ticket):
-            return .useAndRefresh(GrantedToken(token, slot.presentation(of: token)), refresh(ticket))
+            return .useAndRefresh(GrantedToken(token, slot.presentation(of: token)), refresh(ticket, renewing: true))
         case .startRefresh(let ticket):
             slot.waiters[id] = waiter
-            return .waitAndRefresh(refresh(ticket))
+            let renewing = if case .replacing = demand { true } else { false }
+            return .waitAndRefresh(refresh(ticket, renewing: renewing))
         case .wait:
             slot.waiters[id] = waiter
             return .wait
@@ -94,7 +97,8 @@ extension CredentialAuthenticator {
 
     /// Runs the token call in its own task: it is shared by every request waiting for it.
     func start(_ refresh: Refresh) {
-        Task { await self.perform(refresh) }
+        // Shared by every request waiting for the token: no single request's ids on its lines.
+        RequestLogContext.withoutRequest { _ = Task { await self.perform(refresh) } }
     }
 
     /// Makes the token call and hands its result to the machine and the waiting requests.
@@ -105,6 +109,8 @@ extension CredentialAuthenticator {
         } catch {
             result = .failure(error)
         }
+        let succeeded = if case .success = result { true } else { false }
+        metrics.tokenCall(credential: refresh.credential.name, succeeded: succeeded, renewing: refresh.renewing)
         let now = clock.now
         let (waiters, outcome) = state.withLock { state -> ([TokenSlot.Waiter], Result<GrantedToken, TokenFailure>?) in
             guard var slot = state.tokens[refresh.key] else { return ([], nil) }

@@ -22,6 +22,8 @@ package final class CredentialAuthenticator: RequestAuthenticator {
     let logger: Logger
     let clock = ContinuousClock()
     let state: Mutex<State>
+    /// Token calls and failed refreshes by credential name.
+    let metrics: TokenMetrics
 
     struct State {
         var store: CredentialStore
@@ -33,12 +35,13 @@ package final class CredentialAuthenticator: RequestAuthenticator {
 
     package init(
         store: CredentialStore, resolver: SecretResolver, issuer: any TokenIssuer,
-        policy: TokenLifecyclePolicy = TokenLifecyclePolicy(), logger: Logger
+        policy: TokenLifecyclePolicy = TokenLifecyclePolicy(), logger: Logger, metrics: TokenMetrics = TokenMetrics()
     ) {
         self.issuer = issuer
         self.resolver = resolver
         self.policy = policy
         self.logger = logger
+        self.metrics = metrics
         self.state = Mutex(State(store: store))
     }
 

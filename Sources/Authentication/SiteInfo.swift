@@ -1,4 +1,5 @@
 import CurlHTTP
+import EngineExecution
 package import FeatureQuerySupport
 
 /// What an ArcGIS site's `rest/info` says about its tokens: who owns it (`owningSystemUrl`, the portal of a
@@ -51,7 +52,7 @@ package struct SiteInfo: Sendable, Hashable {
         request.options.maxResponseSize = 1 << 20
         let response: HTTPResponse
         do {
-            response = try await client.execute(request)
+            response = try await client.tracedExecute(request)
         } catch let error as HTTPError {
             throw LoadFailure(reason: "\(url) could not be reached (\(error.code))", isRetryable: true)
         }

@@ -24,8 +24,13 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
     private let ttl: Duration
+    /// Where lookups are counted (hit, miss, shared); nil for a cache that is not metadata (token sites).
+    private let metrics: MetadataCacheMetrics?
 
-    package init(ttl: Duration) { self.ttl = ttl }
+    package init(ttl: Duration, metrics: MetadataCacheMetrics? = nil) {
+        self.ttl = ttl
+        self.metrics = metrics
+    }
 
     /// The value when it is loaded and fresh, else nil (then ``value(for:load:)`` loads or waits). Throws
     /// `CancellationError` for a cancelled task, as ``value(for:load:)`` does.
@@ -36,20 +41,24 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
         // Cancellation is checked before the lock, not under it: no `CacheStep` to build (this class is not
         // specialised across modules, and each generic value it builds costs a metadata lookup).
         if Task.isCancelled { throw CancellationError() }
-        return state.withLock { state -> Value? in
+        let value = state.withLock { state -> Value? in
             guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
             return value
         }
+        if value != nil { metrics?.hit() }
+        return value
     }
 
     /// ``freshValue(for:)`` with the value's expiry: for a caller that keeps a copy of fresh values in types of
     /// its own (this class is generic, and its calls from other modules are not specialised).
     package func freshEntry(for key: String) throws -> (value: Value, expires: ContinuousClock.Instant)? {
         if Task.isCancelled { throw CancellationError() }
-        return state.withLock { state -> (value: Value, expires: ContinuousClock.Instant)? in
+        let entry = state.withLock { state -> (value: Value, expires: ContinuousClock.Instant)? in
             guard case .loaded(let value, let expires)? = state.entries[key], ContinuousClock.now < expires else { return nil }
             return (value, expires)
         }
+        if entry != nil { metrics?.hit() }
+        return entry
     }
 
     package func value(for key: String, load: @escaping @Sendable () async throws -> Value) async throws -> Value {
@@ -76,6 +85,7 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
                         return .start(generation)
                     }
                 }
+                count(step)
                 switch step {
                 case .done(let value): continuation.resume(returning: value)
                 case .cancelled: continuation.resume(throwing: CancellationError())
@@ -88,6 +98,17 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// Counts a lookup that went past the fresh-value fast path (which counts its own hits).
+    private func count(_ step: CacheStep<Value>) {
+        guard let metrics else { return }
+        switch step {
+        case .done: metrics.hit()
+        case .wait: metrics.shared()
+        case .start: metrics.miss()
+        case .cancelled: break
+        }
+    }
+
     /// Drops every cached value, loads in progress excepted (for tests: an engine's `clearMetadataCache()`).
     package func removeAll() {
         state.withLock { state in
@@ -97,7 +118,8 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
 
     private func start(key: String, generation: UInt64, load: @escaping @Sendable () async throws -> Value) {
         let ttl = self.ttl
-        let task = Task {
+        // Shared by every waiter: its lines belong to no single request (see RequestLogContext).
+        let task = RequestLogContext.withoutRequest { Task {
             let result: Result<Value, any Error>
             do { result = .success(try await load()) } catch { result = .failure(error) }
             let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
@@ -109,7 +131,7 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
                 return Array(loading.waiters.values)
             }
             for waiter in waiters { waiter.resume(with: result) }
-        }
+        } }
         let orphaned = state.withLock { state -> Bool in
             // Gone already: every waiter left (cancel the load) or it finished (cancelling is harmless).
             guard case .loading(var loading) = state.entries[key], loading.generation == generation else { return true }

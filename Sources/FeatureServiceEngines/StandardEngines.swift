@@ -27,27 +27,32 @@ package enum StandardEngines {
     }
 
     /// Every engine, sending its requests through `httpClient` (shared; the caller shuts it down), each request
-    /// carrying what `authenticator` says for its URL (the worker's one ``RequestAuthenticator``).
+    /// carrying what `authenticator` says for its URL (the worker's one ``RequestAuthenticator``), both counting
+    /// into `metrics` (one instance, so a host's series are the same whichever protocol talks to it).
     package static func router(
-        httpClient: HTTPClient, limits: Limits, logger: Logger, authenticator: any RequestAuthenticator = NoAuthentication()
+        httpClient: HTTPClient, limits: Limits, logger: Logger, authenticator: any RequestAuthenticator = NoAuthentication(),
+        metrics: EngineMetrics = EngineMetrics()
     ) -> FeatureServiceRouter {
         var configuration = ArcGISEngineConfiguration(
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest
-        let arcgis = ArcGISEngine(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: authenticator)
+        let arcgis = ArcGISEngine(
+            httpClient: httpClient, configuration: configuration, logger: logger, authenticator: authenticator, metrics: metrics)
         return FeatureServiceRouter([
-            arcgis, ogc(httpClient: httpClient, limits: limits, logger: logger, authenticator: authenticator),
+            arcgis, ogc(httpClient: httpClient, limits: limits, logger: logger, authenticator: authenticator, metrics: metrics),
         ])
     }
 
     /// The OGC API Features engine with the worker's limits: the same per-host bound, request timeout and
     /// layer bound as ArcGIS; everything else (page size, tiling, retries) at the engine's defaults.
     package static func ogc(
-        httpClient: HTTPClient, limits: Limits, logger: Logger, authenticator: any RequestAuthenticator = NoAuthentication()
+        httpClient: HTTPClient, limits: Limits, logger: Logger, authenticator: any RequestAuthenticator = NoAuthentication(),
+        metrics: EngineMetrics = EngineMetrics()
     ) -> OGCEngine {
         var configuration = OGCEngineConfiguration(
             maxConcurrentRequestsPerHost: limits.maxRequestsPerHost, requestTimeout: limits.requestTimeout)
         configuration.maxLayersPerQuery = limits.maxLayersPerRequest
-        return OGCEngine(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: authenticator)
+        return OGCEngine(
+            httpClient: httpClient, configuration: configuration, logger: logger, authenticator: authenticator, metrics: metrics)
     }
 }

@@ -23,6 +23,7 @@ extension KafkaConsumer {
                 take(next, into: &batch, topicNames: &topicNames)
             }
             if !batch.isEmpty {
+                handle.context.heardFromCluster()
                 deliver(batch, rk)
                 // The reader holds the delivered batch, so keeping its capacity would copy a buffer of that
                 // capacity every round (512 messages' worth when reserved up front, however few came): the

@@ -18,6 +18,8 @@ final class KafkaConsumerCore: Sendable {
     private let room = DispatchSemaphore(value: 0)
     let stopRequested = Atomic<Bool>(false)
     let started = Atomic<Bool>(false)
+    /// Whether an assignment arrived and was not lost since (``KafkaConsumer/hasJoinedGroup``).
+    let joinedGroup = Atomic<Bool>(false)
     let logger: Logger
     let revokeTimeout: Duration
     let rebalanceHandler: @Sendable (KafkaRebalanceEvent) async -> Void
@@ -97,7 +99,10 @@ final class KafkaConsumerCore: Sendable {
         let cooperative = rd_kafka_rebalance_protocol(rk).map { String(cString: $0) } == "COOPERATIVE"
         switch err {
         case RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS:
-            logger.info("partitions assigned", metadata: ["partitions": "\(partitions)"])
+            // Debug: the rebalance handler's owner logs the event in its own words (the worker does, at info).
+            logger.debug("partitions assigned", metadata: ["partitions": "\(partitions)"])
+            joinedGroup.store(true, ordering: .relaxed)
+            RDKafkaCallbackContext.from(handle: rk)?.heardFromCluster()
             if cooperative {
                 if let error = rd_kafka_incremental_assign(rk, list) { logAndDestroy(error, "incremental assign") }
             } else {
@@ -116,7 +121,8 @@ final class KafkaConsumerCore: Sendable {
             runHandler(.assigned(partitions), timeout: revokeTimeout)
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(rk) != 0
-            logger.info("partitions revoked", metadata: ["partitions": "\(partitions)", "lost": "\(lost)"])
+            logger.debug("partitions revoked", metadata: ["partitions": "\(partitions)", "lost": .stringConvertible(lost)])
+            if lost { joinedGroup.store(false, ordering: .relaxed) }
             _ = state.withLock { $0.revoked(partitions) }
             revocations.add(1, ordering: .sequentiallyConsistent)
             let deadline = ContinuousClock.now.advanced(by: revokeTimeout)
@@ -128,6 +134,7 @@ final class KafkaConsumerCore: Sendable {
             }
         default:
             logger.error("rebalance error", metadata: ["error": "\(KafkaError.rdKafka(err, context: "rebalance"))"])
+            joinedGroup.store(false, ordering: .relaxed)
             _ = state.withLock { $0.revoked(partitions) }
             revocations.add(1, ordering: .sequentiallyConsistent)
             _ = rd_kafka_assign(rk, nil)
@@ -143,7 +150,7 @@ final class KafkaConsumerCore: Sendable {
             done.signal()
         }
         if done.wait(timeout: .after(timeout)) == .timedOut {
-            logger.warning("rebalance handler did not finish in time; going on", metadata: ["timeoutMs": "\(timeout.clampedMilliseconds)"])
+            logger.warning("rebalance handler did not finish in time; going on", metadata: ["timeoutMs": .stringConvertible(timeout.clampedMilliseconds)])
             task.cancel()
         }
     }

@@ -31,14 +31,14 @@ extension KafkaPartitionReader {
         of partitions: [KafkaTopicPartition],
         timeout: Duration
     ) async throws(KafkaError) -> [KafkaTopicPartition: Int64?] {
-        let found = try await listOffsets(partitions.map { ($0, timestampMs) }, timeout: timeout)
+        let found = try await handle.listOffsets(partitions.map { ($0, timestampMs) }, timeout: timeout)
         return found.mapValues { $0 >= 0 ? $0 : nil }
     }
 
     /// Each partition's end (its high watermark): the offset the next message written there gets.
     public func endOffsets(of partitions: [KafkaTopicPartition], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
         // offsets_for_times with the logical "latest" timestamp asks every leader once, in one call.
-        let found = try await listOffsets(partitions.map { ($0, Int64(RD_KAFKA_OFFSET_END)) }, timeout: timeout)
+        let found = try await handle.listOffsets(partitions.map { ($0, Int64(RD_KAFKA_OFFSET_END)) }, timeout: timeout)
         for (partition, offset) in found where offset < 0 {
             throw KafkaError(code: .offset, message: "the cluster reported no end offset for \(partition)")
         }
@@ -59,33 +59,6 @@ extension KafkaPartitionReader {
         if !unresolved.isEmpty {
             let ends = try await endOffsets(of: unresolved, timeout: timeout)
             result.merge(ends) { byTime, _ in byTime }
-        }
-        return result
-    }
-
-    private func listOffsets(
-        _ queries: [(KafkaTopicPartition, Int64)],
-        timeout: Duration
-    ) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
-        guard !queries.isEmpty else { return [:] }
-        let handle = self.handle
-        let timeoutMs = Int32(clamping: timeout.clampedMilliseconds)
-        let sendable = queries.map { (partition: $0.0, value: $0.1) }
-        let (err, entries) = await KafkaPollThread.call(name: "kafka-offsets-for-times") {
-            RDKafkaTopicPartitionList.withList(sendable.map { ($0.partition, Optional($0.value)) }) { list in
-                let err = rd_kafka_offsets_for_times(handle.pointer, list, timeoutMs)
-                return (err, RDKafkaTopicPartitionList.entries(list))
-            }
-        }
-        guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
-            throw KafkaError.rdKafka(err, context: "looking up offsets", defaultCode: .offset)
-        }
-        var result: [KafkaTopicPartition: Int64] = [:]
-        for entry in entries {
-            guard entry.error == RD_KAFKA_RESP_ERR_NO_ERROR else {
-                throw KafkaError.rdKafka(entry.error, context: "looking up offsets of \(entry.partition)", defaultCode: .offset)
-            }
-            result[entry.partition] = entry.offset
         }
         return result
     }

@@ -34,7 +34,7 @@ enum KafkaPollThread {
         if !finished {
             handle.context.logger.warning(
                 "the client did not close in time; leaving it to finish on its own thread",
-                metadata: ["thread": "\(name)", "timeoutMs": "\(thread.stopTimeout.clampedMilliseconds)"])
+                metadata: ["thread": "\(name)", "timeoutMs": .stringConvertible(thread.stopTimeout.clampedMilliseconds)])
             return false
         }
         if let fatal = handle.context.fatalError.withLock({ $0 }) { throw fatal }

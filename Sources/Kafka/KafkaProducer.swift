@@ -124,7 +124,7 @@ public final class KafkaProducer: Service, Sendable {
     /// reports are served by ``run()``, which goes on until its own shutdown.
     public func failPendingDeliveries() {
         guard !closed.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        logger.warning("failing undelivered messages", metadata: ["queued": "\(rd_kafka_outq_len(handle.pointer))"])
+        logger.warning("failing undelivered messages", metadata: ["queued": .stringConvertible(rd_kafka_outq_len(handle.pointer))])
         purge()
     }
 
@@ -147,7 +147,7 @@ public final class KafkaProducer: Service, Sendable {
         closed.store(true, ordering: .sequentiallyConsistent)
         let flushed = rd_kafka_flush(rk, Int32(clamping: configuration.flushTimeout.clampedMilliseconds))
         if flushed != RD_KAFKA_RESP_ERR_NO_ERROR {
-            logger.warning("flush timed out; failing undelivered messages", metadata: ["queued": "\(rd_kafka_outq_len(rk))"])
+            logger.warning("flush timed out; failing undelivered messages", metadata: ["queued": .stringConvertible(rd_kafka_outq_len(rk))])
             purge()
             // Purged messages get their (failed) delivery reports through the poll.
             let deadline = ContinuousClock.now + Self.purgeReportsTimeout

@@ -26,15 +26,15 @@ package final class OGCEngine: Sendable {
     /// what `authenticator` says for its URL.
     package init(
         httpClient: HTTPClient, configuration: OGCEngineConfiguration = OGCEngineConfiguration(), logger: Logger,
-        authenticator: any RequestAuthenticator = NoAuthentication()
+        authenticator: any RequestAuthenticator = NoAuthentication(), metrics: EngineMetrics = EngineMetrics()
     ) {
         self.authenticator = authenticator
         self.configuration = configuration
         self.transport = OGCTransport(
             client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
-            configuration: configuration, logger: logger)
-        self.services = ExpiringCache(ttl: configuration.metadataTTL)
-        self.queryables = ExpiringCache(ttl: configuration.metadataTTL)
+            configuration: configuration, logger: logger, metrics: metrics)
+        self.services = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
+        self.queryables = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
     }
 
     /// Drops cached metadata (for tests).
@@ -116,7 +116,10 @@ package final class OGCEngine: Sendable {
             let runner = CollectionQueryRunner(
                 transport: OGCSession(transport: transport, auth: auth), service: service, collection: collection, queryables: queryables, query: query,
                 budget: budget)
-            return ServiceLayerOutcome(url: collection.url, result: .success(try await runner.run()))
+            let result = try await EngineSpans.layer(collection.url, engine: "ogc", errorCode: Self.spanErrorCode) {
+                try await runner.run()
+            }
+            return ServiceLayerOutcome(url: collection.url, result: .success(result))
         } catch {
             return ServiceLayerOutcome(url: collection.url, result: .failure(failure(error, layer: collection.url)))
         }

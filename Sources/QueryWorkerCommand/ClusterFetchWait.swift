@@ -23,12 +23,17 @@ enum ClusterFetchWait {
         let clusterID = try? await KafkaClusterIdentity.clusterID(client: client, timeout: probeTimeout, logger: logger)
         let embedded = clusterID.map(EmbeddedKafkaCluster.isEmbedded(clusterID:)) ?? false
         let resolved = settings.resolvingFetchWait(clusterIsEmbedded: embedded)
-        logger.info(
-            "fetch wait chosen for the cluster",
-            metadata: [
-                "clusterId": "\(clusterID ?? "unknown")", "embeddedCluster": "\(embedded)",
-                "fetchWaitMaxMs": "\(resolved.fetchWaitMax.map { String($0.clampedMilliseconds) } ?? "librdkafka default")",
-            ])
+        if clusterID == nil {
+            // The worker goes on (librdkafka keeps trying and the worker warns while it waits), but the operator
+            // should know the first answer did not come.
+            logger.warning(
+                "the Kafka cluster did not answer within \(probeTimeout.clampedMilliseconds / 1000)s; assuming a real cluster",
+                metadata: ["bootstrapServers": .string(settings.bootstrapServers.joined(separator: ","))])
+        }
+        var fields: Logger.Metadata = ["clusterId": .string(clusterID ?? "unknown"), "embeddedCluster": .stringConvertible(embedded)]
+        // Absent: librdkafka's default.
+        if let wait = resolved.fetchWaitMax { fields["fetchWaitMaxMs"] = .stringConvertible(wait.clampedMilliseconds) }
+        logger.info("fetch wait chosen for the cluster", metadata: fields)
         return resolved
     }
 }

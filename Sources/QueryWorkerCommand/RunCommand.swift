@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import JSONLogging
 import Logging
+import Metrics
+import Prometheus
 import QueryWorker
+import WorkerOperations
 
 /// `query-worker run`: the worker, configured by flags, `QUERY_WORKER_*` variables and an optional JSON
 /// file, in that order of precedence; logs are JSON lines on standard output.
@@ -59,7 +62,20 @@ struct RunCommand: AsyncParsableCommand {
         for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
         logger.info("starting", metadata: credentials.startupMetadata(loaded.settings))
         let settings = await ClusterFetchWait.resolve(loaded.settings, logger: logger)
+        // Before the worker is made: its metrics are created with the factory in force then.
+        let registry = Self.bootstrapMetrics(settings.operations)
+        let otlp = try OTLPExport.start(settings, logger: logger)
         let assembly = try WorkerAssembly(settings: settings, credentials: credentials, logger: logger)
-        try await assembly.run(logger: logger)
+        let operations = OperationsServer(settings: settings.operations, assembly: assembly, registry: registry, logger: logger)
+        // The OTLP exporter first (it stops last and flushes everyone's spans), then the operations endpoint.
+        try await assembly.run(before: (otlp.map { [$0] } ?? []) + (operations.map { [$0] } ?? []), logger: logger)
+    }
+
+    /// With the operations endpoint on, metrics go to a Prometheus registry it exposes (bootstrapped once per
+    /// process); off, they stay swift-metrics' no-op and cost nothing.
+    private static func bootstrapMetrics(_ operations: WorkerSettings.Operations) -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        if operations.isEnabled { MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry)) }
+        return registry
     }
 }

@@ -33,6 +33,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.allowFreeWhere), help: .setting(.allowFreeWhere)) var allowFreeWhere: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
     @Option(name: .setting(.credentialsFile), help: .setting(.credentialsFile)) var credentialsFile: String?
+    @Option(name: .setting(.otlpEndpoint), help: .setting(.otlpEndpoint)) var otlpEndpoint: String?
     @Option(name: .setting(.readAheadMessages), help: .setting(.readAheadMessages)) var readAheadMessages: String?
     @Option(name: .setting(.readAheadBytes), help: .setting(.readAheadBytes)) var readAheadBytes: String?
     @Option(name: .setting(.producerQueueMessages), help: .setting(.producerQueueMessages)) var producerQueueMessages: String?
@@ -40,6 +41,9 @@ struct SettingFlags: ParsableArguments {
     // Latency (issue 14, items 3 and 6).
     @Option(name: .setting(.fetchWaitMax), help: .setting(.fetchWaitMax)) var fetchWaitMax: String?
     @Option(name: .setting(.httpLoopRunsRequests), help: .setting(.httpLoopRunsRequests)) var httpLoopRunsRequests: String?
+    // Operations (issue 15).
+    @Option(name: .setting(.opsPort), help: .setting(.opsPort)) var opsPort: String?
+    @Option(name: .setting(.opsAddress), help: .setting(.opsAddress)) var opsAddress: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -70,10 +74,11 @@ struct SettingFlags: ParsableArguments {
             (.revokeTimeout, revokeTimeout), (.shutdownTimeout, shutdownTimeout), (.requestTimeout, requestTimeout),
             (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
-            (.credentialsFile, credentialsFile),
+            (.credentialsFile, credentialsFile), (.otlpEndpoint, otlpEndpoint),
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
+            (.opsPort, opsPort), (.opsAddress, opsAddress),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -49,4 +49,33 @@ import Testing
         #expect(Set(values) == Set((0..<total).map { "m\($0)" }))
         #expect(values.count == total, "duplicates after the broker came back")
     }
+
+    /// The clients' connectivity follows the broker: "all brokers down" is recorded when it goes, and cleared
+    /// by the next sign of life (a delivery report, a fetched message, an answered probe) when it comes back.
+    /// Package API, read by the worker's `waiting for the Kafka cluster` warning and readiness.
+    @Test func connectivityFollowsTheBrokerDownAndUp() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("connectivity")
+        try cluster.createTopic(topic, partitions: 1)
+        let producer = try TestSupport.producer(cluster)
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
+        try await TestSupport.withRunning([consumer], producers: [producer]) {
+            try await TestSupport.sendAll(producer, [KafkaProducerMessage(topic: topic, key: "k", value: "before")])
+            _ = try await TestSupport.read(consumer, count: 1)
+            #expect(consumer.hasJoinedGroup)
+            #expect(producer.connectivity.isConnected && consumer.connectivity.isConnected)
+
+            try cluster.setBrokerDown(1)
+            try await eventually { !producer.connectivity.isConnected && !consumer.connectivity.isConnected }
+            #expect(producer.connectivity.lastError?.code == "_ALL_BROKERS_DOWN" || producer.connectivity.lastError?.code == "_TRANSPORT")
+            #expect(await producer.probeConnectivity(timeout: .milliseconds(500)) == false)
+
+            try cluster.setBrokerUp(1)
+            try await TestSupport.sendAll(producer, [KafkaProducerMessage(topic: topic, key: "k", value: "after")])
+            #expect(producer.connectivity.isConnected, "a delivery report clears it")
+            try await eventually { await consumer.probeConnectivity(timeout: .seconds(2)) }
+            #expect(consumer.connectivity.isConnected)
+            #expect(consumer.connectivity.allBrokersDownSince == nil)
+        }
+    }
 }

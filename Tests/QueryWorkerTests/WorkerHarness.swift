@@ -32,10 +32,11 @@ final class WorkerHarness: Sendable {
 
     /// A worker against a sample server with `faults`, secured by `security` (public when `nil`). `configure`
     /// adjusts the worker's settings; `prepare` too, once the server runs (a credentials file's scopes need its
-    /// port).
+    /// port). The worker logs through `logger` (critical only by default).
     init(
         faults: [FaultRule] = [], security: SampleSecurity? = nil, configure: (inout WorkerSettings) -> Void = { _ in },
-        prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in }
+        prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in },
+        logger workerLogger: Logger = WorkerHarness.logger
     ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
@@ -47,9 +48,9 @@ final class WorkerHarness: Sendable {
         configure(&settings)
         try prepare(&settings, server)
         self.settings = settings
-        let assembly = try WorkerAssembly(settings: settings, logger: Self.logger)
+        let assembly = try WorkerAssembly(settings: settings, logger: workerLogger)
         credentials = assembly.currentCredentials
-        group = assembly.serviceGroup(handlesSignals: false, logger: Self.logger)
+        group = assembly.serviceGroup(handlesSignals: false, logger: workerLogger)
         let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])
         producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: Self.logger)
         reader = try KafkaConsumer(

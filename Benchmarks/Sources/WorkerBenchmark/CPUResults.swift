@@ -60,7 +60,7 @@ struct CPUResults {
             (value.map { format($0, digits) } ?? "-").leftPadding(width)
         }
         let header = [
-            "query".padding(9), "side".padding(28), "requests/s".leftPadding(10), "worker CPU µs/req".leftPadding(17),
+            "query".padding(9), "side".padding(30), "requests/s".leftPadding(10), "worker CPU µs/req".leftPadding(17),
             "server CPU µs/req".leftPadding(17), "Kafka CPU µs/req".leftPadding(16),
         ]
         output(header.joined(separator: " | "))
@@ -68,7 +68,7 @@ struct CPUResults {
         for result in results {
             for side in Side.allCases where result.measured(side) {
                 output([
-                    result.kind.rawValue.padding(9), side.label.padding(28), cell(result.medianRate(side), 0, 10),
+                    result.kind.rawValue.padding(9), side.label.padding(30), cell(result.medianRate(side), 0, 10),
                     cell(result.medianCPU(side), 0, 17), cell(result.medianServer(side), 0, 17),
                     cell(result.medianKafka(side), 0, 16),
                 ].joined(separator: " | "))

@@ -16,12 +16,18 @@ final class ArcGISTransport: Sendable {
     let limiter: HostLimiter
     let configuration: ArcGISEngineConfiguration
     let logger: Logger
+    /// Where exchanges, retries and `Retry-After` waits are counted by host.
+    let metrics: EngineMetrics
 
-    init(client: HTTPClient, limiter: HostLimiter, configuration: ArcGISEngineConfiguration, logger: Logger) {
+    init(
+        client: HTTPClient, limiter: HostLimiter, configuration: ArcGISEngineConfiguration, logger: Logger,
+        metrics: EngineMetrics
+    ) {
         self.client = client
         self.limiter = limiter
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Fetches `endpoint` (a layer or service URL, or `…/query`) with `parameters` and decodes the body.
@@ -75,6 +81,7 @@ final class ArcGISTransport: Sendable {
                         "error.message": "\(auth.redactor.redact(error.message))", "delayMs": "\(delay.clampedMilliseconds)",
                     ])
                 counter?.countRetry()
+                metrics.host(origin).retried(delay: delay, retryAfter: error.retryAfter)
                 attempt += 1
                 try await Task.sleep(for: delay)
             }
@@ -115,7 +122,8 @@ final class ArcGISTransport: Sendable {
                     applied = try await Self.authentication(auth, for: endpoint, layer: layer)
                 }
                 let request = makeRequest(endpoint, parameters: parameters, applied: applied)
-                sent = SentRequest(response: try await client.execute(request), applied: applied, method: request.method)
+                sent = SentRequest(
+                    response: try await metrics.execute(request, on: client, origin: origin), applied: applied, method: request.method)
             }
             let response = sent.response
             if let started {

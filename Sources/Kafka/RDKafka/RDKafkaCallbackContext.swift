@@ -13,6 +13,11 @@ final class RDKafkaCallbackContext: Sendable {
     let rebalance: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
     /// The first fatal error librdkafka reported, if any.
     let fatalError = Mutex<KafkaError?>(nil)
+    /// What the error callback and the client's traffic say about the cluster (see ``KafkaConnectivity``).
+    private let connectivityState = Mutex(KafkaConnectivity())
+    /// Set while ``connectivityState`` says all brokers are down: the hot paths that clear it (every fetched
+    /// batch, every delivery report) check this flag, not the lock.
+    private let brokersDown = Atomic<Bool>(false)
 
     init(
         logger: Logger,
@@ -20,6 +25,33 @@ final class RDKafkaCallbackContext: Sendable {
     ) {
         self.logger = logger
         self.rebalance = rebalance
+    }
+
+    var connectivity: KafkaConnectivity { connectivityState.withLock { $0 } }
+
+    /// The client heard from the cluster: "all brokers down" no longer holds. Cheap when it did not hold.
+    func heardFromCluster() {
+        guard brokersDown.load(ordering: .relaxed) else { return }
+        connectivityState.withLock { $0.allBrokersDownSince = nil }
+        brokersDown.store(false, ordering: .relaxed)
+    }
+
+    /// Records an error from librdkafka's error callback; returns whether it changes what an operator should
+    /// know: the first "all brokers down" of an outage, or any error while the brokers are not known down.
+    /// Connection failures repeated during an outage are then not logged again at warning level (the worker's
+    /// periodic "waiting for the Kafka cluster" line carries the last one).
+    func recordError(code: String, message: String, allBrokersDown: Bool) -> Bool {
+        let now = ContinuousClock.now
+        return connectivityState.withLock { state in
+            let wasDown = state.allBrokersDownSince != nil
+            state.lastError = .init(code: code, message: message, at: now)
+            if allBrokersDown, !wasDown {
+                state.allBrokersDownSince = now
+                brokersDown.store(true, ordering: .relaxed)
+                return true
+            }
+            return !wasDown
+        }
     }
 
     static func from(_ opaque: UnsafeMutableRawPointer?) -> RDKafkaCallbackContext? {
@@ -40,10 +72,13 @@ enum RDKafkaCallbacks {
         guard let context = RDKafkaCallbackContext.from(handle: rk) else { return }
         let facilityText = facility.map { String(cString: $0) } ?? ""
         let text = buffer.map { String(cString: $0) } ?? ""
+        // A broker connection failure (facility FAIL) also reaches the error callback, structured and with a
+        // code: logged there, it is kept here for debugging only.
+        let level = facilityText == "FAIL" ? Logger.Level.debug : Logger.Level(syslogLevel: level)
         context.logger.log(
-            level: Logger.Level(syslogLevel: level),
+            level: level,
             "\(text)",
-            metadata: ["librdkafka.facility": "\(facilityText)"]
+            metadata: ["librdkafka.facility": .string(facilityText), "kafka.client": .string(RDKafkaHandle.name(rk))]
         )
     }
 
@@ -67,13 +102,18 @@ enum RDKafkaCallbacks {
             var fatal = KafkaError.rdKafka(underlying, context: "fatal error: \(text)", defaultCode: .fatal)
             fatal.isFatal = true
             context.fatalError.withLock { if $0 == nil { $0 = fatal } }
-            context.logger.critical("librdkafka fatal error", metadata: ["error": "\(fatal)"])
+            context.logger.critical(
+                "librdkafka fatal error", metadata: ["error": "\(fatal)", "kafka.client": .string(RDKafkaHandle.name(rk))])
             return
         }
-        // Broker-down and transport errors are retried by librdkafka itself: they are worth a log line only.
-        context.logger.warning(
+        // Broker-down and transport errors are retried by librdkafka itself: they are worth a log line only,
+        // and only the first of an outage at warning level.
+        let name = KafkaError.rdKafka(err, context: reasonText).rdKafkaName ?? ""
+        let news = context.recordError(code: name, message: reasonText, allBrokersDown: err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
+        context.logger.log(
+            level: news ? .warning : .debug,
             "librdkafka error",
-            metadata: ["error.code": "\(KafkaError.rdKafka(err, context: reasonText).rdKafkaName ?? "")", "error.message": "\(reasonText)"]
+            metadata: ["error.code": .string(name), "error.message": .string(reasonText), "kafka.client": .string(RDKafkaHandle.name(rk))]
         )
     }
 }

@@ -15,12 +15,18 @@ final class OGCTransport: Sendable {
     let limiter: HostLimiter
     let configuration: OGCEngineConfiguration
     let logger: Logger
+    /// Where exchanges, retries and `Retry-After` waits are counted by host.
+    let metrics: EngineMetrics
 
-    init(client: HTTPClient, limiter: HostLimiter, configuration: OGCEngineConfiguration, logger: Logger) {
+    init(
+        client: HTTPClient, limiter: HostLimiter, configuration: OGCEngineConfiguration, logger: Logger,
+        metrics: EngineMetrics
+    ) {
         self.client = client
         self.limiter = limiter
         self.configuration = configuration
         self.logger = logger
+        self.metrics = metrics
     }
 
     /// Fetches `url` and decodes the 2xx answer. Throws ``FeatureServiceError`` or `CancellationError`.
@@ -69,6 +75,7 @@ final class OGCTransport: Sendable {
                         "layer": "\(layer)", "attempt": "\(attempt + 1)", "error.code": "\(error.code)",
                         "error.message": "\(auth.redactor.redact(error.message))", "delayMs": "\(delay.clampedMilliseconds)",
                     ])
+                metrics.host(URIReference.origin(of: url) ?? url).retried(delay: delay, retryAfter: error.retryAfter)
                 attempt += 1
                 try await Task.sleep(for: delay)
             }
@@ -126,7 +133,7 @@ final class OGCTransport: Sendable {
         request.options.maxResponseSize = maxResponseSize
         let origin = URIReference.origin(of: url) ?? url
         do {
-            let response = try await limiter.withSlot(host: origin) { try await client.execute(request) }
+            let response = try await limiter.withSlot(host: origin) { try await metrics.execute(request, on: client, origin: origin) }
             if logger.logLevel <= .debug {
                 logger.debug(
                     "OGC API request",

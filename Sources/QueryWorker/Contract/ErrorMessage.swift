@@ -166,6 +166,9 @@ struct MessageSource: Sendable, Hashable {
     var offset: Int64
     /// The key bytes; `nil` when the message had none.
     var key: [UInt8]?
+    /// The message's trace (its span, its outcomes' trace and correlation headers); `nil` for sources not read
+    /// by the worker's message loop. Never written into the contract's JSON.
+    var trace: RequestTrace?
 
     init(topic: String, partition: Int32, offset: Int64, key: [UInt8]?) {
         self.topic = topic

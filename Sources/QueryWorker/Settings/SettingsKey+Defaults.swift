@@ -37,10 +37,12 @@ extension SettingsKey {
             allowFreeWhere.name: String(defaults.allowFreeWhere),
             logLevel.name: defaults.logLevel.rawValue,
             credentialsFile.name: "none (requests naming a credential are rejected: unknown_credential)",
+            otlpEndpoint.name: "none (no spans exported; trace context is still propagated)",
             httpLoopRunsRequests.name: String(defaults.httpLoopRunsRequests),
             fetchWaitMax.name: "none (500ms, librdkafka's; 2ms when the cluster is the embedded one)",
         ]
         return texts.merging(bufferDefaultTexts(defaults)) { first, _ in first }
+            .merging(operationsDefaultTexts(defaults)) { first, _ in first }
     }()
 
     /// `1MiB`, `512KiB`, or bytes: the largest binary unit that divides the size.

@@ -155,14 +155,18 @@ extension SettingsKey {
     package static let httpLoopRunsRequests = SettingsKey(
         "httpLoopRunsRequests", .bool,
         "Run requests on the HTTP client's loop thread (least CPU per request, one core); false: on every core.")
+    // Traces (issue 15, item 2).
+    package static let otlpEndpoint = SettingsKey(
+        "otlpEndpoint", .text,
+        "OTLP/HTTP collector to export spans to (http(s)://host:4318; /v1/traces is added); needs a build with --traits OTLP.")
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
-        fetchWaitMax, httpLoopRunsRequests,
-    ] + bufferKeys
+        fetchWaitMax, httpLoopRunsRequests, otlpEndpoint,
+    ] + bufferKeys + operationsKeys
 
     /// The key with this name, if it is a fixed one.
     package static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }

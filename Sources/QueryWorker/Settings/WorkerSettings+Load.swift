@@ -83,10 +83,12 @@ struct SettingsResolver {
         if let found = try find(.httpLoopRunsRequests) { settings.httpLoopRunsRequests = try found.bool() }
         if let found = try find(.logLevel) { settings.logLevel = try found.logLevel() }
         if let found = try find(.credentialsFile) { settings.credentialsFile = try SettingsValidation.readableFile(found) }
+        if let found = try find(.otlpEndpoint) { settings.otlpEndpoint = try SettingsValidation.otlpEndpoint(found) }
         let includeBuiltIns = try find(.includeBuiltInQueries)?.bool() ?? true
         settings.namedQueries = try mergedNamedQueries(includeBuiltIns: includeBuiltIns)
         settings.kafkaProperties = try mergedKafkaProperties()
         try resolveFetchWait(&settings)
+        try resolveOperations(&settings)
         try checkMessageSize(settings)
         try SettingsValidation.topicsDiffer(settings.topics, origins: origins)
         return settings

@@ -1,4 +1,5 @@
 import CurlHTTP
+import EngineExecution
 package import Logging
 package import QueryLanguage
 
@@ -65,10 +66,13 @@ extension WorkerSettings {
             "logLevel": .string(logLevel.rawValue),
             "httpLoopRunsRequests": .stringConvertible(httpLoopRunsRequests),
             "credentialsFile": .string(credentialsFile ?? "none"),
+            "otlpEndpoint": .string(otlpEndpoint.map(TracedURL.withoutQuery) ?? "none"),
             "readAheadMessages": .stringConvertible(buffers.readAheadMessages),
             "readAheadBytes": .stringConvertible(buffers.readAheadBytes),
             "producerQueueMessages": .stringConvertible(buffers.producerQueueMessages),
             "producerQueueBytes": .stringConvertible(buffers.producerQueueBytes),
+            "opsPort": .stringConvertible(operations.port),
+            "opsAddress": .string(operations.address),
         ]
     }
 }

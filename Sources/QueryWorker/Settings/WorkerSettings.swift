@@ -24,6 +24,8 @@ package struct WorkerSettings: Sendable, Hashable {
     package var timeouts = Timeouts()
     /// What the worker holds of messages on their way in and out (see ``Buffers``).
     package var buffers = Buffers()
+    /// The operations endpoint (see ``Operations``): off unless a port is set.
+    package var operations = Operations()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
     package var summaryInterval: Duration = .seconds(30)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the
@@ -42,6 +44,8 @@ package struct WorkerSettings: Sendable, Hashable {
     /// The operator's credentials file (see `CredentialsFile`); `nil` for a worker without credentials, which
     /// queries public services only. Read and checked at start, then watched (``CredentialsReloader``).
     package var credentialsFile: String?
+    /// The OTLP/HTTP endpoint spans are exported to, with its path (`…/v1/traces`); `nil`: none.
+    package var otlpEndpoint: String?
     /// How long the consumer's idle fetch waits for data (`fetch.wait.max.ms`); `nil` until resolved at start
     /// (``resolvingFetchWait(clusterIsEmbedded:)``). See ``consumerKafkaProperties``.
     package var fetchWaitMax: Duration?

@@ -42,7 +42,7 @@ struct OutcomePublisher: Sendable {
         case .error(let error):
             messages = [error.producerMessage(topic: settings.topics.errors)]
         }
-        return messages
+        return source.trace?.stamp(messages) ?? messages
     }
 
     /// The `failed` outcome standing in for a result that cannot be sent: `error` says why (too large to split,

@@ -23,14 +23,16 @@ final class QueryWorkerService: Service, Sendable {
     /// hop but the consumer's hand-over and the HTTP exchange's own, which the loop serves between turns.
     init(
         settings: WorkerSettings, engine: any FeatureServiceEngine, credentials: CredentialNames, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, logger: Logger
+        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
     ) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits, credentials: credentials)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
-        let core = WorkerCore(settings: settings, decoder: decoder, executor: executor, producer: producer, taskExecutor: taskExecutor, logger: logger)
+        let core = WorkerCore(
+            settings: settings, decoder: decoder, executor: executor, producer: producer, taskExecutor: taskExecutor,
+            metrics: metrics, logger: logger)
         let configuration = settings.consumerConfiguration(closeTimeout: ShutdownBudget.consumerClose)
         // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
         // alive forever.
@@ -46,15 +48,24 @@ final class QueryWorkerService: Service, Sendable {
         await withTaskExecutorPreference(core.taskExecutor) {
             await runMessageLoop()
         }
+        core.enter(.stopped)
         core.logger.info("worker stopped")
     }
 
     private func runMessageLoop() async {
         let core = self.core
+        let consumer = self.consumer
         let messages = consumer.messages
+        core.enter(.running)
         await withDiscardingTaskGroup { group in
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
+            group.addTask { await core.connectivityLoop() }
+            group.addTask {
+                await core.lagMonitor.run(consumer) { lag in
+                    core.metrics.recordPartitions(lag.mapValues { (committed: $0.committed, lag: $0.lag) })
+                }
+            }
             do {
                 // Ends on graceful shutdown without a hop through a second task per message (see
                 // KafkaConsumerMessages.endingOnGracefulShutdown()).
@@ -70,6 +81,7 @@ final class QueryWorkerService: Service, Sendable {
                 core.logger.error("reading requests failed", metadata: ["error": "\(error)"])
             }
             core.stopIntake()
+            core.enter(.draining)
             await core.drain(in: &group)
             group.cancelAll()
         }

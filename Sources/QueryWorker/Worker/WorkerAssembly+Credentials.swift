@@ -21,7 +21,7 @@ extension WorkerAssembly {
 
     static func credentialsWiring(
         _ credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(), httpClient: HTTPClient,
-        logger: Logger
+        metrics: TokenMetrics = TokenMetrics(), logger: Logger
     ) -> CredentialsWiring {
         guard credentials.path != nil else {
             return CredentialsWiring(authenticator: NoAuthentication(), names: .noCredentialsFile, current: nil)
@@ -29,20 +29,31 @@ extension WorkerAssembly {
         // Token calls go through the worker's HTTP client, so the host policy holds for token services too, with
         // the server trust and client certificate the credentials give their URLs.
         let authenticator = CredentialAuthenticator.arcGIS(
-            store: credentials.store, resolver: credentials.resolver, client: httpClient, policy: tokenPolicy, logger: logger)
+            store: credentials.store, resolver: credentials.resolver, client: httpClient, policy: tokenPolicy, logger: logger,
+            metrics: metrics)
         return CredentialsWiring(authenticator: authenticator, names: .current(authenticator), current: authenticator)
     }
 
     /// Every protocol's engine, authenticating through `authenticator`.
     static func engines(
-        settings: WorkerSettings, httpClient: HTTPClient, authenticator: any RequestAuthenticator, logger: Logger
+        settings: WorkerSettings, httpClient: HTTPClient, authenticator: any RequestAuthenticator,
+        metrics: EngineMetrics = EngineMetrics(), logger: Logger
     ) -> FeatureServiceRouter {
         StandardEngines.router(
             httpClient: httpClient,
             limits: StandardEngines.Limits(
                 maxRequestsPerHost: settings.limits.maxRequestsPerHost, requestTimeout: settings.timeouts.http,
                 maxLayersPerRequest: settings.limits.maxLayers),
-            logger: logger, authenticator: authenticator)
+            logger: engineLogger(logger), authenticator: authenticator, metrics: metrics)
+    }
+
+    /// The engines' logger: the worker's, with the run's `run`, `requestId` and `taskId` on every line
+    /// (``RequestLogContext``). Only the engines': see there why not the whole process's.
+    static func engineLogger(_ logger: Logger) -> Logger {
+        var engineLogger = logger
+        let existing = engineLogger.handler.metadataProvider
+        engineLogger.handler.metadataProvider = existing.map { .multiplex([$0, RequestLogContext.provider]) } ?? RequestLogContext.provider
+        return engineLogger
     }
 }
 

@@ -1,3 +1,4 @@
+import Authentication
 package import Credentials
 package import CurlHTTP
 import EngineExecution
@@ -5,6 +6,7 @@ import FeatureService
 import FeatureServiceEngines
 import Kafka
 package import Logging
+package import Metrics
 package import ServiceLifecycle
 
 /// The worker's parts, made from its settings: HTTP client, feature-service engines, producer, consumer and the
@@ -26,23 +28,33 @@ package final class WorkerAssembly: Sendable {
 
     /// A worker with the credentials of ``WorkerSettings/credentialsFile`` (read and checked here: a bad file
     /// throws `CredentialsConfigurationError`).
-    package convenience init(settings: WorkerSettings, logger: Logger) throws {
-        try self.init(settings: settings, credentials: try WorkerCredentials.load(settings: settings), logger: logger)
+    package convenience init(
+        settings: WorkerSettings, metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
+    ) throws {
+        try self.init(
+            settings: settings, credentials: try WorkerCredentials.load(settings: settings), metricsFactory: metricsFactory,
+            logger: logger)
     }
 
     /// A worker with `credentials` already loaded (the executable loads them first, to echo them at start).
-    /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window.
+    /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window. Every
+    /// metric is made through `metricsFactory`, read when the assembly is made: the executable bootstraps its
+    /// Prometheus factory before, and tests pass `TestMetrics`.
     package init(
         settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(),
-        logger: Logger
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
     ) throws {
         self.settings = settings
         self.logger = logger
         // Before the HTTP client, hence libcurl, starts a thread: GSS-API reads it from the environment.
         credentials.kerberos?.install()
         httpClient = try HTTPClient(configuration: try settings.httpClientConfiguration(), logger: logger)
-        let wiring = Self.credentialsWiring(credentials, tokenPolicy: tokenPolicy, httpClient: httpClient, logger: logger)
-        engine = Self.engines(settings: settings, httpClient: httpClient, authenticator: wiring.authenticator, logger: logger)
+        let wiring = Self.credentialsWiring(
+            credentials, tokenPolicy: tokenPolicy, httpClient: httpClient, metrics: TokenMetrics(factory: metricsFactory),
+            logger: logger)
+        engine = Self.engines(
+            settings: settings, httpClient: httpClient, authenticator: wiring.authenticator,
+            metrics: EngineMetrics(factory: metricsFactory), logger: logger)
         currentCredentials = wiring.current
         credentialsReloader = wiring.current.flatMap {
             CredentialsReloader(credentials: credentials, target: $0, logger: logger)
@@ -51,31 +63,33 @@ package final class WorkerAssembly: Sendable {
             configuration: settings.producerConfiguration(flushTimeout: ShutdownBudget.producerFlush), logger: logger)
         worker = try QueryWorkerService(
             settings: settings, engine: engine, credentials: wiring.names, producer: producer,
-            taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil, logger: logger)
+            taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil,
+            metrics: WorkerMetrics(factory: metricsFactory), logger: logger)
     }
 
     /// The bounds of this worker's graceful shutdown (see ``ShutdownBudget``).
     var shutdownBudget: ShutdownBudget { ShutdownBudget(shutdownTimeout: settings.timeouts.shutdown) }
 
-    /// The credentials reloader (if any), then producer, worker last: on graceful shutdown the worker drains,
+    /// `leading` (the operations endpoint), the credentials reloader (if any), then producer, worker last: on graceful shutdown the worker drains,
     /// then the consumer commits and leaves the group, then the producer flushes. The worker's part is bounded (``ShutdownBudget/worker``):
     /// past it, the producer fails what it has not delivered, which releases publications waiting for
     /// delivery reports from an unreachable cluster, and the worker is cancelled.
-    var services: [any Service] {
+    func services(before leading: [any Service] = []) -> [any Service] {
         let producer = self.producer
         let worker = ShutdownDeadline(
             service: self.worker, budget: shutdownBudget.worker, logger: logger,
             onOverrun: { producer.failPendingDeliveries() })
         let reloader: [any Service] = credentialsReloader.map { [$0] } ?? []
-        return reloader + [producer, self.worker.consumer, worker]
+        return leading + reloader + [producer, self.worker.consumer, worker]
     }
 
     /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only
     /// when told to (tests running several workers in one process). Either way a graceful shutdown that
-    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation.
-    package func serviceGroup(handlesSignals: Bool = true, logger: Logger) -> ServiceGroup {
+    /// overruns ``ShutdownBudget/graceful`` is escalated to cancellation. `leading` services (the operations
+    /// endpoint) come first, so they stop last: `/health` and `/metrics` answer while the worker drains.
+    package func serviceGroup(handlesSignals: Bool = true, before leading: [any Service] = [], logger: Logger) -> ServiceGroup {
         var configuration = ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
+            services: services(before: leading).map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) }, logger: logger)
         if handlesSignals { configuration.gracefulShutdownSignals = [.sigterm, .sigint] }
         configuration.maximumGracefulShutdownDuration = shutdownBudget.graceful
         return ServiceGroup(configuration: configuration)
@@ -86,8 +100,8 @@ package final class WorkerAssembly: Sendable {
     /// The first signal starts a graceful shutdown, and the process exits when ``ShutdownBudget/total`` has
     /// passed even if something is still stuck (a librdkafka call on its own thread); a second signal exits
     /// at once (see ``ShutdownSignals``). For the executable: it takes over SIGTERM and SIGINT for the process.
-    package func run(logger: Logger) async throws {
-        let group = serviceGroup(handlesSignals: false, logger: logger)
+    package func run(before leading: [any Service] = [], logger: Logger) async throws {
+        let group = serviceGroup(handlesSignals: false, before: leading, logger: logger)
         let signals = ShutdownSignals(bound: shutdownBudget.total, logger: logger)
         let first = signals.first
         do {

@@ -28,8 +28,10 @@ extension WorkerCore {
                 delivered(outgoing)
                 return
             }
+            metrics.deliveryFailed(failure.code)
             switch afterFailure(failure, of: outgoing) {
             case .sendAgain:
+                metrics.outcomeResent()
                 continue
             case .giveUp:
                 return
@@ -39,6 +41,7 @@ extension WorkerCore {
                     return
                 }
                 outgoing.backoff = min(outgoing.backoff * 2, .seconds(30))
+                metrics.outcomeResent()
             }
         }
     }
@@ -72,7 +75,11 @@ extension WorkerCore {
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
+        metrics.delivered(outgoing.message)
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
+        summaryCounts.delivered(outgoing.message)
+        activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
+        outgoing.source.trace?.delivered(outgoing.message)
         apply(transition { $0.delivered(outgoing.position) })
     }
 
@@ -81,10 +88,11 @@ extension WorkerCore {
     @inline(never)
     private func afterFailure(_ failure: KafkaError, of outgoing: OutgoingAnswer) -> FailureStep {
         let (position, source, backoff) = (outgoing.position, outgoing.source, outgoing.backoff)
-        var fields: Logger.Metadata = [
-            "error.code": "\(failure.code)", "error": "\(failure.message)", "partition": "\(source.partition)",
-            "offset": "\(source.offset)",
-        ]
+        var fields = outgoing.message.logIdentifiers
+        fields["error.code"] = .string(failure.code.description)
+        fields["error"] = .string(failure.message)
+        fields["partition"] = .int(source.partition)
+        fields["offset"] = .int(source.offset)
         if case .result(let result) = outgoing.message, failure.code == .messageTooLarge {
             logger.error("the cluster refused a result as too large; answering failed", metadata: fields)
             let error = ContractError(.resultTooLarge, "the result was refused by the Kafka cluster as too large: \(failure.message)")
@@ -93,7 +101,7 @@ extension WorkerCore {
         }
         let retryable = failure.code != .shutdown && !Task.isCancelled
         guard retry(position, retryable: retryable, outgoing.message, source: source, failure: failure) else { return .giveUp }
-        fields["retryIn"] = "\(backoff)"
+        fields["retryInMs"] = .int(backoff.clampedMilliseconds)
         logger.error("publishing an outcome failed; sending it again", metadata: fields)
         return .retryAfterBackoff
     }
@@ -115,6 +123,7 @@ extension WorkerCore {
             return true
         case .giveUp(let action):
             events.abandoned(message, source: source, failure: failure)
+            source.trace?.abandoned(failure)
             apply(action)
             return false
         }
@@ -135,5 +144,21 @@ final class OutgoingAnswer {
         self.position = position
         self.source = source
         self.message = message
+    }
+}
+
+extension OutcomeMessage {
+    /// The request's ids for a log line about its outcome (delivery retries).
+    var logIdentifiers: Logger.Metadata {
+        var fields = Logger.Metadata(minimumCapacity: 6)
+        switch self {
+        case .result(let result):
+            fields["requestId"] = .string(result.requestId)
+            fields["taskId"] = .string(result.taskId)
+        case .error(let error):
+            if let requestId = error.requestId { fields["requestId"] = .string(requestId) }
+            if let taskId = error.taskId { fields["taskId"] = .string(taskId) }
+        }
+        return fields
     }
 }

@@ -47,7 +47,8 @@ extension WorkerCore {
 
     private func pausePartitionsIfStillHeld() {
         guard state.withLock({ $0.pausePartitionsIfStillHeld() }), let consumer = consumer.withLock({ $0 }) else { return }
-        logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": "\(settings.limits.maxInFlight)"])
+        logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": .int(settings.limits.maxInFlight)])
         consumer.pauseAll()
+        metrics.intakePaused(true)
     }
 }

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Kafka
 import Logging
 
@@ -7,7 +8,7 @@ extension WorkerCore {
     /// (or given up on) and its offset stored, or after ``ShutdownBudget/answers``: the drain keeps within
     /// the worker's part of the shutdown budget by itself (``ShutdownDeadline`` enforces it from outside too).
     func drain(in group: inout DiscardingTaskGroup) async {
-        logger.info("draining", metadata: ["inFlight": "\(state.withLock { $0.inFlight })"])
+        logger.info("draining", metadata: ["inFlight": .int(state.withLock { $0.inFlight })])
         await waitUntil(.noRuns, deadline: .now + settings.timeouts.shutdown)
         perform(transition { $0.shutDown() }, in: &group)
         await waitUntil(.idle, deadline: .now + ShutdownBudget.answers)
@@ -16,6 +17,8 @@ extension WorkerCore {
     /// Rebalance: before revoked partitions go, their requests finish or are cancelled within the revoke
     /// timeout, with outcomes published and offsets stored, so the next owner neither loses nor repeats them.
     func rebalance(_ event: KafkaRebalanceEvent) async {
+        metrics.rebalanced(event)
+        defer { state.withLock { metrics.observe($0) } }
         switch event {
         case .assigned(let partitions):
             state.withLock { $0.assign(partitions) }
@@ -30,7 +33,7 @@ extension WorkerCore {
             let (cancelled, action) = transition { $0.revoke(revoked) }
             await perform(action)
             apply(transition { $0.forget(partitions, lost: false) })
-            logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": "\(cancelled)"])
+            logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": .int(cancelled)])
         case .lost(let partitions):
             // Another member owns them now: stop their work without answers; the new owner answers. Their
             // messages leave the in-flight count: a worker paused by them resumes.
@@ -65,36 +68,60 @@ extension WorkerCore {
         }
     }
 
-    /// Logs throughput, in-flight requests and per-partition progress every `summaryInterval`.
+    /// Logs throughput, errors, in-flight requests, the Kafka state and per-partition progress and lag every
+    /// `summaryInterval`, numbers as JSON numbers. The lag is the ``PartitionLagMonitor``'s last figures: the
+    /// line never waits for the cluster.
     func summaryLoop() async {
         guard settings.summaryInterval > .zero else { return }
-        var last = state.withLock { $0.answeredCount }
+        var last = (answered: state.withLock { $0.answeredCount }, errors: summaryCounts.errorCount)
         while !Task.isCancelled {
             do { try await Task.sleep(for: settings.summaryInterval) } catch { return }
-            let (answered, inFlight, runs, partitions) = state.withLock { state in
-                (state.answeredCount, state.inFlight, state.registry.runCount, state.offsets.summary)
-            }
-            let seconds = Double(settings.summaryInterval.components.seconds)
-            var lag: Logger.Metadata = [:]
-            if let consumer = consumer.withLock({ $0 }) {
-                for (partition, behind) in consumer.lag(for: Array(consumer.assignment)) { lag["\(partition)"] = "\(behind)" }
-            }
-            logger.info("summary", metadata: [
-                "answeredPerSecond": "\(Double(answered - last) / max(seconds, 1))", "inFlight": "\(inFlight)",
-                "runs": "\(runs)", "partitions": .dictionary(partitions), "lag": .dictionary(lag),
-            ])
-            last = answered
+            let now = (answered: state.withLock { $0.answeredCount }, errors: summaryCounts.errorCount)
+            logger.info("summary", metadata: summary(answered: now.answered - last.answered, errors: now.errors - last.errors))
+            last = now
         }
     }
-}
 
-extension AssignmentOffsetTracker {
-    /// Per partition: messages in flight and the next offset to commit, for the summary log.
-    var summary: Logger.Metadata {
-        var result: Logger.Metadata = [:]
-        for (partition, tracker) in partitions {
-            result["\(partition)"] = "inFlight=\(tracker.inFlight) committable=\(tracker.committableOffset.map(String.init) ?? "-")"
+    /// The summary line's fields for an interval in which `answered` outcomes went out, `errors` of them errors.
+    func summary(answered: Int, errors: Int) -> Logger.Metadata {
+        let nowMs = WallClock.nowMilliseconds()
+        let (inFlight, runs, paused, oldestAgeMs, trackers) = state.withLock { state in
+            (state.inFlight, state.registry.runCount, state.gate.isPaused, state.oldestAgeMs(nowMs: nowMs), state.offsets.partitions)
         }
-        return result
+        let consumer = consumer.withLock { $0 }
+        let lag = lagMonitor.snapshot
+        let seconds = max(Double(settings.summaryInterval.components.seconds), 1)
+        var partitions: Logger.Metadata = [:]
+        for (partition, tracker) in trackers {
+            partitions["\(partition)"] = .dictionary(Self.partitionSummary(tracker, lag.lag[partition]))
+        }
+        var fields: Logger.Metadata = [
+            "answeredPerSecond": .rounded(Double(answered) / seconds),
+            "errorRate": .rounded(answered > 0 ? Double(errors) / Double(answered) : 0, places: 3),
+            "requestsInFlight": .int(inFlight), "runsInFlight": .int(runs), "intakePaused": .stringConvertible(paused),
+            "oldestAgeMs": .int(oldestAgeMs), "assignedPartitions": .int(trackers.count),
+            "partitions": .dictionary(partitions),
+            "kafka": .string(kafkaState(consumer).rawValue),
+        ]
+        if let consumer { fields["bufferedMessages"] = .int(consumer.bufferedCount) }
+        if !lag.lag.isEmpty { fields["consumerLag"] = .int(lag.lag.values.reduce(0) { $0 + $1.lag }) }
+        if let error = lag.lastError {
+            fields["lagError"] = .string(error.message)
+            if let refreshedAt = lag.refreshedAt { fields["lagAgeMs"] = .int((ContinuousClock.now - refreshedAt).clampedMilliseconds) }
+        }
+        return fields
+    }
+
+    /// One partition's figures: requests in flight, the offset stored for the next commit, and the lag
+    /// against the committed offset (absent until the first lag refresh answers).
+    static func partitionSummary(_ tracker: PartitionOffsetTracker, _ lag: PartitionLag?) -> Logger.Metadata {
+        var fields: Logger.Metadata = ["requestsInFlight": .int(tracker.inFlight)]
+        if let stored = tracker.committableOffset { fields["storedOffset"] = .int(stored) }
+        guard let lag else { return fields }
+        if let committed = lag.committed { fields["committedOffset"] = .int(committed) }
+        fields["endOffset"] = .int(lag.end)
+        fields["consumerLag"] = .int(lag.lag)
+        if let readAhead = lag.readAhead { fields["readAhead"] = .int(readAhead) }
+        return fields
     }
 }

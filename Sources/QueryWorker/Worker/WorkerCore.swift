@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureQuerySupport
 import Kafka
 import Logging
@@ -19,27 +20,43 @@ final class WorkerCore: Sendable {
     let executor: RequestExecutor
     let publisher: OutcomePublisher
     let events: WorkerEvents
+    let tracing: WorkerTracing
     let logger: Logger
+    let metrics: WorkerMetrics
     let state: Mutex<RequestLifecycle>
     /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
     let consumer = Mutex<KafkaConsumer?>(nil)
     /// Where runs and the message loop run: the HTTP client's loop thread in production (see
     /// ``QueryWorkerService/run()``); `nil`, the global pool.
     let taskExecutor: (any TaskExecutor)?
+    /// The consumer's lag against the committed offsets, for the summary line, metrics and status page.
+    let lagMonitor: PartitionLagMonitor
+    /// Counts the summary line reports per interval (answered with an error).
+    let summaryCounts = SummaryCounts()
+    /// How often the worker says it still waits for the cluster (see ``connectivityLoop()``); tests shorten it
+    /// before the worker runs.
+    let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
+    /// What was answered lately, for the status page (``status(nowMs:)``).
+    let activity = RecentActivity()
+    /// The message loop's phase, for `/health/live` (``enter(_:)``).
+    let phase = Mutex(WorkerStatus.Phase.starting)
 
     init(
         settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, logger: Logger
+        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
     ) {
         self.settings = settings
+        self.metrics = metrics
         self.taskExecutor = taskExecutor
         self.decoder = decoder
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
         self.events = WorkerEvents(logger: logger)
+        self.tracing = WorkerTracing(groupID: settings.groupID, logger: logger)
         self.logger = logger
+        self.lagMonitor = PartitionLagMonitor(interval: Self.lagInterval(summaryInterval: settings.summaryInterval))
         self.state = Mutex(RequestLifecycle(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
     }
 
@@ -49,15 +66,17 @@ final class WorkerCore: Sendable {
     func handle(_ message: KafkaConsumerMessage, in group: inout DiscardingTaskGroup) {
         let position = MessagePosition(message.topicPartition, offset: message.offset)
         let now = WallClock.nowMilliseconds()
-        let source = MessageSource(message)
+        let trace = tracing.begin(message)
+        let source = MessageSource(message, trace: trace)
         let arrival = classify(message, source: source, nowMs: now)
         let (receipt, action) = transition { $0.receive(arrival, at: position, nowMs: now) }
+        metrics.received(receipt)
         switch (arrival, receipt) {
         case (_, .ignored), (.rejected, _):
             break
         case (.cancel(let taskId), _):
             let runs = if case .cancel(let runs) = receipt { runs } else { 0 }
-            logger.info("cancel", metadata: ["taskId": "\(taskId)", "runs": "\(runs)"])
+            logger.info("cancel", metadata: ["taskId": "\(taskId)", "runs": .int(runs)])
         case (.query(let request, _), _):
             let pending = PendingRequest(request: request, source: source, position: position)
             events.received(pending)
@@ -67,7 +86,8 @@ final class WorkerCore: Sendable {
             case .ignored, .rejected, .cancel, .duplicate, .answeredWithoutRun: break
             }
         }
-        perform(action, in: &group)
+        trace.received(arrival, receipt)
+        trace.withContext { perform(action, in: &group) }
     }
 
     /// Decodes the message and applies the host policy: what the machine needs to know of it.
@@ -102,7 +122,10 @@ final class WorkerCore: Sendable {
         _ event: (inout RequestLifecycle) -> (Result, RequestLifecycle.Action)
     ) -> (Result, RequestLifecycle.Action) {
         storeOrder.withLock { _ in
-            let (result, action) = state.withLock { event(&$0) }
+            let (result, action) = state.withLock { lifecycle in
+                defer { metrics.observe(lifecycle) }
+                return event(&lifecycle)
+            }
             if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
                 do { try consumer.storeOffsets(action.store) } catch {
                     logger.warning("storing offsets failed", metadata: ["error": "\(error)"])
@@ -157,8 +180,9 @@ final class WorkerCore: Sendable {
         for task in action.cancel { task.cancel() }
         action.resumeLoop?.resume()
         if action.resumePartitions, let consumer = consumer.withLock({ $0 }) {
-            logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": "\(settings.limits.lowMark)"])
+            logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": .int(settings.limits.lowMark)])
             consumer.resumeAll()
+            metrics.intakePaused(false)
         }
         for waiter in action.resumeWaiters { waiter.resume() }
     }
@@ -178,7 +202,7 @@ final class WorkerCore: Sendable {
 
     private func execute(_ start: RequestLifecycle.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
-        let outcome = await executor.execute(start.request)
+        let outcome = await RequestLogContext.$current.withValue(start.logIdentity) { await executor.execute(start.request) }
         await deliver(finish(start.run, outcome))
     }
 

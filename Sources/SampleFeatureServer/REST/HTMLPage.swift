@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 /// The HTML the server sends: `f=html` pages, the 404 page for paths outside `/arcgis/rest`, and the
 /// sign-in page a misconfigured proxy returns in place of JSON.
 enum HTMLPage {
@@ -23,18 +24,5 @@ enum HTMLPage {
 
         """
 
-    static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "&": result += "&amp;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    static func escape(_ text: String) -> String { HTMLEscaping.escaped(text) }
 }

@@ -1,0 +1,146 @@
+/// One metric the worker exposes: its full name, its Prometheus type, its labels in the order every series
+/// is created with, and its `# HELP` text.
+///
+/// Plain data, in the shared leaf module, so that the code that creates metrics (EngineExecution,
+/// Authentication, QueryWorker), the code that exposes them (the ops endpoint inserts the HELP lines) and the
+/// generated `docs/operations.md` all read one list: a metric is named in exactly one place.
+package struct MetricDescription: Sendable, Hashable, CustomStringConvertible {
+    /// The metric's Prometheus type, and which swift-metrics type makes it.
+    package enum Kind: String, Sendable, Hashable {
+        /// `Counter` (or `FloatingPointCounter` for a counter of seconds).
+        case counter
+        /// `Gauge`.
+        case gauge
+        /// `Metrics.Timer`: a histogram of durations in seconds.
+        case histogram
+    }
+
+    /// The full name (`query_worker_…`), as Prometheus shows it.
+    package let name: String
+    package let kind: Kind
+    /// The label names, in the order every series of this metric is made with (Prometheus treats two orders
+    /// as two series).
+    package let labels: [String]
+    /// One sentence for `# HELP`: what is counted, and when.
+    package let help: String
+
+    package init(_ name: String, _ kind: Kind, labels: [String] = [], help: String) {
+        self.name = MetricCatalog.prefix + name
+        self.kind = kind
+        self.labels = labels
+        self.help = help
+    }
+
+    package var description: String {
+        labels.isEmpty ? "\(name) (\(kind))" : "\(name){\(labels.joined(separator: ","))} (\(kind))"
+    }
+}
+
+/// Every metric the worker exposes (issue 15's vocabulary: log lines and alerts use the same words).
+///
+/// Labels are bounded by construction: never a request id, task id, URL or path. `host` is a service's host
+/// (and port), `credential` a credential's configured name, `code` a contract or Kafka error code.
+package enum MetricCatalog {
+    package static let prefix = "query_worker_"
+
+    // MARK: Requests
+
+    package static let requestsReceived = MetricDescription(
+        "requests_received_total", .counter,
+        help: "Request-topic messages read by the worker (queries, cancel messages and unreadable messages).")
+    package static let outcomes = MetricDescription(
+        "outcomes_total", .counter, labels: ["status", "code"],
+        help: "Outcomes delivered to the outcome topics, by status and error code (code \"none\" for results).")
+    package static let requestDuration = MetricDescription(
+        "request_duration_seconds", .histogram, labels: ["status"],
+        help: "Time from a request's receipt to its outcome's delivery, by outcome status.")
+    package static let supersessions = MetricDescription(
+        "supersessions_total", .counter,
+        help: "Requests answered superseded because a newer request for the same task arrived.")
+    package static let shares = MetricDescription(
+        "shares_total", .counter,
+        help: "Requests that joined a run already executing the same work for their task instead of starting one.")
+    package static let requestsInFlight = MetricDescription(
+        "requests_in_flight", .gauge,
+        help: "Request-topic messages received whose outcome is not yet delivered (their offsets are held).")
+    package static let runsInFlight = MetricDescription(
+        "runs_in_flight", .gauge, help: "Engine runs executing (one run may serve several requests).")
+    package static let intakePaused = MetricDescription(
+        "intake_paused", .gauge,
+        help: "1 while the in-flight bound (maxInFlight) has paused the request partitions, else 0.")
+
+    // MARK: Kafka
+
+    package static let consumerLag = MetricDescription(
+        "consumer_lag", .gauge, labels: ["topic", "partition"],
+        help: "Messages of an assigned request partition not yet committed: end offset minus committed offset.")
+    package static let committedOffset = MetricDescription(
+        "committed_offset", .gauge, labels: ["topic", "partition"],
+        help: "The last offset committed for an assigned request partition.")
+    package static let assignedPartitions = MetricDescription(
+        "assigned_partitions", .gauge, help: "Request partitions this group member owns.")
+    package static let rebalances = MetricDescription(
+        "rebalances_total", .counter, labels: ["event"],
+        help: "Consumer group rebalance events by kind: assigned, revoked or lost.")
+    package static let outcomeDeliveryFailures = MetricDescription(
+        "outcome_delivery_failures_total", .counter, labels: ["code"],
+        help: "Outcome publications the Kafka producer could not deliver, by Kafka error code.")
+    package static let outcomeDeliveryRetries = MetricDescription(
+        "outcome_delivery_retries_total", .counter,
+        help: "Outcomes sent again after a failed delivery (after a backoff, or as a failed outcome when too large).")
+    package static let kafkaConnected = MetricDescription(
+        "kafka_connected", .gauge,
+        help: "1 while the worker reaches the Kafka cluster and has joined its group, 0 while it does not.")
+
+    // MARK: HTTP to feature services
+
+    package static let httpRequests = MetricDescription(
+        "http_requests_total", .counter, labels: ["host", "status_class"],
+        help: "HTTP exchanges of the engines with feature services, by host and status class (1xx to 5xx, or error "
+            + "for a transfer that failed without an answer; cancelled transfers are not counted).")
+    package static let httpRequestDuration = MetricDescription(
+        "http_request_duration_seconds", .histogram, labels: ["host"],
+        help: "Duration of one HTTP exchange with a feature service, by host (cancelled transfers excluded).")
+    package static let httpRetries = MetricDescription(
+        "http_retries_total", .counter, labels: ["host"],
+        help: "Feature service requests sent again after a retryable failure, by host.")
+    package static let httpRetryAfterWaits = MetricDescription(
+        "http_retry_after_waits_total", .counter, labels: ["host"],
+        help: "Retries whose wait a service set with Retry-After, by host.")
+    package static let httpRetryAfterWaitSeconds = MetricDescription(
+        "http_retry_after_wait_seconds_total", .counter, labels: ["host"],
+        help: "Seconds waited because services sent Retry-After, by host.")
+
+    // MARK: Credentials and metadata
+
+    package static let tokenFetches = MetricDescription(
+        "token_fetches_total", .counter, labels: ["credential", "result"],
+        help: "Token calls by credential name and result (ok or failed).")
+    package static let tokenRefreshFailures = MetricDescription(
+        "token_refresh_failures_total", .counter, labels: ["credential"],
+        help: "Failed token calls that were to replace a token the credential already had (due or rejected).")
+    package static let metadataCacheRequests = MetricDescription(
+        "metadata_cache_requests_total", .counter, labels: ["result"],
+        help: "Layer, service and collection metadata lookups: hit (cached), miss (loaded) or shared (waited for "
+            + "another caller's load).")
+
+    // MARK: Traces
+
+    package static let traceContextInvalid = MetricDescription(
+        "trace_context_invalid_total", .counter,
+        help: "Request messages whose traceparent or tracestate header could not be read (each starts a new trace).")
+
+    /// Every metric, in the order the documentation lists them.
+    package static let all: [MetricDescription] = [
+        requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
+        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, outcomeDeliveryFailures,
+        outcomeDeliveryRetries, kafkaConnected, httpRequests, httpRequestDuration, httpRetries, httpRetryAfterWaits,
+        httpRetryAfterWaitSeconds, tokenFetches, tokenRefreshFailures, metadataCacheRequests,
+        traceContextInvalid,
+    ]
+
+    /// The metric named `name` (a full name), if the catalog has it.
+    package static func metric(named name: String) -> MetricDescription? {
+        all.first { $0.name == name }
+    }
+}

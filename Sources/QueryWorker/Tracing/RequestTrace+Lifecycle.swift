@@ -1,0 +1,79 @@
+import Kafka
+import Tracing
+
+extension RequestTrace {
+    /// What the worker made of the message (decoded ids, run started or shared), and the span's end when no
+    /// outcome will follow: a cancel, a duplicate, a message of a partition not held.
+    ///
+    /// A request sharing another's run (same task, same work) has no layer or HTTP spans of its own: they are
+    /// under the span of the request that started the run; both spans carry `query_worker.run`, which joins
+    /// them. A superseded request's span ends with its `superseded` outcome; the newer request's run is under
+    /// the newer request's span.
+    func received(_ arrival: RequestLifecycle.Arrival, _ receipt: RequestLifecycle.Receipt) {
+        if span.isRecording { describe(arrival, receipt) }
+        switch receipt {
+        case .ignored, .duplicate, .cancel:
+            span.end()
+        case .rejected, .started, .shared, .answeredWithoutRun:
+            if case .cancel = arrival { span.end() }
+        }
+    }
+
+    private func describe(_ arrival: RequestLifecycle.Arrival, _ receipt: RequestLifecycle.Receipt) {
+        switch arrival {
+        case .query(let request, _):
+            span.attributes["query_worker.request_id"] = request.requestId
+            span.attributes["query_worker.task_id"] = request.taskId
+        case .cancel(let taskId):
+            span.attributes["query_worker.task_id"] = taskId
+            span.attributes["query_worker.message"] = "cancel"
+        case .rejected(let rejection, _, _):
+            if let requestId = rejection.requestId { span.attributes["query_worker.request_id"] = requestId }
+        }
+        switch receipt {
+        case .started(let run): span.attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
+        case .shared(let run):
+            span.attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
+            span.attributes["query_worker.run.shared"] = true
+        case .ignored: span.attributes["query_worker.receipt"] = "ignored"
+        case .duplicate: span.attributes["query_worker.receipt"] = "duplicate"
+        case .rejected, .cancel, .answeredWithoutRun: break
+        }
+    }
+
+    /// The outcome was delivered: the span ends with its status (`query_worker.outcome.status`); `failed`,
+    /// `rejected` and `expired` are errors (`error.type` = the contract's error code), `superseded` and
+    /// `cancelled` are not (the client asked for them).
+    func delivered(_ message: OutcomeMessage) {
+        if span.isRecording {
+            span.attributes["query_worker.outcome.status"] = message.status
+            if case .error(let error) = message {
+                switch error.status {
+                case .failed, .rejected, .expired:
+                    span.attributes["error.type"] = error.error.code.rawValue
+                    span.setStatus(SpanStatus(code: .error))
+                case .superseded, .cancelled:
+                    break
+                }
+            }
+        }
+        span.end()
+    }
+
+    /// The outcome was given up on (left for the partition's next owner): the span ends as an error.
+    func abandoned(_ failure: KafkaError) {
+        if span.isRecording {
+            span.attributes["error.type"] = "\(failure.code)"
+            span.setStatus(SpanStatus(code: .error))
+        }
+        span.end()
+    }
+}
+
+extension MessageSource {
+    /// The source of a consumed message, with its trace.
+    init(_ message: KafkaConsumerMessage, trace: RequestTrace) {
+        self.init(message)
+        self.trace = trace
+    }
+}

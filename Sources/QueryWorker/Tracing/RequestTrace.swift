@@ -1,0 +1,63 @@
+import Kafka
+import Tracing
+import W3CTraceContext
+
+/// One request message's trace: its consumer span (from the message's arrival to its outcome's delivery) and
+/// the headers every outcome message of it carries.
+///
+/// The outcome's `traceparent` is the request span's context as the bootstrapped tracer injects it (swift-otel:
+/// the span's own ids). When no tracer writes one (no tracer bootstrapped, or a test's in-memory tracer, whose
+/// keys are not W3C's), ``fallback`` does: the incoming trace id continued (or a new one), a span id minted for
+/// this request, the incoming flags and `tracestate`. So propagation works in every build, with or without
+/// swift-otel. Correlation headers of request/reply frameworks (``WorkerTracing/echoedHeaders``) are copied
+/// byte for byte.
+///
+/// Carried in ``MessageSource`` so every answer (result, error, rejection, supersession) finds it. Identity is
+/// its equality: two sources are the same message's only if they share the trace made when it was read.
+final class RequestTrace: Sendable, Hashable {
+    let span: any Span
+    /// The W3C context outcomes carry when the tracer injects none.
+    let fallback: TraceContext
+    /// The request's correlation headers, echoed on its outcomes.
+    let echoed: [KafkaHeader]
+
+    init(span: any Span, fallback: TraceContext, echoed: [KafkaHeader]) {
+        self.span = span
+        self.fallback = fallback
+        self.echoed = echoed
+    }
+
+    /// The trace headers and echoed correlation headers of this request's outcome messages.
+    func outcomeHeaders() -> [KafkaHeader] {
+        var headers: [KafkaHeader] = []
+        headers.reserveCapacity(2 + echoed.count)
+        InstrumentationSystem.instrument.inject(span.context, into: &headers, using: KafkaHeaderInjector())
+        if !headers.contains(where: { $0.key == WorkerTracing.traceParent }) {
+            headers.append(KafkaHeader(key: WorkerTracing.traceParent, string: fallback.traceParentHeaderValue))
+            if let state = fallback.traceStateHeaderValue {
+                headers.append(KafkaHeader(key: WorkerTracing.traceState, string: state))
+            }
+        }
+        headers.append(contentsOf: echoed)
+        return headers
+    }
+
+    /// `messages` with this request's outcome headers added (every part of a split result carries them).
+    func stamp(_ messages: [KafkaProducerMessage]) -> [KafkaProducerMessage] {
+        let headers = outcomeHeaders()
+        return messages.map { message in
+            var message = message
+            message.headers.append(contentsOf: headers)
+            return message
+        }
+    }
+
+    /// Runs `body` with the request span as the current context: runs started there (a task inherits it) make
+    /// their layer and HTTP spans children of this request's span.
+    func withContext<T>(_ body: () throws -> T) rethrows -> T {
+        try ServiceContext.withValue(span.context, operation: body)
+    }
+
+    static func == (lhs: RequestTrace, rhs: RequestTrace) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

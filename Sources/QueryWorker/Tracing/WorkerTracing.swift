@@ -1,0 +1,111 @@
+import EngineExecution
+import FeatureQuerySupport
+import Kafka
+import Logging
+import Metrics
+import Synchronization
+import Tracing
+import W3CTraceContext
+
+/// The worker's traces: a consumer span per request message, continuing the message's W3C trace context, and
+/// the trace and correlation headers its outcomes carry (``RequestTrace``).
+///
+/// Propagation is the library's own, not only the tracer's: with no tracer bootstrapped the NoOp tracer's
+/// extract and inject do nothing, so a `traceparent` would be dropped. The W3C header is therefore also read
+/// here (swift-w3c-trace-context, no dependencies) and written on outcomes when the tracer wrote none, so a
+/// build without swift-otel still continues the caller's trace. A bootstrapped tracer (swift-otel) continues it
+/// itself, and its injection wins.
+///
+/// With the NoOp tracer, a request costs a non-recording span, one random span id and, on its outcome, one
+/// `traceparent` header; no attribute is computed.
+final class WorkerTracing: Sendable {
+    static let traceParent = "traceparent"
+    static let traceState = "tracestate"
+    /// Correlation headers request/reply frameworks set and expect back on the reply: Spring Kafka's
+    /// `ReplyingKafkaTemplate` matches replies by `kafka_correlationId` (raw bytes, echoed as they are).
+    static let echoedHeaders: Set<String> = ["kafka_correlationId"]
+
+    let groupID: String
+    let logger: Logger
+    /// Request messages whose `traceparent` or `tracestate` could not be read (they start a new trace).
+    private let invalidContexts: Counter
+    private let invalidSeen = Atomic<Int>(0)
+
+    init(groupID: String, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory) {
+        self.groupID = groupID
+        self.logger = logger
+        self.invalidContexts = MetricCatalog.traceContextInvalid.counter(metrics)
+    }
+
+    /// How many messages carried an unreadable trace context so far.
+    var invalidContextCount: Int { invalidSeen.load(ordering: .relaxed) }
+
+    /// Starts the request span of a message just read: the message's context continued when it has one.
+    func begin(_ message: KafkaConsumerMessage) -> RequestTrace {
+        let headers = message.headers
+        var context = ServiceContext.topLevel
+        if !headers.isEmpty {
+            InstrumentationSystem.instrument.extract(headers, into: &context, using: KafkaHeaderExtractor())
+        }
+        let incoming = headers.isEmpty ? nil : incomingContext(headers, message)
+        let fallback = TraceContext(
+            traceID: incoming?.traceID ?? .random(), spanID: .random(), flags: incoming?.flags ?? .sampled,
+            state: incoming?.state ?? TraceState())
+        let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
+        if span.isRecording { describe(span, message) }
+        let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
+        if span.isRecording, let correlation = echoed.first?.value {
+            span.attributes["messaging.message.conversation_id"] = Self.text(correlation)
+        }
+        return RequestTrace(span: span, fallback: fallback, echoed: echoed)
+    }
+
+    /// The message's W3C context, or nil when it has none or an unreadable one (counted, logged once at
+    /// notice, then at debug).
+    private func incomingContext(_ headers: [KafkaHeader], _ message: KafkaConsumerMessage) -> TraceContext? {
+        guard let parent = headers.last(where: { $0.key == Self.traceParent }) else { return nil }
+        let state = headers.last(where: { $0.key == Self.traceState })?.stringValue
+        do {
+            guard let parentText = parent.stringValue else { throw InvalidTraceContext() }
+            return try TraceContext(traceParentHeaderValue: parentText, traceStateHeaderValue: state)
+        } catch {
+            invalidContexts.increment()
+            let seen = invalidSeen.add(1, ordering: .relaxed).newValue
+            logger.log(
+                level: seen == 1 ? .notice : .debug,
+                "a request's trace context could not be read; starting a new trace",
+                metadata: [
+                    "partition": .stringConvertible(message.partition), "offset": .stringConvertible(message.offset),
+                    "error": "\(error)", "invalidTraceContexts": .stringConvertible(seen),
+                ])
+            return nil
+        }
+    }
+
+    /// OpenTelemetry's messaging attributes for a Kafka consumer span.
+    private func describe(_ span: any Span, _ message: KafkaConsumerMessage) {
+        span.attributes["messaging.system"] = "kafka"
+        span.attributes["messaging.operation.type"] = "process"
+        span.attributes["messaging.operation.name"] = "process"
+        span.attributes["messaging.destination.name"] = message.topic
+        span.attributes["messaging.destination.partition.id"] = String(message.partition)
+        span.attributes["messaging.kafka.offset"] = Int(message.offset)
+        span.attributes["messaging.consumer.group.name"] = groupID
+        if let size = message.value?.count { span.attributes["messaging.message.body.size"] = size }
+    }
+
+    /// Bytes as text: UTF-8 when they are, else lowercase hex (Spring's correlation ids are 16 raw bytes).
+    static func text(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes { text.append(digits[Int(byte >> 4)]); text.append(digits[Int(byte & 0xF)]) }
+        return text
+    }
+}
+
+/// A `traceparent` header whose bytes are not text.
+private struct InvalidTraceContext: Error, CustomStringConvertible {
+    var description: String { "traceparent is not UTF-8 text" }
+}

@@ -1,0 +1,77 @@
+import Authentication
+import Credentials
+import CurlHTTP
+import EngineExecution
+import FeatureQuerySupport
+import Logging
+import Metrics
+import MetricsTestKit
+import SampleFeatureServer
+import Testing
+
+/// Token calls and failed refreshes by credential name (``TokenMetrics``): against the secured sample
+/// deployment over loopback, and with a scripted issuer for a refresh that fails.
+@Suite("Token metrics")
+struct TokenMetricsTests {
+    static func fetches(_ metrics: TestMetrics, _ credential: String, _ result: String) -> Int64 {
+        metrics.counterTotal(
+            label: MetricCatalog.tokenFetches.name, dimensions: [("credential", credential), ("result", result)])
+    }
+
+    static func refreshFailures(_ metrics: TestMetrics, _ credential: String) -> Int64 {
+        metrics.counterTotal(label: MetricCatalog.tokenRefreshFailures.name, dimensions: [("credential", credential)])
+    }
+
+    @Test("token calls to a real token service are counted by credential name and result; no secret in a label")
+    func tokenCallsAgainstTheSampleDeployment() async throws {
+        try await SampleDeployment.with { deployment, client in
+            let metrics = TestMetrics()
+            let file = #"{"credentials":["#
+                + #"{"name":"gis","kind":"token","scope":\#(deployment.scopes),"username":"viewer","password":{"env":"PW"},"#
+                + #""referer":"https://worker.example.com","expirationMinutes":30},"#
+                + #"{"name":"wrong","kind":"token","scope":\#(deployment.scopes),"username":"viewer","password":{"env":"WRONG_PW"},"#
+                + #""referer":"https://worker.example.com","expirationMinutes":30}]}"#
+            let authenticator = CredentialAuthenticator.arcGIS(
+                store: try CredentialsFile.decode(Array(file.utf8)),
+                resolver: SecretResolver(environment: ["PW": "viewer-password", "WRONG_PW": "wrong-marker"]), client: client,
+                logger: TestSupport.logger, metrics: TokenMetrics(factory: metrics))
+            let layer = deployment.standalone.securedLayerURL(.cities)
+            for _ in 0..<3 { _ = try await authenticator.authentication(for: layer, credential: "gis") }
+            await #expect(throws: AuthenticationFailure.self) {
+                _ = try await authenticator.authentication(for: layer, credential: "wrong")
+            }
+            #expect(Self.fetches(metrics, "gis", "ok") == 1)
+            #expect(Self.fetches(metrics, "gis", "failed") == 0)
+            #expect(Self.fetches(metrics, "wrong", "ok") == 0)
+            #expect(Self.fetches(metrics, "wrong", "failed") == 1)
+            #expect(Int(Self.fetches(metrics, "gis", "ok")) == authenticator.tokenCalls(credential: "gis"))
+            // A first token call that fails is no failed refresh: there was no token to refresh.
+            #expect(Self.refreshFailures(metrics, "wrong") == 0)
+            let values = metrics.counters.flatMap { $0.dimensions.map(\.1) }
+            #expect(!values.contains { $0.contains("password") || $0.contains("marker") || $0.contains("http") })
+        }
+    }
+
+    @Test("a failed call to replace a rejected token is a failed refresh")
+    func failedRefresh() async throws {
+        let metrics = TestMetrics()
+        let issuer = ScriptedIssuer()
+        let store = try CredentialsFile.decode(Array(CredentialAuthenticatorTests.file.utf8))
+        let authenticator = CredentialAuthenticator(
+            store: store, resolver: SecretResolver(environment: CredentialAuthenticatorTests.environment), issuer: issuer,
+            policy: TokenLifecyclePolicy(freshTokenWindow: .zero), logger: Logger(label: "test"),
+            metrics: TokenMetrics(factory: metrics))
+        let layer = CredentialAuthenticatorTests.layer
+        let first = try await authenticator.authentication(for: layer, credential: nil)
+        issuer.configure {
+            $0.failures = [TokenFailure(code: .credentialRejected, message: "the portal refuses the password now", isRetryable: false)]
+        }
+        await #expect(throws: AuthenticationFailure.self) {
+            _ = try await authenticator.rejected(first, serviceCode: 498, for: layer, credential: nil)
+        }
+        #expect(issuer.calls == 2)
+        #expect(Self.fetches(metrics, "portal", "ok") == 1)
+        #expect(Self.fetches(metrics, "portal", "failed") == 1)
+        #expect(Self.refreshFailures(metrics, "portal") == 1)
+    }
+}
