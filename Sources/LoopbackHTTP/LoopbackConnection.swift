@@ -18,6 +18,12 @@ final class LoopbackConnection: Sendable {
         self.channel = channel
     }
 
+    /// A connection that closed before its request's responder ran: ``run(_:with:)`` cancels the handler at once.
+    init(closed channel: any Channel) {
+        self.channel = channel
+        running.withLock { $0.closed = true }
+    }
+
     /// Runs `handler` in a task of its own, so that ``closed()`` (called from the event loop) can cancel it.
     func run(
         _ request: LoopbackRequest, with handler: @escaping LoopbackHTTPServer.Handler
