@@ -2,7 +2,6 @@ package import Credentials
 package import CurlHTTP
 import FeatureQuerySupport
 package import Logging
-import LoopbackHTTP
 
 /// `query-worker login`: the one-time sign-in of an `oauthUser` credential on a machine without a browser of
 /// its own. Authorization code with PKCE (RFC 7636, S256) and a loopback redirect (RFC 8252 §7.3): listen on
@@ -79,15 +78,9 @@ package struct OAuthLogin: Sendable {
         let (callbacks, sink) = AsyncStream.makeStream(of: RedirectCallback.self)
         let redirect = self.redirect
         let state = pkce.state
-        let server: LoopbackHTTPServer
+        let server: RedirectListener
         do {
-            server = try await LoopbackHTTPServer.start(host: redirect.listenHost, port: redirect.port, logger: logger) { request in
-                guard let callback = RedirectCallback(request, redirect: redirect, state: state) else {
-                    return .text("Not found\n", status: 404)
-                }
-                sink.yield(callback)
-                return callback.page
-            }
+            server = try await RedirectListener.start(redirect: redirect, state: state, logger: logger, callbacks: sink)
         } catch {
             throw OAuthSessionFailure(
                 .portUnavailable,

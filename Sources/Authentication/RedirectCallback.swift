@@ -1,5 +1,5 @@
 import Credentials
-import LoopbackHTTP
+import Hummingbird
 
 /// What the browser brought to the loopback listener.
 enum RedirectCallback: Sendable {
@@ -9,15 +9,15 @@ enum RedirectCallback: Sendable {
     case malformed
 
     /// Reads a request to the listener; `nil` for anything but a GET of the redirect's path (a favicon).
-    init?(_ request: LoopbackRequest, redirect: LoopbackRedirect, state: String) {
+    init?(_ request: Request, redirect: LoopbackRedirect, state: String) {
         func trimmed(_ path: String) -> Substring {
             var path = Substring(path)
             while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
             return path
         }
-        guard request.method == "GET", trimmed(request.path) == trimmed(redirect.path) else { return nil }
-        let items = request.queryItems
-        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        guard request.method == .get, trimmed(request.uri.path) == trimmed(redirect.path) else { return nil }
+        let items = request.uri.queryParameters
+        func value(_ name: String) -> String? { items[Substring(name)].map(String.init) }
         guard value("state") == state else {
             self = .wrongState
             return
@@ -32,12 +32,19 @@ enum RedirectCallback: Sendable {
     }
 
     /// What the browser shows.
-    var page: LoopbackResponse {
+    var page: Response {
         switch self {
-        case .code: .text("Signed in. You can close this window and return to query-worker.\n")
-        case .denied: .text("The sign-in was declined. Return to query-worker.\n")
-        case .wrongState: .text("This redirect belongs to another sign-in; nothing was stored.\n", status: 400)
-        case .malformed: .text("The redirect carried no authorization code.\n", status: 400)
+        case .code: Self.text("Signed in. You can close this window and return to query-worker.\n")
+        case .denied: Self.text("The sign-in was declined. Return to query-worker.\n")
+        case .wrongState: Self.text("This redirect belongs to another sign-in; nothing was stored.\n", status: .badRequest)
+        case .malformed: Self.text("The redirect carried no authorization code.\n", status: .badRequest)
         }
+    }
+
+    /// A plain-text page, UTF-8.
+    static func text(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

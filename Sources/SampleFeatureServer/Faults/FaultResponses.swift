@@ -1,41 +1,55 @@
-import LoopbackHTTP
+import Hummingbird
+import NIOCore
 
 /// The responses faults put in place of the real one.
 enum FaultResponses {
     /// The response for a failure fault; `real` builds the genuine response (needed to truncate it).
     static func response(
-        for kind: FaultRule.Kind, real: () async throws -> LoopbackResponse
-    ) async throws -> LoopbackResponse {
+        for kind: FaultRule.Kind, real: () async throws -> Response
+    ) async throws -> Response {
         switch kind {
         case .http500:
             return .text(HTMLPage.page(title: "500 Internal Server Error", body: "The server encountered an internal error."),
                          status: 500, contentType: HTMLPage.contentType)
         case .http503(let seconds):
-            var response = LoopbackResponse.text(
+            var response = Response.text(
                 HTMLPage.page(title: "503 Service Unavailable", body: "The service is temporarily unavailable."),
                 status: 503, contentType: HTMLPage.contentType)
-            response.headers.add("Retry-After", String(max(0, seconds)))
+            response.headers[.retryAfter] = String(max(0, seconds))
             return response
         case .http429(let seconds):
-            var response = LoopbackResponse.text(
+            var response = Response.text(
                 HTMLPage.page(title: "429 Too Many Requests", body: "Rate limit exceeded. Try again later."),
                 status: 429, contentType: HTMLPage.contentType)
-            response.headers.add("Retry-After", String(max(0, seconds)))
+            response.headers[.retryAfter] = String(max(0, seconds))
             return response
         case .arcgisError:
             let error = ArcGISServiceError(code: 500, message: "Error performing query operation", details: [])
-            return LoopbackResponse(status: 200, headers: ["Content-Type": RESTResponseWriter.jsonType], body: .bytes(error.json))
+            return .bytes(error.json, contentType: RESTResponseWriter.jsonType)
         case .htmlPage(let status):
             return .text(HTMLPage.signIn, status: status, contentType: HTMLPage.contentType)
         case .truncatedBody:
-            let response = try await real()
-            guard case .bytes(let bytes) = response.body else { return response }
-            let announced = max(bytes.count, 2)
-            var cut = LoopbackResponse.truncated(Array(bytes.prefix(announced / 2)), announcedLength: announced, status: response.status)
-            if let type = response.headers["Content-Type"] { cut.headers.add("Content-Type", type) }
-            return cut
+            return try await truncated(try await real())
         case .latency, .shortPages:
             return try await real()
         }
     }
+
+    /// Announces the whole body's length, sends half of it, then closes the connection: a server or
+    /// network failing mid-body.
+    private static func truncated(_ response: Response) async throws -> Response {
+        let bytes = try await response.bodyBytes()
+        let announced = max(bytes.count, 2)
+        let part = ByteBuffer(bytes: bytes.prefix(announced / 2))
+        var headers: HTTPFields = [.contentLength: String(announced)]
+        headers[.contentType] = response.headers[.contentType]
+        return Response(status: response.status, headers: headers, body: ResponseBody { writer in
+            try await writer.write(part)
+            // Hummingbird closes the connection where it is when a body fails: the client sees it cut short.
+            throw BodyCutShort()
+        })
+    }
+
+    /// Thrown by a truncated body to close the connection mid-body on purpose.
+    struct BodyCutShort: Error {}
 }

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// An error the OGC face answers with its HTTP status and the exception body OGC API Common describes:
 /// `{"code":"InvalidParameterValue","description":"..."}`. Every bad parameter becomes one of these.
@@ -20,14 +20,14 @@ struct OGCError: Error, Sendable, Hashable, CustomStringConvertible {
 
     var description: String { "OGC error \(status) \(code): \(message)" }
 
-    var response: LoopbackResponse {
+    var response: Response {
         var json = JSONBuffer(capacity: 128)
         json.raw("{\"code\":")
         json.string(code)
         json.raw(",\"description\":")
         json.string(message)
         json.raw("}")
-        return LoopbackResponse(status: status, headers: ["Content-Type": OGCResponses.jsonType], body: .bytes(json.bytes))
+        return .bytes(json.bytes, status: status, contentType: OGCResponses.jsonType)
     }
 }
 
@@ -38,9 +38,9 @@ enum OGCResponses {
     static let schemaType = "application/schema+json"
     static let openAPIType = "application/vnd.oai.openapi+json;version=3.0"
 
-    static func json(_ bytes: [UInt8], contentType: String = jsonType, crs: OGCCRS? = nil) -> LoopbackResponse {
-        var headers: LoopbackHeaders = ["Content-Type": contentType]
-        if let crs { headers.add("Content-Crs", "<\(crs.uri)>") }
-        return LoopbackResponse(status: 200, headers: headers, body: .bytes(bytes))
+    static func json(_ bytes: [UInt8], contentType: String = jsonType, crs: OGCCRS? = nil) -> Response {
+        var response = Response.bytes(bytes, contentType: contentType)
+        if let crs, let name = HTTPFields.Element.Name("Content-Crs") { response.headers[name] = "<\(crs.uri)>" }
+        return response
     }
 }

@@ -1,12 +1,12 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// The OGC API Features face: discovery documents, items pages and single features, for a mount with its
 /// quirks. Faults, the authorizer and statistics are applied by ``RequestHandler`` as for the ArcGIS face.
 extension RequestHandler {
     func respondOGC(
-        _ route: OGCRoute, request: LoopbackRequest, token: String?, path: String, shortPageCap: Int?
-    ) async throws -> LoopbackResponse {
-        let links = OGCLinks(host: request.headers["Host"], fallbackOrigin: origin.withLock { $0 }, route: route)
+        _ route: OGCRoute, request: SampleRequest, token: String?, path: String, shortPageCap: Int?
+    ) async throws -> Response {
+        let links = OGCLinks(host: request.host, fallbackOrigin: origin.withLock { $0 }, route: route)
         let collection = route.collectionID.flatMap { ogc[$0] }
         if route.requiresKey {
             guard let security else { return failOGC(.notFound("no OGC API at \(route.base)")) }
@@ -15,7 +15,7 @@ extension RequestHandler {
             }
         }
         if let authorizer {
-            let check = AuthorizationRequest(token: token, service: nil, layer: collection?.layer, path: path, method: request.method)
+            let check = AuthorizationRequest(token: token, service: nil, layer: collection?.layer, path: path, method: request.method.rawValue)
             if case .deny(let code, let message) = await authorizer(check) {
                 return failOGC(OGCError(status: code == 403 ? 403 : 401, code: code == 403 ? "Forbidden" : "Unauthorized", message: message))
             }
@@ -57,14 +57,14 @@ extension RequestHandler {
         }
     }
 
-    func failOGC(_ error: OGCError) -> LoopbackResponse {
+    func failOGC(_ error: OGCError) -> Response {
         recorder.error()
         return error.response
     }
 
     private func items(
-        _ collection: OGCCollection, request: LoopbackRequest, links: OGCLinks, quirks: OGCQuirks, shortPageCap: Int?
-    ) throws -> LoopbackResponse {
+        _ collection: OGCCollection, request: SampleRequest, links: OGCLinks, quirks: OGCQuirks, shortPageCap: Int?
+    ) throws -> Response {
         let query: OGCItemsQuery
         let selection: OGCSelection
         do {
@@ -103,7 +103,7 @@ extension RequestHandler {
         return OGCResponses.json(json.bytes, contentType: OGCResponses.geoJSONType, crs: query.crs)
     }
 
-    private func item(_ collection: OGCCollection, featureID: String, request: LoopbackRequest, links: OGCLinks) -> LoopbackResponse {
+    private func item(_ collection: OGCCollection, featureID: String, request: SampleRequest, links: OGCLinks) -> Response {
         let parameters = RequestParameters(request.parameters)
         var crs = OGCCRS.crs84
         if let text = parameters["crs"] {

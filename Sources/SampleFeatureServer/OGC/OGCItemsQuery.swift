@@ -1,6 +1,5 @@
 import FeatureGeometry
 import FeatureQuerySupport
-import LoopbackHTTP
 import QueryLanguage
 
 /// An items request's parameters, read and checked against the collection: the page (limit, offset or
@@ -21,7 +20,7 @@ struct OGCItemsQuery: Sendable {
     /// Identifies the selection for the selection cache.
     var selectionKey: String
     /// The parameters a `next` link repeats (everything but the page position).
-    var carried: [LoopbackRequest.Parameter]
+    var carried: [SampleRequest.Parameter]
 
     static let pageParameters: Set<String> = ["limit", "offset", "cursor", "empty"]
     static let standardParameters: Set<String> = [
@@ -29,7 +28,7 @@ struct OGCItemsQuery: Sendable {
         "f", "token", "apikey", "api_key",
     ]
 
-    init(_ list: [LoopbackRequest.Parameter], collection: OGCCollection, quirks: OGCQuirks) throws(OGCError) {
+    init(_ list: [SampleRequest.Parameter], collection: OGCCollection, quirks: OGCQuirks) throws(OGCError) {
         let parameters = RequestParameters(list)
         limit = try Self.limit(parameters["limit"], quirks: quirks)
         offset = 0

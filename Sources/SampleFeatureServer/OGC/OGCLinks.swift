@@ -1,4 +1,3 @@
-import LoopbackHTTP
 
 /// Builds the hrefs of the OGC face's documents: absolute on the origin the client used (its `Host`
 /// header), or relative and on another origin when the mount's quirks say so.
@@ -16,7 +15,7 @@ struct OGCLinks: Sendable {
     }
 
     /// An absolute href for a path under the mount (`""` is the landing page).
-    func href(_ path: String, _ query: [LoopbackRequest.Parameter] = []) -> String {
+    func href(_ path: String, _ query: [SampleRequest.Parameter] = []) -> String {
         origin + base + path + Self.queryString(query)
     }
 
@@ -28,13 +27,13 @@ struct OGCLinks: Sendable {
     }
 
     /// An items page's href (`self` or `next`), relative (`items?...`) under the `relative-links` quirk.
-    func itemsHref(_ collection: String, _ query: [LoopbackRequest.Parameter], next: Bool) -> String {
+    func itemsHref(_ collection: String, _ query: [SampleRequest.Parameter], next: Bool) -> String {
         if quirks.has(.relativeLinks) { return "items" + Self.queryString(query) }
         let host = next && quirks.has(.otherOrigin) ? otherOrigin : origin
         return host + base + "/collections/" + Self.pathSegment(collection) + "/items" + Self.queryString(query)
     }
 
-    static func queryString(_ query: [LoopbackRequest.Parameter]) -> String {
+    static func queryString(_ query: [SampleRequest.Parameter]) -> String {
         guard !query.isEmpty else { return "" }
         return "?" + query.map { Self.encode($0.name) + "=" + Self.encode($0.value) }.joined(separator: "&")
     }

@@ -1,4 +1,3 @@
-import LoopbackHTTP
 
 /// Which part of a selection an items response holds and where its `next` leads, with the mount's quirks
 /// applied: offset paging by default; cursor tokens, empty hops, overlaps, spurious and cyclic `next`s
@@ -6,7 +5,7 @@ import LoopbackHTTP
 struct OGCPage: Sendable {
     let range: Range<Int>
     /// The page parameters of the `next` link; nil when there is none.
-    let next: [LoopbackRequest.Parameter]?
+    let next: [SampleRequest.Parameter]?
     /// What `numberMatched` says; nil to leave it out.
     let numberMatched: Int?
 
@@ -30,8 +29,8 @@ struct OGCPage: Sendable {
         next = nextOffset.map { Self.position($0, limit: query.limit, quirks: quirks, emptyHop: hop) }
     }
 
-    private static func position(_ offset: Int, limit: Int, quirks: OGCQuirks, emptyHop: Bool) -> [LoopbackRequest.Parameter] {
-        var parameters: [LoopbackRequest.Parameter] = []
+    private static func position(_ offset: Int, limit: Int, quirks: OGCQuirks, emptyHop: Bool) -> [SampleRequest.Parameter] {
+        var parameters: [SampleRequest.Parameter] = []
         if quirks.has(.cursor) {
             parameters.append(.init(name: "cursor", value: OGCCursor.token(offset: offset)))
         } else {

@@ -1,10 +1,10 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// The `query` operation of a layer.
 extension RequestHandler {
     func query(
         _ layer: PublishedLayer, parameters: RequestParameters, format: ResponseFormat, shortPageCap: Int?
-    ) throws -> LoopbackResponse {
+    ) throws -> Response {
         recorder.query(layer.layer)
         let definition = layer.definition
         guard definition.supportsQuery, definition.isFeatureLayer else {

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// Turns JSON bodies and errors into HTTP responses in the format `f` asked for. (Named for what it does,
 /// and apart from the engine's `ArcGISResponse`, which reads such responses.)
@@ -8,21 +8,21 @@ enum RESTResponseWriter {
     static let prettyType = "text/plain; charset=utf-8"
 
     /// A JSON resource: compact for `f=json`, indented for `f=pjson`, an HTML view for `f=html`.
-    static func resource(_ json: [UInt8], format: ResponseFormat, title: String) -> LoopbackResponse {
+    static func resource(_ json: [UInt8], format: ResponseFormat, title: String) -> Response {
         switch format {
         case .json:
-            return LoopbackResponse(headers: ["Content-Type": jsonType], body: .bytes(json))
+            return .bytes(json, contentType: jsonType)
         case .geojson:
-            return LoopbackResponse(headers: ["Content-Type": geoJSONType], body: .bytes(json))
+            return .bytes(json, contentType: geoJSONType)
         case .pjson:
-            return LoopbackResponse(headers: ["Content-Type": prettyType], body: .bytes(JSONPrettyPrinter.pretty(json)))
+            return .bytes(JSONPrettyPrinter.pretty(json), contentType: prettyType)
         case .html:
             return .text(HTMLPage.resource(title: title, json: json), contentType: HTMLPage.contentType)
         }
     }
 
     /// An ArcGIS error body, with HTTP 200 as ArcGIS sends it.
-    static func error(_ error: ArcGISServiceError, format: ResponseFormat?) -> LoopbackResponse {
+    static func error(_ error: ArcGISServiceError, format: ResponseFormat?) -> Response {
         switch format {
         case .pjson: resource(error.json, format: .pjson, title: "Error")
         case .html: resource(error.json, format: .html, title: "Error")

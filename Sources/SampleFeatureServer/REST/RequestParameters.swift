@@ -1,13 +1,12 @@
 import FeatureGeometry
 import FeatureQuerySupport
-import LoopbackHTTP
 
 /// A request's parameters (query string and form body), read once into a table with case-insensitive
 /// names, the first occurrence winning. Empty values count as absent, as ArcGIS treats them.
 struct RequestParameters: Sendable {
     private var values: [String: String] = [:]
 
-    init(_ parameters: [LoopbackRequest.Parameter]) {
+    init(_ parameters: [SampleRequest.Parameter]) {
         for parameter in parameters {
             let name = parameter.name.lowercased()
             if values[name] == nil { values[name] = parameter.value }

@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// `oauth2/authorize`: checks the client and its exact redirect URI (errors there are pages, never
 /// redirects, as OAuth requires), then approves at once when the `autoApprove` knob is on, or shows a
@@ -6,7 +6,7 @@ import LoopbackHTTP
 /// `deny=true` declines. Approval redirects (302) to `redirect_uri?code=...&state=...`; for
 /// `urn:ietf:wg:oauth:2.0:oob` it answers a page with the code in `<code id="code">`.
 enum OAuthAuthorizePage {
-    static func answer(_ parameters: RequestParameters, authority: SampleTokenAuthority) -> LoopbackResponse {
+    static func answer(_ parameters: RequestParameters, authority: SampleTokenAuthority) -> Response {
         let (client, knobs) = authority.state.withLock { state in
             state.counters.authorize += 1
             return (parameters["client_id"].flatMap { state.clients[$0] }, state.knobs)
@@ -48,15 +48,15 @@ enum OAuthAuthorizePage {
     }
 
     /// A 302 to the redirect URI with the parameters (and `state` when given).
-    private static func back(_ redirect: String, _ values: KeyValuePairs<String, String>, state: String?) -> LoopbackResponse {
+    private static func back(_ redirect: String, _ values: KeyValuePairs<String, String>, state: String?) -> Response {
         var pairs = values.map { ($0.key, $0.value) }
         if let state { pairs.append(("state", state)) }
         let query = pairs.map { $0.0 + "=" + SecurityPaths.encode($0.1) }.joined(separator: "&")
-        return .redirect(to: redirect + (redirect.contains("?") ? "&" : "?") + query)
+        return .redirect(to: redirect + (redirect.contains("?") ? "&" : "?") + query, type: .found)
     }
 
     /// The sign-in form, carrying the authorization parameters as hidden fields.
-    private static func form(_ parameters: RequestParameters, message: String?) -> LoopbackResponse {
+    private static func form(_ parameters: RequestParameters, message: String?) -> Response {
         let names = ["client_id", "response_type", "redirect_uri", "code_challenge", "code_challenge_method", "state"]
         let hidden = names.compactMap { name in
             parameters[name].map { "<input type=\"hidden\" name=\"\(name)\" value=\"\(HTMLPage.escape($0))\">" }

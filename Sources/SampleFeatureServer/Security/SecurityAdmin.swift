@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// `/_sample/security`, test-only: GET answers the knobs and counters as JSON; POST (form fields or query
 /// parameters) changes them first, then answers the same. For servers run as child processes (the demo,
@@ -10,8 +10,8 @@ import LoopbackHTTP
 /// `password` (and `permitted=false`) to add a user or change a password; `addAPIKey=KEY`,
 /// `expireAPIKey=KEY`. HTTP 400 for a field it does not know or a value it cannot read.
 enum SecurityAdmin {
-    static func answer(_ request: LoopbackRequest, authority: SampleTokenAuthority) -> LoopbackResponse {
-        if request.method == "POST" {
+    static func answer(_ request: SampleRequest, authority: SampleTokenAuthority) -> Response {
+        if request.method == .post {
             do throws(AdminFieldError) {
                 try apply(RequestParameters(request.parameters), names: request.parameters.map(\.name), to: authority)
             } catch {

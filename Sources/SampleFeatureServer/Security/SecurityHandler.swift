@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// A secured server's side of security: the token endpoints its role serves and the gate in front of its
 /// secured services.
@@ -8,25 +8,25 @@ struct SecurityHandler: Sendable {
     var authority: SampleTokenAuthority { security.authority }
 
     /// Answers a security endpoint; a plain 404 for one this server's role does not serve.
-    func answer(_ endpoint: SecurityEndpoint, request: LoopbackRequest, parameters: RequestParameters, origin: String) -> LoopbackResponse {
+    func answer(_ endpoint: SecurityEndpoint, request: SampleRequest, parameters: RequestParameters, origin: String) -> Response {
         switch (endpoint, security.role) {
         case (.admin, _):
             return SecurityAdmin.answer(request, authority: authority)
         case (.portalGenerateToken, .portal):
             return generateToken(request, parameters: parameters)
         case (.serverGenerateToken, .standalone):
-            guard request.method == "POST" else { return getRefused() }
-            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> LoopbackResponse in
+            guard request.method == .post else { return getRefused() }
+            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> Response in
                 state.counters.serverGenerateToken += 1
                 return SecurityResponses.generated(try state.generateToken(parameters, audience: .server(origin)))
             }
         case (.oauthToken, .portal):
-            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> LoopbackResponse in
+            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> Response in
                 state.counters.oauthToken[parameters["grant_type"] ?? "", default: 0] += 1
                 return SecurityResponses.oauth(try state.oauthToken(parameters))
             }
         case (.oauthRevoke, .portal):
-            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> LoopbackResponse in
+            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> Response in
                 state.counters.revoke += 1
                 try state.revoke(parameters)
                 return SecurityResponses.body(Array("{\"success\":true}".utf8))
@@ -67,8 +67,8 @@ struct SecurityHandler: Sendable {
     }
 
     /// Whether a secured request must carry an API key on the OGC face, and whether it does.
-    func acceptsOGC(_ request: LoopbackRequest, bearer: String?) -> Bool {
-        let offered = [request.headers["X-API-Key"], bearer, request.parameter("apiKey"), request.parameter("api_key")].compactMap { $0 }
+    func acceptsOGC(_ request: SampleRequest, bearer: String?) -> Bool {
+        let offered = [request.header("X-API-Key"), bearer, request.parameter("apiKey"), request.parameter("api_key")].compactMap { $0 }
         let keys = security.ogcAPIKeys
         return authority.state.withLock { state in
             let accepted = offered.contains { keys.contains($0) || state.apiKeys[$0] == true }
@@ -77,22 +77,22 @@ struct SecurityHandler: Sendable {
         }
     }
 
-    private func generateToken(_ request: LoopbackRequest, parameters: RequestParameters) -> LoopbackResponse {
-        guard request.method == "POST" else { return getRefused() }
+    private func generateToken(_ request: SampleRequest, parameters: RequestParameters) -> Response {
+        guard request.method == .post else { return getRefused() }
         if parameters["token"] != nil || parameters["serverUrl"] != nil {
-            let referer = request.headers["Referer"]
-            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> LoopbackResponse in
+            let referer = request.headers[.referer]
+            return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> Response in
                 state.counters.exchange += 1
                 return SecurityResponses.generated(try state.exchange(parameters, refererHeader: referer))
             }
         }
-        return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> LoopbackResponse in
+        return respond { (state: inout AuthorityState) throws(TokenEndpointError) -> Response in
             state.counters.generateToken += 1
             return SecurityResponses.generated(try state.generateToken(parameters, audience: .portal))
         }
     }
 
-    private func portalInfo(origin: String) -> LoopbackResponse {
+    private func portalInfo(origin: String) -> Response {
         var json = JSONBuffer(capacity: 192)
         json.raw("{\"owningSystemUrl\":")
         json.string(origin + SecurityPaths.portalMount)
@@ -103,12 +103,12 @@ struct SecurityHandler: Sendable {
     }
 
     /// Token requests over GET put passwords in URLs: refused, as ArcGIS refuses them.
-    private func getRefused() -> LoopbackResponse {
+    private func getRefused() -> Response {
         SecurityResponses.error(.unableToGenerate("Token generation requires POST."))
     }
 
     /// Runs a grant under the authority's lock; its error becomes the endpoint's error body.
-    private func respond(_ grant: (inout AuthorityState) throws(TokenEndpointError) -> LoopbackResponse) -> LoopbackResponse {
+    private func respond(_ grant: (inout AuthorityState) throws(TokenEndpointError) -> Response) -> Response {
         authority.state.withLock { state in
             do throws(TokenEndpointError) {
                 return try grant(&state)

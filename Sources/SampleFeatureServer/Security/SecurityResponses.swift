@@ -1,9 +1,9 @@
-import LoopbackHTTP
+import Hummingbird
 
 /// The JSON the token endpoints and the security gate answer with.
 enum SecurityResponses {
     /// `{"token":"...","expires":<epoch ms>,"ssl":false}`.
-    static func generated(_ token: GeneratedToken) -> LoopbackResponse {
+    static func generated(_ token: GeneratedToken) -> Response {
         var json = JSONBuffer(capacity: 128)
         json.raw("{\"token\":")
         json.string(token.token)
@@ -16,7 +16,7 @@ enum SecurityResponses {
     }
 
     /// `{"access_token":...,"expires_in":...,["username":...,]"ssl":...[,"refresh_token":...,"refresh_token_expires_in":...]}`.
-    static func oauth(_ answer: OAuthTokenAnswer) -> LoopbackResponse {
+    static func oauth(_ answer: OAuthTokenAnswer) -> Response {
         var json = JSONBuffer(capacity: 256)
         json.raw("{\"access_token\":")
         json.string(answer.accessToken)
@@ -42,7 +42,7 @@ enum SecurityResponses {
 
     /// A token endpoint's error: `{"error":{"code":400,["error":"invalid_client","error_description":"...",]
     /// "message":"...","details":[...]}}`, HTTP 200 unless the error says otherwise.
-    static func error(_ error: TokenEndpointError) -> LoopbackResponse {
+    static func error(_ error: TokenEndpointError) -> Response {
         var json = JSONBuffer(capacity: 192)
         json.raw("{\"error\":{\"code\":")
         json.int(error.code)
@@ -64,7 +64,7 @@ enum SecurityResponses {
     }
 
     /// A secured request refused, in the shape asked for.
-    static func refusal(_ refusal: SecurityRefusal) -> LoopbackResponse {
+    static func refusal(_ refusal: SecurityRefusal) -> Response {
         let message: String
         let adminMessage: String
         switch refusal.code {
@@ -94,12 +94,12 @@ enum SecurityResponses {
         }
     }
 
-    static func body(_ bytes: [UInt8], status: Int = 200) -> LoopbackResponse {
-        LoopbackResponse(status: status, headers: ["Content-Type": RESTResponseWriter.jsonType], body: .bytes(bytes))
+    static func body(_ bytes: [UInt8], status: Int = 200) -> Response {
+        .bytes(bytes, status: status, contentType: RESTResponseWriter.jsonType)
     }
 
     /// A small HTML page (the authorize page's errors and sign-in form).
-    static func page(_ title: String, _ body: String, status: Int = 200) -> LoopbackResponse {
+    static func page(_ title: String, _ body: String, status: Int = 200) -> Response {
         .text(HTMLPage.page(title: title, body: body), status: status, contentType: HTMLPage.contentType)
     }
 }

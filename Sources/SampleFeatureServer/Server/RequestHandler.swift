@@ -1,5 +1,5 @@
 import Logging
-import LoopbackHTTP
+import Hummingbird
 import Synchronization
 
 /// Answers one request: logs it, applies faults (latency first, then a failure that replaces or cuts
@@ -39,7 +39,7 @@ final class RequestHandler: Sendable {
         self.logger = logger
     }
 
-    func handle(_ request: LoopbackRequest) async throws -> LoopbackResponse {
+    func handle(_ request: SampleRequest) async throws -> Response {
         let path = PercentDecoding.decode(request.path)
         let access = SecuredAccess(path: path, security: security?.security)
         let route = Route(path: access.routePath)
@@ -53,7 +53,7 @@ final class RequestHandler: Sendable {
         let parameters = RequestParameters(list)
         let token = parameters["token"] ?? Self.bearerToken(request.headers)
         var record = RecordedRequest(
-            sequence: 0, method: request.method, path: path,
+            sequence: 0, method: request.method.rawValue, path: path,
             parameters: list.map {
                 .init(name: $0.name, value: SecurityPaths.redactedParameters.contains($0.name.lowercased()) ? "<redacted>" : $0.value)
             },
@@ -79,18 +79,18 @@ final class RequestHandler: Sendable {
 
     /// Applies the faults and answers: everything ``handle(_:)`` does after logging the request.
     private func answer(
-        _ request: LoopbackRequest, route: Route, ogcRoute: Result<OGCRoute, OGCError>?, access: SecuredAccess, path: String,
+        _ request: SampleRequest, route: Route, ogcRoute: Result<OGCRoute, OGCError>?, access: SecuredAccess, path: String,
         parameters: RequestParameters, token: String?, sequence: Int
-    ) async throws -> LoopbackResponse {
+    ) async throws -> Response {
         let decision = faults.decide(path: path)
         recorder.injected(decision.injected, sequence: sequence)
         if decision.latencyMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(decision.latencyMilliseconds))
         }
-        guard ["GET", "POST", "HEAD"].contains(request.method) else {
+        guard [.get, .post, .head].contains(request.method) else {
             return .text(HTMLPage.page(title: "405 Method Not Allowed", body: "Use GET or POST."), status: 405, contentType: HTMLPage.contentType)
         }
-        let respond: () async throws -> LoopbackResponse = {
+        let respond: () async throws -> Response = {
             if let endpoint = access.endpoint, let security = self.security {
                 return security.answer(endpoint, request: request, parameters: parameters, origin: self.origin.withLock { $0 })
             }
@@ -112,10 +112,10 @@ final class RequestHandler: Sendable {
     }
 
     private func respond(
-        _ route: Route, access: SecuredAccess, request: LoopbackRequest, path: String, parameters: RequestParameters, token: String?,
+        _ route: Route, access: SecuredAccess, request: SampleRequest, path: String, parameters: RequestParameters, token: String?,
         shortPageCap: Int?
-    ) async throws -> LoopbackResponse {
-        let method = request.method
+    ) async throws -> Response {
+        let method = request.method.rawValue
         if route == .outside {
             return .text(HTMLPage.page(title: "404 Not Found", body: "The requested URL was not found on this server."),
                          status: 404, contentType: HTMLPage.contentType)
@@ -136,7 +136,7 @@ final class RequestHandler: Sendable {
         }
         let origin = self.origin.withLock { $0 }
         if let security, access.isSecured(route),
-            let refusal = security.refusal(token: token, referer: request.headers["Referer"], origin: origin)
+            let refusal = security.refusal(token: token, referer: request.headers[.referer], origin: origin)
         {
             recorder.error()
             return SecurityResponses.refusal(refusal)
@@ -180,7 +180,7 @@ final class RequestHandler: Sendable {
         }
     }
 
-    private func notFound(_ error: ArcGISServiceError, _ format: ResponseFormat) -> LoopbackResponse {
+    private func notFound(_ error: ArcGISServiceError, _ format: ResponseFormat) -> Response {
         recorder.error()
         return RESTResponseWriter.error(error, format: format)
     }
@@ -190,9 +190,9 @@ final class RequestHandler: Sendable {
     }
 
     /// The bearer token of `X-Esri-Authorization` or `Authorization`, if either carries one.
-    static func bearerToken(_ headers: LoopbackHeaders) -> String? {
-        for name in ["X-Esri-Authorization", "Authorization"] {
-            guard let value = headers[name] else { continue }
+    static func bearerToken(_ headers: HTTPFields) -> String? {
+        for name in [HTTPFields.Element.Name("X-Esri-Authorization"), .authorization] {
+            guard let name, let value = headers[name] else { continue }
             let parts = value.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingSpaces() }
         }

@@ -1,5 +1,4 @@
 public import Logging
-import LoopbackHTTP
 
 /// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
 /// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics;
@@ -30,13 +29,13 @@ public final class SampleFeatureServer: Sendable {
     /// `http://host:port`.
     public let rootURL: String
     /// The HTTP layer (internal for ``httpStatistics``, a test hook in `ForTesting/`).
-    let http: LoopbackHTTPServer
+    let http: SampleHTTPServer
     private let handler: RequestHandler
     private let recorder: StatisticsRecorder
     private let injector: FaultInjector
 
     private init(
-        dataset: SampleDataset, configuration: SampleServerConfiguration, http: LoopbackHTTPServer,
+        dataset: SampleDataset, configuration: SampleServerConfiguration, http: SampleHTTPServer,
         handler: RequestHandler, recorder: StatisticsRecorder, injector: FaultInjector
     ) {
         self.dataset = dataset
@@ -61,7 +60,7 @@ public final class SampleFeatureServer: Sendable {
         let injector = FaultInjector(configuration.faults)
         let handler = RequestHandler(
             dataset: data, configuration: configuration, faults: injector, recorder: recorder, logger: logger)
-        let http = try await LoopbackHTTPServer.start(host: configuration.host, port: configuration.port, logger: logger) { request in
+        let http = try await SampleHTTPServer.start(host: configuration.host, port: configuration.port, logger: logger) { request in
             try await handler.handle(request)
         }
         handler.origin.withLock { $0 = http.baseURL }
