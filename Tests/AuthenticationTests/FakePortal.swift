@@ -1,9 +1,9 @@
 import Authentication
 import FeatureQuerySupport
 import Foundation
-import Logging
 import HTTPTestServer
 import Hummingbird
+import Logging
 import Synchronization
 
 /// A small ArcGIS deployment on one loopback port, for the token calls: a portal (`/portal/sharing/rest`:

@@ -1,7 +1,5 @@
 package import Hummingbird
-import HummingbirdCore
 package import Logging
-import NIOCore
 import ServiceLifecycle
 
 /// A Hummingbird application on loopback for tests: a fake server's responder on a real socket at a port the
@@ -35,15 +33,17 @@ package final class TestHTTPServer: Sendable {
     /// The port the kernel chose.
     package let port: Int
     private let group: ServiceGroup
-    private let running: Task<Void, any Error>
     private let connections: ConnectionRegistry
+    /// The task running ``group`` for a server from ``start(host:logger:responder:)``; nil inside
+    /// ``withServer(host:logger:responder:_:)``, where a child task of the caller runs it.
+    private let running: Task<Void, any Error>?
 
-    private init(host: String, port: Int, group: ServiceGroup, running: Task<Void, any Error>, connections: ConnectionRegistry) {
+    private init(host: String, port: Int, application: ApplicationLaunch, running: Task<Void, any Error>?) {
         self.host = host
         self.port = port
-        self.group = group
+        self.group = application.group
+        self.connections = application.connections
         self.running = running
-        self.connections = connections
     }
 
     /// `http://host:port`, without a trailing slash.
@@ -55,59 +55,29 @@ package final class TestHTTPServer: Sendable {
     /// A snapshot of the counters.
     package var statistics: Statistics { connections.statistics }
 
-    /// Starts serving `responder` on `host`, port 0, and returns once the socket is bound. Call ``stop()``;
-    /// ``withServer(host:logger:responder:_:)`` does it for a scope.
-    package static func start(
-        host: String = "127.0.0.1", logger: Logger, responder: some HTTPResponder<TestRequestContext>
-    ) async throws -> TestHTTPServer {
-        let connections = ConnectionRegistry()
-        // Hummingbird announces itself at info; the test's own logger decides the rest.
-        var quiet = logger
-        quiet.logLevel = max(logger.logLevel, .notice)
-        let (bound, boundSink) = AsyncStream.makeStream(of: Int?.self)
-        let app = Application(
-            responder: TestResponder(inner: responder),
-            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionObserver(registry: connections)])),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: 0)),
-            onServerRunning: { channel in
-                boundSink.yield(channel.localAddress?.port)
-                boundSink.finish()
-            },
-            logger: quiet
-        )
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [app], logger: quiet))
-        let running = Task {
-            defer { boundSink.finish() }
-            try await group.run()
-        }
-        var port: Int?
-        for await value in bound { port = value }
-        guard let port else {
-            running.cancel()
-            let reason = await running.result
-            throw TestServerError(message: "can't listen on \(host): \(reason)")
-        }
-        return TestHTTPServer(host: host, port: port, group: group, running: running, connections: connections)
-    }
-
-    /// ``start(host:logger:responder:)`` with one closure as the responder.
-    package static func start(host: String = "127.0.0.1", logger: Logger, handler: @escaping Handler) async throws -> TestHTTPServer {
-        try await start(host: host, logger: logger, responder: CallbackResponder { request, _ in try await handler(request) })
-    }
-
-    /// Runs `body` with a server on `responder`, then stops it, also when `body` throws.
+    /// Runs `body` with a server on `responder` on `host` (port 0), then stops it, also when `body` throws.
+    /// The application runs in a child task for the scope of `body`.
     package static func withServer<T>(
         host: String = "127.0.0.1", logger: Logger, responder: some HTTPResponder<TestRequestContext>,
         _ body: (TestHTTPServer) async throws -> T
     ) async throws -> T {
-        let server = try await start(host: host, logger: logger, responder: responder)
-        do {
-            let result = try await body(server)
+        let application = ApplicationLaunch(host: host, logger: logger, responder: responder)
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await application.run() }
+            guard let port = await application.boundPort() else {
+                try await tasks.waitForAll()  // the group's error says why it could not listen
+                throw TestServerError(message: "can't listen on \(host)")
+            }
+            let server = TestHTTPServer(host: host, port: port, application: application, running: nil)
+            let result: Result<T, any Error>
+            do {
+                result = .success(try await body(server))
+            } catch {
+                result = .failure(error)
+            }
             await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
+            try await tasks.waitForAll()
+            return try result.get()
         }
     }
 
@@ -116,6 +86,25 @@ package final class TestHTTPServer: Sendable {
         host: String = "127.0.0.1", logger: Logger, handler: @escaping Handler, _ body: (TestHTTPServer) async throws -> T
     ) async throws -> T {
         try await withServer(host: host, logger: logger, responder: CallbackResponder { request, _ in try await handler(request) }, body)
+    }
+
+    /// Starts serving `responder` on `host` (port 0) for a server that outlives the caller's scope (a fixture
+    /// object's), and returns once the socket is bound. The owner calls ``stop()``.
+    package static func start(
+        host: String = "127.0.0.1", logger: Logger, responder: some HTTPResponder<TestRequestContext>
+    ) async throws -> TestHTTPServer {
+        let application = ApplicationLaunch(host: host, logger: logger, responder: responder)
+        let running = Task { try await application.run() }
+        guard let port = await application.boundPort() else {
+            running.cancel()
+            throw TestServerError(message: "can't listen on \(host): \(await running.result)")
+        }
+        return TestHTTPServer(host: host, port: port, application: application, running: running)
+    }
+
+    /// ``start(host:logger:responder:)`` with one closure as the responder.
+    package static func start(host: String = "127.0.0.1", logger: Logger, handler: @escaping Handler) async throws -> TestHTTPServer {
+        try await start(host: host, logger: logger, responder: CallbackResponder { request, _ in try await handler(request) })
     }
 
     /// Waits until `condition` holds for the counters, for at most `timeout`, and says whether it held.
@@ -133,12 +122,12 @@ package final class TestHTTPServer: Sendable {
     package func stop() async {
         await group.triggerGracefulShutdown()
         connections.closeAll()
-        _ = await running.result
+        _ = await running?.result
     }
 
     deinit {
         // A server never stopped must not keep its port.
-        running.cancel()
+        running?.cancel()
     }
 }
 

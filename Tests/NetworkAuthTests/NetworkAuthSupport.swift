@@ -1,7 +1,7 @@
 import CurlHTTP
 import Foundation
-import Logging
 import HTTPTestServer
+import Logging
 import NetworkAuthFixture
 import Synchronization
 

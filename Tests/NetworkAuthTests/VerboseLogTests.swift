@@ -1,8 +1,8 @@
 import CurlHTTP
 import Foundation
-import Logging
 import HTTPTestServer
 import Hummingbird
+import Logging
 import NetworkAuthFixture
 import Testing
 
