@@ -31,6 +31,7 @@ struct TestHTTPServerTests {
             try await TestSupport.withClient { client in
                 let failed = try await client.execute(HTTPRequest(url: server.url("/fail")))
                 #expect(failed.status == 500)
+                #expect(failed.bodyString.contains("LayerMissing"))
                 let fine = try await client.execute(HTTPRequest(url: server.url("/ok")))
                 #expect(fine.bodyString == "fine")
             }
@@ -58,6 +59,7 @@ struct TestHTTPServerTests {
             #expect(error?.code == .network)
             #expect(cancellations.value == 1)
             #expect(server.statistics.openConnections == 0)
+            #expect(server.statistics.responsesAbandoned == 0)  // the server closed it, not the client
             let refused = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/again"))) }
             #expect(refused?.code == .connect)
         }

@@ -6,6 +6,7 @@ import Synchronization
 final class ConnectionRegistry: Sendable {
     private let counters = Mutex(TestHTTPServer.Statistics())
     private let channels = Mutex<[ObjectIdentifier: any Channel]>([:])
+    private let stopping = Atomic(false)
 
     var statistics: TestHTTPServer.Statistics { counters.withLock { $0 } }
 
@@ -19,15 +20,19 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
+    /// `owing`: a response was still owed. Not counted as abandoned while the server itself closes connections.
     func closed(_ channel: any Channel, owing: Bool) {
         channels.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        let abandoned = owing && !stopping.load(ordering: .acquiring)
         update {
             $0.openConnections -= 1
-            if owing { $0.responsesAbandoned += 1 }
+            if abandoned { $0.responsesAbandoned += 1 }
         }
     }
 
+    /// Closes every open connection, for good: the server is stopping.
     func closeAll() {
+        stopping.store(true, ordering: .releasing)
         for channel in channels.withLock({ Array($0.values) }) { channel.close(promise: nil) }
     }
 }

@@ -22,7 +22,8 @@ package final class TestHTTPServer: Sendable {
         package var requestsReceived = 0
         /// Responses written completely.
         package var requestsServed = 0
-        /// Connections that closed with a response still owed: the client gave up (or a body was cut short).
+        /// Connections that closed with a response still owed: the client gave up, or a body was cut short (not
+        /// counted for connections that ``stop()`` closes).
         package var responsesAbandoned = 0
         /// Response body bytes written to the socket.
         package var bodyBytesSent = 0
