@@ -379,10 +379,10 @@ let package = Package(
                 "PygeoapiFixture",
                 "HTTPTestServer",
                 "CurlHTTP",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

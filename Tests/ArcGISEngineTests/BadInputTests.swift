@@ -61,7 +61,7 @@ struct BadInputTests {
         }
     }
 
-    /// A layer served by a hand-written loopback server that misbehaves in one way per path.
+    /// A layer served by a fake server on loopback that misbehaves in one way per path.
     static func withBrokenService(_ body: (String, ArcGISEngine) async throws -> Void) async throws {
         let metadata = #"{"id":0,"name":"Broken","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OID","#
             + #""fields":[{"name":"OID","type":"esriFieldTypeOID"},{"name":"NAME","type":"esriFieldTypeString"}],"#
