@@ -312,8 +312,9 @@ let package = Package(
             dependencies: [
                 "ChildProcessFixture",
                 "CurlHTTP",
-                "LoopbackHTTP",
+                "HTTPTestServer",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Fixtures"],
@@ -355,11 +356,12 @@ let package = Package(
                 "EngineExecution",
                 "FeatureService",
                 "SampleFeatureServer",
-                "LoopbackHTTP",
+                "HTTPTestServer",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -375,11 +377,12 @@ let package = Package(
                 "EngineExecution",
                 "SampleFeatureServer",
                 "PygeoapiFixture",
-                "LoopbackHTTP",
+                "HTTPTestServer",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -413,6 +416,21 @@ let package = Package(
         .target(
             name: "EngineTestSupport", dependencies: ["EngineExecution"], path: "Tests/EngineTestSupport",
             swiftSettings: strictSwift),
+        // Test code only: fake HTTP servers as Hummingbird applications on loopback, with counters of what their
+        // connections saw (reuse, a client giving up) for the tests of the HTTP client and the engines.
+        .target(
+            name: "HTTPTestServer",
+            dependencies: [
+                "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/HTTPTestServer",
+            swiftSettings: strictSwift
+        ),
         // Test fixtures' child processes (servers watched so none outlives its test, one-shot tools).
         .target(name: "ChildProcessFixture", path: "Tests/ChildProcessFixture", swiftSettings: strictSwift),
         .target(
@@ -454,7 +472,8 @@ let package = Package(
                 "NetworkAuthFixture",
                 "SampleFeatureServer",
                 "CurlHTTP",
-                "LoopbackHTTP",
+                "HTTPTestServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -468,7 +487,10 @@ let package = Package(
                 "EngineExecution",
                 "CurlHTTP",
                 "SampleFeatureServer",
+                // LoginTests' redirect listener still uses LoopbackHTTP (its conversion is another lane's).
                 "LoopbackHTTP",
+                "HTTPTestServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
             ],

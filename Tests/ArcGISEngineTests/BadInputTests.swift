@@ -1,6 +1,6 @@
 import ArcGISEngine
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import QueryLanguage
 import SampleFeatureServer
 import Testing
@@ -61,35 +61,35 @@ struct BadInputTests {
         }
     }
 
-    /// A layer served by a hand-written loopback server that misbehaves in one way per path.
+    /// A layer served by a fake server on loopback that misbehaves in one way per path.
     static func withBrokenService(_ body: (String, ArcGISEngine) async throws -> Void) async throws {
         let metadata = #"{"id":0,"name":"Broken","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OID","#
             + #""fields":[{"name":"OID","type":"esriFieldTypeOID"},{"name":"NAME","type":"esriFieldTypeString"}],"#
             + #""maxRecordCount":1000,"capabilities":"Query","advancedQueryCapabilities":{"supportsPagination":true}}"#
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0, logger: EngineTestSupport.logger) { request in
-            let service = request.path.split(separator: "/").dropFirst(3).first.map(String.init) ?? ""
-            if !request.path.hasSuffix("/query") {
+        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { request in
+            let service = request.uri.path.split(separator: "/").dropFirst(3).first.map(String.init) ?? ""
+            if !request.uri.path.hasSuffix("/query") {
                 return service == "HTML" ? .text("<html><title>Sign in</title></html>", contentType: "text/html") : .json(metadata)
             }
             switch service {
             case "Empty": return .json("")
             case "Shape": return .json(#"{"count":"many","features":{}}"#)
             case "MissingOID":
-                if request.parameter("returnCountOnly") == "true" { return .json(#"{"count":2}"#) }
+                if try await request.parameters().value("returnCountOnly") == "true" { return .json(#"{"count":2}"#) }
                 return .json(#"{"features":[{"attributes":{"NAME":"a"}},{"attributes":{"NAME":"b"}}]}"#)
             default: return .json("{}")
             }
+        }) { server in
+            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let engine = ArcGISEngine(
+                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger)
+            do {
+                try await body(server.baseURL + "/arcgis/rest/services", engine)
+            } catch {
+                Issue.record(error)
+            }
+            await client.shutdown()
         }
-        let client = try HTTPClient(logger: EngineTestSupport.logger)
-        let engine = ArcGISEngine(
-            httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger)
-        do {
-            try await body(server.baseURL + "/arcgis/rest/services", engine)
-        } catch {
-            Issue.record(error)
-        }
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test(arguments: ["HTML", "Empty", "Shape", "MissingOID"])

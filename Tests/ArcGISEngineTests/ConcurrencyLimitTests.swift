@@ -1,6 +1,7 @@
 import ArcGISEngine
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
+import Hummingbird
 import Synchronization
 import Testing
 
@@ -19,8 +20,8 @@ struct ConcurrencyLimitTests {
             self.delay = delay
         }
 
-        func handle(_ request: LoopbackRequest) async throws -> LoopbackResponse {
-            guard request.path.hasSuffix("/query") else {
+        func handle(_ request: Request) async throws -> Response {
+            guard request.uri.path.hasSuffix("/query") else {
                 return .json(#"{"id":0,"name":"Counted","type":"Feature Layer","geometryType":"esriGeometryPoint","#
                     + #""objectIdField":"OID","fields":[{"name":"OID","type":"esriFieldTypeOID"}],"maxRecordCount":500,"#
                     + #""capabilities":"Query","advancedQueryCapabilities":{"supportsPagination":true}}"#)
@@ -28,9 +29,10 @@ struct ConcurrencyLimitTests {
             gauge.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current); $0.queries += 1 }
             defer { gauge.withLock { $0.current -= 1 } }
             try await Task.sleep(for: delay)
-            if request.parameter("returnCountOnly") == "true" { return .json(#"{"count":\#(count)}"#) }
-            let offset = Int(request.parameter("resultOffset") ?? "0") ?? 0
-            let size = min(500, Int(request.parameter("resultRecordCount") ?? "500") ?? 500)
+            let parameters = try await request.parameters()
+            if parameters.value("returnCountOnly") == "true" { return .json(#"{"count":\#(count)}"#) }
+            let offset = Int(parameters.value("resultOffset") ?? "0") ?? 0
+            let size = min(500, Int(parameters.value("resultRecordCount") ?? "500") ?? 500)
             let ids = offset < count ? Array((offset + 1)...min(count, offset + size)) : []
             let features = ids.map { #"{"attributes":{"OID":\#($0)}}"# }.joined(separator: ",")
             let more = offset + ids.count < count
@@ -42,16 +44,14 @@ struct ConcurrencyLimitTests {
         _ layer: CountingLayer, configuration: ArcGISEngineConfiguration,
         _ body: (String, ArcGISEngine) async throws -> Void
     ) async throws {
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0, logger: EngineTestSupport.logger) {
-            try await layer.handle($0)
+        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { try await layer.handle($0) }) { server in
+            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: EngineTestSupport.logger)
+            do { try await body(server.baseURL + "/arcgis/rest/services/Counted/FeatureServer/0", engine) } catch {
+                Issue.record(error)
+            }
+            await client.shutdown()
         }
-        let client = try HTTPClient(logger: EngineTestSupport.logger)
-        let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: EngineTestSupport.logger)
-        do { try await body(server.baseURL + "/arcgis/rest/services/Counted/FeatureServer/0", engine) } catch {
-            Issue.record(error)
-        }
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func pagesOfOneQueryRunInParallelUpToThePageLimit() async throws {

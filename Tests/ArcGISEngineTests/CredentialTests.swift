@@ -2,7 +2,7 @@ import EngineTestSupport
 import CurlHTTP
 import EngineExecution
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
 import SampleFeatureServer
 import Synchronization
 import Testing
@@ -234,50 +234,50 @@ struct CredentialTests {
         let metadata = #"{"id":0,"name":"T","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OID","#
             + #""fields":[{"name":"OID","type":"esriFieldTypeOID"}],"maxRecordCount":1000,"capabilities":"Query","#
             + #""advancedQueryCapabilities":{"supportsPagination":true}}"#
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0, logger: EngineTestSupport.logger) { request in
-            guard request.path.hasSuffix("/query") else { return .json(metadata) }
+        let authenticator = TestAuthenticator()
+        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { request in
+            guard request.uri.path.hasSuffix("/query") else { return .json(metadata) }
             if request.headers["X-Esri-Authorization"] == "Bearer " + TestAuthenticator.token(2) { return .json(#"{"count":3}"#) }
             switch shape {
             case "Body200": return .json(#"{"error":{"code":498,"message":"Invalid Token","details":[]}}"#)
             case "Status498": return .text("Invalid Token", status: 498)
             default: return .json(#"{"status":"error","messages":["Token Expired."],"code":498}"#)
             }
-        }
-        let client = try HTTPClient(logger: EngineTestSupport.logger)
-        let authenticator = TestAuthenticator()
-        let engine = ArcGISEngine(
-            httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
-            authenticator: authenticator)
-        do {
-            let result = try await engine.query(layer: server.baseURL + "/arcgis/rest/services/T/FeatureServer/0", FeatureQuery(result: .count))
-            #expect(result.count == 3)
-        } catch {
-            Issue.record(error)
+        }) { server in
+            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let engine = ArcGISEngine(
+                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
+                authenticator: authenticator)
+            do {
+                let result = try await engine.query(layer: server.baseURL + "/arcgis/rest/services/T/FeatureServer/0", FeatureQuery(result: .count))
+                #expect(result.count == 3)
+            } catch {
+                Issue.record(error)
+            }
+            await client.shutdown()
         }
         #expect(authenticator.snapshot.rejectedCalls == 1 && authenticator.snapshot.minted == 1)
-        await client.shutdown()
-        await server.shutdown()
     }
 
     /// Web-tier authentication in front of a service answers HTTP 401, which no token refresh fixes.
     @Test func an401IsAuthenticationRequiredOrRejectedNeverRefreshed() async throws {
-        let server = try await LoopbackHTTPServer.start(host: "127.0.0.1", port: 0, logger: EngineTestSupport.logger) { _ in
-            .text("<html><title>401 Unauthorized</title></html>", status: 401, contentType: "text/html")
-        }
-        let client = try HTTPClient(logger: EngineTestSupport.logger)
-        let url = server.baseURL + "/arcgis/rest/services/T/FeatureServer/0"
         let authenticator = TestAuthenticator()
-        for (engineAuthenticator, expected) in [(NoAuthentication() as any RequestAuthenticator, "authentication_required"), (authenticator, "credential_rejected")] {
-            let engine = ArcGISEngine(
-                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
-                authenticator: engineAuthenticator)
-            let outcomes = await engine.query([ServiceTarget(kind: .arcgis, url: url)], ServiceQuery(result: .count), budget: .unlimited())
-            #expect(outcomes.first?.first?.failure?.code.rawValue == expected)
-            #expect(outcomes.first?.first?.failure?.httpStatus == 401)
+        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { _ in
+            .text("<html><title>401 Unauthorized</title></html>", status: .unauthorized, contentType: "text/html")
+        }) { server in
+            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let url = server.baseURL + "/arcgis/rest/services/T/FeatureServer/0"
+            for (engineAuthenticator, expected) in [(NoAuthentication() as any RequestAuthenticator, "authentication_required"), (authenticator, "credential_rejected")] {
+                let engine = ArcGISEngine(
+                    httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
+                    authenticator: engineAuthenticator)
+                let outcomes = await engine.query([ServiceTarget(kind: .arcgis, url: url)], ServiceQuery(result: .count), budget: .unlimited())
+                #expect(outcomes.first?.first?.failure?.code.rawValue == expected)
+                #expect(outcomes.first?.first?.failure?.httpStatus == 401)
+            }
+            await client.shutdown()
         }
         #expect(authenticator.snapshot.rejectedCalls == 0)
-        await client.shutdown()
-        await server.shutdown()
     }
 
     @Test func secretQueryParametersAreRedacted() {

@@ -1,8 +1,9 @@
 import Authentication
 import FeatureQuerySupport
 import Foundation
+import HTTPTestServer
+import Hummingbird
 import Logging
-import LoopbackHTTP
 import Synchronization
 
 /// A small ArcGIS deployment on one loopback port, for the token calls: a portal (`/portal/sharing/rest`:
@@ -37,16 +38,16 @@ final class FakePortal: Sendable {
         var exchangeFails = false
     }
 
-    let server: LoopbackHTTPServer
+    let server: TestHTTPServer
     private let state = Mutex(State())
 
-    private init(server: LoopbackHTTPServer) { self.server = server }
+    private init(server: TestHTTPServer) { self.server = server }
 
     static func start() async throws -> FakePortal {
         let box = Box()
-        let server = try await LoopbackHTTPServer.start(logger: TestSupport.logger) { request in
+        let server = try await TestHTTPServer.start(logger: TestSupport.logger) { request in
             guard let portal = box.portal else { return .text("starting", status: 503) }
-            return portal.handle(request)
+            return try await portal.handle(request)
         }
         let portal = FakePortal(server: server)
         box.portal = portal
@@ -63,10 +64,11 @@ final class FakePortal: Sendable {
 
     // MARK: Handling
 
-    private func handle(_ request: LoopbackRequest) -> LoopbackResponse {
-        let path = request.path
+    private func handle(_ request: Request) async throws -> Response {
+        let path = request.uri.path
         state.withLock { $0.calls[path, default: 0] += 1 }
-        let p = { (name: String) in request.parameter(name) }
+        let parameters = try await request.parameters()
+        let p = { (name: String) in parameters.value(name) }
         switch path {
         case "/portal/sharing/rest/generateToken": return generateToken(p, prefix: "portal", server: true)
         case "/standalone/tokens/generateToken": return generateToken(p, prefix: "standalone", server: false)
@@ -97,7 +99,7 @@ final class FakePortal: Sendable {
         }
     }
 
-    private func generateToken(_ p: (String) -> String?, prefix: String, server: Bool) -> LoopbackResponse {
+    private func generateToken(_ p: (String) -> String?, prefix: String, server: Bool) -> Response {
         let ssl = state.withLock { $0.requiresTLS }
         let expires = WallClock.nowMilliseconds() + Int64(p("expiration").flatMap(Int.init) ?? 60) * 60_000
         if server, let portalToken = p("token") {
@@ -119,19 +121,19 @@ final class FakePortal: Sendable {
         return .json(#"{"token":"\#(token)","expires":\#(expires),"ssl":\#(ssl)}"#)
     }
 
-    private func authorize(_ p: (String) -> String?) -> LoopbackResponse {
+    private func authorize(_ p: (String) -> String?) -> Response {
         guard let redirect = p("redirect_uri"), let state = p("state"), p("response_type") == "code",
             p("code_challenge_method") == "S256", let challenge = p("code_challenge")
         else { return .text("bad authorize request", status: 400) }
         guard p("client_id") == Self.userClientID else {
-            return .redirect(to: "\(redirect)?error=access_denied&state=\(state)")
+            return .redirect(to: "\(redirect)?error=access_denied&state=\(state)", type: .found)
         }
         let code = nextToken("code")
         self.state.withLock { $0.codes[code] = (challenge, redirect) }
-        return .redirect(to: "\(redirect)?code=\(code)&state=\(state)")
+        return .redirect(to: "\(redirect)?code=\(code)&state=\(state)", type: .found)
     }
 
-    private func oauthError(_ code: Int, _ name: String) -> LoopbackResponse {
+    private func oauthError(_ code: Int, _ name: String) -> Response {
         .json(#"{"error":{"code":\#(code),"error":"\#(name)","error_description":"marker-description","message":"marker-message","details":[]}}"#)
     }
 
@@ -142,7 +144,7 @@ final class FakePortal: Sendable {
         return (token, lifetime)
     }
 
-    private func oauthToken(_ p: (String) -> String?) -> LoopbackResponse {
+    private func oauthToken(_ p: (String) -> String?) -> Response {
         switch p("grant_type") {
         case "client_credentials":
             guard p("client_id") == Self.appID, p("client_secret") == Self.appSecret else { return oauthError(400, "invalid_client") }
@@ -174,7 +176,7 @@ final class FakePortal: Sendable {
         }
     }
 
-    private func genericToken(_ p: (String) -> String?) -> LoopbackResponse {
+    private func genericToken(_ p: (String) -> String?) -> Response {
         guard p("grant_type") == "client_credentials", p("client_id") == Self.oauth2Client, p("client_secret") == Self.oauth2Secret else {
             return .json(#"{"error":"invalid_client","error_description":"marker-description"}"#, status: 401)
         }
@@ -182,7 +184,7 @@ final class FakePortal: Sendable {
         return .json(#"{"access_token":"\#(nextToken("o2"))","token_type":"Bearer","expires_in":3600}"#)
     }
 
-    func shutdown() async { await server.shutdown() }
+    func shutdown() async { await server.stop() }
 
     /// Lets the handler reach the portal made after the server it belongs to.
     private final class Box: Sendable {

@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// HTTP authentication that libcurl performs: Basic against nginx, Digest against Apache's

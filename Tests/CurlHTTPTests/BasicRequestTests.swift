@@ -1,5 +1,6 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
+import Hummingbird
 import Testing
 
 /// Requests and responses as they travel: what the client sends is what a real server receives, and
@@ -11,8 +12,10 @@ struct BasicRequestTests {
         let log = RequestLog()
         let body = #"{"currentVersion":11.1,"services":[]}"#
         try await TestSupport.withServer({ request in
-            log.record(request)
-            return LoopbackResponse(status: 201, headers: ["Content-Type": "application/json", "X-Served-By": "loopback"], body: .bytes(Array(body.utf8)))
+            try await log.record(request)
+            var headers: HTTPFields = [.contentType: "application/json"]
+            headers["X-Served-By"] = "loopback"
+            return .bytes(Array(body.utf8), status: .created, headers: headers)
         }) { server in
             try await TestSupport.withClient { client in
                 let url = server.url("/arcgis/rest/services?f=json&token=a%20b")
@@ -38,7 +41,7 @@ struct BasicRequestTests {
     @Test("A 4xx or 5xx status is a response, not an error")
     func errorStatusIsAResponse() async throws {
         try await TestSupport.withServer({ request in
-            request.path == "/missing" ? .text("no such layer", status: 404) : .text("boom", status: 503)
+            request.uri.path == "/missing" ? .text("no such layer", status: .notFound) : .text("boom", status: .serviceUnavailable)
         }) { server in
             try await TestSupport.withClient { client in
                 let missing = try await client.execute(HTTPRequest(url: server.url("/missing")))
@@ -56,8 +59,8 @@ struct BasicRequestTests {
         let log = RequestLog()
         let binary: [UInt8] = [0, 1, 2, 255, 13, 10, 0] + TestSupport.pattern(count: 100_000)
         try await TestSupport.withServer({ request in
-            log.record(request)
-            return LoopbackResponse(body: .bytes(request.body.reversed()))
+            try await log.record(request)
+            return .bytes(try await request.bodyBytes().reversed())
         }) { server in
             try await TestSupport.withClient { client in
                 let headers: CurlHTTP.HTTPHeaders = ["Content-Type": "application/octet-stream"]
@@ -88,7 +91,7 @@ struct BasicRequestTests {
             ("empty", ""),
         ]
         try await TestSupport.withServer({ request in
-            log.record(request)
+            try await log.record(request)
             return .json(#"{"features":[]}"#)
         }) { server in
             try await TestSupport.withClient { client in
@@ -102,7 +105,7 @@ struct BasicRequestTests {
         #expect(received.method == "POST")
         #expect(received.headers["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(received.headers["X-Request-Id"] == "form-1")
-        #expect(received.formFields == fields.map { LoopbackRequest.Parameter(name: $0.0, value: $0.1) })
+        #expect(received.formFields == fields.map { FormField(name: $0.0, value: $0.1) })
         #expect(received.parameter("where") == "NAME LIKE 'A%' AND POP > 1000")
         #expect(!received.bodyText.contains(" "))  // encoded on the wire
     }
@@ -111,7 +114,7 @@ struct BasicRequestTests {
     func customHeadersArrive() async throws {
         let log = RequestLog()
         try await TestSupport.withServer({ request in
-            log.record(request)
+            try await log.record(request)
             return .text("ok")
         }) { server in
             try await TestSupport.withClient { client in

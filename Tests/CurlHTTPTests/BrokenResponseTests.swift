@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// Responses that end badly: cut off mid-body, or larger than the caller allows.
@@ -20,7 +20,7 @@ struct BrokenResponseTests {
 
     @Test("A body larger than allowed, announced by Content-Length, fails with tooLarge")
     func tooLargeWithContentLength() async throws {
-        try await TestSupport.withServer({ _ in LoopbackResponse(body: .bytes(TestSupport.pattern(count: 5000))) }) { server in
+        try await TestSupport.withServer({ _ in .bytes(TestSupport.pattern(count: 5000)) }) { server in
             try await TestSupport.withClient(HTTPClientConfiguration(maxResponseSize: 1000)) { client in
                 let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/big"))) }
                 #expect(error?.code == .tooLarge)

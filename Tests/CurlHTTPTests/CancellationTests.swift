@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Synchronization
 import Testing
 
@@ -7,7 +7,7 @@ import Testing
 /// `CancellationError`, the connection is closed (the server sees it), and nothing is left behind.
 @Suite("Cancellation")
 struct CancellationTests {
-    private static let neverAnswers: LoopbackHTTPServer.Handler = { _ in
+    private static let neverAnswers: TestHTTPServer.Handler = { _ in
         try await Task.sleep(for: .seconds(120))
         return .text("too late")
     }

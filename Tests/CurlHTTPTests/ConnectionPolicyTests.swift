@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Synchronization
 import Testing
 
@@ -14,9 +14,7 @@ struct ConnectionPolicyTests {
         var all: [HTTPConnectionAttempt] { seen.withLock { $0 } }
     }
 
-    private static func ok(_ request: LoopbackRequest) -> LoopbackResponse {
-        LoopbackResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .bytes(Array("ok".utf8)))
-    }
+    private static let ok: TestHTTPServer.Handler = { _ in .text("ok", contentType: "text/plain") }
 
     @Test("a refused address fails the request with connection_refused_by_policy; the server sees no connection")
     func refused() async throws {
@@ -25,7 +23,7 @@ struct ConnectionPolicyTests {
             attempts.record(attempt)
             return false
         }
-        try await TestSupport.withServer({ Self.ok($0) }) { server in
+        try await TestSupport.withServer(Self.ok) { server in
             try await TestSupport.withClient(HTTPClientConfiguration(connectionPolicy: policy)) { client in
                 do {
                     _ = try await client.execute(HTTPRequest(url: server.url("/secret")))
@@ -49,7 +47,7 @@ struct ConnectionPolicyTests {
             attempts.record(attempt)
             return attempt.address == "127.0.0.1"
         }
-        try await TestSupport.withServer({ Self.ok($0) }) { server in
+        try await TestSupport.withServer(Self.ok) { server in
             try await TestSupport.withClient(HTTPClientConfiguration(connectionPolicy: policy)) { client in
                 for _ in 0..<3 {
                     let response = try await client.execute(HTTPRequest(url: server.url("/a")))
@@ -68,7 +66,7 @@ struct ConnectionPolicyTests {
             attempts.record(attempt)
             return attempt.address == "127.0.0.1"  // refuse ::1 if localhost resolves to it too
         }
-        try await TestSupport.withServer({ Self.ok($0) }) { server in
+        try await TestSupport.withServer(Self.ok) { server in
             try await TestSupport.withClient(HTTPClientConfiguration(connectionPolicy: policy)) { client in
                 let response = try await client.execute(HTTPRequest(url: "http://localhost:\(server.port)/a"))
                 #expect(response.status == 200)
@@ -99,7 +97,7 @@ struct ConnectionPolicyTests {
 
     @Test("without a policy nothing changes, and policies compare by identity")
     func identity() async throws {
-        try await TestSupport.withServer({ Self.ok($0) }) { server in
+        try await TestSupport.withServer(Self.ok) { server in
             try await TestSupport.withClient { client in
                 let response = try await client.execute(HTTPRequest(url: server.url("/")))
                 #expect(response.status == 200)

@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// Requests share kept-alive connections, within the per-host limit.
@@ -7,7 +7,7 @@ import Testing
 struct ConnectionReuseTests {
     @Test("Sequential requests reuse one connection")
     func sequentialReuse() async throws {
-        try await TestSupport.withServer({ request in .text(request.path) }) { server in
+        try await TestSupport.withServer({ request in .text(request.uri.path) }) { server in
             try await TestSupport.withClient { client in
                 for index in 0..<20 {
                     let response = try await client.execute(HTTPRequest(url: server.url("/\(index)")))
@@ -27,7 +27,7 @@ struct ConnectionReuseTests {
         try await TestSupport.withServer({ request in
             // A little latency, so that requests really overlap.
             try await Task.sleep(for: .milliseconds(2))
-            return .text("answer to \(request.path)")
+            return .text("answer to \(request.uri.path)")
         }) { server in
             try await TestSupport.withClient(HTTPClientConfiguration(maxConnectionsPerHost: 8)) { client in
                 let failures = try await withThrowingTaskGroup(of: Int.self) { group in

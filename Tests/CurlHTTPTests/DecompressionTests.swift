@@ -1,5 +1,6 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
+import Hummingbird
 import Testing
 
 /// Compressed bodies are decoded by libcurl; fixtures come from the real command-line compressors.
@@ -22,8 +23,10 @@ struct DecompressionTests {
         #expect(compressed.count < original.count / 4)
         let log = RequestLog()
         try await TestSupport.withServer({ request in
-            log.record(request)
-            return LoopbackResponse(headers: ["Content-Type": "application/json", "Content-Encoding": encoding], body: .bytes(compressed))
+            try await log.record(request)
+            var headers: HTTPFields = [.contentType: "application/json"]
+            headers["Content-Encoding"] = encoding
+            return .bytes(compressed, headers: headers)
         }) { server in
             try await TestSupport.withClient { client in
                 let response = try await client.execute(HTTPRequest(url: server.url("/query")))
@@ -37,7 +40,7 @@ struct DecompressionTests {
     @Test("A body that does not match its Content-Encoding fails with a protocol error")
     func badEncoding() async throws {
         try await TestSupport.withServer({ _ in
-            LoopbackResponse(headers: ["Content-Encoding": "gzip"], body: .bytes(Array("this is not gzip at all".utf8)))
+            .bytes(Array("this is not gzip at all".utf8), headers: [.contentEncoding: "gzip"])
         }) { server in
             try await TestSupport.withClient { client in
                 let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/bad"))) }

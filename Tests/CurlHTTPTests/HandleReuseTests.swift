@@ -1,4 +1,4 @@
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 @testable import CurlHTTP
@@ -11,8 +11,8 @@ struct HandleReuseTests {
     func nothingLeaksBetweenRequests() async throws {
         let log = RequestLog()
         try await TestSupport.withServer({ request in
-            log.record(request)
-            return .text("\(request.method) \(request.path) \(request.body.count)")
+            try await log.record(request)
+            return .text("\(request.method) \(request.uri.path) \(try await request.bodyBytes().count)")
         }) { server in
             try await TestSupport.withClient { client in
                 let traced = HTTPRequest(url: server.url("/a"), headers: ["X-Trace": "one"])
@@ -39,7 +39,7 @@ struct HandleReuseTests {
 
     @Test("A request target set for a URL with a query does not reach the next request on the handle")
     func requestTargetDoesNotStick() async throws {
-        try await TestSupport.withServer({ .text($0.uri) }) { server in
+        try await TestSupport.withServer({ .text($0.uri.description) }) { server in
             let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: TestSupport.logger, originFormTargets: true)
             let paths = ["/q?a=1", "/plain", "/q?b=2", "/q?c=3#f", "/r?d=4", "/a/./b?e=5", "/s?f=6", "/q?"]
             var seen: [String] = []
@@ -56,8 +56,8 @@ struct HandleReuseTests {
     @Test("A per-request timeout holds for its request only, on a handle kept from a request without one")
     func timeoutDoesNotStick() async throws {
         try await TestSupport.withServer({ request in
-            if request.path == "/slow" { try await Task.sleep(for: .milliseconds(4500)) }
-            return .text(request.path)
+            if request.uri.path == "/slow" { try await Task.sleep(for: .milliseconds(4500)) }
+            return .text(request.uri.path)
         }) { server in
             try await TestSupport.withClient { client in
                 // Ends well with a 3 s limit (room for the parallel suites' load): its handle goes back to the pool

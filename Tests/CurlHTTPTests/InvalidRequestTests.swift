@@ -1,11 +1,11 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// Bad input fails before any byte is sent, with an error that names what is wrong.
 @Suite("Invalid requests and credentials fail before sending")
 struct InvalidRequestTests {
-    private static let unreachable: LoopbackHTTPServer.Handler = { _ in .text("must not be reached", status: 500) }
+    private static let unreachable: TestHTTPServer.Handler = { _ in .text("must not be reached", status: .internalServerError) }
 
     @Test("Malformed URLs are refused", arguments: [
         "not a url",

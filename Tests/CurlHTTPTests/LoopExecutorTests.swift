@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// The client's loop thread as a task executor (`HTTPClient.taskExecutor`): tasks that prefer it run there,
@@ -9,7 +9,7 @@ import Testing
 struct LoopExecutorTests {
     @Test("A task that prefers the loop runs on the loop thread, before and after its requests")
     func runsOnLoopThread() async throws {
-        try await TestSupport.withServer({ request in .text(request.path) }) { server in
+        try await TestSupport.withServer({ request in .text(request.uri.path) }) { server in
             try await TestSupport.withClient { client in
                 #expect(!client.isOnLoopThread)
                 let placements = try await withTaskExecutorPreference(client.taskExecutor) {
@@ -29,7 +29,7 @@ struct LoopExecutorTests {
 
     @Test("64 tasks on the loop send 1,280 requests; all complete and the client ends idle")
     func manyTasksOnLoop() async throws {
-        try await TestSupport.withServer({ request in .text(request.path) }) { server in
+        try await TestSupport.withServer({ request in .text(request.uri.path) }) { server in
             try await TestSupport.withClient { client in
                 let offLoop = try await withThrowingTaskGroup(of: Int.self) { group in
                     for task in 0..<64 {

@@ -1,5 +1,5 @@
 import Foundation
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 @testable import CurlHTTP
@@ -59,7 +59,7 @@ struct OriginFormTests {
     }
 
     static func compare(bases: [String]) async throws -> Int {
-        try await TestSupport.withServer({ .text($0.uri) }) { server in
+        try await TestSupport.withServer({ .text($0.uri.description) }) { server in
             let urls = bases.flatMap { base in suffixes.map { base.replacingOccurrences(of: "PORT", with: "\(server.port)") + $0 } }
             let whole = try await outcomes(urls, originForm: false)
             let split = try await outcomes(urls, originForm: true)
@@ -81,7 +81,7 @@ struct OriginFormTests {
 
     @Test("POST, HEAD and DELETE with a query carry their method, target and body")
     func otherMethods() async throws {
-        try await TestSupport.withServer({ .text("\($0.method) \($0.uri) \($0.body.count)") }) { server in
+        try await TestSupport.withServer({ .text("\($0.method) \($0.uri) \(try await $0.bodyBytes().count)") }) { server in
             let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: TestSupport.logger, originFormTargets: true)
             let url = server.url("/m" + Self.countQuery)
             let post = try await client.execute(HTTPRequest(method: .post, url: url, body: Array("x=1".utf8)))
@@ -98,19 +98,14 @@ struct OriginFormTests {
 
     @Test("An IPv6 host (never split) is unaffected")
     func ipv6() async throws {
-        let server = try await LoopbackHTTPServer.start(host: "::1", logger: TestSupport.logger) { .text($0.uri) }
-        let urls = ["/q?a=1", "/arcgis/query" + Self.countQuery, "/q?x=1#f"].map { "http://[::1]:\(server.port)" + $0 }
-        do {
+        try await TestHTTPServer.withServer(host: "::1", logger: TestSupport.logger, handler: { .text($0.uri.description) }) { server in
+            let urls = ["/q?a=1", "/arcgis/query" + Self.countQuery, "/q?x=1#f"].map { "http://[::1]:\(server.port)" + $0 }
             let whole = try await Self.outcomes(urls, originForm: false)
             let split = try await Self.outcomes(urls, originForm: true)
             #expect(whole == split)
             #expect(whole.first == .answered(target: "/q?a=1", url: urls[0]))
             #expect(RequestValidation.fastScan(urls[0]) == nil)
-        } catch {
-            await server.shutdown()
-            throw error
         }
-        await server.shutdown()
     }
 
     @Test("The worker's kind of URL is split; URLs libcurl would change or the query-less are not")

@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Synchronization
 import Testing
 
@@ -10,7 +10,7 @@ import Testing
 struct SubmissionTests {
     @Test("2,000 requests from 100 tasks at once all complete, and the client ends idle")
     func manySubmitters() async throws {
-        try await TestSupport.withServer({ request in .text(request.path) }) { server in
+        try await TestSupport.withServer({ request in .text(request.uri.path) }) { server in
             try await TestSupport.withClient { client in
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for task in 0..<100 {
@@ -32,7 +32,7 @@ struct SubmissionTests {
     func cancelWhileSubmitting() async throws {
         try await TestSupport.withServer({ request in
             try await Task.sleep(for: .milliseconds(1))
-            return .text(request.path)
+            return .text(request.uri.path)
         }) { server in
             try await TestSupport.withClient { client in
                 for round in 0..<20 {
@@ -56,7 +56,7 @@ struct SubmissionTests {
 
     @Test("Shutdown racing with submissions: every request ends, late ones with a shutdown error")
     func shutdownWhileSubmitting() async throws {
-        try await TestSupport.withServer({ request in .text(request.path) }) { server in
+        try await TestSupport.withServer({ request in .text(request.uri.path) }) { server in
             for _ in 0..<5 {
                 let client = try HTTPClient(logger: TestSupport.logger)
                 let outcomes = Tally()

@@ -1,9 +1,15 @@
 import CurlHTTP
 import Foundation
+import HTTPTestServer
+import Hummingbird
 import Logging
-import LoopbackHTTP
 import Synchronization
 import Testing
+
+// CurlHTTP and Hummingbird's swift-http-types both name these; in these tests the bare names are the client's.
+typealias HTTPRequest = CurlHTTP.HTTPRequest
+typealias HTTPResponse = CurlHTTP.HTTPResponse
+typealias HTTPError = CurlHTTP.HTTPError
 
 /// Shared pieces of the CurlHTTP tests: a quiet logger, and clients and loopback servers that are always
 /// shut down, even when the test body throws.
@@ -30,20 +36,12 @@ enum TestSupport {
         }
     }
 
-    /// Runs `body` with a loopback server on an ephemeral port, then shuts the server down.
+    /// Runs `body` with a fake server on `handler`, on an ephemeral loopback port, then stops the server.
     static func withServer<T>(
-        _ handler: @escaping LoopbackHTTPServer.Handler,
-        _ body: (LoopbackHTTPServer) async throws -> T
+        _ handler: @escaping TestHTTPServer.Handler,
+        _ body: (TestHTTPServer) async throws -> T
     ) async throws -> T {
-        let server = try await LoopbackHTTPServer.start(logger: logger, handler: handler)
-        do {
-            let result = try await body(server)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
-        }
+        try await TestHTTPServer.withServer(logger: logger, handler: handler, body)
     }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held. For state that
@@ -63,15 +61,74 @@ enum TestSupport {
     }
 }
 
-/// Requests a loopback handler received, for checks after the fact.
+/// Requests a fake server received, bodies included, for checks after the fact.
 final class RequestLog: Sendable {
-    private let requests = Mutex<[LoopbackRequest]>([])
+    /// One request: Hummingbird's, and its body read whole.
+    struct Entry: Sendable {
+        let request: Request
+        let body: [UInt8]
 
-    func record(_ request: LoopbackRequest) {
-        requests.withLock { $0.append(request) }
+        var method: String { request.method.rawValue }
+        var path: String { request.uri.path }
+        var headers: HTTPFields { request.headers }
+        var bodyText: String { String(decoding: body, as: UTF8.self) }
+        var queryItems: [FormField] { request.queryItems }
+        /// The first value of a query or form field.
+        func parameter(_ name: String) -> String? { (queryItems + formFields).value(name) }
+        /// The body's fields when it is a form.
+        var formFields: [FormField] {
+            guard headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true else { return [] }
+            return FormField.decode(bodyText)
+        }
     }
 
-    var all: [LoopbackRequest] { requests.withLock { $0 } }
+    private let requests = Mutex<[Entry]>([])
+
+    func record(_ request: Request) async throws {
+        let entry = Entry(request: request, body: try await request.bodyBytes())
+        requests.withLock { $0.append(entry) }
+    }
+
+    var all: [Entry] { requests.withLock { $0 } }
+}
+
+extension Response {
+    /// A chunked body sent one piece at a time, with a pause before each piece after the first: a slow server.
+    static func chunks(_ pieces: [[UInt8]], delay: Duration) -> Response {
+        Response(status: .ok, body: ResponseBody { writer in
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 { try await Task.sleep(for: delay) }
+                try await writer.write(ByteBuffer(bytes: piece))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Announces `announcedLength` bytes, sends `bytes` (fewer), then fails the body: Hummingbird closes the
+    /// connection where it is, as a server or network failing mid-body.
+    static func truncated(_ bytes: [UInt8], announcedLength: Int) -> Response {
+        Response(status: .ok, headers: [.contentLength: String(announcedLength)], body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(bytes: bytes))
+            throw CutShort()
+        })
+    }
+
+    /// `totalBytes` of the pattern of ``TestSupport/pattern(count:seed:)``, chunked in pieces of `chunkSize`,
+    /// without `Content-Length`: bodies of any size without holding them in memory.
+    static func generated(totalBytes: Int, chunkSize: Int) -> Response {
+        Response(status: .ok, body: ResponseBody { writer in
+            var offset = 0
+            while offset < totalBytes {
+                let count = min(chunkSize, totalBytes - offset)
+                try await writer.write(ByteBuffer(bytes: TestSupport.pattern(count: count, seed: offset)))
+                offset += count
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Thrown by a body to cut it short.
+    struct CutShort: Error {}
 }
 
 /// Open file descriptors and TCP sockets of this process, from /proc: what a leak of connections shows in.

@@ -1,5 +1,5 @@
 import CurlHTTP
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// Connect, total and low-speed limits each end a request with a retryable error of the right code.

@@ -1,9 +1,14 @@
 import CurlHTTP
 import Foundation
+import HTTPTestServer
 import Logging
-import LoopbackHTTP
 import NetworkAuthFixture
 import Synchronization
+
+// CurlHTTP and Hummingbird's swift-http-types both name these; in these tests the bare names are the client's.
+typealias HTTPRequest = CurlHTTP.HTTPRequest
+typealias HTTPResponse = CurlHTTP.HTTPResponse
+typealias HTTPError = CurlHTTP.HTTPError
 
 /// Clients and upstream servers for the network authentication tests, always shut down.
 enum NetworkAuthSupport {
@@ -39,7 +44,8 @@ enum NetworkAuthSupport {
     /// test sees the path arrive unchanged, the front's host passed on and its credentials kept at the front.
     static func withUpstream<T>(_ body: (NetworkAuthUpstream) async throws -> T) async throws -> T {
         try await withServer({ request in
-            .text("upstream \(request.uri) host=\(request.headers["Host"] ?? "none") authorization=\(request.headers["Authorization"] ?? "none")\n")
+            // Hummingbird keeps the Host field apart, as the request's authority.
+            .text("upstream \(request.uri) host=\(request.head.authority ?? "none") authorization=\(request.headers["Authorization"] ?? "none")\n")
         }) { server in
             try await body(try NetworkAuthUpstream(origin: server.baseURL))
         }
@@ -51,17 +57,9 @@ enum NetworkAuthSupport {
         return "upstream \(path) host=\(host) authorization=none\n"
     }
 
-    /// Runs `body` with a loopback server on `handler`, then shuts it down.
-    static func withServer<T>(_ handler: @escaping LoopbackHTTPServer.Handler, _ body: (LoopbackHTTPServer) async throws -> T) async throws -> T {
-        let server = try await LoopbackHTTPServer.start(logger: logger, handler: handler)
-        do {
-            let result = try await body(server)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
-        }
+    /// Runs `body` with a fake server on `handler`, then stops it.
+    static func withServer<T>(_ handler: @escaping TestHTTPServer.Handler, _ body: (TestHTTPServer) async throws -> T) async throws -> T {
+        try await TestHTTPServer.withServer(logger: logger, handler: handler, body)
     }
 }
 

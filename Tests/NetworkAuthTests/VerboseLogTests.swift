@@ -1,7 +1,8 @@
 import CurlHTTP
 import Foundation
+import HTTPTestServer
+import Hummingbird
 import Logging
-import LoopbackHTTP
 import NetworkAuthFixture
 import Testing
 
@@ -20,14 +21,11 @@ struct VerboseLogTests {
         var logger = CapturingLogHandler.logger(store)
         logger.logLevel = .trace
         try await NetworkAuthSupport.withServer({ _ in
-            LoopbackResponse(
-                status: 200,
-                headers: [
-                    "Set-Cookie": "session=marker-set-cookie", "X-Upstream-Secret": "marker-upstream-secret",
-                    "Location": "/next?token=marker-location", "Content-Type": "text/plain",
-                ],
-                body: .bytes(Array("marker-body".utf8))
-            )
+            var response = Response.text("marker-body", contentType: "text/plain")
+            response.headers[.setCookie] = "session=marker-set-cookie"
+            response.headers["X-Upstream-Secret"] = "marker-upstream-secret"
+            response.headers[.location] = "/next?token=marker-location"
+            return response
         }) { server in
             try await NetworkAuthSupport.withClient(logger: logger) { client in
                 let request = HTTPRequest(

@@ -2,7 +2,8 @@ import EngineTestSupport
 import CurlHTTP
 import EngineExecution
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
+import Hummingbird
 import Synchronization
 import Testing
 
@@ -17,7 +18,7 @@ struct CredentialTests {
 
     /// 25 features in pages of 10 linked by `?page=N` `next` links, answering 401 to a request without the
     /// current token when `requireToken` says so.
-    static func pagedItems(requireToken: @escaping @Sendable (LoopbackRequest) -> Bool = { _ in false }) -> OGCTestServer.Items {
+    static func pagedItems(requireToken: @escaping @Sendable (Request) -> Bool = { _ in false }) -> OGCTestServer.Items {
         { request in
             if requireToken(request) { return .json(#"{"code":"Unauthorized","description":"token required"}"#, status: 401) }
             let page = request.queryItems.first { $0.name == "page" }.flatMap { Int($0.value) } ?? 0
@@ -37,7 +38,7 @@ struct CredentialTests {
         #expect(outcome.success?.featureIds == Self.allIDs)
         let requests = server.requests
         #expect(server.itemRequests.count == 3)
-        #expect(requests.contains { $0.path == "/ogc" } && requests.contains { $0.path == "/ogc/collections" })
+        #expect(requests.contains { $0.uri.path == "/ogc" } && requests.contains { $0.uri.path == "/ogc/collections" })
         #expect(requests.allSatisfy { $0.headers[Self.header] == "Bearer " + TestAuthenticator.token(1) })
         #expect(authenticator.snapshot.asked.count >= requests.count)
     }
@@ -122,7 +123,7 @@ struct CredentialTests {
 
     @Test func aRedirectIsFollowedWithCredentialsAskedForTheNewURL() async throws {
         let server = try await OGCTestServer.start { request in
-            if request.query?.contains("moved") != true { return .redirect(to: "/ogc/collections/things/items?moved=1") }
+            if request.uri.query?.contains("moved") != true { return .redirect(to: "/ogc/collections/things/items?moved=1", type: .found) }
             return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")]))
         }
         let authenticator = TestAuthenticator()

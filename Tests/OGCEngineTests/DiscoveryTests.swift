@@ -1,5 +1,5 @@
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
 import Synchronization
 import Testing
 
@@ -43,13 +43,13 @@ struct DiscoveryTests {
 
     @Test func collectionsArePagedByNextAndSharedLoadsHappenOnce() async throws {
         let collectionRequests = Mutex(0)
-        let http = try await LoopbackHTTPServer.start(logger: OGCTestServer.logger) { request in
-            switch request.path {
+        let http = try await TestHTTPServer.start(logger: OGCTestServer.logger) { request in
+            switch request.uri.path {
             case "/api":
                 return .json(#"{"links":[{"rel":"http://www.opengis.net/def/rel/ogc/1.0/data","href":"api/colls","type":"application/json"}]}"#)
             case "/api/colls":
                 collectionRequests.withLock { $0 += 1 }
-                if request.query == "p=2" {
+                if request.uri.query == "p=2" {
                     return .json(##"{"crs":["http://www.opengis.net/def/crs/OGC/1.3/CRS84"],"collections":[{"id":"b","crs":["#/crs"]}],"links":[]}"##)
                 }
                 return .json(#"{"collections":[{"id":"a"}],"links":[{"rel":"next","href":"?p=2"}]}"#)
@@ -71,20 +71,20 @@ struct DiscoveryTests {
         }
         #expect(collectionRequests.withLock { $0 } == 2)
         await client.shutdown()
-        await http.shutdown()
+        await http.stop()
     }
 
     @Test func redirectsWithinTheOriginAreFollowedAndLinksResolvedAgainstWhereTheyLed() async throws {
-        let http = try await LoopbackHTTPServer.start(logger: OGCTestServer.logger) { request in
-            switch request.path {
-            case "/old": return .redirect(to: "/new/")
+        let http = try await TestHTTPServer.start(logger: OGCTestServer.logger) { request in
+            switch request.uri.path {
+            case "/old": return .redirect(to: "/new/", type: .found)
             case "/new/": return .json(#"{"links":[{"rel":"data","href":"collections"}]}"#)
             case "/new/collections": return .json(#"{"collections":[{"id":"a"}]}"#)
             case "/new/collections/a/items":
                 if request.queryItems.contains(where: { $0.name == "p" }) {
                     return .json(OGCTestServer.page([OGCTestServer.feature(id: "2")]))
                 }
-                return .redirect(to: "/new/collections/a/items/?limit=5", status: 301)
+                return .redirect(to: "/new/collections/a/items/?limit=5", type: .permanent)
             case "/new/collections/a/items/":
                 return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")], next: "../items?p=2"))
             default: return .json("{}", status: 404)
@@ -96,18 +96,18 @@ struct DiscoveryTests {
             [ServiceTarget(kind: .ogc, url: http.url("/old"), layers: ["a"])], ServiceQuery(result: .ids), budget: .unlimited())
         #expect(outcomes[0][0].success?.featureIds == [.integer(1), .integer(2)], "\(String(describing: outcomes[0][0].failure))")
         await client.shutdown()
-        await http.shutdown()
+        await http.stop()
     }
 
     @Test func aLandingPageWithoutDataLinkIsMalformed() async throws {
-        let http = try await LoopbackHTTPServer.start(logger: OGCTestServer.logger) { _ in .json(#"{"links":[]}"#) }
+        let http = try await TestHTTPServer.start(logger: OGCTestServer.logger) { _ in .json(#"{"links":[]}"#) }
         let client = try HTTPClientFixture.make()
         let engine = OGCEngine(httpClient: client, configuration: OGCTestServer.fastConfiguration, logger: OGCTestServer.logger)
         let outcomes = await engine.query(
             [ServiceTarget(kind: .ogc, url: http.url("/x"), layers: ["a"])], ServiceQuery(result: .count), budget: .unlimited())
         #expect(outcomes[0][0].failure?.code == .malformedResponse)
         await client.shutdown()
-        await http.shutdown()
+        await http.stop()
     }
 
     @Test func draftConformanceNamesAreAccepted() {

@@ -1,5 +1,6 @@
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
+import Hummingbird
 import Synchronization
 import Testing
 
@@ -57,7 +58,7 @@ struct ErrorTests {
                 return count
             }
             if call == 1 {
-                return LoopbackResponse(status: 429, headers: ["Retry-After": "1"], body: .bytes(Array("slow down".utf8)))
+                return .bytes(Array("slow down".utf8), status: .tooManyRequests, headers: [.retryAfter: "1"])
             }
             return .json(OGCTestServer.page([OGCTestServer.feature(id: "1")], numberMatched: 1))
         }
@@ -102,8 +103,8 @@ struct ErrorTests {
 
     @Test func anotherContentCrsIsAMismatch() async throws {
         let server = try await OGCTestServer.start { _ in
-            var response = LoopbackResponse.json(OGCTestServer.page([OGCTestServer.feature(id: "1")]))
-            response.headers.add("Content-Crs", "<http://www.opengis.net/def/crs/EPSG/0/3857>")
+            var response = Response.json(OGCTestServer.page([OGCTestServer.feature(id: "1")]))
+            response.headers["Content-Crs"] = "<http://www.opengis.net/def/crs/EPSG/0/3857>"
             return response
         }
         let outcome = try await server.withEngine { await server.query($0, Self.ids) }
@@ -112,8 +113,8 @@ struct ErrorTests {
 
     @Test func crs84ContentCrsIsAccepted() async throws {
         let server = try await OGCTestServer.start { _ in
-            var response = LoopbackResponse.json(OGCTestServer.page([OGCTestServer.feature(id: "1")]))
-            response.headers.add("Content-Crs", "<http://www.opengis.net/def/crs/OGC/1.3/CRS84>")
+            var response = Response.json(OGCTestServer.page([OGCTestServer.feature(id: "1")]))
+            response.headers["Content-Crs"] = "<http://www.opengis.net/def/crs/OGC/1.3/CRS84>"
             return response
         }
         let outcome = try await server.withEngine { await server.query($0, Self.ids) }

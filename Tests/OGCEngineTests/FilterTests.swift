@@ -1,5 +1,5 @@
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
 import QueryLanguage
 import Testing
 

@@ -1,7 +1,8 @@
 import CurlHTTP
 import EngineExecution
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
+import Hummingbird
 import Logging
 import QueryLanguage
 import Synchronization
@@ -12,10 +13,10 @@ import Synchronization
 /// conformance, its collections, and items answered by each test's own `items` closure, so each quirk is one
 /// closure. Every request is recorded.
 final class OGCTestServer: Sendable {
-    typealias Items = @Sendable (LoopbackRequest) async throws -> LoopbackResponse
+    typealias Items = @Sendable (Request) async throws -> Response
 
-    let http: LoopbackHTTPServer
-    private let log = Mutex<[LoopbackRequest]>([])
+    let http: TestHTTPServer
+    private let log = Mutex<[Request]>([])
 
     static let logger: Logger = {
         var logger = Logger(label: "ogc-engine-tests")
@@ -35,11 +36,11 @@ final class OGCTestServer: Sendable {
         "http://www.opengis.net/spec/cql2/1.0/conf/basic-cql2",
     ]
 
-    private init(http: LoopbackHTTPServer) { self.http = http }
+    private init(http: TestHTTPServer) { self.http = http }
 
     var landing: String { http.url("/ogc") }
-    var requests: [LoopbackRequest] { log.withLock { $0 } }
-    var itemRequests: [LoopbackRequest] { requests.filter { $0.path.hasSuffix("/items") } }
+    var requests: [Request] { log.withLock { $0 } }
+    var itemRequests: [Request] { requests.filter { $0.uri.path.hasSuffix("/items") } }
 
     /// A server with one collection `things` (or `collections`, JSON objects) answering items with `items`.
     static func start(
@@ -48,9 +49,9 @@ final class OGCTestServer: Sendable {
     ) async throws -> OGCTestServer {
         let box = Mutex<OGCTestServer?>(nil)
         let collectionList = collections ?? [collection("things")]
-        let http = try await LoopbackHTTPServer.start(logger: logger) { request in
+        let http = try await TestHTTPServer.start(logger: logger) { request in
             box.withLock { $0 }?.log.withLock { $0.append(request) }
-            switch request.path {
+            switch request.uri.path {
             case "/ogc", "/ogc/":
                 return .json(#"{"title":"Test","links":[{"rel":"self","href":"ogc","type":"application/json"},"#
                     + #"{"rel":"conformance","href":"ogc/conformance","type":"text/html"},"#
@@ -61,11 +62,11 @@ final class OGCTestServer: Sendable {
             case "/ogc/collections":
                 return .json(#"{"collections":[\#(collectionList.joined(separator: ","))],"links":[]}"#)
             default:
-                if request.path.hasSuffix("/queryables") {
+                if request.uri.path.hasSuffix("/queryables") {
                     guard let queryables else { return .json(#"{"code":"NotFound"}"#, status: 404) }
-                    return LoopbackResponse.text(queryables, contentType: "application/schema+json")
+                    return .text(queryables, contentType: "application/schema+json")
                 }
-                if request.path.hasSuffix("/items") { return try await items(request) }
+                if request.uri.path.hasSuffix("/items") { return try await items(request) }
                 return .json(#"{"code":"NotFound","description":"no such path"}"#, status: 404)
             }
         }
@@ -93,7 +94,7 @@ final class OGCTestServer: Sendable {
         return #"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))],"links":[\#(links.joined(separator: ","))]\#(matched)}"#
     }
 
-    func shutdown() async { await http.shutdown() }
+    func shutdown() async { await http.stop() }
 
     /// Runs `body` with an engine over a fresh client, shutting both down after.
     func withEngine<T>(

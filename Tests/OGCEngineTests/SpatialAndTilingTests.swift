@@ -1,6 +1,6 @@
 import FeatureGeometry
 import FeatureService
-import LoopbackHTTP
+import HTTPTestServer
 import Synchronization
 import Testing
 
@@ -20,7 +20,7 @@ struct SpatialAndTilingTests {
             }
             let page = request.queryItems.first { $0.name == "page" }.flatMap { Int($0.value) } ?? 0
             let slice = selected.dropFirst(page * perPage).prefix(perPage)
-            let next = (page + 1) * perPage < selected.count ? "items?page=\(page + 1)&\(request.query ?? "")" : nil
+            let next = (page + 1) * perPage < selected.count ? "items?page=\(page + 1)&\(request.uri.query ?? "")" : nil
             return .json(OGCTestServer.page(
                 slice.map { OGCTestServer.feature(id: "\($0.0)", x: $0.1, y: $0.2) }, next: next, numberMatched: selected.count))
         }
