@@ -102,21 +102,6 @@ let package = Package(
         .target(name: "QueryLanguage", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
         .target(name: "FeatureGeometry", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
-        // A small HTTP/1.1 server on loopback (Hummingbird): the tests' real server, the sample feature
-        // server's and `login`'s redirect listener, with the handler-facing request and response values.
-        .target(
-            name: "LoopbackHTTP",
-            dependencies: [
-                "FeatureQuerySupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSwift
-        ),
         // What every engine runs its requests with: the expiring single-flight metadata cache, the per-host
         // request limiter, retry backoff and `Retry-After` (moved out of ArcGISEngine when OGC joined).
         .target(
@@ -132,7 +117,7 @@ let package = Package(
         // secrets read from files or the environment behind a type that never prints them. No network code.
         .target(name: "Credentials", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // The credentials at work: tokens obtained, shared and refreshed (``CredentialAuthenticator``), token
-        // calls to ArcGIS portals and OAuth endpoints, `login`'s loopback redirect listener (LoopbackHTTP), and
+        // calls to ArcGIS portals and OAuth endpoints, `login`'s loopback redirect listener (Hummingbird), and
         // what each request carries. The engines see it only as
         // EngineExecution's `RequestAuthenticator`.
         .target(
@@ -142,9 +127,10 @@ let package = Package(
                 "Credentials",
                 "EngineExecution",
                 "CurlHTTP",
-                "LoopbackHTTP",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -196,15 +182,19 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // Generated ArcGIS-protocol services (LA County parcels, USA MapServer) with fault knobs, on LoopbackHTTP.
+        // Generated ArcGIS-protocol services (LA County parcels, USA MapServer) with fault knobs, on Hummingbird.
         .target(
             name: "SampleFeatureServer",
             dependencies: [
-                "LoopbackHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -212,7 +202,6 @@ let package = Package(
             name: "SampleFeatureServerCommand",
             dependencies: [
                 "SampleFeatureServer",
-                "LoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -338,7 +327,6 @@ let package = Package(
             name: "SampleFeatureServerTests",
             dependencies: [
                 "SampleFeatureServer",
-                "LoopbackHTTP",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
@@ -487,8 +475,6 @@ let package = Package(
                 "EngineExecution",
                 "CurlHTTP",
                 "SampleFeatureServer",
-                // LoginTests' redirect listener still uses LoopbackHTTP (its conversion is another lane's).
-                "LoopbackHTTP",
                 "HTTPTestServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 "FeatureQuerySupport",

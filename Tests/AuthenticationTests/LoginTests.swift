@@ -2,7 +2,7 @@ import Authentication
 import Credentials
 import CurlHTTP
 import Foundation
-import LoopbackHTTP
+import HTTPTestServer
 import Testing
 
 /// `login` end to end: the test plays the browser (GET the authorize URL, follow the portal's redirect to the
@@ -11,9 +11,9 @@ import Testing
 struct LoginTests {
     /// A port free a moment ago: bound on 0 and released.
     static func freePort() async throws -> Int {
-        let probe = try await LoopbackHTTPServer.start(logger: TestSupport.logger) { _ in .text("") }
+        let probe = try await TestHTTPServer.start(logger: TestSupport.logger) { _ in .text("") }
         let port = probe.port
-        await probe.shutdown()
+        await probe.stop()
         return port
     }
 
@@ -114,7 +114,7 @@ struct LoginTests {
                 #expect(error.message.contains("access_denied"))
             }
 
-            let squatter = try await LoopbackHTTPServer.start(port: port, logger: TestSupport.logger) { _ in .text("") }
+            let squatter = try await TestHTTPServer.start(port: port, logger: TestSupport.logger) { _ in .text("") }
             let busy = try OAuthLogin(credential: try credential(portal, file: file, port: port), redirectURI: nil, client: client, logger: TestSupport.logger)
             do {
                 _ = try await busy.run(timeout: .seconds(5)) { _ in Issue.record("announced despite a busy port") }
@@ -122,7 +122,7 @@ struct LoginTests {
             } catch let error as OAuthSessionFailure {
                 #expect(error.code == .portUnavailable)
             }
-            await squatter.shutdown()
+            await squatter.stop()
 
             let unattended = try OAuthLogin(credential: try credential(portal, file: file, port: port), redirectURI: nil, client: client, logger: TestSupport.logger)
             do {

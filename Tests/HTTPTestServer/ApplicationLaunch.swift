@@ -11,7 +11,7 @@ struct ApplicationLaunch: Sendable {
     private let bound: AsyncStream<Int?>
     private let boundSink: AsyncStream<Int?>.Continuation
 
-    init(host: String, logger: Logger, responder: some HTTPResponder<TestRequestContext>) {
+    init(host: String, port: Int = 0, logger: Logger, responder: some HTTPResponder<TestRequestContext>) {
         (bound, boundSink) = AsyncStream.makeStream(of: Int?.self)
         // Hummingbird announces itself at info; the test's own logger decides the rest.
         var quiet = logger
@@ -23,7 +23,7 @@ struct ApplicationLaunch: Sendable {
         let app = Application(
             responder: TestResponder(inner: responder),
             server: .http1(configuration: observed),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: 0)),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 sink.yield(channel.localAddress?.port)
                 sink.finish()

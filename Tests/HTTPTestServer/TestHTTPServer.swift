@@ -35,7 +35,7 @@ package final class TestHTTPServer: Sendable {
     package let port: Int
     private let group: ServiceGroup
     private let connections: ConnectionRegistry
-    /// The task running ``group`` for a server from ``start(host:logger:responder:)``; nil inside
+    /// The task running ``group`` for a server from ``start(host:port:logger:responder:)``; nil inside
     /// ``withServer(host:logger:responder:_:)``, where a child task of the caller runs it.
     private let running: Task<Void, any Error>?
 
@@ -89,12 +89,13 @@ package final class TestHTTPServer: Sendable {
         try await withServer(host: host, logger: logger, responder: CallbackResponder { request, _ in try await handler(request) }, body)
     }
 
-    /// Starts serving `responder` on `host` (port 0) for a server that outlives the caller's scope (a fixture
-    /// object's), and returns once the socket is bound. The owner calls ``stop()``.
+    /// Starts serving `responder` on `host` and `port` (0: one the kernel picks) for a server that outlives the
+    /// caller's scope (a fixture object's, or one squatting a port), and returns once the socket is bound. The
+    /// owner calls ``stop()``.
     package static func start(
-        host: String = "127.0.0.1", logger: Logger, responder: some HTTPResponder<TestRequestContext>
+        host: String = "127.0.0.1", port: Int = 0, logger: Logger, responder: some HTTPResponder<TestRequestContext>
     ) async throws -> TestHTTPServer {
-        let application = ApplicationLaunch(host: host, logger: logger, responder: responder)
+        let application = ApplicationLaunch(host: host, port: port, logger: logger, responder: responder)
         let running = Task { try await application.run() }
         guard let port = await application.boundPort() else {
             running.cancel()
@@ -103,9 +104,11 @@ package final class TestHTTPServer: Sendable {
         return TestHTTPServer(host: host, port: port, application: application, running: running)
     }
 
-    /// ``start(host:logger:responder:)`` with one closure as the responder.
-    package static func start(host: String = "127.0.0.1", logger: Logger, handler: @escaping Handler) async throws -> TestHTTPServer {
-        try await start(host: host, logger: logger, responder: CallbackResponder { request, _ in try await handler(request) })
+    /// ``start(host:port:logger:responder:)`` with one closure as the responder.
+    package static func start(
+        host: String = "127.0.0.1", port: Int = 0, logger: Logger, handler: @escaping Handler
+    ) async throws -> TestHTTPServer {
+        try await start(host: host, port: port, logger: logger, responder: CallbackResponder { request, _ in try await handler(request) })
     }
 
     /// Waits until `condition` holds for the counters, for at most `timeout`, and says whether it held.
