@@ -11,9 +11,9 @@ import W3CTraceContext
 /// the span's own ids). When no tracer writes one (no tracer bootstrapped, or a test's in-memory tracer, whose
 /// keys are not W3C's), ``fallback`` does: the incoming trace id continued (or a new one), a span id minted for
 /// this request, the incoming flags and `tracestate`. So propagation works in every build, with or without
-/// swift-otel. That context is made only when an outcome needs it (with swift-otel bootstrapped, never: its
-/// injection writes `traceparent` for sampled and unsampled spans alike), and then once, so every outcome of the
-/// request names the same span. Correlation headers of request/reply frameworks
+/// swift-otel. That context is made only when an outcome needs it (with swift-otel bootstrapped, only under the
+/// `always_off` sampler, whose spans carry no context: otherwise its injection writes `traceparent` for sampled
+/// and unsampled spans alike), and then once, so every outcome of the request names the same span. Correlation headers of request/reply frameworks
 /// (``WorkerTracing/echoedHeaders``) are copied byte for byte.
 ///
 /// Carried in ``MessageSource`` so every answer (result, error, rejection, supersession) finds it. Identity is
