@@ -17,11 +17,18 @@ struct TracedURLTests {
         #expect(v6.port == 9000)
         #expect(TracedURL("no scheme") == nil)
         #expect(TracedURL("http:///path") == nil)
+        // Only the first `://` and the authority count: a URL in the query is not read.
+        let nested = try #require(TracedURL("https://h:8443/p?next=http://other:1/x"))
+        #expect(nested.host == "h")
+        #expect(nested.port == 8443)
+        #expect(TracedURL("https://Bücher.Example/x")?.host == "bücher.example")
     }
 
     @Test func aLayerURLLosesItsQueryAndUserInformation() {
         #expect(TracedURL.withoutQuery("https://u:p@h:1/a/FeatureServer/0?token=abc#x") == "https://h:1/a/FeatureServer/0")
         #expect(TracedURL.withoutQuery("https://h/a/MapServer/2") == "https://h/a/MapServer/2")
         #expect(TracedURL.withoutQuery("https://h/a@b/MapServer/2?k=1") == "https://h/a@b/MapServer/2")
+        #expect(TracedURL.withoutQuery("https://h/p?next=https://u:p@x/") == "https://h/p")
+        #expect(TracedURL.withoutQuery("relative/path?token=abc") == "relative/path")
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 
 /// A long-running child (`embedded-kafka`, `sample-feature-server`, `run`) for the command tests: started,
@@ -25,15 +26,25 @@ final class CommandChild: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         let stdout = Pipe()
         process.standardOutput = readsFirstLine ? stdout : FileHandle.nullDevice
-        try process.run()
+        // From a thread with an empty signal mask: a child inherits its spawner's, and the cooperative threads
+        // block SIGTERM, so a child started from one never sees the SIGTERM that stops it (the OTLP receiver, a
+        // Python process, did not; `stop()` then waited forever).
+        try ChildProcesses.spawn(process)
         let line = readsFirstLine ? EmbeddedKafkaCommandTests.firstLine(of: stdout.fileHandleForReading) : nil
         return CommandChild(process: process, firstLine: line)
     }
 
-    /// Sends SIGTERM and waits for the exit; returns the exit status (a signal's number if it was killed).
+    /// Sends SIGTERM and waits for the exit, at most `grace`, then SIGKILL; returns the exit status (a signal's
+    /// number if it was killed). A child that does not stop on SIGTERM (one that inherited it ignored, or hangs in
+    /// its shutdown) then fails the test that expected a clean exit instead of hanging the whole run in a `defer`.
     @discardableResult
-    func terminate() -> Int32 {
-        if process.isRunning { process.terminate() }
+    func terminate(grace: Duration = .seconds(60)) -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            let deadline = ContinuousClock.now + grace
+            while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }

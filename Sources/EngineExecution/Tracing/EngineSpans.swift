@@ -9,14 +9,19 @@ package enum EngineSpans {
     /// A failure sets the span's status and `error.type` (``errorType(_:)``), never the error's message: the
     /// engines redact their messages, but a span is no place to rely on it.
     /// `errorCode` names a failure by the engine's own error code (else ``errorType(_:)``).
+    ///
+    /// Under a request whose span does not record (``UnrecordedTrace``) no span is started.
     package static func layer<T>(
         _ url: String, engine: String, errorCode: (any Error) -> String? = { _ in nil }, _ body: () async throws -> T
     ) async throws -> T {
+        if UnrecordedTrace.isCurrent { return try await body() }
         let span = startSpan("query layer", ofKind: .internal)
         defer { span.end() }
         guard span.isRecording else { return try await body() }
-        span.attributes["query_worker.engine"] = engine
-        span.attributes["query_worker.layer.url"] = TracedURL.withoutQuery(url)
+        span.updateAttributes { attributes in
+            attributes["query_worker.engine"] = engine
+            attributes["query_worker.layer.url"] = TracedURL.withoutQuery(url)
+        }
         do {
             return try await ServiceContext.withValue(span.context) { try await body() }
         } catch {

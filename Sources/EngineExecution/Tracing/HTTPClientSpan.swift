@@ -8,9 +8,11 @@ extension HTTPClient {
     /// transport failures). Never `url.full`: URLs carry tokens (see ``TracedURL``); and a failure's message is
     /// not recorded either (libcurl's may name the URL), only its code.
     ///
-    /// One span per exchange: retries, token refreshes and paging each get their own. With no tracer
-    /// bootstrapped (the NoOp tracer) the span is not recording and no attribute is computed.
+    /// One span per exchange: retries, token refreshes and paging each get their own. Under a request whose
+    /// span does not record (``UnrecordedTrace``: not sampled, or no tracer bootstrapped) no span is started;
+    /// a span that does not record otherwise gets no attribute computed.
     package func tracedExecute(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if UnrecordedTrace.isCurrent { return try await execute(request) }
         let span = startSpan(request.method.rawValue, ofKind: .client)
         defer { span.end() }
         guard span.isRecording else { return try await execute(request) }
@@ -31,17 +33,28 @@ extension HTTPClient {
 
 /// The attributes of an HTTP client span (see ``HTTPClient/tracedExecute(_:)``).
 package enum HTTPClientSpan {
+    // Each phase sets its attributes in one update: a recording span keeps them behind a lock, and every
+    // single `span.attributes[key] = value` reads, copies and writes back the whole set.
     static func describe(_ request: HTTPRequest, on span: any Span) {
-        span.attributes["http.request.method"] = request.method.rawValue
-        guard let url = TracedURL(request.url) else { return }
-        span.attributes["url.scheme"] = url.scheme
-        span.attributes["server.address"] = url.host
-        if let port = url.port { span.attributes["server.port"] = port }
+        span.updateAttributes { attributes in
+            attributes["http.request.method"] = request.method.rawValue
+            guard let url = TracedURL(request.url) else { return }
+            attributes["url.scheme"] = url.scheme
+            attributes["server.address"] = url.host
+            if let port = url.port { attributes["server.port"] = port }
+        }
     }
 
     static func describe(_ response: HTTPResponse, on span: any Span) {
-        span.attributes["http.response.status_code"] = response.status
-        if response.status >= 400 { failed(span, type: String(response.status)) }
+        guard response.status >= 400 else {
+            span.attributes["http.response.status_code"] = response.status
+            return
+        }
+        span.updateAttributes { attributes in
+            attributes["http.response.status_code"] = response.status
+            attributes["error.type"] = String(response.status)
+        }
+        span.setStatus(SpanStatus(code: .error))
     }
 
     static func failed(_ span: any Span, type: String) {

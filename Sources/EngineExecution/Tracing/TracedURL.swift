@@ -14,23 +14,22 @@ package struct TracedURL: Sendable, Hashable {
 
     /// Reads `url`'s scheme and authority; `nil` when it has no `scheme://`.
     package init?(_ url: String) {
-        guard let separator = url.range(of: "://") else { return nil }
-        let scheme = url[..<separator.lowerBound].lowercased()
-        var authority = url[separator.upperBound...]
-        if let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
-            authority = authority[..<end]
-        }
+        let text = Substring(url)
+        guard let separator = Self.schemeSeparator(text) else { return nil }
+        let scheme = text[..<separator.lowerBound].lowercased()
+        var authority = text[separator.upperBound...]
+        if let end = authority.utf8.firstIndex(where: Self.endsAuthority) { authority = authority[..<end] }
         // User information is a secret: dropped before anything is read.
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: at)...] }
         var host = authority
         var port: Int?
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let rest = authority[authority.index(after: close)...]
-            if rest.hasPrefix(":") { port = Int(rest.dropFirst()) }
-        } else if let colon = authority.lastIndex(of: ":") {
+        if authority.utf8.first == UInt8(ascii: "["), let close = authority.utf8.firstIndex(of: UInt8(ascii: "]")) {
+            host = authority[authority.utf8.index(after: authority.startIndex)..<close]
+            let rest = authority[authority.utf8.index(after: close)...]
+            if rest.utf8.first == UInt8(ascii: ":") { port = Int(rest.dropFirst()) }
+        } else if let colon = authority.utf8.lastIndex(of: UInt8(ascii: ":")) {
             host = authority[..<colon]
-            port = Int(authority[authority.index(after: colon)...])
+            port = Int(authority[authority.utf8.index(after: colon)...])
         }
         guard !host.isEmpty else { return nil }
         self.scheme = scheme
@@ -50,11 +49,33 @@ package struct TracedURL: Sendable, Hashable {
     /// about a layer or collection (`query_worker.layer.url`).
     package static func withoutQuery(_ url: String) -> String {
         var kept = Substring(url)
-        if let end = kept.firstIndex(where: { $0 == "?" || $0 == "#" }) { kept = kept[..<end] }
-        guard let separator = kept.range(of: "://") else { return String(kept) }
+        if let end = kept.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { kept = kept[..<end] }
+        guard let separator = schemeSeparator(kept) else { return String(kept) }
         let afterScheme = kept[separator.upperBound...]
-        let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-        guard let at = afterScheme[..<authorityEnd].lastIndex(of: "@") else { return String(kept) }
-        return String(kept[..<separator.upperBound]) + afterScheme[afterScheme.index(after: at)...]
+        let authorityEnd = afterScheme.utf8.firstIndex(of: UInt8(ascii: "/")) ?? afterScheme.endIndex
+        guard let at = afterScheme[..<authorityEnd].utf8.lastIndex(of: UInt8(ascii: "@")) else { return String(kept) }
+        return String(kept[..<separator.upperBound]) + afterScheme[afterScheme.utf8.index(after: at)...]
+    }
+
+    // Byte scans rather than Foundation's `range(of:)` and Character iteration: these run for every recorded
+    // layer and HTTP span, and only ASCII delimiters matter.
+
+    /// The first `://` in `text`.
+    private static func schemeSeparator(_ text: Substring) -> Range<String.Index>? {
+        let bytes = text.utf8
+        var from = bytes.startIndex
+        while let colon = bytes[from...].firstIndex(of: UInt8(ascii: ":")) {
+            let afterColon = bytes.index(after: colon)
+            if bytes[afterColon...].starts(with: [UInt8(ascii: "/"), UInt8(ascii: "/")]) {
+                return colon..<bytes.index(afterColon, offsetBy: 2)
+            }
+            from = afterColon
+        }
+        return nil
+    }
+
+    /// Whether `byte` ends a URL's authority (the path, query or fragment begins).
+    private static func endsAuthority(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 }

@@ -20,24 +20,26 @@ extension RequestTrace {
     }
 
     private func describe(_ arrival: RequestLifecycle.Arrival, _ receipt: RequestLifecycle.Receipt) {
-        switch arrival {
-        case .query(let request, _):
-            span.attributes["query_worker.request_id"] = request.requestId
-            span.attributes["query_worker.task_id"] = request.taskId
-        case .cancel(let taskId):
-            span.attributes["query_worker.task_id"] = taskId
-            span.attributes["query_worker.message"] = "cancel"
-        case .rejected(let rejection, _, _):
-            if let requestId = rejection.requestId { span.attributes["query_worker.request_id"] = requestId }
-        }
-        switch receipt {
-        case .started(let run): span.attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
-        case .shared(let run):
-            span.attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
-            span.attributes["query_worker.run.shared"] = true
-        case .ignored: span.attributes["query_worker.receipt"] = "ignored"
-        case .duplicate: span.attributes["query_worker.receipt"] = "duplicate"
-        case .rejected, .cancel, .answeredWithoutRun: break
+        span.updateAttributes { attributes in
+            switch arrival {
+            case .query(let request, _):
+                attributes["query_worker.request_id"] = request.requestId
+                attributes["query_worker.task_id"] = request.taskId
+            case .cancel(let taskId):
+                attributes["query_worker.task_id"] = taskId
+                attributes["query_worker.message"] = "cancel"
+            case .rejected(let rejection, _, _):
+                if let requestId = rejection.requestId { attributes["query_worker.request_id"] = requestId }
+            }
+            switch receipt {
+            case .started(let run): attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
+            case .shared(let run):
+                attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
+                attributes["query_worker.run.shared"] = true
+            case .ignored: attributes["query_worker.receipt"] = "ignored"
+            case .duplicate: attributes["query_worker.receipt"] = "duplicate"
+            case .rejected, .cancel, .answeredWithoutRun: break
+            }
         }
     }
 
@@ -46,16 +48,18 @@ extension RequestTrace {
     /// `cancelled` are not (the client asked for them).
     func delivered(_ message: OutcomeMessage) {
         if span.isRecording {
-            span.attributes["query_worker.outcome.status"] = message.status
+            var failure: String?
             if case .error(let error) = message {
                 switch error.status {
-                case .failed, .rejected, .expired:
-                    span.attributes["error.type"] = error.error.code.rawValue
-                    span.setStatus(SpanStatus(code: .error))
-                case .superseded, .cancelled:
-                    break
+                case .failed, .rejected, .expired: failure = error.error.code.rawValue
+                case .superseded, .cancelled: break
                 }
             }
+            span.updateAttributes { attributes in
+                attributes["query_worker.outcome.status"] = message.status
+                if let failure { attributes["error.type"] = failure }
+            }
+            if failure != nil { span.setStatus(SpanStatus(code: .error)) }
         }
         span.end()
     }

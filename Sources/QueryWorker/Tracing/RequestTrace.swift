@@ -1,4 +1,6 @@
+import EngineExecution
 import Kafka
+import Synchronization
 import Tracing
 import W3CTraceContext
 
@@ -9,22 +11,38 @@ import W3CTraceContext
 /// the span's own ids). When no tracer writes one (no tracer bootstrapped, or a test's in-memory tracer, whose
 /// keys are not W3C's), ``fallback`` does: the incoming trace id continued (or a new one), a span id minted for
 /// this request, the incoming flags and `tracestate`. So propagation works in every build, with or without
-/// swift-otel. Correlation headers of request/reply frameworks (``WorkerTracing/echoedHeaders``) are copied
-/// byte for byte.
+/// swift-otel. That context is made only when an outcome needs it (with swift-otel bootstrapped, only under the
+/// `always_off` sampler, whose spans carry no context: otherwise its injection writes `traceparent` for sampled
+/// and unsampled spans alike), and then once, so every outcome of the request names the same span. Correlation headers of request/reply frameworks
+/// (``WorkerTracing/echoedHeaders``) are copied byte for byte.
 ///
 /// Carried in ``MessageSource`` so every answer (result, error, rejection, supersession) finds it. Identity is
 /// its equality: two sources are the same message's only if they share the trace made when it was read.
 final class RequestTrace: Sendable, Hashable {
     let span: any Span
-    /// The W3C context outcomes carry when the tracer injects none.
-    let fallback: TraceContext
+    /// The request message's readable W3C context, if it had one: what ``fallback`` continues.
+    private let incoming: TraceContext?
+    private let madeFallback = Mutex<TraceContext?>(nil)
     /// The request's correlation headers, echoed on its outcomes.
     let echoed: [KafkaHeader]
 
-    init(span: any Span, fallback: TraceContext, echoed: [KafkaHeader]) {
+    init(span: any Span, incoming: TraceContext?, echoed: [KafkaHeader]) {
         self.span = span
-        self.fallback = fallback
+        self.incoming = incoming
         self.echoed = echoed
+    }
+
+    /// The W3C context outcomes carry when the tracer injects none: the incoming trace id continued (or a new
+    /// one), a span id minted for this request, the incoming flags and state. Made on first use, then the same.
+    var fallback: TraceContext {
+        madeFallback.withLock { made in
+            if let made { return made }
+            let context = TraceContext(
+                traceID: incoming?.traceID ?? .random(), spanID: .random(), flags: incoming?.flags ?? .sampled,
+                state: incoming?.state ?? TraceState())
+            made = context
+            return context
+        }
     }
 
     /// The trace headers and echoed correlation headers of this request's outcome messages.
@@ -53,9 +71,11 @@ final class RequestTrace: Sendable, Hashable {
     }
 
     /// Runs `body` with the request span as the current context: runs started there (a task inherits it) make
-    /// their layer and HTTP spans children of this request's span.
+    /// their layer and HTTP spans children of this request's span. When the span does not record (not sampled,
+    /// or the NoOp tracer), the context is ``EngineExecution/UnrecordedTrace``'s instead: those children would
+    /// not record either, so they are not started.
     func withContext<T>(_ body: () throws -> T) rethrows -> T {
-        try ServiceContext.withValue(span.context, operation: body)
+        try ServiceContext.withValue(span.isRecording ? span.context : UnrecordedTrace.context, operation: body)
     }
 
     static func == (lhs: RequestTrace, rhs: RequestTrace) -> Bool { lhs === rhs }

@@ -16,8 +16,10 @@ import W3CTraceContext
 /// build without swift-otel still continues the caller's trace. A bootstrapped tracer (swift-otel) continues it
 /// itself, and its injection wins.
 ///
-/// With the NoOp tracer, a request costs a non-recording span, one random span id and, on its outcome, one
-/// `traceparent` header; no attribute is computed.
+/// With the NoOp tracer, a request costs a non-recording span and, on its outcome, one `traceparent` header
+/// (a random span id); no attribute is computed, and its runs start no layer or HTTP spans
+/// (``RequestTrace/withContext(_:)``). With swift-otel and a request the sampler drops, the same plus the
+/// tracer's own sampling decision and injection.
 final class WorkerTracing: Sendable {
     static let traceParent = "traceparent"
     static let traceState = "tracestate"
@@ -43,21 +45,18 @@ final class WorkerTracing: Sendable {
     /// Starts the request span of a message just read: the message's context continued when it has one.
     func begin(_ message: KafkaConsumerMessage) -> RequestTrace {
         let headers = message.headers
+        guard !headers.isEmpty else {
+            let span = startSpan("process \(message.topic)", context: .topLevel, ofKind: .consumer)
+            if span.isRecording { describe(span, message, correlation: nil) }
+            return RequestTrace(span: span, incoming: nil, echoed: [])
+        }
         var context = ServiceContext.topLevel
-        if !headers.isEmpty {
-            InstrumentationSystem.instrument.extract(headers, into: &context, using: KafkaHeaderExtractor())
-        }
-        let incoming = headers.isEmpty ? nil : incomingContext(headers, message)
-        let fallback = TraceContext(
-            traceID: incoming?.traceID ?? .random(), spanID: .random(), flags: incoming?.flags ?? .sampled,
-            state: incoming?.state ?? TraceState())
+        InstrumentationSystem.instrument.extract(headers, into: &context, using: KafkaHeaderExtractor())
+        let incoming = incomingContext(headers, message)
         let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
-        if span.isRecording { describe(span, message) }
         let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
-        if span.isRecording, let correlation = echoed.first?.value {
-            span.attributes["messaging.message.conversation_id"] = Self.text(correlation)
-        }
-        return RequestTrace(span: span, fallback: fallback, echoed: echoed)
+        if span.isRecording { describe(span, message, correlation: echoed.first?.value) }
+        return RequestTrace(span: span, incoming: incoming, echoed: echoed)
     }
 
     /// The message's W3C context, or nil when it has none or an unreadable one (counted, logged once at
@@ -82,16 +81,21 @@ final class WorkerTracing: Sendable {
         }
     }
 
-    /// OpenTelemetry's messaging attributes for a Kafka consumer span.
-    private func describe(_ span: any Span, _ message: KafkaConsumerMessage) {
-        span.attributes["messaging.system"] = "kafka"
-        span.attributes["messaging.operation.type"] = "process"
-        span.attributes["messaging.operation.name"] = "process"
-        span.attributes["messaging.destination.name"] = message.topic
-        span.attributes["messaging.destination.partition.id"] = String(message.partition)
-        span.attributes["messaging.kafka.offset"] = Int(message.offset)
-        span.attributes["messaging.consumer.group.name"] = groupID
-        if let size = message.value?.count { span.attributes["messaging.message.body.size"] = size }
+    /// OpenTelemetry's messaging attributes for a Kafka consumer span, and the correlation id as
+    /// `messaging.message.conversation_id`. One update: a recording span's attributes sit behind a lock, and
+    /// each single `span.attributes[key] = value` copies the whole set.
+    private func describe(_ span: any Span, _ message: KafkaConsumerMessage, correlation: [UInt8]?) {
+        span.updateAttributes { attributes in
+            attributes["messaging.system"] = "kafka"
+            attributes["messaging.operation.type"] = "process"
+            attributes["messaging.operation.name"] = "process"
+            attributes["messaging.destination.name"] = message.topic
+            attributes["messaging.destination.partition.id"] = String(message.partition)
+            attributes["messaging.kafka.offset"] = Int(message.offset)
+            attributes["messaging.consumer.group.name"] = groupID
+            if let size = message.value?.count { attributes["messaging.message.body.size"] = size }
+            if let correlation { attributes["messaging.message.conversation_id"] = Self.text(correlation) }
+        }
     }
 
     /// Bytes as text: UTF-8 when they are, else lowercase hex (Spring's correlation ids are 16 raw bytes).

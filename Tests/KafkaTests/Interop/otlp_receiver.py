@@ -97,8 +97,9 @@ def main():
     # A test process may pass SIGTERM on ignored or blocked (signal handlers of its own): undo both.
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
-    # SIGTERM did not always end it under the test runner: it also ends itself 60 s after the last export
-    # (or 10 minutes after its start), so a test's teardown never waits on it for long.
+    # SIGTERM did not end it when the test spawned it from a cooperative thread (SIGTERM blocked in the
+    # inherited mask; CommandChild now spawns from a thread with an empty one). As a safety net it also ends
+    # itself 60 s after the last export (or 10 minutes after its start).
     started = time.monotonic()
 
     def watchdog():
