@@ -102,8 +102,8 @@ let package = Package(
         .target(name: "QueryLanguage", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
         .target(name: "FeatureGeometry", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
-        // A small HTTP/1.1 server on loopback (Hummingbird): the tests' real server, the sample feature
-        // server's and `login`'s redirect listener, with the handler-facing request and response values.
+        // A small HTTP/1.1 server on loopback (Hummingbird) for the tests' real servers, with handler-facing
+        // request and response values. No product target uses it any more; it goes once the tests have moved.
         .target(
             name: "LoopbackHTTP",
             dependencies: [
@@ -132,7 +132,7 @@ let package = Package(
         // secrets read from files or the environment behind a type that never prints them. No network code.
         .target(name: "Credentials", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // The credentials at work: tokens obtained, shared and refreshed (``CredentialAuthenticator``), token
-        // calls to ArcGIS portals and OAuth endpoints, `login`'s loopback redirect listener (LoopbackHTTP), and
+        // calls to ArcGIS portals and OAuth endpoints, `login`'s loopback redirect listener (Hummingbird), and
         // what each request carries. The engines see it only as
         // EngineExecution's `RequestAuthenticator`.
         .target(
@@ -142,9 +142,11 @@ let package = Package(
                 "Credentials",
                 "EngineExecution",
                 "CurlHTTP",
-                "LoopbackHTTP",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -196,15 +198,19 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // Generated ArcGIS-protocol services (LA County parcels, USA MapServer) with fault knobs, on LoopbackHTTP.
+        // Generated ArcGIS-protocol services (LA County parcels, USA MapServer) with fault knobs, on Hummingbird.
         .target(
             name: "SampleFeatureServer",
             dependencies: [
-                "LoopbackHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -212,7 +218,6 @@ let package = Package(
             name: "SampleFeatureServerCommand",
             dependencies: [
                 "SampleFeatureServer",
-                "LoopbackHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -337,7 +342,6 @@ let package = Package(
             name: "SampleFeatureServerTests",
             dependencies: [
                 "SampleFeatureServer",
-                "LoopbackHTTP",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
