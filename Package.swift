@@ -129,6 +129,7 @@ let package = Package(
                 "CurlHTTP",
                 "FeatureQuerySupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -19,8 +19,12 @@ struct RedirectListener: Sendable {
             guard let callback = RedirectCallback(request, redirect: redirect, state: state) else {
                 return RedirectCallback.text("Not found\n", status: .notFound)
             }
-            callbacks.yield(callback)
-            return callback.page
+            // Handed on once the page is out: the sign-in then stops the listener, which must not cut the page.
+            let page = callback.page
+            return Response(status: page.status, headers: page.headers, body: ResponseBody { writer in
+                try await page.body.write(writer)
+                callbacks.yield(callback)
+            })
         }
         // Hummingbird announces itself at info; `login` says what matters.
         var serverLogger = logger
@@ -50,9 +54,12 @@ struct RedirectListener: Sendable {
         return RedirectListener(group: group, running: running)
     }
 
-    /// Stops listening (the browser's idle connections are closed) and returns when stopped.
+    /// Stops listening and closes the browser's connections (idle or not: the redirect has been answered),
+    /// and returns when stopped. Cancelling, not only a graceful shutdown, which would wait for every
+    /// connection a browser or client keeps open to close.
     func shutdown() async {
         await group.triggerGracefulShutdown()
+        running.cancel()
         _ = await running.result
     }
 }
