@@ -16,30 +16,7 @@ package struct FormField: Sendable, Hashable {
 
     /// The pairs of `text` (`a=1&b&c=x+y`), in order; a bare name has an empty value, a bad escape stays as is.
     package static func decode(_ text: some StringProtocol) -> [FormField] {
-        text.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return FormField(name: unescape(parts[0]), value: parts.count > 1 ? unescape(parts[1]) : "")
-        }
-    }
-
-    static func unescape(_ text: some StringProtocol) -> String {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "+") {
-                output.append(UInt8(ascii: " "))
-            } else if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 2
-            } else {
-                output.append(bytes[index])
-            }
-            index += 1
-        }
-        return String(decoding: output, as: UTF8.self)
+        PercentDecoding.formPairs(text).map { FormField(name: $0.name, value: $0.value) }
     }
 }
 

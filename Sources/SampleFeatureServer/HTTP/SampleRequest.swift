@@ -35,9 +35,9 @@ struct SampleRequest: Sendable {
             path = target
             query = ""
         }
-        parameters = FormDecoding.parameters(query)
+        parameters = PercentDecoding.formPairs(query).map { Parameter(name: $0.name, value: $0.value) }
         if let type = headers[.contentType]?.lowercased(), type.hasPrefix("application/x-www-form-urlencoded") {
-            parameters += FormDecoding.parameters(Substring(decoding: body, as: UTF8.self))
+            parameters += PercentDecoding.formPairs(String(decoding: body, as: UTF8.self)).map { Parameter(name: $0.name, value: $0.value) }
         }
     }
 
@@ -58,39 +58,5 @@ struct SampleRequest: Sendable {
     /// A field by name (any letter case); nil when absent or when `name` is not a valid field name.
     func header(_ name: String) -> String? {
         HTTPFields.Element.Name(name).flatMap { headers[$0] }
-    }
-}
-
-/// `application/x-www-form-urlencoded` decoding (`+` is a space), without Foundation.
-enum FormDecoding {
-    static func parameters(_ text: Substring) -> [SampleRequest.Parameter] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let value = parts.count > 1 ? decode(parts[1]) : ""
-            return SampleRequest.Parameter(name: decode(parts[0]), value: value)
-        }
-    }
-
-    /// Percent-decodes and turns `+` into a space; a malformed escape is kept as it is.
-    static func decode(_ text: Substring) -> String {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "+") {
-                output.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = ASCII.hexValue(bytes[index + 1]), let low = ASCII.hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 2
-            } else {
-                output.append(byte)
-            }
-            index += 1
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Logging
 import Hummingbird
 import Synchronization
@@ -40,7 +41,7 @@ final class RequestHandler: Sendable {
     }
 
     func handle(_ request: SampleRequest) async throws -> Response {
-        let path = PercentDecoding.decode(request.path)
+        let path = PercentDecoding.decode(request.path, plusAsSpace: false)
         let access = SecuredAccess(path: path, security: security?.security)
         let route = Route(path: access.routePath)
         let ogcRoute: Result<OGCRoute, OGCError>?
