@@ -8,6 +8,7 @@ rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                                      const void *key, size_t key_len,
                                      const void *value, size_t value_len,
                                      rd_kafka_headers_t *headers,
+                                     int64_t timestamp,
                                      void *opaque) {
     if (headers != NULL) {
         return rd_kafka_producev(rk,
@@ -17,6 +18,7 @@ rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                                  RD_KAFKA_V_KEY(key, key_len),
                                  RD_KAFKA_V_VALUE((void *)value, value_len),
                                  RD_KAFKA_V_HEADERS(headers),
+                                 RD_KAFKA_V_TIMESTAMP(timestamp),
                                  RD_KAFKA_V_OPAQUE(opaque),
                                  RD_KAFKA_V_END);
     }
@@ -26,6 +28,7 @@ rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                              RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
                              RD_KAFKA_V_KEY(key, key_len),
                              RD_KAFKA_V_VALUE((void *)value, value_len),
+                             RD_KAFKA_V_TIMESTAMP(timestamp),
                              RD_KAFKA_V_OPAQUE(opaque),
                              RD_KAFKA_V_END);
 }

@@ -104,23 +104,33 @@ public struct KafkaProducerMessage: Sendable, Hashable {
     public var key: [UInt8]?
     public var value: [UInt8]?
     public var headers: [KafkaHeader]
+    /// The message's CreateTime in milliseconds since the epoch; `nil` stamps it when it is produced. Set only to
+    /// replay or simulate old messages (a topic whose `message.timestamp.type` is LogAppendTime ignores it).
+    public var timestampMs: Int64?
 
     public init(
         topic: String,
         partition: Int32? = nil,
         key: [UInt8]? = nil,
         value: [UInt8]? = nil,
-        headers: [KafkaHeader] = []
+        headers: [KafkaHeader] = [],
+        timestampMs: Int64? = nil
     ) {
         self.topic = topic
         self.partition = partition
         self.key = key
         self.value = value
         self.headers = headers
+        self.timestampMs = timestampMs
     }
 
-    public init(topic: String, partition: Int32? = nil, key: String?, value: String, headers: [KafkaHeader] = []) {
-        self.init(topic: topic, partition: partition, key: key.map { Array($0.utf8) }, value: Array(value.utf8), headers: headers)
+    public init(
+        topic: String, partition: Int32? = nil, key: String?, value: String, headers: [KafkaHeader] = [],
+        timestampMs: Int64? = nil
+    ) {
+        self.init(
+            topic: topic, partition: partition, key: key.map { Array($0.utf8) }, value: Array(value.utf8), headers: headers,
+            timestampMs: timestampMs)
     }
 }
 

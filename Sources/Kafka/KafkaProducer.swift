@@ -171,7 +171,7 @@ public final class KafkaProducer: Service, Sendable {
                 withBytes(message.value) { value, valueLength in
                     qw_kafka_produce(
                         handle.pointer, topic, message.partition ?? RD_KAFKA_PARTITION_UA,
-                        key, keyLength, value, valueLength, headers, opaque
+                        key, keyLength, value, valueLength, headers, message.timestampMs ?? 0, opaque
                     )
                 }
             }

@@ -26,6 +26,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.revokeTimeout), help: .setting(.revokeTimeout)) var revokeTimeout: String?
     @Option(name: .setting(.shutdownTimeout), help: .setting(.shutdownTimeout)) var shutdownTimeout: String?
     @Option(name: .setting(.requestTimeout), help: .setting(.requestTimeout)) var requestTimeout: String?
+    @Option(name: .setting(.maxRequestAge), help: .setting(.maxRequestAge)) var maxRequestAge: String?
     @Option(name: .setting(.httpConnectTimeout), help: .setting(.httpConnectTimeout)) var httpConnectTimeout: String?
     @Option(name: .setting(.httpTimeout), help: .setting(.httpTimeout)) var httpTimeout: String?
     @Option(name: .setting(.summaryInterval), help: .setting(.summaryInterval)) var summaryInterval: String?
@@ -72,7 +73,7 @@ struct SettingFlags: ParsableArguments {
             (.maxRequestBytes, maxRequestBytes), (.maxResultBytes, maxResultBytes), (.maxTargets, maxTargets),
             (.maxLayers, maxLayers), (.maxRequestsPerHost, maxRequestsPerHost), (.maxResultTotalBytes, maxResultTotalBytes),
             (.revokeTimeout, revokeTimeout), (.shutdownTimeout, shutdownTimeout), (.requestTimeout, requestTimeout),
-            (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
+            (.maxRequestAge, maxRequestAge), (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
             (.credentialsFile, credentialsFile), (.otlpEndpoint, otlpEndpoint),
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),

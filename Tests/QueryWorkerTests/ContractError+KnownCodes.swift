@@ -21,7 +21,7 @@ extension ContractError.Code {
 
     /// Outcomes of accepted requests that are the worker's own (`failed`, `superseded`, `cancelled`, `expired`).
     static let outcomes: [ContractError.Code] = [
-        .superseded, .cancelRequested, .shutdown, .partitionRevoked, .deadlineExceeded, .resultTooLarge,
+        .superseded, .cancelRequested, .shutdown, .partitionRevoked, .deadlineExceeded, .requestTooOld, .resultTooLarge,
         .layersFailed, .internal,
     ]
 

@@ -7,12 +7,14 @@
 
 /// Enqueues one message through rd_kafka_producev, which Swift cannot call (it is variadic).
 /// `headers` may be NULL; on success librdkafka owns it, on failure the caller still does.
+/// `timestamp` is the message's CreateTime in milliseconds since the epoch; 0 stamps it now.
 rd_kafka_resp_err_t qw_kafka_produce(rd_kafka_t *rk,
                                      const char *topic,
                                      int32_t partition,
                                      const void *key, size_t key_len,
                                      const void *value, size_t value_len,
                                      rd_kafka_headers_t *headers,
+                                     int64_t timestamp,
                                      void *opaque);
 
 /// Pushes one (no error, `rtt_ms` delay) entry onto a mock broker's error stack for `api_key`, through

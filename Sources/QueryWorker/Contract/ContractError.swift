@@ -82,6 +82,9 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
         static let partitionRevoked = Code("partition_revoked")
         /// Status `expired`: the request's deadline passed before it finished.
         static let deadlineExceeded = Code("deadline_exceeded")
+        /// Status `expired`: the request waited in Kafka longer than the worker's `maxRequestAge` (by its
+        /// message timestamp); it was answered without a query.
+        static let requestTooOld = Code("request_too_old")
         /// Status `failed`: the result cannot be published, even split (one feature exceeds the message limit).
         static let resultTooLarge = Code("result_too_large")
         /// Status `failed`: every layer failed, with different codes; `details.layers` has each layer's error.

@@ -102,6 +102,22 @@ struct ErrorMessage: Sendable, Hashable {
             source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
     }
 
+    /// The answer to `request` when its message was older than `maxRequestAge`: status `expired`, code
+    /// `request_too_old`, retryable (the same request sent again is fresh), with the age and the limit.
+    static func tooOld(
+        _ request: QueryRequest, age: RequestAge, source: MessageSource, worker: String, finishedAt: Int64
+    ) -> ErrorMessage {
+        ErrorMessage(
+            requestId: request.requestId, taskId: request.taskId, status: .expired,
+            error: ContractError(
+                .requestTooOld,
+                "request \(request.requestId) waited \(age.ageMs) ms in Kafka, longer than this worker's maxRequestAge "
+                    + "(\(age.limitMs) ms); it was not run. Send it again if it is still wanted",
+                retryable: true,
+                details: .object(["ageMs": .number(Double(age.ageMs)), "limitMs": .number(Double(age.limitMs))])),
+            source: source, worker: worker, receivedAt: request.receivedAt, finishedAt: finishedAt)
+    }
+
     /// The message key: the taskId; else the request message's own key, so the answer follows the message.
     var key: [UInt8]? { taskId.map { Array($0.utf8) } ?? source.key }
 

@@ -9,6 +9,8 @@ enum Interruption: Hashable, Sendable {
     case cancelled(CancelReason)
     /// Its deadline passed, on arrival or while it ran.
     case expired
+    /// Its message was older than `maxRequestAge` when read: answered without a run.
+    case tooOld(RequestAge)
 
     /// The code of the published error.
     var code: ContractError.Code {
@@ -16,6 +18,7 @@ enum Interruption: Hashable, Sendable {
         case .superseded: .superseded
         case .cancelled(let reason): reason.code
         case .expired: .deadlineExceeded
+        case .tooOld: .requestTooOld
         }
     }
 }

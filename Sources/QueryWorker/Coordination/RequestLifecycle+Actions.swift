@@ -32,6 +32,9 @@ extension RequestLifecycle {
         case query(QueryRequest, MessageSource)
         /// A cancel message for a task.
         case cancel(taskId: String)
+        /// A valid query whose message is older than `maxRequestAge`: answered `expired` at once, without a run
+        /// and without touching its task's run (a backlog must not supersede or share the current work).
+        case tooOld(QueryRequest, MessageSource, RequestAge)
         /// No valid request, or a request the host policy refuses: answered `rejected` at once.
         case rejected(RejectedRequest, MessageSource, receivedAt: Int64)
     }
@@ -92,7 +95,7 @@ extension RequestLifecycle {
         case shared(RunID)
         /// The request id is on a run already: no answer of its own, the message is done.
         case duplicate
-        /// Answered without a run (expired on arrival, or received during shutdown).
+        /// Answered without a run (expired or too old on arrival, or received during shutdown).
         case answeredWithoutRun
     }
 

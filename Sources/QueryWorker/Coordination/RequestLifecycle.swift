@@ -117,6 +117,11 @@ extension RequestLifecycle {
             messages[position] = .answering
             action.publish.append(Delivery(position: position, answer: .rejected(rejection, source, receivedAt: receivedAt)))
             receipt = .rejected
+        case .tooOld(let request, let source, let age):
+            let pending = PendingRequest(request: request, source: source, position: position)
+            messages[position] = .answering
+            action.publish.append(Delivery(position: position, answer: .interrupted(pending, .tooOld(age))))
+            receipt = .answeredWithoutRun
         case .cancel(let taskId):
             let cancellation = registry.cancel(taskId: taskId)
             interrupt(cancellation, into: &action)

@@ -29,6 +29,7 @@ extension SettingsKey {
             revokeTimeout.name: durationText(defaults.timeouts.revoke),
             shutdownTimeout.name: durationText(defaults.timeouts.shutdown),
             requestTimeout.name: durationText(defaults.timeouts.request),
+            maxRequestAge.name: durationText(defaults.timeouts.maxRequestAge),
             httpConnectTimeout.name: durationText(defaults.timeouts.httpConnect),
             httpTimeout.name: durationText(defaults.timeouts.http),
             summaryInterval.name: durationText(defaults.summaryInterval),

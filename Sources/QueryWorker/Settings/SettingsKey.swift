@@ -137,6 +137,9 @@ extension SettingsKey {
     package static let revokeTimeout = SettingsKey("revokeTimeout", .duration, "Wait for revoked partitions' work.")
     package static let shutdownTimeout = SettingsKey("shutdownTimeout", .duration, "Wait for running requests at shutdown.")
     package static let requestTimeout = SettingsKey("requestTimeout", .duration, "Deadline of a request that carries none.")
+    package static let maxRequestAge = SettingsKey(
+        "maxRequestAge", .duration,
+        "Oldest request (by its Kafka timestamp) still run; older ones are answered expired without a query (0: no bound).")
     package static let httpConnectTimeout = SettingsKey("httpConnectTimeout", .duration, "Connect timeout of an HTTP exchange.")
     package static let httpTimeout = SettingsKey("httpTimeout", .duration, "Timeout of one whole HTTP exchange.")
     package static let summaryInterval = SettingsKey("summaryInterval", .duration, "Interval of summary log lines (0: off).")
@@ -164,7 +167,7 @@ extension SettingsKey {
     package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
-        httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
+        maxRequestAge, httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
         fetchWaitMax, httpLoopRunsRequests, otlpEndpoint,
     ] + bufferKeys + operationsKeys
 

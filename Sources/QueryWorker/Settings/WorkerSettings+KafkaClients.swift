@@ -7,7 +7,10 @@ extension WorkerSettings {
         KafkaConsumerConfiguration(
             client: KafkaClientConfiguration(
                 bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: consumerKafkaProperties),
-            groupID: groupID, topics: [topics.requests], revokeTimeout: timeouts.revoke,
+            groupID: groupID, topics: [topics.requests],
+            // A new group starts at the oldest retained request, so none produced before its first commit goes
+            // unanswered; `maxRequestAge` answers the stale ones without a query (`kafka.auto.offset.reset` wins).
+            autoOffsetReset: .earliest, revokeTimeout: timeouts.revoke,
             // The consumer's own read-ahead (decoded messages waiting for the message loop): the loop takes at
             // most maxInFlight before the gate holds it.
             bufferCapacity: max(64, limits.maxInFlight), closeTimeout: closeTimeout,

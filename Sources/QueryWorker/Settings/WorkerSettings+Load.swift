@@ -122,6 +122,7 @@ struct SettingsResolver {
         if let found = try find(.revokeTimeout) { settings.timeouts.revoke = try found.duration() }
         if let found = try find(.shutdownTimeout) { settings.timeouts.shutdown = try found.duration() }
         if let found = try find(.requestTimeout) { settings.timeouts.request = try found.duration() }
+        if let found = try find(.maxRequestAge) { settings.timeouts.maxRequestAge = try found.duration(allowZero: true) }
         if let found = try find(.httpTimeout) { settings.timeouts.http = try found.duration() }
         if let found = try find(.httpConnectTimeout) {
             settings.timeouts.httpConnect = try found.duration()

@@ -57,6 +57,7 @@ extension WorkerSettings {
             "revokeTimeout": .string("\(timeouts.revoke)"),
             "shutdownTimeout": .string("\(timeouts.shutdown)"),
             "requestTimeout": .string("\(timeouts.request)"),
+            "maxRequestAge": .string("\(timeouts.maxRequestAge)"),
             "httpConnectTimeout": .string("\(timeouts.httpConnect)"),
             "httpTimeout": .string("\(timeouts.http)"),
             "summaryInterval": .string("\(summaryInterval)"),

@@ -99,6 +99,10 @@ package struct WorkerSettings: Sendable, Hashable {
         package var shutdown: Duration = .seconds(30)
         /// A request's deadline when it does not carry one.
         package var request: Duration = .seconds(60)
+        /// The oldest a request may be, by its Kafka message's timestamp, and still run; older ones are answered
+        /// `expired` (`request_too_old`) without a query. Zero: no bound. 15 minutes: far beyond any sensible
+        /// request timeout, so only a backlog (an outage, a new group replaying the topic) reaches it.
+        package var maxRequestAge: Duration = .seconds(900)
         /// TCP and TLS connect timeout of one HTTP exchange; at most ``http`` (a longer default is cut to it).
         package var httpConnect: Duration = .seconds(10)
         /// The whole of one HTTP exchange (a request can make many).

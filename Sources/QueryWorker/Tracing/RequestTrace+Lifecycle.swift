@@ -22,7 +22,7 @@ extension RequestTrace {
     private func describe(_ arrival: RequestLifecycle.Arrival, _ receipt: RequestLifecycle.Receipt) {
         span.updateAttributes { attributes in
             switch arrival {
-            case .query(let request, _):
+            case .query(let request, _), .tooOld(let request, _, _):
                 attributes["query_worker.request_id"] = request.requestId
                 attributes["query_worker.task_id"] = request.taskId
             case .cancel(let taskId):

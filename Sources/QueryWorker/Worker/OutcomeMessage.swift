@@ -22,6 +22,8 @@ enum OutcomeMessage: Sendable {
             self = .error(.cancelled(pending.request, reason: reason, source: pending.source, worker: worker, finishedAt: finishedAt))
         case .interrupted(let pending, .expired):
             self = .error(.expired(pending.request, source: pending.source, worker: worker, finishedAt: finishedAt))
+        case .interrupted(let pending, .tooOld(let age)):
+            self = .error(.tooOld(pending.request, age: age, source: pending.source, worker: worker, finishedAt: finishedAt))
         }
     }
 

@@ -72,7 +72,7 @@ final class WorkerCore: Sendable {
         let (receipt, action) = transition { $0.receive(arrival, at: position, nowMs: now) }
         metrics.received(receipt)
         switch (arrival, receipt) {
-        case (_, .ignored), (.rejected, _):
+        case (_, .ignored), (.rejected, _), (.tooOld, _):
             break
         case (.cancel(let taskId), _):
             let runs = if case .cancel(let runs) = receipt { runs } else { 0 }
@@ -99,6 +99,11 @@ final class WorkerCore: Sendable {
         case .cancel(let taskId):
             return .cancel(taskId: taskId)
         case .query(var request):
+            // Judged before anything else: a backlogged request is answered without a query, whatever it asks.
+            let limit = settings.timeouts.maxRequestAge.clampedMilliseconds
+            if let age = RequestAge.tooOld(timestampMs: message.timestampMs, nowMs: now, limitMs: limit) {
+                return .tooOld(request, source, age)
+            }
             // A request without a deadline gets the operator's `requestTimeout` (the settings refuse zero), so
             // nothing runs forever; the deadline loop then ends it like any other.
             if request.deadline == nil, settings.timeouts.request > .zero {
