@@ -1,3 +1,4 @@
+import Foundation
 import Kafka
 import Testing
 
@@ -48,6 +49,28 @@ import Testing
         // The same key always went to the same partition.
         let partitionsPerKey = Dictionary(grouping: received, by: { $0.keyString ?? "" }).mapValues { Set($0.map(\.partition)).count }
         #expect(partitionsPerKey.values.allSatisfy { $0 == 1 })
+    }
+
+    /// A producer may stamp a message's CreateTime (to replay old messages); unstamped ones get the time of producing.
+    @Test func aGivenTimestampReachesTheConsumerAndNoneMeansNow() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("stamped")
+        try cluster.createTopic(topic, partitions: 1)
+        let producer = try TestSupport.producer(cluster)
+        let consumer = try TestSupport.consumer(cluster, topic: topic)
+        let stamp: Int64 = 1_600_000_000_123
+        let before = Int64((Date().timeIntervalSince1970 * 1_000).rounded(.down))
+        let received = try await TestSupport.withRunning([consumer], producers: [producer]) {
+            let reports = await producer.send([
+                KafkaProducerMessage(topic: topic, key: "old", value: "old", timestampMs: stamp),
+                KafkaProducerMessage(topic: topic, key: "new", value: "new"),
+            ])
+            _ = try reports.map { try $0.get() }
+            return try await TestSupport.read(consumer, count: 2)
+        }
+        let byKey = Dictionary(uniqueKeysWithValues: received.map { ($0.keyString ?? "", $0) })
+        #expect(byKey["old"]?.timestampMs == stamp)
+        #expect((byKey["new"]?.timestampMs ?? 0) >= before)
     }
 
     @Test func messagesWithoutKeyOrValueOrWithBinaryValueAreDeliveredAsTheyAre() async throws {
