@@ -1,8 +1,9 @@
 /// How far a request message's Kafka timestamp lies beyond the worker's `maxRequestAge`.
 ///
-/// `timeoutMs` and `deadline` count from when the worker reads a message, so a request that waited in Kafka
-/// (a worker outage, a new consumer group replaying the topic from its earliest offset) would still run; the
-/// age bound is what stops such backlogs. It is judged by the message's timestamp: CreateTime (the producer's
+/// `timeoutMs` counts from when the worker reads a message (only an absolute `deadline` sees the time spent
+/// waiting, and most requests carry none), so a request that waited in Kafka (a worker outage, a new consumer
+/// group replaying the topic from its earliest offset) would still run; the age bound is what stops such
+/// backlogs. It is judged by the message's timestamp: CreateTime (the producer's
 /// clock) or LogAppendTime (the broker's), whichever the topic keeps.
 package struct RequestAge: Sendable, Hashable {
     /// How old the message was when read: now minus its timestamp, in milliseconds.
