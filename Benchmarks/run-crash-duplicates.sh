@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Duplicates after crashes (issue 16, item 1): how many requests are answered twice when a worker of a group is
+# killed with SIGKILL and restarted, and which kill each duplicate belongs to. Not run by CI.
+#
+#   Benchmarks/run-crash-duplicates.sh
+#
+# Starts, as separate processes: `query-worker embedded-kafka` (the requests topic with PARTITIONS partitions,
+# results 12, errors 3), `sample-feature-server --parcels 200000`, and WORKERS `query-worker run` processes in one
+# group (w1, w2, ...; JSON logs, one file per process incarnation). Then Benchmarks/python/crash_duplicates.py
+# publishes REQUESTS count requests (1=1 on LA_County_Parcels/FeatureServer/0, keyed by requestId) spread over
+# PRODUCE_SECONDS, reads every outcome back from the results and errors topics (no group) and samples the group's
+# committed offsets every 100 ms. Meanwhile worker VICTIM is killed with SIGKILL every INTERVAL seconds and
+# restarted at once, KILLS times. The driver stops once every request has an outcome, the kills are over and
+# SETTLE more seconds passed (late duplicates), or at TIMEOUT.
+#
+# Prints: requests, outcomes (by status), distinct requests answered, lost, duplicated requests (count and % of
+# requests) and the status sequences of the duplicates; per kill: the request partitions the killed worker held
+# (from its log's assigned/revoked lines), the duplicates attributed to it (first answer before the kill, second
+# after), how many of those were in its partitions, first answered by it, and not yet covered by the group's
+# committed offset at the kill, how long before the kill their first answer was published, and the committed
+# offsets at the kill. The last line is "duplicates: N of M requests (P%)".
+# The run's files stay in WORK (printed at the end; KEEP=0 removes them): requests.jsonl (partition/offset of
+# each request), outcomes.jsonl, commits.jsonl, kills.jsonl, duplicates.jsonl, logs/wN.K.jsonl, kafka.err.
+#
+# Environment: REQUESTS (2000), KILLS (8), INTERVAL (3 s), WORKERS (3), VICTIM (1), PARTITIONS (6),
+# PRODUCE_SECONDS (default KILLS*INTERVAL, so every kill meets traffic; 0 publishes everything at once), SETTLE
+# (15 s), TIMEOUT (300 s), SERVER_LATENCY_MS (0: the sample server's --latency-ms), WORKER_ARGS (more `run`
+# options, say "--kafka session.timeout.ms=6000" or "--kafka group.instance.id=..."; applied to every worker),
+# LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
+# aiokafka from Benchmarks/requirements-bench.txt), WORKER_SCRATCH (scratch path of the release builds, default
+# .build-bench-worker), SKIP_BUILD=1 (use what is built there), WORK (the run's directory).
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH/.." && pwd)"
+SCRATCH="${WORKER_SCRATCH:-$ROOT/.build-bench-worker}"
+REQUESTS="${REQUESTS:-2000}"
+KILLS="${KILLS:-8}"
+INTERVAL="${INTERVAL:-3}"
+WORKERS="${WORKERS:-3}"
+VICTIM="${VICTIM:-1}"
+PARTITIONS="${PARTITIONS:-6}"
+PRODUCE_SECONDS="${PRODUCE_SECONDS:-$((KILLS * INTERVAL))}"
+SETTLE="${SETTLE:-15}"
+TIMEOUT="${TIMEOUT:-300}"
+SERVER_LATENCY_MS="${SERVER_LATENCY_MS:-0}"
+LOG_LEVEL="${LOG_LEVEL:-info}"
+GROUP="crash-duplicates-$$"
+
+log() { printf 'run-crash-duplicates: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+[[ "${1:-}" == -h || "${1:-}" == --help ]] && { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0; }
+for name in REQUESTS KILLS WORKERS VICTIM PARTITIONS; do
+    [[ "${!name}" =~ ^[0-9]+$ ]] || die "$name must be a number"
+done
+(( VICTIM >= 1 && VICTIM <= WORKERS )) || die "VICTIM must be 1 to WORKERS"
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    log "building query-worker and sample-feature-server (release, scratch path $SCRATCH)"
+    (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH" \
+        && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH") >&2
+fi
+QUERY_WORKER="$SCRATCH/release/query-worker"
+SERVER="$SCRATCH/release/sample-feature-server"
+for binary in "$QUERY_WORKER" "$SERVER"; do [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"; done
+PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
+if ! "$PYTHON" -c 'import aiokafka' >/dev/null 2>&1; then
+    [[ -x "$ROOT/.venv/bin/python" ]] || python3 -m venv "$ROOT/.venv" >&2 || die "python3 -m venv failed"
+    PYTHON="$ROOT/.venv/bin/python"
+    "$PYTHON" -m pip install -q --disable-pip-version-check -r "$BENCH/requirements-bench.txt" >&2
+fi
+
+WORK="${WORK:-$(mktemp -d /tmp/crash-duplicates.XXXXXX)}"
+mkdir -p "$WORK/logs"
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}" ${WORKER_PIDS[@]+"${WORKER_PIDS[@]}"}; do kill -TERM "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    [[ "${KEEP:-1}" == 1 ]] || rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# first_line FILE PID: waits for a process's first line of standard output (its address).
+first_line() {
+    local started=$SECONDS
+    until [[ -s "$1" ]] && (( $(wc -l <"$1") >= 1 )); do
+        kill -0 "$2" 2>/dev/null || die "$1: the process exited at start"
+        (( SECONDS - started < 120 )) || die "$1: no first line in 120 s"
+        sleep 0.1
+    done
+    head -n 1 "$1"
+}
+
+"$QUERY_WORKER" embedded-kafka --topic "feature-queries:$PARTITIONS" --topic feature-query-results:12 \
+    --topic feature-query-errors:3 >"$WORK/kafka.out" 2>"$WORK/kafka.err" &
+PIDS+=($!)
+BOOTSTRAP="$(first_line "$WORK/kafka.out" "${PIDS[-1]}")"
+"$SERVER" --log-level warning --parcels 200000 --latency-ms "$SERVER_LATENCY_MS" >"$WORK/server.out" 2>"$WORK/server.err" &
+PIDS+=($!)
+SERVER_URL="$(first_line "$WORK/server.out" "${PIDS[-1]}")"
+log "Kafka $BOOTSTRAP, server $SERVER_URL, work $WORK"
+
+declare -a WORKER_PIDS INCARNATION
+start_worker() {  # start_worker INDEX
+    local index="$1"
+    INCARNATION[$index]=$(( ${INCARNATION[$index]:-0} + 1 ))
+    # Outcomes uncompressed: the driver's aiokafka has no zstd codec (compression has no part in redelivery).
+    # shellcheck disable=SC2086
+    "$QUERY_WORKER" run --bootstrap-servers "$BOOTSTRAP" --allowed-hosts 127.0.0.1 --group-id "$GROUP" \
+        --worker-id "w$index" --log-level "$LOG_LEVEL" --kafka compression.type=none ${WORKER_ARGS:-} \
+        >"$WORK/logs/w$index.${INCARNATION[$index]}.jsonl" 2>&1 &
+    WORKER_PIDS[$index]=$!
+}
+for ((index = 1; index <= WORKERS; index++)); do start_worker "$index"; done
+# Let the group form before the requests come (the first join waits for the others: a few seconds).
+started=$SECONDS
+until (( $(cat "$WORK"/logs/w*.1.jsonl | grep -c '"message":"partitions assigned"') >= WORKERS )) \
+    || (( SECONDS - started > 60 )); do sleep 0.2; done
+
+"$PYTHON" "$BENCH/python/crash_duplicates.py" collect --work "$WORK" --bootstrap "$BOOTSTRAP" --group "$GROUP" \
+    --layer-url "$SERVER_URL/LA_County_Parcels/FeatureServer/0" --requests "$REQUESTS" --partitions "$PARTITIONS" \
+    --produce-seconds "$PRODUCE_SECONDS" --settle "$SETTLE" --timeout "$TIMEOUT" &
+DRIVER=$!
+: >"$WORK/kills.jsonl"
+sleep "$INTERVAL"
+for ((kill = 1; kill <= KILLS; kill++)); do
+    pid="${WORKER_PIDS[$VICTIM]}"
+    logfile="$WORK/logs/w$VICTIM.${INCARNATION[$VICTIM]}.jsonl"
+    kill -KILL "$pid" 2>/dev/null || true
+    at=$(date +%s%3N)
+    wait "$pid" 2>/dev/null || true  # (bash reports the kill on standard error)
+    printf '{"kill":%d,"tMs":%s,"worker":"w%d","pid":%d,"log":"%s"}\n' "$kill" "$at" "$VICTIM" "$pid" "$logfile" \
+        >>"$WORK/kills.jsonl"
+    start_worker "$VICTIM"
+    log "kill $kill: w$VICTIM pid $pid killed, restarted as pid ${WORKER_PIDS[$VICTIM]}"
+    (( kill < KILLS )) && sleep "$INTERVAL"
+done
+touch "$WORK/kills-done"
+wait "$DRIVER" || log "the driver failed (status $?)"
+"$PYTHON" "$BENCH/python/crash_duplicates.py" report --work "$WORK"
+log "files: $WORK"
