@@ -26,7 +26,8 @@
 # PRODUCE_SECONDS (default KILLS*INTERVAL, so every kill meets traffic; 0 publishes everything at once), SETTLE
 # (15 s), TIMEOUT (300 s), SERVER_LATENCY_MS (0: the sample server's --latency-ms), WORKER_ARGS (more `run`
 # options, say "--kafka session.timeout.ms=6000" or "--kafka group.instance.id=..."; applied to every worker),
-# LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
+# STATIC=1 (static membership: group.instance.id=wN per worker, so a restart within the session timeout takes its
+# old place without a rebalance), LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
 # aiokafka from Benchmarks/requirements-bench.txt), WORKER_SCRATCH (scratch path of the release builds, default
 # .build-bench-worker), SKIP_BUILD=1 (use what is built there), WORK (the run's directory).
 set -euo pipefail
@@ -106,10 +107,12 @@ declare -a WORKER_PIDS INCARNATION
 start_worker() {  # start_worker INDEX
     local index="$1"
     INCARNATION[$index]=$(( ${INCARNATION[$index]:-0} + 1 ))
+    local static=()
+    [[ "${STATIC:-0}" == 1 ]] && static=(--kafka "group.instance.id=w$index")
     # Outcomes uncompressed: the driver's aiokafka has no zstd codec (compression has no part in redelivery).
     # shellcheck disable=SC2086
     "$QUERY_WORKER" run --bootstrap-servers "$BOOTSTRAP" --allowed-hosts 127.0.0.1 --group-id "$GROUP" \
-        --worker-id "w$index" --log-level "$LOG_LEVEL" --kafka compression.type=none ${WORKER_ARGS:-} \
+        --worker-id "w$index" --log-level "$LOG_LEVEL" --kafka compression.type=none "${static[@]}" ${WORKER_ARGS:-} \
         >"$WORK/logs/w$index.${INCARNATION[$index]}.jsonl" 2>&1 &
     WORKER_PIDS[$index]=$!
 }

@@ -205,18 +205,18 @@ def report(args):
         " -> ".join(f"{row['status']}" for row in rows) for rows in duplicated.values())
     if pairs:
         print("duplicate outcome sequences: " + ", ".join(f"{k}: {v}" for k, v in pairs.most_common(6)))
-    # Attribute each duplicate to the last kill between its first and its second answer.
+    # Attribute each duplicate to the first kill after its first answer, if that came before its second answer.
     kill_times = [kill["tMs"] for kill in kills]
     per_kill = collections.defaultdict(list)
     unattributed = []
     for rid, rows in duplicated.items():
         first, second = rows[0], rows[1]
-        index = bisect.bisect_right(kill_times, second["tMs"]) - 1
-        if index >= 0 and kill_times[index] >= first["tMs"]:
+        index = bisect.bisect_left(kill_times, first["tMs"])
+        if index < len(kill_times) and kill_times[index] < second["tMs"]:
             per_kill[index].append(rid)
         else:
             unattributed.append(rid)
-    print("per kill (duplicates whose first answer came before the kill and the second after it):")
+    print("per kill (duplicates whose first answer came before this kill and after the previous one, the second after it):")
     for index, kill in enumerate(kills):
         held = partitions_held(kill["log"], args.requests_topic, kill["tMs"])
         rids = per_kill.get(index, [])
@@ -235,7 +235,7 @@ def report(args):
               f"offset not committed at the kill {len(uncommitted)}); per partition {dict(sorted(per_partition.items()))}; "
               f"{age_text}; committed at kill {committed}")
     if unattributed:
-        print(f"  not between a kill: {len(unattributed)}")
+        print(f"  no kill between the first and second answer (rebalance only): {len(unattributed)}")
     print(f"duplicates: {len(duplicated)} of {total} requests ({pct(len(duplicated))})")
     with open(os.path.join(work, "duplicates.jsonl"), "w") as handle:
         for rid, rows in duplicated.items():
