@@ -15,7 +15,8 @@
 #
 # Prints: requests, outcomes (by status), distinct requests answered, lost, duplicated requests (count and % of
 # requests) and the status sequences of the duplicates; per kill: the request partitions the killed worker held
-# (from its log's assigned/revoked lines), the duplicates attributed to it (first answer before the kill, second
+# (from its log's assigned/revoked lines; also all it was assigned in its life: a rebalance may have taken them before
+# the kill), the duplicates attributed to it (first answer before the kill, second
 # after), how many of those were in its partitions, first answered by it, and not yet covered by the group's
 # committed offset at the kill, how long before the kill their first answer was published, and the committed
 # offsets at the kill. The last line is "duplicates: N of M requests (P%)".

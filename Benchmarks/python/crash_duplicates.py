@@ -149,8 +149,8 @@ def log_ms(line):
 
 
 def partitions_held(log_path, topic, before_ms):
-    """The request partitions a worker incarnation held when it was killed, from its own log."""
-    held = set()
+    """The request partitions a worker incarnation held when it was killed, and all it was ever assigned, from its log."""
+    held, ever = set(), set()
     for line in read_jsonl(log_path):
         t = log_ms(line)
         if t is not None and t > before_ms:
@@ -162,9 +162,10 @@ def partitions_held(log_path, topic, before_ms):
         numbers = {int(p.split("[")[1].rstrip("]")) for p in partitions if p.startswith(topic + "[")}
         if message == "partitions assigned":
             held |= numbers
+            ever |= numbers
         elif message in ("partitions revoked", "partitions lost"):
             held -= numbers
-    return held
+    return held, ever
 
 
 def committed_at(commits, partition, t_ms):
@@ -218,7 +219,7 @@ def report(args):
             unattributed.append(rid)
     print("per kill (duplicates whose first answer came before this kill and after the previous one, the second after it):")
     for index, kill in enumerate(kills):
-        held = partitions_held(kill["log"], args.requests_topic, kill["tMs"])
+        held, ever = partitions_held(kill["log"], args.requests_topic, kill["tMs"])
         rids = per_kill.get(index, [])
         in_held = [rid for rid in rids if requests[rid]["partition"] in held]
         by_victim = [rid for rid in rids if (duplicated[rid][0].get("worker") or "").startswith(kill["worker"])]
@@ -230,7 +231,7 @@ def report(args):
         age_text = (f"first answer {ages[0]}..{ages[-1]} ms before the kill (median {ages[len(ages) // 2]})"
                     if ages else "")
         print(f"  kill {index + 1} at +{(kill['tMs'] - kill_times[0]) / 1000:.1f}s ({kill['worker']} pid {kill['pid']}): "
-              f"held partitions {sorted(held) or '[]'}; duplicates {len(rids)} "
+              f"held partitions {sorted(held) or '[]'} (in its life {sorted(ever) or '[]'}); duplicates {len(rids)} "
               f"(in held partitions {len(in_held)}, first answered by the killed worker {len(by_victim)}, "
               f"offset not committed at the kill {len(uncommitted)}); per partition {dict(sorted(per_partition.items()))}; "
               f"{age_text}; committed at kill {committed}")
