@@ -12,6 +12,7 @@ extension KafkaConsumer {
             finish(error)
             return
         }
+        committer.start(handle: handle, onOutcome: commitHandler)
         var batch: [KafkaConsumerMessage] = []
         var topicNames: [OpaquePointer: String] = [:]
 
@@ -24,7 +25,7 @@ extension KafkaConsumer {
             }
             if !batch.isEmpty {
                 handle.context.heardFromCluster()
-                deliver(batch, rk)
+                if deliver(batch) { waitForRoom(rk, topicNames: &topicNames) }
                 // The reader holds the delivered batch, so keeping its capacity would copy a buffer of that
                 // capacity every round (512 messages' worth when reserved up front, however few came): the
                 // next batch starts at the size of this one instead.
@@ -34,6 +35,9 @@ extension KafkaConsumer {
             }
         }
 
+        if !committer.stop(timeout: .seconds(2)) {
+            logger.warning("a commit was still waiting for the coordinator at close; closing anyway")
+        }
         logger.info("closing consumer", metadata: ["group": "\(configuration.groupID)"])
         let closeResult = rd_kafka_consumer_close(rk)
         if closeResult != RD_KAFKA_RESP_ERR_NO_ERROR {
@@ -77,12 +81,32 @@ extension KafkaConsumer {
         batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic, client: handle))  // takes ownership
     }
 
-    private func deliver(_ batch: [KafkaConsumerMessage], _ rk: OpaquePointer) {
+    /// Hands a batch to the reader. True when the read-ahead is full and the poll thread must wait for room.
+    private func deliver(_ batch: [KafkaConsumerMessage]) -> Bool {
         let action = core.state.withLock { $0.received(batch) }
         if let (waiter, messages) = action.resume {
             waiter.resume(returning: messages)
         }
-        if action.pollerMustWait { core.waitForRoom() }
+        return action.pollerMustWait
+    }
+
+    /// Waits until the reader has taken half of the read-ahead (flow control without pausing partitions).
+    ///
+    /// While every assigned partition is paused (the caller paused them: a worker at its in-flight bound), it
+    /// polls meanwhile: paused partitions yield no messages, so the poll serves only callbacks, and a rebalance
+    /// is not held up by a reader that itself waits for the rebalance (answers held while commits are
+    /// refused). A message fetched before the pause that still comes is added beyond the capacity.
+    private func waitForRoom(_ rk: OpaquePointer, topicNames: inout [OpaquePointer: String]) {
+        while !core.stopRequested.load(ordering: .relaxed), !core.state.withLock({ $0.hasRoom }) {
+            guard core.state.withLock({ $0.everyAssignedPartitionPaused }) else {
+                core.waitForRoomBriefly()
+                continue
+            }
+            guard let message = rd_kafka_consumer_poll(rk, 100) else { continue }
+            var late: [KafkaConsumerMessage] = []
+            take(message, into: &late, topicNames: &topicNames)
+            _ = deliver(late)
+        }
     }
 
     /// Ends the message sequence (once; later calls do nothing), with the consumer's fatal error if any.

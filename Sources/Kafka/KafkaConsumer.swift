@@ -14,25 +14,40 @@ public final class KafkaConsumer: Service, Sendable {
     let logger: Logger
     /// The poll loop's thread, and the bound on waiting for the close (``KafkaConsumerConfiguration/closeTimeout``).
     let thread: KafkaServiceThread
+    /// Commits stored offsets as soon as they are stored (``commitStoredOffsetsSoon()``).
+    let committer = KafkaCommitThread()
+    let commitHandler: @Sendable (KafkaCommitOutcome) -> Void
 
     /// Creates the consumer and checks every configuration property. Nothing is fetched until ``run()``.
     ///
-    /// - Parameter rebalanceHandler: told of assigned partitions, and of revoked ones before they are given
-    ///   up; the consumer waits for it up to the configuration's `revokeTimeout`.
+    /// - Parameters:
+    ///   - rebalanceHandler: told of assigned partitions, and of revoked ones before they are given up; the
+    ///     consumer waits for it up to the configuration's `revokeTimeout`.
+    ///   - commitHandler: told what the coordinator answered to each commit of stored offsets (librdkafka's
+    ///     automatic ones, on the poll thread, and ``commitStoredOffsetsSoon()``'s, on the commit thread): keep it short.
     public init(
         configuration: KafkaConsumerConfiguration,
         logger: Logger,
-        rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void = { _ in }
+        rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void = { _ in },
+        commitHandler: @escaping @Sendable (KafkaCommitOutcome) -> Void = { _ in }
     ) throws(KafkaError) {
         guard !configuration.topics.isEmpty else {
             throw KafkaError(code: .invalidConfiguration, message: "a consumer needs at least one topic")
         }
         let core = KafkaConsumerCore(configuration: configuration, logger: logger, rebalanceHandler: rebalanceHandler)
-        let context = RDKafkaCallbackContext(logger: logger) { rk, err, list in core.rebalance(rk, err, list) }
+        let context = RDKafkaCallbackContext(logger: logger) { rk, err, list in
+            core.rebalance(rk, err, list)
+        } commit: { rk, err, list in
+            commitHandler(KafkaCommitOutcome(err, list))
+        }
         self.handle = try RDKafkaHandle(kind: .consumer, properties: configuration.properties, context: context) { conf in
             rd_kafka_conf_set_rebalance_cb(conf) { rk, err, list, opaque in
                 guard let rk, let list, let context = RDKafkaCallbackContext.from(opaque) else { return }
                 context.rebalance?(rk, err, list)
+            }
+            rd_kafka_conf_set_offset_commit_cb(conf) { rk, err, list, opaque in
+                guard let rk, let context = RDKafkaCallbackContext.from(opaque) else { return }
+                context.commit?(rk, err, list)
             }
         }
         // Logs, errors and statistics are served by the consumer poll too.
@@ -41,6 +56,7 @@ public final class KafkaConsumer: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         self.thread = KafkaServiceThread(stopTimeout: configuration.closeTimeout)
+        self.commitHandler = commitHandler
     }
 
     /// The messages, in order per partition. Ends when the consumer stops; throws if it failed fatally.

@@ -35,11 +35,9 @@ final class KafkaConsumerCore: Sendable {
         self.rebalanceHandler = rebalanceHandler
     }
 
-    /// Blocks the poll thread while the read-ahead is full (flow control without pausing partitions).
-    func waitForRoom() {
-        while !stopRequested.load(ordering: .relaxed), !state.withLock({ $0.hasRoom }) {
-            _ = room.wait(timeout: .now() + .milliseconds(100))
-        }
+    /// Blocks the poll thread for up to 100 ms, or until the reader has taken half of the read-ahead.
+    func waitForRoomBriefly() {
+        _ = room.wait(timeout: .now() + .milliseconds(100))
     }
 
     func wakePoller() { room.signal() }

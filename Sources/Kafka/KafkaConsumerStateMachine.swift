@@ -60,6 +60,10 @@ struct KafkaConsumerStateMachine<Waiter> {
         return bufferedCount < capacity
     }
 
+    /// Whether every assigned partition is paused in librdkafka (true with none assigned): polling then
+    /// returns no messages, only callbacks.
+    var everyAssignedPartitionPaused: Bool { assigned.allSatisfy(isPaused) }
+
     // MARK: Poll thread
 
     /// Messages read by the poll thread.

@@ -1,5 +1,6 @@
-internal import CKafkaShims
+// CRDKafka first: see EmbeddedKafkaCluster+Faults.swift (other files of a batch lose librdkafka's constants).
 internal import CRDKafka
+internal import CKafkaShims
 public import Logging
 public import ServiceLifecycle
 import Synchronization
@@ -101,6 +102,15 @@ public final class KafkaProducer: Service, Sendable {
     ///
     /// Returns at most ``stopTimeout(flushTimeout:)`` after being told to stop, whatever the cluster does (see
     /// ``KafkaProducerConfiguration/flushTimeout``).
+    /// Asks the cluster for these topics' partitions now, so that the first message to each does not wait for
+    /// them (most of a second): what a worker that just joined its group, with a backlog to answer, publishes
+    /// first. Returns the topics whose metadata came within `timeout`; the others are looked up at their first
+    /// message, as usual.
+    @discardableResult
+    public func loadMetadata(for topics: [String], timeout: Duration) async -> [String] {
+        await handle.loadTopicMetadata(topics, timeout: timeout)
+    }
+
     public func run() async throws {
         try await KafkaPollThread.runService(name: "kafka-producer", handle: handle, thread: thread) {
             self.pollLoop()

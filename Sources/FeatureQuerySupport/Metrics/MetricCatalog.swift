@@ -82,6 +82,10 @@ package enum MetricCatalog {
     package static let rebalances = MetricDescription(
         "rebalances_total", .counter, labels: ["event"],
         help: "Consumer group rebalance events by kind: assigned, revoked or lost.")
+    package static let offsetCommits = MetricDescription(
+        "offset_commits_total", .counter, labels: ["result"],
+        help: "Commits of stored request offsets by the group coordinator's answer: committed, refused (the group "
+            + "was rebalancing: answers given since may be repeated by the next owner) or failed.")
     package static let outcomeDeliveryFailures = MetricDescription(
         "outcome_delivery_failures_total", .counter, labels: ["code"],
         help: "Outcome publications the Kafka producer could not deliver, by Kafka error code.")
@@ -133,7 +137,7 @@ package enum MetricCatalog {
     /// Every metric, in the order the documentation lists them.
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
-        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, outcomeDeliveryFailures,
+        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, outcomeDeliveryFailures,
         outcomeDeliveryRetries, kafkaConnected, httpRequests, httpRequestDuration, httpRetries, httpRetryAfterWaits,
         httpRetryAfterWaitSeconds, tokenFetches, tokenRefreshFailures, metadataCacheRequests,
         traceContextInvalid,

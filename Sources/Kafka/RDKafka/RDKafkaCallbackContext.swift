@@ -11,6 +11,8 @@ final class RDKafkaCallbackContext: Sendable {
     let logger: Logger
     /// Called on the poll thread from inside `rebalance_cb`; set only for consumers.
     let rebalance: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)?
+    /// Called on the poll thread from inside `offset_commit_cb`; set only for consumers.
+    let commit: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?) -> Void)?
     /// The first fatal error librdkafka reported, if any.
     let fatalError = Mutex<KafkaError?>(nil)
     /// What the error callback and the client's traffic say about the cluster (see ``KafkaConnectivity``).
@@ -21,10 +23,12 @@ final class RDKafkaCallbackContext: Sendable {
 
     init(
         logger: Logger,
-        rebalance: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)? = nil
+        rebalance: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) -> Void)? = nil,
+        commit: (@Sendable (OpaquePointer, rd_kafka_resp_err_t, UnsafeMutablePointer<rd_kafka_topic_partition_list_t>?) -> Void)? = nil
     ) {
         self.logger = logger
         self.rebalance = rebalance
+        self.commit = commit
     }
 
     var connectivity: KafkaConnectivity { connectivityState.withLock { $0 } }

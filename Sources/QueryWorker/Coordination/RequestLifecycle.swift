@@ -59,6 +59,8 @@ struct RequestLifecycle: Sendable {
         case idle
         /// Every message of these partitions is done.
         case partitionsDone(Set<KafkaTopicPartition>)
+        /// The group coordinator is not known to refuse commits (see ``commitsRefused``).
+        case commitsAccepted
     }
 
     /// A waiter of ``Condition``: registered first (so that a timeout racing the registration is not lost),
@@ -80,6 +82,9 @@ struct RequestLifecycle: Sendable {
     private var lastWaiter = 0
     /// Outcomes delivered or given up on since the start, for the summary log.
     private(set) var answeredCount = 0
+    /// The group coordinator refused the last commit because the group is rebalancing: answers published
+    /// now could not be committed, so publishing waits (see `RequestLifecycle+Commits.swift`).
+    var commitsRefused = false
 
     init(gate: InFlightGate) {
         self.gate = gate
@@ -97,6 +102,7 @@ struct RequestLifecycle: Sendable {
         case .noRuns: registry.runCount == 0
         case .idle: registry.runCount == 0 && messages.isEmpty
         case .partitionsDone(let partitions): partitions.allSatisfy { (offsets[$0]?.inFlight ?? 0) == 0 }
+        case .commitsAccepted: !commitsRefused
         }
     }
 }
@@ -382,7 +388,7 @@ extension RequestLifecycle {
 
     /// The end of every event: the gate hears the count (pausing or resuming the loop and partitions), and
     /// waiters whose condition now holds are woken.
-    private mutating func settle(_ action: inout Action) {
+    mutating func settle(_ action: inout Action) {
         switch gate.update(inFlight: offsets.active) {
         case .none:
             break

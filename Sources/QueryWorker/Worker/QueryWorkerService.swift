@@ -38,6 +38,8 @@ final class QueryWorkerService: Service, Sendable {
         // alive forever.
         let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { [weak core] event in
             await core?.rebalance(event)
+        } commitHandler: { [weak core] outcome in
+            core?.committed(outcome)
         }
         core.consumer.withLock { $0 = consumer }
         self.consumer = consumer
@@ -58,6 +60,7 @@ final class QueryWorkerService: Service, Sendable {
         let messages = consumer.messages
         core.enter(.running)
         await withDiscardingTaskGroup { group in
+            group.addTask { await core.loadOutcomeTopicsMetadata() }
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
             group.addTask { await core.connectivityLoop() }

@@ -21,6 +21,7 @@ extension WorkerCore {
     /// into the run's task, this small frame would be added to the large one that calls it.
     @inline(never)
     func deliver(_ delivery: RequestLifecycle.Delivery) async {
+        guard await mayPublish(delivery.position) else { return }
         let outgoing = outcome(of: delivery)
         while true {
             let failure = await send(outgoing)

@@ -38,6 +38,11 @@ final class WorkerCore: Sendable {
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
+    /// Mirrors ``RequestLifecycle/commitsRefused`` for the delivery path's check, which then needs no lock.
+    let commitsRefused = Atomic<Bool>(false)
+    /// Whether the refusal was logged since commits were last accepted (one line per rebalance).
+    let refusalLogged = Atomic<Bool>(false)
+
     /// What was answered lately, for the status page (``status(nowMs:)``).
     let activity = RecentActivity()
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
@@ -132,7 +137,13 @@ final class WorkerCore: Sendable {
                 return event(&lifecycle)
             }
             if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
-                do { try consumer.storeOffsets(action.store) } catch {
+                do {
+                    try consumer.storeOffsets(action.store)
+                    // Committed at once, not at the next automatic commit: answers whose offsets wait for it
+                    // are answered again by the partition's next owner if this worker dies or a rebalance
+                    // starts meanwhile (a coordinator refuses commits while the group re-forms).
+                    consumer.commitStoredOffsetsSoon()
+                } catch {
                     logger.warning("storing offsets failed", metadata: ["error": "\(error)"])
                 }
             }

@@ -21,6 +21,7 @@ package final class WorkerMetrics: Sendable {
     private let intakePaused: Gauge
     private let assignedPartitions: Gauge
     private let rebalances: (assigned: Counter, revoked: Counter, lost: Counter)
+    private let commits: (committed: Counter, refused: Counter, failed: Counter)
     private let deliveryFailures: LabelledHandles<KafkaError.Code, Counter>
     private let deliveryRetries: Counter
     private let kafkaConnected: Gauge
@@ -61,6 +62,10 @@ package final class WorkerMetrics: Sendable {
         rebalances = (
             MetricCatalog.rebalances.counter(factory, "assigned"), MetricCatalog.rebalances.counter(factory, "revoked"),
             MetricCatalog.rebalances.counter(factory, "lost")
+        )
+        commits = (
+            MetricCatalog.offsetCommits.counter(factory, "committed"), MetricCatalog.offsetCommits.counter(factory, "refused"),
+            MetricCatalog.offsetCommits.counter(factory, "failed")
         )
         deliveryFailures = LabelledHandles { code in MetricCatalog.outcomeDeliveryFailures.counter(factory, code.rawValue) }
         deliveryRetries = MetricCatalog.outcomeDeliveryRetries.counter(factory)
@@ -123,6 +128,16 @@ package final class WorkerMetrics: Sendable {
         case .assigned: rebalances.assigned.increment()
         case .revoked: rebalances.revoked.increment()
         case .lost: rebalances.lost.increment()
+        }
+    }
+
+    /// The group coordinator answered a commit of stored offsets (nothing to commit is not counted).
+    func committed(_ outcome: KafkaCommitOutcome) {
+        switch outcome {
+        case .committed: commits.committed.increment()
+        case .nothingToCommit: break
+        case .refusedDuringRebalance: commits.refused.increment()
+        case .failed: commits.failed.increment()
         }
     }
 

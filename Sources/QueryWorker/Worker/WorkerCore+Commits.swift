@@ -1,0 +1,59 @@
+import FeatureQuerySupport
+import Kafka
+import Logging
+
+extension WorkerCore {
+    /// A commit of stored offsets was answered (on the consumer's poll thread: kept short).
+    func committed(_ outcome: KafkaCommitOutcome) {
+        metrics.committed(outcome)
+        logger.trace("commit answered", metadata: ["outcome": "\(outcome)"])
+        switch outcome {
+        case .committed(let offsets):
+            if !offsets.isEmpty { acceptCommits() }
+        case .nothingToCommit:
+            break
+        case .refusedDuringRebalance(let error):
+            if !refusalLogged.exchange(true, ordering: .relaxed) {
+                logger.info("the group coordinator refuses commits (rebalancing); answers wait", metadata: ["error": .string(error.message)])
+            }
+            holdAnswers()
+        case .failed(let error):
+            logger.debug("offset commit failed", metadata: ["error": .string(error.message)])
+        }
+    }
+
+    /// Commits go through again (a commit succeeded, or a new assignment came): waiting answers go out.
+    func acceptCommits() {
+        refusalLogged.store(false, ordering: .relaxed)
+        guard commitsRefused.exchange(false, ordering: .relaxed) else { return }
+        apply(state.withLock { $0.commitsAccepted() })
+    }
+
+    /// Before an answer is published: while the coordinator refuses commits, waits until it accepts them
+    /// again, at most ``commitHoldLimit`` from now. False when the answer must not be published: its
+    /// partition was revoked meanwhile without a commit, and the next owner answers the request.
+    func mayPublish(_ position: MessagePosition) async -> Bool {
+        guard commitsRefused.load(ordering: .relaxed) else { return true }
+        await waitUntil(.commitsAccepted, deadline: .now + commitHoldLimit)
+        return state.withLock { $0.isTracked(position) }
+    }
+
+    private func holdAnswers() {
+        if !commitsRefused.exchange(true, ordering: .relaxed) { state.withLock { $0.commitRefused() } }
+    }
+
+    /// The longest an answer waits for commits to be accepted again: the consumer's session timeout, after
+    /// which the coordinator has re-formed the group or dropped this member.
+    var commitHoldLimit: Duration { settings.consumerConfiguration(closeTimeout: .zero).sessionTimeout }
+}
+
+extension WorkerCore {
+    /// Looks up the outcome topics' partitions as the worker starts, while it joins its group: otherwise the
+    /// first answers wait most of a second in the producer for them, and a rebalance that starts meanwhile
+    /// (a member restarting) catches them published but not committable.
+    func loadOutcomeTopicsMetadata() async {
+        let topics = [settings.topics.results, settings.topics.errors]
+        let loaded = await publisher.producer.loadMetadata(for: topics, timeout: .seconds(5))
+        logger.debug("outcome topics' metadata", metadata: ["loaded": .array(loaded.map { .string($0) }), "topics": .array(topics.map { .string($0) })])
+    }
+}
