@@ -15,10 +15,15 @@ extension KafkaConsumer {
     /// answers given for them can still be committed.
     public func commitStoredOffsets(timeout: Duration) async -> KafkaCommitOutcome {
         let handle = self.handle
-        return await withTaskGroup(of: KafkaCommitOutcome?.self) { group in
-            group.addTask {
-                await KafkaPollThread.call(name: "kafka-commit") { Self.commitSynchronously(handle.pointer) }
-            }
+        return await Self.waitForCommit(timeout: timeout) { Self.commitSynchronously(handle.pointer) }
+    }
+
+    /// Runs a blocking commit on a thread of its own and waits for it at most `timeout`.
+    private static func waitForCommit(
+        timeout: Duration, _ commit: @escaping @Sendable () -> KafkaCommitOutcome
+    ) async -> KafkaCommitOutcome {
+        await withTaskGroup(of: KafkaCommitOutcome?.self) { group in
+            group.addTask { await KafkaPollThread.call(name: "kafka-commit", commit) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return nil
@@ -27,6 +32,18 @@ extension KafkaConsumer {
             group.cancelAll()
             return first ?? .failed(KafkaError(
                 code: .timeout, message: "the group coordinator did not answer a commit within \(timeout)", isRetryable: true))
+        }
+    }
+
+    /// Commits these offsets (the next offset to read, per partition) now and waits for the coordinator's
+    /// answer, at most `timeout`. The caller must know no higher offset of these partitions was stored or
+    /// committed: a commit can move a group's offset back.
+    public func commit(_ offsets: [KafkaTopicPartition: Int64], timeout: Duration) async -> KafkaCommitOutcome {
+        guard !offsets.isEmpty else { return .nothingToCommit }
+        let handle = self.handle
+        let list = offsets.map { ($0.key, Optional($0.value)) }
+        return await Self.waitForCommit(timeout: timeout) {
+            RDKafkaTopicPartitionList.withList(list) { Self.commitSynchronously(handle.pointer, $0) }
         }
     }
 

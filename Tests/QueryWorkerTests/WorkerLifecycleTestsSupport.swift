@@ -100,6 +100,18 @@ final class LifecycleBench: Sendable {
         for report in reports { _ = try report.get() }
     }
 
+    /// The group's committed offset of every request partition that has one, by partition number.
+    func committedOffsets() async throws -> [Int32: Int64] {
+        let topic = baseSettings.topics.requests
+        let probe = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                client: KafkaClientConfiguration(bootstrapServers: baseSettings.bootstrapServers),
+                groupID: baseSettings.groupID, topics: [topic]),
+            logger: Self.logger)
+        let all = (0..<Int32(clamping: partitions)).map { KafkaTopicPartition(topic: topic, partition: $0) }
+        return Dictionary(uniqueKeysWithValues: try await probe.committedOffsets(for: all).map { ($0.key.partition, $0.value) })
+    }
+
     /// Every outcome read so far, in the order read (results and errors interleaved).
     var outcomes: [Outcome] { collected.withLock { $0.outcomes } }
 

@@ -35,6 +35,11 @@ struct PartitionOffsetTracker: Sendable, Hashable {
     /// Messages received and not yet done.
     var inFlight: Int { undone.count }
 
+    /// Where the partition's next owner should start: the committable offset, or before anything is done, the
+    /// first offset received (where this owner started). Never above an offset not done, never below what
+    /// this owner committed. `nil` before the first message.
+    var resumeOffset: Int64? { committableOffset ?? undone.first }
+
     /// Undone messages whose outcome is already in the producer's queue, waiting only for its delivery report.
     private var handedOff: Set<Int64> = []
 

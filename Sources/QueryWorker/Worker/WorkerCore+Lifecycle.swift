@@ -30,8 +30,7 @@ extension WorkerCore {
             let window = min(deadline - .now, settings.timeouts.revoke)
             let consumer = consumer.withLock { $0 }
             if let consumer {
-                let outcome = await consumer.commitStoredOffsets(timeout: Self.commitWait(window))
-                committed(outcome)
+                let outcome = await commitsAccepted(consumer, partitions, wait: Self.commitWait(window))
                 guard outcome.succeeded else { return revokeWithoutCommits(partitions, outcome) }
             }
             let revoked = Set(partitions)
@@ -69,6 +68,19 @@ extension WorkerCore {
         if case .refusedDuringRebalance(let error) = outcome { metadata["error"] = .string(error.message) }
         if case .failed(let error) = outcome { metadata["error"] = .string(error.message) }
         logger.notice("partitions revoked while commits are refused; their requests are left to the next owner", metadata: metadata)
+    }
+
+    /// Whether the coordinator takes commits now, asked with a commit of where each partition's next owner
+    /// should start (``PartitionOffsetTracker/resumeOffset``): what is stored, or before anything is done, the
+    /// offset this owner started from. A commit of the stored offsets alone would not ask: with nothing stored
+    /// since the last commit, librdkafka answers it without the coordinator.
+    func commitsAccepted(_ consumer: KafkaConsumer, _ partitions: [KafkaTopicPartition], wait: Duration) async -> KafkaCommitOutcome {
+        let offsets = state.withLock { state in
+            partitions.reduce(into: [KafkaTopicPartition: Int64]()) { $0[$1] = state.offsets[$1]?.resumeOffset }
+        }
+        let outcome = await consumer.commit(offsets, timeout: wait)
+        committed(outcome)
+        return outcome
     }
 
     /// How long a revocation waits for a commit: a tenth of the window, 200 ms to 2 s.
