@@ -1,5 +1,3 @@
-import FeatureQuerySupport
-
 extension EmbeddedKafkaCluster {
     /// One line of `query-worker embedded-kafka --fault-commands`: how a script or a test in another process
     /// takes brokers down and up, moves a partition's leader, and injects request errors and latency.
