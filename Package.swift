@@ -394,6 +394,7 @@ let package = Package(
                 "FeatureGeometry",
                 "FeatureQuerySupport",
                 "NetworkAuthFixture",
+                "ChildProcessFixture",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -51,3 +51,14 @@ extension KafkaProducer {
     @discardableResult
     package func probeConnectivity(timeout: Duration) async -> Bool { await handle.probeCluster(timeout: timeout) }
 }
+
+extension KafkaConsumer {
+    /// The fatal error librdkafka raised on this client, if any: the client can no longer be used, and its
+    /// `run()` has thrown (or will throw) it. Transient errors (brokers down, transport) never show here.
+    package var fatalError: KafkaError? { handle.context.fatalError.withLock { $0 } }
+}
+
+extension KafkaProducer {
+    /// See ``KafkaConsumer/fatalError``.
+    package var fatalError: KafkaError? { handle.context.fatalError.withLock { $0 } }
+}

@@ -27,6 +27,8 @@ extension KafkaConsumer {
             _ = rd_kafka_offsets_store(rk, list)
             return RDKafkaTopicPartitionList.entries(list).filter { $0.error != RD_KAFKA_RESP_ERR_NO_ERROR }
         }
+        // Remembered only when every offset was taken: a partial failure is a revocation racing the store.
+        if failures.isEmpty { core.storedOffsets.noteStored(nextOffsets) }
         if let failure = failures.first {
             var error = KafkaError.rdKafka(failure.error, context: "storing the offset of \(failure.partition)", defaultCode: .offset)
             error.code = .offset

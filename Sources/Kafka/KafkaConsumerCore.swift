@@ -20,6 +20,8 @@ final class KafkaConsumerCore: Sendable {
     let started = Atomic<Bool>(false)
     /// Whether an assignment arrived and was not lost since (``KafkaConsumer/hasJoinedGroup``).
     let joinedGroup = Atomic<Bool>(false)
+    /// What this member stored, for resuming partitions it lost and gets back (see ``StoredOffsetMemory``).
+    let storedOffsets = StoredOffsetMemory()
     let logger: Logger
     let revokeTimeout: Duration
     let rebalanceHandler: @Sendable (KafkaRebalanceEvent) async -> Void
@@ -101,6 +103,7 @@ final class KafkaConsumerCore: Sendable {
             logger.debug("partitions assigned", metadata: ["partitions": "\(partitions)"])
             joinedGroup.store(true, ordering: .relaxed)
             RDKafkaCallbackContext.from(handle: rk)?.heardFromCluster()
+            let resumed = resumeAfterLoss(rk, list)
             if cooperative {
                 if let error = rd_kafka_incremental_assign(rk, list) { logAndDestroy(error, "incremental assign") }
             } else {
@@ -109,6 +112,7 @@ final class KafkaConsumerCore: Sendable {
                     logger.error("assign failed", metadata: ["error": "\(KafkaError.rdKafka(result, context: "assign"))"])
                 }
             }
+            storeResumed(rk, resumed)
             // librdkafka keeps a partition's pause flag across revocation and reassignment, while the state
             // machine forgets its marks on revocation: a resume issued in between would never reach librdkafka.
             // So every newly assigned partition gets its flag set explicitly, paused or not.
@@ -120,7 +124,11 @@ final class KafkaConsumerCore: Sendable {
         case RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS:
             let lost = rd_kafka_assignment_lost(rk) != 0
             logger.debug("partitions revoked", metadata: ["partitions": "\(partitions)", "lost": .stringConvertible(lost)])
-            if lost { joinedGroup.store(false, ordering: .relaxed) }
+            if lost {
+                joinedGroup.store(false, ordering: .relaxed)
+            } else {
+                storedOffsets.forget(partitions)
+            }
             _ = state.withLock { $0.revoked(partitions) }
             revocations.add(1, ordering: .sequentiallyConsistent)
             let deadline = ContinuousClock.now.advanced(by: revokeTimeout)

@@ -149,6 +149,9 @@ public final class KafkaProducer: Service, Sendable {
     private func pollLoop() {
         let rk = handle.pointer
         while !stopRequested.load(ordering: .relaxed) {
+            // A fatal error (an idempotent producer whose sequence the cluster no longer accepts) fails every
+            // later delivery: the loop ends and ``run()`` throws it, so the owner stops instead of retrying.
+            if handle.context.fatalError.withLock({ $0 }) != nil { break }
             rd_kafka_poll(rk, 50)
             // After failPendingDeliveries(): a `send` that passed its check just before may still have queued
             // a message; it is failed here, within one round.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Kafka
 import Logging
 import ServiceLifecycle
@@ -16,6 +17,14 @@ struct EmbeddedKafkaCommand: AsyncParsableCommand {
             its first parts and `query --wait` never completes. Give the results topic many partitions \
             (--topic feature-query-results:12) and keep results small (--result count, a smaller extent), or \
             use a real Kafka (docker compose up).
+
+            With --fault-commands, standard input takes one fault command per line, each answered with one \
+            line on standard output (`ok <command>` once in force, `error <why>`); the end of input stops the \
+            cluster. Commands (BROKER: an id from 1, or all): `down BROKER`, `up BROKER`, \
+            `leader TOPIC PARTITION BROKER`, `errors API CODE[,CODE...]` (the next requests of type API fail \
+            with these Kafka error codes), `delay BROKER API MS[,MS...]` (the next responses of type API are \
+            held back), `rtt BROKER MS` (every response is). API is a request name (Produce, Fetch, \
+            InitProducerId, ...) or number.
             """
     )
 
@@ -30,6 +39,9 @@ struct EmbeddedKafkaCommand: AsyncParsableCommand {
     @Option(name: .customLong("topic"), help: "A topic to create, as NAME:PARTITIONS. Repeatable.")
     var topics: [TopicSpec] = []
 
+    @Flag(help: "Read fault commands from standard input (see above); the end of input stops the cluster.")
+    var faultCommands = false
+
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
@@ -41,12 +53,14 @@ struct EmbeddedKafkaCommand: AsyncParsableCommand {
         printLine(cluster.bootstrapServers)
         printError(Self.retentionNote)
         logger.info("embedded Kafka serving", metadata: ["bootstrap": "\(cluster.bootstrapServers)", "brokers": "\(brokers)"])
-        let group = ServiceGroup(
-            services: [EmbeddedKafkaService(cluster: cluster)],
-            gracefulShutdownSignals: [.sigterm, .sigint],
-            logger: logger
-        )
-        try await group.run()
+        var services = [ServiceGroupConfiguration.ServiceConfiguration(service: EmbeddedKafkaService(cluster: cluster))]
+        if faultCommands {
+            // Its end (standard input closed: the script or test that drove it is gone) stops the cluster.
+            services.append(.init(service: FaultCommandService(cluster: cluster, logger: logger), successTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        var configuration = ServiceGroupConfiguration(services: services, logger: logger)
+        configuration.gracefulShutdownSignals = [.sigterm, .sigint]
+        try await ServiceGroup(configuration: configuration).run()
         logger.info("embedded Kafka stopped")
     }
 }
@@ -57,6 +71,32 @@ struct EmbeddedKafkaService: Service {
     func run() async throws {
         try? await gracefulShutdown()
         withExtendedLifetime(cluster) {}
+    }
+}
+
+/// Applies the fault commands read from standard input, answering each on standard output, until the input
+/// ends or the group shuts down.
+///
+/// Standard input is read on a thread of its own (a blocking read must not hold a cooperative thread). The
+/// process spawns nothing: librdkafka's mock rebinds a downed broker's port and aborts the process when that
+/// fails, as it does while a child holds a copy of the listening socket (see `EmbeddedKafkaCluster.setBrokerDown`).
+struct FaultCommandService: Service {
+    let cluster: EmbeddedKafkaCluster
+    let logger: Logger
+
+    func run() async throws {
+        let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        let reader = Thread {
+            while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+            continuation.finish()
+        }
+        reader.name = "fault-commands"
+        reader.start()
+        for await line in lines.cancelOnGracefulShutdown() where !line.allSatisfy(\.isWhitespace) {
+            let answer = cluster.apply(commandLine: line)
+            logger.info("fault command", metadata: ["command": "\(line)", "answer": "\(answer)"])
+            printLine(answer)
+        }
     }
 }
 

@@ -20,7 +20,8 @@ struct QueryWorkerCommand: AsyncParsableCommand {
     )
 
     /// ArgumentParser's own `main`, except that a usage error exits with 1 rather than 64 (`EX_USAGE`):
-    /// the documented statuses are 0, 1 (usage, Kafka, timeout) and 2 (`query`'s error outcome), and
+    /// the documented statuses are 0, 1 (usage, Kafka, timeout), 2 (`query`'s error outcome) and 3 (`run`
+    /// stopped by a fatal Kafka error), and
     /// scripts test `$? -eq 1`, not sysexits codes.
     static func main() async {
         do {

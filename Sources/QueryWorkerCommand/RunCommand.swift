@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Kafka
 import JSONLogging
 import Logging
 import Metrics
@@ -68,7 +69,18 @@ struct RunCommand: AsyncParsableCommand {
         let assembly = try WorkerAssembly(settings: settings, credentials: credentials, logger: logger)
         let operations = OperationsServer(settings: settings.operations, assembly: assembly, registry: registry, logger: logger)
         // The OTLP exporter first (it stops last and flushes everyone's spans), then the operations endpoint.
-        try await assembly.run(before: (otlp.map { [$0] } ?? []) + (operations.map { [$0] } ?? []), logger: logger)
+        do {
+            try await assembly.run(before: (otlp.map { [$0] } ?? []) + (operations.map { [$0] } ?? []), logger: logger)
+        } catch let stop as KafkaFatalStop {
+            logger.critical(
+                "stopping: a Kafka client failed fatally",
+                metadata: [
+                    "error.code": .string(stop.error.rdKafkaName ?? stop.error.code.rawValue), "error.message": .string(stop.error.message),
+                    "exitCode": .stringConvertible(KafkaFatalStop.exitCode),
+                ])
+            printError("query-worker: \(stop)")
+            throw ExitCode(KafkaFatalStop.exitCode)
+        }
     }
 
     /// With the operations endpoint on, metrics go to a Prometheus registry it exposes (bootstrapped once per

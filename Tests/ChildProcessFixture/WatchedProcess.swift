@@ -65,6 +65,9 @@ package final class WatchedProcess: Sendable {
 
     package var isRunning: Bool { child.isRunning }
 
+    /// How the child ended (the watchdog exits with the child's status), or nil while it runs.
+    package var termination: SpawnedChild.Termination? { child.termination }
+
     /// What the child (and the watchdog) wrote so far.
     package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

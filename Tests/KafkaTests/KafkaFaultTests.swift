@@ -78,4 +78,47 @@ import Testing
             #expect(consumer.connectivity.allBrokersDownSince == nil)
         }
     }
+
+    /// A member whose session times out while the broker is away loses its partitions, and the offsets it
+    /// stored since the last commit can no longer be committed. When it gets them back, it starts after what
+    /// it had stored (the group's committed offset being behind), not from the last commit: the work it had
+    /// finished is not read again. Without this the partition would be read again from the start here (nothing
+    /// was ever committed).
+    @Test func aMemberThatLostItsPartitionsResumesAfterWhatItStored() async throws {
+        let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: TestSupport.logger)
+        let topic = TestSupport.uniqueName("resume")
+        try cluster.createTopic(topic, partitions: 1)
+        let partition = KafkaTopicPartition(topic: topic, partition: 0)
+        let producer = try TestSupport.producer(cluster)
+        let events = Locked<[String]>([])
+        let consumer = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                client: TestSupport.client(cluster), groupID: TestSupport.uniqueName("g"), topics: [topic],
+                sessionTimeout: .seconds(3), heartbeatInterval: .milliseconds(500),
+                autoCommitInterval: .seconds(600), revokeTimeout: .seconds(5)),
+            logger: TestSupport.logger
+        ) { event in
+            let name = switch event {
+            case .assigned: "assigned"
+            case .revoked: "revoked"
+            case .lost: "lost"
+            }
+            events.withLock { $0.append(name) }
+        }
+        let after = try await TestSupport.withRunning([consumer], producers: [producer]) {
+            try await TestSupport.sendAll(producer, (0..<100).map { KafkaProducerMessage(topic: topic, key: "k", value: "m\($0)") })
+            let first = try await TestSupport.read(consumer, count: 100, storeOffsets: false)
+            #expect(first.last?.offset == 99)
+            try consumer.storeOffsets([partition: 100])
+
+            try cluster.setBrokerDown(1)
+            try await eventually(within: .seconds(60)) { events.withLock { $0.contains("lost") } }
+            try cluster.setBrokerUp(1)
+            try await eventually(within: .seconds(60)) { events.withLock { $0.filter { $0 == "assigned" }.count } >= 2 }
+            try await TestSupport.sendAll(producer, (100..<110).map { KafkaProducerMessage(topic: topic, key: "k", value: "m\($0)") })
+            return try await TestSupport.read(consumer, count: 10, storeOffsets: false)
+        }
+        #expect(after.first?.offset == 100, "read again from \(after.first?.offset ?? -1)")
+        #expect(after.compactMap(\.valueString) == (100..<110).map { "m\($0)" })
+    }
 }

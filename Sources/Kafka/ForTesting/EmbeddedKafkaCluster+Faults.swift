@@ -4,8 +4,13 @@ internal import CRDKafka
 internal import CKafkaShims
 import FeatureQuerySupport
 
-/// Fault injection on the embedded cluster, for this package's tests: brokers going down, protocol errors
-/// and delayed responses.
+/// Fault injection on the embedded cluster, for this package's tests and `query-worker embedded-kafka
+/// --fault-commands`: brokers going down, partition leaders moving, protocol errors and delayed responses.
+///
+/// Package access, not public: an embedder who wants outages in their own tests drives the `embedded-kafka`
+/// process's line commands (``FaultCommand``), which is the documented interface. In process, taking a
+/// broker down is a trap for any test process that also spawns children (see ``setBrokerDown(_:)``), so the
+/// Swift API stays with the tests that know to run apart.
 extension EmbeddedKafkaCluster {
     /// A Kafka protocol request type, for fault injection.
     package struct APIKey: Hashable, Sendable {
@@ -17,6 +22,15 @@ extension EmbeddedKafkaCluster {
         package static let offsetCommit = APIKey(8)
         package static let joinGroup = APIKey(11)
         package static let heartbeat = APIKey(12)
+        package static let initProducerID = APIKey(22)
+
+        /// The request types a fault command may name, by their Kafka protocol names.
+        package static let named: [String: APIKey] = [
+            "Produce": .produce, "Fetch": .fetch, "ListOffsets": APIKey(2), "Metadata": .metadata,
+            "OffsetCommit": .offsetCommit, "OffsetFetch": APIKey(9), "FindCoordinator": APIKey(10),
+            "JoinGroup": .joinGroup, "Heartbeat": .heartbeat, "LeaveGroup": APIKey(13), "SyncGroup": APIKey(14),
+            "ApiVersions": APIKey(18), "InitProducerId": .initProducerID,
+        ]
     }
 
     /// A Kafka protocol error code, for fault injection.
@@ -43,6 +57,27 @@ extension EmbeddedKafkaCluster {
 
     package func setBrokerUp(_ brokerID: Int32) throws(KafkaError) {
         try check(rd_kafka_mock_broker_set_up(cluster.pointer, brokerID), "setting broker \(brokerID) up")
+    }
+
+    /// The brokers' ids: librdkafka's mock numbers them 1 to the broker count.
+    package var brokerIDs: ClosedRange<Int32> { 1...Int32(clamping: brokerCount) }
+
+    /// Moves a partition's leadership to `brokerID` (-1: no leader). Clients learn of it from the old
+    /// leader's NOT_LEADER_FOR_PARTITION answers and a metadata refresh, as with a real leader election; the
+    /// partition's log is the cluster's, not the broker's, so nothing written is lost by the move.
+    ///
+    /// librdkafka's mock creates the topic when it does not exist: check the name first.
+    package func setPartitionLeader(topic: String, partition: Int32, brokerID: Int32) throws(KafkaError) {
+        try check(
+            rd_kafka_mock_partition_set_leader(cluster.pointer, topic, partition, brokerID),
+            "moving the leader of \(topic)[\(partition)] to broker \(brokerID)")
+    }
+
+    /// Delays every response of `brokerID` by `rtt` until set back to zero: a slow network or broker.
+    package func setBrokerRoundTrip(_ brokerID: Int32, _ rtt: Duration) throws(KafkaError) {
+        try check(
+            rd_kafka_mock_broker_set_rtt(cluster.pointer, brokerID, Int32(clamping: rtt.clampedMilliseconds)),
+            "setting the round trip of broker \(brokerID)")
     }
 
     /// Makes the next requests of one type fail with these errors, in order.

@@ -96,6 +96,7 @@ package final class WorkerAssembly: Sendable {
     }
 
     /// Runs the worker until SIGTERM or SIGINT (or the task is cancelled), then shuts the HTTP client down.
+    /// Throws ``KafkaFatalStop`` when a Kafka client failed fatally (the run ends then, on its own).
     ///
     /// The first signal starts a graceful shutdown, and the process exits when ``ShutdownBudget/total`` has
     /// passed even if something is still stuck (a librdkafka call on its own thread); a second signal exits
@@ -122,9 +123,15 @@ package final class WorkerAssembly: Sendable {
             }
         } catch {
             await httpClient.shutdown()
-            throw error
+            throw kafkaFatalStop ?? error
         }
         await httpClient.shutdown()
         withExtendedLifetime(signals) {}
+        if let kafkaFatalStop { throw kafkaFatalStop }
     }
+
+    /// Set when a Kafka client failed fatally: the group then ended (the client's service threw, or the
+    /// worker's stream ended with the error), and ``run(before:logger:)`` throws this instead of what the
+    /// group threw, whose error may only say that a service ended early.
+    package var kafkaFatalStop: KafkaFatalStop? { KafkaFatalStop.of(producer: producer, consumer: worker.consumer) }
 }
