@@ -8,7 +8,7 @@ import Testing
 /// answered twice: the worker commits each answer's offset as soon as it is delivered, holds answers while the
 /// coordinator refuses commits, and leaves revoked work it could not commit to the next owner.
 ///
-/// The bound is loose on purpose (a test must not flake on a loaded machine): a tenth of the requests, where the
+/// The bound is loose on purpose (a test must not flake on a loaded machine): a fifth of the requests, where the
 /// worker before those changes answered 16–72 % twice in the full-size scenario. The full-size figure comes from
 /// `Benchmarks/run-crash-duplicates.sh`; this test prints its own.
 @Suite("Worker lifecycle: crash loop")
@@ -72,7 +72,7 @@ struct WorkerCrashLoopTests {
         let repeated = repeatedRequests.count
         let sequences = Dictionary(grouping: repeatedRequests.values.map { $0.map { $0.worker ?? "?" }.joined(separator: ">") }, by: { $0 })
             .mapValues(\.count)
-        #expect(repeated * 10 <= ids.count, "\(repeated) of \(ids.count) requests answered twice: \(sequences)")
+        #expect(repeated * 5 <= ids.count, "\(repeated) of \(ids.count) requests answered twice: \(sequences)")
         print("crash loop: \(Self.kills) kills, \(ids.count) requests, \(repeated) answered more than once")
         try await bench.stop()
     }
