@@ -1,0 +1,63 @@
+import Kafka
+import Testing
+
+@testable import QueryWorker
+
+/// Answers held while the group coordinator refuses commits (issue 16, item 1), without I/O.
+@Suite("Coordination: commits refused")
+struct CoordinationCommitRefusalTests {
+    private static let partition = KafkaTopicPartition(topic: "requests", partition: 0)
+
+    private func machine() -> RequestLifecycle {
+        var machine = RequestLifecycle(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
+        machine.assign([Self.partition])
+        return machine
+    }
+
+    private func rejected(_ offset: Int64) -> (RequestLifecycle.Arrival, MessagePosition) {
+        let position = MessagePosition(Self.partition, offset: offset)
+        let source = MessageSource(topic: "requests", partition: 0, offset: offset, key: nil)
+        return (.rejected(RejectedRequest(code: .invalidJSON, message: "not JSON"), source, receivedAt: 0), position)
+    }
+
+    @Test func aWaiterForAcceptedCommitsWaitsOnlyWhileTheyAreRefusedAndTheAcceptanceWakesIt() async {
+        var machine = machine()
+        #expect(machine.holds(.commitsAccepted))
+        machine.commitRefused()
+        #expect(!machine.holds(.commitsAccepted))
+        let id = machine.makeWaiter()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waits = machine.wait(id, for: .commitsAccepted, continuation)
+            #expect(waits)
+            let accepted = machine.commitsAccepted()
+            #expect(accepted.resumeWaiters.count == 1)
+            for waiter in accepted.resumeWaiters { waiter.resume() }
+        }
+        let again = machine.commitsAccepted()
+        #expect(again.resumeWaiters.isEmpty, "accepting again changes nothing")
+    }
+
+    @Test func anAnswerWaitingForCommitsIsDroppedOnceItsPartitionIsForgottenAndKeptOtherwise() {
+        var machine = machine()
+        let (arrival, position) = rejected(0)
+        let (_, action) = machine.receive(arrival, at: position, nowMs: 0)
+        #expect(action.publish.count == 1, "answered at once")
+        machine.commitRefused()
+        #expect(machine.isTracked(position), "held, still this worker's to answer")
+        _ = machine.forget([Self.partition], lost: true)
+        #expect(!machine.isTracked(position), "revoked without a commit: the next owner answers it")
+    }
+
+    @Test func theResumeOffsetIsWhereTheNextOwnerStartsNeverPastAnUndoneMessage() {
+        var tracker = PartitionOffsetTracker()
+        #expect(tracker.resumeOffset == nil, "nothing read")
+        tracker.received(40)
+        tracker.received(41)
+        tracker.received(42)
+        #expect(tracker.resumeOffset == 40, "nothing done: where this owner started")
+        _ = tracker.done(41)
+        #expect(tracker.resumeOffset == 40, "41 done, 40 not")
+        _ = tracker.done(40)
+        #expect(tracker.resumeOffset == 42, "the committable offset")
+    }
+}
