@@ -200,11 +200,13 @@ import Testing
         #expect(seen.values.allSatisfy { $0 == 1 }, "one warning per client and error: \(seen)")
     }
 
-    /// Joining the group takes the embedded coordinator seconds: with a short interval the worker says it waits
-    /// (`joining`), then that the cluster is reachable again, once.
+    /// Joining the group takes the embedded coordinator seconds (3 s, and the JoinGroup answer is held 6 s more
+    /// here, so that a loaded test process still sees several of the check's 300 ms ticks within it): with a
+    /// short interval the worker says it waits (`joining`), then that the cluster is reachable again, once.
     @Test func aSlowGroupJoinIsReportedAndSoIsItsEnd() async throws {
         let capture = JSONLineCapture()
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: WorkerHarness.logger)
+        try cluster.pushResponseDelays(.joinGroup, [.seconds(6)])
         let suffix = String(UUID().uuidString.prefix(8))
         let settings = try WorkerHarness.settings(for: cluster, suffix: suffix, workerID: "slow-join", requestPartitions: 1)
         let logger = capture.logger()
