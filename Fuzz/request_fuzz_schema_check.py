@@ -12,7 +12,8 @@ decides). Two rules, the same as ContractFuzzTests' schema test:
 - the schema accepts it but the decoder rejected it: the code must be one of the checks the schema cannot
   make (RequestFuzzOracle.workerOnlyCodes).
 
-Values Python's json module cannot read (not UTF-8, not JSON, NaN, ...) are skipped when the decoder rejected
+Values Python's json module cannot read (not UTF-8, not JSON, NaN, ...) or reads into text that is not
+Unicode (an escaped lone surrogate, which the decoder refuses as invalid_json) are skipped when the decoder rejected
 them and counted as a violation when it accepted them. Prints the counts and the first violations; exits 1
 when there is any.
 """
@@ -45,6 +46,12 @@ def verdict(line):
         document = json.loads(value.decode("utf-8"), parse_constant=reject_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
         return record["i"], record["answer"], "unreadable", f"Python cannot read it: {error}"[:300] if accepted else None
+    try:
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        # A \u escape of a lone surrogate: Python keeps it, RFC 8259 leaves it undefined, the decoder refuses it.
+        return record["i"], record["answer"], "unreadable", \
+            "accepted a lone surrogate escape" if accepted else None
     schema = "cancel" if isinstance(document, dict) and "cancel" in document else "request"
     validator = VALIDATORS.get(schema) or VALIDATORS.setdefault(schema, validate.validator(schema))
     try:
