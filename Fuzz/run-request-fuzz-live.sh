@@ -10,12 +10,15 @@
 # Starts, as separate processes from release builds: `query-worker embedded-kafka` (requests 6 partitions,
 # results 12, errors 3), `sample-feature-server`, and one `query-worker run` (allowedHosts 127.0.0.1, outcomes
 # uncompressed for aiokafka). `RequestFuzz generate` writes MESSAGES messages (seed SEED, unique ids, the
-# examples' services moved to the sample server, values at most MAX_BYTES, under the broker's message limit)
-# with the answer the decoder gives each offline; Benchmarks/python/request_fuzz_live.py publishes them and
+# examples' services moved to the sample server, values at most MAX_BYTES) with the answer the decoder gives
+# each offline. embedded-kafka keeps only the last ~5 MiB of a partition, so the driver publishes in windows
+# of 1 MiB, each once the outcomes due for the earlier ones arrived (else the cluster drops messages unread)
+# Benchmarks/python/request_fuzz_live.py publishes them and
 # reads every outcome back (see its docstring for the checks). Then the worker must still be the first
 # process started (never restarted, `kill -0`); its peak RSS (VmHWM) is printed.
 #
-# Environment: MESSAGES (30000), SEED (16016), MAX_BYTES (900000), TIMEOUT (900 s), SETTLE (10 s), PYTHON
+# Environment: MESSAGES (30000), SEED (16016), MAX_BYTES (200000), TIMEOUT (900 s), SETTLE (10 s), PARCELS (1000:
+# the sample server's, small so that the examples' whole-layer queries finish in seconds), PYTHON
 # (default: the repository's .venv with aiokafka, Benchmarks/requirements-bench.txt), WORKER_SCRATCH (scratch
 # path of query-worker and sample-feature-server, default .build-bench-worker), FUZZ_SCRATCH (RequestFuzz's,
 # default .build-request-fuzz), SKIP_BUILD=1 (use what is built), WORK (the run's directory, kept).
@@ -27,9 +30,10 @@ SCRATCH="${WORKER_SCRATCH:-$ROOT/.build-bench-worker}"
 FUZZ_SCRATCH="${FUZZ_SCRATCH:-$ROOT/.build-request-fuzz}"
 MESSAGES="${MESSAGES:-30000}"
 SEED="${SEED:-16016}"
-MAX_BYTES="${MAX_BYTES:-900000}"
+MAX_BYTES="${MAX_BYTES:-200000}"
 TIMEOUT="${TIMEOUT:-900}"
 SETTLE="${SETTLE:-10}"
+PARCELS="${PARCELS:-1000}"
 PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
 
 log() { printf 'run-request-fuzz-live: %s\n' "$*" >&2; }
@@ -74,7 +78,7 @@ first_line() {
     --topic feature-query-errors:3 >"$WORK/kafka.out" 2>"$WORK/kafka.err" &
 PIDS+=($!)
 BOOTSTRAP="$(first_line "$WORK/kafka.out" "${PIDS[-1]}")"
-"$SERVER" --log-level warning >"$WORK/server.out" 2>"$WORK/server.err" &
+"$SERVER" --log-level warning --parcels "$PARCELS" >"$WORK/server.out" 2>"$WORK/server.err" &
 PIDS+=($!)
 SERVER_URL="$(first_line "$WORK/server.out" "${PIDS[-1]}")"
 log "Kafka $BOOTSTRAP, server $SERVER_URL, work $WORK"

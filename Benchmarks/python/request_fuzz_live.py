@@ -6,8 +6,8 @@
 FILE comes from `RequestFuzz generate`: one JSON line per message with its value and key (base64; null for
 none), `answer` (what the worker's own decoder answers it, run offline: `query`, `cancel` or a rejection
 code) and, for an accepted query, the `requestId` the decoder read. This script reads the results and errors
-topics from the start (no group), publishes every message to the requests topic as fast as the producer
-goes, and waits until every message that must have an outcome has one, then SETTLE seconds more (late
+topics from the start (no group), publishes the messages to the requests topic in windows (see produce()),
+and waits until every message that must have an outcome has one, then SETTLE seconds more (late
 duplicates), or TIMEOUT.
 
 Outcomes are matched to messages by `source.partition`/`source.offset` (every error outcome has it, a
@@ -44,16 +44,35 @@ def load(path):
     return messages
 
 
-async def produce(args, messages, where):
+async def produce(args, messages, where, answered_count):
+    """Publishes in windows of at most WINDOW_BYTES and WINDOW_MESSAGES, each after the outcomes due for the ones
+    before arrived (or WINDOW_WAIT seconds passed): embedded-kafka keeps only the last ~5 MiB of a partition, so
+    a burst of large hostile messages would be dropped by the cluster before the worker read them."""
     producer = AIOKafkaProducer(bootstrap_servers=args.bootstrap, linger_ms=5, max_request_size=4 * 1024 * 1024,
                                 max_batch_size=1024 * 1024)
     await producer.start()
     try:
-        pending = []
+        pending, due, seen_ids = [], 0, set()
+        window_bytes = window_messages = 0
         for index, message in enumerate(messages):
-            pending.append((index, await producer.send(args.requests_topic, message["value"], key=message["key"])))
-            if len(pending) >= 2000:
+            size = len(message["value"] or b"")
+            if window_messages and (window_bytes + size > args.window_bytes or window_messages >= args.window_messages):
                 await settle_sends(pending, where)
+                waited = time.monotonic()
+                while answered_count() < due and time.monotonic() - waited < args.window_wait:
+                    await asyncio.sleep(0.02)
+                window_bytes = window_messages = 0
+            window_bytes += size
+            window_messages += 1
+            if message["answer"] == "query":
+                due += message["requestId"] not in seen_ids
+                seen_ids.add(message["requestId"])
+            elif message["answer"] != "cancel":
+                due += 1
+            key = message["key"]
+            if key is None and message["value"] is None:
+                key = b""  # aiokafka sends no message without both; a tombstone is invalid_json whatever its key
+            pending.append((index, await producer.send(args.requests_topic, message["value"], key=key)))
         await settle_sends(pending, where)
     finally:
         await producer.stop()
@@ -87,8 +106,8 @@ async def collect(args, messages):
                                 fetch_max_bytes=64 * 1024 * 1024, max_partition_fetch_bytes=16 * 1024 * 1024)
     await consumer.start()
     started = time.monotonic()
-    producing = asyncio.ensure_future(produce(args, messages, where))
     outcomes, answered = [], set()
+    producing = asyncio.ensure_future(produce(args, messages, where, lambda: len(outcomes)))
     produced_at = last_outcome_at = None
     deadline, settle_until = started + args.timeout, None
     try:
@@ -123,20 +142,24 @@ async def collect(args, messages):
 
 
 def attribute(messages, where, by_request_id, outcomes):
-    """Each outcome's message index, or None when it matches none (or several, for a shared requestId)."""
+    """Each outcome's message index, or None when it matches none.
+
+    Two passes: outcomes with a source (every error) by partition and offset first; then results (no source) by
+    requestId, to the first message of that requestId still without an outcome (several messages can share a
+    requestId when a mutation made them alike)."""
     taken = collections.Counter()
-    attributed = []
-    for outcome in outcomes:
-        index = None
+    attributed = [None] * len(outcomes)
+    for position, outcome in enumerate(outcomes):
         if outcome["sourcePartition"] is not None:
-            index = where.get((outcome["sourcePartition"], outcome["sourceOffset"]))
-        elif outcome["requestId"] in by_request_id:
+            attributed[position] = where.get((outcome["sourcePartition"], outcome["sourceOffset"]))
+            if attributed[position] is not None:
+                taken[attributed[position]] += 1
+    for position, outcome in enumerate(outcomes):
+        if outcome["sourcePartition"] is None and outcome["requestId"] in by_request_id:
             candidates = by_request_id[outcome["requestId"]]
-            # Several messages with one requestId (a mutation made two alike): the first not yet answered.
             index = next((i for i in candidates if taken[i] == 0), candidates[0])
-        if index is not None:
             taken[index] += 1
-        attributed.append(index)
+            attributed[position] = index
     return attributed
 
 
@@ -185,6 +208,9 @@ async def main():
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--settle", type=float, default=5)
     parser.add_argument("--work", default=".")
+    parser.add_argument("--window-bytes", type=int, default=1024 * 1024)
+    parser.add_argument("--window-messages", type=int, default=2000)
+    parser.add_argument("--window-wait", type=float, default=30)
     args = parser.parse_args()
     messages = load(args.messages)
     where, by_request_id, outcomes, timing = await collect(args, messages)

@@ -19,8 +19,10 @@ import Testing
     @Test func everyHostileMessageIsAnsweredOnceWithItsCode() async throws {
         let harness = try await WorkerHarness()
         let decoder = try ContractSupport.decoder()
+        // Values cut at 8 KB: the embedded cluster keeps only the last ~5 MiB of a partition and would drop
+        // a burst of megabyte messages before the worker read them (ContractHostileInputTests covers too_large).
         var generator = try HostileRequestGenerator(
-            seeds: try ContractSeeds.load(), seed: 2_016, uniqueIdPrefix: "e2e", maxValueBytes: 900_000)
+            seeds: try ContractSeeds.load(), seed: 2_016, uniqueIdPrefix: "e2e", maxValueBytes: 8_000)
         var generated: [(message: HostileMessage, expected: Expected)] = []
         for _ in 0..<2_000 {
             let message = generator.next()
