@@ -381,6 +381,7 @@ let package = Package(
             dependencies: [
                 metricsTestKit, inMemoryTracing, metrics, tracing,
                 "QueryWorker",
+                "RequestFuzzing",
                 "Authentication",
                 "Credentials",
                 "EngineExecution",
@@ -394,7 +395,6 @@ let package = Package(
                 "FeatureGeometry",
                 "FeatureQuerySupport",
                 "NetworkAuthFixture",
-                "RequestFuzzing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
