@@ -381,6 +381,7 @@ let package = Package(
             dependencies: [
                 metricsTestKit, inMemoryTracing, metrics, tracing,
                 "QueryWorker",
+                "RequestFuzzing",
                 "Authentication",
                 "Credentials",
                 "EngineExecution",
@@ -398,6 +399,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // Test code only: hostile messages for the requests topic (the contract's examples mutated, random
+        // bytes), seeded, and what the decoder must answer to them; shared by QueryWorkerTests and the
+        // `RequestFuzz` tool of Fuzz/run-request-fuzz.sh, without making the generator the worker's API.
+        .target(
+            name: "RequestFuzzing",
+            dependencies: ["QueryWorker", "FeatureQuerySupport", "SampleFeatureServer"],
+            path: "Tests/RequestFuzzing",
+            swiftSettings: strictSwift
+        ),
+        // Not a product: Fuzz/run-request-fuzz.sh builds it (release) to decode a million hostile messages and
+        // to write the messages of the live run (Benchmarks/python/request_fuzz_live.py).
+        .executableTarget(
+            name: "RequestFuzz",
+            dependencies: ["RequestFuzzing", "QueryWorker", "QueryLanguage", "FeatureQuerySupport"],
+            path: "Fuzz/RequestFuzz",
             swiftSettings: strictSwift
         ),
         // Test code only (no product names it): PostgreSQL with PostGIS and pygeoapi (the independent OGC API

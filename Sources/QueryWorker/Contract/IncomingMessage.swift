@@ -48,7 +48,7 @@ package struct RejectedRequest: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The JSON path of the offending field (`query.extent.xmin`), when the problem is in one place.
-    var path: String? {
+    package var path: String? {
         if case .string(let path)? = details?["path"] { return path }
         return nil
     }

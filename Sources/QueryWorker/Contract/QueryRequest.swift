@@ -9,9 +9,9 @@ import QueryLanguage
 /// absolute, so nothing downstream reads the message again.
 package struct QueryRequest: Sendable, Hashable {
     /// Names this request in its outcome.
-    var requestId: String
+    package var requestId: String
     /// The supersession key: a newer request with this task id replaces this one (unless it asks the same).
-    var taskId: String
+    package var taskId: String
     /// When the outcome stops being useful, in milliseconds since the epoch: the message's `deadline`, or
     /// `receivedAt + timeoutMs`; `nil` when the message set neither (the worker's own limit applies).
     var deadline: Int64?
@@ -24,6 +24,8 @@ package struct QueryRequest: Sendable, Hashable {
     /// The operator's credential the request picked by name (checked: it exists and covers every target);
     /// `nil` applies whatever credential covers each target by scope.
     var credential: String?
+    /// How many targets the request has, for checks outside this module (the request fuzzer's oracle).
+    package var targetCount: Int { targets.count }
 
     /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
     init(
