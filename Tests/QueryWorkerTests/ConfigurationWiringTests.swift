@@ -12,6 +12,7 @@ struct ConfigurationWiringTests {
         let settings = try WorkerSettings.load(environment: [
             "QUERY_WORKER_ALLOWED_HOSTS": "services.arcgis.com", "QUERY_WORKER_ALLOW_FREE_WHERE": "false",
             "QUERY_WORKER_HTTP_TIMEOUT": "20s", "QUERY_WORKER_HTTP_CONNECT_TIMEOUT": "3s",
+            "QUERY_WORKER_MAX_RESULT_TOTAL_BYTES": "16MiB",
         ]).settings
         #expect(throws: Never.self) { try settings.hostPolicy().check(url: "https://services.arcgis.com/x") }
         let catalog = try settings.namedQueryCatalog()
@@ -19,6 +20,7 @@ struct ConfigurationWiringTests {
         #expect(throws: QueryLanguageError.self) { try catalog.resolve(.free("1 = 1")) }
         let http = try settings.httpClientConfiguration()
         #expect(http.connectTimeout == .seconds(3) && http.timeout == .seconds(20))
+        #expect(http.maxResponseSize == 16 << 20, "one response is capped at the result budget")
         let policy = try #require(http.connectionPolicy)
         #expect(policy.allows(HTTPConnectionAttempt(host: "services.arcgis.com", address: "52.1.2.3", port: 443)))
         #expect(!policy.allows(HTTPConnectionAttempt(host: "services.arcgis.com", address: "10.0.0.1", port: 443)))

@@ -32,9 +32,10 @@ final class WorkerHarness: Sendable {
 
     /// A worker against a sample server with `faults`, secured by `security` (public when `nil`). `configure`
     /// adjusts the worker's settings; `prepare` too, once the server runs (a credentials file's scopes need its
-    /// port). The worker logs through `logger` (critical only by default).
+    /// port). The worker logs through `logger` (critical only by default); the server keeps the last
+    /// `recentRequestLimit` requests in its log.
     init(
-        faults: [FaultRule] = [], security: SampleSecurity? = nil, configure: (inout WorkerSettings) -> Void = { _ in },
+        faults: [FaultRule] = [], security: SampleSecurity? = nil, recentRequestLimit: Int = 1_000, configure: (inout WorkerSettings) -> Void = { _ in },
         prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in },
         logger workerLogger: Logger = WorkerHarness.logger
     ) async throws {
@@ -43,7 +44,8 @@ final class WorkerHarness: Sendable {
         var settings = try Self.settings(for: cluster, suffix: suffix, workerID: "worker-e2e", requestPartitions: 3)
         dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults, security: security),
+            configuration: SampleServerConfiguration(
+                parcelCount: 20_000, seed: 7, faults: faults, security: security, recentRequestLimit: recentRequestLimit),
             dataset: dataset, logger: Self.logger)
         configure(&settings)
         try prepare(&settings, server)

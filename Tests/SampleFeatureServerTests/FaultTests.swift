@@ -147,6 +147,8 @@ struct FaultTests {
         #expect(try FaultRule(spec: "truncate:skip=3") == FaultRule(.truncatedBody, trigger: .window(skip: 3, count: nil)))
         #expect(try FaultRule(spec: "html:status=502") == FaultRule(.htmlPage(status: 502)))
         #expect(try FaultRule(spec: "http429") == FaultRule(.http429(retryAfterSeconds: 1)))
+        #expect(try FaultRule(spec: "huge-body:mb=100,length=0") == FaultRule(.hugeBody(megabytes: 100, announced: false)))
+        #expect(try FaultRule(spec: "huge-body") == FaultRule(.hugeBody(megabytes: 100, announced: true)))
         #expect(throws: FaultSpecError.self) { try FaultRule(spec: "meltdown") }
         #expect(throws: FaultSpecError.self) { try FaultRule(spec: "http500:often=yes") }
         #expect(throws: FaultSpecError.self) { try FaultRule(spec: "http500:probability=2") }

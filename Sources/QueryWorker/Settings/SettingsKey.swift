@@ -126,7 +126,8 @@ extension SettingsKey {
     package static let maxRequestBytes = SettingsKey("maxRequestBytes", .size, "Largest request message accepted.")
     package static let maxResultBytes = SettingsKey("maxResultBytes", .size, "Largest result message; larger results are split.")
     package static let maxResultTotalBytes = SettingsKey(
-        "maxResultTotalBytes", .size, "Most bytes one request's result may hold; larger results are cut (incomplete).")
+        "maxResultTotalBytes", .size,
+        "Most bytes one request's result may hold (larger results are cut, incomplete), and one HTTP response (larger: limit_exceeded).")
     package static let maxTargets = SettingsKey(
         "maxTargets", .integer, "Most targets (layer or service URLs) one request may name; 1 to 16, the contract's limit.")
     package static let maxLayers = SettingsKey(

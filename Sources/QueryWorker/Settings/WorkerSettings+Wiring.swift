@@ -21,14 +21,20 @@ extension WorkerSettings {
         RequestLimits(maxMessageBytes: limits.maxRequestBytes, maxTargets: limits.maxTargets, maxLayers: limits.maxLayers)
     }
 
-    /// An HTTP client configuration with the HTTP timeouts and the host policy's connect-time check, on top of
-    /// `base`.
+    /// An HTTP client configuration with the HTTP timeouts, the host policy's connect-time check and a response
+    /// size cap of ``Limits/maxResultTotalBytes``, on top of `base`.
+    ///
+    /// The cap: a response is held whole before it is parsed, and one larger than a request's whole result
+    /// budget cannot fit in a result anyway, so it is refused as it arrives (`limit_exceeded`) instead of being
+    /// buffered (the HTTP client's own default is 512 MiB: a layer or proxy sending 100 MB would cost that much
+    /// memory per request in flight).
     func httpClientConfiguration(
         base: HTTPClientConfiguration = HTTPClientConfiguration()
     ) throws(HostPolicyError) -> HTTPClientConfiguration {
         var configuration = base
         configuration.connectTimeout = timeouts.httpConnect
         configuration.timeout = timeouts.http
+        configuration.maxResponseSize = min(configuration.maxResponseSize, limits.maxResultTotalBytes)
         configuration.connectionPolicy = try hostPolicy().connectionPolicy
         return configuration
     }

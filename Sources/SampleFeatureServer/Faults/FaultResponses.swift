@@ -30,9 +30,33 @@ enum FaultResponses {
             return .text(HTMLPage.signIn, status: status, contentType: HTMLPage.contentType)
         case .truncatedBody:
             return try await truncated(try await real())
+        case .hugeBody(let megabytes, let announced):
+            return huge(megabytes: megabytes, announced: announced)
         case .latency, .shortPages:
             return try await real()
         }
+    }
+
+    /// `megabytes` MiB of JSON that never closes: `{"features":[` then spaces, written one 64 KiB chunk at a
+    /// time as the client reads (the writer waits on the connection), so a 100 MB answer costs the server
+    /// one chunk of memory. A client that stops reading closes the connection and ends the writer.
+    private static func huge(megabytes: Int, announced: Bool) -> Response {
+        let chunkSize = 64 << 10
+        let total = max(1, megabytes) << 20
+        let opening = Array(#"{"features":["#.utf8)
+        var headers: HTTPFields = [.contentType: RESTResponseWriter.jsonType]
+        if announced { headers[.contentLength] = String(total) }
+        return Response(status: .ok, headers: headers, body: ResponseBody(contentLength: announced ? total : nil) { writer in
+            let padding = ByteBuffer(repeating: UInt8(ascii: " "), count: chunkSize)
+            try await writer.write(ByteBuffer(bytes: opening))
+            var remaining = total - opening.count
+            while remaining > 0 {
+                try Task.checkCancellation()
+                try await writer.write(remaining >= chunkSize ? padding : padding.getSlice(at: 0, length: remaining) ?? padding)
+                remaining -= chunkSize
+            }
+            try await writer.finish(nil)
+        })
     }
 
     /// Announces the whole body's length, sends half of it, then closes the connection: a server or

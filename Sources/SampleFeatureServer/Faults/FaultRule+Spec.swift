@@ -9,7 +9,7 @@ extension FaultRule {
     /// The grammar of ``init(spec:)``, for `--help` texts.
     public static let specHelp = """
         KIND[:OPTION=VALUE,...] where KIND is latency (ms=), http500, http503 (retry-after=), http429 \
-        (retry-after=), truncate, arcgis-error, html (status=), short-pages (max=); options for every kind: \
+        (retry-after=), truncate, arcgis-error, html (status=), short-pages (max=), huge-body (mb=, length=0|1); options for every kind: \
         path=SUBSTRING, first=N, skip=N, probability=P, seed=S. \
         E.g. http503:retry-after=2,path=USA/MapServer/1,first=2
         """
@@ -44,6 +44,7 @@ extension FaultRule {
         case "arcgis-error": kind = .arcgisError
         case "html", "html-page": kind = .htmlPage(status: try number("status", 200))
         case "short-pages": kind = .shortPages(maximum: max(1, try number("max", 500)))
+        case "huge-body": kind = .hugeBody(megabytes: max(1, try number("mb", 100)), announced: try number("length", 1) != 0)
         default: throw FaultSpecError(message: "unknown fault kind '\(kindName)'; \(FaultRule.specHelp)")
         }
         let path = options.removeValue(forKey: "path")

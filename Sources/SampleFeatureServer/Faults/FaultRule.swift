@@ -8,6 +8,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, CustomStringCon
     case arcgisError = "arcgis-error"
     case htmlPage = "html-page"
     case shortPages = "short-pages"
+    case hugeBody = "huge-body"
 
     public var description: String { rawValue }
 }
@@ -40,6 +41,11 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         /// Query pages hold at most this many features (below maxRecordCount), with exceededTransferLimit set
         /// while more remain: a server trimming big pages. Clients must page on from what they received.
         case shortPages(maximum: Int)
+        /// HTTP 200 with a JSON content type and a body of this many MiB that never becomes a valid response,
+        /// streamed in small chunks (the server never holds it): a misconfigured layer or proxy sending far
+        /// more than any page. With `announced`, `Content-Length` says how big it is before the body starts (a
+        /// client can refuse it at once); without, it is chunked and a client learns its size only by reading.
+        case hugeBody(megabytes: Int, announced: Bool)
 
         /// The kind's name, as statistics count it.
         public var name: FaultKind {
@@ -52,6 +58,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
             case .arcgisError: .arcgisError
             case .htmlPage: .htmlPage
             case .shortPages: .shortPages
+            case .hugeBody: .hugeBody
             }
         }
 

@@ -65,6 +65,10 @@ final class RequestHandler: Sendable {
             record.layer = ogc.collectionID.flatMap { self.ogc[$0]?.layer }
         }
         let sequence = recorder.received(record)
+        // Token endpoints are counted apart: a client's token calls need not share its per-host limit.
+        let isService = access.endpoint == nil
+        if isService { recorder.began() }
+        defer { if isService { recorder.ended() } }
         do {
             let response = try await answer(
                 request, route: route, ogcRoute: ogcRoute, access: access, path: path, parameters: parameters, token: token,

@@ -15,6 +15,11 @@ public struct SampleServerStatistics: Sendable, Hashable {
     /// Requests whose handler was cancelled before it completed because the client went away (closed
     /// the connection during added latency or a long query): how a test proves a client aborted.
     public var aborted = 0
+    /// Service requests (everything but the token endpoints) whose handler is running now: from when the request
+    /// was read until its response head is made (added latency included; a streamed body's writing is not).
+    public var serviceRequestsInProgress = 0
+    /// The most ``serviceRequestsInProgress`` has been: how a test checks a client's per-host concurrency limit.
+    public var maxServiceRequestsInProgress = 0
     /// Faults injected, per kind.
     public var faultsInjected: [FaultKind: Int] = [:]
     /// The most recent requests, oldest first (bounded by the configuration's recentRequestLimit).

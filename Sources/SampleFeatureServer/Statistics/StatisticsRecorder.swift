@@ -16,6 +16,18 @@ final class StatisticsRecorder: Sendable {
         limit = max(0, recentRequestLimit)
     }
 
+    /// A service request (not a token endpoint's) began to be handled.
+    func began() {
+        state.withLock { state in
+            state.statistics.serviceRequestsInProgress += 1
+            state.statistics.maxServiceRequestsInProgress = max(
+                state.statistics.maxServiceRequestsInProgress, state.statistics.serviceRequestsInProgress)
+        }
+    }
+
+    /// A service request's handler returned (answered, failed or aborted).
+    func ended() { state.withLock { $0.statistics.serviceRequestsInProgress -= 1 } }
+
     /// Counts a request, logs it (numbered) and returns its sequence number.
     func received(_ request: RecordedRequest) -> Int {
         state.withLock { state in
