@@ -84,16 +84,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# first_line FILE PID: waits for a process's first line of standard output (its address).
-first_line() {
-    local started=$SECONDS
-    until [[ -s "$1" ]] && (( $(wc -l <"$1") >= 1 )); do
-        kill -0 "$2" 2>/dev/null || die "$1: the process exited at start"
-        (( SECONDS - started < 120 )) || die "$1: no first line in 120 s"
-        sleep 0.1
-    done
-    head -n 1 "$1"
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib/first-line.sh"
 
 "$QUERY_WORKER" embedded-kafka --topic "feature-queries:$PARTITIONS" --topic feature-query-results:12 \
     --topic feature-query-errors:3 >"$WORK/kafka.out" 2>"$WORK/kafka.err" &
