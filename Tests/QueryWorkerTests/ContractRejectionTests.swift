@@ -229,6 +229,15 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 message: "query.geometry\(rings.path): not a usable Esri JSON geometry: \(rings.message)",
                 path: "query.geometry\(rings.path)"),
             RejectionCase(
+                name: "a string z in an Esri path", value: request(query: #"{"geometry":{"paths":[[[0,0,"a"],[1,1]]]}}"#),
+                code: .invalidGeometry,
+                message: "query.geometry.paths[0][0][2]: a position's z must be a number or null, found the string \"a\"",
+                path: "query.geometry.paths[0][0][2]"),
+            RejectionCase(
+                name: "an object m in a GeoJSON point", value: request(query: #"{"geometry":{"type":"Point","coordinates":[1,2,null,{}]}}"#),
+                code: .invalidGeometry, message: "query.geometry.coordinates[3]: a position's m must be a number or null, found an object",
+                path: "query.geometry.coordinates[3]"),
+            RejectionCase(
                 name: "an empty GeoJSON point", value: request(query: #"{"geometry":\#(emptyPoint)}"#), code: .invalidGeometry,
                 message: "query.geometry\(point.path): not a usable GeoJSON geometry: \(point.message)",
                 path: "query.geometry\(point.path)"),

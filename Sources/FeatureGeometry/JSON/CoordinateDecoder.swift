@@ -11,8 +11,7 @@ struct CoordinateDecoder {
     }
 
     /// `[x, y]`, `[x, y, z]` or `[x, y, z, m]`: x and y must be finite numbers; later values (Z, M) are
-    /// dropped and may be null, as Esri writes a missing Z or M, but nothing else: a string or an object there
-    /// is a broken position, not a coordinate to ignore (the request fuzzer found `[x, y, "a"]` accepted).
+    /// dropped and may be null, as Esri writes a missing Z or M.
     mutating func position(_ value: ParsedJSON) throws -> Position {
         guard case .array(let items) = value else {
             throw GeometryError(.invalidGeometry, "a position must be an array [x, y]; found \(value.kindDescription)")
@@ -29,10 +28,6 @@ struct CoordinateDecoder {
         }
         let x = try inJSONPath("[0]") { try Self.coordinate(items[0], name: "x") }
         let y = try inJSONPath("[1]") { try Self.coordinate(items[1], name: "y") }
-        for index in items.indices.dropFirst(2) {
-            if case .null = items[index] { continue }
-            _ = try inJSONPath("[\(index)]") { try Self.coordinate(items[index], name: index == 2 ? "z" : "m") }
-        }
         return Position(x: x, y: y)
     }
 

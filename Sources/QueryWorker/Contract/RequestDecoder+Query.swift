@@ -240,6 +240,7 @@ extension RequestDecoder {
         guard !geometry.isEmpty else {
             throw ContractError.at(path, .invalidGeometry, "the geometry has no vertices; omit geometry to filter by none")
         }
+        try Self.checkPositionExtras(value, path: path)
         return geometry
     }
 }
