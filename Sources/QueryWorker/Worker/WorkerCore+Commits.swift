@@ -3,7 +3,8 @@ import Kafka
 import Logging
 
 extension WorkerCore {
-    /// A commit of stored offsets was answered (on the consumer's poll thread: kept short).
+    /// A commit of stored offsets was answered (on the consumer's commit or poll thread, or in a revocation: kept
+    /// short).
     func committed(_ outcome: KafkaCommitOutcome) {
         metrics.committed(outcome)
         logger.trace("commit answered", metadata: ["outcome": "\(outcome)"])
