@@ -7,7 +7,8 @@ import DequeModule
 ///
 /// Flow control does not pause partitions in librdkafka (that discards its prefetched data and stalls the
 /// fetcher for up to a second): when the read-ahead is full, the poll thread stops polling until the reader
-/// has taken half of it, and librdkafka's own prefetch limits bound memory meanwhile.
+/// has taken half of it, and librdkafka's own prefetch limits bound memory meanwhile. While every assigned
+/// partition is paused (by the caller), it polls anyway, for callbacks only (``everyAssignedPartitionPaused``).
 struct KafkaConsumerStateMachine<Waiter> {
     enum Phase { case running, finished(KafkaError?) }
 
