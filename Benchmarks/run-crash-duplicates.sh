@@ -31,6 +31,9 @@
 # old place without a rebalance), LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
 # aiokafka from Benchmarks/requirements-bench.txt), WORKER_SCRATCH (scratch path of the release builds, default
 # .build-bench-worker), SKIP_BUILD=1 (use what is built there), WORK (the run's directory).
+# EXACTLY_ONCE=1 runs the workers with --exactly-once and reads outcomes with isolation.level=read_committed; it
+# needs a cluster that keeps transactional offset commits: the transactional build of the embedded cluster
+# (scripts/build-transactional-kafka, loaded with LD_LIBRARY_PATH; KAFKA_LIB_DIR names another build's folder).
 set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -48,6 +51,7 @@ TIMEOUT="${TIMEOUT:-300}"
 SERVER_LATENCY_MS="${SERVER_LATENCY_MS:-0}"
 LOG_LEVEL="${LOG_LEVEL:-info}"
 GROUP="crash-duplicates-$$"
+EXACTLY_ONCE="${EXACTLY_ONCE:-0}"
 
 log() { printf 'run-crash-duplicates: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -86,7 +90,18 @@ trap 'exit 130' INT TERM
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/first-line.sh"
 
-"$QUERY_WORKER" embedded-kafka --topic "feature-queries:$PARTITIONS" --topic feature-query-results:12 \
+KAFKA_ENV=()
+ISOLATION=read_uncommitted
+if [[ "$EXACTLY_ONCE" == 1 ]]; then
+    KAFKA_LIB_DIR="${KAFKA_LIB_DIR:-$(cd "$ROOT" && scripts/build-transactional-kafka | tail -n 1 | xargs dirname)}"
+    [[ -f "$KAFKA_LIB_DIR/librdkafka.so.1" ]] || die "no librdkafka.so.1 in $KAFKA_LIB_DIR"
+    KAFKA_ENV=(env "LD_LIBRARY_PATH=$KAFKA_LIB_DIR")
+    ISOLATION=read_committed
+    # A killed worker's open transaction blocks read_committed readers of its partitions until its restart
+    # (same worker id, same transactional.id) fences it: at once here.
+    WORKER_ARGS="--exactly-once ${WORKER_ARGS:-}"
+fi
+"${KAFKA_ENV[@]}" "$QUERY_WORKER" embedded-kafka --topic "feature-queries:$PARTITIONS" --topic feature-query-results:12 \
     --topic feature-query-errors:3 >"$WORK/kafka.out" 2>"$WORK/kafka.err" &
 PIDS+=($!)
 BOOTSTRAP="$(first_line "$WORK/kafka.out" "${PIDS[-1]}")"
@@ -116,7 +131,7 @@ until (( $(cat "$WORK"/logs/w*.1.jsonl | grep -c '"message":"partitions assigned
 
 "$PYTHON" "$BENCH/python/crash_duplicates.py" collect --work "$WORK" --bootstrap "$BOOTSTRAP" --group "$GROUP" \
     --layer-url "$SERVER_URL/LA_County_Parcels/FeatureServer/0" --requests "$REQUESTS" --partitions "$PARTITIONS" \
-    --produce-seconds "$PRODUCE_SECONDS" --settle "$SETTLE" --timeout "$TIMEOUT" &
+    --produce-seconds "$PRODUCE_SECONDS" --isolation-level "$ISOLATION" --settle "$SETTLE" --timeout "$TIMEOUT" &
 DRIVER=$!
 : >"$WORK/kills.jsonl"
 sleep "$INTERVAL"

@@ -83,7 +83,8 @@ async def collect(args):
     outcomes_file = open(os.path.join(work, "outcomes.jsonl"), "w")
     commits_file = open(os.path.join(work, "commits.jsonl"), "w")
     consumer = AIOKafkaConsumer(args.results_topic, args.errors_topic, bootstrap_servers=args.bootstrap,
-                                group_id=None, auto_offset_reset="earliest", enable_auto_commit=False)
+                                group_id=None, auto_offset_reset="earliest", enable_auto_commit=False,
+                                isolation_level=args.isolation_level)
     await consumer.start()
     stop = asyncio.Event()
     commits = asyncio.ensure_future(poll_commits(args, commits_file, stop))
@@ -256,6 +257,8 @@ def main():
     parser.add_argument("--commit-poll", type=float, default=0.1)
     parser.add_argument("--settle", type=float, default=15)
     parser.add_argument("--timeout", type=float, default=300)
+    parser.add_argument("--isolation-level", default="read_uncommitted",
+                        help="read_committed to count only committed transactions' outcomes (--exactly-once)")
     parser.add_argument("--requests-topic", default="feature-queries")
     parser.add_argument("--results-topic", default="feature-query-results")
     parser.add_argument("--errors-topic", default="feature-query-errors")

@@ -82,12 +82,14 @@ final class KafkaDeliveryBatch: @unchecked Sendable {
     /// librdkafka's `dr_msg_cb`: runs on the producer's poll thread for every message, delivered or failed.
     static let deliveryCallback: @convention(c) (OpaquePointer?, UnsafePointer<rd_kafka_message_t>?, UnsafeMutableRawPointer?) -> Void = {
         rk, message, _ in
-        guard let message, let opaque = message.pointee._private else { return }
+        guard let message else { return }
+        if message.pointee.err == RD_KAFKA_RESP_ERR_NO_ERROR { RDKafkaCallbackContext.from(handle: rk)?.heardFromCluster() }
+        // A transaction's messages carry no slot: the transaction's commit reports on them.
+        guard let opaque = message.pointee._private else { return }
         let slot = opaque.assumingMemoryBound(to: Slot.self).pointee
         let batch = slot.batch.takeUnretainedValue()  // a strong reference for the rest of this call
         let raw = message.pointee
         if raw.err == RD_KAFKA_RESP_ERR_NO_ERROR {
-            RDKafkaCallbackContext.from(handle: rk)?.heardFromCluster()
             batch.complete(slot.index, .delivered(partition: raw.partition, offset: raw.offset))
         } else {
             let topic = raw.rkt.flatMap { rd_kafka_topic_name($0) }.map { String(cString: $0) } ?? "?"

@@ -35,6 +35,8 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
         public static let transport = Code("transport")
         /// librdkafka raised a fatal error: the client can no longer be used.
         public static let fatal = Code("fatal")
+        /// A transaction could not be begun, committed or aborted (exactly-once publishing).
+        public static let transaction = Code("transaction")
         /// The embedded (mock) cluster refused an operation.
         public static let embeddedCluster = Code("embedded_cluster")
         /// Any other librdkafka error.

@@ -14,6 +14,10 @@ import FeatureQuerySupport
 /// Delivery reports are served by ``run()``, which must be running for `send` to complete.
 public final class KafkaProducer: Service, Sendable {
     public let configuration: KafkaProducerConfiguration
+    /// The producer's `transactional.id`, when it publishes in transactions (``KafkaTransactions``).
+    public var transactionalID: String? {
+        configuration.client.additionalProperties["transactional.id"]
+    }
     let handle: RDKafkaHandle
     private let logger: Logger
     private let stopRequested = Atomic<Bool>(false)
@@ -177,7 +181,9 @@ public final class KafkaProducer: Service, Sendable {
         _ = rd_kafka_purge(handle.pointer, Int32(RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT))
     }
 
-    private func produce(_ message: KafkaProducerMessage, opaque: UnsafeMutableRawPointer) -> rd_kafka_resp_err_t {
+    /// Queues one message; `opaque` nil for a message whose delivery report nobody waits for (a transaction's:
+    /// its commit says whether it was delivered).
+    func produce(_ message: KafkaProducerMessage, opaque: UnsafeMutableRawPointer?) -> rd_kafka_resp_err_t {
         let headers = makeHeaders(message.headers)
         let err = message.topic.withCString { topic in
             withBytes(message.key) { key, keyLength in

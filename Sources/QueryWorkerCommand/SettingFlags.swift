@@ -45,6 +45,10 @@ struct SettingFlags: ParsableArguments {
     // Operations (issue 15).
     @Option(name: .setting(.opsPort), help: .setting(.opsPort)) var opsPort: String?
     @Option(name: .setting(.opsAddress), help: .setting(.opsAddress)) var opsAddress: String?
+    /// A bare flag (`--exactly-once`); the environment and the file take `true`/`false`.
+    @Flag(name: .customLong("exactly-once"), help: .setting(.exactlyOnce)) var exactlyOnceFlag = false
+    @Option(name: .setting(.transactionalID), help: .setting(.transactionalID)) var transactionalID: String?
+    @Option(name: .setting(.transactionInterval), help: .setting(.transactionInterval)) var transactionInterval: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -80,6 +84,7 @@ struct SettingFlags: ParsableArguments {
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
             (.opsPort, opsPort), (.opsAddress, opsAddress),
+            (.exactlyOnce, exactlyOnceFlag ? "true" : nil), (.transactionalID, transactionalID), (.transactionInterval, transactionInterval),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -25,7 +25,8 @@ final class FaultCommandCluster: Sendable {
     /// Answer lines read so far (the first line of standard output, the bootstrap list, is not one).
     private let answered = Mutex(0)
 
-    init(executable: String, brokers: Int, topics: [String]) async throws {
+    /// `environment` nil: this process's (``ExactlyOnceBench`` passes `LD_LIBRARY_PATH` for the transactional build).
+    init(executable: String, brokers: Int, topics: [String], environment: [String: String]? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fault-kafka-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var ends: [Int32] = [-1, -1]
@@ -38,7 +39,8 @@ final class FaultCommandCluster: Sendable {
         let arguments = [executable, "embedded-kafka", "--brokers", "\(brokers)", "--fault-commands", "--log-level", "info"]
             + topics.flatMap { ["--topic", $0] }
         do {
-            child = try SpawnedChild(arguments, standardInput: ends[0], standardOutput: output, standardError: errors)
+            child = try SpawnedChild(
+                arguments, environment: environment, standardInput: ends[0], standardOutput: output, standardError: errors)
         } catch {
             close(ends[1])
             throw error

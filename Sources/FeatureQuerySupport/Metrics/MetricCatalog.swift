@@ -86,6 +86,10 @@ package enum MetricCatalog {
         "offset_commits_total", .counter, labels: ["result"],
         help: "Commits of stored request offsets by the group coordinator's answer: committed, refused (the group "
             + "was rebalancing: answers given since may be repeated by the next owner) or failed.")
+    package static let transactions = MetricDescription(
+        "transactions_total", .counter, labels: ["result"],
+        help: "Kafka transactions of the exactly-once mode (outcomes and their offsets together): committed, or "
+            + "aborted (their outcomes go in the next one, but for those of revoked partitions).")
     package static let outcomeDeliveryFailures = MetricDescription(
         "outcome_delivery_failures_total", .counter, labels: ["code"],
         help: "Outcome publications the Kafka producer could not deliver, by Kafka error code.")
@@ -137,7 +141,7 @@ package enum MetricCatalog {
     /// Every metric, in the order the documentation lists them.
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
-        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, outcomeDeliveryFailures,
+        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, transactions, outcomeDeliveryFailures,
         outcomeDeliveryRetries, kafkaConnected, httpRequests, httpRequestDuration, httpRetries, httpRetryAfterWaits,
         httpRetryAfterWaitSeconds, tokenFetches, tokenRefreshFailures, metadataCacheRequests,
         traceContextInvalid,

@@ -49,6 +49,10 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
     /// response at it (but never below `message.max.bytes`), which bounds the overshoot. `nil`: librdkafka's
     /// default, 64 MiB.
     public var prefetchBytes: Int?
+    /// Whether librdkafka commits stored offsets by itself (every ``autoCommitInterval`` and on close). Off when
+    /// the offsets go in transactions instead (``KafkaTransactions``): a commit outside them could move the
+    /// group past answers that a transaction then aborts.
+    public var autoCommit = true
 
     public init(
         client: KafkaClientConfiguration,
@@ -91,7 +95,7 @@ public struct KafkaConsumerConfiguration: Sendable, Hashable {
                 ("session.timeout.ms", String(sessionTimeout.clampedMilliseconds)),
                 ("heartbeat.interval.ms", String(heartbeatInterval.clampedMilliseconds)),
                 ("max.poll.interval.ms", String(maxPollInterval.clampedMilliseconds)),
-                ("enable.auto.commit", "true"),
+                ("enable.auto.commit", autoCommit ? "true" : "false"),
                 ("auto.commit.interval.ms", String(autoCommitInterval.clampedMilliseconds)),
                 // The at-least-once rule: an offset is stored only when the caller says the message is done.
                 ("enable.auto.offset.store", "false"),

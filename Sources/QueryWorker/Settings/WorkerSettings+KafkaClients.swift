@@ -4,7 +4,7 @@ extension WorkerSettings {
     /// The request consumer's configuration: the group, the read-ahead bounds (``Buffers``) and the librdkafka
     /// properties passed through (applied last, so `kafka.queued.min.messages` overrides ``Buffers/readAheadMessages``).
     func consumerConfiguration(closeTimeout: Duration) -> KafkaConsumerConfiguration {
-        KafkaConsumerConfiguration(
+        var configuration = KafkaConsumerConfiguration(
             client: KafkaClientConfiguration(
                 bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: consumerKafkaProperties),
             groupID: groupID, topics: [topics.requests],
@@ -15,6 +15,9 @@ extension WorkerSettings {
             // most maxInFlight before the gate holds it.
             bufferCapacity: max(64, limits.maxInFlight), closeTimeout: closeTimeout,
             prefetchMessages: buffers.readAheadMessages, prefetchBytes: buffers.readAheadBytes)
+        // Exactly-once: offsets are committed only by the transactions that carry their answers.
+        configuration.autoCommit = !exactlyOnce.enabled
+        return configuration
     }
 
     /// The outcome producer's configuration: zstd, a largest message that fits a result part, and the queue
@@ -23,10 +26,18 @@ extension WorkerSettings {
         var properties = kafkaProperties
         let part = limits.maxResultBytes + Limits.messageOverhead
         properties["message.max.bytes"] = properties["message.max.bytes"] ?? String(part)
-        return KafkaProducerConfiguration(
+        var configuration = KafkaProducerConfiguration(
             client: KafkaClientConfiguration(
                 bootstrapServers: bootstrapServers, clientID: workerID, additionalProperties: properties),
             compression: .zstd, queueMaxMessages: buffers.producerQueueMessages,
             queueMaxKilobytes: (buffers.producerQueueBytes + 1023) / 1024, messageMaxBytes: part, flushTimeout: flushTimeout)
+        if exactlyOnce.enabled {
+            configuration.client.additionalProperties["transactional.id"] = exactlyOnce.transactionalID(groupID: groupID, workerID: workerID)
+            // librdkafka requires message.timeout.ms <= transaction.timeout.ms (60 s, Kafka's default, unless set).
+            let transactionTimeout = properties["transaction.timeout.ms"].flatMap(Int.init) ?? 60_000
+            configuration.client.additionalProperties["transaction.timeout.ms"] = String(transactionTimeout)
+            configuration.messageTimeout = min(configuration.messageTimeout, .milliseconds(transactionTimeout))
+        }
+        return configuration
     }
 }

@@ -89,6 +89,7 @@ struct SettingsResolver {
         settings.kafkaProperties = try mergedKafkaProperties()
         try resolveFetchWait(&settings)
         try resolveOperations(&settings)
+        try resolveExactlyOnce(&settings)
         try checkMessageSize(settings)
         try SettingsValidation.topicsDiffer(settings.topics, origins: origins)
         return settings

@@ -26,6 +26,8 @@ package struct WorkerSettings: Sendable, Hashable {
     package var buffers = Buffers()
     /// The operations endpoint (see ``Operations``): off unless a port is set.
     package var operations = Operations()
+    /// Exactly-once outcomes (see ``ExactlyOnce``): off unless asked for.
+    package var exactlyOnce = ExactlyOnce()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
     package var summaryInterval: Duration = .seconds(30)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the

@@ -30,7 +30,7 @@ struct OutcomePublisher: Sendable {
 
     /// The outcome's messages. Not inlined: encoding's locals would otherwise sit in the calling task's frame.
     @inline(never)
-    private func messages(_ outcome: OutcomeMessage, source: MessageSource) -> [KafkaProducerMessage] {
+    func messages(_ outcome: OutcomeMessage, source: MessageSource) -> [KafkaProducerMessage] {
         let messages: [KafkaProducerMessage]
         switch outcome {
         case .result(let result):

@@ -13,6 +13,8 @@ import ServiceLifecycle
 final class QueryWorkerService: Service, Sendable {
     /// The consumer the worker reads from; run it in the same service group.
     let consumer: KafkaConsumer
+    /// The transactional publisher in the exactly-once mode; run it in the same group, after the consumer.
+    let transactions: KafkaTransactions?
     let core: WorkerCore
 
     /// A worker running its requests through `engine` (in production the router of every protocol's engine),
@@ -42,6 +44,16 @@ final class QueryWorkerService: Service, Sendable {
             core?.committed(outcome)
         }
         core.consumer.withLock { $0 = consumer }
+        if settings.exactlyOnce.enabled {
+            let transactions = KafkaTransactions(
+                producer: producer, consumer: consumer,
+                configuration: KafkaTransactionConfiguration(interval: settings.exactlyOnce.interval), logger: logger
+            ) { outcome in metrics.transactionEnded(outcome) }
+            core.transactions.withLock { $0 = transactions }
+            self.transactions = transactions
+        } else {
+            self.transactions = nil
+        }
         self.consumer = consumer
         self.core = core
     }

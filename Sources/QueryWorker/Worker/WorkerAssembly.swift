@@ -80,7 +80,8 @@ package final class WorkerAssembly: Sendable {
             service: self.worker, budget: shutdownBudget.worker, logger: logger,
             onOverrun: { producer.failPendingDeliveries() })
         let reloader: [any Service] = credentialsReloader.map { [$0] } ?? []
-        return leading + reloader + [producer, self.worker.consumer, worker]
+        let transactions: [any Service] = self.worker.transactions.map { [$0] } ?? []
+        return leading + reloader + [producer, self.worker.consumer] + transactions + [worker]
     }
 
     /// The services in a group that shuts down gracefully on SIGTERM and SIGINT when `handlesSignals`, or only

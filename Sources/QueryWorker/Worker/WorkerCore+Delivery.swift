@@ -23,6 +23,7 @@ extension WorkerCore {
     func deliver(_ delivery: RequestLifecycle.Delivery) async {
         guard await mayPublish(delivery.position) else { return }
         let outgoing = outcome(of: delivery)
+        if let transactions = transactions.withLock({ $0 }) { return await deliverInTransaction(outgoing, transactions) }
         while true {
             let failure = await send(outgoing)
             guard let failure else {
@@ -76,12 +77,17 @@ extension WorkerCore {
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
+        reportDelivered(outgoing)
+        apply(transition { $0.delivered(outgoing.position) })
+    }
+
+    /// The status line, metrics and traces of a delivered answer.
+    func reportDelivered(_ outgoing: OutgoingAnswer) {
         metrics.delivered(outgoing.message)
         events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
         summaryCounts.delivered(outgoing.message)
         activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
         outgoing.source.trace?.delivered(outgoing.message)
-        apply(transition { $0.delivered(outgoing.position) })
     }
 
     /// A publication failed: a result refused as too large becomes a `failed` outcome (`message` is replaced,
@@ -116,7 +122,7 @@ extension WorkerCore {
     /// Asks the machine whether to send a failed outcome again; when not, logs the failure line (the request
     /// gets no status line of its own: it is left for redelivery) and acts on the machine's answer.
     @inline(never)
-    private func retry(
+    func retry(
         _ position: MessagePosition, retryable: Bool, _ message: OutcomeMessage, source: MessageSource, failure: KafkaError
     ) -> Bool {
         switch state.withLock({ $0.deliveryFailed(position, retryable: retryable) }) {

@@ -12,6 +12,10 @@ extension WorkerCore {
         await waitUntil(.noRuns, deadline: .now + settings.timeouts.shutdown)
         perform(transition { $0.shutDown() }, in: &group)
         await waitUntil(.idle, deadline: .now + ShutdownBudget.answers)
+        // The last answers' transaction, before the consumer leaves the group (its generation commits them).
+        if let transactions = transactions.withLock({ $0 }), !(await transactions.flush(timeout: ShutdownBudget.answers)) {
+            logger.warning("the last answers' transaction did not commit; their requests are left to the next owner")
+        }
     }
 
     /// Rebalance: before revoked partitions go, their requests finish or are cancelled within the revoke
@@ -23,13 +27,18 @@ extension WorkerCore {
         switch event {
         case .assigned(let partitions):
             state.withLock { $0.assign(partitions) }
+            transactions.withLock { $0 }?.assign(partitions)
             // A new generation: commits are accepted again, and answers waiting for that go out.
             acceptCommits()
             logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         case .revoked(let partitions, let deadline):
             let window = min(deadline - .now, settings.timeouts.revoke)
             let consumer = consumer.withLock { $0 }
-            if let consumer {
+            let transactions = transactions.withLock { $0 }
+            // Transactions carry their own check: a commit for a generation that moved on fails, and the
+            // revoked answers with it.
+            transactions?.beginRevoking(partitions)
+            if let consumer, transactions == nil {
                 let outcome = await commitsAccepted(consumer, partitions, wait: Self.commitWait(window))
                 guard outcome.succeeded else { return revokeWithoutCommits(partitions, outcome) }
             }
@@ -42,7 +51,14 @@ extension WorkerCore {
             await perform(action)
             // Committed here, before the partitions go: librdkafka's own commit of unassigned partitions is sent
             // after the handler returns, racing the member's next JoinGroup, which makes a coordinator refuse it.
-            if let consumer { committed(await consumer.commitStoredOffsets(timeout: Self.commitWait(window))) }
+            if let transactions {
+                if !(await transactions.flush(timeout: Self.revokePublishReserve(window))) {
+                    logger.warning("the revoked partitions' last transaction did not commit; their requests are left to the next owner")
+                }
+                transactions.drop(partitions)
+            } else if let consumer {
+                committed(await consumer.commitStoredOffsets(timeout: Self.commitWait(window)))
+            }
             apply(transition { $0.forget(partitions, lost: false) })
             acceptCommits()
             logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": .int(cancelled)])
@@ -50,6 +66,7 @@ extension WorkerCore {
             // Another member owns them now: stop their work without answers; the new owner answers. Their
             // messages leave the in-flight count: a worker paused by them resumes.
             apply(transition { $0.forget(partitions, lost: true) })
+            transactions.withLock { $0 }?.drop(partitions)
             logger.warning("partitions lost", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         }
     }

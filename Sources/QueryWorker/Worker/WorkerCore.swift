@@ -26,6 +26,9 @@ final class WorkerCore: Sendable {
     let state: Mutex<RequestLifecycle>
     /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
     let consumer = Mutex<KafkaConsumer?>(nil)
+    /// The transactional publisher in the exactly-once mode (``WorkerSettings/ExactlyOnce``), set with the
+    /// consumer; `nil` otherwise. Outcomes and offsets then go through it (``deliverInTransaction(_:_:)``).
+    let transactions = Mutex<KafkaTransactions?>(nil)
     /// Where runs and the message loop run: the HTTP client's loop thread in production (see
     /// ``QueryWorkerService/run()``); `nil`, the global pool.
     let taskExecutor: (any TaskExecutor)?
@@ -136,7 +139,10 @@ final class WorkerCore: Sendable {
                 defer { metrics.observe(lifecycle) }
                 return event(&lifecycle)
             }
-            if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
+            if !action.store.isEmpty, let transactions = transactions.withLock({ $0 }) {
+                // Committed with the next transaction, which carries the answers they complete.
+                transactions.store(action.store)
+            } else if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
                 do {
                     try consumer.storeOffsets(action.store)
                     // Committed at once, not at the next automatic commit: answers whose offsets wait for it

@@ -22,6 +22,7 @@ package final class WorkerMetrics: Sendable {
     private let assignedPartitions: Gauge
     private let rebalances: (assigned: Counter, revoked: Counter, lost: Counter)
     private let commits: (committed: Counter, refused: Counter, failed: Counter)
+    private let transactions: (committed: Counter, aborted: Counter)
     private let deliveryFailures: LabelledHandles<KafkaError.Code, Counter>
     private let deliveryRetries: Counter
     private let kafkaConnected: Gauge
@@ -66,6 +67,9 @@ package final class WorkerMetrics: Sendable {
         commits = (
             MetricCatalog.offsetCommits.counter(factory, "committed"), MetricCatalog.offsetCommits.counter(factory, "refused"),
             MetricCatalog.offsetCommits.counter(factory, "failed")
+        )
+        transactions = (
+            MetricCatalog.transactions.counter(factory, "committed"), MetricCatalog.transactions.counter(factory, "aborted")
         )
         deliveryFailures = LabelledHandles { code in MetricCatalog.outcomeDeliveryFailures.counter(factory, code.rawValue) }
         deliveryRetries = MetricCatalog.outcomeDeliveryRetries.counter(factory)
@@ -132,6 +136,13 @@ package final class WorkerMetrics: Sendable {
     }
 
     /// The group coordinator answered a commit of stored offsets (nothing to commit is not counted).
+    func transactionEnded(_ outcome: KafkaTransactionOutcome) {
+        switch outcome {
+        case .committed: transactions.committed.increment()
+        case .aborted: transactions.aborted.increment()
+        }
+    }
+
     func committed(_ outcome: KafkaCommitOutcome) {
         switch outcome {
         case .committed: commits.committed.increment()

@@ -1,0 +1,207 @@
+// CRDKafka first: see EmbeddedKafkaCluster+Faults.swift (other files of a batch lose librdkafka's constants).
+internal import CRDKafka
+internal import CKafkaShims
+import Foundation
+import Logging
+import FeatureQuerySupport
+
+extension KafkaTransactions {
+    /// The thread's loop: initialise, then seal and run a transaction whenever outcomes or offsets wait.
+    func runLoop() {
+        guard initialize() else { return finish() }
+        var backoff = Duration.milliseconds(100)
+        while !stopping.load(ordering: .relaxed) {
+            wake.wait()
+            if stopping.load(ordering: .relaxed) { break }
+            // Gather: everything appended during the interval joins this transaction. A flush goes at once.
+            if !shared.withLock({ $0.flushRequested }) { Thread.sleep(forTimeInterval: configuration.interval.timeInterval) }
+            drainWakes()
+            switch runOnce() {
+            case .idle, .committed:
+                backoff = .milliseconds(100)
+            case .aborted:
+                Thread.sleep(forTimeInterval: backoff.timeInterval)
+                backoff = min(backoff * 2, .seconds(5))
+                wake.signal()
+            case .fatal:
+                return finish()
+            }
+            if shared.withLock({ $0.state.hasPending || $0.state.hasUncommittedOffsets }) { wake.signal() }
+        }
+        finish()
+    }
+
+    private enum RunResult { case idle, committed, aborted, fatal }
+
+    /// `rd_kafka_init_transactions`, retried until it succeeds, the publisher stops, or the error is fatal.
+    private func initialize() -> Bool {
+        var backoff = Duration.milliseconds(200)
+        while !stopping.load(ordering: .relaxed) {
+            switch producer.handle.initTransactions(timeout: configuration.callTimeout) {
+            case .done:
+                logger.info("transactions initialised", metadata: ["transactional.id": .string(producer.transactionalID ?? "")])
+                return true
+            case .retry(let error), .abort(let error):
+                logger.warning("initialising transactions failed; trying again", metadata: ["error": .string(error.message)])
+                Thread.sleep(forTimeInterval: backoff.timeInterval)
+                backoff = min(backoff * 2, .seconds(5))
+            case .fatal(let error):
+                failFatally(error)
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Seals what waits and runs one transaction.
+    private func runOnce() -> RunResult {
+        var result: KafkaTransactionState.SealResult
+        repeat {
+            result = shared.withLock { $0.state.seal() }
+            if result == .appendsInProgress { Thread.sleep(forTimeInterval: 0.000_05) }
+        } while result == .appendsInProgress
+        guard case .transaction(let number) = result else {
+            resumeFlushes(upTo: .max)
+            return .idle
+        }
+        switch transact() {
+        case .done:
+            let (resumed, count) = shared.withLock { shared in
+                let ids = shared.state.committedSealed()
+                let resumed = ids.compactMap { id in
+                    shared.takeWaiter(id).map { ($0, shared.replaced.removeValue(forKey: id)) }
+                }
+                return (resumed, ids.count)
+            }
+            for (waiter, fallback) in resumed {
+                waiter.resume(returning: fallback.map { .committedFallback($0) } ?? .committed)
+            }
+            onOutcome(.committed(outcomes: count))
+            resumeFlushes(upTo: number)
+            return .committed
+        case .abort(let error), .retry(let error):
+            abort(after: error)
+            return .aborted
+        case .fatal(let error):
+            failFatally(error)
+            return .fatal
+        }
+    }
+
+    /// Begin, produce, send offsets, commit: the sealed transaction's calls, each retried while it says so.
+    private func transact() -> KafkaTransactionStep {
+        let handle = producer.handle
+        let step = retrying { handle.beginTransaction() }
+        guard case .done = step else { return step }
+        if let failure = produceSealed() { return failure }
+        let offsets = shared.withLock { $0.state.sealed?.offsets ?? [:] }
+        let sent = retrying { handle.sendOffsetsToTransaction(offsets, consumer: consumer.handle, timeout: configuration.callTimeout) }
+        guard case .done = sent else { return sent }
+        return retrying { handle.commitTransaction(timeout: configuration.callTimeout) }
+    }
+
+    /// Calls `body` again while it asks to be retried (pausing between), up to a few times, unless stopping.
+    private func retrying(_ body: () -> KafkaTransactionStep) -> KafkaTransactionStep {
+        var attempts = 0
+        while true {
+            let step = body()
+            guard case .retry(let error) = step else { return step }
+            attempts += 1
+            if attempts >= 5 || stopping.load(ordering: .relaxed) { return .abort(error) }
+            Thread.sleep(forTimeInterval: 0.1 * Double(attempts))
+        }
+    }
+
+    /// Produces the sealed transaction's messages; a message refused as too large has its outcome replaced by
+    /// the fallback. Returns the failure that must abort the transaction, if any.
+    private func produceSealed() -> KafkaTransactionStep? {
+        let entries = shared.withLock { $0.state.sealed?.entries ?? [] }
+        for entry in entries {
+            var messages = entry.messages
+            var index = 0
+            var replaced = false
+            while index < messages.count {
+                let err = producer.produce(messages[index], opaque: nil)
+                if err == RD_KAFKA_RESP_ERR_NO_ERROR {
+                    index += 1
+                } else if err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
+                    Thread.sleep(forTimeInterval: 0.001)
+                } else if err == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE, !replaced,
+                    let fallback = shared.withLock({ $0.fallbacks[entry.id] }) {
+                    // Parts already queued stay in the transaction: the fallback is one error message, which
+                    // a reader of the results topic never pairs with them (they lack their last part).
+                    messages = fallback()
+                    index = 0
+                    replaced = true
+                    shared.withLock { $0.state.replaceSealedMessages(of: entry.id, with: messages) }
+                    tooLarge(entry.id, KafkaError.rdKafka(err, context: "queueing a result", defaultCode: .messageTooLarge))
+                } else {
+                    return .abort(KafkaError.rdKafka(err, context: "queueing a message in a transaction", defaultCode: .delivery))
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Remembers that an entry went out as its fallback: its waiter hears so at the commit.
+    private func tooLarge(_ id: UInt64, _ error: KafkaError) {
+        shared.withLock { $0.replaced[id] = error }
+    }
+
+    /// Aborts the failed transaction; its outcomes wait for the next one (but for revoked partitions').
+    private func abort(after error: KafkaError) {
+        let aborted = retrying { producer.handle.abortTransaction(timeout: configuration.callTimeout) }
+        if case .fatal(let fatal) = aborted { return failFatally(fatal) }
+        let dropped = shared.withLock { shared in
+            shared.state.abortedSealed().compactMap { shared.takeWaiter($0) }
+        }
+        let reason = KafkaError(code: .partition, message: "the transaction failed while the partition was revoked: \(error.message)")
+        for waiter in dropped { waiter.resume(returning: .dropped(reason)) }
+        logger.warning("a transaction failed; aborted, its outcomes go in the next one", metadata: [
+            "error": .string(error.message), "dropped": .stringConvertible(dropped.count),
+        ])
+        onOutcome(.aborted(error))
+    }
+
+    /// Fails everything waiting with a fatal error: the producer is unusable.
+    private func failFatally(_ error: KafkaError) {
+        logger.critical("the transactional producer failed fatally", metadata: ["error": .string(error.message)])
+        producer.handle.context.fatalError.withLock { if $0 == nil { $0 = error } }
+        shared.withLock { $0.fatal = error }
+        finish()
+    }
+
+    /// Ends: whatever still waits is dropped (its requests are answered again by the next owner).
+    private func finish() {
+        let (waiters, flushes, error) = shared.withLock { shared in
+            let ids = shared.state.stop()
+            let waiters = ids.compactMap { shared.takeWaiter($0) } + shared.waiters.values
+            shared.waiters = [:]
+            let flushes = shared.flushes.values.map(\.continuation)
+            shared.flushes = [:]
+            return (waiters, flushes, shared.fatal ?? KafkaError(code: .shutdown, message: "the transactional publisher stopped"))
+        }
+        for waiter in waiters { waiter.resume(returning: .dropped(error)) }
+        for flush in flushes { flush.resume(returning: false) }
+    }
+
+    /// Resumes flushes whose target seal (or an earlier one) has ended committed.
+    private func resumeFlushes(upTo number: UInt64) {
+        let resumed = shared.withLock { shared in
+            let due = shared.flushes.filter { $0.value.target <= number }
+            for id in due.keys { shared.flushes[id] = nil }
+            shared.flushRequested = !shared.flushes.isEmpty
+            return due.values.map(\.continuation)
+        }
+        for flush in resumed { flush.resume(returning: true) }
+    }
+
+    private func drainWakes() {
+        while wake.wait(timeout: .now()) == .success {}
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, for `Thread.sleep`.
+    var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,0 +1,165 @@
+import ChildProcessFixture
+import FeatureQuerySupport
+import Foundation
+import Kafka
+import Logging
+import SampleFeatureServer
+import Synchronization
+import Testing
+
+/// Where the transactional build of the embedded cluster is: librdkafka 2.0.2's mock cluster patched to keep
+/// transactional offset commits, hide aborted and open transactions from read_committed readers and fence
+/// zombie producers (ThirdParty/librdkafka-mock-transactions). `scripts/test` builds it and sets
+/// `QUERY_WORKER_TRANSACTIONAL_KAFKA` to its folder; a run that must include these tests (CI) also sets
+/// `QUERY_WORKER_REQUIRE_TRANSACTIONAL_KAFKA=1`, so a missing build fails instead of skipping.
+enum TransactionalKafka {
+    static var libraryDirectory: String? {
+        guard let directory = ProcessInfo.processInfo.environment["QUERY_WORKER_TRANSACTIONAL_KAFKA"], !directory.isEmpty,
+            FileManager.default.fileExists(atPath: "\(directory)/librdkafka.so.1")
+        else { return nil }
+        return directory
+    }
+
+    static var required: Bool { ProcessInfo.processInfo.environment["QUERY_WORKER_REQUIRE_TRANSACTIONAL_KAFKA"] == "1" }
+
+    /// Whether the tests run: with the build, or when it is required (they then fail, saying what is missing).
+    static var testsRun: Bool { libraryDirectory != nil || required }
+}
+
+/// What the exactly-once tests share: the transactional embedded cluster in a process of its own
+/// (`query-worker embedded-kafka` with the patched librdkafka on `LD_LIBRARY_PATH`; the workers and this
+/// process link Debian's unpatched 2.0.2 as clients), the sample feature server, `query-worker run --exactly-once`
+/// processes started and killed at will, a producer of requests and a **read_committed** reader of outcomes.
+final class ExactlyOnceBench: Sendable {
+    static let logger: Logger = {
+        var logger = Logger(label: "exactly-once")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    static let requestsTopic = "eos-requests"
+    static let resultsTopic = "eos-results"
+    static let errorsTopic = "eos-errors"
+    static let requestPartitions = 6
+
+    let executable: String
+    let cluster: FaultCommandCluster
+    let server: SampleFeatureServer
+    let producer: KafkaProducer
+    let reader: KafkaConsumer
+    let group = "eos-workers-\(UUID().uuidString.prefix(8))"
+    private let directory: String
+    private let collected = CollectedOutcomes()
+    private let tasks: [Task<Void, any Error>]
+
+    init(executable: String, libraryDirectory: String) async throws {
+        self.executable = executable
+        var environment = ProcessInfo.processInfo.environment
+        environment["LD_LIBRARY_PATH"] = libraryDirectory
+        cluster = try await FaultCommandCluster(
+            executable: executable, brokers: 3,
+            topics: ["\(Self.requestsTopic):\(Self.requestPartitions)", "\(Self.resultsTopic):3", "\(Self.errorsTopic):1"],
+            environment: environment)
+        let dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
+        server = try await SampleFeatureServer.start(
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7), dataset: dataset, logger: Self.logger)
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("eos-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let client = KafkaClientConfiguration(
+            bootstrapServers: [cluster.bootstrapServers], additionalProperties: ["isolation.level": "read_committed"])
+        producer = try KafkaProducer(configuration: KafkaProducerConfiguration(client: client), logger: Self.logger)
+        reader = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                client: client, groupID: "eos-reader-\(UUID().uuidString.prefix(8))", topics: [Self.resultsTopic, Self.errorsTopic]),
+            logger: Self.logger)
+        let (producer, reader, collected) = (producer, reader, collected)
+        tasks = [
+            Task { try await producer.run() },
+            Task { try await reader.run() },
+            Task {
+                var seen: Set<String> = []
+                for try await message in reader.messages {
+                    guard seen.insert("\(message.topicPartition)@\(message.offset)").inserted else { continue }
+                    let value = try ParsedJSON(parsing: message.value ?? [])
+                    collected.items.withLock { $0.append((value.string("requestId") ?? "", value.string("worker") ?? "?")) }
+                }
+            },
+        ]
+    }
+
+    /// A `query-worker run --exactly-once` process of the group, named `workerID` (its `transactional.id` is
+    /// the group and this name: a restart under the same name fences its predecessor). ``WatchedProcess/stop(timeout:)``
+    /// kills it with SIGKILL.
+    func startWorker(_ workerID: String, incarnation: Int = 1) throws -> WatchedProcess {
+        try WatchedProcess(
+            name: "\(workerID).\(incarnation)",
+            [
+                executable, "run", "--bootstrap-servers", cluster.bootstrapServers, "--group-id", group,
+                "--allowed-hosts", "127.0.0.1", "--summary-interval", "0", "--log-level", "info", "--exactly-once",
+                "--set", "topics.requests=\(Self.requestsTopic)", "--set", "topics.results=\(Self.resultsTopic)",
+                "--set", "topics.errors=\(Self.errorsTopic)", "--set", "workerId=\(workerID)",
+                // A killed worker's open transaction is aborted by its restart (same transactional.id) at once;
+                // one that is not restarted holds read_committed readers back at most this long.
+                "--kafka", "transaction.timeout.ms=10000",
+            ],
+            stopSignal: "KILL", logDirectory: directory)
+    }
+
+    /// Count requests on the sample server's states layer, one task each (keys spread them over the partitions).
+    func send(_ ids: some Collection<String>) async throws {
+        let url = server.layerURL(.states)
+        let reports = await producer.send(ids.map { id in
+            KafkaProducerMessage(
+                topic: Self.requestsTopic, key: id,
+                value: LifecycleBench.request(id, task: id, url: url, query: #"{"result":"count"}"#))
+        })
+        for report in reports { _ = try report.get() }
+    }
+
+    /// The outcomes read so far, as (requestId, worker).
+    var outcomes: [(requestId: String, worker: String)] { collected.items.withLock { $0 } }
+
+    /// Waits until every one of `ids` has an outcome; false after `timeout`.
+    func waitForAnswers(to ids: some Sequence<String>, timeout: Duration) async -> Bool {
+        let wanted = Set(ids)
+        return await poll(timeout: timeout) { wanted.isSubset(of: Set(self.outcomes.map(\.requestId))) }
+    }
+
+    /// Writes a plain message to each outcome topic and waits until the reader has read both: a read_committed
+    /// reader gets past no open transaction, so once both are read, every transaction begun before is decided.
+    func barrier(timeout: Duration) async throws -> Bool {
+        let id = "barrier-\(UUID().uuidString.prefix(8))"
+        let reports = await producer.send([Self.resultsTopic, Self.errorsTopic].map { topic in
+            KafkaProducerMessage(topic: topic, partition: 0, key: id, value: #"{"requestId":"\#(id)"}"#)
+        })
+        for report in reports { _ = try report.get() }
+        return await poll(timeout: timeout) { self.outcomes.filter { $0.requestId == id }.count == 2 }
+    }
+
+    func stop() async throws {
+        reader.triggerGracefulShutdown()
+        producer.triggerGracefulShutdown()
+        for task in tasks { try await task.value }
+        await server.shutdown()
+        _ = await cluster.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+extension WatchedProcess {
+    /// Whether the worker's log says it holds partitions now (its last assignment line came after its last
+    /// revocation or loss).
+    var holdsPartitions: Bool {
+        let text = log
+        guard let assigned = text.range(of: #""message":"partitions assigned""#, options: .backwards) else { return false }
+        let given = [#""message":"partitions revoked""#, #""message":"partitions lost""#].compactMap {
+            text.range(of: $0, options: .backwards)
+        }
+        return given.allSatisfy { $0.lowerBound < assigned.lowerBound }
+    }
+}
+
+/// The (requestId, worker) of every outcome the bench's reader read, in order.
+private final class CollectedOutcomes: Sendable {
+    let items = Mutex<[(requestId: String, worker: String)]>([])
+}

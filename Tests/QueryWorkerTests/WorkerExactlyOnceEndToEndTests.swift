@@ -1,0 +1,91 @@
+import ChildProcessFixture
+import Foundation
+import Synchronization
+import Testing
+
+/// Issue 16 item 2: `query-worker run --exactly-once` against a cluster that keeps transactional offset commits
+/// (the transactional build of the embedded cluster, see ``TransactionalKafka``). A reader with
+/// `isolation.level=read_committed` sees every request answered exactly once, while a worker of the group is
+/// killed with SIGKILL and restarted under its name, and while a second process takes a live worker's name
+/// (which fences the first: it stops with exit status 3).
+@Suite("Worker: exactly-once outcomes", .enabled(if: TransactionalKafka.testsRun), .serialized)
+struct WorkerExactlyOnceEndToEndTests {
+    static let requests = 600
+    static let kills = 3
+    static let interval = Duration.seconds(3)
+
+    @Test func aWorkerKilledRepeatedlyAnswersEveryRequestExactlyOnce() async throws {
+        let bench = try await Self.bench()
+        let victim = Mutex(try bench.startWorker("victim"))
+        let others = [try bench.startWorker("steady-1"), try bench.startWorker("steady-2")]
+        defer {
+            Task { [others] in for worker in others { await worker.stop() } }
+        }
+        let joined = await poll(timeout: .seconds(60)) {
+            ([victim.withLock { $0 }] + others).allSatisfy { $0.holdsPartitions }
+        }
+        try #require(joined, "all three workers joined")
+
+        let ids = (0..<Self.requests).map { "eos-\($0)" }
+        let batches = Self.kills * 3
+        let perBatch = (ids.count + batches - 1) / batches
+        let kills = Task {
+            for incarnation in 2...(Self.kills + 1) {
+                try await Task.sleep(for: Self.interval)
+                let killed = victim.withLock { $0 }
+                await killed.stop()
+                let next = try bench.startWorker("victim", incarnation: incarnation)
+                victim.withLock { $0 = next }
+            }
+        }
+        for batch in stride(from: 0, to: ids.count, by: perBatch) {
+            try await bench.send(ids[batch..<min(ids.count, batch + perBatch)])
+            try await Task.sleep(for: Self.interval / 3)
+        }
+        try await kills.value
+
+        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(180)), "every request is answered")
+        // Everything decided: no transaction of a worker is still open when the barrier is read.
+        #expect(try await bench.barrier(timeout: .seconds(60)))
+        let counts = Dictionary(grouping: bench.outcomes.filter { $0.requestId.hasPrefix("eos-") }, by: \.requestId)
+        let repeated = counts.filter { $0.value.count > 1 }
+        #expect(Set(ids) == Set(counts.keys), "no request lost")
+        #expect(repeated.isEmpty, "answered more than once: \(repeated.mapValues { $0.map(\.worker) }.prefix(10))")
+        let byWorker = Dictionary(grouping: counts.values.compactMap(\.first?.worker), by: { $0 }).mapValues(\.count)
+        print("exactly-once crash loop: \(Self.kills) kills, \(ids.count) requests, \(repeated.count) answered more than once, by worker \(byWorker)")
+        await victim.withLock { $0 }.stop()
+        for worker in others { await worker.stop() }
+        try await bench.stop()
+    }
+
+    @Test func aSecondProcessWithTheSameNameFencesTheFirstWhichStops() async throws {
+        let bench = try await Self.bench()
+        let first = try bench.startWorker("twin")
+        try #require(await poll(timeout: .seconds(60)) { first.holdsPartitions }, "the first worker joined")
+        let second = try bench.startWorker("twin", incarnation: 2)
+        try #require(await poll(timeout: .seconds(60)) { second.log.contains(#""message":"transactions initialised""#) })
+
+        // Requests on every partition: the first worker answers some, and its transaction is refused.
+        let ids = (0..<60).map { "twin-\($0)" }
+        try await bench.send(ids)
+        let stopped = await poll(timeout: .seconds(90)) { !first.isRunning }
+        #expect(stopped, "the fenced worker stops")
+        #expect(first.termination == .exited(3), "exit status 3, for the orchestrator to restart it: \(String(describing: first.termination))")
+        #expect(first.log.contains("the transactional producer failed fatally"), "\(first.log.suffix(3_000))")
+        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(120)), "the second worker answers everything")
+        #expect(try await bench.barrier(timeout: .seconds(60)))
+        let counts = Dictionary(grouping: bench.outcomes.filter { $0.requestId.hasPrefix("twin-") }, by: \.requestId)
+        #expect(counts.values.allSatisfy { $0.count == 1 }, "each request answered once")
+        await first.stop()
+        await second.stop()
+        try await bench.stop()
+    }
+
+    static func bench() async throws -> ExactlyOnceBench {
+        let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
+        let directory = try #require(
+            TransactionalKafka.libraryDirectory,
+            "QUERY_WORKER_TRANSACTIONAL_KAFKA names no folder with librdkafka.so.1: run scripts/build-transactional-kafka")
+        return try await ExactlyOnceBench(executable: executable, libraryDirectory: directory)
+    }
+}
