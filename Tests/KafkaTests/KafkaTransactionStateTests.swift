@@ -1,0 +1,163 @@
+import Testing
+
+@testable import Kafka
+
+/// The exactly-once publisher's rules without a cluster: what a transaction carries, what an abort keeps, and
+/// what a revocation drops.
+@Suite("Kafka: transaction state")
+struct KafkaTransactionStateTests {
+    let p0 = KafkaTopicPartition(topic: "requests", partition: 0)
+    let p1 = KafkaTopicPartition(topic: "requests", partition: 1)
+
+    func entry(_ id: UInt64, _ partition: KafkaTopicPartition) -> KafkaTransactionState.Entry {
+        .init(id: id, messages: [KafkaProducerMessage(topic: "results", value: Array("answer \(id)".utf8))], partition: partition)
+    }
+
+    func state() -> KafkaTransactionState {
+        var state = KafkaTransactionState()
+        state.assign([p0, p1])
+        return state
+    }
+
+    @Test func aTransactionCarriesTheAppendedOutcomesAndTheOffsetsStoredAfterThem() {
+        var state = state()
+        let r1 = state.beginAppend(entry(1, p0))
+        #expect(r1)
+        state.store([p0: 11])
+        state.endAppend()
+        let r2 = state.seal()
+        #expect(r2 == .transaction(number: 1))
+        #expect(state.sealed?.entries.map(\.id) == [1])
+        #expect(state.sealed?.offsets == [p0: 11])
+        let r3 = state.committedSealed()
+        #expect(r3 == [1])
+        // Committed offsets are not sent again; nothing left.
+        let r4 = state.seal()
+        #expect(r4 == .nothing)
+        #expect(!state.hasUncommittedOffsets)
+    }
+
+    @Test func noSealWhileAnAppendHasNotStoredItsOffsetYet() {
+        var state = state()
+        let r5 = state.beginAppend(entry(1, p0))
+        #expect(r5)
+        let r6 = state.seal()
+        #expect(r6 == .appendsInProgress)
+        state.endAppend()
+        let r7 = state.seal()
+        #expect(r7 == .transaction(number: 1))
+    }
+
+    @Test func outcomesAppendedDuringATransactionWaitForTheNextOne() {
+        var state = state()
+        _ = state.beginAppend(entry(1, p0))
+        state.store([p0: 11])
+        state.endAppend()
+        let r8 = state.seal()
+        #expect(r8 == .transaction(number: 1))
+        _ = state.beginAppend(entry(2, p0))
+        state.store([p0: 12])
+        state.endAppend()
+        // One transaction at a time.
+        let r9 = state.seal()
+        #expect(r9 == .nothing)
+        let r10 = state.committedSealed()
+        #expect(r10 == [1])
+        let r11 = state.seal()
+        #expect(r11 == .transaction(number: 2))
+        #expect(state.sealed?.offsets == [p0: 12])
+    }
+
+    @Test func anAbortedTransactionsOutcomesGoFirstInTheNextWithTheOffsetsStoredSince() {
+        var state = state()
+        _ = state.beginAppend(entry(1, p0))
+        state.store([p0: 11])
+        state.endAppend()
+        _ = state.seal()
+        _ = state.beginAppend(entry(2, p1))
+        state.store([p1: 21])
+        state.endAppend()
+        let r12 = state.abortedSealed()
+        #expect(r12.isEmpty)
+        let r13 = state.seal()
+        #expect(r13 == .transaction(number: 2))
+        #expect(state.sealed?.entries.map(\.id) == [1, 2])
+        #expect(state.sealed?.offsets == [p0: 11, p1: 21])
+    }
+
+    @Test func anAbortDuringARevocationDropsTheRevokedPartitionsOutcomesAndOffsets() {
+        var state = state()
+        _ = state.beginAppend(entry(1, p0))
+        _ = state.beginAppend(entry(2, p1))
+        state.store([p0: 11, p1: 21])
+        state.endAppend()
+        state.endAppend()
+        state.beginRevoking([p0])
+        _ = state.seal()
+        let r14 = state.abortedSealed()
+        #expect(r14 == [1])
+        // The revoked partition's later answers are refused: they could not be committed by this member.
+        let refused = state.beginAppend(entry(3, p0))
+        #expect(!refused)
+        let r15 = state.seal()
+        #expect(r15 == .transaction(number: 2))
+        #expect(state.sealed?.entries.map(\.id) == [2])
+        #expect(state.sealed?.offsets == [p1: 21])
+    }
+
+    @Test func droppedPartitionsLoseTheirPendingOutcomesAndOffsets() {
+        var state = state()
+        _ = state.beginAppend(entry(1, p0))
+        _ = state.beginAppend(entry(2, p1))
+        state.store([p0: 11, p1: 21])
+        state.endAppend()
+        state.endAppend()
+        let r16 = state.drop([p0])
+        #expect(r16 == [1])
+        let r17 = state.seal()
+        #expect(r17 == .transaction(number: 1))
+        #expect(state.sealed?.entries.map(\.id) == [2])
+        #expect(state.sealed?.offsets == [p1: 21])
+        // Offsets of a partition no longer owned are not taken.
+        state.store([p0: 15])
+        let r18 = state.committedSealed()
+        #expect(r18 == [2])
+        let r19 = state.seal()
+        #expect(r19 == .nothing)
+    }
+
+    @Test func offsetsNeverGoBack() {
+        var state = state()
+        state.store([p0: 20])
+        state.store([p0: 12])
+        let r20 = state.seal()
+        #expect(r20 == .transaction(number: 1))
+        #expect(state.sealed?.offsets == [p0: 20])
+    }
+
+    @Test func stoppingRefusesAppendsAndReturnsEverythingUncommitted() {
+        var state = state()
+        _ = state.beginAppend(entry(1, p0))
+        state.endAppend()
+        _ = state.seal()
+        _ = state.beginAppend(entry(2, p1))
+        state.endAppend()
+        let left = state.stop()
+        #expect(Set(left) == [1, 2])
+        let refused = state.beginAppend(entry(3, p0))
+        #expect(!refused)
+    }
+
+    @Test func aReplacedOutcomeKeepsItsPlace() {
+        var state = state()
+        _ = state.beginAppend(entry(1, p0))
+        _ = state.beginAppend(entry(2, p0))
+        state.endAppend()
+        state.endAppend()
+        _ = state.seal()
+        let fallback = [KafkaProducerMessage(topic: "errors", value: Array("too large".utf8))]
+        state.replaceSealedMessages(of: 1, with: fallback)
+        #expect(state.sealed?.entries.map(\.id) == [1, 2])
+        #expect(state.sealed?.entries.first?.messages == fallback)
+    }
+}
