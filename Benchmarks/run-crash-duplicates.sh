@@ -99,7 +99,7 @@ if [[ "$EXACTLY_ONCE" == 1 ]]; then
     ISOLATION=read_committed
     # A killed worker's open transaction blocks read_committed readers of its partitions until its restart
     # (same worker id, same transactional.id) fences it: at once here.
-    WORKER_ARGS="--exactly-once ${WORKER_ARGS:-}"
+    WORKER_ARGS="--exactly-once true ${WORKER_ARGS:-}"
 fi
 "${KAFKA_ENV[@]}" "$QUERY_WORKER" embedded-kafka --topic "feature-queries:$PARTITIONS" --topic feature-query-results:12 \
     --topic feature-query-errors:3 >"$WORK/kafka.out" 2>"$WORK/kafka.err" &

@@ -45,8 +45,7 @@ struct SettingFlags: ParsableArguments {
     // Operations (issue 15).
     @Option(name: .setting(.opsPort), help: .setting(.opsPort)) var opsPort: String?
     @Option(name: .setting(.opsAddress), help: .setting(.opsAddress)) var opsAddress: String?
-    /// A bare flag (`--exactly-once`); the environment and the file take `true`/`false`.
-    @Flag(name: .customLong("exactly-once"), help: .setting(.exactlyOnce)) var exactlyOnceFlag = false
+    @Option(name: .setting(.exactlyOnce), help: .setting(.exactlyOnce)) var exactlyOnce: String?
     @Option(name: .setting(.transactionalID), help: .setting(.transactionalID)) var transactionalID: String?
     @Option(name: .setting(.transactionInterval), help: .setting(.transactionInterval)) var transactionInterval: String?
 
@@ -84,7 +83,7 @@ struct SettingFlags: ParsableArguments {
             (.producerQueueMessages, producerQueueMessages), (.producerQueueBytes, producerQueueBytes),
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
             (.opsPort, opsPort), (.opsAddress, opsAddress),
-            (.exactlyOnce, exactlyOnceFlag ? "true" : nil), (.transactionalID, transactionalID), (.transactionInterval, transactionInterval),
+            (.exactlyOnce, exactlyOnce), (.transactionalID, transactionalID), (.transactionInterval, transactionInterval),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

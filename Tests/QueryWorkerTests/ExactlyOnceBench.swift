@@ -95,7 +95,7 @@ final class ExactlyOnceBench: Sendable {
             name: "\(workerID).\(incarnation)",
             [
                 executable, "run", "--bootstrap-servers", cluster.bootstrapServers, "--group-id", group,
-                "--allowed-hosts", "127.0.0.1", "--summary-interval", "0", "--log-level", "info", "--exactly-once",
+                "--allowed-hosts", "127.0.0.1", "--summary-interval", "0", "--log-level", "info", "--exactly-once", "true",
                 "--set", "topics.requests=\(Self.requestsTopic)", "--set", "topics.results=\(Self.resultsTopic)",
                 "--set", "topics.errors=\(Self.errorsTopic)", "--set", "workerId=\(workerID)",
                 // A killed worker's open transaction is aborted by its restart (same transactional.id) at once;

@@ -32,7 +32,10 @@ enum SettingsEnvironmentNames {
     }
 
     /// Variables read by `scripts/test` and the test suites, not by the worker: set in every test run.
-    static let toolingVariables: Set<String> = ["QUERY_WORKER_PYTHON", "QUERY_WORKER_REQUIRE_INTEROP"]
+    static let toolingVariables: Set<String> = [
+        "QUERY_WORKER_PYTHON", "QUERY_WORKER_REQUIRE_INTEROP", "QUERY_WORKER_TRANSACTIONAL_KAFKA",
+        "QUERY_WORKER_REQUIRE_TRANSACTIONAL_KAFKA",
+    ]
 
     /// Kubernetes' service-link variables of a service named `query-worker`: `QUERY_WORKER_SERVICE_HOST`,
     /// `QUERY_WORKER_SERVICE_PORT[_NAME]`, `QUERY_WORKER_PORT[_…]`.
