@@ -52,7 +52,7 @@ final class ExactlyOnceBench: Sendable {
     private let collected = CollectedOutcomes()
     private let tasks: [Task<Void, any Error>]
 
-    init(executable: String, libraryDirectory: String) async throws {
+    init(executable: String, libraryDirectory: String, faults: [FaultRule] = []) async throws {
         self.executable = executable
         var environment = ProcessInfo.processInfo.environment
         environment["LD_LIBRARY_PATH"] = libraryDirectory
@@ -62,7 +62,8 @@ final class ExactlyOnceBench: Sendable {
             environment: environment)
         let dataset = try SampleDataset.shared(parcelCount: 20_000, seed: 7)
         server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7), dataset: dataset, logger: Self.logger)
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 7, faults: faults), dataset: dataset,
+            logger: Self.logger)
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("eos-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let client = KafkaClientConfiguration(
@@ -103,6 +104,21 @@ final class ExactlyOnceBench: Sendable {
                 "--kafka", "transaction.timeout.ms=10000",
             ],
             stopSignal: "KILL", logDirectory: directory)
+    }
+
+    /// The pids of this bench's `query-worker run` processes named `workerID` (not their watchdogs), from /proc.
+    func workerPIDs(_ workerID: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard arguments.first?.hasSuffix("query-worker") == true, arguments.contains("workerId=\(workerID)"),
+                arguments.contains(group)
+            else { return nil }
+            return pid
+        }
     }
 
     /// Count requests on the sample server's states layer, one task each (keys spread them over the partitions).

@@ -1,5 +1,7 @@
 import ChildProcessFixture
 import Foundation
+import Glibc
+import SampleFeatureServer
 import Synchronization
 import Testing
 
@@ -81,11 +83,51 @@ struct WorkerExactlyOnceEndToEndTests {
         try await bench.stop()
     }
 
-    static func bench() async throws -> ExactlyOnceBench {
+    /// A zombie: a worker stopped (SIGSTOP) with requests in flight until its session times out and the group
+    /// gives its partitions to the other worker, which answers them again from the committed offsets; then
+    /// let go (SIGCONT). What the zombie answers after that must not reach a read_committed reader: it hears
+    /// its partitions were lost and drops those answers, and a transaction it had begun carries the group
+    /// generation it had (KIP-447), which the coordinator refuses (the cluster's own check, `txn_check` H1).
+    @Test func aWorkerStalledPastItsSessionCannotCommitWhatItAnswersAfterwards() async throws {
+        let bench = try await Self.bench(faults: [FaultRule(.latency(milliseconds: 400), pathContains: "/query")])
+        let zombie = try bench.startWorker("zombie")
+        try #require(await poll(timeout: .seconds(60)) { zombie.holdsPartitions }, "the first worker joined")
+        let other = try bench.startWorker("other")
+        try #require(await poll(timeout: .seconds(60)) { zombie.holdsPartitions && other.holdsPartitions }, "both hold partitions")
+        let pids = bench.workerPIDs("zombie")
+        try #require(pids.count == 1, "the zombie's process: \(pids)")
+
+        let ids = (0..<120).map { "zombie-\($0)" }
+        try await bench.send(ids)
+        try #require(await poll(timeout: .seconds(30)) { zombie.log.contains(#""message":"started""#) }, "the zombie runs requests")
+        for pid in pids { kill(pid, SIGSTOP) }
+        // The session (10 s) times out; the other worker takes every partition and answers what was not committed.
+        let takenOver = await poll(timeout: .seconds(60)) {
+            other.log.components(separatedBy: #""message":"partitions assigned""#).count > 2
+        }
+        for pid in pids { kill(pid, SIGCONT) }
+        #expect(takenOver, "the other worker took the zombie's partitions")
+
+        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(120)), "every request is answered")
+        // The zombie has woken up and tried to publish what it was running.
+        try await Task.sleep(for: .seconds(5))
+        #expect(try await bench.barrier(timeout: .seconds(60)))
+        let counts = Dictionary(grouping: bench.outcomes.filter { $0.requestId.hasPrefix("zombie-") }, by: \.requestId)
+        let repeated = counts.filter { $0.value.count > 1 }
+        #expect(Set(ids) == Set(counts.keys), "no request lost")
+        #expect(repeated.isEmpty, "answered more than once: \(repeated.mapValues { $0.map(\.worker) }.prefix(10))")
+        let byWorker = Dictionary(grouping: counts.values.compactMap(\.first?.worker), by: { $0 }).mapValues(\.count)
+        print("exactly-once zombie: \(ids.count) requests, \(repeated.count) answered more than once, by worker \(byWorker)")
+        await zombie.stop()
+        await other.stop()
+        try await bench.stop()
+    }
+
+    static func bench(faults: [FaultRule] = []) async throws -> ExactlyOnceBench {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
         let directory = try #require(
             TransactionalKafka.libraryDirectory,
             "QUERY_WORKER_TRANSACTIONAL_KAFKA names no folder with librdkafka.so.1: run scripts/build-transactional-kafka")
-        return try await ExactlyOnceBench(executable: executable, libraryDirectory: directory)
+        return try await ExactlyOnceBench(executable: executable, libraryDirectory: directory, faults: faults)
     }
 }
