@@ -31,9 +31,11 @@
 # old place without a rebalance), LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
 # aiokafka from Benchmarks/requirements-bench.txt), WORKER_SCRATCH (scratch path of the release builds, default
 # .build-bench-worker), SKIP_BUILD=1 (use what is built there), WORK (the run's directory).
-# EXACTLY_ONCE=1 runs the workers with --exactly-once and reads outcomes with isolation.level=read_committed; it
-# needs a cluster that keeps transactional offset commits: the transactional build of the embedded cluster
-# (scripts/build-transactional-kafka, loaded with LD_LIBRARY_PATH; KAFKA_LIB_DIR names another build's folder).
+# CLUSTER=transactional serves the embedded cluster from scripts/build-transactional-kafka's librdkafka (loaded
+# with LD_LIBRARY_PATH; KAFKA_LIB_DIR names another build's folder): it keeps transactional offset commits, and
+# its group coordinator accepts commits of the current generation during a join round, as a broker does (the
+# stock mock refuses them for the whole round). EXACTLY_ONCE=1 runs the workers with --exactly-once on it and
+# reads outcomes with isolation.level=read_committed.
 set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -52,6 +54,9 @@ SERVER_LATENCY_MS="${SERVER_LATENCY_MS:-0}"
 LOG_LEVEL="${LOG_LEVEL:-info}"
 GROUP="crash-duplicates-$$"
 EXACTLY_ONCE="${EXACTLY_ONCE:-0}"
+CLUSTER="${CLUSTER:-stock}"
+[[ "$EXACTLY_ONCE" == 1 ]] && CLUSTER=transactional
+[[ "$CLUSTER" == stock || "$CLUSTER" == transactional ]] || die "CLUSTER must be stock or transactional"
 
 log() { printf 'run-crash-duplicates: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -92,10 +97,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/first-line.sh"
 
 KAFKA_ENV=()
 ISOLATION=read_uncommitted
-if [[ "$EXACTLY_ONCE" == 1 ]]; then
+if [[ "$CLUSTER" == transactional ]]; then
     KAFKA_LIB_DIR="${KAFKA_LIB_DIR:-$(cd "$ROOT" && scripts/build-transactional-kafka | tail -n 1 | xargs dirname)}"
     [[ -f "$KAFKA_LIB_DIR/librdkafka.so.1" ]] || die "no librdkafka.so.1 in $KAFKA_LIB_DIR"
     KAFKA_ENV=(env "LD_LIBRARY_PATH=$KAFKA_LIB_DIR")
+fi
+if [[ "$EXACTLY_ONCE" == 1 ]]; then
     ISOLATION=read_committed
     # A killed worker's open transaction blocks read_committed readers of its partitions until its restart
     # (same worker id, same transactional.id) fences it: at once here.

@@ -135,6 +135,27 @@ final class ExactlyOnceBench: Sendable {
     /// The outcomes read so far, as (requestId, worker).
     var outcomes: [(requestId: String, worker: String)] { collected.items.withLock { $0 } }
 
+    /// How `ids` were answered by the outcomes read so far.
+    func tally(_ ids: [String]) -> Tally {
+        let wanted = Set(ids)
+        let byRequest = Dictionary(grouping: outcomes.filter { wanted.contains($0.requestId) }, by: \.requestId)
+        return Tally(
+            requests: ids.count, lost: ids.filter { byRequest[$0] == nil },
+            repeated: byRequest.filter { $0.value.count > 1 }.mapValues { $0.map(\.worker) },
+            firstAnsweredBy: Dictionary(grouping: byRequest.values.compactMap(\.first?.worker), by: { $0 }).mapValues(\.count))
+    }
+
+    /// Requests without an outcome, those with more than one (by the workers that answered), and who answered first.
+    struct Tally: CustomStringConvertible {
+        var requests: Int
+        var lost: [String]
+        var repeated: [String: [String]]
+        var firstAnsweredBy: [String: Int]
+        var description: String {
+            "\(requests) requests, \(lost.count) lost, \(repeated.count) answered more than once, first answers by worker \(firstAnsweredBy)"
+        }
+    }
+
     /// Waits until every one of `ids` has an outcome; false after `timeout`.
     func waitForAnswers(to ids: some Sequence<String>, timeout: Duration) async -> Bool {
         let wanted = Set(ids)
