@@ -90,13 +90,13 @@ final class ExactlyOnceBench: Sendable {
 
     /// A `query-worker run --exactly-once` process of the group, named `workerID` (its `transactional.id` is
     /// the group and this name: a restart under the same name fences its predecessor). ``WatchedProcess/stop(timeout:)``
-    /// kills it with SIGKILL.
-    func startWorker(_ workerID: String, incarnation: Int = 1) throws -> WatchedProcess {
+    /// kills it with SIGKILL. `exactlyOnce` false: the default at-least-once worker, on the same cluster.
+    func startWorker(_ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true) throws -> WatchedProcess {
         try WatchedProcess(
             name: "\(workerID).\(incarnation)",
             [
                 executable, "run", "--bootstrap-servers", cluster.bootstrapServers, "--group-id", group,
-                "--allowed-hosts", "127.0.0.1", "--summary-interval", "0", "--log-level", "info", "--exactly-once", "true",
+                "--allowed-hosts", "127.0.0.1", "--summary-interval", "0", "--log-level", "info", "--exactly-once", "\(exactlyOnce)",
                 "--set", "topics.requests=\(Self.requestsTopic)", "--set", "topics.results=\(Self.resultsTopic)",
                 "--set", "topics.errors=\(Self.errorsTopic)", "--set", "workerId=\(workerID)",
                 // A killed worker's open transaction is aborted by its restart (same transactional.id) at once;

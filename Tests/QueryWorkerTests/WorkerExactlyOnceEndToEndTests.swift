@@ -17,18 +17,37 @@ struct WorkerExactlyOnceEndToEndTests {
     static let interval = Duration.seconds(3)
 
     @Test func aWorkerKilledRepeatedlyAnswersEveryRequestExactlyOnce() async throws {
+        let tally = try await Self.crashLoop(exactlyOnce: true)
+        #expect(tally.lost.isEmpty, "no request lost: \(tally.lost.prefix(10))")
+        #expect(tally.repeated.isEmpty, "answered more than once: \(tally.repeated.prefix(10))")
+        print("exactly-once crash loop: \(Self.kills) kills, \(tally)")
+    }
+
+    /// Issue 16 item 1 without transactions, on a coordinator that commits as a broker does (the transactional
+    /// build's: it accepts commits of the current generation while the group prepares a rebalance; the stock
+    /// mock refuses them for the whole join round, see `WorkerCrashLoopTests`). The at-least-once worker then
+    /// repeats only what a killed worker delivered in its last commit's round trip: the bound (a fiftieth) is
+    /// loose so as not to flake; `CLUSTER=transactional Benchmarks/run-crash-duplicates.sh` prints the figure.
+    @Test func atLeastOnceOnABrokerLikeCoordinatorRepeatsAlmostNothing() async throws {
+        let tally = try await Self.crashLoop(exactlyOnce: false)
+        #expect(tally.lost.isEmpty, "no request lost: \(tally.lost.prefix(10))")
+        #expect(tally.repeated.count * 50 <= tally.requests, "answered more than once: \(tally.repeated.prefix(10))")
+        print("at-least-once crash loop on a broker-like coordinator: \(Self.kills) kills, \(tally)")
+    }
+
+    /// Three workers, one killed with SIGKILL and restarted under its name every few seconds while requests
+    /// arrive; returns how the requests were answered, by a read_committed reader.
+    static func crashLoop(exactlyOnce: Bool) async throws -> ExactlyOnceBench.Tally {
         let bench = try await Self.bench()
-        let victim = Mutex(try bench.startWorker("victim"))
-        let others = [try bench.startWorker("steady-1"), try bench.startWorker("steady-2")]
-        defer {
-            Task { [others] in for worker in others { await worker.stop() } }
-        }
+        let victim = Mutex(try bench.startWorker("victim", exactlyOnce: exactlyOnce))
+        // A process whose fixture goes away (a failed requirement) is stopped by its watchdog.
+        let others = try ["steady-1", "steady-2"].map { try bench.startWorker($0, exactlyOnce: exactlyOnce) }
         let joined = await poll(timeout: .seconds(60)) {
             ([victim.withLock { $0 }] + others).allSatisfy { $0.holdsPartitions }
         }
         try #require(joined, "all three workers joined")
 
-        let ids = (0..<Self.requests).map { "eos-\($0)" }
+        let ids = (0..<Self.requests).map { "loop-\($0)" }
         let batches = Self.kills * 3
         let perBatch = (ids.count + batches - 1) / batches
         let kills = Task {
@@ -36,7 +55,7 @@ struct WorkerExactlyOnceEndToEndTests {
                 try await Task.sleep(for: Self.interval)
                 let killed = victim.withLock { $0 }
                 await killed.stop()
-                let next = try bench.startWorker("victim", incarnation: incarnation)
+                let next = try bench.startWorker("victim", incarnation: incarnation, exactlyOnce: exactlyOnce)
                 victim.withLock { $0 = next }
             }
         }
@@ -50,12 +69,10 @@ struct WorkerExactlyOnceEndToEndTests {
         // Everything decided: no transaction of a worker is still open when the barrier is read.
         #expect(try await bench.barrier(timeout: .seconds(60)))
         let tally = bench.tally(ids)
-        #expect(tally.lost.isEmpty, "no request lost: \(tally.lost.prefix(10))")
-        #expect(tally.repeated.isEmpty, "answered more than once: \(tally.repeated.prefix(10))")
-        print("exactly-once crash loop: \(Self.kills) kills, \(tally)")
         await victim.withLock { $0 }.stop()
         for worker in others { await worker.stop() }
         try await bench.stop()
+        return tally
     }
 
     @Test func aSecondProcessWithTheSameNameFencesTheFirstWhichStops() async throws {
