@@ -90,8 +90,11 @@ final class ExactlyOnceBench: Sendable {
 
     /// A `query-worker run --exactly-once` process of the group, named `workerID` (its `transactional.id` is
     /// the group and this name: a restart under the same name fences its predecessor). ``WatchedProcess/stop(timeout:)``
-    /// kills it with SIGKILL. `exactlyOnce` false: the default at-least-once worker, on the same cluster.
-    func startWorker(_ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true) throws -> WatchedProcess {
+    /// kills it with SIGKILL (`stopSignal` "TERM": stops it gracefully). `exactlyOnce` false: the default
+    /// at-least-once worker, on the same cluster.
+    func startWorker(
+        _ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true, stopSignal: String = "KILL"
+    ) throws -> WatchedProcess {
         try WatchedProcess(
             name: "\(workerID).\(incarnation)",
             [
@@ -103,7 +106,7 @@ final class ExactlyOnceBench: Sendable {
                 // one that is not restarted holds read_committed readers back at most this long.
                 "--kafka", "transaction.timeout.ms=10000",
             ],
-            stopSignal: "KILL", logDirectory: directory)
+            stopSignal: stopSignal, logDirectory: directory)
     }
 
     /// The pids of this bench's `query-worker run` processes named `workerID` (not their watchdogs), from /proc.

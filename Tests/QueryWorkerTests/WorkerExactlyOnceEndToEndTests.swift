@@ -136,6 +136,36 @@ struct WorkerExactlyOnceEndToEndTests {
         try await bench.stop()
     }
 
+    /// Every broker away for 10 seconds in the middle of a run: transactions fail and are aborted meanwhile,
+    /// and their outcomes go out once the cluster is back, each once; the worker then stops cleanly (its last
+    /// transaction committed before it leaves).
+    @Test func everyBrokerAwayForTenSecondsAbortsNothingTwice() async throws {
+        let bench = try await Self.bench()
+        let worker = try bench.startWorker("steady", stopSignal: "TERM")
+        try #require(await poll(timeout: .seconds(60)) { worker.holdsPartitions }, "the worker joined")
+        let ids = (0..<600).map { "outage-\($0)" }
+        let sender = Task {
+            for start in stride(from: 0, to: ids.count, by: 20) {
+                try await bench.send(ids[start..<start + 20])
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        #expect(await poll(timeout: .seconds(120)) { bench.outcomes.count >= 200 }, "answering before the outage")
+        #expect(try await bench.cluster.command("down all") == "ok down all")
+        try await Task.sleep(for: .seconds(10))
+        #expect(worker.isRunning, "the worker keeps running while Kafka is away")
+        #expect(try await bench.cluster.command("up all") == "ok up all")
+        try await sender.value
+        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(180)), "every request answered after the outage")
+        #expect(try await bench.barrier(timeout: .seconds(60)))
+        let tally = bench.tally(ids)
+        #expect(tally.lost.isEmpty && tally.repeated.isEmpty, "each request answered once: \(tally)")
+        await worker.stop(timeout: .seconds(60))
+        #expect(worker.termination == .exited(0), "a clean stop after the outage: \(worker.log.suffix(2_000))")
+        print("exactly-once outage: \(tally)")
+        try await bench.stop()
+    }
+
     static func bench(faults: [FaultRule] = []) async throws -> ExactlyOnceBench {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
         let directory = try #require(

@@ -157,9 +157,8 @@ public final class KafkaTransactions: Service, Sendable {
         }
         thread.name = "kafka-transactions"
         thread.start()
-        await withTaskCancellationHandler {
-            try? await gracefulShutdown()
-        } onCancel: {}
+        // Graceful shutdown or cancellation: either ends the wait.
+        try? await gracefulShutdown()
         stop()
         let bound = configuration.callTimeout * 2 + .seconds(1)
         _ = await KafkaPollThread.call(name: "kafka-transactions-stop") { [exited] in
