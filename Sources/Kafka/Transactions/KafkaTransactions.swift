@@ -121,15 +121,17 @@ public final class KafkaTransactions: Service, Sendable {
             }
             group.addTask {
                 await withCheckedContinuation { continuation in
-                    let done = self.shared.withLock { shared -> Bool in
-                        guard shared.fatal == nil else { return true }
-                        guard shared.state.hasPending || shared.state.sealed != nil || shared.state.hasUncommittedOffsets else { return true }
-                        let target = shared.state.hasPending || shared.state.hasUncommittedOffsets ? shared.state.lastSeal + 1 : shared.state.lastSeal
-                        shared.flushes[id] = (target, continuation)
+                    // nil: wait for the transaction that carries what is there now; else the answer at once.
+                    let answer = self.shared.withLock { shared -> Bool? in
+                        guard shared.fatal == nil else { return false }
+                        let state = shared.state
+                        let unsealed = state.hasPending || state.hasUncommittedOffsets
+                        guard unsealed || state.sealed != nil else { return true }
+                        shared.flushes[id] = (unsealed ? state.lastSeal + 1 : state.lastSeal, continuation)
                         shared.flushRequested = true
-                        return false
+                        return nil
                     }
-                    if done { continuation.resume(returning: true) } else { self.wake.signal() }
+                    if let answer { continuation.resume(returning: answer) } else { self.wake.signal() }
                 }
             }
             group.addTask {
