@@ -44,6 +44,14 @@ public final class EmbeddedKafkaCluster: Sendable {
         clusterID.hasPrefix("mockCluster")
     }
 
+    /// Whether an embedded cluster's id is the transactional build's (`scripts/build-transactional-kafka`: its
+    /// patched mock names clusters `mockClusterTxn…`), which keeps transactional offset commits and hides
+    /// aborted transactions from read_committed readers. The stock mock accepts the transactional requests but
+    /// does neither: exactly-once publishing against it answers every request again after a restart.
+    public static func keepsTransactions(clusterID: String) -> Bool {
+        clusterID.hasPrefix("mockClusterTxn")
+    }
+
     /// How long a consumer of an embedded cluster should let an idle fetch wait (`fetch.wait.max.ms`).
     ///
     /// librdkafka's mock broker (2.0.2) decides a fetch's answer when the request arrives: with no data it

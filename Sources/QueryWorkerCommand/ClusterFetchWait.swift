@@ -37,3 +37,31 @@ enum ClusterFetchWait {
         return resolved
     }
 }
+
+extension ClusterFetchWait {
+    /// `run` with `exactlyOnce`: refuses the stock embedded cluster (see ``ExactlyOnceClusterRefusal``). A
+    /// cluster that does not answer within ``probeTimeout`` is taken for a real one, as above.
+    static func checkExactlyOnce(_ settings: WorkerSettings, logger: Logger) async throws(ExactlyOnceClusterRefusal) {
+        guard settings.exactlyOnce.enabled else { return }
+        let client = KafkaClientConfiguration(
+            bootstrapServers: settings.bootstrapServers, clientID: "\(settings.workerID)-cluster-id",
+            additionalProperties: settings.kafkaProperties)
+        guard let clusterID = try? await KafkaClusterIdentity.clusterID(client: client, timeout: probeTimeout, logger: logger),
+            EmbeddedKafkaCluster.isEmbedded(clusterID: clusterID), !EmbeddedKafkaCluster.keepsTransactions(clusterID: clusterID)
+        else { return }
+        throw ExactlyOnceClusterRefusal(clusterID: clusterID)
+    }
+}
+
+/// `exactlyOnce` asked of the stock embedded cluster (librdkafka 2.0.2's mock), which accepts transactions but
+/// keeps none of their offsets and shows aborted outcomes to every reader: the worker would answer every request
+/// again after each restart while claiming exactly once. Refused at start, saying what to use instead.
+struct ExactlyOnceClusterRefusal: Error, CustomStringConvertible {
+    let clusterID: String
+
+    var description: String {
+        "exactlyOnce needs a cluster that keeps transactions, and \(clusterID) is the stock embedded cluster "
+            + "(librdkafka's mock), which does not: use a Kafka broker, or the transactional build of the embedded "
+            + "cluster (scripts/build-transactional-kafka, then LD_LIBRARY_PATH=<its folder> query-worker embedded-kafka)"
+    }
+}

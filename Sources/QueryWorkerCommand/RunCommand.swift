@@ -63,6 +63,12 @@ struct RunCommand: AsyncParsableCommand {
         for warning in loaded.environmentWarnings { logger.warning("\(warning)") }
         logger.info("starting", metadata: credentials.startupMetadata(loaded.settings))
         let settings = await ClusterFetchWait.resolve(loaded.settings, logger: logger)
+        do {
+            try await ClusterFetchWait.checkExactlyOnce(settings, logger: logger)
+        } catch {
+            logger.critical("exactlyOnce refused: the cluster does not keep transactions", metadata: ["clusterId": .string(error.clusterID)])
+            throw ValidationError(error.description)
+        }
         // Before the worker is made: its metrics are created with the factory in force then.
         let registry = Self.bootstrapMetrics(settings.operations)
         let otlp = try OTLPExport.start(settings, logger: logger)
