@@ -1,4 +1,5 @@
 internal import CRDKafka
+import Glibc
 import Synchronization
 
 /// Collects the delivery reports of one `send` call and resumes the caller when the last one is in.
@@ -77,6 +78,24 @@ final class KafkaDeliveryBatch: @unchecked Sendable {
                 .failure(KafkaError(code: .delivery, message: "no delivery report"))
             }
         }
+    }
+
+    /// Blocks this thread until every report is in, checking every millisecond: for the transaction thread,
+    /// whose commit or abort has already made librdkafka report every message (the poll thread hands them
+    /// over within a round). False after `timeout`: the caller must then keep the batch alive for good.
+    func waitSynchronously(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while remaining.load(ordering: .acquiring) > 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    /// Message `index`'s failure, once every report is in (``waitSynchronously(timeout:)``); nil if delivered.
+    func failure(_ index: Int) -> KafkaError? {
+        guard remaining.load(ordering: .acquiring) == 0, case .failed(let error)? = outcomes[index] else { return nil }
+        return error
     }
 
     /// librdkafka's `dr_msg_cb`: runs on the producer's poll thread for every message, delivered or failed.

@@ -159,6 +159,12 @@ package struct KafkaTransactionState: Sendable {
         sealed?.entries[index].messages = messages
     }
 
+    /// Replaces a waiting entry's messages (one the cluster refused as too large, before it is sent again).
+    package mutating func replacePendingMessages(of id: UInt64, with messages: [KafkaProducerMessage]) {
+        guard let index = pending.firstIndex(where: { $0.id == id }) else { return }
+        pending[index].messages = messages
+    }
+
     /// Stopping: no more appends; returns the ids of everything not committed (pending and sealed).
     package mutating func stop() -> [UInt64] {
         stopped = true

@@ -64,7 +64,10 @@ extension KafkaTransactions {
             resumeFlushes(upTo: .max)
             return .idle
         }
-        switch transact() {
+        let (step, reports) = transact()
+        // Refused by the cluster as too large: replaced by their fallback before the transaction runs again.
+        let refused = reports?.refusedAsTooLarge() ?? [:]
+        switch step {
         case .done:
             let (resumed, count) = shared.withLock { shared in
                 let ids = shared.state.committedSealed()
@@ -80,7 +83,7 @@ extension KafkaTransactions {
             resumeFlushes(upTo: number)
             return .committed
         case .abort(let error), .retry(let error):
-            abort(after: error)
+            abort(after: error, refusedAsTooLarge: refused)
             return .aborted
         case .fatal(let error):
             failFatally(error)
@@ -88,16 +91,18 @@ extension KafkaTransactions {
         }
     }
 
-    /// Begin, produce, send offsets, commit: the sealed transaction's calls, each retried while it says so.
-    private func transact() -> KafkaTransactionStep {
+    /// Begin, produce, send offsets, commit: the sealed transaction's calls, each retried while it says so;
+    /// with the delivery reports of what was produced.
+    private func transact() -> (KafkaTransactionStep, TransactionDeliveryReports?) {
         let handle = producer.handle
         let step = retrying { handle.beginTransaction() }
-        guard case .done = step else { return step }
-        if let failure = produceSealed() { return failure }
+        guard case .done = step else { return (step, nil) }
+        let (failure, reports) = produceSealed()
+        if let failure { return (failure, reports) }
         let offsets = shared.withLock { $0.state.sealed?.offsets ?? [:] }
         let sent = retrying { handle.sendOffsetsToTransaction(offsets, consumer: consumer.handle, timeout: configuration.callTimeout) }
-        guard case .done = sent else { return sent }
-        return retrying { handle.commitTransaction(timeout: configuration.callTimeout) }
+        guard case .done = sent else { return (sent, reports) }
+        return (retrying { handle.commitTransaction(timeout: configuration.callTimeout) }, reports)
     }
 
     /// Calls `body` again while it asks to be retried (pausing between), up to a few times, unless stopping.
@@ -112,16 +117,18 @@ extension KafkaTransactions {
         }
     }
 
-    /// Produces the sealed transaction's messages; a message refused as too large has its outcome replaced by
-    /// the fallback. Returns the failure that must abort the transaction, if any.
-    private func produceSealed() -> KafkaTransactionStep? {
+    /// Produces the sealed transaction's messages, each with a delivery-report slot; a message the producer
+    /// refuses as too large has its outcome replaced by the fallback (not reported: nothing waits for it).
+    /// Returns the failure that must abort the transaction, if any, and the reports.
+    private func produceSealed() -> (KafkaTransactionStep?, TransactionDeliveryReports) {
         let entries = shared.withLock { $0.state.sealed?.entries ?? [] }
+        let reports = TransactionDeliveryReports(entries)
         for entry in entries {
             var messages = entry.messages
             var index = 0
             var replaced = false
             while index < messages.count {
-                let err = producer.produce(messages[index], opaque: nil)
+                let err = producer.produce(messages[index], opaque: replaced ? nil : reports.opaque(entry.id, index))
                 if err == RD_KAFKA_RESP_ERR_NO_ERROR {
                     index += 1
                 } else if err == RD_KAFKA_RESP_ERR__QUEUE_FULL {
@@ -130,17 +137,21 @@ extension KafkaTransactions {
                     let fallback = shared.withLock({ $0.fallbacks[entry.id] }) {
                     // Parts already queued stay in the transaction: the fallback is one error message, which
                     // a reader of the results topic never pairs with them (they lack their last part).
+                    let error = KafkaError.rdKafka(err, context: "queueing a result", defaultCode: .messageTooLarge)
+                    reports.notQueued(entry.id, from: index, error)
                     messages = fallback()
                     index = 0
                     replaced = true
                     shared.withLock { $0.state.replaceSealedMessages(of: entry.id, with: messages) }
-                    tooLarge(entry.id, KafkaError.rdKafka(err, context: "queueing a result", defaultCode: .messageTooLarge))
+                    tooLarge(entry.id, error)
                 } else {
-                    return .abort(KafkaError.rdKafka(err, context: "queueing a message in a transaction", defaultCode: .delivery))
+                    let error = KafkaError.rdKafka(err, context: "queueing a message in a transaction", defaultCode: .delivery)
+                    reports.notQueued(after: entry.id, index, error)
+                    return (.abort(error), reports)
                 }
             }
         }
-        return nil
+        return (nil, reports)
     }
 
     /// Remembers that an entry went out as its fallback: its waiter hears so at the commit.
@@ -148,12 +159,19 @@ extension KafkaTransactions {
         shared.withLock { $0.replaced[id] = error }
     }
 
-    /// Aborts the failed transaction; its outcomes wait for the next one (but for revoked partitions').
-    private func abort(after error: KafkaError) {
+    /// Aborts the failed transaction; its outcomes wait for the next one (but for revoked partitions'), those
+    /// the cluster refused as too large as their fallback.
+    private func abort(after error: KafkaError, refusedAsTooLarge refused: [UInt64: KafkaError]) {
         let aborted = retrying { producer.handle.abortTransaction(timeout: configuration.callTimeout) }
         if case .fatal(let fatal) = aborted { return failFatally(fatal) }
         let dropped = shared.withLock { shared in
-            shared.state.abortedSealed().compactMap { shared.takeWaiter($0) }
+            let dropped = shared.state.abortedSealed().compactMap { shared.takeWaiter($0) }
+            for (id, error) in refused where shared.replaced[id] == nil {
+                guard let fallback = shared.fallbacks[id] else { continue }
+                shared.state.replacePendingMessages(of: id, with: fallback())
+                shared.replaced[id] = error
+            }
+            return dropped
         }
         let reason = KafkaError(code: .partition, message: "the transaction failed while the partition was revoked: \(error.message)")
         for waiter in dropped { waiter.resume(returning: .dropped(reason)) }
@@ -204,4 +222,57 @@ extension KafkaTransactions {
 extension Duration {
     /// The duration in seconds, for `Thread.sleep`.
     var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// The delivery reports of one transaction's messages, by entry: what the cluster refused as too large, so
+/// that an aborted transaction's retry carries those outcomes' fallbacks instead of failing again.
+final class TransactionDeliveryReports: Sendable {
+    private let batch: KafkaDeliveryBatch
+    /// Each entry's first slot.
+    private let firstSlot: [UInt64: Int]
+    private let owners: [UInt64]
+
+    init(_ entries: [KafkaTransactionState.Entry]) {
+        var firstSlot: [UInt64: Int] = [:]
+        var owners: [UInt64] = []
+        for entry in entries {
+            firstSlot[entry.id] = owners.count
+            owners += Array(repeating: entry.id, count: entry.messages.count)
+        }
+        self.firstSlot = firstSlot
+        self.owners = owners
+        batch = KafkaDeliveryBatch(count: owners.count)
+    }
+
+    /// The opaque for message `index` of entry `id`.
+    func opaque(_ id: UInt64, _ index: Int) -> UnsafeMutableRawPointer? {
+        firstSlot[id].map { batch.opaque($0 + index) }
+    }
+
+    /// Entry `id`'s messages from `index` on were not queued (replaced by its fallback).
+    func notQueued(_ id: UInt64, from index: Int, _ error: KafkaError) {
+        guard let first = firstSlot[id] else { return }
+        for slot in (first + index)..<owners.count where owners[slot] == id { batch.complete(slot, .failed(error)) }
+    }
+
+    /// Nothing from message `index` of entry `id` on was queued (the transaction is aborted).
+    func notQueued(after id: UInt64, _ index: Int, _ error: KafkaError) {
+        guard let first = firstSlot[id] else { return }
+        for slot in (first + index)..<owners.count { batch.complete(slot, .failed(error)) }
+    }
+
+    /// Once every report is in (the commit or abort has returned: they follow within a poll round), the
+    /// entries with a message the cluster refused as too large. Reports still missing after a few seconds:
+    /// the batch is kept alive for good (librdkafka still points at it) and nothing is known.
+    func refusedAsTooLarge() -> [UInt64: KafkaError] {
+        guard batch.waitSynchronously(timeout: .seconds(5)) else {
+            _ = Unmanaged.passRetained(batch)
+            return [:]
+        }
+        var refused: [UInt64: KafkaError] = [:]
+        for slot in owners.indices {
+            if let error = batch.failure(slot), error.code == .messageTooLarge { refused[owners[slot]] = error }
+        }
+        return refused
+    }
 }
