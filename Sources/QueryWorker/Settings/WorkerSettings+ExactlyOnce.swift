@@ -43,9 +43,20 @@ extension SettingsKey {
 }
 
 extension SettingsResolver {
-    /// The exactly-once settings.
+    /// The exactly-once settings; after the librdkafka properties, three of which it owns.
     mutating func resolveExactlyOnce(_ settings: inout WorkerSettings) throws(SettingsError) {
-        if let found = try find(.exactlyOnce) { settings.exactlyOnce.enabled = try found.bool() }
+        if let found = try find(.exactlyOnce) {
+            settings.exactlyOnce.enabled = try found.bool()
+            // The transactions name the producer, and the consumer must skip aborted transactions: a passed-through
+            // property that changed either would fence the wrong process or read what was never committed.
+            // (`kafka.enable.auto.commit` is refused for every worker: offsets are the worker's own.)
+            let owned = ["transactional.id", "isolation.level"]
+            if settings.exactlyOnce.enabled, let property = owned.first(where: { settings.kafkaProperties[$0] != nil }) {
+                throw found.error(
+                    "exactlyOnce sets kafka.\(property) itself: remove it (the producer's name is transactionalId)",
+                    code: .conflict)
+            }
+        }
         if let found = try find(.transactionalID) {
             settings.exactlyOnce.transactionalID = try SettingsValidation.name(found, maxLength: 255)
         }

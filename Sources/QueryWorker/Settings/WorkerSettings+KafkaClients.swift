@@ -15,8 +15,10 @@ extension WorkerSettings {
             // most maxInFlight before the gate holds it.
             bufferCapacity: max(64, limits.maxInFlight), closeTimeout: closeTimeout,
             prefetchMessages: buffers.readAheadMessages, prefetchBytes: buffers.readAheadBytes)
-        // Exactly-once: offsets are committed only by the transactions that carry their answers.
+        // Exactly-once: offsets are committed only by the transactions that carry their answers, and requests
+        // of a transaction that was aborted are not read.
         configuration.autoCommit = !exactlyOnce.enabled
+        if exactlyOnce.enabled { configuration.client.additionalProperties["isolation.level"] = "read_committed" }
         return configuration
     }
 
