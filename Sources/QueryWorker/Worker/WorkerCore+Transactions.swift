@@ -36,7 +36,20 @@ extension WorkerCore {
         case .dropped(let failure):
             metrics.deliveryFailed(failure.code)
             if !joined { apply(transition { $0.queued(position) }) }
-            _ = retry(position, retryable: false, outgoing.message, source: outgoing.source, failure: failure)
+            guard failure.code == .partition else {
+                // The publisher stopped (shutdown, or a fatal error): the failure line, as for any answer given up.
+                _ = retry(position, retryable: false, outgoing.message, source: outgoing.source, failure: failure)
+                return
+            }
+            // Its partition went to another member, which answers the request: the designed way, not an error
+            // (the revocation's or the transaction's own line says how many).
+            if case .giveUp(let action) = state.withLock({ $0.deliveryFailed(position, retryable: false) }) {
+                outgoing.source.trace?.abandoned(failure)
+                apply(action)
+            }
+            var fields = outgoing.message.logIdentifiers
+            fields["partition"] = .string("\(position.partition)")
+            logger.debug("answer dropped: its partition is another member's now", metadata: fields)
         }
     }
 
