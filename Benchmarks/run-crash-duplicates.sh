@@ -66,14 +66,8 @@ for name in REQUESTS KILLS WORKERS VICTIM PARTITIONS; do
 done
 (( VICTIM >= 1 && VICTIM <= WORKERS )) || die "VICTIM must be 1 to WORKERS"
 
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    log "building query-worker and sample-feature-server (release, scratch path $SCRATCH)"
-    (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH" \
-        && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH") >&2
-fi
-QUERY_WORKER="$SCRATCH/release/query-worker"
-SERVER="$SCRATCH/release/sample-feature-server"
-for binary in "$QUERY_WORKER" "$SERVER"; do [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"; done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/worker-binaries.sh"
+worker_binaries "$ROOT" "$SCRATCH"
 PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
 if ! "$PYTHON" -c 'import aiokafka' >/dev/null 2>&1; then
     [[ -x "$ROOT/.venv/bin/python" ]] || python3 -m venv "$ROOT/.venv" >&2 || die "python3 -m venv failed"

@@ -27,14 +27,8 @@ log() { printf 'run-exactly-once-benchmark: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 [[ "${1:-}" == -h || "${1:-}" == --help ]] && { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0; }
 
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    log "building query-worker and sample-feature-server (release, scratch path $SCRATCH)"
-    (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH" \
-        && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH") >&2
-fi
-QUERY_WORKER="$SCRATCH/release/query-worker"
-SERVER="$SCRATCH/release/sample-feature-server"
-for binary in "$QUERY_WORKER" "$SERVER"; do [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"; done
+source "$(dirname "${BASH_SOURCE[0]}")/lib/worker-binaries.sh"
+worker_binaries "$ROOT" "$SCRATCH"
 PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
 "$PYTHON" -c 'import aiokafka' 2>/dev/null || die "$PYTHON has no aiokafka (pip install -r Benchmarks/requirements-bench.txt)"
 LIBRARY="$(cd "$ROOT" && scripts/build-transactional-kafka | tail -n 1)"

@@ -82,6 +82,8 @@ async def run_once(args, run, exactly_once):
         raise SystemExit(f"run {run}: only {len(seen)} of {args.requests} answered (log {log.name})")
     (t0, c0, n0), (t1, c1, n1) = marks["warm"], marks["end"]
     answered = n1 - n0
+    if answered <= 0 or t1 <= t0:
+        raise SystemExit(f"run {run}: the requests were answered in one read; too few to measure (use --requests 5000 or more)")
     return answered / (t1 - t0), (c1 - c0) / answered * 1e6
 
 
