@@ -91,9 +91,12 @@ final class ExactlyOnceBench: Sendable {
     /// A `query-worker run --exactly-once` process of the group, named `workerID` (its `transactional.id` is
     /// the group and this name: a restart under the same name fences its predecessor). ``WatchedProcess/stop(timeout:)``
     /// kills it with SIGKILL (`stopSignal` "TERM": stops it gracefully). `exactlyOnce` false: the default
-    /// at-least-once worker, on the same cluster.
+    /// at-least-once worker, on the same cluster. `transactionTimeout`: 10 s, so that a killed worker that is not
+    /// restarted holds read_committed readers back no longer; a transaction open longer (the cluster away) is
+    /// aborted and its producer fenced, which stops the worker (exit status 3).
     func startWorker(
-        _ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true, stopSignal: String = "KILL"
+        _ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true, stopSignal: String = "KILL",
+        transactionTimeout: Duration = .seconds(10)
     ) throws -> WatchedProcess {
         try WatchedProcess(
             name: "\(workerID).\(incarnation)",
@@ -102,9 +105,8 @@ final class ExactlyOnceBench: Sendable {
                 "--allowed-hosts", "127.0.0.1", "--summary-interval", "0", "--log-level", "info", "--exactly-once", "\(exactlyOnce)",
                 "--set", "topics.requests=\(Self.requestsTopic)", "--set", "topics.results=\(Self.resultsTopic)",
                 "--set", "topics.errors=\(Self.errorsTopic)", "--set", "workerId=\(workerID)",
-                // A killed worker's open transaction is aborted by its restart (same transactional.id) at once;
-                // one that is not restarted holds read_committed readers back at most this long.
-                "--kafka", "transaction.timeout.ms=10000",
+                // A killed worker's open transaction is aborted by its restart (same transactional.id) at once.
+                "--kafka", "transaction.timeout.ms=\(transactionTimeout.components.seconds * 1000)",
             ],
             stopSignal: stopSignal, logDirectory: directory)
     }
