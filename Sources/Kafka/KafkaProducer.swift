@@ -15,7 +15,7 @@ import FeatureQuerySupport
 public final class KafkaProducer: Service, Sendable {
     public let configuration: KafkaProducerConfiguration
     /// The producer's `transactional.id`, when it publishes in transactions (``KafkaTransactions``).
-    public var transactionalID: String? {
+    var transactionalID: String? {
         configuration.client.additionalProperties["transactional.id"]
     }
     let handle: RDKafkaHandle

@@ -13,6 +13,14 @@ struct KafkaTransactionStateTests {
         .init(id: id, messages: [KafkaProducerMessage(topic: "results", value: Array("answer \(id)".utf8))], partition: partition)
     }
 
+    /// An outcome appended, then (as the worker does between the two calls) the offset it completes stored.
+    func answer(_ state: inout KafkaTransactionState, _ id: UInt64, _ partition: KafkaTopicPartition, storing offset: Int64? = nil) {
+        let appended = state.beginAppend(entry(id, partition))
+        #expect(appended, "answer \(id) appended")
+        if let offset { state.store([partition: offset]) }
+        state.endAppend()
+    }
+
     func state() -> KafkaTransactionState {
         var state = KafkaTransactionState()
         state.assign([p0, p1])
@@ -50,14 +58,10 @@ struct KafkaTransactionStateTests {
 
     @Test func outcomesAppendedDuringATransactionWaitForTheNextOne() {
         var state = state()
-        _ = state.beginAppend(entry(1, p0))
-        state.store([p0: 11])
-        state.endAppend()
+        answer(&state, 1, p0, storing: 11)
         let sealed = state.seal()
         #expect(sealed == .transaction(number: 1))
-        _ = state.beginAppend(entry(2, p0))
-        state.store([p0: 12])
-        state.endAppend()
+        answer(&state, 2, p0, storing: 12)
         // One transaction at a time.
         let sealed2 = state.seal()
         #expect(sealed2 == .nothing)
@@ -70,13 +74,9 @@ struct KafkaTransactionStateTests {
 
     @Test func anAbortedTransactionsOutcomesGoFirstInTheNextWithTheOffsetsStoredSince() {
         var state = state()
-        _ = state.beginAppend(entry(1, p0))
-        state.store([p0: 11])
-        state.endAppend()
+        answer(&state, 1, p0, storing: 11)
         _ = state.seal()
-        _ = state.beginAppend(entry(2, p1))
-        state.store([p1: 21])
-        state.endAppend()
+        answer(&state, 2, p1, storing: 21)
         let dropped = state.abortedSealed()
         #expect(dropped.isEmpty)
         let sealed = state.seal()
@@ -137,11 +137,9 @@ struct KafkaTransactionStateTests {
 
     @Test func stoppingRefusesAppendsAndReturnsEverythingUncommitted() {
         var state = state()
-        _ = state.beginAppend(entry(1, p0))
-        state.endAppend()
+        answer(&state, 1, p0)
         _ = state.seal()
-        _ = state.beginAppend(entry(2, p1))
-        state.endAppend()
+        answer(&state, 2, p1)
         let left = state.stop()
         #expect(Set(left) == [1, 2])
         let refused = state.beginAppend(entry(3, p0))
@@ -151,8 +149,7 @@ struct KafkaTransactionStateTests {
     @Test func aReplacedOutcomeKeepsItsPlace() {
         var state = state()
         _ = state.beginAppend(entry(1, p0))
-        _ = state.beginAppend(entry(2, p0))
-        state.endAppend()
+        answer(&state, 2, p0)
         state.endAppend()
         _ = state.seal()
         let fallback = [KafkaProducerMessage(topic: "errors", value: Array("too large".utf8))]

@@ -167,9 +167,7 @@ final class KafkaOutageBench: Sendable {
             Task { try await producer.run() },
             Task { try await reader.run() },
             Task {
-                var seen: Set<String> = []
-                for try await message in reader.messages {
-                    guard seen.insert("\(message.topicPartition)@\(message.offset)").inserted else { continue }
+                try await readEachOnce(reader) { message in
                     let value = try ParsedJSON(parsing: message.value ?? [])
                     collected.ids.withLock { $0.append(value.string("requestId") ?? "") }
                 }

@@ -65,14 +65,11 @@ final class LifecycleBench: Sendable {
             Task { try await producer.run() },
             Task { try await reader.run() },
             Task {
-                var seen: Set<String> = []
-                for try await message in reader.messages {
-                    // The reader stores no offsets: after a rebalance of its own it reads messages again.
-                    guard seen.insert("\(message.topicPartition)@\(message.offset)").inserted else { continue }
+                try await readEachOnce(reader) { message in
                     if message.keyString == Self.barrierKey {
                         let id = message.valueString ?? ""
                         collected.withLock { _ = $0.barriers.insert(id) }
-                        continue
+                        return
                     }
                     let value = try ParsedJSON(parsing: message.value ?? [])
                     let outcome = Outcome(
@@ -266,4 +263,14 @@ func poll(timeout: Duration, _ condition: () -> Bool) async -> Bool {
 
 extension ParsedJSON {
     func string(_ key: String) -> String? { if case .string(let value)? = self[key] { value } else { nil } }
+}
+
+/// Reads `reader`'s messages until it stops, handing each to `collect` once: the test readers store no offsets,
+/// so after a rebalance of their own they read messages again, told apart by topic, partition and offset.
+func readEachOnce(_ reader: KafkaConsumer, _ collect: (KafkaConsumerMessage) throws -> Void) async throws {
+    var seen: Set<String> = []
+    for try await message in reader.messages {
+        guard seen.insert("\(message.topicPartition)@\(message.offset)").inserted else { continue }
+        try collect(message)
+    }
 }

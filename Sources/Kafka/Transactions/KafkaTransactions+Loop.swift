@@ -14,13 +14,13 @@ extension KafkaTransactions {
             wake.wait()
             if stopping.load(ordering: .relaxed) { break }
             // Gather: everything appended during the interval joins this transaction. A flush goes at once.
-            if !shared.withLock({ $0.flushRequested }) { Thread.sleep(forTimeInterval: configuration.interval.timeInterval) }
+            if !shared.withLock({ $0.flushRequested }) { Self.sleep(configuration.interval) }
             drainWakes()
             switch runOnce() {
             case .idle, .committed:
                 backoff = .milliseconds(100)
             case .aborted:
-                Thread.sleep(forTimeInterval: backoff.timeInterval)
+                Self.sleep(backoff)
                 backoff = min(backoff * 2, .seconds(5))
                 wake.signal()
             case .fatal:
@@ -43,7 +43,7 @@ extension KafkaTransactions {
                 return true
             case .retry(let error), .abort(let error):
                 logger.warning("initialising transactions failed; trying again", metadata: ["error": .string(error.message)])
-                Thread.sleep(forTimeInterval: backoff.timeInterval)
+                Self.sleep(backoff)
                 backoff = min(backoff * 2, .seconds(5))
             case .fatal(let error):
                 failFatally(error)
@@ -83,8 +83,7 @@ extension KafkaTransactions {
             resumeFlushes(upTo: number)
             return .committed
         case .abort(let error), .retry(let error):
-            abort(after: error, refusedAsTooLarge: refused)
-            return .aborted
+            return abort(after: error, refusedAsTooLarge: refused)
         case .fatal(let error):
             failFatally(error)
             return .fatal
@@ -161,9 +160,12 @@ extension KafkaTransactions {
 
     /// Aborts the failed transaction; its outcomes wait for the next one (but for revoked partitions'), those
     /// the cluster refused as too large as their fallback.
-    private func abort(after error: KafkaError, refusedAsTooLarge refused: [UInt64: KafkaError]) {
+    private func abort(after error: KafkaError, refusedAsTooLarge refused: [UInt64: KafkaError]) -> RunResult {
         let aborted = retrying { producer.handle.abortTransaction(timeout: configuration.callTimeout) }
-        if case .fatal(let fatal) = aborted { return failFatally(fatal) }
+        if case .fatal(let fatal) = aborted {
+            failFatally(fatal)
+            return .fatal
+        }
         let dropped = shared.withLock { shared in
             let dropped = shared.state.abortedSealed().compactMap { shared.takeWaiter($0) }
             for (id, error) in refused where shared.replaced[id] == nil {
@@ -179,14 +181,15 @@ extension KafkaTransactions {
             "error": .string(error.message), "dropped": .stringConvertible(dropped.count),
         ])
         onOutcome(.aborted(error))
+        return .aborted
     }
 
-    /// Fails everything waiting with a fatal error: the producer is unusable.
+    /// Records a fatal error (the producer is unusable): later calls fail with it, and the loop ends, failing what
+    /// waits (``finish()``).
     private func failFatally(_ error: KafkaError) {
         logger.critical("the transactional producer failed fatally", metadata: ["error": .string(error.message)])
         producer.handle.context.fatalError.withLock { if $0 == nil { $0 = error } }
         shared.withLock { $0.fatal = error }
-        finish()
     }
 
     /// Ends: whatever still waits is dropped (its requests are answered again by the next owner).
@@ -219,7 +222,9 @@ extension KafkaTransactions {
     }
 }
 
-extension Duration {
-    /// The duration in seconds, for `Thread.sleep`.
-    var timeInterval: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+extension KafkaTransactions {
+    /// Blocks the transaction thread for `duration` (to the millisecond).
+    static func sleep(_ duration: Duration) {
+        Thread.sleep(forTimeInterval: Double(duration.clampedMilliseconds) / 1_000)
+    }
 }
