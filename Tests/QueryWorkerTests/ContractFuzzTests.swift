@@ -19,12 +19,12 @@ import Testing
         #expect(problems.isEmpty, "\(problems) for \(String(decoding: input, as: UTF8.self).prefix(2_000))")
     }
 
-    @Test func byteMutationsNeverCrashTheDecoder() throws {
+    @Test func byteMutationsNeverCrashTheDecoder() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds()
         var random = SeededGenerator(seed: 0xC0FFEE)
         var counts = [0, 0, 0]
-        for _ in 0..<20_000 {
+        await poolSharingRounds(20_000) { _ in
             let input = ByteMutations.mutate(seeds[Int.random(in: 0..<seeds.count, using: &random)], &random)
             let message = decoder.decode(input, key: nil, receivedAt: 1_000)
             Self.check(message, input: input)
@@ -38,11 +38,11 @@ import Testing
         #expect(counts[0] > 100, "some mutations keep the request valid: \(counts)")
     }
 
-    @Test func valueMutationsNeverCrashTheDecoder() throws {
+    @Test func valueMutationsNeverCrashTheDecoder() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds().map { try ParsedJSON(parsing: $0) }
         var random = SeededGenerator(seed: 7)
-        for _ in 0..<20_000 {
+        await poolSharingRounds(20_000) { _ in
             let input = ContractSupport.json(ValueMutations.mutate(seeds[Int.random(in: 0..<seeds.count, using: &random)], &random))
             Self.check(decoder.decode(input, key: nil, receivedAt: 1_000), input: input)
         }

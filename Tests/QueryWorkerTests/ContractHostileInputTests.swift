@@ -42,11 +42,11 @@ import Testing
         }
     }
 
-    @Test func hostileMessagesGetAWellFormedAnswer() throws {
+    @Test func hostileMessagesGetAWellFormedAnswer() async throws {
         let decoder = try ContractSupport.decoder()
         var generator = try Self.generator(seed: 0x5EED)
         var byKind: [HostileMessage.Kind: [String: Int]] = [:]
-        for _ in 0..<10_000 {
+        await poolSharingRounds(10_000) { _ in
             let message = generator.next()
             let answer = decoder.decode(message.value, key: message.key, receivedAt: 1_000)
             let label = RequestFuzzOracle.label(answer)
