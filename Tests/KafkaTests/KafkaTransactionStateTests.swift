@@ -126,6 +126,42 @@ struct KafkaTransactionStateTests {
         #expect(sealed2 == .nothing)
     }
 
+    /// A partition lost while its transaction runs (an outage outlasting the session, say) and assigned again
+    /// before the transaction ends: the member reads again from the last committed offset, so the transaction
+    /// must not commit, and when it aborts its answers for that partition go (the re-read answers them once).
+    @Test func aPartitionLostWhileItsTransactionRunsAbortsItAndItsAnswersGoEvenIfItComesBack() {
+        var state = state()
+        answer(&state, 1, p0, storing: 11)
+        answer(&state, 2, p1, storing: 21)
+        #expect(state.seal() == .transaction(number: 1))
+        #expect(state.sealedPartitionsLeft == [])
+        #expect(state.drop([p0]) == [], "sealed entries stay until the transaction ends")
+        state.assign([p0])
+        #expect(state.sealedPartitionsLeft == [p0], "the transaction must abort")
+        answer(&state, 3, p0, storing: 11)
+        let dropped = state.abortedSealed()
+        #expect(dropped == [1], "the lost partition's answer goes, though the partition is back")
+        #expect(state.sealedPartitionsLeft == nil)
+        #expect(state.seal() == .transaction(number: 2))
+        #expect(state.sealed?.entries.map(\.id) == [2, 3], "the kept answer first, then the re-read one")
+        #expect(state.sealed?.offsets == [p0: 11, p1: 21])
+    }
+
+    /// A partition that left and came back while a transaction committed anyway (its commit was already
+    /// under way): the commit's offset is not taken as this member's committed offset for the new ownership.
+    @Test func aTransactionCommittedAfterItsPartitionLeftDoesNotCountItsOffsetForTheNewOwnership() {
+        var state = state()
+        answer(&state, 1, p0, storing: 11)
+        #expect(state.seal() == .transaction(number: 1))
+        _ = state.drop([p0])
+        state.assign([p0])
+        #expect(state.committedSealed() == [1])
+        #expect(state.sealedPartitionsLeft == nil)
+        state.store([p0: 11])
+        #expect(state.seal() == .transaction(number: 2), "the re-read partition's offset is committed again")
+        #expect(state.sealed?.offsets == [p0: 11])
+    }
+
     @Test func offsetsNeverGoBack() {
         var state = state()
         state.store([p0: 20])

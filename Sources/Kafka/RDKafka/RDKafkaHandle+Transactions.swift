@@ -24,20 +24,28 @@ extension RDKafkaHandle {
         Self.step(rd_kafka_begin_transaction(pointer), "beginning a transaction")
     }
 
-    /// `rd_kafka_send_offsets_to_transaction` with `consumer`'s current group metadata (its generation: a member
-    /// whose partitions were given away cannot commit for them).
+    /// `consumer`'s group metadata now (group, generation, member): taken when a transaction is sealed, so its
+    /// offsets are committed under the generation in which their answers were made; nil before the consumer
+    /// joined its group.
+    func groupMetadata(of consumer: RDKafkaHandle) -> KafkaGroupMetadata? {
+        rd_kafka_consumer_group_metadata(consumer.pointer).map(KafkaGroupMetadata.init)
+    }
+
+    /// `rd_kafka_send_offsets_to_transaction` with the group metadata taken at the seal (KIP-447): once the
+    /// group has moved to another generation (this member's partitions lost or given away), the coordinator
+    /// refuses the offsets and the transaction must abort, instead of committing answers that the partitions'
+    /// next owner, or this member after rejoining, reads and answers again.
     func sendOffsetsToTransaction(
-        _ offsets: [KafkaTopicPartition: Int64], consumer: RDKafkaHandle, timeout: Duration
+        _ offsets: [KafkaTopicPartition: Int64], metadata: KafkaGroupMetadata?, timeout: Duration
     ) -> KafkaTransactionStep {
         guard !offsets.isEmpty else { return .done }
-        guard let metadata = rd_kafka_consumer_group_metadata(consumer.pointer) else {
+        guard let metadata else {
             return .abort(KafkaError(code: .offset, message: "the consumer has no group metadata (not a group member yet)", isRetryable: true))
         }
-        defer { rd_kafka_consumer_group_metadata_destroy(metadata) }
         let list = offsets.map { ($0.key, Optional($0.value)) }
         return RDKafkaTopicPartitionList.withList(list) { list in
             Self.step(
-                rd_kafka_send_offsets_to_transaction(pointer, list, metadata, Self.milliseconds(timeout)),
+                rd_kafka_send_offsets_to_transaction(pointer, list, metadata.pointer, Self.milliseconds(timeout)),
                 "sending offsets to the transaction")
         }
     }
@@ -73,4 +81,14 @@ extension RDKafkaHandle {
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 { Int32(clamping: duration.clampedMilliseconds) }
+}
+
+/// A consumer's group metadata (`rd_kafka_consumer_group_metadata_t`), owned: freed with the value.
+final class KafkaGroupMetadata: @unchecked Sendable {
+    // Immutable after creation, read by librdkafka only; used by one transaction thread at a time.
+    let pointer: OpaquePointer
+
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+    deinit { rd_kafka_consumer_group_metadata_destroy(pointer) }
 }

@@ -52,6 +52,11 @@ package struct KafkaTransactionState: Sendable {
     /// Partitions being revoked: when the transaction fails, their entries are dropped instead of retried.
     private(set) var revoking: Set<KafkaTopicPartition> = []
     package private(set) var sealed: Sealed?
+    /// Partitions of the sealed transaction (its entries' or offsets') dropped while it ran: lost, or revoked
+    /// without its commit. It must not commit then (the partitions' next owner, maybe this member after it
+    /// rejoined, reads from the last committed offsets and answers those requests again); when it aborts,
+    /// their entries are dropped even if the partitions came back.
+    private(set) var partitionsLeftSealed: Set<KafkaTopicPartition> = []
     private(set) var sealCount: UInt64 = 0
     /// Set once stopping: appends are refused.
     private(set) var stopped = false
@@ -104,8 +109,16 @@ package struct KafkaTransactionState: Sendable {
         }
         let dropped = pending.filter { gone.contains($0.partition) }.map(\.id)
         pending.removeAll { gone.contains($0.partition) }
+        if let sealed {
+            let inSealed = Set(sealed.entries.map(\.partition)).union(sealed.offsets.keys)
+            partitionsLeftSealed.formUnion(gone.intersection(inSealed))
+        }
         return dropped
     }
+
+    /// The partitions of the sealed transaction that left this member since the seal; nil without one. Not
+    /// empty: the transaction must abort.
+    package var sealedPartitionsLeft: Set<KafkaTopicPartition>? { sealed == nil ? nil : partitionsLeftSealed }
 
     // MARK: Transactions
 
@@ -129,20 +142,28 @@ package struct KafkaTransactionState: Sendable {
     package mutating func committedSealed() -> [UInt64] {
         guard let done = sealed else { return [] }
         sealed = nil
-        for (partition, offset) in done.offsets where assigned.contains(partition) {
+        for (partition, offset) in done.offsets where assigned.contains(partition) && !partitionsLeftSealed.contains(partition) {
             committed[partition] = max(offset, committed[partition] ?? offset)
         }
+        partitionsLeftSealed = []
         return done.entries.map(\.id)
     }
 
     /// The sealed transaction was aborted: its entries go back to the front of the queue, but for those of
-    /// partitions no longer owned or being revoked, whose ids are returned (their requests are the next
-    /// owner's). Offsets are sealed afresh next time.
+    /// partitions no longer owned, being revoked, or lost since the seal (even if assigned again), whose ids are
+    /// returned (their requests are the next owner's, or read again by this member). Offsets are sealed afresh
+    /// next time.
     package mutating func abortedSealed() -> [UInt64] {
         guard let done = sealed else { return [] }
         sealed = nil
-        let kept = done.entries.filter { assigned.contains($0.partition) && !revoking.contains($0.partition) }
-        let dropped = done.entries.filter { !assigned.contains($0.partition) || revoking.contains($0.partition) }
+        let left = partitionsLeftSealed
+        partitionsLeftSealed = []
+        let (owned, leaving) = (assigned, revoking)
+        let ours = { (entry: Entry) in
+            owned.contains(entry.partition) && !leaving.contains(entry.partition) && !left.contains(entry.partition)
+        }
+        let kept = done.entries.filter(ours)
+        let dropped = done.entries.filter { !ours($0) }
         let droppedPending = pending.filter { revoking.contains($0.partition) }
         for partition in revoking {
             stored[partition] = nil
@@ -171,6 +192,7 @@ package struct KafkaTransactionState: Sendable {
         let ids = pending.map(\.id) + (sealed?.entries.map(\.id) ?? [])
         pending = []
         sealed = nil
+        partitionsLeftSealed = []
         return ids
     }
 

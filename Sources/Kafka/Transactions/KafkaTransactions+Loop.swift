@@ -64,7 +64,7 @@ extension KafkaTransactions {
             resumeFlushes(upTo: .max)
             return .idle
         }
-        let (step, reports) = transact()
+        let (step, reports) = transact(metadata: producer.handle.groupMetadata(of: consumer.handle))
         // Refused by the cluster as too large: replaced by their fallback before the transaction runs again.
         let refused = reports?.refusedAsTooLarge() ?? [:]
         switch step {
@@ -91,23 +91,32 @@ extension KafkaTransactions {
     }
 
     /// Begin, produce, send offsets, commit: the sealed transaction's calls, each retried while it says so;
-    /// with the delivery reports of what was produced.
-    private func transact() -> (KafkaTransactionStep, TransactionDeliveryReports?) {
+    /// with the delivery reports of what was produced. `metadata` is the group's as the transaction was sealed.
+    /// Partitions of the transaction lost or revoked meanwhile abort it before its offsets or its commit go.
+    private func transact(metadata: KafkaGroupMetadata?) -> (KafkaTransactionStep, TransactionDeliveryReports?) {
         let handle = producer.handle
         let step = retrying { handle.beginTransaction() }
         guard case .done = step else { return (step, nil) }
         let (failure, reports) = produceSealed()
         if let failure { return (failure, reports) }
         let offsets = shared.withLock { $0.state.sealed?.offsets ?? [:] }
-        let sent = retrying { handle.sendOffsetsToTransaction(offsets, consumer: consumer.handle, timeout: configuration.callTimeout) }
+        let sent = retrying(unlessPartitionsLeft: true) {
+            handle.sendOffsetsToTransaction(offsets, metadata: metadata, timeout: configuration.callTimeout)
+        }
         guard case .done = sent else { return (sent, reports) }
-        return (retrying { handle.commitTransaction(timeout: configuration.callTimeout) }, reports)
+        return (retrying(unlessPartitionsLeft: true) { handle.commitTransaction(timeout: configuration.callTimeout) }, reports)
     }
 
     /// Calls `body` again while it asks to be retried (pausing between), up to a few times, unless stopping.
-    private func retrying(_ body: () -> KafkaTransactionStep) -> KafkaTransactionStep {
+    /// `unlessPartitionsLeft`: not even once when partitions of the sealed transaction have left this member
+    /// since the seal (its answers are then the next owner's; committing them would answer their requests twice).
+    private func retrying(unlessPartitionsLeft: Bool = false, _ body: () -> KafkaTransactionStep) -> KafkaTransactionStep {
         var attempts = 0
         while true {
+            if unlessPartitionsLeft, let left = shared.withLock({ $0.state.sealedPartitionsLeft }), !left.isEmpty {
+                return .abort(KafkaError(
+                    code: .partition, message: "partitions of the transaction left this member while it ran: \(left.sorted { "\($0)" < "\($1)" })"))
+            }
             let step = body()
             guard case .retry(let error) = step else { return step }
             attempts += 1
