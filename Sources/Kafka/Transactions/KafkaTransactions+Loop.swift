@@ -83,7 +83,8 @@ extension KafkaTransactions {
             resumeFlushes(upTo: number)
             return .committed
         case .abort(let error), .retry(let error):
-            return abort(after: error, refusedAsTooLarge: refused)
+            // No reports: the transaction did not begin, and there is nothing to abort in librdkafka.
+            return abort(after: error, refusedAsTooLarge: refused, begun: reports != nil)
         case .fatal(let error):
             failFatally(error)
             return .fatal
@@ -104,7 +105,29 @@ extension KafkaTransactions {
             handle.sendOffsetsToTransaction(offsets, metadata: metadata, timeout: configuration.callTimeout)
         }
         guard case .done = sent else { return (sent, reports) }
-        return (retrying(unlessPartitionsLeft: true) { handle.commitTransaction(timeout: configuration.callTimeout) }, reports)
+        if let left = partitionsLeft() { return (.abort(left), reports) }
+        return (resumed { handle.commitTransaction(timeout: configuration.callTimeout) }, reports)
+    }
+
+    /// Calls a resumable transactional call (commit, abort) again while it asks to be retried, until it ends
+    /// or the publisher stops: a commit or abort that timed out is still under way in librdkafka, which refuses
+    /// every other transactional call meanwhile (`__CONFLICT`), an abort of that commit included.
+    private func resumed(_ body: () -> KafkaTransactionStep) -> KafkaTransactionStep {
+        var pause = 0.1
+        while true {
+            let step = body()
+            guard case .retry = step, !stopping.load(ordering: .relaxed) else { return step }
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(pause * 2, 1)
+        }
+    }
+
+    /// The error that aborts the sealed transaction because some of its partitions left this member since the
+    /// seal; nil when none did.
+    private func partitionsLeft() -> KafkaError? {
+        guard let left = shared.withLock({ $0.state.sealedPartitionsLeft }), !left.isEmpty else { return nil }
+        return KafkaError(
+            code: .partition, message: "partitions of the transaction left this member while it ran: \(left.sorted { "\($0)" < "\($1)" })")
     }
 
     /// Calls `body` again while it asks to be retried (pausing between), up to a few times, unless stopping.
@@ -113,10 +136,7 @@ extension KafkaTransactions {
     private func retrying(unlessPartitionsLeft: Bool = false, _ body: () -> KafkaTransactionStep) -> KafkaTransactionStep {
         var attempts = 0
         while true {
-            if unlessPartitionsLeft, let left = shared.withLock({ $0.state.sealedPartitionsLeft }), !left.isEmpty {
-                return .abort(KafkaError(
-                    code: .partition, message: "partitions of the transaction left this member while it ran: \(left.sorted { "\($0)" < "\($1)" })"))
-            }
+            if unlessPartitionsLeft, let left = partitionsLeft() { return .abort(left) }
             let step = body()
             guard case .retry(let error) = step else { return step }
             attempts += 1
@@ -167,11 +187,26 @@ extension KafkaTransactions {
         shared.withLock { $0.replaced[id] = error }
     }
 
-    /// Aborts the failed transaction; its outcomes wait for the next one (but for revoked partitions'), those
-    /// the cluster refused as too large as their fallback.
-    private func abort(after error: KafkaError, refusedAsTooLarge refused: [UInt64: KafkaError]) -> RunResult {
-        let aborted = retrying { producer.handle.abortTransaction(timeout: configuration.callTimeout) }
-        if case .fatal(let fatal) = aborted {
+    /// Aborts the failed transaction (`begun`: librdkafka has one open); its outcomes wait for the next one
+    /// (but for revoked partitions'), those the cluster refused as too large as their fallback. An abort that
+    /// cannot be done (neither done nor retriable) stops the publisher as a fatal error: going on would publish
+    /// the outcomes again beside a transaction that may still commit them; a restart under the same
+    /// `transactional.id` aborts it for certain.
+    private func abort(after error: KafkaError, refusedAsTooLarge refused: [UInt64: KafkaError], begun: Bool) -> RunResult {
+        let aborted = begun ? resumed { producer.handle.abortTransaction(timeout: configuration.callTimeout) } : .done
+        switch aborted {
+        case .done:
+            break
+        case .retry:
+            return .fatal  // Stopping while the abort is under way: what waits is dropped by ``finish()``.
+        case .fatal(let fatal):
+            failFatally(fatal)
+            return .fatal
+        case .abort(let failure):
+            var fatal = failure
+            fatal.message = "the transaction could not be aborted (\(failure.message)) after: \(error.message)"
+            fatal.isFatal = true
+            fatal.code = .fatal
             failFatally(fatal)
             return .fatal
         }
