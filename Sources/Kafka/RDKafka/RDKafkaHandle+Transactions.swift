@@ -83,9 +83,9 @@ extension RDKafkaHandle {
     private static func milliseconds(_ duration: Duration) -> Int32 { Int32(clamping: duration.clampedMilliseconds) }
 }
 
-/// A consumer's group metadata (`rd_kafka_consumer_group_metadata_t`), owned: freed with the value.
-final class KafkaGroupMetadata: @unchecked Sendable {
-    // Immutable after creation, read by librdkafka only; used by one transaction thread at a time.
+/// A consumer's group metadata (`rd_kafka_consumer_group_metadata_t`), owned: freed with the value. Not
+/// `Sendable`: it lives on the transaction thread, for one transaction.
+final class KafkaGroupMetadata {
     let pointer: OpaquePointer
 
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
