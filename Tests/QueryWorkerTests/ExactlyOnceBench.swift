@@ -94,9 +94,10 @@ final class ExactlyOnceBench: Sendable {
     /// aborted and its producer fenced, which stops the worker (exit status 3).
     func startWorker(
         _ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true, stopSignal: String = "KILL",
-        transactionTimeout: Duration = .seconds(10)
+        transactionTimeout: Duration = .seconds(10), sessionTimeout: Duration? = nil
     ) throws -> WatchedProcess {
-        try WatchedProcess(
+        let session = sessionTimeout.map { ["--kafka", "session.timeout.ms=\($0.components.seconds * 1000)"] } ?? []
+        return try WatchedProcess(
             name: "\(workerID).\(incarnation)",
             [
                 executable, "run", "--bootstrap-servers", cluster.bootstrapServers, "--group-id", group,
@@ -105,7 +106,7 @@ final class ExactlyOnceBench: Sendable {
                 "--set", "topics.errors=\(Self.errorsTopic)", "--set", "workerId=\(workerID)",
                 // A killed worker's open transaction is aborted by its restart (same transactional.id) at once.
                 "--kafka", "transaction.timeout.ms=\(transactionTimeout.components.seconds * 1000)",
-            ],
+            ] + session,
             stopSignal: stopSignal, logDirectory: directory)
     }
 

@@ -141,10 +141,14 @@ struct WorkerExactlyOnceEndToEndTests {
     /// and their outcomes go out once the cluster is back, each once; the worker then stops cleanly (its last
     /// transaction committed before it leaves). The transaction timeout (Kafka's 60 s default) outlasts the
     /// outage: a transaction open longer is aborted by the cluster and its producer fenced (exit status 3, seen
-    /// here with 10 s on a loaded machine).
+    /// here with 10 s on a loaded machine). The session (30 s) outlasts the outage too: an outage that outlasts
+    /// the session, so that the member loses its partitions while a transaction is open and gets them back, still
+    /// repeats an answer now and then on this cluster (2 of 600 in about one run of three; see
+    /// docs/operations.md, "Exactly-once outcomes"), which is not understood yet.
     @Test func everyBrokerAwayForTenSecondsAbortsNothingTwice() async throws {
         let bench = try await Self.bench()
-        let worker = try bench.startWorker("steady", stopSignal: "TERM", transactionTimeout: .seconds(60))
+        let worker = try bench.startWorker(
+            "steady", stopSignal: "TERM", transactionTimeout: .seconds(60), sessionTimeout: .seconds(30))
         try #require(await poll(timeout: .seconds(60)) { worker.holdsPartitions }, "the worker joined")
         let ids = (0..<600).map { "outage-\($0)" }
         let sender = Task {
