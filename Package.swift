@@ -12,25 +12,35 @@ let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distr
 let metricsTestKit: Target.Dependency = .product(name: "MetricsTestKit", package: "swift-metrics")
 let inMemoryTracing: Target.Dependency = .product(name: "InMemoryTracing", package: "swift-distributed-tracing")
 
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+/// Benchmarks keep the language mode and existential rule, not the import rule (they are executables).
+let benchmarkSwift: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
+let benchmarkEngineDependencies: [Target.Dependency] = [
+    "BenchmarkSupport", "ArcGISEngine", "FeatureService", "CurlHTTP", "FeatureGeometry", "QueryLanguage",
+    .product(name: "Logging", package: "swift-log"), argumentParser,
+]
+
 let package = Package(
     name: "feature-query-worker",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
         .executable(name: "sample-feature-server", targets: ["SampleFeatureServerCommand"]),
-        .library(name: "Kafka", targets: ["Kafka"]),
-        // Only `ParsedJSON` is public here (FeatureGeometry's decoders and the engine's features use it); an
-        // embedder imports this product to name it.
-        .library(name: "FeatureQuerySupport", targets: ["FeatureQuerySupport"]),
-        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
-        .library(name: "QueryLanguage", targets: ["QueryLanguage"]),
-        .library(name: "FeatureGeometry", targets: ["FeatureGeometry"]),
-        .library(name: "ArcGISEngine", targets: ["ArcGISEngine"]),
-        .library(name: "SampleFeatureServer", targets: ["SampleFeatureServer"]),
+        // The benchmarks, each built and run by its script in Benchmarks/.
+        .executable(name: "query-language-benchmark", targets: ["QueryLanguageBenchmark"]),
+        .executable(name: "geometry-benchmark", targets: ["GeometryBenchmark"]),
+        .executable(name: "kafka-benchmark", targets: ["KafkaBenchmark"]),
+        .executable(name: "http-benchmark", targets: ["HTTPBenchmark"]),
+        .executable(name: "arcgis-engine-benchmark", targets: ["ArcGISEngineBenchmark"]),
+        .executable(name: "worker-benchmark", targets: ["WorkerBenchmark"]),
+        .executable(name: "engine-cpu-benchmark", targets: ["EngineCPUBenchmark"]),
     ],
     traits: [
         // `swift build --traits OTLP`: the worker can export spans over OTLP/HTTP (`--otlp-endpoint`).
         .trait(name: "OTLP"),
+        // `swift build --traits AsyncHTTPClientPeer`: the HTTP benchmark also measures AsyncHTTPClient (its peer);
+        // the product never depends on it, and CI's build does not compile it.
+        .trait(name: "AsyncHTTPClientPeer"),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -50,6 +60,8 @@ let package = Package(
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
         // The OTLP exporter is built only with our `OTLP` trait (several minutes on two cores; not in CI's build).
         .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
+        // Only the HTTP benchmark's peer, with the `AsyncHTTPClientPeer` trait.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // System libraries: the C APIs the design card fixes. Nothing outside the bridge modules imports them.
@@ -285,6 +297,56 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+
+        // Benchmarks: targets of this package (as Hummingbird keeps its performance tests), so they reach the
+        // modules' `package` declarations and nothing is `public` for their sake. Each runs from its script in
+        // Benchmarks/ (release builds), never from CI's test run; CI only compiles them.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/Sources/BenchmarkSupport", swiftSettings: benchmarkSwift),
+        // Parse + validate + render throughput, and evaluation over 2.4M records, of the QueryLanguage module,
+        // against a hand-written Swift closure. Run: swift run -c release query-language-benchmark
+        .executableTarget(
+            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage"], path: "Benchmarks/Sources/QueryLanguageBenchmark",
+            swiftSettings: benchmarkSwift),
+        // Envelope queries through FeatureGeometry's STR packed R-tree over 2.4 million synthetic parcel boxes
+        // against a linear scan in the same run, plus Esri JSON encode/decode against JSONSerialization.
+        // Run: swift run -c release geometry-benchmark
+        .executableTarget(
+            name: "GeometryBenchmark", dependencies: ["FeatureGeometry", "FeatureQuerySupport"],
+            path: "Benchmarks/Sources/GeometryBenchmark", swiftSettings: benchmarkSwift),
+        // Producer and consumer throughput of the Swift Kafka bridge against the C client (librdkafka) alone,
+        // on the embedded (mock) cluster. Run through run-kafka-benchmark.sh.
+        .executableTarget(
+            name: "KafkaBenchmark",
+            dependencies: ["BenchmarkSupport", "Kafka", .product(name: "Logging", package: "swift-log"), argumentParser],
+            path: "Benchmarks/Sources/KafkaBenchmark", swiftSettings: benchmarkSwift),
+        // Requests per second and p50/p99 latency of CurlHTTP against wrk, libcurl alone and (with the
+        // `AsyncHTTPClientPeer` trait) AsyncHTTPClient on one local nginx. Run through run-http-benchmark.sh.
+        .executableTarget(
+            name: "HTTPBenchmark",
+            dependencies: [
+                "BenchmarkSupport", "CurlHTTP", .product(name: "Logging", package: "swift-log"), argumentParser,
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientPeer"])),
+            ],
+            path: "Benchmarks/Sources/HTTPBenchmark", swiftSettings: benchmarkSwift),
+        // The ArcGIS engine on the sample feature server against Python peers (esridump, ArcGIS API for
+        // Python's selection). Run through run-arcgis-benchmark.sh.
+        .executableTarget(
+            name: "ArcGISEngineBenchmark",
+            dependencies: benchmarkEngineDependencies,
+            path: "Benchmarks/Sources/ArcGISEngineBenchmark", swiftSettings: benchmarkSwift),
+        // The query worker end to end against wrk, a Python peer worker and a C floor: throughput, CPU per
+        // request, supersession, memory. The worker runs as `query-worker run` children. Run through
+        // run-worker-benchmark.sh.
+        .executableTarget(
+            name: "WorkerBenchmark",
+            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer"],
+            path: "Benchmarks/Sources/WorkerBenchmark", swiftSettings: benchmarkSwift),
+        // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
+        // worker. Small enough for callgrind. Run: swift run -c release engine-cpu-benchmark --layer <layer URL>
+        .executableTarget(
+            name: "EngineCPUBenchmark",
+            dependencies: benchmarkEngineDependencies,
+            path: "Benchmarks/Sources/EngineCPUBenchmark", swiftSettings: benchmarkSwift),
 
         .testTarget(
             name: "KafkaTests",

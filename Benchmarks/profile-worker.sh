@@ -31,7 +31,6 @@ set -euo pipefail
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
 SCRATCH="${WORKER_SCRATCH:-$ROOT/.build-bench-worker}"
-BENCH_SCRATCH="${BENCH_SCRATCH:-$BENCH/.build}"
 
 log() { printf 'profile-worker: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }

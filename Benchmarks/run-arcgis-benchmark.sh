@@ -19,7 +19,7 @@
 #
 # Builds, each in release: sample-feature-server (the main package) with scratch path .build-bench-server
 # (not .build, so as not to collide with other builds of the main package), and arcgis-engine-benchmark
-# (Benchmarks/Package.swift) in Benchmarks/.build, as the other benchmark scripts do. Installs
+# (a target of the main package) in the same scratch path. Installs
 # Benchmarks/requirements-bench.txt (esridump, requests) into the repository's .venv (created if missing, as
 # scripts/setup-deps does) when that file changed. SKIP_BUILD=1 reuses what was built and installed last time.
 #
@@ -72,8 +72,8 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     log "building sample-feature-server (release, scratch path $SERVER_SCRATCH)"
     (cd "$ROOT" && swift build -c release --product sample-feature-server --scratch-path "$SERVER_SCRATCH")
 
-    log "building arcgis-engine-benchmark (release, $BENCH/.build)"
-    (cd "$BENCH" && swift build -c release --product arcgis-engine-benchmark)
+    log "building arcgis-engine-benchmark (release, scratch path $SERVER_SCRATCH)"
+    (cd "$ROOT" && swift build -c release --product arcgis-engine-benchmark --scratch-path "$SERVER_SCRATCH")
 
     # The Python peers, into the repository's virtual environment (created as scripts/setup-deps does).
     if ! [[ -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
@@ -94,7 +94,7 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
 fi
 
 SERVER="$SERVER_SCRATCH/release/sample-feature-server"
-BENCHMARK="$BENCH/.build/release/arcgis-engine-benchmark"
+BENCHMARK="$SERVER_SCRATCH/release/arcgis-engine-benchmark"
 PYTHON="$VENV/bin/python"
 for binary in "$SERVER" "$BENCHMARK" "$PYTHON"; do
     [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"

@@ -6,9 +6,9 @@
 #   e.g. Benchmarks/run-http-benchmark.sh --repetitions 3 --duration 10
 #
 # Installs nothing: nginx and wrk come from scripts/setup-deps (Debian's packages). Builds, in release:
-#   - the benchmark package (Benchmarks/Package.swift, which alone depends on AsyncHTTPClient) in
-#     Benchmarks/.build (the first build compiles SwiftNIO, BoringSSL and AsyncHTTPClient: several minutes
-#     on 2 cores),
+#   - http-benchmark (a target of the main package) with the `AsyncHTTPClientPeer` trait, the only build that
+#     compiles AsyncHTTPClient, in scratch path .build-bench-http (the first build compiles SwiftNIO,
+#     BoringSSL and AsyncHTTPClient: several minutes on 2 cores),
 #   - the libcurl-alone reference Benchmarks/c/curl_multi_bench.c into Benchmarks/bin/curl_multi_bench: two
 #     more rows, "libcurl (C)" (--libcurl-loop/--libcurl-handles, by default perform + reset: the reference
 #     of issue 14's CurlHTTP/libcurl targets) and "libcurl sock (C)" (curl_multi_socket_action + epoll with
@@ -26,6 +26,8 @@
 set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$BENCH/.." && pwd)"
+SCRATCH="${HTTP_SCRATCH:-$ROOT/.build-bench-http}"
 QUERY_PATH="/arcgis/rest/services/LA_County_Parcels/FeatureServer/0/query"
 
 log() { printf 'run-http-benchmark: %s\n' "$*" >&2; }
@@ -43,10 +45,10 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     mkdir -p "$BENCH/bin"
     cc -O2 -Wall -o "$BENCH/bin/curl_multi_bench" "$BENCH/c/curl_multi_bench.c" $(pkg-config --cflags --libs libcurl) -lm
 
-    log "building http-benchmark (release, $BENCH/.build)"
-    (cd "$BENCH" && swift build -c release --product http-benchmark)
+    log "building http-benchmark (release, scratch path $SCRATCH)"
+    (cd "$ROOT" && swift build -c release --product http-benchmark --traits AsyncHTTPClientPeer --scratch-path "$SCRATCH")
 fi
-HTTP_BENCHMARK="${HTTP_BENCHMARK:-$BENCH/.build/release/http-benchmark}"  # another build (e.g. main's) for an A/B
+HTTP_BENCHMARK="${HTTP_BENCHMARK:-$SCRATCH/release/http-benchmark}"  # another build (e.g. main's) for an A/B
 LIBCURL_BENCH="$BENCH/bin/curl_multi_bench"
 for binary in "$HTTP_BENCHMARK" "$LIBCURL_BENCH"; do
     [[ -x "$binary" ]] || { log "missing $binary (run without SKIP_BUILD=1)"; exit 1; }

@@ -9,7 +9,7 @@
 #   - query-worker (serves the cluster: `query-worker embedded-kafka`) in /work/main/.build-bench
 #     (not .build, so as not to collide with other builds of the main package),
 #   - the C baseline Benchmarks/c/kafka_bench.c into Benchmarks/bin/kafka_bench,
-#   - the benchmark package (Benchmarks/Package.swift) in Benchmarks/.build,
+#   - kafka-benchmark (a target of the main package) in the same scratch path,
 # then runs kafka-benchmark, which prints each run and a table with the Swift/C ratios.
 # Set SKIP_BUILD=1 to reuse what was built last time.
 set -euo pipefail
@@ -32,11 +32,11 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     cc -O2 -Wall -o "$BENCH/bin/kafka_bench" "$BENCH/c/kafka_bench.c" $(pkg-config --cflags --libs rdkafka)
 
     log "building kafka-benchmark (release)"
-    (cd "$BENCH" && swift build -c release --product kafka-benchmark)
+    (cd "$ROOT" && swift build -c release --product kafka-benchmark --scratch-path "$SCRATCH")
 fi
 
 QUERY_WORKER="$SCRATCH/release/query-worker"
-KAFKA_BENCHMARK="$BENCH/.build/release/kafka-benchmark"
+KAFKA_BENCHMARK="$SCRATCH/release/kafka-benchmark"
 C_CLIENT="$BENCH/bin/kafka_bench"
 for binary in "$QUERY_WORKER" "$KAFKA_BENCHMARK" "$C_CLIENT"; do
     [[ -x "$binary" ]] || { log "missing $binary (run without SKIP_BUILD=1)"; exit 1; }

@@ -76,8 +76,8 @@
 #
 # Builds, each in release: query-worker and sample-feature-server (the main package) with scratch path
 # .build-bench-worker (not .build, so as not to collide with other builds of the main package), and
-# worker-benchmark (Benchmarks/Package.swift) in Benchmarks/.build, as the other benchmark scripts do.
-# WORKER_SCRATCH and BENCH_SCRATCH move the two scratch paths (for builds of two trees side by side).
+# worker-benchmark (a target of the main package) in the same scratch path. WORKER_SCRATCH moves the scratch
+# path (for builds of two trees side by side).
 # THROUGHPUT_ARGS="..." adds options to the throughput driver (say "--max-in-flight 256 --sides worker"; see
 # `worker-benchmark throughput --help`), CREDENTIALS_ARGS="..." to the credentials driver (say "--skip 200"). SKIP_BUILD=1 reuses what was built last time; QUERY_WORKER=PATH measures that query-worker binary instead of
 # building one (a build of another tree, say). Needs wrk (scripts/setup-deps installs it).
@@ -92,7 +92,6 @@ set -euo pipefail
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
 SCRATCH="${WORKER_SCRATCH:-$ROOT/.build-bench-worker}"
-BENCH_SCRATCH="${BENCH_SCRATCH:-$BENCH/.build}"
 
 log() { printf 'run-worker-benchmark: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
@@ -159,8 +158,8 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     fi
     log "building sample-feature-server (release, scratch path $SCRATCH)"
     (cd "$ROOT" && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH")
-    log "building worker-benchmark (release, $BENCH/.build)"
-    (cd "$BENCH" && swift build -c release --product worker-benchmark --scratch-path "$BENCH_SCRATCH")
+    log "building worker-benchmark (release, scratch path $SCRATCH)"
+    (cd "$ROOT" && swift build -c release --product worker-benchmark --scratch-path "$SCRATCH")
 fi
 # The Python peer's packages (cpu), into the repository's virtual environment, as run-arcgis-benchmark.sh does.
 REQUIREMENTS="$BENCH/requirements-bench.txt"
@@ -180,7 +179,7 @@ fi
 PYTHON="${PYTHON:-$VENV/bin/python}"
 QUERY_WORKER="${QUERY_WORKER:-$SCRATCH/release/query-worker}"
 SERVER="$SCRATCH/release/sample-feature-server"
-BENCHMARK="$BENCH_SCRATCH/release/worker-benchmark"
+BENCHMARK="$SCRATCH/release/worker-benchmark"
 for binary in "$QUERY_WORKER" "$SERVER" "$BENCHMARK"; do
     [[ -x "$binary" ]] || die "missing $binary (run without SKIP_BUILD=1)"
 done

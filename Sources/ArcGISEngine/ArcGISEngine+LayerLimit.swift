@@ -1,7 +1,7 @@
 extension ArcGISError.Code {
     /// The targets of one query stand for more layers than ``ArcGISEngineConfiguration/maxLayersPerQuery``
     /// allows, once whole services are expanded into their feature layers.
-    public static let tooManyLayers = ArcGISError.Code("too_many_layers")
+    package static let tooManyLayers = ArcGISError.Code("too_many_layers")
 }
 
 extension ArcGISEngine {

@@ -1,7 +1,7 @@
-public import CurlHTTP
+package import CurlHTTP
 package import EngineExecution
 import FeatureService
-public import Logging
+package import Logging
 import QueryLanguage
 
 /// Queries ArcGIS FeatureServer and MapServer layers completely, correctly and concurrently.
@@ -9,8 +9,8 @@ import QueryLanguage
 /// One engine serves many queries at once: it caches layer metadata, bounds the requests in flight to each
 /// host, retries what can succeed later, and checks that every result is complete. Queries are cancelled
 /// the Swift way: cancel the calling task and every page it has in flight is aborted.
-public final class ArcGISEngine: Sendable {
-    public let configuration: ArcGISEngineConfiguration
+package final class ArcGISEngine: Sendable {
+    package let configuration: ArcGISEngineConfiguration
     let transport: ArcGISTransport
     /// Layer and service metadata by normalised URL and credential identity (``QueryAuthentication/cacheKey(_:for:)``;
     /// ``clearMetadataCache()`` empties both, for tests).
@@ -28,7 +28,7 @@ public final class ArcGISEngine: Sendable {
     let metrics: EngineMetrics
 
     /// An engine sending its requests through `httpClient` (shared; the caller shuts it down).
-    public convenience init(
+    package convenience init(
         httpClient: HTTPClient, configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(), logger: Logger
     ) {
         self.init(httpClient: httpClient, configuration: configuration, logger: logger, authenticator: NoAuthentication())
@@ -53,7 +53,7 @@ public final class ArcGISEngine: Sendable {
     /// Runs `query` against one layer. The where clause and outFields are checked against the layer's fields
     /// before any query is sent. A features result holds at most
     /// ``ArcGISEngineConfiguration/maxFeaturesInMemory`` features unless the query sets `maxFeatures`.
-    public func query(layer url: String, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
+    package func query(layer url: String, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
         let parsed = try parsedURLs.layerURL(url)
         guard parsed.layerId != nil else {
             throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
@@ -71,7 +71,7 @@ public final class ArcGISEngine: Sendable {
     /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
     /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
     /// of the targets and their layers. Features are bounded per layer as in ``query(layer:_:)``.
-    public func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
+    package func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
         if mayExceedLayerLimit(targets), let refusal = await refusalOverLayerLimit(targets) { return refusal }
         let budget = ResultBudget.unlimited()
         // One target (the usual request) runs in this task: a task group and a child task per query cost
@@ -275,11 +275,11 @@ public final class ArcGISEngine: Sendable {
 
 /// A feature service target: a layer URL, or a service URL with the sublayers to query (all feature
 /// layers when `layers` is nil).
-public struct ArcGISTarget: Sendable, Hashable {
-    public var url: String
-    public var layers: [Int]?
+package struct ArcGISTarget: Sendable, Hashable {
+    package var url: String
+    package var layers: [Int]?
 
-    public init(url: String, layers: [Int]? = nil) {
+    package init(url: String, layers: [Int]? = nil) {
         self.url = url
         self.layers = layers
     }

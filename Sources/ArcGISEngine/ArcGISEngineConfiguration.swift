@@ -1,18 +1,18 @@
 /// How the engine talks to ArcGIS services: how hard it pushes a host, how it retries, and what it holds in
 /// memory. The defaults suit a worker that serves many callers against public services.
-public struct ArcGISEngineConfiguration: Sendable, Hashable {
+package struct ArcGISEngineConfiguration: Sendable, Hashable {
     /// How failed requests are retried.
-    public struct RetryPolicy: Sendable, Hashable {
+    package struct RetryPolicy: Sendable, Hashable {
         /// Attempts per request, the first included. 1 means no retries.
-        public var maxAttempts: Int
+        package var maxAttempts: Int
         /// The first backoff; each retry doubles it, up to `maxDelay`.
-        public var baseDelay: Duration
-        public var maxDelay: Duration
+        package var baseDelay: Duration
+        package var maxDelay: Duration
         /// The longest `Retry-After` honoured; a service asking for longer fails the request instead of
         /// stalling the caller.
-        public var maxRetryAfter: Duration
+        package var maxRetryAfter: Duration
 
-        public init(
+        package init(
             maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
             maxRetryAfter: Duration = .seconds(30)
         ) {
@@ -23,37 +23,37 @@ public struct ArcGISEngineConfiguration: Sendable, Hashable {
         }
 
         /// One attempt only: for tests that want to see the first failure.
-        public static let none = RetryPolicy(maxAttempts: 1)
+        package static let none = RetryPolicy(maxAttempts: 1)
     }
 
     /// Requests in flight to one host (scheme, host and port) across every query of this engine, so a
     /// burst of queries does not overload one service.
-    public var maxConcurrentRequestsPerHost: Int
+    package var maxConcurrentRequestsPerHost: Int
     /// Pages (or object-id chunks) of one layer fetched at once.
-    public var pageConcurrency: Int
-    public var retry: RetryPolicy
+    package var pageConcurrency: Int
+    package var retry: RetryPolicy
     /// How long layer and service metadata stay cached.
-    public var metadataTTL: Duration
+    package var metadataTTL: Duration
     /// Queries whose URL would be longer than this go as a form-encoded POST (clients switch at about
     /// 2,000 characters; some proxies cut at 2,048).
-    public var maxGETURLLength: Int
+    package var maxGETURLLength: Int
     /// Object ids per request when features are fetched by `objectIds` (layers without pagination, repairs).
-    public var objectIdChunkSize: Int
+    package var objectIdChunkSize: Int
     /// The most features one layer's result may hold when the caller set no `maxFeatures`; larger results
     /// fail with `limit_exceeded` instead of exhausting memory. Selections (ids) are not limited by this. A
     /// caller's `maxFeatures` lifts it: what bounds memory then is the ``ResultBudget`` passed with the query
     /// (the worker always passes one).
-    public var maxFeaturesInMemory: Int
+    package var maxFeaturesInMemory: Int
     /// Ask for the count alongside ids and features and report completeness against it.
-    public var verifyCompleteness: Bool
+    package var verifyCompleteness: Bool
     /// Per-request timeout (the whole transfer, including the body).
-    public var requestTimeout: Duration
+    package var requestTimeout: Duration
     /// The most layers one call of `query(_:_:)` may stand for once whole services are expanded into their
     /// feature layers; more fail every target with `too_many_layers` before anything is queried. `nil`: no
     /// bound. (The worker sets its `maxLayers`.)
-    public var maxLayersPerQuery: Int? = nil
+    package var maxLayersPerQuery: Int? = nil
 
-    public init(
+    package init(
         maxConcurrentRequestsPerHost: Int = 16, pageConcurrency: Int = 6, retry: RetryPolicy = RetryPolicy(),
         metadataTTL: Duration = .seconds(300), maxGETURLLength: Int = 1_800, objectIdChunkSize: Int = 500,
         maxFeaturesInMemory: Int = 1_000_000, verifyCompleteness: Bool = true,

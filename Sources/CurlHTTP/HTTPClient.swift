@@ -1,6 +1,6 @@
 internal import CCurl
 import Foundation
-public import Logging
+package import Logging
 
 /// An HTTP client on libcurl's multi interface: one loop thread per client drives every transfer, so
 /// connections, DNS answers and HTTP/2 streams are shared by all the tasks that use the client.
@@ -8,8 +8,8 @@ public import Logging
 /// Cancelling the task that awaits a request aborts its transfer at once (the easy handle is removed from
 /// the multi handle and its connection closed) and the call throws `CancellationError`: a superseded query
 /// stops using the network immediately.
-public final class HTTPClient: Sendable {
-    public let configuration: HTTPClientConfiguration
+package final class HTTPClient: Sendable {
+    package let configuration: HTTPClientConfiguration
     let loop: CurlMultiLoop
     private let logger: Logger
     /// No proxy variable was set when the client was created: its transfers use no proxy, and URLs with a
@@ -24,7 +24,7 @@ public final class HTTPClient: Sendable {
     /// wrong password is a `credential` error at start, not on the first request.
     ///
     /// With `logger` at `.trace`, libcurl's verbose output is logged there, credentials redacted.
-    public convenience init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws(HTTPError) {
+    package convenience init(configuration: HTTPClientConfiguration = HTTPClientConfiguration(), logger: Logger) throws(HTTPError) {
         try self.init(configuration: configuration, logger: logger, originFormTargets: !CurlProxyEnvironment.processMayUseProxy)
     }
 
@@ -52,11 +52,11 @@ public final class HTTPClient: Sendable {
     ///
     /// The client must outlive the tasks that prefer it. After ``shutdown()`` their jobs run on the global
     /// concurrent executor.
-    public var taskExecutor: any TaskExecutor { loop }
+    package var taskExecutor: any TaskExecutor { loop }
 
     /// Sends a request and returns the whole response. Redirects are followed only as the request's (or the
     /// client's) policy allows: within one origin.
-    public func execute(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func execute(_ request: HTTPRequest) async throws -> HTTPResponse {
         let policy = request.options.followRedirects ?? configuration.followRedirects
         var current = request
         var followed = 0
@@ -82,7 +82,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Stops the loop thread; requests still running fail with a `shutdown` error.
-    public func shutdown() async {
+    package func shutdown() async {
         await loop.shutdown()
     }
 

@@ -6,7 +6,7 @@ extension HTTPClientCertificate {
     /// rules) so a wrong password or a broken file is a `credential` error naming the file, not a TLS
     /// failure on the first request. Nothing decrypted is kept or written anywhere; libcurl reads the files
     /// itself for each connection.
-    public func check() throws(HTTPError) {
+    package func check() throws(HTTPError) {
         switch self {
         case .pkcs12(let path, let password):
             let result = password.map { qw_check_pkcs12(path, $0) } ?? qw_check_pkcs12(path, nil)

@@ -1,38 +1,38 @@
 /// Client-wide limits and the credentials each host may receive.
-public struct HTTPClientConfiguration: Sendable, Hashable {
+package struct HTTPClientConfiguration: Sendable, Hashable {
     /// Open connections across all hosts.
-    public var maxConnections: Int
+    package var maxConnections: Int
     /// Open connections to one host (HTTP/2 multiplexes many requests over one).
-    public var maxConnectionsPerHost: Int
-    public var connectTimeout: Duration
+    package var maxConnectionsPerHost: Int
+    package var connectTimeout: Duration
     /// The whole request, from connect to the last body byte; `nil` for no limit.
-    public var timeout: Duration?
+    package var timeout: Duration?
     /// Abort when fewer than `bytesPerSecond` arrive for `duration`; `nil` turns the check off.
-    public var lowSpeedLimit: LowSpeedLimit?
+    package var lowSpeedLimit: LowSpeedLimit?
     /// Largest response body accepted, counted after decompression.
-    public var maxResponseSize: Int
-    public var followRedirects: HTTPRedirectPolicy
+    package var maxResponseSize: Int
+    package var followRedirects: HTTPRedirectPolicy
     /// How long resolved names are cached.
-    public var dnsCacheTimeout: Duration
-    public var userAgent: String
+    package var dnsCacheTimeout: Duration
+    package var userAgent: String
     /// Offer HTTP/2 on TLS connections and multiplex requests over them.
-    public var enableHTTP2: Bool
+    package var enableHTTP2: Bool
     /// Credentials and trust settings, each for the URLs it matches. The first matching rule applies.
-    public var credentials: [HTTPCredentialRule]
+    package var credentials: [HTTPCredentialRule]
     /// Asked before every new connection with the address DNS returned; `nil` allows all. How a worker
     /// keeps requests off internal addresses even when a permitted name resolves to one.
-    public var connectionPolicy: HTTPConnectionPolicy?
+    package var connectionPolicy: HTTPConnectionPolicy?
 
-    public struct LowSpeedLimit: Sendable, Hashable {
-        public var bytesPerSecond: Int
-        public var duration: Duration
-        public init(bytesPerSecond: Int, duration: Duration) {
+    package struct LowSpeedLimit: Sendable, Hashable {
+        package var bytesPerSecond: Int
+        package var duration: Duration
+        package init(bytesPerSecond: Int, duration: Duration) {
             self.bytesPerSecond = bytesPerSecond
             self.duration = duration
         }
     }
 
-    public init(
+    package init(
         maxConnections: Int = 256,
         maxConnectionsPerHost: Int = 64,
         connectTimeout: Duration = .seconds(10),
@@ -63,26 +63,26 @@ public struct HTTPClientConfiguration: Sendable, Hashable {
 
 /// Credentials and trust for the URLs one rule matches. Nothing here is ever applied to another URL, so a
 /// password or client certificate can't reach a host it was not configured for.
-public struct HTTPCredentialRule: Sendable, Hashable {
+package struct HTTPCredentialRule: Sendable, Hashable {
     /// Which URLs the rule covers.
-    public enum Match: Sendable, Hashable {
+    package enum Match: Sendable, Hashable {
         /// Scheme, host and port, like `https://gis.example.com` or `https://gis.example.com:6443`.
         case origin(String)
         /// URLs that start with this text on a path-segment boundary, like `https://gis.example.com/arcgis/`.
         case prefix(String)
     }
 
-    public var match: Match
+    package var match: Match
     /// PEM file of the CAs to trust for these URLs instead of the system's (a private CA, a self-signed server).
-    public var caBundlePath: String?
+    package var caBundlePath: String?
     /// libcurl's `sha256//BASE64[;sha256//BASE64...]`: the server's public key must be one of these (a
     /// self-signed server trusted for this rule's URLs only). Checked in addition to the CA, unless
     /// ``caBundlePath`` is set too the system's CAs still apply.
-    public var pinnedPublicKey: String?
-    public var clientCertificate: HTTPClientCertificate?
-    public var authentication: HTTPAuthentication?
+    package var pinnedPublicKey: String?
+    package var clientCertificate: HTTPClientCertificate?
+    package var authentication: HTTPAuthentication?
 
-    public init(
+    package init(
         match: Match,
         caBundlePath: String? = nil,
         pinnedPublicKey: String? = nil,
@@ -98,7 +98,7 @@ public struct HTTPCredentialRule: Sendable, Hashable {
 }
 
 /// A TLS client certificate.
-public enum HTTPClientCertificate: Sendable, Hashable {
+package enum HTTPClientCertificate: Sendable, Hashable {
     /// PEM certificate and key files; the key may be encrypted with a passphrase.
     case pem(certificatePath: String, keyPath: String, passphrase: String?)
     /// A PKCS#12 bundle (`.p12`, `.pfx`) holding certificate and key, with its password.
@@ -106,23 +106,23 @@ public enum HTTPClientCertificate: Sendable, Hashable {
 }
 
 /// HTTP authentication that libcurl performs itself (including Digest's and NTLM's challenge rounds).
-public struct HTTPAuthentication: Sendable, Hashable, CustomStringConvertible {
-    public enum Scheme: String, Sendable, Hashable {
+package struct HTTPAuthentication: Sendable, Hashable, CustomStringConvertible {
+    package enum Scheme: String, Sendable, Hashable {
         case basic, digest, ntlm, negotiate
         /// Whatever the server offers, safest first.
         case any
     }
 
-    public var scheme: Scheme
-    public var username: String
-    public var password: String
+    package var scheme: Scheme
+    package var username: String
+    package var password: String
 
-    public init(scheme: Scheme, username: String, password: String) {
+    package init(scheme: Scheme, username: String, password: String) {
         self.scheme = scheme
         self.username = username
         self.password = password
     }
 
     /// Never prints the password.
-    public var description: String { "HTTPAuthentication(\(scheme.rawValue), user: \(username))" }
+    package var description: String { "HTTPAuthentication(\(scheme.rawValue), user: \(username))" }
 }

@@ -1,11 +1,11 @@
 /// A connection the client is about to open: the host the URL names and the address DNS gave for it.
-public struct HTTPConnectionAttempt: Sendable, Hashable, CustomStringConvertible {
+package struct HTTPConnectionAttempt: Sendable, Hashable, CustomStringConvertible {
     /// The URL's host, lowercased (an IPv6 literal without brackets).
-    public var host: String
+    package var host: String
     /// The numeric address about to be connected to: `93.184.216.34`, `2606:2800:220:1::1`.
-    public var address: String
+    package var address: String
     /// The TCP port about to be connected to.
-    public var port: Int
+    package var port: Int
 
     package init(host: String, address: String, port: Int) {
         self.host = host
@@ -13,7 +13,7 @@ public struct HTTPConnectionAttempt: Sendable, Hashable, CustomStringConvertible
         self.port = port
     }
 
-    public var description: String { "\(host) at \(address) port \(port)" }
+    package var description: String { "\(host) at \(address) port \(port)" }
 }
 
 /// Decides whether the client may open a connection, seeing the address that DNS actually returned.
@@ -31,7 +31,7 @@ public struct HTTPConnectionAttempt: Sendable, Hashable, CustomStringConvertible
 ///
 /// Two policies are equal only if they are the same instance (closures can't be compared), which keeps
 /// ``HTTPClientConfiguration`` `Hashable`.
-public struct HTTPConnectionPolicy: Sendable, Hashable {
+package struct HTTPConnectionPolicy: Sendable, Hashable {
     private final class Box: Sendable {
         let decide: @Sendable (HTTPConnectionAttempt) -> Bool
         init(_ decide: @escaping @Sendable (HTTPConnectionAttempt) -> Bool) { self.decide = decide }
@@ -40,13 +40,13 @@ public struct HTTPConnectionPolicy: Sendable, Hashable {
     private let box: Box
 
     /// A policy that allows a connection when `allow` returns `true`.
-    public init(_ allow: @escaping @Sendable (HTTPConnectionAttempt) -> Bool) {
+    package init(_ allow: @escaping @Sendable (HTTPConnectionAttempt) -> Bool) {
         self.box = Box(allow)
     }
 
     /// Whether the connection may be opened.
     package func allows(_ attempt: HTTPConnectionAttempt) -> Bool { box.decide(attempt) }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(box)) }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.box === rhs.box }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(box)) }
 }

@@ -1,25 +1,25 @@
 /// One HTTP request: what to send, and per-request limits that override the client's.
-public struct HTTPRequest: Sendable, Hashable {
-    public struct Method: Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-        public static let get = Method("GET")
-        public static let post = Method("POST")
-        public static let put = Method("PUT")
-        public static let delete = Method("DELETE")
-        public static let head = Method("HEAD")
-        public static let patch = Method("PATCH")
+package struct HTTPRequest: Sendable, Hashable {
+    package struct Method: Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: String
+        package init(_ rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
+        package static let get = Method("GET")
+        package static let post = Method("POST")
+        package static let put = Method("PUT")
+        package static let delete = Method("DELETE")
+        package static let head = Method("HEAD")
+        package static let patch = Method("PATCH")
     }
 
-    public var method: Method
-    public var url: String
-    public var headers: HTTPHeaders
-    public var body: [UInt8]?
+    package var method: Method
+    package var url: String
+    package var headers: HTTPHeaders
+    package var body: [UInt8]?
     /// Overrides for this request only; `nil` fields fall back to the client's configuration.
-    public var options: HTTPRequestOptions
+    package var options: HTTPRequestOptions
 
-    public init(
+    package init(
         method: Method = .get,
         url: String,
         headers: HTTPHeaders = [:],
@@ -34,7 +34,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// A form-encoded POST: how long queries travel when they would not fit in a URL.
-    public static func formPost(url: String, fields: [(String, String)], headers: HTTPHeaders = [:]) -> HTTPRequest {
+    package static func formPost(url: String, fields: [(String, String)], headers: HTTPHeaders = [:]) -> HTTPRequest {
         var headers = headers
         headers.replace("Content-Type", "application/x-www-form-urlencoded")
         var body: [UInt8] = []
@@ -49,7 +49,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// `application/x-www-form-urlencoded` encoding of one name or value: ASCII letters, digits and `-._*`
     /// as they are, space as `+`, every other UTF-8 byte as `%XX` (upper-case hex).
-    public static func formEncode(_ text: String) -> String {
+    package static func formEncode(_ text: String) -> String {
         FormEncoding.encode(text)
     }
 
@@ -61,18 +61,18 @@ public struct HTTPRequest: Sendable, Hashable {
 }
 
 /// Limits for one request. Each `nil` means: use the client's configuration.
-public struct HTTPRequestOptions: Sendable, Hashable {
-    public var connectTimeout: Duration?
-    public var timeout: Duration?
-    public var maxResponseSize: Int?
-    public var followRedirects: HTTPRedirectPolicy?
+package struct HTTPRequestOptions: Sendable, Hashable {
+    package var connectTimeout: Duration?
+    package var timeout: Duration?
+    package var maxResponseSize: Int?
+    package var followRedirects: HTTPRedirectPolicy?
     /// Credentials and trust for this request instead of the client's matching rule: how a caller that picks
     /// credentials per request (the worker's credential store, reloaded while the client runs) hands them over.
     /// Applied only if its `match` covers the request's URL; otherwise the request fails with a `credential`
     /// error, so a rule can't reach a host it was not made for.
-    public var credentials: HTTPCredentialRule?
+    package var credentials: HTTPCredentialRule?
 
-    public init(
+    package init(
         connectTimeout: Duration? = nil,
         timeout: Duration? = nil,
         maxResponseSize: Int? = nil,
@@ -88,7 +88,7 @@ public struct HTTPRequestOptions: Sendable, Hashable {
 }
 
 /// What to do with a 3xx response.
-public enum HTTPRedirectPolicy: Sendable, Hashable {
+package enum HTTPRedirectPolicy: Sendable, Hashable {
     /// Return the 3xx response as it is (the default).
     case never
     /// Follow redirects within the same origin (scheme, host and port), at most `maxRedirects` times;

@@ -1,12 +1,12 @@
 /// A complete response.
-public struct HTTPResponse: Sendable, Hashable {
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable, Hashable {
+    package var status: Int
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
     /// The URL that answered, after any redirects that were followed.
-    public var url: String
+    package var url: String
     /// "1.1" or "2".
-    public var httpVersion: String
+    package var httpVersion: String
 
     package init(status: Int, headers: HTTPHeaders, body: [UInt8], url: String, httpVersion: String) {
         self.status = status
@@ -16,5 +16,5 @@ public struct HTTPResponse: Sendable, Hashable {
         self.httpVersion = httpVersion
     }
 
-    public var bodyString: String { String(decoding: body, as: UTF8.self) }
+    package var bodyString: String { String(decoding: body, as: UTF8.self) }
 }

@@ -3,56 +3,56 @@
 /// Every failure in FeatureGeometry is this one type, so a caller handles geometry trouble in one place and
 /// switches on ``code``. The ``message`` is written for the person who has to fix the input; ``path`` says
 /// where in the JSON the problem sits.
-public struct GeometryError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct GeometryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     ///
     /// A struct with static members rather than an enum, so that adding a code later never breaks a caller's
     /// exhaustive `switch`.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The code's stable name, safe to log and to match on across versions.
-        public let rawValue: String
+        package let rawValue: String
         /// A code; use the static members, or a new name for a failure of your own around geometry.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
 
         /// The input is not JSON text (RFC 8259): empty, truncated, a stray character, invalid UTF-8 or escape.
-        public static let malformedJSON = Code(rawValue: "malformedJSON")
+        package static let malformedJSON = Code(rawValue: "malformedJSON")
         /// The JSON is well formed but is not a geometry in the format asked for (a wrong member or nesting).
-        public static let invalidGeometry = Code(rawValue: "invalidGeometry")
+        package static let invalidGeometry = Code(rawValue: "invalidGeometry")
         /// A coordinate is not a finite number: NaN, an infinity, a string, or out of the range of a Double.
-        public static let invalidCoordinate = Code(rawValue: "invalidCoordinate")
+        package static let invalidCoordinate = Code(rawValue: "invalidCoordinate")
         /// The geometry has no location where one is needed (Esri's `{"x": null}`, GeoJSON's empty Point).
-        public static let emptyGeometry = Code(rawValue: "emptyGeometry")
+        package static let emptyGeometry = Code(rawValue: "emptyGeometry")
         /// A geometry FeatureGeometry does not model: curves, a GeoJSON Feature, a mixed GeometryCollection.
-        public static let unsupportedGeometryType = Code(rawValue: "unsupportedGeometryType")
+        package static let unsupportedGeometryType = Code(rawValue: "unsupportedGeometryType")
         /// A spatial reference FeatureGeometry cannot work in (WKT only, or a projection other than 4326 <-> 3857).
-        public static let unsupportedSpatialReference = Code(rawValue: "unsupportedSpatialReference")
+        package static let unsupportedSpatialReference = Code(rawValue: "unsupportedSpatialReference")
         /// An operation needs to know a geometry's spatial reference and the geometry has none.
-        public static let missingSpatialReference = Code(rawValue: "missingSpatialReference")
+        package static let missingSpatialReference = Code(rawValue: "missingSpatialReference")
         /// A spatial relation that FeatureGeometry does not evaluate locally (Crosses, Overlaps, Touches, Relation).
-        public static let unsupportedRelation = Code(rawValue: "unsupportedRelation")
+        package static let unsupportedRelation = Code(rawValue: "unsupportedRelation")
         /// The input is larger or more deeply nested than the ``DecodingLimits`` allow.
-        public static let limitExceeded = Code(rawValue: "limitExceeded")
+        package static let limitExceeded = Code(rawValue: "limitExceeded")
         /// A bounding box for the spatial index is inverted or not finite.
-        public static let invalidBoundingBox = Code(rawValue: "invalidBoundingBox")
+        package static let invalidBoundingBox = Code(rawValue: "invalidBoundingBox")
     }
 
     /// What kind of failure this is; switch on it.
-    public var code: Code
+    package var code: Code
     /// What went wrong and what to do about it, for a person.
-    public var message: String
+    package var message: String
     /// Where in the JSON input the problem is, as a path from the root (`$.rings[0][3]`); `nil` when the
     /// failure is not about one place in the input.
-    public var path: String?
+    package var path: String?
 
     /// An error with a code, a message that says what to do, and optionally where in the input it is.
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    package init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message
         self.path = path
     }
 
-    public var description: String {
+    package var description: String {
         if let path { return "\(code) at \(path): \(message)" }
         return "\(code): \(message)"
     }

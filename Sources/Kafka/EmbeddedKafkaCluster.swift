@@ -1,18 +1,18 @@
 internal import CRDKafka
-public import Logging
+package import Logging
 
 /// librdkafka's built-in mock cluster: a real Kafka-protocol implementation listening on loopback TCP
 /// ports, with consumer groups and idempotent producers. It is the worker's default broker for the demo and
 /// the tests, and any Kafka client (kcat, aiokafka) can talk to it. The tests' fault injection is in
 /// `ForTesting/EmbeddedKafkaCluster+Faults.swift`.
-public final class EmbeddedKafkaCluster: Sendable {
+package final class EmbeddedKafkaCluster: Sendable {
     let cluster: MockCluster
     let brokerCount: Int
     /// The `host:port,...` list clients bootstrap from.
-    public let bootstrapServers: String
+    package let bootstrapServers: String
 
     /// Starts `brokers` brokers on ephemeral loopback ports.
-    public init(brokers: Int = 1, logger: Logger) throws(KafkaError) {
+    package init(brokers: Int = 1, logger: Logger) throws(KafkaError) {
         guard (1...32).contains(brokers) else {
             throw KafkaError(code: .embeddedCluster, message: "broker count must be 1...32, got \(brokers)")
         }
@@ -30,7 +30,7 @@ public final class EmbeddedKafkaCluster: Sendable {
     ///
     /// The mock cluster keeps only about the last 5 MiB of each partition and drops older data silently:
     /// give a topic enough partitions for what a test or demo writes before it reads from the start.
-    public func createTopic(_ name: String, partitions: Int, replicationFactor: Int = 1) throws(KafkaError) {
+    package func createTopic(_ name: String, partitions: Int, replicationFactor: Int = 1) throws(KafkaError) {
         try check(
             rd_kafka_mock_topic_create(cluster.pointer, name, Int32(partitions), Int32(min(replicationFactor, brokerCount))),
             "creating topic \(name)"
@@ -40,7 +40,7 @@ public final class EmbeddedKafkaCluster: Sendable {
     /// Whether a cluster id (``KafkaClusterIdentity/clusterID(client:timeout:logger:)``) is an embedded
     /// cluster's: librdkafka names every mock cluster `mockCluster` and a hex number (`rd_kafka_mock_cluster_new`
     /// in rdkafka_mock.c, 2.0.2 and later), a name no real Kafka cluster gets (theirs are base64 UUIDs).
-    public static func isEmbedded(clusterID: String) -> Bool {
+    package static func isEmbedded(clusterID: String) -> Bool {
         clusterID.hasPrefix("mockCluster")
     }
 
@@ -48,7 +48,7 @@ public final class EmbeddedKafkaCluster: Sendable {
     /// patched mock names clusters `mockClusterTxn…`), which keeps transactional offset commits and hides
     /// aborted transactions from read_committed readers. The stock mock accepts the transactional requests but
     /// does neither: exactly-once publishing against it answers every request again after a restart.
-    public static func keepsTransactions(clusterID: String) -> Bool {
+    package static func keepsTransactions(clusterID: String) -> Bool {
         clusterID.hasPrefix("mockClusterTxn")
     }
 
@@ -60,7 +60,7 @@ public final class EmbeddedKafkaCluster: Sendable {
     /// is up to 500 ms per hop. 2 ms keeps a hop's wait at about 1 ms on average for about 500 idle
     /// fetches a second per consumer (a few per cent of one core on loopback); at 5 ms, request → outcome above
     /// the server's own time measured 5.4 ms at the median, just over issue 14's 5 ms.
-    public static let fetchWaitMax: Duration = .milliseconds(2)
+    package static let fetchWaitMax: Duration = .milliseconds(2)
 
     func check(_ err: rd_kafka_resp_err_t, _ what: String) throws(KafkaError) {
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {

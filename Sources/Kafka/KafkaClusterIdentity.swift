@@ -1,5 +1,5 @@
 internal import CRDKafka
-public import Logging
+package import Logging
 import FeatureQuerySupport
 
 /// Which cluster a client's bootstrap servers lead to, asked before anything is configured that depends on it.
@@ -7,13 +7,13 @@ import FeatureQuerySupport
 /// The worker asks it once at start: librdkafka's embedded mock cluster (``EmbeddedKafkaCluster``) answers an
 /// idle fetch only when `fetch.wait.max.ms` has passed, where a real broker answers as soon as data arrives,
 /// so the fetch wait that suits one does not suit the other.
-public enum KafkaClusterIdentity {
+package enum KafkaClusterIdentity {
     /// The cluster id the brokers report, or `nil` when none answered within `timeout` (a cluster that is
     /// down, or a broker too old to report one).
     ///
     /// Uses a short-lived client of its own with `client`'s properties (security settings included), on a
     /// thread of its own: librdkafka's call blocks until the metadata arrives.
-    public static func clusterID(
+    package static func clusterID(
         client: KafkaClientConfiguration,
         timeout: Duration,
         logger: Logger

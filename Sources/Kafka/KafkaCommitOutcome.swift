@@ -1,5 +1,5 @@
 /// What the group coordinator said to a commit of stored offsets.
-public enum KafkaCommitOutcome: Sendable {
+package enum KafkaCommitOutcome: Sendable {
     /// These offsets are committed (the next offset to read, per partition).
     case committed([KafkaTopicPartition: Int64])
     /// Nothing was stored since the last commit.
@@ -11,7 +11,7 @@ public enum KafkaCommitOutcome: Sendable {
     case failed(KafkaError)
 
     /// Whether the offsets are committed (or there was nothing to commit).
-    public var succeeded: Bool {
+    package var succeeded: Bool {
         switch self {
         case .committed, .nothingToCommit: true
         case .refusedDuringRebalance, .failed: false

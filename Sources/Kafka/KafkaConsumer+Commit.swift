@@ -6,14 +6,14 @@ extension KafkaConsumer {
     /// Commits the stored offsets soon, without waiting: at once when no commit of ours is in flight, else
     /// right after the one in flight completes (see ``KafkaCommitScheduler``). Call it after storing offsets.
     /// The outcome reaches the consumer's commit handler.
-    public func commitStoredOffsetsSoon() {
+    package func commitStoredOffsetsSoon() {
         committer.request()
     }
 
     /// Commits the stored offsets now and waits for the coordinator's answer, at most `timeout` (a commit still
     /// on its way then completes alone). Used before partitions are given up, when it matters whether the
     /// answers given for them can still be committed.
-    public func commitStoredOffsets(timeout: Duration) async -> KafkaCommitOutcome {
+    package func commitStoredOffsets(timeout: Duration) async -> KafkaCommitOutcome {
         let handle = self.handle
         return await Self.waitForCommit(timeout: timeout) { Self.commitSynchronously(handle.pointer) }
     }
@@ -38,7 +38,7 @@ extension KafkaConsumer {
     /// Commits these offsets (the next offset to read, per partition) now and waits for the coordinator's
     /// answer, at most `timeout`. The caller must know no higher offset of these partitions was stored or
     /// committed: a commit can move a group's offset back.
-    public func commit(_ offsets: [KafkaTopicPartition: Int64], timeout: Duration) async -> KafkaCommitOutcome {
+    package func commit(_ offsets: [KafkaTopicPartition: Int64], timeout: Duration) async -> KafkaCommitOutcome {
         guard !offsets.isEmpty else { return .nothingToCommit }
         let handle = self.handle
         let list = offsets.map { ($0.key, Optional($0.value)) }

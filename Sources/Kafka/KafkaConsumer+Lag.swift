@@ -1,22 +1,22 @@
 internal import CRDKafka
 
 /// How far a group is behind in one partition: what KEDA's Kafka scaler and an on-call person call the lag.
-public struct PartitionLag: Sendable, Hashable {
+package struct PartitionLag: Sendable, Hashable {
     /// The group's committed offset (the next offset it will read after a restart); `nil` when the group has
     /// committed none in this partition yet.
-    public var committed: Int64?
+    package var committed: Int64?
     /// The partition's end: the offset the next message written there gets.
-    public var end: Int64
+    package var end: Int64
     /// Messages not committed: `end − committed`, or `end −` the partition's start when nothing is committed
     /// (the group resets to the earliest offset).
-    public var lag: Int64
+    package var lag: Int64
     /// This consumer's position (past the last message librdkafka handed it, read ahead or not); `nil` when it
     /// has none yet.
-    public var position: Int64?
+    package var position: Int64?
     /// Whether ``end`` is librdkafka's cached watermark because the real lookup did not answer in time.
-    public var endIsCached: Bool
+    package var endIsCached: Bool
 
-    public init(committed: Int64?, end: Int64, lag: Int64, position: Int64? = nil, endIsCached: Bool = false) {
+    package init(committed: Int64?, end: Int64, lag: Int64, position: Int64? = nil, endIsCached: Bool = false) {
         self.committed = committed
         self.end = end
         self.lag = lag
@@ -26,7 +26,7 @@ public struct PartitionLag: Sendable, Hashable {
 
     /// Messages this consumer has read past the committed offset: read ahead in the buffer, in flight, or done
     /// and not committed yet. Not the lag: the worker reads far ahead of what it has answered.
-    public var readAhead: Int64? {
+    package var readAhead: Int64? {
         guard let position else { return nil }
         return max(0, position - (committed ?? (end - lag)))
     }
@@ -41,7 +41,7 @@ extension KafkaConsumer {
     /// requests (committed offsets to the coordinator, end offsets to the leaders), each bounded by
     /// `timeout`; the end falls back to the cached watermark when its lookup fails. Throws when the committed
     /// offsets cannot be read (the cluster is unreachable): the caller keeps its last figures.
-    public func committedLag(
+    package func committedLag(
         for partitions: [KafkaTopicPartition],
         timeout: Duration
     ) async throws(KafkaError) -> [KafkaTopicPartition: PartitionLag] {
@@ -86,7 +86,7 @@ extension KafkaConsumer {
 
     /// The group's committed offsets for these partitions, as the group coordinator holds them (a network
     /// request, bounded by `timeout`). Partitions with no committed offset are absent from the result.
-    public func committedOffsets(
+    package func committedOffsets(
         for partitions: [KafkaTopicPartition],
         timeout: Duration = .seconds(10)
     ) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
@@ -94,5 +94,5 @@ extension KafkaConsumer {
     }
 
     /// Messages read from librdkafka and waiting in the read-ahead buffer for the caller to take them.
-    public var bufferedCount: Int { core.state.withLock { $0.bufferedCount } }
+    package var bufferedCount: Int { core.state.withLock { $0.bufferedCount } }
 }

@@ -3,7 +3,7 @@ internal import CRDKafka
 extension KafkaConsumer {
     /// Marks a message done: its partition's next offset becomes `offset + 1`, committed with the next
     /// automatic commit, on rebalance and on close. Call it only after the message's work is finished.
-    public func storeOffset(for message: KafkaConsumerMessage) throws(KafkaError) {
+    package func storeOffset(for message: KafkaConsumerMessage) throws(KafkaError) {
         // The per-message path: one list entry, its error read in place (no conversions back to Swift).
         let rk = handle.pointer
         let err = RDKafkaTopicPartitionList.withList([(message.topicPartition, message.offset + 1)]) { list in
@@ -20,7 +20,7 @@ extension KafkaConsumer {
 
     /// Stores the next offset to read for each partition. Callers that finish messages out of order store
     /// the end of the contiguous done prefix (librdkafka never moves a committed offset backwards by itself).
-    public func storeOffsets(_ nextOffsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
+    package func storeOffsets(_ nextOffsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
         guard !nextOffsets.isEmpty else { return }
         let rk = handle.pointer
         let failures = RDKafkaTopicPartitionList.withList(nextOffsets.map { ($0.key, $0.value) }) { list in
@@ -37,7 +37,7 @@ extension KafkaConsumer {
     }
 
     /// Commits the stored offsets now and waits for the broker's answer.
-    public func commit() async throws(KafkaError) {
+    package func commit() async throws(KafkaError) {
         let handle = self.handle
         let err = await KafkaPollThread.call(name: "kafka-commit") { rd_kafka_commit(handle.pointer, nil, 0) }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR || err == RD_KAFKA_RESP_ERR__NO_OFFSET else {

@@ -1,14 +1,14 @@
 internal import CRDKafka
-public import Logging
-public import ServiceLifecycle
+package import Logging
+import ServiceLifecycle
 
 /// A group member that reads messages from librdkafka as an `AsyncSequence`.
 ///
 /// Offsets are stored only when the caller says a message is done (``storeOffset(for:)``): a message that
 /// was read but not finished is read again after a crash or a rebalance (at-least-once). The blocking poll
 /// runs on a thread of its own inside ``run()``, so it never holds one of Swift's cooperative threads.
-public final class KafkaConsumer: Service, Sendable {
-    public let configuration: KafkaConsumerConfiguration
+package final class KafkaConsumer: Service, Sendable {
+    package let configuration: KafkaConsumerConfiguration
     let handle: RDKafkaHandle
     let core: KafkaConsumerCore
     let logger: Logger
@@ -25,7 +25,7 @@ public final class KafkaConsumer: Service, Sendable {
     ///     consumer waits for it up to the configuration's `revokeTimeout`.
     ///   - commitHandler: told what the coordinator answered to each commit of stored offsets (librdkafka's
     ///     automatic ones, on the poll thread, and ``commitStoredOffsetsSoon()``'s, on the commit thread): keep it short.
-    public init(
+    package init(
         configuration: KafkaConsumerConfiguration,
         logger: Logger,
         rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void = { _ in },
@@ -61,10 +61,10 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// The messages, in order per partition. Ends when the consumer stops; throws if it failed fatally.
     /// One reader at a time.
-    public var messages: KafkaConsumerMessages { KafkaConsumerMessages(consumer: self) }
+    package var messages: KafkaConsumerMessages { KafkaConsumerMessages(consumer: self) }
 
     /// Partitions currently assigned to this member.
-    public var assignment: Set<KafkaTopicPartition> { core.state.withLock { $0.assigned } }
+    package var assignment: Set<KafkaTopicPartition> { core.state.withLock { $0.assigned } }
 
     /// Joins the group and reads until graceful shutdown or cancellation, then leaves the group cleanly
     /// (stored offsets are committed and the partitions handed over).
@@ -72,7 +72,7 @@ public final class KafkaConsumer: Service, Sendable {
     /// Returns at most the configuration's `closeTimeout` after being told to stop, whatever the cluster does:
     /// a close still blocked in librdkafka then finishes alone on the consumer's thread (see
     /// ``KafkaConsumerConfiguration/closeTimeout``).
-    public func run() async throws {
+    package func run() async throws {
         guard !core.started.exchange(true, ordering: .sequentiallyConsistent) else {
             throw KafkaError(code: .shutdown, message: "KafkaConsumer.run() was called twice")
         }
@@ -89,7 +89,7 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// Stops reading and leaves the group; ``run()`` returns once that is done, or after the configuration's
     /// `closeTimeout`.
-    public func triggerGracefulShutdown() {
+    package func triggerGracefulShutdown() {
         core.stopRequested.store(true, ordering: .sequentiallyConsistent)
         thread.stopRequested()
     }
@@ -98,11 +98,11 @@ public final class KafkaConsumer: Service, Sendable {
 
     /// Stops fetching every assigned partition, and any assigned later, without leaving the group, until
     /// ``resumeAll()``. Messages already read are still delivered.
-    public func pauseAll() {
+    package func pauseAll() {
         core.withPauseChanges(handle.pointer) { $0.pauseAll() }
     }
 
-    public func resumeAll() {
+    package func resumeAll() {
         core.withPauseChanges(handle.pointer) { $0.resumeAll() }
     }
 }

@@ -5,12 +5,12 @@
 ///
 /// A message read by a consumer keeps librdkafka's own copy alive and copies key, value and headers only
 /// when they are read, so the poll thread does no per-message allocation beyond this value.
-public struct KafkaConsumerMessage: Sendable, Hashable {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
+package struct KafkaConsumerMessage: Sendable, Hashable {
+    package var topic: String
+    package var partition: Int32
+    package var offset: Int64
     /// Milliseconds since the epoch, as set by the producer or the broker; `nil` when not available.
-    public var timestampMs: Int64?
+    package var timestampMs: Int64?
     private var payload: Payload
 
     enum Payload: Sendable {
@@ -43,7 +43,7 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
         self.payload = .librdkafka(storage)
     }
 
-    public var key: [UInt8]? {
+    package var key: [UInt8]? {
         get {
             switch payload {
             case .owned(let key, _, _): key
@@ -53,7 +53,7 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
         set { payload = .owned(key: newValue, value: value, headers: headers) }
     }
 
-    public var value: [UInt8]? {
+    package var value: [UInt8]? {
         get {
             switch payload {
             case .owned(_, let value, _): value
@@ -63,7 +63,7 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
         set { payload = .owned(key: key, value: newValue, headers: headers) }
     }
 
-    public var headers: [KafkaHeader] {
+    package var headers: [KafkaHeader] {
         get {
             switch payload {
             case .owned(_, _, let headers): headers
@@ -73,23 +73,23 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
         set { payload = .owned(key: key, value: value, headers: newValue) }
     }
 
-    public var topicPartition: KafkaTopicPartition { KafkaTopicPartition(topic: topic, partition: partition) }
+    package var topicPartition: KafkaTopicPartition { KafkaTopicPartition(topic: topic, partition: partition) }
 
     /// The key read as UTF-8, or `nil` when absent or not valid UTF-8.
-    public var keyString: String? { key.flatMap { String(validating: $0, as: UTF8.self) } }
+    package var keyString: String? { key.flatMap { String(validating: $0, as: UTF8.self) } }
     /// The value read as UTF-8, or `nil` when absent or not valid UTF-8.
-    public var valueString: String? { value.flatMap { String(validating: $0, as: UTF8.self) } }
+    package var valueString: String? { value.flatMap { String(validating: $0, as: UTF8.self) } }
 
     /// The first header with this key.
-    public func header(_ key: String) -> KafkaHeader? { headers.first { $0.key == key } }
+    package func header(_ key: String) -> KafkaHeader? { headers.first { $0.key == key } }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.topic == rhs.topic && lhs.partition == rhs.partition && lhs.offset == rhs.offset
             && lhs.timestampMs == rhs.timestampMs && lhs.key == rhs.key && lhs.value == rhs.value
             && lhs.headers == rhs.headers
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(topic)
         hasher.combine(partition)
         hasher.combine(offset)
@@ -97,18 +97,18 @@ public struct KafkaConsumerMessage: Sendable, Hashable {
 }
 
 /// A message to publish.
-public struct KafkaProducerMessage: Sendable, Hashable {
-    public var topic: String
+package struct KafkaProducerMessage: Sendable, Hashable {
+    package var topic: String
     /// `nil` lets the partitioner choose from the key (the same key always lands on the same partition).
-    public var partition: Int32?
-    public var key: [UInt8]?
-    public var value: [UInt8]?
-    public var headers: [KafkaHeader]
+    package var partition: Int32?
+    package var key: [UInt8]?
+    package var value: [UInt8]?
+    package var headers: [KafkaHeader]
     /// The message's CreateTime in milliseconds since the epoch; `nil` stamps it when it is produced. Set only to
     /// replay or simulate old messages (a topic whose `message.timestamp.type` is LogAppendTime ignores it).
-    public var timestampMs: Int64?
+    package var timestampMs: Int64?
 
-    public init(
+    package init(
         topic: String,
         partition: Int32? = nil,
         key: [UInt8]? = nil,
@@ -124,7 +124,7 @@ public struct KafkaProducerMessage: Sendable, Hashable {
         self.timestampMs = timestampMs
     }
 
-    public init(
+    package init(
         topic: String, partition: Int32? = nil, key: String?, value: String, headers: [KafkaHeader] = [],
         timestampMs: Int64? = nil
     ) {
@@ -135,8 +135,8 @@ public struct KafkaProducerMessage: Sendable, Hashable {
 }
 
 /// Where the cluster stored a delivered message.
-public struct KafkaDeliveryReport: Sendable, Hashable {
-    public var topic: String
-    public var partition: Int32
-    public var offset: Int64
+package struct KafkaDeliveryReport: Sendable, Hashable {
+    package var topic: String
+    package var partition: Int32
+    package var offset: Int64
 }

@@ -2,13 +2,13 @@ import ServiceLifecycle
 
 /// The consumer's messages as an `AsyncSequence`. The iterator takes messages from the read-ahead buffer in
 /// batches, so a busy reader pays one lock round per batch.
-public struct KafkaConsumerMessages: AsyncSequence, Sendable {
-    public typealias Element = KafkaConsumerMessage
+package struct KafkaConsumerMessages: AsyncSequence, Sendable {
+    package typealias Element = KafkaConsumerMessage
     let consumer: KafkaConsumer
     /// Whether the sequence ends on graceful shutdown (``endingOnGracefulShutdown()``).
     var endsOnGracefulShutdown = false
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(consumer: consumer, endsOnGracefulShutdown: endsOnGracefulShutdown)
     }
 
@@ -17,13 +17,13 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
     /// sequence with the shutdown signal, which moves every message through a second task and a continuation.
     /// Here the iterator checks the shutdown flag before each message and only its waits for messages listen
     /// for the signal. Cancellation still ends the sequence with `CancellationError`.
-    public func endingOnGracefulShutdown() -> KafkaConsumerMessages {
+    package func endingOnGracefulShutdown() -> KafkaConsumerMessages {
         var messages = self
         messages.endsOnGracefulShutdown = true
         return messages
     }
 
-    public struct AsyncIterator: AsyncIteratorProtocol {
+    package struct AsyncIterator: AsyncIteratorProtocol {
         /// Holding the consumer keeps its client alive while the sequence is read.
         let consumer: KafkaConsumer
         private var core: KafkaConsumerCore { consumer.core }
@@ -37,7 +37,7 @@ public struct KafkaConsumerMessages: AsyncSequence, Sendable {
             self.endsOnGracefulShutdown = endsOnGracefulShutdown
         }
 
-        public mutating func next() async throws -> KafkaConsumerMessage? {
+        package mutating func next() async throws -> KafkaConsumerMessage? {
             while true {
                 if endsOnGracefulShutdown, Task.isShuttingDownGracefully { return nil }
                 if index < batch.count {

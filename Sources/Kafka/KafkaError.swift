@@ -6,53 +6,53 @@ internal import CRDKafka
 /// breaking callers' `switch` statements, in the style of swift-kafka-client's `KafkaError`. The flags tell a
 /// caller what to do: retry a retryable error, stop the client on a fatal one. Callers match codes; only this
 /// module mints errors and codes.
-public struct KafkaError: Error, Sendable, CustomStringConvertible {
+package struct KafkaError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a category a caller can branch on.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: String
         package init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        package var description: String { rawValue }
 
         /// A configuration property is unknown or has an invalid value.
-        public static let invalidConfiguration = Code("invalid_configuration")
+        package static let invalidConfiguration = Code("invalid_configuration")
         /// librdkafka could not create a client.
-        public static let clientCreation = Code("client_creation")
+        package static let clientCreation = Code("client_creation")
         /// A message could not be delivered to the cluster.
-        public static let delivery = Code("delivery")
+        package static let delivery = Code("delivery")
         /// The message is larger than the producer or broker allows.
-        public static let messageTooLarge = Code("message_too_large")
+        package static let messageTooLarge = Code("message_too_large")
         /// The operation did not finish in time.
-        public static let timeout = Code("timeout")
+        package static let timeout = Code("timeout")
         /// The caller's task was cancelled before the message was queued.
-        public static let cancelled = Code("cancelled")
+        package static let cancelled = Code("cancelled")
         /// The client is shutting down or has shut down.
-        public static let shutdown = Code("shutdown")
+        package static let shutdown = Code("shutdown")
         /// Subscribing, assigning or pausing partitions failed.
-        public static let partition = Code("partition")
+        package static let partition = Code("partition")
         /// Storing or committing offsets failed.
-        public static let offset = Code("offset")
+        package static let offset = Code("offset")
         /// The cluster or a broker could not be reached.
-        public static let transport = Code("transport")
+        package static let transport = Code("transport")
         /// librdkafka raised a fatal error: the client can no longer be used.
-        public static let fatal = Code("fatal")
+        package static let fatal = Code("fatal")
         /// A transaction could not be begun, committed or aborted (exactly-once publishing).
-        public static let transaction = Code("transaction")
+        package static let transaction = Code("transaction")
         /// The embedded (mock) cluster refused an operation.
-        public static let embeddedCluster = Code("embedded_cluster")
+        package static let embeddedCluster = Code("embedded_cluster")
         /// Any other librdkafka error.
-        public static let underlying = Code("underlying")
+        package static let underlying = Code("underlying")
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// The client cannot continue after this error.
-    public var isFatal: Bool
+    package var isFatal: Bool
     /// Trying the same operation again may succeed.
-    public var isRetryable: Bool
+    package var isRetryable: Bool
     /// librdkafka's `rd_kafka_resp_err_t`, when the error came from librdkafka.
-    public var rdKafkaCode: Int32?
+    package var rdKafkaCode: Int32?
     /// librdkafka's name for ``rdKafkaCode`` (for example `MSG_SIZE_TOO_LARGE`).
-    public var rdKafkaName: String?
+    package var rdKafkaName: String?
 
     package init(
         code: Code,
@@ -70,7 +70,7 @@ public struct KafkaError: Error, Sendable, CustomStringConvertible {
         self.rdKafkaName = rdKafkaName
     }
 
-    public var description: String {
+    package var description: String {
         var text = "KafkaError(\(code)): \(message)"
         if let rdKafkaName { text += " [\(rdKafkaName)]" }
         return text

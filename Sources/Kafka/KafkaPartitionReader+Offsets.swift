@@ -5,7 +5,7 @@ import FeatureQuerySupport
 extension KafkaPartitionReader {
     /// Every partition of these topics, from the cluster's metadata. A topic that does not exist is an error
     /// naming it.
-    public func partitions(of topics: [String], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition] {
+    package func partitions(of topics: [String], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition] {
         let handle = self.handle
         let timeoutMs = Int32(clamping: timeout.clampedMilliseconds)
         var result: [KafkaTopicPartition] = []
@@ -26,7 +26,7 @@ extension KafkaPartitionReader {
     ///
     /// librdkafka's embedded mock cluster (2.0.2) does not look up times and answers `nil` for every
     /// partition; ``startOffsets(atOrAfterTimestampMs:of:timeout:)`` turns `nil` into the partition's end.
-    public func offsets(
+    package func offsets(
         atOrAfterTimestampMs timestampMs: Int64,
         of partitions: [KafkaTopicPartition],
         timeout: Duration
@@ -36,7 +36,7 @@ extension KafkaPartitionReader {
     }
 
     /// Each partition's end (its high watermark): the offset the next message written there gets.
-    public func endOffsets(of partitions: [KafkaTopicPartition], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
+    package func endOffsets(of partitions: [KafkaTopicPartition], timeout: Duration) async throws(KafkaError) -> [KafkaTopicPartition: Int64] {
         // offsets_for_times with the logical "latest" timestamp asks every leader once, in one call.
         let found = try await handle.listOffsets(partitions.map { ($0, Int64(RD_KAFKA_OFFSET_END)) }, timeout: timeout)
         for (partition, offset) in found where offset < 0 {
@@ -48,7 +48,7 @@ extension KafkaPartitionReader {
     /// Concrete offsets to ``assign(_:)`` for reading what was stamped from `timestampMs` on: the time
     /// lookup's answer, or the partition's end where nothing that recent is there yet. Both are numbers
     /// fixed before the call returns, so whatever is published afterwards is read.
-    public func startOffsets(
+    package func startOffsets(
         atOrAfterTimestampMs timestampMs: Int64,
         of partitions: [KafkaTopicPartition],
         timeout: Duration

@@ -1,6 +1,6 @@
 internal import CRDKafka
-public import Logging
-public import ServiceLifecycle
+package import Logging
+import ServiceLifecycle
 import Synchronization
 import FeatureQuerySupport
 
@@ -14,7 +14,7 @@ import FeatureQuerySupport
 ///
 /// The messages are buffered without bound between the poll thread and ``messages``: a reader of a point
 /// in time onward reads little, and the caller stops the reader when it has what it wants.
-public final class KafkaPartitionReader: Service, Sendable {
+package final class KafkaPartitionReader: Service, Sendable {
     let handle: RDKafkaHandle
     let logger: Logger
     let thread: KafkaServiceThread
@@ -27,7 +27,7 @@ public final class KafkaPartitionReader: Service, Sendable {
     ///
     /// - Parameter fetchWaitMax: librdkafka's `fetch.wait.max.ms` (`nil`: librdkafka's 500 ms); see
     ///   ``EmbeddedKafkaCluster/fetchWaitMax`` for why an embedded cluster needs a short one.
-    public init(client: KafkaClientConfiguration, fetchWaitMax: Duration? = nil, logger: Logger) throws(KafkaError) {
+    package init(client: KafkaClientConfiguration, fetchWaitMax: Duration? = nil, logger: Logger) throws(KafkaError) {
         var typed = client.properties + [
             // librdkafka assigns only with a group handle; the group is never joined and nothing is committed.
             ("group.id", "query-worker-partition-reader"),
@@ -50,10 +50,10 @@ public final class KafkaPartitionReader: Service, Sendable {
 
     /// The messages of the assigned partitions, in order per partition. Ends when the reader stops. One
     /// reader at a time.
-    public var messages: AsyncThrowingStream<KafkaConsumerMessage, any Error> { stream }
+    package var messages: AsyncThrowingStream<KafkaConsumerMessage, any Error> { stream }
 
     /// Starts reading these partitions at these offsets (or ``beginning``), replacing any earlier assignment.
-    public func assign(_ offsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
+    package func assign(_ offsets: [KafkaTopicPartition: Int64]) throws(KafkaError) {
         let rk = handle.pointer
         let err = RDKafkaTopicPartitionList.withList(offsets.map { ($0.key, Optional($0.value)) }) { rd_kafka_assign(rk, $0) }
         guard err == RD_KAFKA_RESP_ERR_NO_ERROR else {
@@ -62,10 +62,10 @@ public final class KafkaPartitionReader: Service, Sendable {
     }
 
     /// The offset meaning "the oldest message the partition still holds", for ``assign(_:)``.
-    public static let beginning = Int64(RD_KAFKA_OFFSET_BEGINNING)
+    package static let beginning = Int64(RD_KAFKA_OFFSET_BEGINNING)
 
     /// Reads until graceful shutdown or cancellation, then closes the client; ``messages`` then ends.
-    public func run() async throws {
+    package func run() async throws {
         guard !started.exchange(true, ordering: .sequentiallyConsistent) else {
             throw KafkaError(code: .shutdown, message: "KafkaPartitionReader.run() was called twice")
         }
@@ -78,7 +78,7 @@ public final class KafkaPartitionReader: Service, Sendable {
     }
 
     /// Stops reading; ``run()`` returns once the client is closed.
-    public func triggerGracefulShutdown() {
+    package func triggerGracefulShutdown() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         thread.stopRequested()
     }

@@ -1,8 +1,8 @@
 // CRDKafka first: see EmbeddedKafkaCluster+Faults.swift (other files of a batch lose librdkafka's constants).
 internal import CRDKafka
 internal import CKafkaShims
-public import Logging
-public import ServiceLifecycle
+package import Logging
+import ServiceLifecycle
 import Synchronization
 import FeatureQuerySupport
 
@@ -12,8 +12,8 @@ import FeatureQuerySupport
 /// that waits for it knows the message is durable (acks from all in-sync replicas, idempotent by default).
 /// The local queue is bounded: when it is full, `send` waits for room instead of growing memory.
 /// Delivery reports are served by ``run()``, which must be running for `send` to complete.
-public final class KafkaProducer: Service, Sendable {
-    public let configuration: KafkaProducerConfiguration
+package final class KafkaProducer: Service, Sendable {
+    package let configuration: KafkaProducerConfiguration
     /// The producer's `transactional.id`, when it publishes in transactions (``KafkaTransactions``).
     var transactionalID: String? {
         configuration.client.additionalProperties["transactional.id"]
@@ -25,7 +25,7 @@ public final class KafkaProducer: Service, Sendable {
     /// The poll loop's thread, and the bound on waiting for the flush (``stopTimeout(flushTimeout:)``).
     private let thread: KafkaServiceThread
 
-    public init(configuration: KafkaProducerConfiguration, logger: Logger) throws(KafkaError) {
+    package init(configuration: KafkaProducerConfiguration, logger: Logger) throws(KafkaError) {
         self.handle = try RDKafkaHandle(
             kind: .producer,
             properties: configuration.properties,
@@ -40,7 +40,7 @@ public final class KafkaProducer: Service, Sendable {
 
     /// Sends one message and waits for its delivery report.
     @discardableResult
-    public func send(_ message: KafkaProducerMessage) async throws(KafkaError) -> KafkaDeliveryReport {
+    package func send(_ message: KafkaProducerMessage) async throws(KafkaError) -> KafkaDeliveryReport {
         guard let result = await send([message]).first else {
             throw KafkaError(code: .delivery, message: "no delivery report")
         }
@@ -54,7 +54,7 @@ public final class KafkaProducer: Service, Sendable {
     /// delivery reports: from then on the messages' memory is bounded by the producer's queue limits, so a
     /// caller that bounds its own work can count this send as finished there and leave waiting for the
     /// cluster's acknowledgement to the reports.
-    public func send(
+    package func send(
         _ messages: [KafkaProducerMessage], queued: () -> Void = {}
     ) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         let batch = KafkaDeliveryBatch(count: messages.count)
@@ -111,11 +111,11 @@ public final class KafkaProducer: Service, Sendable {
     /// first. Returns the topics whose metadata came within `timeout`; the others are looked up at their first
     /// message, as usual.
     @discardableResult
-    public func loadMetadata(for topics: [String], timeout: Duration) async -> [String] {
+    package func loadMetadata(for topics: [String], timeout: Duration) async -> [String] {
         await handle.loadTopicMetadata(topics, timeout: timeout)
     }
 
-    public func run() async throws {
+    package func run() async throws {
         try await KafkaPollThread.runService(name: "kafka-producer", handle: handle, thread: thread) {
             self.pollLoop()
         } stop: {
@@ -123,7 +123,7 @@ public final class KafkaProducer: Service, Sendable {
         }
     }
 
-    public func triggerGracefulShutdown() {
+    package func triggerGracefulShutdown() {
         stopRequested.store(true, ordering: .sequentiallyConsistent)
         thread.stopRequested()
     }
@@ -136,7 +136,7 @@ public final class KafkaProducer: Service, Sendable {
     /// own, because librdkafka still holds its messages. Messages already on the wire may still reach the
     /// cluster: a caller that sends again what failed here may duplicate them (at-least-once). The delivery
     /// reports are served by ``run()``, which goes on until its own shutdown.
-    public func failPendingDeliveries() {
+    package func failPendingDeliveries() {
         guard !closed.exchange(true, ordering: .sequentiallyConsistent) else { return }
         logger.warning("failing undelivered messages", metadata: ["queued": .stringConvertible(rd_kafka_outq_len(handle.pointer))])
         purge()

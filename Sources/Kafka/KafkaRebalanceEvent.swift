@@ -3,7 +3,7 @@
 /// The consumer calls its rebalance handler with each event and waits for it: for revoked partitions up to
 /// ``KafkaConsumerConfiguration/revokeTimeout``, so that the caller can finish or cancel the work it holds
 /// for them and store their offsets before another member takes them over.
-public enum KafkaRebalanceEvent: Sendable, Hashable {
+package enum KafkaRebalanceEvent: Sendable, Hashable {
     /// These partitions are now this member's.
     case assigned([KafkaTopicPartition])
     /// These partitions will be given up when the handler returns or the deadline passes, whichever is first.

@@ -3,7 +3,7 @@ extension WhereClause {
     /// names as given (quoted only when they must be), strings in single quotes with `''`, numbers in
     /// canonical form, `DATE 'yyyy-mm-dd'` and `TIMESTAMP 'yyyy-mm-dd hh:mm:ss'`, and only the parentheses
     /// the structure needs. Reading the result back gives an equal clause.
-    public var arcGISSQL: String { ArcGISSQLRenderer.render(expression) }
+    package var arcGISSQL: String { ArcGISSQLRenderer.render(expression) }
 }
 
 /// Writes a tree as ArcGIS SQL. Never produces `--`, `/*` or `;`.

@@ -4,7 +4,7 @@ import FeatureQuerySupport
 ///
 /// ArcGIS returns numbers, strings, nulls and dates (epoch milliseconds); OGC GeoJSON properties map onto
 /// the same cases. GlobalID and GUID values are strings.
-public enum AttributeValue: Hashable, Sendable {
+package enum AttributeValue: Hashable, Sendable {
     case null
     case integer(Int64)
     case double(Double)
@@ -13,7 +13,7 @@ public enum AttributeValue: Hashable, Sendable {
     case date(Int64)
 
     /// The value of a literal written in a clause.
-    public init(_ literal: Literal) {
+    package init(_ literal: Literal) {
         switch literal {
         case .integer(let value): self = .integer(value)
         case .double(let value): self = .double(value)
@@ -31,18 +31,18 @@ public enum AttributeValue: Hashable, Sendable {
 
 /// The result of a condition under SQL's three-valued logic: a comparison with a NULL is neither true nor
 /// false but unknown, and a record is selected only when its condition is true.
-public enum TruthValue: Hashable, Sendable {
+package enum TruthValue: Hashable, Sendable {
     case `true`
     case `false`
     case unknown
 
     /// True or false, never unknown.
     @inline(__always)
-    public init(_ value: Bool) { self = value ? .true : .false }
+    package init(_ value: Bool) { self = value ? .true : .false }
 
     /// NOT: unknown stays unknown.
     @inline(__always)
-    public var negated: TruthValue {
+    package var negated: TruthValue {
         switch self {
         case .true: return .false
         case .false: return .true
@@ -52,31 +52,31 @@ public enum TruthValue: Hashable, Sendable {
 
     /// AND: false wins, then unknown.
     @inline(__always)
-    public func and(_ other: TruthValue) -> TruthValue {
+    package func and(_ other: TruthValue) -> TruthValue {
         if self == .false || other == .false { return .false }
         return self == .unknown || other == .unknown ? .unknown : .true
     }
 
     /// OR: true wins, then unknown.
     @inline(__always)
-    public func or(_ other: TruthValue) -> TruthValue {
+    package func or(_ other: TruthValue) -> TruthValue {
         if self == .true || other == .true { return .true }
         return self == .unknown || other == .unknown ? .unknown : .false
     }
 }
 
 /// What evaluation needs from outside the record: the time `CURRENT_DATE` and `CURRENT_TIMESTAMP` mean.
-public struct EvaluationContext: Hashable, Sendable {
+package struct EvaluationContext: Hashable, Sendable {
     /// Milliseconds since 1970-01-01 UTC.
-    public var currentTimeMilliseconds: Int64
+    package var currentTimeMilliseconds: Int64
 
     /// A context whose "now" is fixed: for tests, and to evaluate a batch at one instant.
-    public init(currentTimeMilliseconds: Int64) {
+    package init(currentTimeMilliseconds: Int64) {
         self.currentTimeMilliseconds = currentTimeMilliseconds
     }
 
     /// The system clock's time now.
-    public static func now() -> EvaluationContext {
+    package static func now() -> EvaluationContext {
         EvaluationContext(currentTimeMilliseconds: WallClock.nowMilliseconds())
     }
 }

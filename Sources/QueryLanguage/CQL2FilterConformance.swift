@@ -1,10 +1,10 @@
 extension CQL2Conformance {
     /// S_INTERSECTS with a point or bounding box.
-    public static let basicSpatialFunctions = prefix + "basic-spatial-functions"
+    package static let basicSpatialFunctions = prefix + "basic-spatial-functions"
     /// S_INTERSECTS with any geometry literal.
-    public static let basicSpatialFunctionsPlus = prefix + "basic-spatial-functions-plus"
+    package static let basicSpatialFunctionsPlus = prefix + "basic-spatial-functions-plus"
     /// Every S_ function.
-    public static let spatialFunctions = prefix + "spatial-functions"
+    package static let spatialFunctions = prefix + "spatial-functions"
 }
 
 /// Which CQL2 conformance classes a parsed filter needs, by the same rules as ``CQL2Conformance`` applies

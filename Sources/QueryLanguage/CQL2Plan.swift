@@ -1,11 +1,11 @@
 /// Options for writing a clause as CQL2.
-public struct CQL2Options: Hashable, Sendable {
+package struct CQL2Options: Hashable, Sendable {
     /// The instant (milliseconds since 1970-01-01 UTC) written for `CURRENT_DATE` and `CURRENT_TIMESTAMP`,
     /// which CQL2 has no words for. When nil, clauses that use them can't be written as CQL2.
-    public var currentTimeMilliseconds: Int64?
+    package var currentTimeMilliseconds: Int64?
 
     /// Options; without a current time, clauses with CURRENT_DATE or CURRENT_TIMESTAMP can't be written.
-    public init(currentTimeMilliseconds: Int64? = nil) {
+    package init(currentTimeMilliseconds: Int64? = nil) {
         self.currentTimeMilliseconds = currentTimeMilliseconds
     }
 }

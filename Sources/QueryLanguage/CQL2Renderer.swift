@@ -4,14 +4,14 @@ extension WhereClause {
     /// Throws ``QueryLanguageError/Code/unsupportedInTarget`` for what CQL2 can't express (see ``CQL2Options``
     /// and the rewrites listed there); the caller then filters on the client with ``compile(fieldNames:context:)``.
     /// Send a filter only to a server whose conformance lists ``cql2ConformanceClasses(_:)``.
-    public func cql2Text(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> String {
+    package func cql2Text(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> String {
         var output = ""
         try CQL2TextWriter.write(try CQL2Planner(options: options).condition(expression), into: &output)
         return output
     }
 
     /// The clause as a CQL2-JSON filter (`filter-lang=cql2-json`), as JSON text.
-    public func cql2JSON(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> String {
+    package func cql2JSON(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> String {
         try cql2JSONValue(options).serialized
     }
 
@@ -23,7 +23,7 @@ extension WhereClause {
     /// The CQL2 conformance classes (URIs) a server must declare for this filter: always Basic CQL2, and
     /// Advanced Comparison Operators, Case-insensitive Comparison, Arithmetic or Property-Property when the
     /// filter uses them. (Add `.../conf/cql2-text` or `.../conf/cql2-json` for the encoding.)
-    public func cql2ConformanceClasses(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> [String] {
+    package func cql2ConformanceClasses(_ options: CQL2Options = CQL2Options()) throws(QueryLanguageError) -> [String] {
         var classes: Set<String> = [CQL2Conformance.basic]
         CQL2Conformance.collect(try CQL2Planner(options: options).condition(expression), into: &classes)
         return classes.sorted()
@@ -31,22 +31,22 @@ extension WhereClause {
 }
 
 /// The conformance-class URIs of OGC 21-065 (CQL2).
-public enum CQL2Conformance {
+package enum CQL2Conformance {
     static let prefix = "http://www.opengis.net/spec/cql2/1.0/conf/"
     /// Comparisons of a property with a literal, AND, OR, NOT, IS NULL.
-    public static let basic = prefix + "basic-cql2"
+    package static let basic = prefix + "basic-cql2"
     /// LIKE, BETWEEN and IN.
-    public static let advancedComparison = prefix + "advanced-comparison-operators"
+    package static let advancedComparison = prefix + "advanced-comparison-operators"
     /// CASEI.
-    public static let caseInsensitive = prefix + "case-insensitive-comparison"
+    package static let caseInsensitive = prefix + "case-insensitive-comparison"
     /// `+ - * /`.
-    public static let arithmetic = prefix + "arithmetic"
+    package static let arithmetic = prefix + "arithmetic"
     /// Predicates with something other than a property on the left or a literal on the right.
-    public static let propertyProperty = prefix + "property-property"
+    package static let propertyProperty = prefix + "property-property"
     /// The text encoding (`filter-lang=cql2-text`).
-    public static let text = prefix + "cql2-text"
+    package static let text = prefix + "cql2-text"
     /// The JSON encoding (`filter-lang=cql2-json`).
-    public static let json = prefix + "cql2-json"
+    package static let json = prefix + "cql2-json"
 
     static func collect(_ node: CQL2Node, into classes: inout Set<String>) {
         switch node {

@@ -4,13 +4,13 @@ import FeatureQuerySupport
 ///
 /// Kept as year, month and day rather than a time stamp so that rendering gives back exactly what was
 /// written; ``millisecondsSinceEpoch`` gives the instant ArcGIS date fields are compared with (midnight UTC).
-public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+package struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let year: Int
+    package let month: Int
+    package let day: Int
 
     /// A date, or nil when it does not exist (month 13, 30 February, year 0 or past 9999).
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
             (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
         else { return nil }
@@ -20,33 +20,33 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
     }
 
     /// Reads `yyyy-mm-dd` exactly (four-digit year, two-digit month and day).
-    public init?(parsing text: some StringProtocol) {
+    package init?(parsing text: some StringProtocol) {
         var reader = DigitReader(Array(text.utf8))
         guard let date = reader.readDate(), reader.isAtEnd else { return nil }
         self = date
     }
 
     /// `yyyy-mm-dd`.
-    public var description: String {
+    package var description: String {
         pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
     }
 
     /// Days since 1970-01-01 (negative before).
-    public var daysSinceEpoch: Int64 {
+    package var daysSinceEpoch: Int64 {
         CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 
     /// Midnight UTC of this date, in milliseconds since 1970-01-01: how ArcGIS stores dates.
-    public var millisecondsSinceEpoch: Int64 { daysSinceEpoch * 86_400_000 }
+    package var millisecondsSinceEpoch: Int64 { daysSinceEpoch * 86_400_000 }
 
     /// The date of a day count since 1970-01-01, or nil outside years 1 to 9999.
-    public init?(daysSinceEpoch days: Int64) {
+    package init?(daysSinceEpoch days: Int64) {
         guard days >= -719_162, days <= 2_932_896 else { return nil }
         let (y, m, d) = CivilCalendar.civil(fromDays: days)
         self.init(year: Int(y), month: Int(m), day: Int(d))
     }
 
-    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+    package static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
@@ -56,14 +56,14 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 }
 
 /// A date and time of day (UTC, millisecond precision), the value of a `TIMESTAMP '...'` literal.
-public struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let date: CalendarDate
-    public let hour: Int
-    public let minute: Int
-    public let second: Int
-    public let millisecond: Int
+package struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package let date: CalendarDate
+    package let hour: Int
+    package let minute: Int
+    package let second: Int
+    package let millisecond: Int
 
-    public init?(date: CalendarDate, hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
+    package init?(date: CalendarDate, hour: Int, minute: Int, second: Int, millisecond: Int = 0) {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
             (0...999).contains(millisecond)
         else { return nil }
@@ -77,7 +77,7 @@ public struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringCon
     /// Reads `yyyy-mm-dd`, optionally followed by a space or `T` and `hh:mm:ss`, an optional fraction of a
     /// second (digits past milliseconds are dropped) and an optional `Z`. Other time zones are refused:
     /// ArcGIS dates are UTC.
-    public init?(parsing text: some StringProtocol) {
+    package init?(parsing text: some StringProtocol) {
         var reader = DigitReader(Array(text.utf8))
         guard let date = reader.readDate() else { return nil }
         if reader.isAtEnd {
@@ -100,13 +100,13 @@ public struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringCon
     }
 
     /// The instant, in milliseconds since 1970-01-01 UTC.
-    public var millisecondsSinceEpoch: Int64 {
+    package var millisecondsSinceEpoch: Int64 {
         date.millisecondsSinceEpoch
             + Int64(((hour * 60 + minute) * 60 + second) * 1000 + millisecond)
     }
 
     /// The timestamp of an instant, or nil outside years 1 to 9999.
-    public init?(millisecondsSinceEpoch ms: Int64) {
+    package init?(millisecondsSinceEpoch ms: Int64) {
         let (days, remainder) = ms.quotientAndRemainder(dividingBy: 86_400_000)
         let day = remainder < 0 ? days - 1 : days
         let inDay = Int(remainder < 0 ? remainder + 86_400_000 : remainder)
@@ -117,7 +117,7 @@ public struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringCon
     }
 
     /// `yyyy-mm-dd hh:mm:ss` (with `.mmm` when the milliseconds are not zero): ArcGIS's form.
-    public var description: String { text(separator: " ", zone: "") }
+    package var description: String { text(separator: " ", zone: "") }
 
     /// `yyyy-mm-ddThh:mm:ssZ` (with `.mmm` when needed): RFC 3339, CQL2's form.
     var rfc3339: String { text(separator: "T", zone: "Z") }
@@ -128,7 +128,7 @@ public struct CalendarTimestamp: Hashable, Sendable, Comparable, CustomStringCon
         return text + zone
     }
 
-    public static func < (lhs: CalendarTimestamp, rhs: CalendarTimestamp) -> Bool {
+    package static func < (lhs: CalendarTimestamp, rhs: CalendarTimestamp) -> Bool {
         lhs.millisecondsSinceEpoch < rhs.millisecondsSinceEpoch
     }
 }

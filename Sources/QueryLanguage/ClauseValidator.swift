@@ -5,7 +5,7 @@ extension WhereClause {
     /// where clauses can use; compared and combined values must have the same type. The clause returned
     /// spells field names as the layer does and turns date strings compared with date fields
     /// (`Opened = '2020-01-31'`) into `DATE` / `TIMESTAMP` literals, so the renderers write them properly.
-    public func validated(against layer: LayerSchema) throws(QueryLanguageError) -> WhereClause {
+    package func validated(against layer: LayerSchema) throws(QueryLanguageError) -> WhereClause {
         let validator = ClauseValidator(layer: layer, sourceText: sourceText)
         return WhereClause(checkedExpression: try validator.condition(expression), sourceText: sourceText)
     }

@@ -5,7 +5,7 @@ extension WhereClause {
     /// Field names are resolved to positions once, here, ignoring letter case; an unknown one throws
     /// ``QueryLanguageError/Code/unknownField``. For client-side filtering (when a server can't take the
     /// filter) and for the sample server.
-    public func compile(
+    package func compile(
         fieldNames: [String], context: EvaluationContext = .now()
     ) throws(QueryLanguageError) -> CompiledFilter {
         let compiler = FilterCompiler(fieldNames: fieldNames, context: context, sourceText: sourceText)
@@ -17,9 +17,9 @@ extension WhereClause {
 ///
 /// Built once per query and shared across threads; evaluating does no name look-ups and no allocation for
 /// the common shapes (field against literal, `AND`, `OR`, `IN` of literals, `LIKE`).
-public struct CompiledFilter: Sendable {
+package struct CompiledFilter: Sendable {
     /// The field order records must follow.
-    public let fieldNames: [String]
+    package let fieldNames: [String]
     private let program: FilterCompiler.ConditionProgram
 
     init(fieldNames: [String], program: @escaping FilterCompiler.ConditionProgram) {
@@ -29,14 +29,14 @@ public struct CompiledFilter: Sendable {
 
     /// The condition's value for one record. A record shorter than ``fieldNames`` reads NULL for the rest.
     @inline(__always)
-    public func evaluate(_ record: [AttributeValue]) -> TruthValue { program(record) }
+    package func evaluate(_ record: [AttributeValue]) -> TruthValue { program(record) }
 
     /// Whether the record is selected: only when the condition is true, not when it is unknown.
     @inline(__always)
-    public func matches(_ record: [AttributeValue]) -> Bool { program(record) == .true }
+    package func matches(_ record: [AttributeValue]) -> Bool { program(record) == .true }
 
     /// The condition's value for a record given as a dictionary keyed by the names in ``fieldNames``.
-    public func evaluate(attributes: [String: AttributeValue]) -> TruthValue {
+    package func evaluate(attributes: [String: AttributeValue]) -> TruthValue {
         program(fieldNames.map { attributes[$0] ?? .null })
     }
 }

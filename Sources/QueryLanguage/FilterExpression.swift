@@ -4,9 +4,9 @@
 /// written in the other. Two expressions are equal when their structure is: where they stood in the text
 /// (``sourceOffset``) is kept for error messages only and is not part of equality, so
 /// `parse(render(x)) == x` holds.
-public struct FilterExpression: Hashable, Sendable {
+package struct FilterExpression: Hashable, Sendable {
     /// The shape of an expression.
-    public indirect enum Node: Hashable, Sendable {
+    package indirect enum Node: Hashable, Sendable {
         /// A field (ArcGIS) or property (OGC) of the record.
         case field(String)
         case literal(Literal)
@@ -35,7 +35,7 @@ public struct FilterExpression: Hashable, Sendable {
         }
 
         /// The direct subexpressions, in source order.
-        public var children: [FilterExpression] {
+        package var children: [FilterExpression] {
             switch self {
             case .field, .literal: return []
             case .negate(let operand), .not(let operand), .isNull(let operand, _), .like(let operand, _, _, _):
@@ -50,15 +50,15 @@ public struct FilterExpression: Hashable, Sendable {
     }
 
     /// What the expression is.
-    public let node: Node
+    package let node: Node
     /// The UTF-8 offset where this expression starts in the text it was parsed from; nil when built in code.
-    public let sourceOffset: Int?
+    package let sourceOffset: Int?
     /// The height of the tree (1 for a field or literal). Parsing refuses trees deeper than
     /// ``ClauseLimits/maxDepth``, which bounds every recursive walk.
-    public let depth: Int
+    package let depth: Int
 
     /// An expression; the depth is computed from the children.
-    public init(_ node: Node, sourceOffset: Int? = nil) {
+    package init(_ node: Node, sourceOffset: Int? = nil) {
         self.node = node
         self.sourceOffset = sourceOffset
         var deepest = 0
@@ -90,8 +90,8 @@ public struct FilterExpression: Hashable, Sendable {
         self.depth = deepest + 1
     }
 
-    public static func == (lhs: FilterExpression, rhs: FilterExpression) -> Bool { lhs.node == rhs.node }
-    public func hash(into hasher: inout Hasher) { hasher.combine(node) }
+    package static func == (lhs: FilterExpression, rhs: FilterExpression) -> Bool { lhs.node == rhs.node }
+    package func hash(into hasher: inout Hasher) { hasher.combine(node) }
 
     /// Whether this is a condition rather than a value.
     var isCondition: Bool { node.isCondition }
@@ -115,7 +115,7 @@ public struct FilterExpression: Hashable, Sendable {
     }
 
     /// Every field the expression refers to, in order of first use, without repeats.
-    public var referencedFields: [String] {
+    package var referencedFields: [String] {
         var seen = Set<String>()
         var names: [String] = []
         var stack = [self]

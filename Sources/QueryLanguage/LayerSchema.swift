@@ -1,5 +1,5 @@
 /// An ArcGIS field type, as layer metadata (`{layer}?f=json`, `fields[].type`) names it.
-public enum FieldType: String, Hashable, Sendable, CaseIterable {
+package enum FieldType: String, Hashable, Sendable, CaseIterable {
     case objectID = "esriFieldTypeOID"
     case integer = "esriFieldTypeInteger"
     case smallInteger = "esriFieldTypeSmallInteger"
@@ -15,12 +15,12 @@ public enum FieldType: String, Hashable, Sendable, CaseIterable {
 
     /// The type of an Esri type name, or nil for one where clauses can't use (geometry, blob, raster, XML)
     /// or that this module does not know.
-    public init?(esriName: String) {
+    package init?(esriName: String) {
         self.init(rawValue: esriName)
     }
 
     /// The Esri type name.
-    public var esriName: String { rawValue }
+    package var esriName: String { rawValue }
 
     /// What kind of value the field holds, for type checks.
     var valueKind: ValueKind {
@@ -33,12 +33,12 @@ public enum FieldType: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A field of a layer, as its metadata lists it.
-public struct LayerField: Hashable, Sendable {
-    public var name: String
-    public var type: FieldType
-    public var alias: String?
+package struct LayerField: Hashable, Sendable {
+    package var name: String
+    package var type: FieldType
+    package var alias: String?
 
-    public init(name: String, type: FieldType, alias: String? = nil) {
+    package init(name: String, type: FieldType, alias: String? = nil) {
         self.name = name
         self.type = type
         self.alias = alias
@@ -49,16 +49,16 @@ public struct LayerField: Hashable, Sendable {
 ///
 /// Names are matched without regard to letter case, as ArcGIS does; validated clauses use the layer's own
 /// spelling.
-public struct LayerSchema: Hashable, Sendable {
+package struct LayerSchema: Hashable, Sendable {
     /// The fields where clauses can use, in metadata order.
-    public let fields: [LayerField]
+    package let fields: [LayerField]
     /// Fields the layer has whose types where clauses can't use, by name, with their Esri type names: named
     /// in errors so that a person learns why the field is refused.
-    public let unusableFields: [String: String]
+    package let unusableFields: [String: String]
     private let byFoldedName: [String: Int]
 
     /// A schema of `fields`; when two names differ only in letter case, the first wins.
-    public init(fields: [LayerField], unusableFields: [String: String] = [:]) {
+    package init(fields: [LayerField], unusableFields: [String: String] = [:]) {
         self.fields = fields
         self.unusableFields = unusableFields
         var index: [String: Int] = [:]
@@ -70,7 +70,7 @@ public struct LayerSchema: Hashable, Sendable {
 
     /// A schema straight from layer metadata's `fields[{name, type}]`: fields of types where clauses can't
     /// use are kept aside in ``unusableFields``.
-    public init(metadataFields: [(name: String, type: String)]) {
+    package init(metadataFields: [(name: String, type: String)]) {
         var usable: [LayerField] = []
         var unusable: [String: String] = [:]
         for (name, typeName) in metadataFields {
@@ -84,7 +84,7 @@ public struct LayerSchema: Hashable, Sendable {
     }
 
     /// The field of that name, in any letter case.
-    public func field(named name: String) -> LayerField? {
+    package func field(named name: String) -> LayerField? {
         byFoldedName[Self.fold(name)].map { fields[$0] }
     }
 
@@ -104,11 +104,11 @@ public struct LayerSchema: Hashable, Sendable {
         }
     }
 
-    public static func == (lhs: LayerSchema, rhs: LayerSchema) -> Bool {
+    package static func == (lhs: LayerSchema, rhs: LayerSchema) -> Bool {
         lhs.fields == rhs.fields && lhs.unusableFields == rhs.unusableFields
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(fields)
         hasher.combine(unusableFields)
     }

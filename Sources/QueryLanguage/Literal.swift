@@ -2,7 +2,7 @@
 ///
 /// There is no `NULL` literal on purpose: a comparison with `NULL` is never true, so the parser points the
 /// writer to `IS NULL` instead (``QueryLanguageError/Code/nullComparison``).
-public enum Literal: Hashable, Sendable {
+package enum Literal: Hashable, Sendable {
     case integer(Int64)
     /// A finite number with a fraction or exponent, or an integer too large for 64 bits.
     case double(Double)
@@ -28,7 +28,7 @@ public enum Literal: Hashable, Sendable {
 }
 
 /// `=`, `<>`, `<`, `<=`, `>`, `>=`.
-public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
+package enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
     case equal = "="
     case notEqual = "<>"
     case less = "<"
@@ -62,7 +62,7 @@ public enum ComparisonOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// `+`, `-`, `*`, `/`.
-public enum ArithmeticOperator: String, Hashable, Sendable, CaseIterable {
+package enum ArithmeticOperator: String, Hashable, Sendable, CaseIterable {
     case add = "+"
     case subtract = "-"
     case multiply = "*"
@@ -73,14 +73,14 @@ public enum ArithmeticOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Which end `TRIM` works on.
-public enum TrimEdge: String, Hashable, Sendable, CaseIterable {
+package enum TrimEdge: String, Hashable, Sendable, CaseIterable {
     case both = "BOTH"
     case leading = "LEADING"
     case trailing = "TRAILING"
 }
 
 /// The type named in `CAST(x AS type)`.
-public enum CastTarget: Hashable, Sendable {
+package enum CastTarget: Hashable, Sendable {
     case integer
     case smallInteger
     case float
@@ -93,7 +93,7 @@ public enum CastTarget: Hashable, Sendable {
     case timestamp
 
     /// The SQL spelling.
-    public var sql: String {
+    package var sql: String {
         switch self {
         case .integer: return "INTEGER"
         case .smallInteger: return "SMALLINT"

@@ -1,5 +1,5 @@
 /// What a request asks for: a query the operator named, or a clause of its own.
-public enum ClauseRequest: Hashable, Sendable {
+package enum ClauseRequest: Hashable, Sendable {
     /// A named query from the catalog, such as `government`.
     case named(String)
     /// A where clause in ArcGIS SQL, sent by another service.
@@ -7,11 +7,11 @@ public enum ClauseRequest: Hashable, Sendable {
 }
 
 /// A named where clause, as the operator configures it.
-public struct NamedQuery: Hashable, Sendable {
-    public var name: String
-    public var clause: String
+package struct NamedQuery: Hashable, Sendable {
+    package var name: String
+    package var clause: String
 
-    public init(name: String, clause: String) {
+    package init(name: String, clause: String) {
         self.name = name
         self.clause = clause
     }
@@ -23,9 +23,9 @@ public struct NamedQuery: Hashable, Sendable {
 /// want other services' SQL to reach the feature services switches free clauses off. Every named clause is
 /// parsed when the catalog is built, so a typo in the configuration stops the worker at start with an error
 /// naming the query, not at the first request.
-public struct NamedQueryCatalog: Sendable {
+package struct NamedQueryCatalog: Sendable {
     /// The seven queries of the seed (the ArcGIS Maps SDK "query a feature layer" tutorial, LA County parcels).
-    public static let builtInExamples: [NamedQuery] = [
+    package static let builtInExamples: [NamedQuery] = [
         NamedQuery(name: "government", clause: "UseType = 'Government'"),
         NamedQuery(name: "residential", clause: "UseType = 'Residential'"),
         NamedQuery(name: "farm", clause: "UseType = 'Irrigated Farm'"),
@@ -36,16 +36,16 @@ public struct NamedQueryCatalog: Sendable {
     ]
 
     /// Whether requests may send clauses of their own (``ClauseRequest/free(_:)``).
-    public let allowFreeClauses: Bool
+    package let allowFreeClauses: Bool
     /// The limits free clauses are read with.
-    public let limits: ClauseLimits
+    package let limits: ClauseLimits
     private let clauses: [String: WhereClause]
 
     /// The catalog of `additional` queries, on top of the built-in examples unless `includeBuiltIns` is false.
     ///
     /// An additional query may replace a built-in one of the same name; two additional queries may not share
     /// a name. Names are letters, digits, `_` and `-`.
-    public init(
+    package init(
         additional: [NamedQuery] = [],
         includeBuiltIns: Bool = true,
         allowFreeClauses: Bool = true,
@@ -69,13 +69,13 @@ public struct NamedQueryCatalog: Sendable {
     }
 
     /// The names, sorted.
-    public var names: [String] { clauses.keys.sorted() }
+    package var names: [String] { clauses.keys.sorted() }
 
     /// The clause a name stands for, if any.
-    public func clause(named name: String) -> WhereClause? { clauses[name] }
+    package func clause(named name: String) -> WhereClause? { clauses[name] }
 
     /// The clause a request asks for, checked against `layer` when one is given.
-    public func resolve(
+    package func resolve(
         _ request: ClauseRequest, against layer: LayerSchema? = nil
     ) throws(QueryLanguageError) -> WhereClause {
         let clause: WhereClause

@@ -4,83 +4,83 @@
 /// callers' `switch` statements (the style of the Kafka bridge's `KafkaError`). ``message`` is written for the
 /// person who wrote the clause: it says what is wrong, where, and what to write instead. Callers branch on
 /// ``code`` and pass ``message`` on unchanged.
-public struct QueryLanguageError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct QueryLanguageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as a category a caller can branch on.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: String
+        package init(_ rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
 
         /// The clause is longer than ``ClauseLimits/maxClauseBytes``; rejected before it is read.
-        public static let clauseTooLong = Code("clause_too_long")
+        package static let clauseTooLong = Code("clause_too_long")
         /// The clause's bytes are not valid UTF-8.
-        public static let invalidEncoding = Code("invalid_encoding")
+        package static let invalidEncoding = Code("invalid_encoding")
         /// The clause is empty or only white space.
-        public static let emptyClause = Code("empty_clause")
+        package static let emptyClause = Code("empty_clause")
         /// A character that has no meaning in a where clause.
-        public static let unexpectedCharacter = Code("unexpected_character")
+        package static let unexpectedCharacter = Code("unexpected_character")
         /// A string literal has no closing quote.
-        public static let unterminatedString = Code("unterminated_string")
+        package static let unterminatedString = Code("unterminated_string")
         /// A double-quoted field name has no closing quote.
-        public static let unterminatedIdentifier = Code("unterminated_identifier")
+        package static let unterminatedIdentifier = Code("unterminated_identifier")
         /// A number is malformed or too large.
-        public static let invalidNumber = Code("invalid_number")
+        package static let invalidNumber = Code("invalid_number")
         /// A `DATE` or `TIMESTAMP` literal is not a real date or time.
-        public static let invalidDate = Code("invalid_date")
+        package static let invalidDate = Code("invalid_date")
         /// The words are in an order the grammar does not allow.
-        public static let syntaxError = Code("syntax_error")
+        package static let syntaxError = Code("syntax_error")
         /// Parentheses, function calls or operators nest deeper than ``ClauseLimits/maxDepth``.
-        public static let nestingTooDeep = Code("nesting_too_deep")
+        package static let nestingTooDeep = Code("nesting_too_deep")
         /// The clause has more tokens than ``ClauseLimits/maxTokens``.
-        public static let tooManyTokens = Code("too_many_tokens")
+        package static let tooManyTokens = Code("too_many_tokens")
         /// An `IN` list has more values than ``ClauseLimits/maxListItems``.
-        public static let listTooLong = Code("list_too_long")
+        package static let listTooLong = Code("list_too_long")
         /// A field name is longer than ``ClauseLimits/maxIdentifierBytes``.
-        public static let identifierTooLong = Code("identifier_too_long")
+        package static let identifierTooLong = Code("identifier_too_long")
         /// A subquery, a statement separator `;`, a comment or another construct outside the subset: the
         /// injection guard.
-        public static let forbiddenConstruct = Code("forbidden_construct")
+        package static let forbiddenConstruct = Code("forbidden_construct")
         /// A function that is not in the subset.
-        public static let unknownFunction = Code("unknown_function")
+        package static let unknownFunction = Code("unknown_function")
         /// A function got the wrong number or kind of arguments.
-        public static let invalidArgument = Code("invalid_argument")
+        package static let invalidArgument = Code("invalid_argument")
         /// A `LIKE` pattern or its `ESCAPE` character is malformed.
-        public static let invalidPattern = Code("invalid_pattern")
+        package static let invalidPattern = Code("invalid_pattern")
         /// A comparison with `NULL`, which is never true: `IS NULL` is meant.
-        public static let nullComparison = Code("null_comparison")
+        package static let nullComparison = Code("null_comparison")
         /// A value stands where a condition is needed, or a condition where a value is needed.
-        public static let notACondition = Code("not_a_condition")
+        package static let notACondition = Code("not_a_condition")
         /// The layer has no field of that name.
-        public static let unknownField = Code("unknown_field")
+        package static let unknownField = Code("unknown_field")
         /// The layer has the field, but its type (geometry, blob, raster, ...) cannot be used in a where clause.
-        public static let unusableField = Code("unusable_field")
+        package static let unusableField = Code("unusable_field")
         /// Values of different types are compared or combined.
-        public static let typeMismatch = Code("type_mismatch")
+        package static let typeMismatch = Code("type_mismatch")
         /// The target language (CQL2) cannot express this construct; filter on the client instead.
-        public static let unsupportedInTarget = Code("unsupported_in_target")
+        package static let unsupportedInTarget = Code("unsupported_in_target")
         /// A CQL2 spatial predicate stands somewhere other than as a top-level `AND` term (under `OR` or
         /// `NOT`): the spatial part of a filter is tested apart from the attribute part, so it can only narrow.
-        public static let spatialPredicatePlacement = Code("spatial_predicate_placement")
+        package static let spatialPredicatePlacement = Code("spatial_predicate_placement")
         /// A CQL2-JSON filter is not JSON, or not the shape CQL2-JSON gives an expression.
-        public static let invalidJSON = Code("invalid_json")
+        package static let invalidJSON = Code("invalid_json")
         /// A request names a query the catalog does not have.
-        public static let unknownNamedQuery = Code("unknown_named_query")
+        package static let unknownNamedQuery = Code("unknown_named_query")
         /// A request sends its own clause, and the operator allows only named queries.
-        public static let freeClausesDisabled = Code("free_clauses_disabled")
+        package static let freeClausesDisabled = Code("free_clauses_disabled")
         /// The operator's configuration of named queries is invalid.
-        public static let invalidNamedQuery = Code("invalid_named_query")
+        package static let invalidNamedQuery = Code("invalid_named_query")
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// The 1-based column (in characters) of the clause text the error points at, when it points at one.
-    public var column: Int?
+    package var column: Int?
 
-    public init(code: Code, message: String, column: Int? = nil) {
+    package init(code: Code, message: String, column: Int? = nil) {
         self.code = code
         self.message = message
         self.column = column
     }
 
-    public var description: String { "QueryLanguageError(\(code)): \(message)" }
+    package var description: String { "QueryLanguageError(\(code)): \(message)" }
 }

@@ -2,7 +2,7 @@
 ///
 /// Anything else is refused when the clause is parsed (``QueryLanguageError/Code/unknownFunction``), so a
 /// database-specific function can never reach a server through the worker.
-public indirect enum ScalarFunction: Hashable, Sendable {
+package indirect enum ScalarFunction: Hashable, Sendable {
     case upper(FilterExpression)
     case lower(FilterExpression)
     /// CQL2's `CASEI(x)`: compares case-insensitively. Evaluates as `UPPER(x)`, and is written as `UPPER` in SQL.
@@ -23,7 +23,7 @@ public indirect enum ScalarFunction: Hashable, Sendable {
     case currentTimestamp
 
     /// The subexpressions, in source order.
-    public var arguments: [FilterExpression] {
+    package var arguments: [FilterExpression] {
         switch self {
         case .upper(let x), .lower(let x), .caseInsensitive(let x), .charLength(let x), .abs(let x),
             .round(let x, _), .trim(let x, _, _), .cast(let x, _):
@@ -36,7 +36,7 @@ public indirect enum ScalarFunction: Hashable, Sendable {
     }
 
     /// The SQL name, as it is rendered.
-    public var name: String {
+    package var name: String {
         switch self {
         case .upper, .caseInsensitive: return "UPPER"
         case .lower: return "LOWER"

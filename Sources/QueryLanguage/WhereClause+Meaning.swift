@@ -6,10 +6,10 @@ extension WhereClause {
     ///
     /// Numbers are normalised only where they are compared with something (a comparison, `BETWEEN`, `IN`):
     /// inside arithmetic `x / 2` and `x / 2.0` may differ (integer division in some databases).
-    public var meaningKey: FilterExpression { expression.meaningKey(compared: false) }
+    package var meaningKey: FilterExpression { expression.meaningKey(compared: false) }
 
     /// Whether the two clauses select the same features on any layer by the rules of ``meaningKey``.
-    public func meansSame(as other: WhereClause) -> Bool { meaningKey == other.meaningKey }
+    package func meansSame(as other: WhereClause) -> Bool { meaningKey == other.meaningKey }
 }
 
 extension FilterExpression {

@@ -10,20 +10,20 @@ import FeatureQuerySupport
 /// and ``compile(fieldNames:context:)`` makes it a fast predicate over records.
 ///
 /// Two clauses are equal when their expressions are; the text they came from is not compared.
-public struct WhereClause: Hashable, Sendable, CustomStringConvertible {
+package struct WhereClause: Hashable, Sendable, CustomStringConvertible {
     /// The syntax tree.
-    public let expression: FilterExpression
+    package let expression: FilterExpression
     /// The text the clause was read from, which error columns refer to; nil when built from an expression.
-    public let sourceText: String?
+    package let sourceText: String?
 
     /// Reads an ArcGIS (standardized-query) SQL where clause.
-    public init(_ text: String, limits: ClauseLimits = .default) throws(QueryLanguageError) {
+    package init(_ text: String, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         try self.init(text: text, dialect: .arcGISSQL, limits: limits)
     }
 
     /// Reads a clause that arrived as bytes (a Kafka message field, an HTTP parameter): the length is checked
     /// before anything else, then the encoding, then the syntax.
-    public init(utf8 bytes: some Collection<UInt8>, limits: ClauseLimits = .default) throws(QueryLanguageError) {
+    package init(utf8 bytes: some Collection<UInt8>, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         try Self.checkLength(bytes.count, limits: limits)
         let array = Array(bytes)
         if let offset = array.withUnsafeBufferPointer({ UTF8Validation.firstInvalidOffset(in: $0) }) {
@@ -41,13 +41,13 @@ public struct WhereClause: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads an OGC CQL2 text filter (the subset this module can express) into the same tree, so that a
     /// filter received by an OGC API server can be evaluated or sent on to ArcGIS.
-    public init(cql2Text text: String, limits: ClauseLimits = .default) throws(QueryLanguageError) {
+    package init(cql2Text text: String, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         try self.init(text: text, dialect: .cql2Text, limits: limits)
     }
 
     /// Wraps an expression built in code, refusing one that is not a condition or is deeper than the limit
     /// (every walk over the tree is recursive).
-    public init(expression: FilterExpression, limits: ClauseLimits = .default) throws(QueryLanguageError) {
+    package init(expression: FilterExpression, limits: ClauseLimits = .default) throws(QueryLanguageError) {
         guard expression.isCondition else {
             throw QueryLanguageError(
                 code: .notACondition, message: "a where clause is a condition, such as UseType = 'Residential'")
@@ -81,11 +81,11 @@ public struct WhereClause: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The fields the clause refers to, as written, in order of first use.
-    public var referencedFields: [String] { expression.referencedFields }
+    package var referencedFields: [String] { expression.referencedFields }
 
     /// The clause in normalized ArcGIS SQL.
-    public var description: String { arcGISSQL }
+    package var description: String { arcGISSQL }
 
-    public static func == (lhs: WhereClause, rhs: WhereClause) -> Bool { lhs.expression == rhs.expression }
-    public func hash(into hasher: inout Hasher) { hasher.combine(expression) }
+    package static func == (lhs: WhereClause, rhs: WhereClause) -> Bool { lhs.expression == rhs.expression }
+    package func hash(into hasher: inout Hasher) { hasher.combine(expression) }
 }

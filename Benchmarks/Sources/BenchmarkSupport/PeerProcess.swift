@@ -1,10 +1,10 @@
-public import Foundation
+package import Foundation
 
 /// Runs the peers a benchmark compares against (a C client, wrk) as child processes.
-public enum PeerProcess {
+package enum PeerProcess {
     /// Starts `process` and waits for it to exit without blocking a thread (Foundation's
     /// `waitUntilExit` spins a core on Linux, which would distort the figures).
-    public static func run(_ process: Process) async throws -> Int32 {
+    package static func run(_ process: Process) async throws -> Int32 {
         try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
             do {
@@ -17,7 +17,7 @@ public enum PeerProcess {
     }
 
     /// The `key=value` fields of the first line starting with `RESULT ` that a C peer printed.
-    public static func resultFields(_ output: String, program: String) throws -> [String: String] {
+    package static func resultFields(_ output: String, program: String) throws -> [String: String] {
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("RESULT ") }) else {
             throw BenchmarkError("\(program) printed no RESULT line: \(output)")
         }

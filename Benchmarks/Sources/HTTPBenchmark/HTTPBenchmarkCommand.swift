@@ -152,7 +152,8 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
         }
         await curl.shutdown()
         let curlClient = try CurlClientUnderTest(url: url, expectedBodyBytes: bodyBytes, maxConnections: maxConcurrency, logger: logger)
-        let ahcClient = AsyncHTTPClientUnderTest(url: url, expectedBodyBytes: bodyBytes, maxConnections: maxConcurrency)
+        let ahcClient = clients.contains(.ahc)
+            ? try AsyncHTTPClientUnderTest(url: url, expectedBodyBytes: bodyBytes, maxConnections: maxConcurrency) : nil
 
         let wrkRunner = WrkRunner(executable: wrk, url: url, serverPID: serverPID)
         let load = SwiftLoad(serverPID: serverPID)
@@ -194,6 +195,7 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
                             measurement = try await load.run(
                                 concurrency: concurrency, warmup: .seconds(warmup), duration: .seconds(duration), exchange: curlClient.exchange)
                         case .ahc:
+                            guard let ahcClient else { throw BenchmarkError("client ahc was not set up") }
                             measurement = try await load.run(
                                 concurrency: concurrency, warmup: .seconds(warmup), duration: .seconds(duration), exchange: ahcClient.exchange)
                         case .libcurl:
@@ -212,7 +214,7 @@ struct HTTPBenchmarkCommand: AsyncParsableCommand {
             failure = error
         }
         await curlClient.shutdown()
-        try await ahcClient.shutdown()
+        try await ahcClient?.shutdown()
         if let failure { throw failure }
 
         output("")

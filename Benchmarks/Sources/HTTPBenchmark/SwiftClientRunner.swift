@@ -1,9 +1,7 @@
 import BenchmarkSupport
-import AsyncHTTPClient
 import CurlHTTP
 import Foundation
 import Logging
-import NIOCore
 
 /// One GET with a client under test: checks status 200 and the body's length, throws otherwise.
 typealias Exchange = @Sendable () async throws -> Void
@@ -91,30 +89,4 @@ final class CurlClientUnderTest: Sendable {
     }
 
     func shutdown() async { await client.shutdown() }
-}
-
-/// The comparison, `AsyncHTTPClient.HTTPClient` on the shared (singleton) event loop group, through its
-/// async API, with a connection pool that allows 64 concurrent HTTP/1.1 connections to the host.
-final class AsyncHTTPClientUnderTest: Sendable {
-    let client: AsyncHTTPClient.HTTPClient
-    let request: HTTPClientRequest
-    let expectedBodyBytes: Int
-
-    init(url: String, expectedBodyBytes: Int, maxConnections: Int) {
-        var configuration = AsyncHTTPClient.HTTPClient.Configuration()
-        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxConnections)
-        client = AsyncHTTPClient.HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        request = HTTPClientRequest(url: url)
-        self.expectedBodyBytes = expectedBodyBytes
-    }
-
-    @Sendable func exchange() async throws {
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 1 << 20)
-        guard response.status == .ok, body.readableBytes == expectedBodyBytes else {
-            throw BenchmarkError("AsyncHTTPClient: status \(response.status.code), \(body.readableBytes) body bytes (expected 200, \(expectedBodyBytes))")
-        }
-    }
-
-    func shutdown() async throws { try await client.shutdown() }
 }

@@ -1,5 +1,5 @@
-public import FeatureGeometry
-public import FeatureQuerySupport
+package import FeatureGeometry
+package import FeatureQuerySupport
 
 /// One feature of a query result: its object id, its attributes as the service sent them, and its geometry
 /// when it was asked for.
@@ -7,10 +7,10 @@ public import FeatureQuerySupport
 /// Attributes stay JSON values (`ParsedJSON`) so nothing is lost between the service and the GeoJSON the
 /// caller receives; the field order handed back with structured features keeps the service's column order
 /// for output.
-public struct Feature: Sendable, Hashable {
-    public var objectId: Int64
-    public var attributes: [String: ParsedJSON]
-    public var geometry: Geometry?
+package struct Feature: Sendable, Hashable {
+    package var objectId: Int64
+    package var attributes: [String: ParsedJSON]
+    package var geometry: Geometry?
 
     package init(objectId: Int64, attributes: [String: ParsedJSON], geometry: Geometry? = nil) {
         self.objectId = objectId

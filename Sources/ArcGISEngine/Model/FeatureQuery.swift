@@ -1,13 +1,13 @@
-public import FeatureGeometry
-public import QueryLanguage
+package import FeatureGeometry
+package import QueryLanguage
 
 /// What to ask a layer: the where clause, an optional spatial filter, and which kind of result to return.
 ///
 /// The same query is sent to every layer of a fan-out; the engine validates it against each layer's fields
 /// before anything is sent, so a clause naming a field one sublayer lacks fails that layer only.
-public struct FeatureQuery: Sendable, Hashable {
+package struct FeatureQuery: Sendable, Hashable {
     /// The kinds of result a query returns.
-    public enum ResultKind: String, Sendable, Hashable, CaseIterable {
+    package enum ResultKind: String, Sendable, Hashable, CaseIterable {
         /// The selection: every matching object id (`returnIdsOnly`), complete, whatever the count.
         case ids
         /// Only the number of matching features (`returnCountOnly`).
@@ -17,7 +17,7 @@ public struct FeatureQuery: Sendable, Hashable {
     }
 
     /// How features are handed back.
-    public enum FeatureOutput: String, Sendable, Hashable, CaseIterable {
+    package enum FeatureOutput: String, Sendable, Hashable, CaseIterable {
         /// ``Feature`` values (attributes and geometry): the result's selection is
         /// ``LayerQueryResult/Selection/features(_:fieldOrder:spatialReference:)``.
         case structured
@@ -28,25 +28,25 @@ public struct FeatureQuery: Sendable, Hashable {
     }
 
     /// The where clause; nil means every feature (`1=1`).
-    public var whereClause: WhereClause?
+    package var whereClause: WhereClause?
     /// The spatial filter (an envelope for the visible extent, or any geometry) with its spatial reference.
-    public var geometry: Geometry?
-    public var spatialRelationship: SpatialRelation
+    package var geometry: Geometry?
+    package var spatialRelationship: SpatialRelation
     /// Fields to return with features; `["*"]` for all. The object-id field is always added.
-    public var outFields: [String]
-    public var returnGeometry: Bool
+    package var outFields: [String]
+    package var returnGeometry: Bool
     /// The spatial reference of returned geometries; nil keeps the layer's.
-    public var outSpatialReference: SpatialReference?
+    package var outSpatialReference: SpatialReference?
     /// At most this many features (or ids) per layer; nil for all. The result says when it was cut.
-    public var maxFeatures: Int?
-    public var result: ResultKind
+    package var maxFeatures: Int?
+    package var result: ResultKind
     /// How features are handed back when ``result`` is ``ResultKind/features``.
-    public var featureOutput: FeatureOutput
+    package var featureOutput: FeatureOutput
     /// The worker's credential the query picked by name (``RequestAuthenticator``); `nil`: whatever covers each
     /// URL by scope. Not part of the public API: an embedder's engine has no credentials.
     package var credential: String? = nil
 
-    public init(
+    package init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil,
         spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"],
         returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil,

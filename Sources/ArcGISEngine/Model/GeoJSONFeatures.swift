@@ -30,7 +30,7 @@ struct GeoJSONPage: Sendable {
 ///
 /// The bytes stay in the pages they arrived in; ``featureCollection()`` and ``forEachFeature(_:)`` walk them
 /// in id order without copying them into objects.
-public struct GeoJSONFeatures: Sendable {
+package struct GeoJSONFeatures: Sendable {
     struct Reference: Sendable {
         var objectId: Int64
         var page: Int32
@@ -47,13 +47,13 @@ public struct GeoJSONFeatures: Sendable {
     }
 
     /// The number of features.
-    public var count: Int { references.count }
+    package var count: Int { references.count }
 
     /// The features' object ids, ascending.
-    public var objectIds: [Int64] { references.map(\.objectId) }
+    package var objectIds: [Int64] { references.map(\.objectId) }
 
     /// Calls `body` with each feature's object id and its GeoJSON `Feature` object (UTF-8), in id order.
-    public func forEachFeature(_ body: (Int64, ArraySlice<UInt8>) throws -> Void) rethrows {
+    package func forEachFeature(_ body: (Int64, ArraySlice<UInt8>) throws -> Void) rethrows {
         for reference in references {
             try body(reference.objectId, pages[Int(reference.page)][reference.start..<reference.end])
         }
@@ -65,7 +65,7 @@ public struct GeoJSONFeatures: Sendable {
     }
 
     /// A GeoJSON `FeatureCollection` of every feature, in id order.
-    public func featureCollection() -> [UInt8] {
+    package func featureCollection() -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(featureCollectionSize)
         output.append(contentsOf: prefix)

@@ -1,23 +1,23 @@
-public import FeatureGeometry
+package import FeatureGeometry
 
 /// Whether a layer's result holds every matching feature, and the evidence.
 ///
 /// The engine counts matches separately (`returnCountOnly`) and compares with the unique ids it received,
 /// because services drop and repeat rows while paging (esridump #39, #97; arcgis-python-api #1870).
-public struct Completeness: Sendable, Hashable {
+package struct Completeness: Sendable, Hashable {
     /// The service's count of matching features, when it was asked.
-    public var expected: Int?
+    package var expected: Int?
     /// Unique object ids in the result.
-    public var received: Int
+    package var received: Int
     /// Rows that repeated an id already received (dropped from the result).
-    public var duplicates: Int
+    package var duplicates: Int
     /// Ids fetched again by `objectIds` because paging missed them.
-    public var repaired: Int
+    package var repaired: Int
     /// The result was cut at the caller's `maxFeatures`.
-    public var truncatedByLimit: Bool
+    package var truncatedByLimit: Bool
     /// The result was cut because the request's ``ResultBudget`` was spent: it holds what arrived before (for
     /// features, whole pages, not necessarily the lowest ids).
-    public var truncatedByBudget: Bool
+    package var truncatedByBudget: Bool
 
     package init(
         expected: Int?, received: Int, duplicates: Int = 0, repaired: Int = 0, truncatedByLimit: Bool = false,
@@ -33,7 +33,7 @@ public struct Completeness: Sendable, Hashable {
 
     /// True when every match arrived: the unique ids equal the count (or no count was needed), and nothing
     /// was cut by a limit.
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         guard !truncatedByLimit, !truncatedByBudget else { return false }
         guard let expected else { return true }
         return received == expected
@@ -41,10 +41,10 @@ public struct Completeness: Sendable, Hashable {
 }
 
 /// One layer's answer: the count and what was selected, with how complete it is.
-public struct LayerQueryResult: Sendable {
+package struct LayerQueryResult: Sendable {
     /// What a layer selected, by the query's result kind (and, for features, its output): one case, so nobody
     /// re-reads optionals to find out which one the engine filled.
-    public enum Selection: Sendable {
+    package enum Selection: Sendable {
         /// `count`: only the count (``LayerQueryResult/count``).
         case countOnly
         /// `ids`: the selection, ascending.
@@ -57,17 +57,17 @@ public struct LayerQueryResult: Sendable {
     }
 
     /// The layer URL queried (normalised, no query string).
-    public var url: String
-    public var layerId: Int?
-    public var name: String
-    public var objectIdField: String
+    package var url: String
+    package var layerId: Int?
+    package var name: String
+    package var objectIdField: String
     /// The number of matching features (the count query's answer, or the ids received).
-    public var count: Int
-    public var selection: Selection
-    public var completeness: Completeness
+    package var count: Int
+    package var selection: Selection
+    package var completeness: Completeness
     /// HTTP requests this layer took (metadata excluded), and how many were retries.
-    public var requests: Int
-    public var retries: Int
+    package var requests: Int
+    package var retries: Int
 
     package init(
         url: String, layerId: Int?, name: String, objectIdField: String, count: Int, selection: Selection,
@@ -84,14 +84,14 @@ public struct LayerQueryResult: Sendable {
         self.retries = retries
     }
 
-    public var isComplete: Bool { completeness.isComplete }
+    package var isComplete: Bool { completeness.isComplete }
 }
 
 /// One layer's outcome in a fan-out: its result or its error, never both, never neither.
-public struct LayerOutcome: Sendable {
+package struct LayerOutcome: Sendable {
     /// The layer URL.
-    public var url: String
-    public var result: Result<LayerQueryResult, ArcGISError>
+    package var url: String
+    package var result: Result<LayerQueryResult, ArcGISError>
 
     package init(url: String, result: Result<LayerQueryResult, ArcGISError>) {
         self.url = url

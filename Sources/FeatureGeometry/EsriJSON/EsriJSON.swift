@@ -1,4 +1,4 @@
-public import FeatureQuerySupport
+package import FeatureQuerySupport
 
 /// Esri JSON geometries, as ArcGIS REST sends them in query responses and takes them in the `geometry`
 /// query parameter: `{"x":..,"y":..}`, `{"xmin":..,"ymin":..,"xmax":..,"ymax":..}`, `{"points":[..]}`,
@@ -10,12 +10,12 @@ public import FeatureQuerySupport
 /// (`{"x":null}`, `"NaN"`) are ``GeometryError/Code/emptyGeometry`` errors, so the caller can treat the
 /// feature as having no geometry. Curves (`curvePaths`, `curveRings`) are
 /// ``GeometryError/Code/unsupportedGeometryType``: query with `returnTrueCurves=false` (the default).
-public enum EsriJSON {
+package enum EsriJSON {
     /// Decodes one Esri JSON geometry from UTF-8 bytes (`Data`, `[UInt8]`, a byte buffer).
     ///
     /// `defaultSpatialReference` applies when the geometry has no `spatialReference` member: features in a
     /// query response carry theirs once, at the response level.
-    public static func decode(
+    package static func decode(
         _ bytes: some Collection<UInt8>, defaultSpatialReference: SpatialReference? = nil,
         limits: DecodingLimits = .default
     ) throws -> Geometry {
@@ -24,7 +24,7 @@ public enum EsriJSON {
     }
 
     /// Decodes one Esri JSON geometry from JSON text.
-    public static func decode(
+    package static func decode(
         _ text: String, defaultSpatialReference: SpatialReference? = nil, limits: DecodingLimits = .default
     ) throws -> Geometry {
         try decode(ParsedJSON(parsing: text, limits: limits), defaultSpatialReference: defaultSpatialReference,
@@ -32,7 +32,7 @@ public enum EsriJSON {
     }
 
     /// Decodes one Esri JSON geometry from an already-parsed JSON value, such as a feature's `geometry`.
-    public static func decode(
+    package static func decode(
         _ value: ParsedJSON, defaultSpatialReference: SpatialReference? = nil, limits: DecodingLimits = .default
     ) throws -> Geometry {
         var decoder = EsriGeometryDecoder(limits: limits)
@@ -42,7 +42,7 @@ public enum EsriJSON {
     }
 
     /// Decodes one Esri JSON geometry from `JSONSerialization` output (a `[String: Any]`).
-    public static func decode(
+    package static func decode(
         jsonObject: Any, defaultSpatialReference: SpatialReference? = nil, limits: DecodingLimits = .default
     ) throws -> Geometry {
         try decode(ParsedJSON(jsonObject: jsonObject, limits: limits), defaultSpatialReference: defaultSpatialReference,
@@ -52,14 +52,14 @@ public enum EsriJSON {
     /// Reads a `spatialReference` object: `{"wkid":..}`, optionally with `latestWkid`.
     ///
     /// A spatial reference given only as WKT is an ``GeometryError/Code/unsupportedSpatialReference`` error.
-    public static func decodeSpatialReference(_ value: ParsedJSON) throws -> SpatialReference {
+    package static func decodeSpatialReference(_ value: ParsedJSON) throws -> SpatialReference {
         try EsriGeometryDecoder.spatialReference(value)
     }
 
     /// The geometry as Esri JSON text, with its spatial reference if it has one. Polygons are written in the
     /// Esri convention (outer rings clockwise). Throws ``GeometryError/Code/invalidCoordinate`` for a
     /// coordinate that is not finite.
-    public static func encode(_ geometry: Geometry) throws -> String {
+    package static func encode(_ geometry: Geometry) throws -> String {
         var output = ""
         try write(geometry, to: &output)
         return output
@@ -67,12 +67,12 @@ public enum EsriJSON {
 
     /// Appends the geometry's Esri JSON to `output`: the fast path for writing many features into one buffer.
     /// On error `output` is left as it was.
-    public static func write(_ geometry: Geometry, to output: inout String) throws {
+    package static func write(_ geometry: Geometry, to output: inout String) throws {
         try JSONTextWriter.appendingAtomically(to: &output) { try EsriGeometryEncoder.write(geometry, to: &$0) }
     }
 
     /// The spatial reference as Esri JSON: `{"wkid":102100,"latestWkid":3857}`.
-    public static func encode(_ spatialReference: SpatialReference) -> String {
+    package static func encode(_ spatialReference: SpatialReference) -> String {
         var output = ""
         EsriGeometryEncoder.write(spatialReference, to: &output)
         return output

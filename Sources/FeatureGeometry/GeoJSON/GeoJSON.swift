@@ -1,4 +1,4 @@
-public import FeatureQuerySupport
+package import FeatureQuerySupport
 
 /// GeoJSON geometries (RFC 7946), as OGC API Features services send them and as `f=geojson` ArcGIS queries
 /// return them.
@@ -13,18 +13,18 @@ public import FeatureQuerySupport
 ///
 /// Encoding writes RFC 7946's winding (exterior counter-clockwise) and the simplest type: a one-path polyline
 /// is a LineString, a one-outer-ring polygon a Polygon, an envelope a Polygon.
-public enum GeoJSON {
+package enum GeoJSON {
     /// How ``encode(_:options:)`` writes.
-    public struct EncodingOptions: Hashable, Sendable {
+    package struct EncodingOptions: Hashable, Sendable {
         /// Adds a `bbox` member ([west, south, east, north]) to every geometry. Default `false`.
-        public var includeBoundingBox: Bool
+        package var includeBoundingBox: Bool
         /// Projects Web Mercator geometries to WGS 84 first, since RFC 7946 coordinates are longitude and
         /// latitude; other spatial references are then an error. Set `false` to write coordinates as they
         /// are (an OGC API Features Part 2 `crs` response). Default `true`.
-        public var projectToWGS84: Bool
+        package var projectToWGS84: Bool
 
         /// Options with the defaults: no `bbox`, Web Mercator projected to WGS 84.
-        public init(includeBoundingBox: Bool = false, projectToWGS84: Bool = true) {
+        package init(includeBoundingBox: Bool = false, projectToWGS84: Bool = true) {
             self.includeBoundingBox = includeBoundingBox
             self.projectToWGS84 = projectToWGS84
         }
@@ -32,7 +32,7 @@ public enum GeoJSON {
 
     /// Decodes one GeoJSON geometry from UTF-8 bytes. `spatialReference` is the one the coordinates are in:
     /// WGS 84 for RFC 7946 (the default), another for an OGC API Features Part 2 `crs` response.
-    public static func decode(
+    package static func decode(
         _ bytes: some Collection<UInt8>, spatialReference: SpatialReference? = .wgs84,
         limits: DecodingLimits = .default
     ) throws -> Geometry {
@@ -40,14 +40,14 @@ public enum GeoJSON {
     }
 
     /// Decodes one GeoJSON geometry from JSON text.
-    public static func decode(
+    package static func decode(
         _ text: String, spatialReference: SpatialReference? = .wgs84, limits: DecodingLimits = .default
     ) throws -> Geometry {
         try decode(ParsedJSON(parsing: text, limits: limits), spatialReference: spatialReference, limits: limits)
     }
 
     /// Decodes one GeoJSON geometry from an already-parsed value, such as a Feature's `geometry` member.
-    public static func decode(
+    package static func decode(
         _ value: ParsedJSON, spatialReference: SpatialReference? = .wgs84, limits: DecodingLimits = .default
     ) throws -> Geometry {
         var decoder = GeoJSONGeometryDecoder(limits: limits)
@@ -57,7 +57,7 @@ public enum GeoJSON {
     }
 
     /// Decodes one GeoJSON geometry from `JSONSerialization` output.
-    public static func decode(
+    package static func decode(
         jsonObject: Any, spatialReference: SpatialReference? = .wgs84, limits: DecodingLimits = .default
     ) throws -> Geometry {
         try decode(ParsedJSON(jsonObject: jsonObject, limits: limits), spatialReference: spatialReference, limits: limits)
@@ -66,14 +66,14 @@ public enum GeoJSON {
     /// Reads a `bbox` ([west, south, east, north], or with minimum and maximum Z after each pair) from a
     /// Feature, a FeatureCollection or an OGC collection's extent. A box crossing the antimeridian (west >
     /// east) is ``GeometryError/Code/invalidGeometry``: an ``Envelope`` cannot wrap; split it in two.
-    public static func decodeBoundingBox(
+    package static func decodeBoundingBox(
         _ value: ParsedJSON, spatialReference: SpatialReference? = .wgs84
     ) throws -> Envelope {
         try GeoJSONGeometryDecoder.boundingBox(value, spatialReference: spatialReference)
     }
 
     /// The geometry as GeoJSON text; see ``EncodingOptions`` for projection and `bbox`.
-    public static func encode(_ geometry: Geometry, options: EncodingOptions = EncodingOptions()) throws -> String {
+    package static func encode(_ geometry: Geometry, options: EncodingOptions = EncodingOptions()) throws -> String {
         var output = ""
         try write(geometry, to: &output, options: options)
         return output
@@ -81,7 +81,7 @@ public enum GeoJSON {
 
     /// Appends the geometry's GeoJSON to `output`: the fast path for writing many features into one buffer.
     /// On error `output` is left as it was.
-    public static func write(
+    package static func write(
         _ geometry: Geometry, to output: inout String, options: EncodingOptions = EncodingOptions()
     ) throws {
         var geometry = geometry

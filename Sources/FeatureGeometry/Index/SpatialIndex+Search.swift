@@ -1,6 +1,6 @@
 extension SpatialIndex {
     /// The ids of the entries whose boxes intersect the rectangle (closed: touching counts), in index order.
-    public func search(minX: Double, minY: Double, maxX: Double, maxY: Double) -> [Int32] {
+    package func search(minX: Double, minY: Double, maxX: Double, maxY: Double) -> [Int32] {
         if let bounds, minX <= bounds.xmin, minY <= bounds.ymin, bounds.xmax <= maxX, bounds.ymax <= maxY {
             return Array(indices[0..<count])  // everything: one copy, no walk
         }
@@ -18,13 +18,13 @@ extension SpatialIndex {
     }
 
     /// The ids of the entries whose boxes intersect the envelope. Its spatial reference is not consulted.
-    public func search(_ envelope: Envelope) -> [Int32] {
+    package func search(_ envelope: Envelope) -> [Int32] {
         search(minX: envelope.xmin, minY: envelope.ymin, maxX: envelope.xmax, maxY: envelope.ymax)
     }
 
     /// Calls `body` with the id of every entry whose box intersects the envelope, without collecting them;
     /// stops at the first error `body` throws and rethrows it.
-    public func forEach<E: Error>(intersecting envelope: Envelope, _ body: (Int32) throws(E) -> Void) throws(E) {
+    package func forEach<E: Error>(intersecting envelope: Envelope, _ body: (Int32) throws(E) -> Void) throws(E) {
         var failure: E?
         indices.withUnsafeBufferPointer { ids in
             traverse(minX: envelope.xmin, minY: envelope.ymin, maxX: envelope.xmax, maxY: envelope.ymax) { first, end in
@@ -49,7 +49,7 @@ extension SpatialIndex {
     }
 
     /// How many entries' boxes intersect the envelope.
-    public func count(intersecting envelope: Envelope) -> Int {
+    package func count(intersecting envelope: Envelope) -> Int {
         var total = 0
         traverse(minX: envelope.xmin, minY: envelope.ymin, maxX: envelope.xmax, maxY: envelope.ymax) { first, end in
             total += end - first
@@ -124,7 +124,7 @@ extension SpatialIndex {
     /// `geometry` returns the geometry of an id (`nil` when it has none, which then does not match). The
     /// filter and the index must share coordinates: project the filter to the index's spatial reference
     /// first (``SpatialFilter/projected(to:)``).
-    public func search(_ filter: SpatialFilter, geometry: (Int32) throws -> Geometry?) throws -> [Int32] {
+    package func search(_ filter: SpatialFilter, geometry: (Int32) throws -> Geometry?) throws -> [Int32] {
         guard let envelope = filter.searchEnvelope else { return [] }
         var result: [Int32] = []
         try forEach(intersecting: envelope) { (id: Int32) throws(any Error) in

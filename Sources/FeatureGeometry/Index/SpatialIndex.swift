@@ -10,11 +10,11 @@
 /// The index is immutable and `Sendable`: build it once (``Builder``), share it across tasks. Boxes are
 /// closed (touching counts). The index knows nothing of spatial references: query it in the coordinates it
 /// was built in.
-public struct SpatialIndex: Sendable {
+package struct SpatialIndex: Sendable {
     /// The number of entries.
-    public let count: Int
+    package let count: Int
     /// The most children a node has (16 by default).
-    public let nodeSize: Int
+    package let nodeSize: Int
     /// Four Doubles per node (minX, minY, maxX, maxY): items `0..<count`, then each level of internal nodes.
     let boxes: [Double]
     /// Per node: the entry id (items) or the position of the first child (internal nodes).
@@ -32,7 +32,7 @@ public struct SpatialIndex: Sendable {
 
     /// Indexes the envelopes; each entry's id is its position in the array. Throws
     /// ``GeometryError/Code/invalidBoundingBox`` for an envelope that is not finite.
-    public init(envelopes: [Envelope], nodeSize: Int = 16) throws {
+    package init(envelopes: [Envelope], nodeSize: Int = 16) throws {
         var builder = Builder(capacity: envelopes.count)
         for (index, envelope) in envelopes.enumerated() { try builder.add(envelope, id: Int32(truncatingIfNeeded: index)) }
         self = builder.build(nodeSize: nodeSize)
@@ -40,7 +40,7 @@ public struct SpatialIndex: Sendable {
 
     /// Indexes the extents of the geometries; each entry's id is its position in the array. Empty geometries
     /// are left out (they can match nothing).
-    public init(extentsOf geometries: [Geometry], nodeSize: Int = 16) throws {
+    package init(extentsOf geometries: [Geometry], nodeSize: Int = 16) throws {
         var builder = Builder(capacity: geometries.count)
         for (index, geometry) in geometries.enumerated() {
             guard let extent = geometry.extent else { continue }
@@ -50,17 +50,17 @@ public struct SpatialIndex: Sendable {
     }
 
     /// The rectangle around every entry; `nil` for an empty index.
-    public var bounds: Envelope? {
+    package var bounds: Envelope? {
         guard count > 0 else { return nil }
         let root = 4 * (levelEnds[levelEnds.count - 1] - 1)
         return Envelope(xmin: boxes[root], ymin: boxes[root + 1], xmax: boxes[root + 2], ymax: boxes[root + 3])
     }
 
     /// The number of levels of internal nodes above the entries.
-    public var height: Int { levelEnds.count - 1 }
+    package var height: Int { levelEnds.count - 1 }
 
     /// The approximate heap memory the index holds, in bytes.
-    public var memoryFootprint: Int {
+    package var memoryFootprint: Int {
         boxes.capacity * MemoryLayout<Double>.stride + indices.capacity * MemoryLayout<Int32>.stride
     }
 }

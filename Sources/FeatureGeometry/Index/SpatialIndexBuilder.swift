@@ -3,22 +3,22 @@ extension SpatialIndex {
     ///
     /// Ids are `Int32` to keep the index compact: use object ids directly when they fit, or positions in an
     /// array of your own (of 64-bit object ids, features, ...) when they do not.
-    public struct Builder: Sendable {
+    package struct Builder: Sendable {
         private var boxes: [Double] = []
         private var ids: [Int32] = []
 
         /// `capacity` is how many entries to make room for up front.
-        public init(capacity: Int = 0) {
+        package init(capacity: Int = 0) {
             boxes.reserveCapacity(4 * capacity)
             ids.reserveCapacity(capacity)
         }
 
         /// The number of entries added so far.
-        public var count: Int { ids.count }
+        package var count: Int { ids.count }
 
         /// Adds one entry. Throws ``GeometryError/Code/invalidBoundingBox`` for a box that is not finite or
         /// whose minimum exceeds its maximum, since it could never be found and would disorder the tree.
-        public mutating func add(minX: Double, minY: Double, maxX: Double, maxY: Double, id: Int32) throws {
+        package mutating func add(minX: Double, minY: Double, maxX: Double, maxY: Double, id: Int32) throws {
             guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite, minX <= maxX, minY <= maxY else {
                 throw GeometryError(
                     .invalidBoundingBox,
@@ -36,13 +36,13 @@ extension SpatialIndex {
         }
 
         /// Adds one entry for the envelope.
-        public mutating func add(_ envelope: Envelope, id: Int32) throws {
+        package mutating func add(_ envelope: Envelope, id: Int32) throws {
             try add(minX: envelope.xmin, minY: envelope.ymin, maxX: envelope.xmax, maxY: envelope.ymax, id: id)
         }
 
         /// Packs the entries into an index whose nodes have up to `nodeSize` children (clamped to 2...256;
         /// 16 suits most data).
-        public func build(nodeSize: Int = 16) -> SpatialIndex {
+        package func build(nodeSize: Int = 16) -> SpatialIndex {
             SpatialIndex.pack(boxes: boxes, ids: ids, nodeSize: min(max(nodeSize, 2), 256))
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-public import FeatureQuerySupport
+package import FeatureQuerySupport
 
 extension ParsedJSON {
     /// Converts the output of Foundation's `JSONSerialization.jsonObject(with:)` (dictionaries, arrays,
@@ -11,7 +11,7 @@ extension ParsedJSON {
     /// 17-digit numbers correctly (`-15.502616299293749` reads as `-15.502616299293743`), so coordinates that
     /// went through it can differ from the text in the last bits. `ParsedJSON(parsing:)` is correctly
     /// rounded.
-    public init(jsonObject: Any, limits: DecodingLimits = .default) throws {
+    package init(jsonObject: Any, limits: DecodingLimits = .default) throws {
         self = try Self.convert(jsonObject, depth: 0, limits: limits)
     }
 

@@ -1,11 +1,11 @@
-public import FeatureQuerySupport
+package import FeatureQuerySupport
 
 extension ParsedJSON {
     /// Parses JSON text (RFC 8259) from UTF-8 bytes, such as `Data` or `[UInt8]`, within `limits`.
     ///
     /// Failures are ``GeometryError``s (``GeometryError/Code/malformedJSON`` naming the byte offset, or
     /// ``GeometryError/Code/limitExceeded``), as every failure of this module's decoders is.
-    public init(parsing bytes: some Collection<UInt8>, limits: DecodingLimits = .default) throws {
+    package init(parsing bytes: some Collection<UInt8>, limits: DecodingLimits = .default) throws {
         do {
             self = try ParsedJSON(reading: bytes, limits: limits.jsonReading)
         } catch {
@@ -14,7 +14,7 @@ extension ParsedJSON {
     }
 
     /// Parses JSON text (RFC 8259) within `limits`.
-    public init(parsing text: String, limits: DecodingLimits = .default) throws {
+    package init(parsing text: String, limits: DecodingLimits = .default) throws {
         do {
             self = try ParsedJSON(reading: text, limits: limits.jsonReading)
         } catch {

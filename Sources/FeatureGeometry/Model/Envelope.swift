@@ -1,20 +1,20 @@
 /// An axis-aligned rectangle: Esri's envelope, a GeoJSON bbox, an index entry and a map extent.
 ///
 /// Envelopes are closed: points on the edge are inside, and two envelopes that only touch intersect.
-public struct Envelope: Hashable, Sendable {
+package struct Envelope: Hashable, Sendable {
     /// West edge.
-    public var xmin: Double
+    package var xmin: Double
     /// South edge.
-    public var ymin: Double
+    package var ymin: Double
     /// East edge.
-    public var xmax: Double
+    package var xmax: Double
     /// North edge.
-    public var ymax: Double
+    package var ymax: Double
     /// The coordinate system of the edges; `nil` when the source did not say.
-    public var spatialReference: SpatialReference?
+    package var spatialReference: SpatialReference?
 
     /// Puts the corners in order (swapping an inverted pair), so an envelope is never inside out.
-    public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double, spatialReference: SpatialReference? = nil) {
+    package init(xmin: Double, ymin: Double, xmax: Double, ymax: Double, spatialReference: SpatialReference? = nil) {
         self.xmin = min(xmin, xmax)
         self.xmax = max(xmin, xmax)
         self.ymin = min(ymin, ymax)
@@ -23,7 +23,7 @@ public struct Envelope: Hashable, Sendable {
     }
 
     /// The smallest envelope holding every position, or `nil` when there are none.
-    public init?(containing positions: some Sequence<Position>, spatialReference: SpatialReference? = nil) {
+    package init?(containing positions: some Sequence<Position>, spatialReference: SpatialReference? = nil) {
         var box = Box.empty
         for position in positions { box.expand(toInclude: position) }
         guard !box.isEmpty else { return nil }
@@ -31,29 +31,29 @@ public struct Envelope: Hashable, Sendable {
     }
 
     /// East–west extent, in coordinate units.
-    public var width: Double { xmax - xmin }
+    package var width: Double { xmax - xmin }
     /// North–south extent, in coordinate units.
-    public var height: Double { ymax - ymin }
+    package var height: Double { ymax - ymin }
     /// The middle of the rectangle.
-    public var center: Position { Position(x: (xmin + xmax) / 2, y: (ymin + ymax) / 2) }
+    package var center: Position { Position(x: (xmin + xmax) / 2, y: (ymin + ymax) / 2) }
 
     /// Whether the two rectangles share at least one point (touching counts).
-    public func intersects(_ other: Envelope) -> Bool {
+    package func intersects(_ other: Envelope) -> Bool {
         xmin <= other.xmax && other.xmin <= xmax && ymin <= other.ymax && other.ymin <= ymax
     }
 
     /// Whether `other` lies wholly inside this rectangle, edges included.
-    public func contains(_ other: Envelope) -> Bool {
+    package func contains(_ other: Envelope) -> Bool {
         xmin <= other.xmin && other.xmax <= xmax && ymin <= other.ymin && other.ymax <= ymax
     }
 
     /// Whether the position lies inside this rectangle or on its edge.
-    public func contains(_ position: Position) -> Bool {
+    package func contains(_ position: Position) -> Bool {
         xmin <= position.x && position.x <= xmax && ymin <= position.y && position.y <= ymax
     }
 
     /// The smallest envelope holding both; keeps this envelope's spatial reference.
-    public func union(_ other: Envelope) -> Envelope {
+    package func union(_ other: Envelope) -> Envelope {
         Envelope(
             xmin: min(xmin, other.xmin), ymin: min(ymin, other.ymin),
             xmax: max(xmax, other.xmax), ymax: max(ymax, other.ymax),

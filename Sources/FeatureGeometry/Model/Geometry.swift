@@ -2,7 +2,7 @@
 ///
 /// One feature has one geometry of one type, as in an ArcGIS layer; GeoJSON's multi-types and
 /// GeometryCollection map onto these five (see ``GeoJSON``).
-public enum Geometry: Hashable, Sendable {
+package enum Geometry: Hashable, Sendable {
     case point(Point)
     case multipoint(Multipoint)
     case polyline(Polyline)
@@ -10,7 +10,7 @@ public enum Geometry: Hashable, Sendable {
     case envelope(Envelope)
 
     /// The Esri geometry type, as `geometryType` names it in query parameters and layer metadata.
-    public var type: GeometryType {
+    package var type: GeometryType {
         switch self {
         case .point: .point
         case .multipoint: .multipoint
@@ -21,7 +21,7 @@ public enum Geometry: Hashable, Sendable {
     }
 
     /// The coordinate system of the coordinates; `nil` when the source did not say.
-    public var spatialReference: SpatialReference? {
+    package var spatialReference: SpatialReference? {
         get {
             switch self {
             case .point(let point): point.spatialReference
@@ -44,7 +44,7 @@ public enum Geometry: Hashable, Sendable {
 
     /// The bounding rectangle, in the geometry's spatial reference; `nil` for an empty geometry. This is the
     /// box an index stores and the one envelope-intersects compares.
-    public var extent: Envelope? {
+    package var extent: Envelope? {
         switch self {
         case .point(let point):
             return Envelope(xmin: point.x, ymin: point.y, xmax: point.x, ymax: point.y,
@@ -61,7 +61,7 @@ public enum Geometry: Hashable, Sendable {
     }
 
     /// Whether the geometry has no vertices at all.
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         switch self {
         case .point, .envelope: false
         case .multipoint(let multipoint): multipoint.points.isEmpty
@@ -80,7 +80,7 @@ public enum Geometry: Hashable, Sendable {
 }
 
 /// The five Esri geometry types, named as ArcGIS REST names them (`esriGeometryPolygon`, ...).
-public enum GeometryType: String, Hashable, Sendable, CaseIterable {
+package enum GeometryType: String, Hashable, Sendable, CaseIterable {
     case point = "esriGeometryPoint"
     case multipoint = "esriGeometryMultipoint"
     case polyline = "esriGeometryPolyline"
@@ -88,7 +88,7 @@ public enum GeometryType: String, Hashable, Sendable, CaseIterable {
     case envelope = "esriGeometryEnvelope"
 
     /// Reads a `geometryType` value from layer metadata or a query; a typed error names the accepted values.
-    public init(esriName: String) throws {
+    package init(esriName: String) throws {
         guard let type = GeometryType(rawValue: esriName) else {
             let names = GeometryType.allCases.map(\.rawValue).joined(separator: ", ")
             throw GeometryError(
@@ -98,5 +98,5 @@ public enum GeometryType: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The name ArcGIS REST uses, for the `geometryType` query parameter.
-    public var esriName: String { rawValue }
+    package var esriName: String { rawValue }
 }

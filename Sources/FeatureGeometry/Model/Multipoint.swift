@@ -1,12 +1,12 @@
 /// A set of locations: Esri's multipoint, GeoJSON's MultiPoint.
-public struct Multipoint: Hashable, Sendable {
+package struct Multipoint: Hashable, Sendable {
     /// The locations, in the order the source gave them; duplicates are kept.
-    public var points: [Position]
+    package var points: [Position]
     /// The coordinate system of the points; `nil` when the source did not say.
-    public var spatialReference: SpatialReference?
+    package var spatialReference: SpatialReference?
 
     /// A multipoint of `points` (which may be empty: an empty multipoint matches nothing).
-    public init(points: [Position], spatialReference: SpatialReference? = nil) {
+    package init(points: [Position], spatialReference: SpatialReference? = nil) {
         self.points = points
         self.spatialReference = spatialReference
     }

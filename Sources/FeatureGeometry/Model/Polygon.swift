@@ -6,21 +6,21 @@
 /// The GeoJSON decoder turns RFC 7946's counter-clockwise outer rings around; the GeoJSON encoder turns them
 /// back. Relations use the even-odd rule, so they do not depend on orientation; only the GeoJSON encoder's
 /// grouping of holes into polygons does.
-public struct Polygon: Hashable, Sendable {
+package struct Polygon: Hashable, Sendable {
     /// The rings in the Esri convention (see above), outer rings and holes in one list.
-    public var rings: [[Position]]
+    package var rings: [[Position]]
     /// The coordinate system of the rings; `nil` when the source did not say.
-    public var spatialReference: SpatialReference?
+    package var spatialReference: SpatialReference?
 
     /// Takes rings already in the Esri convention; closes any ring whose last vertex is not its first.
-    public init(rings: [[Position]], spatialReference: SpatialReference? = nil) {
+    package init(rings: [[Position]], spatialReference: SpatialReference? = nil) {
         self.rings = rings.map(RingMath.closed)
         self.spatialReference = spatialReference
     }
 
     /// Builds a polygon with one outer ring and its holes in either winding: the outer ring is made clockwise
     /// and the holes counter-clockwise, so callers need not know the Esri convention.
-    public init(exterior: [Position], holes: [[Position]] = [], spatialReference: SpatialReference? = nil) {
+    package init(exterior: [Position], holes: [[Position]] = [], spatialReference: SpatialReference? = nil) {
         var rings = [RingMath.oriented(RingMath.closed(exterior), clockwise: true)]
         for hole in holes { rings.append(RingMath.oriented(RingMath.closed(hole), clockwise: false)) }
         self.rings = rings
@@ -28,7 +28,7 @@ public struct Polygon: Hashable, Sendable {
     }
 
     /// The rectangle as a one-ring polygon (clockwise), for relating it like any other area.
-    public init(_ envelope: Envelope) {
+    package init(_ envelope: Envelope) {
         let ring = [
             Position(envelope.xmin, envelope.ymin), Position(envelope.xmin, envelope.ymax),
             Position(envelope.xmax, envelope.ymax), Position(envelope.xmax, envelope.ymin),
@@ -41,7 +41,7 @@ public struct Polygon: Hashable, Sendable {
     /// The signed area by the shoelace formula over all rings: negative for a polygon in the Esri convention
     /// (clockwise outer rings outweigh counter-clockwise holes). Its magnitude is the area of the even-odd
     /// region for a valid polygon.
-    public var signedArea: Double {
+    package var signedArea: Double {
         rings.reduce(0) { $0 + RingMath.signedArea($1) }
     }
 }

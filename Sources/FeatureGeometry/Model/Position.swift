@@ -4,26 +4,26 @@
 /// FeatureGeometry is two-dimensional: Z and M values are accepted when decoding (Esri `z`/`m` members and
 /// `hasZ`/`hasM`, and third or fourth numbers in a coordinate array) and dropped, and encoding writes x and y
 /// only. Spatial queries and selections need only x and y, and a 16-byte vertex keeps parcels compact.
-public struct Position: Hashable, Sendable, CustomStringConvertible {
+package struct Position: Hashable, Sendable, CustomStringConvertible {
     /// Longitude or easting.
-    public var x: Double
+    package var x: Double
     /// Latitude or northing.
-    public var y: Double
+    package var y: Double
 
     /// A vertex at x, y.
-    public init(x: Double, y: Double) {
+    package init(x: Double, y: Double) {
         self.x = x
         self.y = y
     }
 
     /// A vertex at x, y, for compact literals in tables.
-    public init(_ x: Double, _ y: Double) {
+    package init(_ x: Double, _ y: Double) {
         self.x = x
         self.y = y
     }
 
     /// Whether both coordinates are finite; JSON cannot carry anything else.
-    public var isFinite: Bool { x.isFinite && y.isFinite }
+    package var isFinite: Bool { x.isFinite && y.isFinite }
 
-    public var description: String { "(\(x), \(y))" }
+    package var description: String { "(\(x), \(y))" }
 }

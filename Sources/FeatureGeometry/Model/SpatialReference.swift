@@ -6,22 +6,22 @@
 ///
 /// Equality and hashing compare the *canonical* WKID, so `{"wkid":102100,"latestWkid":3857}` from one server
 /// equals `{"wkid":3857}` from another: both are Web Mercator.
-public struct SpatialReference: Hashable, Sendable, CustomStringConvertible {
+package struct SpatialReference: Hashable, Sendable, CustomStringConvertible {
     /// The WKID as the server sent it (ArcGIS keeps the originally assigned one, e.g. 102100).
-    public var wkid: Int
+    package var wkid: Int
     /// The current WKID for the same system, when the server sends it (3857 for 102100).
-    public var latestWkid: Int?
+    package var latestWkid: Int?
 
     /// A spatial reference as a server names it; pass `latestWkid` when the server sends one.
-    public init(wkid: Int, latestWkid: Int? = nil) {
+    package init(wkid: Int, latestWkid: Int? = nil) {
         self.wkid = wkid
         self.latestWkid = latestWkid
     }
 
     /// WGS 84 longitude/latitude in degrees (EPSG:4326, and GeoJSON's CRS84 with x = longitude).
-    public static let wgs84 = SpatialReference(wkid: 4326)
+    package static let wgs84 = SpatialReference(wkid: 4326)
     /// Spherical Web Mercator in meters, as ArcGIS writes it.
-    public static let webMercator = SpatialReference(wkid: 102100, latestWkid: 3857)
+    package static let webMercator = SpatialReference(wkid: 102100, latestWkid: 3857)
 
     /// WKIDs that all mean spherical Web Mercator: EPSG 3857 and the older 3785, Esri's 102100 and 102113,
     /// and the informal 900913. They share one set of formulas (``WebMercator``).
@@ -35,20 +35,20 @@ public struct SpatialReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether coordinates are WGS 84 longitude/latitude degrees.
-    public var isWGS84: Bool { canonicalWKID == 4326 }
+    package var isWGS84: Bool { canonicalWKID == 4326 }
     /// Whether coordinates are spherical Web Mercator meters.
-    public var isWebMercator: Bool { canonicalWKID == 3857 }
+    package var isWebMercator: Bool { canonicalWKID == 3857 }
 
     /// Same coordinate system: the canonical WKIDs agree (102100 equals 3857).
-    public static func == (lhs: SpatialReference, rhs: SpatialReference) -> Bool {
+    package static func == (lhs: SpatialReference, rhs: SpatialReference) -> Bool {
         lhs.canonicalWKID == rhs.canonicalWKID
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(canonicalWKID)
     }
 
-    public var description: String {
+    package var description: String {
         if let latestWkid, latestWkid != wkid { return "WKID \(wkid) (latest \(latestWkid))" }
         return "WKID \(wkid)"
     }

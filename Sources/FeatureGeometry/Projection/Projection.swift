@@ -10,7 +10,7 @@ extension Geometry {
     /// ``GeometryError/Code/unsupportedSpatialReference`` for a pair other than 4326 and Web Mercator. An
     /// envelope is projected by its corners, which is exact because Web Mercator keeps axis-parallel lines
     /// axis-parallel and is monotonic in both axes. Rings keep their winding.
-    public func projected(to target: SpatialReference) throws -> Geometry {
+    package func projected(to target: SpatialReference) throws -> Geometry {
         guard let source = spatialReference else {
             throw GeometryError(
                 .missingSpatialReference,
@@ -49,7 +49,7 @@ extension Geometry {
 
 extension Envelope {
     /// The envelope in `target`'s coordinates (corners projected); see ``Geometry/projected(to:)``.
-    public func projected(to target: SpatialReference) throws -> Envelope {
+    package func projected(to target: SpatialReference) throws -> Envelope {
         guard let source = spatialReference else {
             throw GeometryError(
                 .missingSpatialReference,

@@ -4,19 +4,19 @@
 /// It is what the worker applies when it must filter on the client (a service that ignores or cannot take a
 /// geometry filter), and what ``SpatialIndex/search(_:geometry:)`` refines candidates with. Features in
 /// another spatial reference than the query are projected when the pair is 4326 and Web Mercator.
-public struct SpatialFilter: Sendable {
+package struct SpatialFilter: Sendable {
     /// The query geometry, as given.
-    public let geometry: Geometry
+    package let geometry: Geometry
     /// How the query geometry must relate to a feature for the feature to match.
-    public let relation: SpatialRelation
+    package let relation: SpatialRelation
     /// The query geometry's extent widened by the relation tolerance (about 2e-5 units): every matching
     /// feature's extent intersects it, so it is the rectangle to search an index with. `nil` for an empty
     /// query geometry.
-    public let searchEnvelope: Envelope?
+    package let searchEnvelope: Envelope?
     let shape: PreparedShape
 
     /// Prepares `geometry` as the query geometry of `relation` (a large one is indexed by segment once here).
-    public init(geometry: Geometry, relation: SpatialRelation = .intersects) {
+    package init(geometry: Geometry, relation: SpatialRelation = .intersects) {
         self.geometry = geometry
         self.relation = relation
         shape = PreparedShape(geometry).indexed()  // probed by every feature
@@ -36,7 +36,7 @@ public struct SpatialFilter: Sendable {
 
     /// The same filter with the query geometry projected to `target`, e.g. to the spatial reference an index
     /// was built in. See ``Geometry/projected(to:)`` for the errors.
-    public func projected(to target: SpatialReference) throws -> SpatialFilter {
+    package func projected(to target: SpatialReference) throws -> SpatialFilter {
         SpatialFilter(geometry: try geometry.projected(to: target), relation: relation)
     }
 
@@ -45,7 +45,7 @@ public struct SpatialFilter: Sendable {
     /// When both have spatial references and they differ, the feature is projected into the query's first;
     /// a pair other than 4326 and Web Mercator is ``GeometryError/Code/unsupportedSpatialReference``. When
     /// either has none, coordinates are compared as they are.
-    public func matches(_ feature: Geometry) throws -> Bool {
+    package func matches(_ feature: Geometry) throws -> Bool {
         var feature = feature
         if let mine = geometry.spatialReference, let theirs = feature.spatialReference, mine != theirs {
             feature = feature.mapped(try Projection.transform(from: theirs, to: mine), spatialReference: mine)

@@ -13,7 +13,7 @@
 /// "On" a boundary means within the ``Tolerance`` distance (1e-12 of the coordinates' magnitude), so shared
 /// vertices and edges of neighbouring parcels are found reliably. Degenerate input (rings with no area,
 /// self-intersecting rings, zero-length paths) is related as well as floating point allows but not promised.
-public enum SpatialRelation: String, Hashable, Sendable, CaseIterable {
+package enum SpatialRelation: String, Hashable, Sendable, CaseIterable {
     case intersects = "esriSpatialRelIntersects"
     case envelopeIntersects = "esriSpatialRelEnvelopeIntersects"
     case contains = "esriSpatialRelContains"
@@ -22,7 +22,7 @@ public enum SpatialRelation: String, Hashable, Sendable, CaseIterable {
     /// Reads a `spatialRel` value. `esriSpatialRelIndexIntersects` is read as ``envelopeIntersects`` (the
     /// server's index test is a superset of it). Crosses, Overlaps, Touches and Relation are
     /// ``GeometryError/Code/unsupportedRelation``: send those to the server.
-    public init(esriName: String) throws {
+    package init(esriName: String) throws {
         if let relation = SpatialRelation(rawValue: esriName) {
             self = relation
             return
@@ -39,7 +39,7 @@ public enum SpatialRelation: String, Hashable, Sendable, CaseIterable {
     }
 
     /// The name ArcGIS REST uses, for the `spatialRel` query parameter.
-    public var esriName: String { rawValue }
+    package var esriName: String { rawValue }
 
     func evaluate(query: PreparedShape, feature: PreparedShape) -> Bool {
         switch self {
@@ -55,28 +55,28 @@ extension Geometry {
     /// Whether the two geometries share at least one point (see ``SpatialRelation/intersects``). Coordinates
     /// are compared as they are: both must be in the same spatial reference (use ``SpatialFilter`` to have
     /// that checked and handled).
-    public func intersects(_ other: Geometry) -> Bool {
+    package func intersects(_ other: Geometry) -> Bool {
         Relate.intersects(PreparedShape(self), PreparedShape(other))
     }
 
     /// Whether this geometry contains `other` (see ``SpatialRelation/contains``); same spatial reference.
-    public func contains(_ other: Geometry) -> Bool {
+    package func contains(_ other: Geometry) -> Bool {
         Relate.contains(PreparedShape(self), PreparedShape(other))
     }
 
     /// Whether this geometry lies within `other`: `other.contains(self)`; same spatial reference.
-    public func within(_ other: Geometry) -> Bool {
+    package func within(_ other: Geometry) -> Bool {
         Relate.contains(PreparedShape(other), PreparedShape(self))
     }
 
     /// Whether the two geometries' bounding rectangles share a point; same spatial reference.
-    public func envelopeIntersects(_ other: Geometry) -> Bool {
+    package func envelopeIntersects(_ other: Geometry) -> Bool {
         guard let mine = extent, let theirs = other.extent else { return false }
         return mine.intersects(theirs)
     }
 
     /// Whether this geometry, as the query geometry, stands in `relation` to `feature`; same spatial reference.
-    public func relates(to feature: Geometry, by relation: SpatialRelation) -> Bool {
+    package func relates(to feature: Geometry, by relation: SpatialRelation) -> Bool {
         relation.evaluate(query: PreparedShape(self), feature: PreparedShape(feature))
     }
 }

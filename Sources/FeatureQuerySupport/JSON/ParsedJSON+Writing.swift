@@ -5,7 +5,7 @@ extension ParsedJSON {
     /// Object members are sorted by name so output is stable; integral numbers are written as integers,
     /// other finite numbers in Swift's shortest round-trip form, non-finite ones (which JSON cannot hold) as
     /// `null`.
-    public func write(to output: inout String) {
+    package func write(to output: inout String) {
         switch self {
         case .null: output += "null"
         case .bool(let flag): output += flag ? "true" : "false"
@@ -31,7 +31,7 @@ extension ParsedJSON {
     }
 
     /// The value as compact JSON text (see ``write(to:)``).
-    public var jsonText: String {
+    package var jsonText: String {
         var output = ""
         write(to: &output)
         return output

@@ -7,7 +7,7 @@
 /// ArcGIS engine's features keep their attributes as it. Numbers are Doubles, as coordinates are; object
 /// members keep the last of duplicate keys. (Named apart from QueryLanguage's `JSONValue`, which builds
 /// CQL2-JSON with ordered members, so a file can import both modules.)
-public enum ParsedJSON: Hashable, Sendable {
+package enum ParsedJSON: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -49,7 +49,7 @@ public enum ParsedJSON: Hashable, Sendable {
     }
 
     /// The member named `key` of an object; `nil` for a missing member or a value that is not an object.
-    public subscript(key: String) -> ParsedJSON? {
+    package subscript(key: String) -> ParsedJSON? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -68,7 +68,7 @@ public enum ParsedJSON: Hashable, Sendable {
 }
 
 extension ParsedJSON: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -85,7 +85,7 @@ extension ParsedJSON: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

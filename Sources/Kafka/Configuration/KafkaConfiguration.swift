@@ -6,18 +6,18 @@ import FeatureQuerySupport
 /// librdkafka, so an operator can set any documented property without a code change. Every property is
 /// checked by librdkafka when the client is created: an unknown name or a bad value fails at start with an
 /// error that names it.
-public struct KafkaClientConfiguration: Sendable, Hashable {
+package struct KafkaClientConfiguration: Sendable, Hashable {
     /// `host:port` of one or more brokers.
-    public var bootstrapServers: [String]
-    public var clientID: String
+    package var bootstrapServers: [String]
+    package var clientID: String
     /// How often librdkafka emits statistics to the log (debug level); `nil` turns statistics off.
-    public var statisticsInterval: Duration?
+    package var statisticsInterval: Duration?
     /// librdkafka debug contexts (`"broker,cgrp"`), logged at debug level.
-    public var debugContexts: String?
+    package var debugContexts: String?
     /// Any librdkafka property, applied after the typed fields so that it can override them.
-    public var additionalProperties: [String: String]
+    package var additionalProperties: [String: String]
 
-    public init(
+    package init(
         bootstrapServers: [String],
         clientID: String = "query-worker",
         statisticsInterval: Duration? = nil,

@@ -1,60 +1,60 @@
 import FeatureQuerySupport
 
 /// How a consumer joins its group and reads.
-public struct KafkaConsumerConfiguration: Sendable, Hashable {
+package struct KafkaConsumerConfiguration: Sendable, Hashable {
     /// How partitions are divided among the members of a group.
-    public struct AssignmentStrategy: Hashable, Sendable {
+    package struct AssignmentStrategy: Hashable, Sendable {
         let value: String
         /// Eager: every rebalance revokes all partitions first. The safe default on librdkafka 2.0.2.
-        public static let range = AssignmentStrategy(value: "range")
+        package static let range = AssignmentStrategy(value: "range")
         /// Eager, round robin.
-        public static let roundRobin = AssignmentStrategy(value: "roundrobin")
+        package static let roundRobin = AssignmentStrategy(value: "roundrobin")
         /// Incremental: only moved partitions are revoked. librdkafka fixed bugs in it after 2.0.2.
-        public static let cooperativeSticky = AssignmentStrategy(value: "cooperative-sticky")
+        package static let cooperativeSticky = AssignmentStrategy(value: "cooperative-sticky")
     }
 
     /// Where a group with no committed offset starts.
-    public enum AutoOffsetReset: String, Sendable, Hashable {
+    package enum AutoOffsetReset: String, Sendable, Hashable {
         case earliest, latest
     }
 
-    public var client: KafkaClientConfiguration
-    public var groupID: String
-    public var topics: [String]
-    public var assignmentStrategy: AssignmentStrategy
-    public var autoOffsetReset: AutoOffsetReset
-    public var sessionTimeout: Duration
-    public var heartbeatInterval: Duration
+    package var client: KafkaClientConfiguration
+    package var groupID: String
+    package var topics: [String]
+    package var assignmentStrategy: AssignmentStrategy
+    package var autoOffsetReset: AutoOffsetReset
+    package var sessionTimeout: Duration
+    package var heartbeatInterval: Duration
     /// librdkafka leaves the group when the poll loop stalls this long; the work itself is not limited by it.
-    public var maxPollInterval: Duration
+    package var maxPollInterval: Duration
     /// How often stored offsets are committed. Offsets are stored only when the caller marks a message done.
-    public var autoCommitInterval: Duration
+    package var autoCommitInterval: Duration
     /// How long the caller's rebalance handler may take for revoked partitions before they are given up.
-    public var revokeTimeout: Duration
+    package var revokeTimeout: Duration
     /// Messages read ahead of the caller. Above this the consumer stops fetching until the caller catches up.
-    public var bufferCapacity: Int
+    package var bufferCapacity: Int
     /// How long ``KafkaConsumer/run()`` waits, once told to stop, for librdkafka to close the consumer (revoke,
     /// commit the stored offsets, leave the group). librdkafka's close has no timeout of its own: with the
     /// coordinator unreachable it waits about `sessionTimeout`, and with a cluster that stopped answering it was
     /// seen waiting forever. After this, `run()` returns and the close goes on alone on its thread; offsets it
     /// did not commit are read again by the partitions' next owner (at-least-once).
-    public var closeTimeout: Duration
+    package var closeTimeout: Duration
     /// The most messages librdkafka fetches ahead of the caller (`queued.min.messages`): it fetches again only
     /// while fewer are waiting. A group consumer checks it against its one queue, all assigned partitions
     /// together, and may overshoot it by one fetch response. `nil`: librdkafka's default, 100,000, which on
     /// a backlog of small messages fetches the whole backlog ahead (about 80 MiB for 100,000 messages of 400 B).
-    public var prefetchMessages: Int?
+    package var prefetchMessages: Int?
     /// The most bytes librdkafka fetches ahead of the caller (`queued.max.messages.kbytes`, rounded up to whole
     /// KiB), checked like ``prefetchMessages``. Unless `fetch.max.bytes` is set, librdkafka also caps one fetch
     /// response at it (but never below `message.max.bytes`), which bounds the overshoot. `nil`: librdkafka's
     /// default, 64 MiB.
-    public var prefetchBytes: Int?
+    package var prefetchBytes: Int?
     /// Whether librdkafka commits stored offsets by itself (every ``autoCommitInterval`` and on close). Off when
     /// the offsets go in transactions instead (``KafkaTransactions``): a commit outside them could move the
     /// group past answers that a transaction then aborts.
-    public var autoCommit = true
+    package var autoCommit = true
 
-    public init(
+    package init(
         client: KafkaClientConfiguration,
         groupID: String,
         topics: [String],

@@ -1,30 +1,30 @@
 import FeatureQuerySupport
 
 /// How a producer batches, acknowledges and bounds its local queue.
-public struct KafkaProducerConfiguration: Sendable, Hashable {
-    public enum Compression: String, Sendable, Hashable {
+package struct KafkaProducerConfiguration: Sendable, Hashable {
+    package enum Compression: String, Sendable, Hashable {
         case none, gzip, snappy, lz4, zstd
     }
 
-    public var client: KafkaClientConfiguration
+    package var client: KafkaClientConfiguration
     /// Exactly-once per partition writes: no duplicates from librdkafka's own retries. On by default.
-    public var enableIdempotence: Bool
-    public var compression: Compression
-    public var linger: Duration
+    package var enableIdempotence: Bool
+    package var compression: Compression
+    package var linger: Duration
     /// The local queue's bound in messages; `send` waits for room instead of growing memory without limit.
-    public var queueMaxMessages: Int
+    package var queueMaxMessages: Int
     /// The local queue's bound in kilobytes.
-    public var queueMaxKilobytes: Int
+    package var queueMaxKilobytes: Int
     /// The largest message the producer sends (librdkafka `message.max.bytes`).
-    public var messageMaxBytes: Int
+    package var messageMaxBytes: Int
     /// A message not delivered within this time fails with a timeout error.
-    public var messageTimeout: Duration
+    package var messageTimeout: Duration
     /// How long shutdown waits for queued messages to be delivered before failing them. `rd_kafka_flush` is
     /// bounded by it, so the producer's `run()` returns about this long (plus a second or two for the failed
     /// reports) after being told to stop, even with the cluster unreachable.
-    public var flushTimeout: Duration
+    package var flushTimeout: Duration
 
-    public init(
+    package init(
         client: KafkaClientConfiguration,
         enableIdempotence: Bool = true,
         compression: Compression = .none,

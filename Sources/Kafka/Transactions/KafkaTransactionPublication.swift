@@ -1,5 +1,5 @@
 /// What became of one outcome given to ``KafkaTransactions/publish(_:partition:fallback:appended:)``.
-public enum KafkaTransactionPublication: Sendable {
+package enum KafkaTransactionPublication: Sendable {
     /// Published and its offsets committed, in one committed transaction.
     case committed
     /// The cluster refused the outcome as too large; the fallback's messages were committed instead.
@@ -10,7 +10,7 @@ public enum KafkaTransactionPublication: Sendable {
 }
 
 /// What a transaction ended with, for metrics and logs.
-public enum KafkaTransactionOutcome: Sendable {
+package enum KafkaTransactionOutcome: Sendable {
     /// Committed: how many outcomes it published.
     case committed(outcomes: Int)
     /// Aborted (its outcomes are published again in the next one, but for those of revoked partitions).
@@ -18,14 +18,14 @@ public enum KafkaTransactionOutcome: Sendable {
 }
 
 /// How a transactional publisher batches.
-public struct KafkaTransactionConfiguration: Sendable, Hashable {
+package struct KafkaTransactionConfiguration: Sendable, Hashable {
     /// How long outcomes gather before a transaction commits them: a transaction costs a few round trips
     /// whatever it carries, so a longer interval means fewer transactions and longer waits for answers.
-    public var interval: Duration
+    package var interval: Duration
     /// The bound on each blocking transactional call (begin, send offsets, commit, abort).
-    public var callTimeout: Duration
+    package var callTimeout: Duration
 
-    public init(interval: Duration = .milliseconds(50), callTimeout: Duration = .seconds(10)) {
+    package init(interval: Duration = .milliseconds(50), callTimeout: Duration = .seconds(10)) {
         self.interval = interval
         self.callTimeout = callTimeout
     }

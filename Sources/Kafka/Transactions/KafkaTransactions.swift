@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-public import Logging
-public import ServiceLifecycle
+package import Logging
+import ServiceLifecycle
 import Synchronization
 import FeatureQuerySupport
 
@@ -15,7 +15,7 @@ import FeatureQuerySupport
 /// block, so they run on a thread of their own; the producer's ``KafkaProducer/run()`` must be running too.
 /// A fatal error (a newer instance with the same `transactional.id` fenced this one) stops the publisher and
 /// fails what waits; the producer's service then throws it.
-public final class KafkaTransactions: Service, Sendable {
+package final class KafkaTransactions: Service, Sendable {
     let producer: KafkaProducer
     let consumer: KafkaConsumer
     let configuration: KafkaTransactionConfiguration
@@ -43,7 +43,7 @@ public final class KafkaTransactions: Service, Sendable {
 
     /// `producer` must have a `transactional.id`; `consumer` is the group member whose offsets the transactions
     /// commit. `onOutcome` hears how each transaction ended (keep it short).
-    public init(
+    package init(
         producer: KafkaProducer, consumer: KafkaConsumer, configuration: KafkaTransactionConfiguration = .init(),
         logger: Logger, onOutcome: @escaping @Sendable (KafkaTransactionOutcome) -> Void = { _ in }
     ) {
@@ -61,7 +61,7 @@ public final class KafkaTransactions: Service, Sendable {
     /// transaction's queue, before any transaction can be sealed without them: the caller stores the offsets
     /// they complete there (``store(_:)``). It does not run for an outcome refused at once (dropped).
     /// `fallback` makes the messages sent instead if the cluster refuses these as too large.
-    public func publish(
+    package func publish(
         _ messages: [KafkaProducerMessage], partition: KafkaTopicPartition,
         fallback: @escaping @Sendable () -> [KafkaProducerMessage], appended: () -> Void
     ) async -> KafkaTransactionPublication {
@@ -88,22 +88,22 @@ public final class KafkaTransactions: Service, Sendable {
     }
 
     /// Offsets made committable (the next offset to read, per partition): committed with the next transaction.
-    public func store(_ offsets: [KafkaTopicPartition: Int64]) {
+    package func store(_ offsets: [KafkaTopicPartition: Int64]) {
         shared.withLock { $0.state.store(offsets) }
     }
 
     /// Partitions assigned to this member: their outcomes may be published.
-    public func assign(_ partitions: [KafkaTopicPartition]) {
+    package func assign(_ partitions: [KafkaTopicPartition]) {
         shared.withLock { $0.state.assign(partitions) }
     }
 
     /// Partitions being revoked: if the transaction committing their answers fails, they are dropped.
-    public func beginRevoking(_ partitions: [KafkaTopicPartition]) {
+    package func beginRevoking(_ partitions: [KafkaTopicPartition]) {
         shared.withLock { $0.state.beginRevoking(partitions) }
     }
 
     /// Partitions no longer this member's: their outcomes not yet in a transaction are dropped.
-    public func drop(_ partitions: [KafkaTopicPartition]) {
+    package func drop(_ partitions: [KafkaTopicPartition]) {
         let resumed = shared.withLock { shared in
             shared.state.drop(partitions).compactMap { shared.takeWaiter($0) }
         }
@@ -113,7 +113,7 @@ public final class KafkaTransactions: Service, Sendable {
 
     /// Commits what was appended and stored so far now, and waits until it is (true), or until `timeout`
     /// passes or it is dropped (false when something was left).
-    public func flush(timeout: Duration) async -> Bool {
+    package func flush(timeout: Duration) async -> Bool {
         await withTaskGroup(of: Bool?.self) { group in
             let id = shared.withLock { shared -> UInt64 in
                 shared.nextID += 1
@@ -151,7 +151,7 @@ public final class KafkaTransactions: Service, Sendable {
     /// Initialises transactions (fencing an older instance with the same `transactional.id`), then commits
     /// transactions until graceful shutdown; what is left then is dropped (its requests are answered again
     /// by the partitions' next owner). Flush first (``flush(timeout:)``) to commit the last answers.
-    public func run() async throws {
+    package func run() async throws {
         guard !started.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let thread = Thread { [self] in
             defer { exited.signal() }

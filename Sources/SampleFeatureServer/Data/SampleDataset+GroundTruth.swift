@@ -1,4 +1,4 @@
-public import FeatureGeometry
+package import FeatureGeometry
 import QueryLanguage
 
 extension SampleDataset {
@@ -11,7 +11,7 @@ extension SampleDataset {
     /// `envelope` may be in WGS 84 or Web Mercator (one without a spatial reference is taken to be in
     /// the layer's); it is projected to the layer's spatial reference. Throws the query language's error
     /// for a bad clause and FeatureGeometry's for an envelope it cannot project.
-    public func groundTruthObjectIDs(_ layer: SampleLayer, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
+    package func groundTruthObjectIDs(_ layer: SampleLayer, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
         let definition = definition(layer)
         return try groundTruth(
             source(layer), fields: definition.fields, spatialReference: definition.spatialReference, where: clause,
@@ -20,7 +20,7 @@ extension SampleDataset {
 
     /// The OBJECTIDs (ascending, the OGC feature ids) of a Daraa collection's features that match, computed
     /// the same way (WGS 84 envelopes).
-    public func groundTruthObjectIDs(_ collection: DaraaCollection, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
+    package func groundTruthObjectIDs(_ collection: DaraaCollection, where clause: String? = nil, envelope: Envelope? = nil) throws -> [Int] {
         guard let store = daraa[collection] else { return [] }
         return try groundTruth(
             .generic(store), fields: DaraaGenerator.fields, spatialReference: .wgs84, where: clause, envelope: envelope)

@@ -10,7 +10,7 @@ extension SampleDataset {
 
     /// One dataset per parcel count and seed for the whole process. Generation is the slow part of starting a
     /// server, and test suites start many servers over the same data.
-    public static func shared(parcelCount: Int, seed: UInt64) throws -> SampleDataset {
+    package static func shared(parcelCount: Int, seed: UInt64) throws -> SampleDataset {
         try cache.withLock { cache in
             let key = SharedKey(parcelCount: parcelCount, seed: seed)
             if let dataset = cache[key] { return dataset }

@@ -1,4 +1,4 @@
-public import FeatureGeometry
+package import FeatureGeometry
 
 /// The generated data behind every layer, built once from a parcel count and a seed: the same two always
 /// give the same features, ids and attributes.
@@ -7,15 +7,15 @@ public import FeatureGeometry
 /// generation is the only costly part of starting a server, so a test suite can run many servers on one
 /// dataset. The ground-truth methods (``groundTruthObjectIDs(_:where:envelope:)``) answer what the data
 /// holds by brute force, independently of the query path, for tests to compare query results with.
-public final class SampleDataset: Sendable {
+package final class SampleDataset: Sendable {
     /// The seed application's viewpoint: 34.03 N, 118.805 W (Malibu), where the parcels are densest.
     static let viewpointLatitude = 34.03
     /// The viewpoint's longitude in degrees.
     static let viewpointLongitude = -118.805
     /// The viewpoint in WGS 84.
-    public static let viewpoint = Point(x: viewpointLongitude, y: viewpointLatitude, spatialReference: .wgs84)
+    package static let viewpoint = Point(x: viewpointLongitude, y: viewpointLatitude, spatialReference: .wgs84)
     /// The viewpoint in Web Mercator (102100).
-    public static let viewpointWebMercator: Point = {
+    package static let viewpointWebMercator: Point = {
         let position = WebMercator.project(longitude: viewpointLongitude, latitude: viewpointLatitude)
         return Point(position, spatialReference: .webMercator)
     }()
@@ -23,21 +23,21 @@ public final class SampleDataset: Sendable {
     /// Web Mercator at this latitude), in 102100. It holds about 3% of all parcels (about 70,000 of the
     /// default 2,400,000): Residential, Roll_LandValue > 1000000 and < 1000000, and TaxRateArea 10853 and 10860
     /// each match well over 2,000 of them (more than one page) at the default size.
-    public static let seedExtent: Envelope = {
+    package static let seedExtent: Envelope = {
         let center = WebMercator.project(longitude: viewpointLongitude, latitude: viewpointLatitude)
         return Envelope(
             xmin: center.x - 3_600, ymin: center.y - 2_400, xmax: center.x + 3_600, ymax: center.y + 2_400,
             spatialReference: .webMercator)
     }()
     /// The number of parcels the executable generates unless told otherwise.
-    public static let defaultParcelCount = 2_400_000
+    package static let defaultParcelCount = 2_400_000
     /// About this many parcels make up the legacy (non-paginating) layer, whatever the dataset's size.
     static let legacyTargetCount = 30_000
 
     /// The number of parcels in ``SampleLayer/parcels``.
-    public let parcelCount: Int
+    package let parcelCount: Int
     /// The seed everything was generated from.
-    public let seed: UInt64
+    package let seed: UInt64
     /// The legacy layer holds the parcels whose index is a multiple of this.
     package let legacyStride: Int
 
@@ -49,7 +49,7 @@ public final class SampleDataset: Sendable {
 
     /// Generates the dataset: `parcelCount` parcels (at least 1) and the USA layers, from `seed`. Takes about
     /// a second per million parcels in a release build.
-    public init(parcelCount: Int = SampleDataset.defaultParcelCount, seed: UInt64 = 1) throws {
+    package init(parcelCount: Int = SampleDataset.defaultParcelCount, seed: UInt64 = 1) throws {
         self.parcelCount = max(1, parcelCount)
         self.seed = seed
         parcels = ParcelGenerator.generate(count: self.parcelCount, seed: seed)
@@ -73,34 +73,34 @@ public final class SampleDataset: Sendable {
     }
 
     /// The number of features a layer holds (0 for the raster layer).
-    public func featureCount(_ layer: SampleLayer) -> Int {
+    package func featureCount(_ layer: SampleLayer) -> Int {
         source(layer).featureCount
     }
 
     /// The number of features a Daraa collection holds.
-    public func featureCount(_ collection: DaraaCollection) -> Int {
+    package func featureCount(_ collection: DaraaCollection) -> Int {
         daraa[collection]?.count ?? 0
     }
 
     /// Every OBJECTID of a layer, ascending.
-    public func objectIDs(_ layer: SampleLayer) -> [Int] {
+    package func objectIDs(_ layer: SampleLayer) -> [Int] {
         var ids: [Int] = []
         source(layer).forEachIndex { ids.append($0 + 1) }
         return ids
     }
 
     /// The layer's full extent, in its spatial reference.
-    public func extent(_ layer: SampleLayer) -> Envelope {
+    package func extent(_ layer: SampleLayer) -> Envelope {
         definition(layer).extent
     }
 
     /// The layer's spatial reference: Web Mercator for the parcels, WGS 84 for the USA service.
-    public func spatialReference(_ layer: SampleLayer) -> SpatialReference {
+    package func spatialReference(_ layer: SampleLayer) -> SpatialReference {
         definition(layer).spatialReference
     }
 
     /// The names of the layer's fields, in metadata order (the object-id field first).
-    public func fieldNames(_ layer: SampleLayer) -> [String] {
+    package func fieldNames(_ layer: SampleLayer) -> [String] {
         definition(layer).fields.map(\.name)
     }
 

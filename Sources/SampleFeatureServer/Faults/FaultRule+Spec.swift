@@ -1,13 +1,13 @@
 /// A fault specification that could not be read.
-public struct FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FaultSpecError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the specification, and the grammar.
-    public var message: String
-    public var description: String { message }
+    package var message: String
+    package var description: String { message }
 }
 
 extension FaultRule {
     /// The grammar of ``init(spec:)``, for `--help` texts.
-    public static let specHelp = """
+    package static let specHelp = """
         KIND[:OPTION=VALUE,...] where KIND is latency (ms=), http500, http503 (retry-after=), http429 \
         (retry-after=), truncate, arcgis-error, html (status=), short-pages (max=), huge-body (mb=, length=0|1); options for every kind: \
         path=SUBSTRING, first=N, skip=N, probability=P, seed=S. \
@@ -16,7 +16,7 @@ extension FaultRule {
 
     /// Reads a rule written as on the command line: `http503:retry-after=2,path=/query,first=2`,
     /// `latency:ms=200`, `arcgis-error:probability=0.1,seed=7`, `short-pages:max=500`.
-    public init(spec: String) throws(FaultSpecError) {
+    package init(spec: String) throws(FaultSpecError) {
         let parts = spec.split(separator: ":", maxSplits: 1)
         guard let kindName = parts.first?.lowercased() else { throw FaultSpecError(message: "an empty fault") }
         var options: [String: String] = [:]

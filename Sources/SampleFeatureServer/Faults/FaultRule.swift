@@ -1,5 +1,5 @@
 /// The kinds of fault the server can inject, as statistics count them.
-public enum FaultKind: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+package enum FaultKind: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     case latency
     case http500
     case http503
@@ -10,7 +10,7 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, CustomStringCon
     case shortPages = "short-pages"
     case hugeBody = "huge-body"
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// One fault to inject: what happens, to which requests, and how often.
@@ -21,9 +21,9 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, CustomStringCon
 /// applies to requests whose path contains ``pathContains`` (any request when nil), and fires on every one
 /// of them, on a window of them in arrival order ("the first 2 fail"), or with a probability drawn from a
 /// seeded generator, so that a failing run can be repeated exactly.
-public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
+package struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     /// What the fault does.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// Waits this long before answering (added to other latency rules that fire).
         case latency(milliseconds: Int)
         /// HTTP 500 with a small HTML body.
@@ -48,7 +48,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         case hugeBody(megabytes: Int, announced: Bool)
 
         /// The kind's name, as statistics count it.
-        public var name: FaultKind {
+        package var name: FaultKind {
             switch self {
             case .latency: .latency
             case .http500: .http500
@@ -72,7 +72,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// When a rule fires among the requests it applies to.
-    public enum Trigger: Sendable, Hashable {
+    package enum Trigger: Sendable, Hashable {
         /// Every request.
         case always
         /// Skips the first `skip` requests it applies to, then fires on the next `count` (nil: on all the
@@ -82,25 +82,25 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         case probability(Double, seed: UInt64)
 
         /// The first `count` requests.
-        public static func first(_ count: Int) -> Trigger { .window(skip: 0, count: count) }
+        package static func first(_ count: Int) -> Trigger { .window(skip: 0, count: count) }
     }
 
     /// What the fault does.
-    public var kind: Kind
+    package var kind: Kind
     /// A substring of the request path (percent-decoded, compared ignoring case), e.g. `USA/MapServer/1`
     /// or `/query`; nil for every request.
-    public var pathContains: String?
+    package var pathContains: String?
     /// Which of the requests it applies to it fires on.
-    public var trigger: Trigger
+    package var trigger: Trigger
 
     /// A rule; by default it applies to every request and fires on each.
-    public init(_ kind: Kind, pathContains: String? = nil, trigger: Trigger = .always) {
+    package init(_ kind: Kind, pathContains: String? = nil, trigger: Trigger = .always) {
         self.kind = kind
         self.pathContains = pathContains
         self.trigger = trigger
     }
 
-    public var description: String {
+    package var description: String {
         var text = "\(kind.name)"
         if let pathContains { text += " on paths containing '\(pathContains)'" }
         switch trigger {

@@ -3,7 +3,7 @@
 /// Each case names one behaviour a client must cope with: a big paginating FeatureServer layer (parcels),
 /// an old non-paginating MapServer layer (legacy parcels), small MapServer layers in WGS 84 of every
 /// geometry type, and a raster layer that cannot be queried.
-public enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// `LA_County_Parcels/FeatureServer/0`: every parcel; Web Mercator; maxRecordCount 2000; paginates.
     case parcels = "LA_County_Parcels/FeatureServer/0"
     /// `LA_County_Parcels_Legacy/MapServer/0`: a subset of the parcels (same OBJECTIDs) served as a 10.0
@@ -23,10 +23,10 @@ public enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomStringC
     case elevation = "USA/MapServer/4"
 
     /// The path under `/arcgis/rest/services`, e.g. `USA/MapServer/1`.
-    public var path: String { rawValue }
+    package var path: String { rawValue }
 
     /// The service's path, e.g. `USA/MapServer`.
-    public var service: SampleService {
+    package var service: SampleService {
         switch self {
         case .parcels: .laCountyParcels
         case .legacyParcels: .laCountyParcelsLegacy
@@ -35,7 +35,7 @@ public enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomStringC
     }
 
     /// The layer id within its service.
-    public var layerID: Int {
+    package var layerID: Int {
         switch self {
         case .parcels, .legacyParcels, .cities: 0
         case .highways: 1
@@ -45,11 +45,11 @@ public enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomStringC
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// The services the sample server publishes.
-public enum SampleService: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
+package enum SampleService: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
     /// A hosted-style FeatureServer (version 11.1) with the parcels layer.
     case laCountyParcels = "LA_County_Parcels/FeatureServer"
     /// A 10.0-era MapServer with the non-paginating parcels layer.
@@ -58,15 +58,15 @@ public enum SampleService: String, CaseIterable, Sendable, Hashable, CustomStrin
     case usa = "USA/MapServer"
 
     /// The path under `/arcgis/rest/services`, e.g. `USA/MapServer`.
-    public var path: String { rawValue }
+    package var path: String { rawValue }
 
     /// The service name (`USA`).
-    public var name: String { String(rawValue.split(separator: "/")[0]) }
+    package var name: String { String(rawValue.split(separator: "/")[0]) }
     /// The service type (`FeatureServer` or `MapServer`).
-    public var type: String { String(rawValue.split(separator: "/")[1]) }
+    package var type: String { String(rawValue.split(separator: "/")[1]) }
 
     /// The layers of this service, by id.
-    public var layers: [SampleLayer] { SampleLayer.allCases.filter { $0.service == self } }
+    package var layers: [SampleLayer] { SampleLayer.allCases.filter { $0.service == self } }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -6,20 +6,20 @@
 /// `/arcgis/rest/services/Secured/LA_County_Parcels/FeatureServer/0/query` is the public layer behind a token,
 /// so one server serves both and a benchmark can compare them. The OGC face has a secured mount,
 /// `/ogc-secured`, that wants one of ``ogcAPIKeys``.
-public struct SampleSecurity: Sendable {
+package struct SampleSecurity: Sendable {
     /// Users, OAuth clients, issued tokens, knobs and counters.
-    public var authority: SampleTokenAuthority
+    package var authority: SampleTokenAuthority
     /// What this server is to the authority.
-    public var role: SampleSecurityRole
+    package var role: SampleSecurityRole
     /// The folder whose services want a token; the same services outside it stay public.
-    public var securedFolder: String
+    package var securedFolder: String
     /// Also require a token for the public paths (the whole `/arcgis/rest/services` tree, not `/rest/info`).
-    public var securesEverything: Bool
+    package var securesEverything: Bool
     /// API keys the `/ogc-secured` mount accepts (in `X-API-Key`, `X-Esri-Authorization: Bearer` or the
     /// `apiKey` query parameter).
-    public var ogcAPIKeys: [String]
+    package var ogcAPIKeys: [String]
 
-    public init(
+    package init(
         authority: SampleTokenAuthority,
         role: SampleSecurityRole,
         securedFolder: String = "Secured",
@@ -34,11 +34,11 @@ public struct SampleSecurity: Sendable {
     }
 
     /// The OGC API key of the default configuration (a test value, not a secret).
-    public static let defaultOGCAPIKey = "sample-ogc-key"
+    package static let defaultOGCAPIKey = "sample-ogc-key"
 }
 
 /// What a secured server is to its authority.
-public enum SampleSecurityRole: Sendable, Hashable {
+package enum SampleSecurityRole: Sendable, Hashable {
     /// Hosts the authority's portal (`/portal/sharing/rest/...`); its own secured services take portal
     /// tokens directly, as ArcGIS Online's hosted services do.
     case portal
@@ -50,13 +50,13 @@ public enum SampleSecurityRole: Sendable, Hashable {
 }
 
 /// A user who can sign in with a password (generateToken, the OAuth authorize page).
-public struct SampleUser: Sendable, Hashable {
-    public var username: String
-    public var password: String
+package struct SampleUser: Sendable, Hashable {
+    package var username: String
+    package var password: String
     /// False: the user's tokens are valid but every secured resource answers 403.
-    public var permitted: Bool
+    package var permitted: Bool
 
-    public init(username: String, password: String, permitted: Bool = true) {
+    package init(username: String, password: String, permitted: Bool = true) {
         self.username = username
         self.password = password
         self.permitted = permitted
@@ -64,16 +64,16 @@ public struct SampleUser: Sendable, Hashable {
 }
 
 /// A registered OAuth application.
-public struct SampleOAuthClient: Sendable, Hashable {
-    public var clientID: String
+package struct SampleOAuthClient: Sendable, Hashable {
+    package var clientID: String
     /// For client_credentials; nil for a public client (authorization code with PKCE only).
-    public var clientSecret: String?
+    package var clientSecret: String?
     /// `redirect_uri` must equal one of these exactly.
-    public var redirectURIs: [String]
+    package var redirectURIs: [String]
     /// The username client_credentials tokens are issued to (ArcGIS names the app's owner).
-    public var owner: String
+    package var owner: String
 
-    public init(clientID: String, clientSecret: String?, redirectURIs: [String] = [], owner: String = "app_owner") {
+    package init(clientID: String, clientSecret: String?, redirectURIs: [String] = [], owner: String = "app_owner") {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURIs = redirectURIs
@@ -82,7 +82,7 @@ public struct SampleOAuthClient: Sendable, Hashable {
 }
 
 /// How a forced rejection is sent (``SampleTokenAuthority/rejectNext(_:code:shape:)``).
-public enum SampleRejectionShape: String, Sendable, Hashable, CaseIterable {
+package enum SampleRejectionShape: String, Sendable, Hashable, CaseIterable {
     /// HTTP 200 with `{"error":{"code":498,"message":"Invalid Token","details":[]}}`: ArcGIS's usual way.
     case errorBody = "body"
     /// The same body with the real HTTP status (498, 499 or 403).
@@ -92,35 +92,35 @@ public enum SampleRejectionShape: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The knobs of an authority, changeable on the running servers (``SampleTokenAuthority/knobs``).
-public struct SampleSecurityKnobs: Sendable, Hashable {
+package struct SampleSecurityKnobs: Sendable, Hashable {
     /// The longest an access or server token lives, and the lifetime of one asked for without
     /// `expiration`: tokens live `min(expiration minutes, this)`. 2 for quick expiry tests, 60 for demos.
-    public var tokenLifetimeSeconds: Int
+    package var tokenLifetimeSeconds: Int
     /// How long refresh tokens live (ArcGIS: about two weeks).
-    public var refreshTokenLifetimeSeconds: Int
+    package var refreshTokenLifetimeSeconds: Int
     /// How long an authorization code can be redeemed.
-    public var authorizationCodeLifetimeSeconds: Int
+    package var authorizationCodeLifetimeSeconds: Int
     /// A token minted with a referer is accepted only with the same `Referer` header.
-    public var enforcesReferer: Bool
+    package var enforcesReferer: Bool
     /// generateToken refuses requests without `client=referer` and a referer, as ArcGIS Online does.
-    public var requiresRefererClient: Bool
+    package var requiresRefererClient: Bool
     /// Token responses say `"ssl": true` (the token may then only travel over HTTPS; this server is HTTP).
-    public var ssl: Bool
+    package var ssl: Bool
     /// Added to the `expires` generateToken reports (not to the real expiry): a server clock that is off.
-    public var clockSkewSeconds: Int
+    package var clockSkewSeconds: Int
     /// `oauth2/authorize` approves at once for ``approvingUser`` and redirects with a code; false shows a
     /// sign-in form that needs `username` and `password` (GET or POST).
-    public var autoApprove: Bool
+    package var autoApprove: Bool
     /// The user an auto-approved authorization signs in.
-    public var approvingUser: String
+    package var approvingUser: String
     /// A federated server also takes portal tokens directly (ArcGIS Enterprise can); off by default so that
     /// a client must exchange them.
-    public var federatedAcceptsPortalTokens: Bool
+    package var federatedAcceptsPortalTokens: Bool
     /// Lock a user out of generateToken and the sign-in form after this many wrong passwords in a row
     /// (0: never), as ArcGIS Online does; the right password is then refused too.
-    public var lockoutAfterWrongPasswords: Int
+    package var lockoutAfterWrongPasswords: Int
 
-    public init(
+    package init(
         tokenLifetimeSeconds: Int = 3600,
         refreshTokenLifetimeSeconds: Int = 14 * 24 * 3600,
         authorizationCodeLifetimeSeconds: Int = 300,

@@ -1,40 +1,40 @@
 /// What an authority's token services and secured servers have done: tests and benchmarks count token
 /// calls (a client that refreshes once for 50 concurrent 498s shows 1 here, not 50) and rejections.
-public struct SampleSecurityCounters: Sendable, Hashable {
+package struct SampleSecurityCounters: Sendable, Hashable {
     /// Portal `generateToken` calls with a username and password (failed ones included).
-    public var generateToken = 0
+    package var generateToken = 0
     /// Portal `generateToken` calls exchanging a portal token for a server token (`token` + `serverUrl`).
-    public var exchange = 0
+    package var exchange = 0
     /// A standalone server's own `/arcgis/tokens/generateToken` calls.
-    public var serverGenerateToken = 0
+    package var serverGenerateToken = 0
     /// `oauth2/token` calls per `grant_type` as sent (`client_credentials`, `authorization_code`,
     /// `refresh_token`, `exchange_refresh_token`, or whatever else a client sent).
-    public var oauthToken: [String: Int] = [:]
+    package var oauthToken: [String: Int] = [:]
     /// `oauth2/authorize` requests.
-    public var authorize = 0
+    package var authorize = 0
     /// `oauth2/revokeToken` calls.
-    public var revoke = 0
+    package var revoke = 0
     /// Token requests refused for a wrong username or password.
-    public var wrongPasswords = 0
+    package var wrongPasswords = 0
     /// Token requests refused because the user is locked out (the lockout knob).
-    public var lockedOut = 0
+    package var lockedOut = 0
     /// Secured requests refused, per code sent (498, 499, 403), forced rejections included.
-    public var rejected: [Int: Int] = [:]
+    package var rejected: [Int: Int] = [:]
     /// Of those, the ones forced by ``SampleTokenAuthority/rejectNext(_:code:shape:)``.
-    public var forcedRejections = 0
+    package var forcedRejections = 0
     /// Secured requests let through.
-    public var accepted = 0
+    package var accepted = 0
     /// `/ogc-secured` requests refused with 401.
-    public var ogcUnauthorized = 0
+    package var ogcUnauthorized = 0
 
-    public init() {}
+    package init() {}
 
     /// `oauth2/token` calls for one grant type.
-    public func oauthToken(_ grant: String) -> Int { oauthToken[grant] ?? 0 }
+    package func oauthToken(_ grant: String) -> Int { oauthToken[grant] ?? 0 }
 
     /// Rejections sent with one code.
-    public func rejected(_ code: Int) -> Int { rejected[code] ?? 0 }
+    package func rejected(_ code: Int) -> Int { rejected[code] ?? 0 }
 
     /// Every call to a token endpoint (generateToken, exchange, standalone generateToken, oauth2/token).
-    public var tokenCalls: Int { generateToken + exchange + serverGenerateToken + oauthToken.values.reduce(0, +) }
+    package var tokenCalls: Int { generateToken + exchange + serverGenerateToken + oauthToken.values.reduce(0, +) }
 }

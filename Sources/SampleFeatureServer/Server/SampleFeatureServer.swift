@@ -1,4 +1,4 @@
-public import Logging
+package import Logging
 
 /// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
 /// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics;
@@ -19,15 +19,15 @@ public import Logging
 /// line. The server speaks the protocol as ArcGIS does, including its quirks (HTTP 200 error bodies,
 /// `exceededTransferLimit`, uncapped `returnIdsOnly`), so that clients are tested against the behaviour
 /// they will meet.
-public final class SampleFeatureServer: Sendable {
+package final class SampleFeatureServer: Sendable {
     /// The data every layer serves.
-    public let dataset: SampleDataset
+    package let dataset: SampleDataset
     /// The configuration the server started with (faults may have changed since: see ``faults``).
-    public let configuration: SampleServerConfiguration
+    package let configuration: SampleServerConfiguration
     /// The services directory: `http://host:port/arcgis/rest/services`.
-    public let baseURL: String
+    package let baseURL: String
     /// `http://host:port`.
-    public let rootURL: String
+    package let rootURL: String
     /// The HTTP layer (internal for ``httpStatistics``, a test hook in `ForTesting/`).
     let http: SampleHTTPServer
     private let handler: RequestHandler
@@ -50,7 +50,7 @@ public final class SampleFeatureServer: Sendable {
 
     /// Starts serving. Generates the data from the configuration's parcel count and seed unless `dataset`
     /// is given (share one dataset between servers: generation is the slow part of starting).
-    public static func start(
+    package static func start(
         configuration: SampleServerConfiguration = SampleServerConfiguration(),
         dataset: SampleDataset? = nil,
         logger: Logger
@@ -76,11 +76,11 @@ public final class SampleFeatureServer: Sendable {
     }
 
     /// The OGC API Features landing page: `http://host:port/ogc`.
-    public var ogcURL: String { rootURL + "/ogc" }
+    package var ogcURL: String { rootURL + "/ogc" }
 
     /// The landing page of the OGC face with quirks on, e.g. `ogcURL(quirks: ["cursor", "max-limit-7"])` is
     /// `http://host:port/ogc-quirks/cursor,max-limit-7`. See ``ogcQuirkNames``.
-    public func ogcURL(quirks: [String]) -> String {
+    package func ogcURL(quirks: [String]) -> String {
         quirks.isEmpty ? ogcURL : rootURL + "/ogc-quirks/" + quirks.joined(separator: ",")
     }
 
@@ -88,43 +88,43 @@ public final class SampleFeatureServer: Sendable {
     /// `no-filter`, `filter-ignored`, `cursor`, `relative-links`, `max-limit-N`, `strict-limit`,
     /// `spurious-next`, `empty-page`, `duplicates`, `no-number-matched`, `wrong-number-matched`,
     /// `other-origin`, `next-cycle`.
-    public static var ogcQuirkNames: [String] { OGCQuirk.names }
+    package static var ogcQuirkNames: [String] { OGCQuirk.names }
 
     /// The OGC collection id of an ArcGIS layer served on the OGC face too (nil for the legacy parcels and
     /// the raster layer): `LA_County_Parcels`, `USA_Cities`, `USA_Highways`, `USA_States`, `USA_Counties`.
-    public static func ogcCollectionID(_ layer: SampleLayer) -> String? { OGCCatalog.layerCollectionIDs[layer] }
+    package static func ogcCollectionID(_ layer: SampleLayer) -> String? { OGCCatalog.layerCollectionIDs[layer] }
 
     /// The port the server listens on.
-    public var port: Int { http.port }
+    package var port: Int { http.port }
 
     /// A service's URL, e.g. `…/arcgis/rest/services/USA/MapServer`.
-    public func serviceURL(_ service: SampleService) -> String { baseURL + "/" + service.path }
+    package func serviceURL(_ service: SampleService) -> String { baseURL + "/" + service.path }
 
     /// A layer's URL, e.g. `…/arcgis/rest/services/LA_County_Parcels/FeatureServer/0`.
-    public func layerURL(_ layer: SampleLayer) -> String { baseURL + "/" + layer.path }
+    package func layerURL(_ layer: SampleLayer) -> String { baseURL + "/" + layer.path }
 
     /// A layer's query URL (`…/0/query`).
-    public func queryURL(_ layer: SampleLayer) -> String { layerURL(layer) + "/query" }
+    package func queryURL(_ layer: SampleLayer) -> String { layerURL(layer) + "/query" }
 
     /// What the server has seen so far.
-    public var statistics: SampleServerStatistics { recorder.snapshot }
+    package var statistics: SampleServerStatistics { recorder.snapshot }
 
     /// Clears the statistics and the request log (not the faults' occurrence counts).
-    public func resetStatistics() { recorder.reset() }
+    package func resetStatistics() { recorder.reset() }
 
     /// The fault rules in force.
-    public var faults: [FaultRule] { injector.rules }
+    package var faults: [FaultRule] { injector.rules }
 
     /// Replaces the fault rules on the running server; their occurrence counts and random generators
     /// start afresh. `setFaults([])` turns faults off.
-    public func setFaults(_ rules: [FaultRule]) { injector.set(rules) }
+    package func setFaults(_ rules: [FaultRule]) { injector.set(rules) }
 
     /// Adds one fault rule after the others.
-    public func addFault(_ rule: FaultRule) { injector.add(rule) }
+    package func addFault(_ rule: FaultRule) { injector.add(rule) }
 
     /// Waits until `condition` holds for the statistics, polling, for at most `timeout`; returns whether it
     /// held. Tests wait for what the server saw instead of sleeping for a guessed time.
-    public func waitUntil(
+    package func waitUntil(
         timeout: Duration = .seconds(30), _ condition: (SampleServerStatistics) -> Bool
     ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -136,7 +136,7 @@ public final class SampleFeatureServer: Sendable {
     }
 
     /// Stops accepting, closes every connection (cancelling handlers still running) and returns when done.
-    public func shutdown() async {
+    package func shutdown() async {
         await http.shutdown()
     }
 }

@@ -1,28 +1,28 @@
 /// How a sample server runs: where it listens, what data it generates, which faults it injects and who
 /// may use it. Faults can be changed later on the running server (``SampleFeatureServer/setFaults(_:)``).
-public struct SampleServerConfiguration: Sendable {
+package struct SampleServerConfiguration: Sendable {
     /// The address to bind; loopback by default.
-    public var host: String
+    package var host: String
     /// The port to bind; 0 lets the kernel pick a free one (read it back from ``SampleFeatureServer/baseURL``).
-    public var port: Int
+    package var port: Int
     /// Parcels to generate when no dataset is given to ``SampleFeatureServer/start(configuration:dataset:logger:)``.
-    public var parcelCount: Int
+    package var parcelCount: Int
     /// The generator's seed: the same seed and count give the same data.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Faults injected from the start.
-    public var faults: [FaultRule]
+    package var faults: [FaultRule]
     /// The token seam: nil allows every request. See ``SampleServerAuthorizer``.
-    public var authorizer: SampleServerAuthorizer?
+    package var authorizer: SampleServerAuthorizer?
     /// Token security: nil serves everything publicly, as before. See ``SampleSecurity``.
-    public var security: SampleSecurity?
+    package var security: SampleSecurity?
     /// Capabilities to publish instead of a layer's own, e.g. `[.parcels: "Map"]` to serve the parcels
     /// layer without the Query capability (its queries are then refused, as ArcGIS refuses them).
-    public var capabilityOverrides: [SampleLayer: String]
+    package var capabilityOverrides: [SampleLayer: String]
     /// How many recent requests the statistics keep.
-    public var recentRequestLimit: Int
+    package var recentRequestLimit: Int
 
     /// A configuration; the defaults serve the full 2.4M parcels on a free loopback port, without faults.
-    public init(
+    package init(
         host: String = "127.0.0.1",
         port: Int = 0,
         parcelCount: Int = SampleDataset.defaultParcelCount,

@@ -4,7 +4,7 @@ import FeatureGeometry
 /// Daraa, Syria, in the NGA Topographic Data Store schema), one geometry kind each, with the feature codes a
 /// collection of that theme holds and about as many features as the real ones (TransportationGroundCrv
 /// about 3,700; a little over 7,000 in all).
-public enum DaraaCollection: String, CaseIterable, Sendable, Hashable {
+package enum DaraaCollection: String, CaseIterable, Sendable, Hashable {
     case aeronauticCrv = "AeronauticCrv"
     case aeronauticPnt = "AeronauticPnt"
     case agriculturePnt = "AgriculturePnt"
@@ -19,10 +19,10 @@ public enum DaraaCollection: String, CaseIterable, Sendable, Hashable {
     case vegetationSrf = "VegetationSrf"
 
     /// The collection id (as in the seed service).
-    public var id: String { rawValue }
+    package var id: String { rawValue }
 
     /// How many features the collection holds.
-    public var featureCount: Int {
+    package var featureCount: Int {
         switch self {
         case .aeronauticCrv: 24
         case .aeronauticPnt: 18
