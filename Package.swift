@@ -119,7 +119,7 @@ let package = Package(
         .target(
             name: "EngineExecution",
             dependencies: [
-                "FeatureQuerySupport", "CurlHTTP", metrics, tracing,
+                "FeatureService", "FeatureQuerySupport", "CurlHTTP", metrics, tracing,
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -6,7 +6,7 @@ extension ArcGISEngine {
     /// tables and rasters too, marked not queryable), or the one layer a layer URL names. Feature layers'
     /// metadata is read (cached, at once) for their geometry type and pagination support; a layer whose
     /// metadata cannot be read is listed without them rather than failing the catalog.
-    func catalog(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [CatalogEntry] {
+    func catalog(of target: ArcGISTarget, credential: String? = nil) async throws(FeatureServiceError) -> [CatalogEntry] {
         let auth = authentication(credential)
         let parsed = try LayerURL(parsing: target.url)
         if parsed.layerId != nil {
@@ -28,14 +28,10 @@ extension ArcGISEngine {
 
     /// The metadata of `layers`, read at once; layers whose metadata failed are left out.
     private func layerDetails(_ layers: [LayerURL], auth: QueryAuthentication) async -> [String: LayerMetadata] {
-        await withTaskGroup(of: LayerMetadata?.self) { group in
-            for layer in layers {
-                group.addTask { try? await self.layerMetadata(layer, auth: auth) }
-            }
-            var byURL: [String: LayerMetadata] = [:]
-            for await metadata in group { if let metadata { byURL[metadata.url] = metadata } }
-            return byURL
-        }
+        let loaded = await OrderedFanOut.map(layers) { layer in try? await self.layerMetadata(layer, auth: auth) }
+        var byURL: [String: LayerMetadata] = [:]
+        for metadata in loaded { if let metadata { byURL[metadata.url] = metadata } }
+        return byURL
     }
 
     private static func entry(_ metadata: LayerMetadata, url: String) -> CatalogEntry {

@@ -1,12 +1,8 @@
-extension ArcGISError.Code {
-    /// The targets of one query stand for more layers than ``ArcGISEngineConfiguration/maxLayersPerQuery``
-    /// allows, once whole services are expanded into their feature layers.
-    package static let tooManyLayers = ArcGISError.Code("too_many_layers")
-}
+import FeatureService
 
 extension ArcGISEngine {
     /// When the targets stand for more layers than ``ArcGISEngineConfiguration/maxLayersPerQuery``: one
-    /// failed outcome per target, all with ``ArcGISError/Code/tooManyLayers``, so the query as a whole fails
+    /// failed outcome per target, all with ``FeatureServiceError/Code/tooManyLayers``, so the query as a whole fails
     /// before any layer is queried. `nil` when there is no bound or the layers fit.
     ///
     /// A caller can count layer URLs and `layers` lists itself; only a whole service's layer list needs the
@@ -30,7 +26,7 @@ extension ArcGISEngine {
         return total > limit
     }
 
-    func refusalOverLayerLimit(_ targets: [ArcGISTarget], credential: String? = nil) async -> [LayerOutcome]? {
+    func refusalOverLayerLimit(_ targets: [ArcGISTarget], credential: String? = nil) async -> [ServiceLayerOutcome]? {
         guard let limit = configuration.maxLayersPerQuery else { return nil }
         var total = 0
         for target in targets {
@@ -45,12 +41,12 @@ extension ArcGISEngine {
         guard total > limit else { return nil }
         return targets.map { target in
             let url = (try? LayerURL(parsing: target.url).url) ?? target.url
-            let error = ArcGISError(
+            let error = FeatureServiceError(
                 .tooManyLayers,
                 "the targets stand for \(total) layers once services are expanded into their feature layers; at most "
                     + "\(limit) are queried for one request (name fewer layers with `layers`, or split the request)",
                 layer: url)
-            return LayerOutcome(url: url, result: .failure(error))
+            return ServiceLayerOutcome(url: url, result: .failure(error))
         }
     }
 }

@@ -1,6 +1,6 @@
 package import CurlHTTP
 package import EngineExecution
-import FeatureService
+package import FeatureService
 package import Logging
 import QueryLanguage
 
@@ -11,7 +11,7 @@ import QueryLanguage
 /// the Swift way: cancel the calling task and every page it has in flight is aborted.
 package final class ArcGISEngine: Sendable {
     package let configuration: ArcGISEngineConfiguration
-    let transport: ArcGISTransport
+    let transport: EngineTransport
     /// Layer and service metadata by normalised URL and credential identity (``QueryAuthentication/cacheKey(_:for:)``;
     /// ``clearMetadataCache()`` empties both, for tests).
     let layers: ExpiringCache<LayerMetadata>
@@ -43,9 +43,9 @@ package final class ArcGISEngine: Sendable {
         self.authenticator = authenticator
         self.configuration = configuration
         self.metrics = metrics
-        self.transport = ArcGISTransport(
-            client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
-            configuration: configuration, logger: logger, metrics: metrics)
+        self.transport = EngineTransport(
+            client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost), rules: .arcGIS,
+            retry: configuration.retry, logger: logger, metrics: metrics)
         self.layers = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
         self.services = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
     }
@@ -53,10 +53,10 @@ package final class ArcGISEngine: Sendable {
     /// Runs `query` against one layer. The where clause and outFields are checked against the layer's fields
     /// before any query is sent. A features result holds at most
     /// ``ArcGISEngineConfiguration/maxFeaturesInMemory`` features unless the query sets `maxFeatures`.
-    package func query(layer url: String, _ query: FeatureQuery) async throws(ArcGISError) -> LayerQueryResult {
+    package func query(layer url: String, _ query: ServiceQuery) async throws(FeatureServiceError) -> ServiceLayerResult {
         let parsed = try parsedURLs.layerURL(url)
         guard parsed.layerId != nil else {
-            throw ArcGISError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
+            throw FeatureServiceError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
         // `run` itself, errors mapped here: one `async` call fewer per query.
         do {
@@ -68,33 +68,10 @@ package final class ArcGISEngine: Sendable {
         }
     }
 
-    /// Runs `query` against every layer of `targets` at once. Each layer gets its own outcome: one failing
-    /// layer (or one target whose service cannot be read) never fails the others. Outcomes follow the order
-    /// of the targets and their layers. Features are bounded per layer as in ``query(layer:_:)``.
-    package func query(_ targets: [ArcGISTarget], _ query: FeatureQuery) async -> [LayerOutcome] {
-        if mayExceedLayerLimit(targets), let refusal = await refusalOverLayerLimit(targets) { return refusal }
-        let budget = ResultBudget.unlimited()
-        // One target (the usual request) runs in this task: a task group and a child task per query cost
-        // more than the rest of the fan-out.
-        if targets.count == 1 { return await queryTarget(targets[0], query, budget: budget) }
-        return await withTaskGroup(of: (Int, [LayerOutcome]).self) { group in
-            for (index, target) in targets.enumerated() {
-                group.addTask {
-                    // The tuple after the call, as in `queryLayers` (Swift 6.3.1 -O miscompiles the other form).
-                    let layerOutcomes = await self.queryTarget(target, query, budget: budget)
-                    return (index, layerOutcomes)
-                }
-            }
-            var outcomes = [[LayerOutcome]](repeating: [], count: targets.count)
-            for await (index, layerOutcomes) in group { outcomes[index] = layerOutcomes }
-            return outcomes.flatMap { $0 }
-        }
-    }
-
     /// The outcomes of one target's layers, or the one failure of a target whose layers cannot be listed.
-    func queryTarget(_ target: ArcGISTarget, _ query: FeatureQuery, budget: ResultBudget) async -> [LayerOutcome] {
-        let layerOutcomes: [LayerOutcome]
-        do throws(ArcGISError) {
+    /// Each layer gets its own outcome: one failing layer never fails the others.
+    func queryTarget(_ target: ArcGISTarget, _ query: ServiceQuery, budget: ResultBudget) async -> [ServiceLayerOutcome] {
+        do throws(FeatureServiceError) {
             // A layer URL or a list of sublayers (the usual target) is known without an `await`.
             let layers: [LayerURL]
             if let known = try knownLayers(of: target) {
@@ -102,37 +79,16 @@ package final class ArcGISEngine: Sendable {
             } else {
                 layers = try await self.layers(of: target, credential: query.credential)
             }
-            layerOutcomes = await queryLayers(layers, query, budget: budget)
+            return await OrderedFanOut.map(layers) { layer in await self.queryLayer(layer, query, budget: budget) }
         } catch {
-            layerOutcomes = [LayerOutcome(url: error.layer, result: .failure(error))]
-        }
-        return layerOutcomes
-    }
-
-    private func queryLayers(_ layers: [LayerURL], _ query: FeatureQuery, budget: ResultBudget) async -> [LayerOutcome] {
-        if layers.count == 1 { return [await queryLayer(layers[0], query, budget: budget)] }
-        return await withTaskGroup(of: (Int, LayerOutcome).self) { group in
-            for (index, layer) in layers.enumerated() {
-                group.addTask {
-                    // The outcome first, the tuple after: Swift 6.3.1's optimizer miscompiles
-                    // `return (index, X(.success(try await ...)))` inside a do/catch in a child task (the
-                    // captured index comes back wrong, so layers went missing from fan-out results or the
-                    // store below trapped out of range) in release builds only. Reproducer and commands:
-                    // docs/swift-6.3.1-miscompile/ (check it with a new toolchain before removing this).
-                    let outcome = await self.queryLayer(layer, query, budget: budget)
-                    return (index, outcome)
-                }
-            }
-            var outcomes = [LayerOutcome?](repeating: nil, count: layers.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes.compactMap { $0 }
+            return [ServiceLayerOutcome(url: error.layer, result: .failure(error))]
         }
     }
 
     /// One layer's outcome. Calls ``run(_:on:budget:)`` itself, errors mapped as ``query(layer:_:)`` maps
     /// them: one `async` call fewer per layer.
-    private func queryLayer(_ layer: LayerURL, _ query: FeatureQuery, budget: ResultBudget) async -> LayerOutcome {
-        let result: Result<LayerQueryResult, ArcGISError>
+    private func queryLayer(_ layer: LayerURL, _ query: ServiceQuery, budget: ResultBudget) async -> ServiceLayerOutcome {
+        let result: Result<ServiceLayerResult, FeatureServiceError>
         do {
             if let id = layer.layerId, id < 0 {
                 // A negative id from a target's `layers` fails as its URL does in `query(layer:)`.
@@ -145,14 +101,14 @@ package final class ArcGISEngine: Sendable {
         } catch {
             result = .failure(Self.mappedError(error, layer: layer.url))
         }
-        return LayerOutcome(url: layer.url, result: result)
+        return ServiceLayerOutcome(url: layer.url, result: result)
     }
 
     // MARK: Internals
 
     /// The layers a target stands for: the layer itself, the listed sublayers of a service, or every feature
     /// layer of a service (group layers hold no features and are skipped). Parsed once: each is queried as it is.
-    func layers(of target: ArcGISTarget, credential: String? = nil) async throws(ArcGISError) -> [LayerURL] {
+    func layers(of target: ArcGISTarget, credential: String? = nil) async throws(FeatureServiceError) -> [LayerURL] {
         if let known = try knownLayers(of: target) { return known }
         let parsed = try parsedURLs.layerURL(target.url)
         let service = try await Self.mapErrors(layer: parsed.url) {
@@ -163,11 +119,11 @@ package final class ArcGISEngine: Sendable {
 
     /// The layers of a target known without its service's metadata: the layer itself, or the listed
     /// sublayers; nil for a whole service (``layers(of:credential:)`` reads its layer list).
-    func knownLayers(of target: ArcGISTarget) throws(ArcGISError) -> [LayerURL]? {
+    func knownLayers(of target: ArcGISTarget) throws(FeatureServiceError) -> [LayerURL]? {
         let parsed = try parsedURLs.layerURL(target.url)
         if parsed.layerId != nil {
             guard target.layers == nil else {
-                throw ArcGISError(.invalidURL, "\(parsed.url) is a layer URL; `layers` needs a service URL", layer: parsed.url)
+                throw FeatureServiceError(.invalidURL, "\(parsed.url) is a layer URL; `layers` needs a service URL", layer: parsed.url)
             }
             return [parsed]
         }
@@ -177,7 +133,7 @@ package final class ArcGISEngine: Sendable {
     /// One layer's query. A count (a map view's usual question) is one request sent from here, without a
     /// ``LayerQueryRunner``; the metadata comes from the cache without an `await` when the credentials are
     /// known without asking (``QueryAuthentication/immediateCacheKey(_:for:)``).
-    private func run(_ query: FeatureQuery, on url: LayerURL, budget: ResultBudget) async throws -> LayerQueryResult {
+    private func run(_ query: ServiceQuery, on url: LayerURL, budget: ResultBudget) async throws -> ServiceLayerResult {
         let auth = authentication(query.credential)
         let metadata: LayerMetadata
         if let key = auth.immediateCacheKey(url.url, for: url.url), let cached = try freshLayerMetadata(key) {
@@ -188,10 +144,10 @@ package final class ArcGISEngine: Sendable {
         let clause = try QueryCheck.check(query, for: metadata)
         if query.result == .count {
             return try await LayerQueryRunner.count(
-                query, clause: clause, layer: metadata, origin: url.origin, transport: transport, auth: auth)
+                query, clause: clause, layer: metadata, origin: url.origin, session: session(auth))
         }
         let runner = LayerQueryRunner(
-            transport: ArcGISSession(transport: transport, auth: auth), layer: metadata, origin: url.origin, query: query,
+            transport: session(auth), layer: metadata, origin: url.origin, query: query,
             clause: clause, configuration: configuration, budget: budget)
         return try await runner.run()
     }
@@ -211,6 +167,11 @@ package final class ArcGISEngine: Sendable {
         return entry.value
     }
 
+    /// One query's requests: the engine's transport with `auth`.
+    func session(_ auth: QueryAuthentication) -> ArcGISSession {
+        ArcGISSession(transport: transport, auth: auth, configuration: configuration)
+    }
+
     /// One query's credentials: the engine's authenticator with the credential the query picked.
     func authentication(_ credential: String?) -> QueryAuthentication {
         QueryAuthentication(authenticator, credential: credential, redactor: redactor)
@@ -221,10 +182,10 @@ package final class ArcGISEngine: Sendable {
     func layerMetadata(_ url: LayerURL, auth: QueryAuthentication) async throws -> LayerMetadata {
         let key = try await Self.cacheKey(url, auth: auth)
         if let cached = try layers.freshValue(for: key) { return cached }
-        let transport = self.transport
+        let session = session(auth)
         return try await layers.value(for: key) {
-            try await transport.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),
-                                      layer: url.url, counter: nil, auth: auth) { body throws(ArcGISError) in
+            try await session.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),
+                                    layer: url.url, counter: nil) { body throws(FeatureServiceError) in
                 try ArcGISResponse.layerMetadata(body, url: url.url)
             }
         }
@@ -233,10 +194,10 @@ package final class ArcGISEngine: Sendable {
     /// A service's metadata, cached as ``layerMetadata(_:auth:)`` is.
     func serviceMetadata(_ url: LayerURL, auth: QueryAuthentication) async throws -> ServiceMetadata {
         let key = try await Self.cacheKey(url, auth: auth)
-        let transport = self.transport
+        let session = session(auth)
         return try await services.value(for: key) {
-            try await transport.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),
-                                      layer: url.url, counter: nil, auth: auth) { body throws(ArcGISError) in
+            try await session.fetch(url.url, origin: url.origin, parameters: QueryParameters(fields: [("f", "json")]),
+                                    layer: url.url, counter: nil) { body throws(FeatureServiceError) in
                 try ArcGISResponse.serviceMetadata(body, url: url.url)
             }
         }
@@ -246,12 +207,12 @@ package final class ArcGISEngine: Sendable {
         do {
             return try await auth.cacheKey(url.url, for: url.url)
         } catch let failure as AuthenticationFailure {
-            throw ArcGISError(failure, layer: url.url)
+            throw FeatureServiceError(failure, layer: url.url)
         }
     }
 
-    /// Runs `body`, turning whatever it throws into an ``ArcGISError`` for `layer`.
-    static func mapErrors<T>(layer: String, _ body: () async throws -> T) async throws(ArcGISError) -> T {
+    /// Runs `body`, turning whatever it throws into an ``FeatureServiceError`` for `layer`.
+    static func mapErrors<T>(layer: String, _ body: () async throws -> T) async throws(FeatureServiceError) -> T {
         do {
             return try await body()
         } catch {
@@ -259,16 +220,18 @@ package final class ArcGISEngine: Sendable {
         }
     }
 
-    /// Whatever a layer's query threw, as an ``ArcGISError`` for `layer` (synchronous, out of line: the
+    /// Whatever a layer's query threw, as an ``FeatureServiceError`` for `layer` (synchronous, out of line: the
     /// `async` callers' frames stay small).
     @inline(never)
-    static func mappedError(_ error: any Error, layer: String) -> ArcGISError {
+    static func mappedError(_ error: any Error, layer: String) -> FeatureServiceError {
         switch error {
-        case let error as ArcGISError: error
-        case let failure as AuthenticationFailure: ArcGISError(failure, layer: layer)
-        case is CancellationError: ArcGISError(.cancelled, "the query of \(layer) was cancelled", layer: layer)
-        case let error as HTTPError: ArcGISResponse.transportError(error, layer: layer)
-        default: ArcGISError(.transport, "the query of \(layer) failed: \(error)", layer: layer)
+        case let error as FeatureServiceError: error
+        case let failure as AuthenticationFailure: FeatureServiceError(failure, layer: layer)
+        case is CancellationError: FeatureServiceError(.cancelled, "the query of \(layer) was cancelled", layer: layer)
+        case let error as HTTPError:
+            FeatureServiceError(
+                transfer: error, layer: ArcGISResponse.normalizedURL(layer), redact: ArcGISResponse.redactingTokens)
+        default: FeatureServiceError(.transport, "the query of \(layer) failed: \(error)", layer: layer)
         }
     }
 }

@@ -1,37 +1,15 @@
+package import EngineExecution
+
 /// How the engine talks to ArcGIS services: how hard it pushes a host, how it retries, and what it holds in
 /// memory. The defaults suit a worker that serves many callers against public services.
 package struct ArcGISEngineConfiguration: Sendable, Hashable {
-    /// How failed requests are retried.
-    package struct RetryPolicy: Sendable, Hashable {
-        /// Attempts per request, the first included. 1 means no retries.
-        package var maxAttempts: Int
-        /// The first backoff; each retry doubles it, up to `maxDelay`.
-        package var baseDelay: Duration
-        package var maxDelay: Duration
-        /// The longest `Retry-After` honoured; a service asking for longer fails the request instead of
-        /// stalling the caller.
-        package var maxRetryAfter: Duration
-
-        package init(
-            maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
-            maxRetryAfter: Duration = .seconds(30)
-        ) {
-            self.maxAttempts = max(1, maxAttempts)
-            self.baseDelay = baseDelay
-            self.maxDelay = maxDelay
-            self.maxRetryAfter = maxRetryAfter
-        }
-
-        /// One attempt only: for tests that want to see the first failure.
-        package static let none = RetryPolicy(maxAttempts: 1)
-    }
-
     /// Requests in flight to one host (scheme, host and port) across every query of this engine, so a
     /// burst of queries does not overload one service.
     package var maxConcurrentRequestsPerHost: Int
     /// Pages (or object-id chunks) of one layer fetched at once.
     package var pageConcurrency: Int
-    package var retry: RetryPolicy
+    /// Attempts, backoff and the longest `Retry-After` honoured.
+    package var retry: RetrySchedule
     /// How long layer and service metadata stay cached.
     package var metadataTTL: Duration
     /// Queries whose URL would be longer than this go as a form-encoded POST (clients switch at about
@@ -54,7 +32,7 @@ package struct ArcGISEngineConfiguration: Sendable, Hashable {
     package var maxLayersPerQuery: Int? = nil
 
     package init(
-        maxConcurrentRequestsPerHost: Int = 16, pageConcurrency: Int = 6, retry: RetryPolicy = RetryPolicy(),
+        maxConcurrentRequestsPerHost: Int = 16, pageConcurrency: Int = 6, retry: RetrySchedule = RetrySchedule(),
         metadataTTL: Duration = .seconds(300), maxGETURLLength: Int = 1_800, objectIdChunkSize: Int = 500,
         maxFeaturesInMemory: Int = 1_000_000, verifyCompleteness: Bool = true,
         requestTimeout: Duration = .seconds(60)

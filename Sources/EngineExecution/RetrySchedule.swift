@@ -14,12 +14,18 @@ package struct RetrySchedule: Sendable, Hashable {
     /// the caller.
     package var maxRetryAfter: Duration
 
-    package init(maxAttempts: Int, baseDelay: Duration, maxDelay: Duration, maxRetryAfter: Duration) {
+    package init(
+        maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(5),
+        maxRetryAfter: Duration = .seconds(30)
+    ) {
         self.maxAttempts = max(1, maxAttempts)
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.maxRetryAfter = maxRetryAfter
     }
+
+    /// One attempt only: for tests that want to see the first failure.
+    package static let none = RetrySchedule(maxAttempts: 1)
 
     /// The wait before retry number `retry` (1 for the first retry) of a request that failed retryably or
     /// not (`isRetryable`), with the service's `Retry-After` if it sent one; nil when it must not be retried.

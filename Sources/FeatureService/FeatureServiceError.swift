@@ -14,19 +14,16 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
         /// The query was cancelled by its caller.
         package static let cancelled = Code("cancelled")
 
-        /// Every code an engine of this package may put on a failed layer, whatever its protocol: engines
-        /// share these spellings (ArcGIS's own codes are the first set; a test in each engine's suite checks
-        /// that its codes are listed here), so the worker's contract can document them without naming an
+        /// Every code an engine of this package may put on a failed layer, whatever its protocol
+        /// (FeatureServiceError+Codes.swift), so the worker's contract can document them without naming an
         /// engine. `invalid_url` and `too_many_layers` are shared with the worker's own rejections.
         package static let layerCodes: [Code] = [
-            "invalid_query", "invalid_url", "unsupported_layer", "service_error", "authentication", "forbidden",
-            "not_found", "http_status", "malformed_response", "missing_object_id", "limit_exceeded", "transport",
-            "geometry_conversion", "too_many_layers", "cancelled", "unsupported_target",
-            // OGC API Features paging and CRS rules.
-            "paging_cycle", "foreign_next_link", "paging_stalled", "crs_mismatch",
-        ].map { Code(rawValue: $0) } + credentialCodes
+            .invalidQuery, .invalidURL, .unsupportedLayer, .serviceError, .authentication, .forbidden, .notFound,
+            .httpStatus, .malformedResponse, .missingObjectID, .limitExceeded, .transport, .geometryConversion,
+            .tooManyLayers, .cancelled, .unsupportedTarget, .pagingCycle, .foreignNextLink, .pagingStalled, .crsMismatch,
+        ] + credentialCodes
 
-        /// The codes of the worker's credentials (issue 13, `AuthenticationFailure` in EngineExecution), which both
+        /// The codes of the worker's credentials (`AuthenticationFailure` in EngineExecution), which both
         /// engines put on a layer as the authenticator or a service's 498/499/401 decides.
         package static let credentialCodes: [Code] = [
             "authentication_required", "credential_rejected", "credential_expired", "relogin_required", "not_federated",
@@ -40,7 +37,7 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
     package var message: String
     /// The layer (or service) URL the error belongs to, without query parameters or tokens.
     package var layer: String
-    /// Whether the same request may succeed later (timeouts, 5xx, 429).
+    /// Whether the same request may succeed later (timeouts, 5xx, 429, truncated bodies).
     package var isRetryable: Bool
     /// The HTTP status, where one was received.
     package var httpStatus: Int?
@@ -65,7 +62,13 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
         self.retryAfter = retryAfter
     }
 
-    package var description: String { "FeatureServiceError(\(code)): \(message)" }
+    package var description: String {
+        var text = "FeatureServiceError(\(code)): \(message)"
+        if let httpStatus { text += " [HTTP \(httpStatus)]" }
+        if let serviceCode { text += " [service code \(serviceCode)]" }
+        if !details.isEmpty { text += " details: \(details.joined(separator: "; "))" }
+        return text
+    }
 
     /// The answer for a target no engine here queries.
     package static func unsupported(_ target: ServiceTarget) -> FeatureServiceError {

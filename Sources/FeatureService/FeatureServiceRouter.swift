@@ -42,41 +42,10 @@ package struct FeatureServiceRouter: FeatureServiceEngine {
             }
             return outcomes
         }
-        await withTaskGroup(of: [(Int, [ServiceLayerOutcome])].self) { group in
-            for (engine, indices) in calls {
-                group.addTask {
-                    let answers = await engine.query(indices.map { targets[$0] }, query, budget: budget)
-                    return Array(zip(indices, answers))
-                }
-            }
-            for await answers in group {
-                for (index, answer) in answers { outcomes[index] = answer }
-            }
+        let answers = await OrderedFanOut.map(calls) { engine, indices in
+            Array(zip(indices, await engine.query(indices.map { targets[$0] }, query, budget: budget)))
         }
+        for (index, answer) in answers.joined() { outcomes[index] = answer }
         return outcomes
-    }
-}
-
-/// Runs one closure per target at once and puts the outcomes back in the targets' order: what every engine's
-/// fan-out over targets needs.
-package enum TargetFanOut {
-    package static func outcomes(
-        of targets: [ServiceTarget], _ body: @escaping @Sendable (ServiceTarget) async -> [ServiceLayerOutcome]
-    ) async -> [[ServiceLayerOutcome]] {
-        // One target (the usual request) runs in this task: a task group costs more than the rest.
-        if targets.count == 1 { return [await body(targets[0])] }
-        return await withTaskGroup(of: (Int, [ServiceLayerOutcome]).self) { group in
-            for (index, target) in targets.enumerated() {
-                group.addTask {
-                    // The outcome first, the tuple after (Swift 6.3.1 -O miscompiles the other form; see
-                    // ArcGISEngine.queryLayers).
-                    let outcomes = await body(target)
-                    return (index, outcomes)
-                }
-            }
-            var outcomes = [[ServiceLayerOutcome]](repeating: [], count: targets.count)
-            for await (index, layerOutcomes) in group { outcomes[index] = layerOutcomes }
-            return outcomes
-        }
     }
 }

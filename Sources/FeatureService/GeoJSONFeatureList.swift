@@ -56,4 +56,19 @@ package struct GeoJSONFeatureList: Sendable {
         if case .objectIds(let ids) = identifiers { return ids }
         return []
     }
+
+    /// A GeoJSON `FeatureCollection` of every feature, in the list's order: for a caller that wants the layer
+    /// as one document (a benchmark writing a file, a test comparing with a reference).
+    package func featureCollection() -> [UInt8] {
+        let prefix = #"{"type":"FeatureCollection","features":["#.utf8
+        var output: [UInt8] = []
+        output.reserveCapacity(prefix.count + 2 + json.count + json.reduce(0) { $0 + $1.count })
+        output.append(contentsOf: prefix)
+        for (index, feature) in json.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: feature)
+        }
+        output.append(contentsOf: "]}".utf8)
+        return output
+    }
 }

@@ -69,12 +69,18 @@ package struct ServiceLayerResult: Sendable {
     package var filteredBy: FilterSite?
     /// Why ``isComplete`` is false, when the engine knows.
     package var incompleteReason: IncompleteReason?
+    /// HTTP requests this layer's query took (metadata excluded), and how many of them were retries; 0 where
+    /// the engine does not count them.
+    package var requests: Int
+    package var retries: Int
 
     package init(
         url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, count: Int,
         isComplete: Bool, selection: LayerSelection, collection: String? = nil, filteredBy: FilterSite? = nil,
-        incompleteReason: IncompleteReason? = nil
+        incompleteReason: IncompleteReason? = nil, requests: Int = 0, retries: Int = 0
     ) {
+        self.requests = requests
+        self.retries = retries
         self.collection = collection
         self.filteredBy = filteredBy
         self.incompleteReason = incompleteReason

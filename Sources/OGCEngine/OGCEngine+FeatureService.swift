@@ -8,10 +8,10 @@ extension OGCEngine: FeatureServiceEngine {
 
     package func query(_ targets: [ServiceTarget], _ query: ServiceQuery, budget: ResultBudget) async -> [[ServiceLayerOutcome]] {
         if query.result == .catalog {
-            return await TargetFanOut.outcomes(of: targets) { target in [await self.catalog(target, credential: query.credential)] }
+            return await OrderedFanOut.map(targets) { target in [await self.catalog(target, credential: query.credential)] }
         }
         if let refusal = await refusalOverLayerLimit(targets, credential: query.credential) { return refusal }
-        return await TargetFanOut.outcomes(of: targets) { target in
+        return await OrderedFanOut.map(targets) { target in
             await self.queryTarget(target, query, budget: budget)
         }
     }
@@ -33,20 +33,7 @@ extension OGCEngine: FeatureServiceEngine {
             return [ServiceLayerOutcome(url: landing, result: .failure(failure(error, layer: landing)))]
         }
         let ids = target.layers ?? service.collections.filter { $0.itemType.lowercased() == "feature" }.map(\.id)
-        if ids.count == 1 { return [await queryCollection(ids[0], of: service, query, budget: budget)] }
-        return await withTaskGroup(of: (Int, ServiceLayerOutcome).self) { group in
-            for (index, id) in ids.enumerated() {
-                group.addTask {
-                    // The outcome first, the tuple after (Swift 6.3.1 -O miscompiles the other form; see
-                    // ArcGISEngine.queryLayers).
-                    let outcome = await self.queryCollection(id, of: service, query, budget: budget)
-                    return (index, outcome)
-                }
-            }
-            var outcomes = [ServiceLayerOutcome?](repeating: nil, count: ids.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes.compactMap { $0 }
-        }
+        return await OrderedFanOut.map(ids) { id in await self.queryCollection(id, of: service, query, budget: budget) }
     }
 
     /// One failure per target when the targets stand for more collections than
@@ -110,16 +97,6 @@ extension OGCEngine: FeatureServiceEngine {
 
     /// The queryable names of each collection (nil where none are declared), read at once.
     private func queryableNames(_ collections: [CollectionMetadata], auth: QueryAuthentication) async -> [[String]?] {
-        await withTaskGroup(of: (Int, [String]?).self) { group in
-            for (index, collection) in collections.enumerated() {
-                group.addTask {
-                    let names = (try? await self.queryables(of: collection, auth: auth))??.names
-                    return (index, names)
-                }
-            }
-            var names = [[String]?](repeating: nil, count: collections.count)
-            for await (index, value) in group { names[index] = value }
-            return names
-        }
+        await OrderedFanOut.map(collections) { collection in (try? await self.queryables(of: collection, auth: auth))??.names }
     }
 }

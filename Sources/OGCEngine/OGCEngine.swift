@@ -13,7 +13,7 @@ package import Logging
 /// calling task and every transfer it has in flight is aborted (CurlHTTP removes the transfer at once).
 package final class OGCEngine: Sendable {
     package let configuration: OGCEngineConfiguration
-    let transport: OGCTransport
+    let transport: EngineTransport
     let services: ExpiringCache<ServiceDescription>
     let queryables: ExpiringCache<Queryables>
     /// What every request carries because of the worker's credentials.
@@ -30,9 +30,9 @@ package final class OGCEngine: Sendable {
     ) {
         self.authenticator = authenticator
         self.configuration = configuration
-        self.transport = OGCTransport(
-            client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost),
-            configuration: configuration, logger: logger, metrics: metrics)
+        self.transport = EngineTransport(
+            client: httpClient, limiter: HostLimiter(limit: configuration.maxConcurrentRequestsPerHost), rules: .ogc,
+            retry: configuration.retry, logger: logger, metrics: metrics)
         self.services = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
         self.queryables = ExpiringCache(ttl: configuration.metadataTTL, metrics: metrics.cache)
     }
@@ -41,6 +41,11 @@ package final class OGCEngine: Sendable {
     package func clearMetadataCache() {
         services.removeAll()
         queryables.removeAll()
+    }
+
+    /// One query's requests: the engine's transport with `auth`.
+    func session(_ auth: QueryAuthentication) -> OGCSession {
+        OGCSession(transport: transport, auth: auth, configuration: configuration)
     }
 
     /// One query's credentials: the engine's authenticator with the credential the query picked.
@@ -54,7 +59,7 @@ package final class OGCEngine: Sendable {
     func service(_ landing: String, auth: QueryAuthentication) async throws -> ServiceDescription {
         let key = try await Self.cacheKey(landing, auth: auth, layer: landing)
         if let cached = try services.freshValue(for: key) { return cached }
-        let discovery = ServiceDiscovery(transport: OGCSession(transport: transport, auth: auth))
+        let discovery = ServiceDiscovery(transport: session(auth))
         return try await services.value(for: key) { try await discovery.describe(landing: landing) }
     }
 
@@ -66,7 +71,7 @@ package final class OGCEngine: Sendable {
         let layer = collection.url
         let key = try await Self.cacheKey(url, auth: auth, layer: layer)
         if let cached = try queryables.freshValue(for: key) { return cached }
-        let session = OGCSession(transport: transport, auth: auth)
+        let session = session(auth)
         do {
             return try await queryables.value(for: key) {
                 try await session.fetch(url, layer: layer, accept: "application/schema+json, application/json;q=0.9") {
@@ -114,7 +119,7 @@ package final class OGCEngine: Sendable {
             let auth = authentication(query.credential)
             let queryables = query.whereClause == nil ? nil : try await self.queryables(of: collection, auth: auth)
             let runner = CollectionQueryRunner(
-                transport: OGCSession(transport: transport, auth: auth), service: service, collection: collection, queryables: queryables, query: query,
+                transport: session(auth), service: service, collection: collection, queryables: queryables, query: query,
                 budget: budget)
             let result = try await EngineSpans.layer(collection.url, engine: "ogc", errorCode: Self.spanErrorCode) {
                 try await runner.run()
@@ -137,7 +142,7 @@ package final class OGCEngine: Sendable {
         case let error as FeatureServiceError: return error
         case let failure as AuthenticationFailure: return FeatureServiceError(failure, layer: layer)
         case is CancellationError: return OGCFailure.cancelled(layer)
-        case let error as HTTPError: return OGCTransport.transportError(error, layer: layer)
+        case let error as HTTPError: return FeatureServiceError(transfer: error, layer: layer)
         default: return FeatureServiceError(.transport, "the query of \(layer) failed: \(error)", layer: layer)
         }
     }
@@ -147,8 +152,8 @@ extension Queryables {
     /// A queryables JSON schema: its `properties`, each with `type` and `format`.
     init(_ document: ParsedJSON) {
         var properties: [String: Property] = [:]
-        for (name, schema) in document["properties"]?.members ?? [:] {
-            properties[name] = Property(type: schema["type"]?.text, format: schema["format"]?.text)
+        for (name, schema) in document["properties"]?.objectValue ?? [:] {
+            properties[name] = Property(type: schema["type"]?.stringValue, format: schema["format"]?.stringValue)
         }
         self.init(properties: properties, allowsOthers: document["additionalProperties"] != .bool(false))
     }

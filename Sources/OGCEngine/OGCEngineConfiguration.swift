@@ -33,8 +33,7 @@ package struct OGCEngineConfiguration: Sendable, Hashable {
 
     package init(
         maxConcurrentRequestsPerHost: Int = 16,
-        retry: RetrySchedule = RetrySchedule(
-            maxAttempts: 4, baseDelay: .milliseconds(200), maxDelay: .seconds(5), maxRetryAfter: .seconds(30)),
+        retry: RetrySchedule = RetrySchedule(),
         metadataTTL: Duration = .seconds(300), requestTimeout: Duration = .seconds(60), defaultPageLimit: Int = 10_000,
         fallbackPageLimit: Int = 1_000, maxConsecutiveEmptyPages: Int = 100, maxFeaturesInMemory: Int = 1_000_000,
         maxLayersPerQuery: Int? = nil, tileWhenPagesExceed: Int? = 4, tilesPerSide: Int = 4,

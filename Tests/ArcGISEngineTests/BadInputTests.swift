@@ -4,29 +4,30 @@ import HTTPTestServer
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @Suite("Bad input and bad services give typed errors naming the layer")
 struct BadInputTests {
     @Test func aClauseNamingAnUnknownFieldIsRefusedBeforeAnyQuery() async throws {
         try await EngineTestSupport.withEngine { server, engine in
             do {
-                _ = try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(whereClause: try WhereClause("Zoning = 'R1'")))
+                _ = try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(whereClause: try WhereClause("Zoning = 'R1'")))
                 Issue.record("the query should have failed")
-            } catch let error as ArcGISError {
+            } catch let error as FeatureServiceError {
                 #expect(error.code == .invalidQuery)
                 #expect(error.message.contains(server.layerURL(.parcels)))
                 #expect(error.message.contains("Zoning"))
             }
             do {
-                _ = try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(whereClause: try WhereClause("UseType > 5")))
+                _ = try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(whereClause: try WhereClause("UseType > 5")))
                 Issue.record("a type mismatch should have failed")
-            } catch let error as ArcGISError {
+            } catch let error as FeatureServiceError {
                 #expect(error.code == .invalidQuery)
             }
             do {
-                _ = try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(outFields: ["APN", "Nope"], result: .features))
+                _ = try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(outFields: ["APN", "Nope"], result: .features))
                 Issue.record("an unknown outField should have failed")
-            } catch let error as ArcGISError {
+            } catch let error as FeatureServiceError {
                 #expect(error.code == .invalidQuery)
                 #expect(error.message.contains("Nope"))
             }
@@ -36,12 +37,12 @@ struct BadInputTests {
 
     @Test func aLayerWithoutQueryCapabilityIsRefused() async throws {
         try await EngineTestSupport.withEngine(capabilityOverrides: [.states: "Map"]) { server, engine in
-            await #expect { try await engine.query(layer: server.layerURL(.states), FeatureQuery()) } throws: {
-                guard let error = $0 as? ArcGISError else { return false }
+            await #expect { try await engine.query(layer: server.layerURL(.states), ServiceQuery()) } throws: {
+                guard let error = $0 as? FeatureServiceError else { return false }
                 return error.code == .unsupportedLayer && error.message.contains(server.layerURL(.states))
             }
-            await #expect { try await engine.query(layer: server.layerURL(.elevation), FeatureQuery()) } throws: {
-                ($0 as? ArcGISError)?.code == .unsupportedLayer
+            await #expect { try await engine.query(layer: server.layerURL(.elevation), ServiceQuery()) } throws: {
+                ($0 as? FeatureServiceError)?.code == .unsupportedLayer
             }
             #expect(server.statistics.queries(.states) == 0)
         }
@@ -49,14 +50,14 @@ struct BadInputTests {
 
     @Test func unknownLayersAndBadURLs() async throws {
         try await EngineTestSupport.withEngine { server, engine in
-            await #expect { try await engine.query(layer: server.serviceURL(.usa) + "/9", FeatureQuery()) } throws: {
-                ($0 as? ArcGISError)?.code == .notFound
+            await #expect { try await engine.query(layer: server.serviceURL(.usa) + "/9", ServiceQuery()) } throws: {
+                ($0 as? FeatureServiceError)?.code == .notFound
             }
-            await #expect { try await engine.query(layer: server.baseURL + "/USA/ImageServer/0", FeatureQuery()) } throws: {
-                ($0 as? ArcGISError)?.code == .invalidURL
+            await #expect { try await engine.query(layer: server.baseURL + "/USA/ImageServer/0", ServiceQuery()) } throws: {
+                ($0 as? FeatureServiceError)?.code == .invalidURL
             }
-            await #expect { try await engine.query(layer: server.serviceURL(.usa), FeatureQuery()) } throws: {
-                ($0 as? ArcGISError)?.code == .invalidURL
+            await #expect { try await engine.query(layer: server.serviceURL(.usa), ServiceQuery()) } throws: {
+                ($0 as? FeatureServiceError)?.code == .invalidURL
             }
         }
     }
@@ -97,10 +98,10 @@ struct BadInputTests {
         try await Self.withBrokenService { base, engine in
             let url = base + "/\(service)/FeatureServer/0"
             do {
-                _ = try await engine.query(layer: url, FeatureQuery(result: service == "MissingOID" ? .features : .count))
+                _ = try await engine.query(layer: url, ServiceQuery(result: service == "MissingOID" ? .features : .count))
                 Issue.record("\(service) should have failed")
-            } catch let error as ArcGISError {
-                let expected: ArcGISError.Code = service == "MissingOID" ? .missingObjectID : .malformedResponse
+            } catch let error as FeatureServiceError {
+                let expected: FeatureServiceError.Code = service == "MissingOID" ? .missingObjectID : .malformedResponse
                 #expect(error.code == expected, "\(service): \(error)")
                 #expect(error.layer == url)
                 #expect(error.message.contains(url), "\(error.message)")

@@ -4,6 +4,7 @@ import HTTPTestServer
 import Hummingbird
 import Synchronization
 import Testing
+import FeatureService
 
 @Suite("Pages run in parallel within the page and per-host limits")
 struct ConcurrencyLimitTests {
@@ -57,8 +58,8 @@ struct ConcurrencyLimitTests {
     @Test func pagesOfOneQueryRunInParallelUpToThePageLimit() async throws {
         let layer = CountingLayer(count: 6_000, delay: .milliseconds(50))
         try await withLayer(layer, configuration: ArcGISEngineConfiguration(pageConcurrency: 4)) { url, engine in
-            let result = try await engine.query(layer: url, FeatureQuery(result: .features))
-            #expect(result.selection.structured?.features.count == 6_000)
+            let result = try await engine.query(layer: url, ServiceQuery(result: .features))
+            #expect(result.selection.geoJSON?.count == 6_000)
             #expect(result.isComplete)
         }
         let gauge = layer.gauge.withLock { $0 }
@@ -72,7 +73,7 @@ struct ConcurrencyLimitTests {
         try await withLayer(layer, configuration: configuration) { url, engine in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {
-                    group.addTask { try await engine.query(layer: url, FeatureQuery(result: .features)).selection.structured?.features.count ?? 0 }
+                    group.addTask { try await engine.query(layer: url, ServiceQuery(result: .features)).selection.geoJSON?.count ?? 0 }
                 }
                 for try await count in group { #expect(count == 3_000) }
             }

@@ -4,6 +4,7 @@ import FeatureGeometry
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -80,7 +81,7 @@ struct CountPathTests {
         let clauses = [nil, "UseType = 'Residential'", "usetype = 'A&B' AND objectid > 10"]
         for geometry in geometries {
             for clause in clauses {
-                let query = FeatureQuery(
+                let query = ServiceQuery(
                     whereClause: try clause.map { try WhereClause($0) }, geometry: geometry, spatialRelationship: .contains,
                     result: .count)
                 let clause = try QueryCheck.check(query, for: layer)
@@ -107,11 +108,11 @@ struct CountPathTests {
         let layer = PreparedClausesTests.layer()
         var envelope = Envelope(xmin: 0, ymin: 0, xmax: 1, ymax: 1, spatialReference: nil)
         envelope.xmax = .nan  // after init, which would order the NaN away
-        let query = FeatureQuery(geometry: .envelope(envelope), result: .count)
+        let query = ServiceQuery(geometry: .envelope(envelope), result: .count)
         #expect {
             _ = try QueryParameters.countOnly(query, clause: CheckedClause(validated: nil, encoded: nil), layer: layer)
         } throws: { error in
-            guard let error = error as? ArcGISError else { return false }
+            guard let error = error as? FeatureServiceError else { return false }
             return error.code == .invalidQuery && error.message.hasPrefix("the query geometry cannot be sent to \(layer.url): ")
         }
     }

@@ -58,7 +58,7 @@ struct CredentialTests {
         let authenticator = TestAuthenticator(parameter: "token")
         let authorizer = Self.authorizer(seen) { $0.token == TestAuthenticator.token(1) ? .allow : .tokenRequired }
         try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
-            let result = try await engine.query(layer: server.layerURL(.cities), FeatureQuery(result: .count))
+            let result = try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             #expect(result.count > 0)
             #expect(!seen.all.isEmpty && seen.all.allSatisfy { $0.token == TestAuthenticator.token(1) })
         }
@@ -70,7 +70,7 @@ struct CredentialTests {
         try await EngineTestSupport.withEngine(
             configuration: configuration, authorizer: postAuthorizer, authenticator: authenticator
         ) { server, engine in
-            let result = try await engine.query(layer: server.layerURL(.cities), FeatureQuery(result: .count))
+            let result = try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             #expect(result.count > 0)
             #expect(!posted.all.isEmpty && posted.all.allSatisfy { $0.method == "POST" && $0.token == TestAuthenticator.token(1) })
         }
@@ -88,7 +88,7 @@ struct CredentialTests {
             let url = server.layerURL(.cities)
             let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<50 {
-                    group.addTask { try await engine.query(layer: url, FeatureQuery(result: .count)).count }
+                    group.addTask { try await engine.query(layer: url, ServiceQuery(result: .count)).count }
                 }
                 var counts: [Int] = []
                 for try await count in group { counts.append(count) }
@@ -110,7 +110,7 @@ struct CredentialTests {
     @Test(arguments: [SampleLayer.parcels, .legacyParcels])
     func aRejectionMidPagingRetriesOnlyThatPage(_ layer: SampleLayer) async throws {
         let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(layer, envelope: SampleDataset.seedExtent)
-        let query = FeatureQuery(geometry: EngineTestSupport.seedExtent, result: .features)
+        let query = ServiceQuery(geometry: EngineTestSupport.seedExtent, result: .features)
         var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
         configuration.pageConcurrency = 1
         configuration.objectIdChunkSize = 25
@@ -155,8 +155,8 @@ struct CredentialTests {
         let authenticator = TestAuthenticator()
         let authorizer = Self.authorizer(Seen()) { $0.layer == .states ? .forbidden : .allow }
         try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
-            let error = await #expect(throws: ArcGISError.self) {
-                try await engine.query(layer: server.layerURL(.states), FeatureQuery(result: .count))
+            let error = await #expect(throws: FeatureServiceError.self) {
+                try await engine.query(layer: server.layerURL(.states), ServiceQuery(result: .count))
             }
             #expect(error?.code == .forbidden)
             #expect(authenticator.snapshot.rejectedCalls == 0)
@@ -179,8 +179,8 @@ struct CredentialTests {
         let authenticator = TestAuthenticator(name: "key", refreshable: false)
         let authorizer = Self.authorizer(Seen()) { _ in .invalidToken }
         try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
-            let error = await #expect(throws: ArcGISError.self) {
-                try await engine.query(layer: server.layerURL(.cities), FeatureQuery(result: .count))
+            let error = await #expect(throws: FeatureServiceError.self) {
+                try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             }
             #expect(error?.code == .credentialExpired)
             #expect(error?.message.contains("\"key\"") == true)
@@ -192,8 +192,8 @@ struct CredentialTests {
         let authenticator = TestAuthenticator()
         let authorizer = Self.authorizer(Seen()) { _ in .invalidToken }
         try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
-            let error = await #expect(throws: ArcGISError.self) {
-                try await engine.query(layer: server.layerURL(.cities), FeatureQuery(result: .count))
+            let error = await #expect(throws: FeatureServiceError.self) {
+                try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             }
             #expect(error?.code == .credentialRejected)
             #expect(authenticator.snapshot.rejectedCalls == 1 && authenticator.snapshot.minted == 1)
@@ -249,7 +249,7 @@ struct CredentialTests {
                 httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
                 authenticator: authenticator)
             do {
-                let result = try await engine.query(layer: server.baseURL + "/arcgis/rest/services/T/FeatureServer/0", FeatureQuery(result: .count))
+                let result = try await engine.query(layer: server.baseURL + "/arcgis/rest/services/T/FeatureServer/0", ServiceQuery(result: .count))
                 #expect(result.count == 3)
             } catch {
                 Issue.record(error)
@@ -305,18 +305,6 @@ struct PickAuthenticator: RequestAuthenticator {
     func rejected(
         _ applied: AppliedAuthentication, serviceCode: Int, for url: String, credential: String?
     ) async throws -> AppliedAuthentication? { nil }
-}
-
-extension ServiceLayerOutcome {
-    var success: ServiceLayerResult? {
-        if case .success(let result) = result { return result }
-        return nil
-    }
-
-    var failure: FeatureServiceError? {
-        if case .failure(let error) = result { return error }
-        return nil
-    }
 }
 
 extension LayerSelection {

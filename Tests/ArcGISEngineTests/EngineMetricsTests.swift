@@ -6,6 +6,7 @@ import MetricsTestKit
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -59,7 +60,7 @@ struct EngineMetricsTests {
             faults: [FaultRule(.http503(retryAfterSeconds: 1), pathContains: "MapServer/2/query", trigger: .first(1))]
         ) { server, engine, metrics, host in
             let result = try await engine.query(
-                layer: server.layerURL(.states), FeatureQuery(whereClause: try WhereClause("POP2000 > 1000000")))
+                layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("POP2000 > 1000000")))
             #expect(result.retries == 1)
             #expect(host.hasPrefix("127.0.0.1:"))
             let served = Int64(server.statistics.requests)
@@ -81,7 +82,7 @@ struct EngineMetricsTests {
         try await Self.withMeteredEngine(
             faults: [FaultRule(.http500, pathContains: "MapServer/2/query", trigger: .first(2))]
         ) { server, engine, metrics, host in
-            _ = try await engine.query(layer: server.layerURL(.states), FeatureQuery(whereClause: try WhereClause("1=1")))
+            _ = try await engine.query(layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("1=1")))
             #expect(Self.requests(metrics, host, "5xx") == 2)
             #expect(Self.counter(metrics, MetricCatalog.httpRetries, [("host", host)]) == 2)
             #expect(Self.counter(metrics, MetricCatalog.httpRetryAfterWaits, [("host", host)]) == 0)
@@ -93,7 +94,7 @@ struct EngineMetricsTests {
         try await Self.withMeteredEngine { _, engine, metrics, _ in
             // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
             let url = "http://127.0.0.1:9/arcgis/rest/services/X/MapServer/0"
-            await #expect(throws: ArcGISError.self) { _ = try await engine.query(layer: url, FeatureQuery()) }
+            await #expect(throws: FeatureServiceError.self) { _ = try await engine.query(layer: url, ServiceQuery()) }
             let host = "127.0.0.1:9"
             let errors = Self.requests(metrics, host, "error")
             // Every attempt is one `error` exchange; the attempts after the first are retries.
@@ -108,7 +109,7 @@ struct EngineMetricsTests {
     @Test func metadataIsAMissThenHits() async throws {
         try await Self.withMeteredEngine { server, engine, metrics, _ in
             for _ in 0..<3 {
-                _ = try await engine.query(layer: server.layerURL(.states), FeatureQuery(whereClause: try WhereClause("1=1")))
+                _ = try await engine.query(layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("1=1")))
             }
             #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "miss")]) == 1)
             #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "hit")]) == 2)
@@ -123,9 +124,9 @@ struct EngineMetricsTests {
             faults: [FaultRule(.latency(milliseconds: 500), pathContains: "MapServer/2")]
         ) { server, engine, metrics, _ in
             let url = server.layerURL(.states)
-            async let first = engine.query(layer: url, FeatureQuery(whereClause: try WhereClause("1=1")))
+            async let first = engine.query(layer: url, ServiceQuery(whereClause: try WhereClause("1=1")))
             try await Task.sleep(for: .milliseconds(100))
-            async let second = engine.query(layer: url, FeatureQuery(whereClause: try WhereClause("1=1")))
+            async let second = engine.query(layer: url, ServiceQuery(whereClause: try WhereClause("1=1")))
             _ = try await (first, second)
             #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "miss")]) == 1)
             #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "shared")]) == 1)

@@ -1,9 +1,11 @@
+import FeatureQuerySupport
 import CurlHTTP
 import FeatureGeometry
 import Logging
 import SampleFeatureServer
 
 import EngineExecution
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -24,8 +26,22 @@ enum EngineTestSupport {
     }
 
     /// Fast retries, so fault tests do not wait on production backoff.
-    static let fastRetries = ArcGISEngineConfiguration.RetryPolicy(
+    static let fastRetries = RetrySchedule(
         maxAttempts: 4, baseDelay: .milliseconds(5), maxDelay: .milliseconds(40), maxRetryAfter: .seconds(2))
+
+    /// The body of a plain GET to `url` (a status other than 200 throws).
+    static func fetch(_ url: String) async throws -> [UInt8] {
+        let client = try HTTPClient(logger: Self.logger)
+        do {
+            let response = try await client.execute(HTTPRequest(url: url))
+            await client.shutdown()
+            guard response.status == 200 else { throw FeatureServiceError(.httpStatus, "\(url): HTTP \(response.status)", layer: url) }
+            return response.body
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+    }
 
     static func withEngine<T>(
         faults: [FaultRule] = [],
@@ -59,39 +75,38 @@ enum EngineTestSupport {
     static var seedExtent: Geometry { .envelope(SampleDataset.seedExtent) }
 
     /// The ids a result selected, whatever its form (none for a count).
-    static func ids(_ result: LayerQueryResult) -> [Int] {
+    static func ids(_ result: ServiceLayerResult) -> [Int] {
         switch result.selection {
-        case .countOnly: []
+        case .countOnly, .catalog: []
         case .objectIds(let ids): ids.map { Int($0) }
-        case .features(let features, _, _): features.map { Int($0.objectId) }
-        case .geoJSON(let features): features.objectIds.map { Int($0) }
+        case .features(let features): features.objectIds.map { Int($0) }
+        case .featureIds(let ids): ids.compactMap { $0.flatMap { Int($0.description) } }
         }
     }
 }
 
-extension LayerQueryResult.Selection {
+extension LayerSelection {
     /// Whether only a count was selected.
     var isCountOnly: Bool {
         if case .countOnly = self { return true }
         return false
     }
 
-    /// Structured features and their field order, when that is what was selected.
-    var structured: (features: [Feature], fieldOrder: [String])? {
-        if case .features(let features, let fieldOrder, _) = self { return (features, fieldOrder) }
-        return nil
-    }
-
     /// GeoJSON features, when that is what was selected.
-    var geoJSON: GeoJSONFeatures? {
-        if case .geoJSON(let features) = self { return features }
+    var geoJSON: GeoJSONFeatureList? {
+        if case .features(let features) = self { return features }
         return nil
     }
 }
 
+extension GeoJSONFeatureList {
+    /// Each feature parsed, in the list's order.
+    func parsed() throws -> [ParsedJSON] { try json.map { try ParsedJSON(parsing: Array($0)) } }
+}
+
 extension FeatureGeoJSON {
     /// A `FeatureCollection` of `features`, written as the engine writes each feature.
-    static func featureCollection(_ features: [Feature], fieldOrder: [String], layer: String) throws(ArcGISError) -> String {
+    static func featureCollection(_ features: [Feature], fieldOrder: [String], layer: String) throws(FeatureServiceError) -> String {
         var output = #"{"type":"FeatureCollection","features":["#
         for (index, feature) in features.enumerated() {
             if index > 0 { output += "," }
@@ -142,13 +157,22 @@ extension HostLimiter {
     }
 }
 
-extension LayerOutcome {
-    var success: LayerQueryResult? {
+extension ArcGISEngine {
+    /// The seam's query of ArcGIS targets, its outcomes in one list (targets' order, then layers'), without a
+    /// result budget: how the engine's tests fan out.
+    func query(_ targets: [ArcGISTarget], _ query: ServiceQuery) async -> [ServiceLayerOutcome] {
+        let seamTargets = targets.map { ServiceTarget(kind: .arcgis, url: $0.url, layers: $0.layers?.map(String.init)) }
+        return await self.query(seamTargets, query, budget: .unlimited()).flatMap { $0 }
+    }
+}
+
+extension ServiceLayerOutcome {
+    var success: ServiceLayerResult? {
         if case .success(let result) = result { return result }
         return nil
     }
 
-    var failure: ArcGISError? {
+    var failure: FeatureServiceError? {
         if case .failure(let error) = result { return error }
         return nil
     }

@@ -5,6 +5,7 @@ import SampleFeatureServer
 import Testing
 
 import EngineExecution
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -52,7 +53,7 @@ struct ExecutionFastPathTests {
     @Test("The parameters of a query encode as their fields did, for every request built from them")
     func queryParametersMatchReference() throws {
         let envelope = Envelope(xmin: -13_223_962, ymin: 4_030_690, xmax: -13_223_762, ymax: 4_030_890, spatialReference: SpatialReference(wkid: 3857))
-        let query = FeatureQuery(
+        let query = ServiceQuery(
             whereClause: try WhereClause("UseType = 'Residential'"), geometry: .envelope(envelope), outFields: ["UseType"],
             outSpatialReference: SpatialReference(wkid: 4326), result: .features)
         let base = try QueryParameters.base(query, layer: Self.layer)
@@ -211,10 +212,10 @@ struct ExecutionFastPathTests {
         #expect(try await engine.layers(of: ArcGISTarget(url: "http://h/a/FeatureServer/3#x")).map(\.url) == ["http://h/a/FeatureServer/3"])
 
         for targets in [[ArcGISTarget(url: service, layers: [-1])], [ArcGISTarget(url: service, layers: [-1]), ArcGISTarget(url: "ftp://x")]] {
-            let outcomes = await engine.query(targets, FeatureQuery())
+            let outcomes = await engine.query(targets, ServiceQuery())
             let negative = "http://example.com:9/arcgis/rest/services/USA/MapServer/-1"
-            var expected: ArcGISError?
-            do throws(ArcGISError) { _ = try ReferenceURLs.layerURL(negative) } catch { expected = error }
+            var expected: FeatureServiceError?
+            do throws(FeatureServiceError) { _ = try ReferenceURLs.layerURL(negative) } catch { expected = error }
             #expect(outcomes.first?.url == negative)
             #expect(outcomes.first?.failure == expected)
             #expect(outcomes.first?.failure?.message == "\(negative): '-1' is not a layer id")
@@ -224,7 +225,7 @@ struct ExecutionFastPathTests {
                 #expect(outcomes.last?.url == "ftp://x")
             }
         }
-        let bad = await engine.query([ArcGISTarget(url: "http://h/a/ImageServer/0")], FeatureQuery())
+        let bad = await engine.query([ArcGISTarget(url: "http://h/a/ImageServer/0")], ServiceQuery())
         #expect(bad.count == 1)
         #expect(bad.first?.failure?.code == .invalidURL)
         await client.shutdown()

@@ -3,6 +3,7 @@ import FeatureGeometry
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @Suite("Retries, errors and cancellation against the sample server's fault knobs")
 struct FaultHandlingTests {
@@ -20,7 +21,7 @@ struct FaultHandlingTests {
         ) { server, engine in
             let started = ContinuousClock.now
             let result = try await engine.query(
-                layer: server.layerURL(.states), FeatureQuery(whereClause: try WhereClause("POP2000 > 1000000")))
+                layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("POP2000 > 1000000")))
             #expect(EngineTestSupport.ids(result) == truth)
             #expect(server.statistics.faults(name) == 2)
             #expect(result.retries == 2)
@@ -33,9 +34,9 @@ struct FaultHandlingTests {
     @Test func aFaultThatNeverPassesFailsWithTheLastErrorAfterEveryAttempt() async throws {
         try await EngineTestSupport.withEngine(faults: [FaultRule(.http500, pathContains: "/query")]) { server, engine in
             do {
-                _ = try await engine.query(layer: server.layerURL(.cities), FeatureQuery())
+                _ = try await engine.query(layer: server.layerURL(.cities), ServiceQuery())
                 Issue.record("the query should have failed")
-            } catch let error as ArcGISError {
+            } catch let error as FeatureServiceError {
                 #expect(error.code == .httpStatus)
                 #expect(error.httpStatus == 500)
                 #expect(error.isRetryable)
@@ -48,9 +49,9 @@ struct FaultHandlingTests {
     @Test func anHTMLPageIsAMalformedResponseNamingTheLayer() async throws {
         try await EngineTestSupport.withEngine(faults: [FaultRule(.htmlPage(status: 200))]) { server, engine in
             do {
-                _ = try await engine.query(layer: server.layerURL(.cities), FeatureQuery())
+                _ = try await engine.query(layer: server.layerURL(.cities), ServiceQuery())
                 Issue.record("the query should have failed")
-            } catch let error as ArcGISError {
+            } catch let error as FeatureServiceError {
                 #expect(error.code == .malformedResponse)
                 #expect(!error.isRetryable)
                 #expect(error.message.contains(server.layerURL(.cities)))
@@ -63,15 +64,15 @@ struct FaultHandlingTests {
             faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "/query")]
         ) { server, engine in
             let url = server.layerURL(.parcels)
-            let task = Task { try await engine.query(layer: url, FeatureQuery(result: .features)) }
+            let task = Task { try await engine.query(layer: url, ServiceQuery(result: .features)) }
             // Generous waits: on a loaded machine the first request can take many seconds to reach the server.
             #expect(await server.waitUntil(timeout: .seconds(60)) { !$0.recentQueries(.parcels).isEmpty })
             let cancelled = ContinuousClock.now
             task.cancel()
             let result = await task.result
             #expect(ContinuousClock.now - cancelled < .seconds(20), "the query must end without waiting for the 60 s answers")
-            #expect(throws: ArcGISError.self) { try result.get() }
-            if case .failure(let error as ArcGISError) = result { #expect(error.code == .cancelled) }
+            #expect(throws: FeatureServiceError.self) { try result.get() }
+            if case .failure(let error as FeatureServiceError) = result { #expect(error.code == .cancelled) }
             #expect(await server.waitUntil(timeout: .seconds(30)) { $0.aborted >= 1 })
         }
     }
@@ -81,7 +82,7 @@ struct FaultHandlingTests {
             faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "/query")]
         ) { server, engine in
             let target = ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 1, 2, 3])
-            let task = Task { await engine.query([target], FeatureQuery()) }
+            let task = Task { await engine.query([target], ServiceQuery()) }
             #expect(await server.waitUntil { stats in [SampleLayer.cities, .highways, .states, .counties].allSatisfy { !stats.recentQueries($0).isEmpty } })
             task.cancel()
             let outcomes = await task.value

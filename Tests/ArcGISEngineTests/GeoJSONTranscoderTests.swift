@@ -1,3 +1,4 @@
+import FeatureService
 @testable import ArcGISEngine
 import FeatureGeometry
 import FeatureQuerySupport
@@ -34,11 +35,11 @@ struct GeoJSONTranscoderTests {
 
     /// What went wrong, as far as callers can tell.
     struct ErrorSummary: Equatable {
-        var code: ArcGISError.Code
+        var code: FeatureServiceError.Code
         var isRetryable: Bool
         var message: String
 
-        init(_ error: ArcGISError) {
+        init(_ error: FeatureServiceError) {
             code = error.code
             isRetryable = error.isRetryable
             message = error.message
@@ -48,8 +49,8 @@ struct GeoJSONTranscoderTests {
     /// The reference conversion, written out here rather than borrowed from the code under test.
     static func reference(
         _ body: [UInt8], objectIdField: String = "OBJECTID", limits: DecodingLimits = .default
-    ) -> Result<Comparable, ArcGISError> {
-        do throws(ArcGISError) {
+    ) -> Result<Comparable, FeatureServiceError> {
+        do throws(FeatureServiceError) {
             let page = try ArcGISResponse.featurePage(body, layer: layer, objectIdField: objectIdField, limits: limits)
             var features: [ParsedJSON] = []
             for feature in page.features {
@@ -57,7 +58,7 @@ struct GeoJSONTranscoderTests {
                 try FeatureGeoJSON.write(feature, fieldOrder: page.fieldOrder, layer: layer, to: &text)
                 guard let value = try? ParsedJSON(parsing: text) else {
                     Issue.record("the reference wrote JSON that does not parse: \(text)")
-                    return .failure(ArcGISError(.init("test"), "unparseable reference", layer: layer))
+                    return .failure(FeatureServiceError(.init("test"), "unparseable reference", layer: layer))
                 }
                 features.append(value)
             }
@@ -72,8 +73,8 @@ struct GeoJSONTranscoderTests {
     /// The transcoder's page, each entry parsed on its own (so entry bounds are checked too).
     static func transcoded(
         _ body: [UInt8], objectIdField: String = "OBJECTID", limits: DecodingLimits = .default
-    ) -> Result<Comparable, ArcGISError> {
-        do throws(ArcGISError) {
+    ) -> Result<Comparable, FeatureServiceError> {
+        do throws(FeatureServiceError) {
             let page = try ArcGISResponse.geoJSONPage(body, layer: layer, objectIdField: objectIdField, limits: limits)
             var features: [ParsedJSON] = []
             var previousEnd = 0
@@ -82,7 +83,7 @@ struct GeoJSONTranscoderTests {
                 previousEnd = entry.end
                 guard let value = try? ParsedJSON(parsing: page.bytes[entry.start..<entry.end]) else {
                     Issue.record("the transcoder wrote JSON that does not parse: \(String(decoding: page.bytes[entry.start..<entry.end], as: UTF8.self))")
-                    return .failure(ArcGISError(.init("test"), "unparseable transcoding", layer: layer))
+                    return .failure(FeatureServiceError(.init("test"), "unparseable transcoding", layer: layer))
                 }
                 #expect(value["id"] == .number(Double(entry.objectId)))
                 features.append(value)
@@ -102,7 +103,7 @@ struct GeoJSONTranscoderTests {
     static func expectAgreement(
         _ body: [UInt8], objectIdField: String = "OBJECTID", limits: DecodingLimits = .default,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Result<Comparable, ArcGISError> {
+    ) -> Result<Comparable, FeatureServiceError> {
         let expected = reference(body, objectIdField: objectIdField, limits: limits)
         let actual = transcoded(body, objectIdField: objectIdField, limits: limits)
         switch (expected, actual) {
@@ -355,7 +356,7 @@ extension GeoJSONTranscoderTests {
         #expect(error.code == .missingObjectID)
         #expect(error.message.contains("Feature number 2"))
         let absentName = #"{"features":[{"attributes":{"FID":1}}]}"#
-        #expect(decodingError { () throws(ArcGISError) in
+        #expect(decodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.geoJSONPage(bodyBytes(absentName), layer: Self.layer, objectIdField: "OBJECTID")
         }?.code == .missingObjectID)
     }

@@ -6,6 +6,7 @@ import FeatureGeometry
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @Suite("Complete results: paging, the layer without pagination, limits")
 struct PagingAndFallbackTests {
@@ -14,10 +15,10 @@ struct PagingAndFallbackTests {
         let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
             .parcels, where: clause, envelope: SampleDataset.seedExtent)
         try await EngineTestSupport.withEngine(faults: [FaultRule(.shortPages(maximum: 700))]) { server, engine in
-            let query = FeatureQuery(
+            let query = ServiceQuery(
                 whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, result: .features)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
-            #expect(result.selection.structured?.features.map { Int($0.objectId) } == truth)
+            #expect(result.selection.geoJSON?.objectIds.map { Int($0) } == truth)
             #expect(result.isComplete)
             #expect(server.statistics.faults(.shortPages) > 0)
         }
@@ -28,8 +29,8 @@ struct PagingAndFallbackTests {
         #expect(truth.count > 1_000)
         try await EngineTestSupport.withEngine { server, engine in
             let result = try await engine.query(
-                layer: server.layerURL(.legacyParcels), FeatureQuery(returnGeometry: true, result: .features))
-            #expect(result.selection.structured?.features.map { Int($0.objectId) } == truth)
+                layer: server.layerURL(.legacyParcels), ServiceQuery(returnGeometry: true, result: .features))
+            #expect(result.selection.geoJSON?.objectIds.map { Int($0) } == truth)
             #expect(result.isComplete)
             let queries = server.statistics.recentQueries(.legacyParcels)
             #expect(queries.allSatisfy { $0.parameter("resultOffset") == nil })
@@ -42,11 +43,11 @@ struct PagingAndFallbackTests {
     @Test func maxFeaturesCutsTheResultAndSaysSo() async throws {
         let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
         try await EngineTestSupport.withEngine { server, engine in
-            for kind in [FeatureQuery.ResultKind.ids, .features] {
-                let query = FeatureQuery(geometry: EngineTestSupport.seedExtent, maxFeatures: 2_500, result: kind)
+            for kind in [ServiceQuery.ResultKind.ids, .features] {
+                let query = ServiceQuery(geometry: EngineTestSupport.seedExtent, maxFeatures: 2_500, result: kind)
                 let result = try await engine.query(layer: server.layerURL(.parcels), query)
                 #expect(EngineTestSupport.ids(result) == Array(truth.prefix(2_500)), "\(kind)")
-                #expect(result.completeness.truncatedByLimit)
+                #expect(result.incompleteReason == .maxFeatures)
                 #expect(!result.isComplete)
                 #expect(result.count == truth.count)
             }
@@ -57,10 +58,10 @@ struct PagingAndFallbackTests {
         var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
         configuration.maxFeaturesInMemory = 1_000
         try await EngineTestSupport.withEngine(configuration: configuration) { server, engine in
-            await #expect { try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(result: .features)) } throws: {
-                ($0 as? ArcGISError)?.code == .limitExceeded
+            await #expect { try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(result: .features)) } throws: {
+                ($0 as? FeatureServiceError)?.code == .limitExceeded
             }
-            let ids = try await engine.query(layer: server.layerURL(.parcels), FeatureQuery(result: .ids))
+            let ids = try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(result: .ids))
             #expect(ids.count == EngineTestSupport.parcelCount)
             #expect(EngineTestSupport.ids(ids).count == EngineTestSupport.parcelCount)
         }
@@ -75,7 +76,7 @@ struct PagingAndFallbackTests {
         }
         let polygon = Geometry.polygon(Polygon(exterior: ring, spatialReference: .webMercator))
         try await EngineTestSupport.withEngine { server, engine in
-            let query = FeatureQuery(whereClause: try WhereClause("UseType = 'Commercial'"), geometry: polygon)
+            let query = ServiceQuery(whereClause: try WhereClause("UseType = 'Commercial'"), geometry: polygon)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
             let methods = Set(server.statistics.recentQueries(.parcels).map(\.method))
             #expect(methods == ["POST"])
@@ -92,14 +93,14 @@ struct PagingAndFallbackTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
                     group.addTask {
-                        _ = try await engine.query(layer: server.layerURL(.states), FeatureQuery(result: .count))
+                        _ = try await engine.query(layer: server.layerURL(.states), ServiceQuery(result: .count))
                     }
                 }
                 try await group.waitForAll()
             }
             #expect(server.statistics.metadataRequests == 1)
             engine.clearMetadataCache()
-            _ = try await engine.query(layer: server.layerURL(.states), FeatureQuery(result: .count))
+            _ = try await engine.query(layer: server.layerURL(.states), ServiceQuery(result: .count))
             #expect(server.statistics.metadataRequests == 2)
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -23,10 +24,10 @@ struct ParsedLayerURLsTests {
     func failuresAreNotKept() {
         let cache = ParsedLayerURLs()
         for text in ["ftp://h/a/FeatureServer/0", "http://h/a/FeatureServer/x", "http://h/a/FeatureServer/0/extra"] {
-            var expected: ArcGISError?
+            var expected: FeatureServiceError?
             do { _ = try LayerURL(parsing: text) } catch { expected = error }
             for _ in 0..<2 {
-                #expect(throws: ArcGISError.self) { try cache.layerURL(text) }
+                #expect(throws: FeatureServiceError.self) { try cache.layerURL(text) }
                 do { _ = try cache.layerURL(text) } catch { #expect(error.message == expected?.message) }
             }
         }

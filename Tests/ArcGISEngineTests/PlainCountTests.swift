@@ -1,5 +1,6 @@
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -42,8 +43,8 @@ struct PlainCountTests {
         return bytes
     }
 
-    static func outcome(_ body: () throws(ArcGISError) -> Int) -> Result<Int, ArcGISError> {
-        do throws(ArcGISError) { return .success(try body()) } catch { return .failure(error) }
+    static func outcome(_ body: () throws(FeatureServiceError) -> Int) -> Result<Int, FeatureServiceError> {
+        do throws(FeatureServiceError) { return .success(try body()) } catch { return .failure(error) }
     }
 
     @Test("count(_:layer:) equals the tree's answer over generated bodies")
@@ -53,8 +54,8 @@ struct PlainCountTests {
         var plain = 0
         for _ in 0..<30_000 {
             let body = Self.randomBody(&random)
-            let current = Self.outcome { () throws(ArcGISError) in try ArcGISResponse.count(body, layer: layer) }
-            let tree = Self.outcome { () throws(ArcGISError) in
+            let current = Self.outcome { () throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: layer) }
+            let tree = Self.outcome { () throws(FeatureServiceError) in
                 try ArcGISResponse.documentCount(body, context: ResponseContext(layer: layer))
             }
             if ArcGISResponse.plainCount(body, from: 0) != nil { plain += 1 }

@@ -1,6 +1,7 @@
 import FeatureGeometry
 import QueryLanguage
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -21,8 +22,8 @@ struct PreparedClausesTests {
             supportsStatistics: true, useStandardizedQueries: true, spatialReference: SpatialReference(wkid: 3857))
     }
 
-    static func query(_ text: String) throws -> FeatureQuery {
-        FeatureQuery(whereClause: try WhereClause(text), geometry: .envelope(envelope), result: .count)
+    static func query(_ text: String) throws -> ServiceQuery {
+        ServiceQuery(whereClause: try WhereClause(text), geometry: .envelope(envelope), result: .count)
     }
 
     /// `where=<SQL>` as the reference encoder writes it, with the base's other fields.
@@ -64,7 +65,7 @@ struct PreparedClausesTests {
     func failuresAreNotKept() throws {
         let layer = Self.layer()
         for _ in 0..<2 {
-            #expect(throws: ArcGISError.self) { try QueryCheck.validated(try Self.query("Nope = 1"), for: layer) }
+            #expect(throws: FeatureServiceError.self) { try QueryCheck.validated(try Self.query("Nope = 1"), for: layer) }
         }
         #expect(layer.preparedClauses.clauses.count == 0)
     }
@@ -97,7 +98,7 @@ struct PreparedClausesTests {
         #expect(copy.preparedClauses.clauses.count == 1)
         layer.schema = LayerSchema(metadataFields: [(name: "OBJECTID", type: "esriFieldTypeOID")])
         #expect(layer.preparedClauses.clauses.count == 0)
-        #expect(throws: ArcGISError.self) { try QueryCheck.validated(try Self.query("UseType = 'Civic'"), for: layer) }
+        #expect(throws: FeatureServiceError.self) { try QueryCheck.validated(try Self.query("UseType = 'Civic'"), for: layer) }
         // Equal metadata whatever each has cached.
         #expect(copy == Self.layer())
     }

@@ -1,4 +1,5 @@
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -9,13 +10,13 @@ struct ResponseDecodingBodyTests {
     let layer = DecodingFixture.layerURL
 
     /// Every decoder, on one body.
-    func allDecoders(_ body: [UInt8]) -> [(String, ArcGISError?)] {
+    func allDecoders(_ body: [UInt8]) -> [(String, FeatureServiceError?)] {
         [
-            ("count", decodingError { () throws(ArcGISError) in try ArcGISResponse.count(body, layer: DecodingFixture.layerURLWithToken) }),
-            ("ids", decodingError { () throws(ArcGISError) in try ArcGISResponse.objectIDs(body, layer: DecodingFixture.layerURLWithToken) }),
-            ("layer", decodingError { () throws(ArcGISError) in try ArcGISResponse.layerMetadata(body, url: DecodingFixture.layerURLWithToken) }),
-            ("service", decodingError { () throws(ArcGISError) in try ArcGISResponse.serviceMetadata(body, url: DecodingFixture.layerURLWithToken) }),
-            ("page", decodingError { () throws(ArcGISError) in
+            ("count", decodingError { () throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: DecodingFixture.layerURLWithToken) }),
+            ("ids", decodingError { () throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: DecodingFixture.layerURLWithToken) }),
+            ("layer", decodingError { () throws(FeatureServiceError) in try ArcGISResponse.layerMetadata(body, url: DecodingFixture.layerURLWithToken) }),
+            ("service", decodingError { () throws(FeatureServiceError) in try ArcGISResponse.serviceMetadata(body, url: DecodingFixture.layerURLWithToken) }),
+            ("page", decodingError { () throws(FeatureServiceError) in
                 try ArcGISResponse.featurePage(body, layer: DecodingFixture.layerURLWithToken, objectIdField: "OBJECTID")
             }),
         ]
@@ -88,31 +89,31 @@ struct ResponseDecodingBodyTests {
             #expect(error?.code == .malformedResponse, "\(decoder)")
             #expect(error?.isRetryable == false, "\(decoder)")
         }
-        let noCount = requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.count(bodyBytes(#"{"value":3}"#), layer: layer) }
+        let noCount = requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.count(bodyBytes(#"{"value":3}"#), layer: layer) }
         #expect(noCount.message.contains("\"count\""))
-        let fractional = requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.count(bodyBytes(#"{"count":2.5}"#), layer: layer) }
+        let fractional = requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.count(bodyBytes(#"{"count":2.5}"#), layer: layer) }
         #expect(fractional.message.contains("2.5"))
-        let noFields = requireDecodingError { () throws(ArcGISError) in
+        let noFields = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.layerMetadata(bodyBytes(#"{"id":0,"name":"x","type":"Feature Layer","objectIdField":"OID"}"#), url: layer)
         }
         #expect(noFields.code == .malformedResponse)
         #expect(noFields.message.contains("\"fields\""))
-        let noOID = requireDecodingError { () throws(ArcGISError) in
+        let noOID = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.layerMetadata(
                 bodyBytes(#"{"id":0,"name":"x","type":"Feature Layer","fields":[{"name":"A","type":"esriFieldTypeString"}]}"#), url: layer)
         }
         #expect(noOID.code == .malformedResponse)
         #expect(noOID.message.contains("names no object-id field"))
-        let badField = requireDecodingError { () throws(ArcGISError) in
+        let badField = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.layerMetadata(bodyBytes(#"{"objectIdField":"OID","fields":[{"type":"esriFieldTypeOID"}]}"#), url: layer)
         }
         #expect(badField.message.contains("without a name"))
-        let featuresNotArray = requireDecodingError { () throws(ArcGISError) in
+        let featuresNotArray = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.featurePage(bodyBytes(#"{"features":{"a":1}}"#), layer: layer, objectIdField: "OBJECTID")
         }
         #expect(featuresNotArray.code == .malformedResponse)
         #expect(featuresNotArray.message.contains("not an array"))
-        let serviceAsLayer = requireDecodingError { () throws(ArcGISError) in
+        let serviceAsLayer = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.serviceMetadata(bodyBytes(DecodingFixture.featureServerLayer), url: layer)
         }
         #expect(serviceAsLayer.message.contains("layer URL"))
@@ -130,11 +131,11 @@ struct ResponseDecodingBodyTests {
     func limits() {
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         let body = bodyBytes(#"{"features":[],"x":"# + deep + "}")
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.featurePage(body, layer: layer, objectIdField: "OBJECTID")
         }
         #expect(error.code == .limitExceeded)
-        let big = requireDecodingError { () throws(ArcGISError) in
+        let big = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.featurePage(
                 bodyBytes(DecodingFixture.pointPage), layer: layer, objectIdField: "OBJECTID", limits: .init(maxBytes: 100))
         }

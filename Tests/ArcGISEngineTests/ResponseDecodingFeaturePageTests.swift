@@ -1,5 +1,6 @@
 import FeatureGeometry
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -7,7 +8,7 @@ import Testing
 struct ResponseDecodingFeaturePageTests {
     let layer = DecodingFixture.layerURL
 
-    func page(_ text: String, objectIdField: String = "OBJECTID") throws(ArcGISError) -> FeaturePage {
+    func page(_ text: String, objectIdField: String = "OBJECTID") throws(FeatureServiceError) -> FeaturePage {
         try ArcGISResponse.featurePage(bodyBytes(text), layer: layer, objectIdField: objectIdField)
     }
 
@@ -80,13 +81,13 @@ struct ResponseDecodingFeaturePageTests {
             #"{"features":[{"geometry":{"x":1,"y":2}}]}"#,
             #"{"features":[{"attributes":null}]}"#,
         ] {
-            let error = requireDecodingError { () throws(ArcGISError) in try page(body) }
+            let error = requireDecodingError { () throws(FeatureServiceError) in try page(body) }
             #expect(error.code == .missingObjectID)
             #expect(error.message.contains(layer))
             #expect(error.message.contains("\"OBJECTID\""))
             #expect(!error.isRetryable)
         }
-        let withName = requireDecodingError { () throws(ArcGISError) in
+        let withName = requireDecodingError { () throws(FeatureServiceError) in
             try page(#"{"objectIdFieldName":"FID","features":[{"attributes":{"NAME":"x"}}]}"#)
         }
         #expect(withName.message.contains("\"FID\""))
@@ -107,7 +108,7 @@ struct ResponseDecodingFeaturePageTests {
             (#"{"objectIdFieldName":"OBJECTID","count":3}"#, "no \"features\""),
         ])
     func wrongShapes(body: String, phrase: String) {
-        let error = requireDecodingError { () throws(ArcGISError) in try page(body) }
+        let error = requireDecodingError { () throws(FeatureServiceError) in try page(body) }
         #expect(error.code == .malformedResponse)
         #expect(!error.isRetryable)
         #expect(error.message.contains(layer))
@@ -130,7 +131,7 @@ struct ResponseDecodingFeaturePageTests {
 
     @Test("a geometry with more vertices than allowed is limitExceeded")
     func geometryLimit() {
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.featurePage(
                 bodyBytes(DecodingFixture.polygonPage), layer: layer, objectIdField: "OBJECTID", limits: .init(maxPositions: 3))
         }

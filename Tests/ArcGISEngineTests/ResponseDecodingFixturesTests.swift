@@ -1,13 +1,14 @@
 import ArcGISEngine
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 // Shared fixtures and helpers for the ResponseDecoding* suites: bodies shaped like real ArcGIS answers.
 
 func bodyBytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
 /// The error `body` throws, or nil when it returns.
-func decodingError<T>(_ body: () throws(ArcGISError) -> T) -> ArcGISError? {
+func decodingError<T>(_ body: () throws(FeatureServiceError) -> T) -> FeatureServiceError? {
     do {
         _ = try body()
         return nil
@@ -18,11 +19,11 @@ func decodingError<T>(_ body: () throws(ArcGISError) -> T) -> ArcGISError? {
 
 /// The error, requiring one; records an issue (and returns a placeholder) when the call succeeded.
 func requireDecodingError<T>(
-    _ body: () throws(ArcGISError) -> T, sourceLocation: SourceLocation = #_sourceLocation
-) -> ArcGISError {
+    _ body: () throws(FeatureServiceError) -> T, sourceLocation: SourceLocation = #_sourceLocation
+) -> FeatureServiceError {
     if let error = decodingError(body) { return error }
-    Issue.record("expected an ArcGISError", sourceLocation: sourceLocation)
-    return ArcGISError(.init("none"), "", layer: "")
+    Issue.record("expected an FeatureServiceError", sourceLocation: sourceLocation)
+    return FeatureServiceError(.init("none"), "", layer: "")
 }
 
 enum DecodingFixture {

@@ -1,9 +1,10 @@
 import CurlHTTP
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
-/// Random byte mutations of valid bodies: every decoder returns a value or an ArcGISError, never crashes,
+/// Random byte mutations of valid bodies: every decoder returns a value or an FeatureServiceError, never crashes,
 /// and marks its errors sensibly.
 @Suite("Mutated bodies never crash")
 struct ResponseDecodingFuzzTests {
@@ -38,7 +39,7 @@ struct ResponseDecodingFuzzTests {
         return bytes
     }
 
-    static func check(_ error: ArcGISError?, body: [UInt8]) {
+    static func check(_ error: FeatureServiceError?, body: [UInt8]) {
         guard let error else { return }
         #expect(!error.message.isEmpty)
         #expect(error.layer == DecodingFixture.layerURL)
@@ -57,14 +58,14 @@ struct ResponseDecodingFuzzTests {
             let seed = Self.seeds[round % Self.seeds.count]
             let body = Self.mutate(Array(seed.utf8), using: &generator)
             let errors = [
-                decodingError { () throws(ArcGISError) in try ArcGISResponse.objectIDs(body, layer: layer) },
-                decodingError { () throws(ArcGISError) in try ArcGISResponse.count(body, layer: layer) },
-                decodingError { () throws(ArcGISError) in try ArcGISResponse.layerMetadata(body, url: layer) },
-                decodingError { () throws(ArcGISError) in try ArcGISResponse.serviceMetadata(body, url: layer) },
-                decodingError { () throws(ArcGISError) in
+                decodingError { () throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: layer) },
+                decodingError { () throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: layer) },
+                decodingError { () throws(FeatureServiceError) in try ArcGISResponse.layerMetadata(body, url: layer) },
+                decodingError { () throws(FeatureServiceError) in try ArcGISResponse.serviceMetadata(body, url: layer) },
+                decodingError { () throws(FeatureServiceError) in
                     try ArcGISResponse.featurePage(body, layer: layer, objectIdField: "OBJECTID")
                 },
-                decodingError { () throws(ArcGISError) in
+                decodingError { () throws(FeatureServiceError) in
                     try ArcGISResponse.checkStatus(500, headers: [:], body: body, layer: layer)
                 },
             ]
@@ -77,8 +78,8 @@ struct ResponseDecodingFuzzTests {
         let seed = Array(#"{"objectIdFieldName":"OBJECTID","note":"x\"y","objectIds":[10,200,3000],"z":[{"a":null}]}"#.utf8)
         for cut in 0..<seed.count {
             let body = Array(seed[..<cut])
-            let ids = decodingError { () throws(ArcGISError) in try ArcGISResponse.objectIDs(body, layer: DecodingFixture.layerURL) }
-            let count = decodingError { () throws(ArcGISError) in try ArcGISResponse.count(body, layer: DecodingFixture.layerURL) }
+            let ids = decodingError { () throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: DecodingFixture.layerURL) }
+            let count = decodingError { () throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: DecodingFixture.layerURL) }
             #expect(ids?.isRetryable == true, "cut at \(cut): \(String(describing: ids))")
             #expect(count?.isRetryable == true, "cut at \(cut): \(String(describing: count))")
         }

@@ -1,6 +1,7 @@
 import FeatureGeometry
 import QueryLanguage
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -67,7 +68,7 @@ struct ResponseDecodingMetadataTests {
 
     @Test("a group layer is unsupported and names its sublayers")
     func groupLayer() {
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.layerMetadata(bodyBytes(DecodingFixture.groupLayer), url: "https://maps.example.com/arcgis/rest/services/USA/MapServer/0")
         }
         #expect(error.code == .unsupportedLayer)
@@ -75,7 +76,7 @@ struct ResponseDecodingMetadataTests {
         #expect(error.message.contains("Group Layer"))
         #expect(error.message.contains("1, 2"))
         #expect(error.details == ["subLayerIds: 1, 2"])
-        let raster = requireDecodingError { () throws(ArcGISError) in
+        let raster = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.layerMetadata(bodyBytes(#"{"id":4,"name":"Elevation","type":"Raster Layer"}"#), url: DecodingFixture.layerURL)
         }
         #expect(raster.code == .unsupportedLayer)
@@ -138,7 +139,7 @@ struct ResponseDecodingMetadataTests {
             (#"{"layers":[{"id":0,"subLayerIds":"1,2"}]}"#, "not an array"),
             (#"{"folders":[],"services":[]}"#, "not the metadata of a FeatureServer or MapServer"),
         ] {
-            let error = requireDecodingError { () throws(ArcGISError) in
+            let error = requireDecodingError { () throws(FeatureServiceError) in
                 try ArcGISResponse.serviceMetadata(bodyBytes(body), url: DecodingFixture.layerURL)
             }
             #expect(error.code == .malformedResponse)

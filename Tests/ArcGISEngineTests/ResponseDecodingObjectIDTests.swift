@@ -1,3 +1,4 @@
+import FeatureService
 import Testing
 
 #if canImport(Glibc)
@@ -12,7 +13,7 @@ import Darwin
 struct ResponseDecodingObjectIDTests {
     let layer = DecodingFixture.layerURL
 
-    func ids(_ text: String) throws(ArcGISError) -> ObjectIDPage {
+    func ids(_ text: String) throws(FeatureServiceError) -> ObjectIDPage {
         try ArcGISResponse.objectIDs(bodyBytes(text), layer: layer)
     }
 
@@ -60,13 +61,13 @@ struct ResponseDecodingObjectIDTests {
 
     @Test("error members are found wherever they sit")
     func errorMembers() throws {
-        let nested = requireDecodingError { () throws(ArcGISError) in
+        let nested = requireDecodingError { () throws(FeatureServiceError) in
             try ids(#"{"objectIdFieldName":"OBJECTID","error":{"code":500,"message":"Error performing query operation","details":[]}}"#)
         }
         #expect(nested.code == .serviceError)
         #expect(nested.isRetryable)
         #expect(nested.serviceCode == 500)
-        let admin = requireDecodingError { () throws(ArcGISError) in
+        let admin = requireDecodingError { () throws(FeatureServiceError) in
             try ids(#"{"code":499,"messages":["Token Required"],"status":"error"}"#)
         }
         #expect(admin.code == .authentication)
@@ -94,7 +95,7 @@ struct ResponseDecodingObjectIDTests {
             ("[1,2,3]", "not a JSON object"),
         ])
     func wrongShapes(body: String, phrase: String) {
-        let error = requireDecodingError { () throws(ArcGISError) in try ids(body) }
+        let error = requireDecodingError { () throws(FeatureServiceError) in try ids(body) }
         #expect(error.code == .malformedResponse)
         #expect(!error.isRetryable)
         #expect(error.message.contains(layer))
@@ -113,7 +114,7 @@ struct ResponseDecodingObjectIDTests {
             (#"{"objectIds":[1,2,3],"x":tr"#, true), (#"{"objectIds":[12"#, true),
         ])
     func brokenSyntax(body: String, retryable: Bool) {
-        let error = requireDecodingError { () throws(ArcGISError) in try ids(body) }
+        let error = requireDecodingError { () throws(FeatureServiceError) in try ids(body) }
         #expect(error.code == .malformedResponse)
         #expect(error.isRetryable == retryable, "\(error.message)")
         #expect(error.message.contains(retryable ? "truncated" : "not valid JSON"), "\(error.message)")
@@ -122,11 +123,11 @@ struct ResponseDecodingObjectIDTests {
     @Test("deeply nested members are refused without exhausting the stack")
     func deepNesting() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        let error = requireDecodingError { () throws(ArcGISError) in try ids(#"{"x":"# + deep + #","objectIds":[1]}"#) }
+        let error = requireDecodingError { () throws(FeatureServiceError) in try ids(#"{"x":"# + deep + #","objectIds":[1]}"#) }
         #expect(error.code == .limitExceeded)
         #expect(error.message.contains(layer))
         let moderate = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(decodingError { () throws(ArcGISError) in try ids(#"{"x":"# + moderate + #","objectIds":[1]}"#) } == nil)
+        #expect(decodingError { () throws(FeatureServiceError) in try ids(#"{"x":"# + moderate + #","objectIds":[1]}"#) } == nil)
     }
 
     @Test("2.4 million ids: correct, in order, reserved exactly")

@@ -1,5 +1,7 @@
+import EngineExecution
 import CurlHTTP
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -12,22 +14,22 @@ struct ResponseDecodingStatusTests {
     @Test(
         "the REST error shape maps its code",
         arguments: [
-            (498, ArcGISError.Code.authentication, false), (499, .authentication, false), (403, .forbidden, false),
+            (498, FeatureServiceError.Code.authentication, false), (499, .authentication, false), (403, .forbidden, false),
             (404, .notFound, false), (400, .serviceError, false), (429, .serviceError, true),
             (500, .serviceError, true), (502, .serviceError, true), (503, .serviceError, true),
             (504, .serviceError, true), (422, .serviceError, false), (401, .serviceError, false),
         ])
-    func restErrorShape(serviceCode: Int, code: ArcGISError.Code, retryable: Bool) {
+    func restErrorShape(serviceCode: Int, code: FeatureServiceError.Code, retryable: Bool) {
         let body = bodyBytes("""
             {"error":{"code":\(serviceCode),"message":"Something \(serviceCode)","details":["first detail","second"]}}
             """)
         // Every decoder recognises it before looking for its own members.
-        let errors: [ArcGISError] = [
-            requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.count(body, layer: layer) },
-            requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.objectIDs(body, layer: layer) },
-            requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.layerMetadata(body, url: layer) },
-            requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.serviceMetadata(body, url: layer) },
-            requireDecodingError { () throws(ArcGISError) in
+        let errors: [FeatureServiceError] = [
+            requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: layer) },
+            requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: layer) },
+            requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.layerMetadata(body, url: layer) },
+            requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.serviceMetadata(body, url: layer) },
+            requireDecodingError { () throws(FeatureServiceError) in
                 try ArcGISResponse.featurePage(body, layer: layer, objectIdField: "OBJECTID")
             },
         ]
@@ -47,8 +49,8 @@ struct ResponseDecodingStatusTests {
     func adminShape() {
         let body = bodyBytes(#"{"status":"error","messages":["Token Expired.","Get a new one."],"code":498}"#)
         for error in [
-            requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.objectIDs(body, layer: layer) },
-            requireDecodingError { () throws(ArcGISError) in try ArcGISResponse.layerMetadata(body, url: layer) },
+            requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: layer) },
+            requireDecodingError { () throws(FeatureServiceError) in try ArcGISResponse.layerMetadata(body, url: layer) },
         ] {
             #expect(error.code == .authentication)
             #expect(!error.isRetryable)
@@ -56,34 +58,34 @@ struct ResponseDecodingStatusTests {
             #expect(error.message.contains("Token Expired."))
             #expect(error.details == ["Get a new one."])
         }
-        let failed = requireDecodingError { () throws(ArcGISError) in
+        let failed = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.count(bodyBytes(#"{"status":"failed","messages":["Unauthorized access"],"code":"403"}"#), layer: layer)
         }
         #expect(failed.code == .forbidden)
         #expect(failed.serviceCode == 403)
         // "success" is not an error.
-        #expect(decodingError { () throws(ArcGISError) in
+        #expect(decodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.count(bodyBytes(#"{"status":"success","count":3}"#), layer: layer)
         } == nil)
     }
 
     @Test("an error with an empty message speaks through its details; one without a code is a service error")
     func sparseErrorBodies() {
-        let missingLayer = requireDecodingError { () throws(ArcGISError) in
+        let missingLayer = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.layerMetadata(
                 bodyBytes(#"{"error":{"code":400,"message":"","details":["The requested layer (layerId: 99) was not found."]}}"#),
                 url: layer)
         }
         #expect(missingLayer.code == .serviceError)
         #expect(missingLayer.message.contains("The requested layer (layerId: 99) was not found."))
-        let bare = requireDecodingError { () throws(ArcGISError) in
+        let bare = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.count(bodyBytes(#"{"error":{"message":"Unable to complete operation.","details":null}}"#), layer: layer)
         }
         #expect(bare.code == .serviceError)
         #expect(bare.serviceCode == nil)
         #expect(!bare.isRetryable)
         #expect(bare.details.isEmpty)
-        let stringDetails = requireDecodingError { () throws(ArcGISError) in
+        let stringDetails = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.count(bodyBytes(#"{"error":{"code":"500","message":"Error performing query operation","details":"too big"}}"#), layer: layer)
         }
         #expect(stringDetails.serviceCode == 500)
@@ -93,7 +95,7 @@ struct ResponseDecodingStatusTests {
 
     @Test("a token echoed in a server message is redacted")
     func tokenInServerMessage() {
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.count(
                 bodyBytes(#"{"error":{"code":498,"message":"Invalid token for /query?token=SECRET-TOKEN-123&f=json","details":[]}}"#),
                 layer: DecodingFixture.layerURLWithToken)
@@ -113,13 +115,13 @@ struct ResponseDecodingStatusTests {
     @Test(
         "non-2xx statuses without an ArcGIS body",
         arguments: [
-            (404, ArcGISError.Code.notFound, false), (401, .forbidden, false), (403, .forbidden, false),
+            (404, FeatureServiceError.Code.notFound, false), (401, .forbidden, false), (403, .forbidden, false),
             (408, .httpStatus, true), (429, .httpStatus, true), (500, .httpStatus, true), (502, .httpStatus, true),
             (503, .httpStatus, true), (504, .httpStatus, true), (400, .httpStatus, false), (501, .httpStatus, false),
             (302, .httpStatus, false),
         ])
-    func statuses(status: Int, code: ArcGISError.Code, retryable: Bool) {
-        let error = requireDecodingError { () throws(ArcGISError) in
+    func statuses(status: Int, code: FeatureServiceError.Code, retryable: Bool) {
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.checkStatus(status, headers: [:], body: bodyBytes("oops"), layer: DecodingFixture.layerURLWithToken)
         }
         #expect(error.code == code)
@@ -134,7 +136,7 @@ struct ResponseDecodingStatusTests {
 
     @Test("a non-2xx status with an ArcGIS body takes the body's code and keeps the status")
     func statusWithErrorBody() {
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.checkStatus(
                 403, headers: ["Content-Type": "application/json"],
                 body: bodyBytes(#"{"error":{"code":499,"message":"Token Required","details":[]}}"#), layer: layer)
@@ -143,7 +145,7 @@ struct ResponseDecodingStatusTests {
         #expect(error.httpStatus == 403)
         #expect(error.serviceCode == 499)
         // Without a code in the body, the status decides.
-        let noCode = requireDecodingError { () throws(ArcGISError) in
+        let noCode = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.checkStatus(503, headers: [:], body: bodyBytes(#"{"error":{"message":"busy"}}"#), layer: layer)
         }
         #expect(noCode.code == .serviceError)
@@ -153,7 +155,7 @@ struct ResponseDecodingStatusTests {
 
     @Test("an HTML error page names its title")
     func htmlStatusPage() {
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.checkStatus(
                 502, headers: [:], body: bodyBytes("<html><head><title>502 Bad\n Gateway</title></head><body>nginx</body></html>"),
                 layer: layer)
@@ -174,12 +176,12 @@ struct ResponseDecodingStatusTests {
         #expect(ArcGISResponse.retryAfter(["Retry-After": "soon"]) == nil)
         #expect(ArcGISResponse.retryAfter(["Retry-After": "99999999999999999999999"]) == nil)
         for status in [429, 503, 404] {
-            let error = requireDecodingError { () throws(ArcGISError) in
+            let error = requireDecodingError { () throws(FeatureServiceError) in
                 try ArcGISResponse.checkStatus(status, headers: ["Retry-After": "7"], body: [], layer: layer)
             }
             #expect(error.retryAfter == .seconds(7))
         }
-        let withBody = requireDecodingError { () throws(ArcGISError) in
+        let withBody = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.checkStatus(
                 429, headers: ["Retry-After": "3"], body: bodyBytes(#"{"error":{"code":429,"message":"slow down"}}"#), layer: layer)
         }
@@ -198,7 +200,7 @@ struct ResponseDecodingStatusTests {
         #expect(ArcGISResponse.retryAfter(["Retry-After": "Thu, 29 Feb 2024 00:00:00 GMT"], now: 1_709_164_800) == .zero)
         #expect(ArcGISResponse.retryAfter(["Retry-After": "Fri, 30 Feb 2024 00:00:00 GMT"], now: 0) == nil)
         #expect(ArcGISResponse.retryAfter(["Retry-After": "Sun, 06 Nov 1994 25:00:00 GMT"], now: now) == nil)
-        let error = requireDecodingError { () throws(ArcGISError) in
+        let error = requireDecodingError { () throws(FeatureServiceError) in
             try ArcGISResponse.checkStatus(
                 503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:50:37 GMT"], body: [], layer: layer, now: now)
         }
@@ -209,10 +211,10 @@ struct ResponseDecodingStatusTests {
 
     @Test("transport errors keep the client's verdict and codes")
     func transport() {
-        let timeout = ArcGISResponse.transportError(
-            HTTPError(code: .timeout, message: "timed out after 30 s", isRetryable: true, curlCode: 28,
-                      curlMessage: "Timeout was reached"),
-            layer: DecodingFixture.layerURLWithToken)
+        let timeout = FeatureServiceError(
+            transfer: HTTPError(code: .timeout, message: "timed out after 30 s", isRetryable: true, curlCode: 28,
+                                curlMessage: "Timeout was reached"),
+            layer: TransportRules.arcGIS.errorLayer(DecodingFixture.layerURLWithToken))
         #expect(timeout.code == .transport)
         #expect(timeout.isRetryable)
         #expect(timeout.layer == layer)
@@ -220,14 +222,14 @@ struct ResponseDecodingStatusTests {
         #expect(timeout.details.contains("curl code 28: Timeout was reached"))
         #expect(timeout.message.contains(layer))
 
-        let tls = ArcGISResponse.transportError(HTTPError(code: .tls, message: "untrusted", isRetryable: false), layer: layer)
+        let tls = FeatureServiceError(transfer: HTTPError(code: .tls, message: "untrusted", isRetryable: false), layer: layer)
         #expect(tls.code == .transport)
         #expect(!tls.isRetryable)
 
-        let cancelled = ArcGISResponse.transportError(HTTPError(code: .cancelled, message: "cancelled"), layer: layer)
+        let cancelled = FeatureServiceError(transfer: HTTPError(code: .cancelled, message: "cancelled"), layer: layer)
         #expect(cancelled.code == .cancelled)
 
-        let tooLarge = ArcGISResponse.transportError(HTTPError(code: .tooLarge, message: "over 64 MiB"), layer: layer)
+        let tooLarge = FeatureServiceError(transfer: HTTPError(code: .tooLarge, message: "over 64 MiB"), layer: layer)
         #expect(tooLarge.code == .limitExceeded)
     }
 

@@ -1,33 +1,32 @@
 import Testing
+import EngineExecution
+import FeatureService
 
 @testable import ArcGISEngine
 
-@Suite("RetryBackoff and LayerURL")
+@Suite("RetrySchedule and LayerURL")
 struct RetryAndURLTests {
-    private let policy = ArcGISEngineConfiguration.RetryPolicy(
+    private let policy = RetrySchedule(
         maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .milliseconds(250), maxRetryAfter: .seconds(2))
 
     @Test func backoffDoublesUpToTheCapWithFullJitter() {
-        let backoff = RetryBackoff(policy: policy)
-        let retryable = ArcGISError(.httpStatus, "503", layer: "x", isRetryable: true)
-        #expect(backoff.delay(afterFailure: retryable, retry: 1, random: { $0.upperBound }) == .milliseconds(100))
-        #expect(backoff.delay(afterFailure: retryable, retry: 2, random: { $0.upperBound }) == .milliseconds(200))
-        #expect(backoff.delay(afterFailure: retryable, retry: 3, random: { $0.upperBound }) == .milliseconds(250))
-        #expect(backoff.delay(afterFailure: retryable, retry: 3, random: { $0.lowerBound }) == .zero)
-        #expect(backoff.delay(afterFailure: retryable, retry: 4, random: { $0.upperBound }) == nil)
+        let retryable = FeatureServiceError(.httpStatus, "503", layer: "x", isRetryable: true)
+        #expect(policy.delay(isRetryable: retryable.isRetryable, retryAfter: retryable.retryAfter, retry: 1, random: { $0.upperBound }) == .milliseconds(100))
+        #expect(policy.delay(isRetryable: retryable.isRetryable, retryAfter: retryable.retryAfter, retry: 2, random: { $0.upperBound }) == .milliseconds(200))
+        #expect(policy.delay(isRetryable: retryable.isRetryable, retryAfter: retryable.retryAfter, retry: 3, random: { $0.upperBound }) == .milliseconds(250))
+        #expect(policy.delay(isRetryable: retryable.isRetryable, retryAfter: retryable.retryAfter, retry: 3, random: { $0.lowerBound }) == .zero)
+        #expect(policy.delay(isRetryable: retryable.isRetryable, retryAfter: retryable.retryAfter, retry: 4, random: { $0.upperBound }) == nil)
     }
 
     @Test func retryAfterIsHonouredUpToItsCap() {
-        let backoff = RetryBackoff(policy: policy)
-        var error = ArcGISError(.httpStatus, "429", layer: "x", isRetryable: true, retryAfter: .seconds(1))
-        #expect(backoff.delay(afterFailure: error, retry: 1) == .seconds(1))
+        var error = FeatureServiceError(.httpStatus, "429", layer: "x", isRetryable: true, retryAfter: .seconds(1))
+        #expect(policy.delay(isRetryable: error.isRetryable, retryAfter: error.retryAfter, retry: 1) == .seconds(1))
         error.retryAfter = .seconds(60)
-        #expect(backoff.delay(afterFailure: error, retry: 1) == nil)
+        #expect(policy.delay(isRetryable: error.isRetryable, retryAfter: error.retryAfter, retry: 1) == nil)
     }
 
     @Test func nonRetryableErrorsAreNotRetried() {
-        let backoff = RetryBackoff(policy: policy)
-        #expect(backoff.delay(afterFailure: ArcGISError(.invalidQuery, "bad", layer: "x"), retry: 1) == nil)
+        #expect(policy.delay(isRetryable: false, retryAfter: nil, retry: 1) == nil)
     }
 
     @Test func layerURLsAreTakenApart() throws {
@@ -47,7 +46,7 @@ struct RetryAndURLTests {
         "http://h/arcgis/rest/services/A/MapServer/0/query", "http://user@h/arcgis/rest/services/A/MapServer", "",
     ])
     func badURLsAreTypedErrors(_ text: String) {
-        #expect(throws: ArcGISError.self) { try LayerURL(parsing: text) }
+        #expect(throws: FeatureServiceError.self) { try LayerURL(parsing: text) }
         do { _ = try LayerURL(parsing: text) } catch { #expect(error.code == .invalidURL) }
     }
 }

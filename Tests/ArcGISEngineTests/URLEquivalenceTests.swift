@@ -1,5 +1,6 @@
 import SampleFeatureServer
 import Testing
+import FeatureService
 
 @testable import ArcGISEngine
 
@@ -43,11 +44,11 @@ struct URLEquivalenceTests {
     /// What a parse gave: the parts and the URL, or the error.
     enum Parsed: Equatable {
         case parsed(serviceURL: String, layerId: Int?, origin: String, url: String)
-        case failed(ArcGISError)
+        case failed(FeatureServiceError)
     }
 
     static func current(_ text: String) -> Parsed {
-        do throws(ArcGISError) {
+        do throws(FeatureServiceError) {
             let url = try LayerURL(parsing: text)
             return .parsed(serviceURL: url.serviceURL, layerId: url.layerId, origin: url.origin, url: url.url)
         } catch {
@@ -56,7 +57,7 @@ struct URLEquivalenceTests {
     }
 
     static func reference(_ text: String) -> Parsed {
-        do throws(ArcGISError) {
+        do throws(FeatureServiceError) {
             let url = try ReferenceURLs.layerURL(text)
             return .parsed(
                 serviceURL: url.serviceURL, layerId: url.layerId, origin: url.origin,

@@ -1,3 +1,5 @@
+import FeatureService
+
 @testable import ArcGISEngine
 
 /// The URL code the byte-level versions replaced, as the oracle the equivalence tests compare against: the
@@ -5,7 +7,7 @@
 /// text) and the old form encoding.
 enum ReferenceURLs {
     /// `LayerURL(parsing:)` as it was: the `Character` parser, which the byte parser replaced for ASCII text.
-    static func layerURL(_ text: String) throws(ArcGISError) -> (serviceURL: String, layerId: Int?, origin: String) {
+    static func layerURL(_ text: String) throws(FeatureServiceError) -> (serviceURL: String, layerId: Int?, origin: String) {
         var trimmed = Substring(text)
         if let cut = trimmed.firstIndex(where: { $0 == "?" || $0 == "#" }) { trimmed = trimmed[..<cut] }
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
@@ -13,7 +15,7 @@ enum ReferenceURLs {
         let lower = trimmed.lowercased()
         let schemeLength: Int
         if lower.hasPrefix("https://") { schemeLength = 8 } else if lower.hasPrefix("http://") { schemeLength = 7 } else {
-            throw ArcGISError(.invalidURL, "\(shown) is not an http(s) URL", layer: shown)
+            throw FeatureServiceError(.invalidURL, "\(shown) is not an http(s) URL", layer: shown)
         }
         let afterScheme = trimmed.dropFirst(schemeLength)
         let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
@@ -21,22 +23,22 @@ enum ReferenceURLs {
         guard !authority.isEmpty, !authority.contains("@"),
             authority.allSatisfy({ $0.isASCII && !$0.isWhitespace })
         else {
-            throw ArcGISError(.invalidURL, "\(shown) has no valid host", layer: shown)
+            throw FeatureServiceError(.invalidURL, "\(shown) has no valid host", layer: shown)
         }
         let segments = afterScheme[hostEnd...].split(separator: "/", omittingEmptySubsequences: true)
         guard let serverIndex = segments.lastIndex(where: { $0 == "FeatureServer" || $0 == "MapServer" }) else {
-            throw ArcGISError(
+            throw FeatureServiceError(
                 .invalidURL, "\(shown) is not a FeatureServer or MapServer URL (expected …/FeatureServer or "
                     + "…/MapServer, optionally followed by a layer id)", layer: shown)
         }
         let rest = segments[(serverIndex + 1)...]
         guard rest.count <= 1 else {
-            throw ArcGISError(.invalidURL, "\(shown) has extra path segments after the layer id", layer: shown)
+            throw FeatureServiceError(.invalidURL, "\(shown) has extra path segments after the layer id", layer: shown)
         }
         var layerId: Int?
         if let idText = rest.first {
             guard let id = Int(idText), id >= 0 else {
-                throw ArcGISError(.invalidURL, "\(shown): '\(idText)' is not a layer id", layer: shown)
+                throw FeatureServiceError(.invalidURL, "\(shown): '\(idText)' is not a layer id", layer: shown)
             }
             layerId = id
         }

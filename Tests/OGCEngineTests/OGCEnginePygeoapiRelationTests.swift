@@ -18,7 +18,7 @@ struct OGCEnginePygeoapiRelationTests {
     /// Each state's id and extent, from the file.
     static func extents(_ dataset: PygeoapiSampleService.Dataset) throws -> [(id: Int, extent: Envelope)] {
         let file = try ParsedJSON(reading: Array(try Data(contentsOf: URL(fileURLWithPath: dataset.geoJSONPath))))
-        return try (file["features"]?.items ?? []).map { feature in
+        return try (file["features"]?.arrayValue ?? []).map { feature in
             guard case .number(let id)? = feature["id"], let integer = Int(exactly: id), let geometry = feature["geometry"],
                 let extent = try GeoJSON.decode(geometry).extent
             else { throw RealServerFailure("a state without id or geometry") }

@@ -122,7 +122,7 @@ import Testing
     /// differently: epoch milliseconds from ArcGIS (its GeoJSON), an RFC 3339 string from OGC API Features;
     /// the same instant counts as the same value.
     static func sameProperties(_ left: ParsedJSON?, _ right: ParsedJSON?) -> Bool {
-        guard let left = left?.members, let right = right?.members, left.keys.sorted() == right.keys.sorted() else { return false }
+        guard let left = left?.objectValue, let right = right?.objectValue, left.keys.sorted() == right.keys.sorted() else { return false }
         return left.allSatisfy { name, value in
             switch (value, right[name]) {
             case (.number(let milliseconds), .string(let text)?), (.string(let text), .number(let milliseconds)?):

@@ -29,7 +29,7 @@ struct PygeoapiInteropTests {
         let filter = try WhereClause(clause).compile(fieldNames: dataset.fieldNames)
         let file = try ParsedJSON(reading: Array(try Data(contentsOf: URL(fileURLWithPath: dataset.geoJSONPath))))
         var ids: Set<Int64> = []
-        for feature in file["features"]?.items ?? [] {
+        for feature in file["features"]?.arrayValue ?? [] {
             guard case .number(let id)? = feature["id"], let integer = Int64(exactly: id) else { continue }
             let record = dataset.fieldNames.map { FilterPlan.attribute(feature["properties"]?[$0], temporal: false) }
             guard filter.matches(record) else { continue }

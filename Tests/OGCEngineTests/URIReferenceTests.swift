@@ -1,3 +1,4 @@
+import EngineExecution
 import Testing
 
 @testable import OGCEngine

@@ -61,7 +61,7 @@ import Testing
 
     @Test func partialResultMatchesItsExample() throws {
         let failing = "\(Self.usa)/3"
-        let error = ArcGISError(
+        let error = FeatureServiceError(
             .httpStatus, "\(failing) answered HTTP 503 after 4 attempts", layer: failing, isRetryable: true, httpStatus: 503)
         let message = ResultMessage(
             requestId: "usa-ca-2", taskId: "usa-ca-2",
@@ -69,7 +69,7 @@ import Testing
                 LayerResult(
                     url: "\(Self.usa)/0", layerId: 0, name: "Cities", objectIdField: "objectid",
                     outcome: .succeeded(count: 3, complete: true, selection: .objectIds([101, 102, 140]))),
-                LayerResult(url: failing, layerId: 3, outcome: .failed(ContractError(FeatureServiceError(error)))),
+                LayerResult(url: failing, layerId: 3, outcome: .failed(ContractError(error))),
             ],
             receivedAt: try Self.ms("2025-06-01T12:10:00Z"), finishedAt: try Self.ms("2025-06-01T12:10:04.250Z"),
             worker: "query-worker-7d9f/1")
@@ -158,10 +158,10 @@ import Testing
     }
 
     @Test func arcGISErrorsKeepTheirFacts() {
-        let error = ArcGISError(
+        let error = FeatureServiceError(
             .serviceError, "the service said no", layer: "https://h/S/FeatureServer/0", isRetryable: true, httpStatus: 200,
             serviceCode: 500, details: ["Unable to complete operation."], retryAfter: .milliseconds(1500))
-        let converted = ContractError(FeatureServiceError(error))
+        let converted = ContractError(error)
         #expect(converted.code.rawValue == "service_error")
         #expect(converted.retryable)
         #expect(converted.details == .object([
@@ -171,26 +171,27 @@ import Testing
     }
 
     @Test func engineOutcomesBecomeLayerEntries() throws {
-        let features = [Self.parcel(7, use: "Government", value: 10, x: -118.8, y: 34.03)]
-        var result = LayerQueryResult(
-            url: Self.parcels, layerId: 0, name: "Parcels", objectIdField: "OBJECTID", count: 1,
-            selection: .features(features, fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], spatialReference: .wgs84),
-            completeness: Completeness(expected: 1, received: 1), requests: 1, retries: 0)
-        let entry = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result))))
+        let features = try GeoJSONFeatureList(
+            [Self.parcel(7, use: "Government", value: 10, x: -118.8, y: 34.03)],
+            fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], layer: Self.parcels)
+        var result = ServiceLayerResult(
+            url: Self.parcels, layerId: 0, name: "Parcels", objectIdField: "OBJECTID", count: 1, isComplete: true,
+            selection: .features(features), requests: 1)
+        let entry = LayerResult(ServiceLayerOutcome(url: Self.parcels, result: .success(result)))
         guard case .succeeded(1, true, .features(let written)) = entry.outcome else {
             Issue.record("unexpected \(entry.outcome)")
             return
         }
         #expect(written.objectIds == [7])
-        let failure = ArcGISError(.notFound, "gone", layer: Self.parcels)
-        let failed = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .failure(failure))))
+        let failure = FeatureServiceError(.notFound, "gone", layer: Self.parcels)
+        let failed = LayerResult(ServiceLayerOutcome(url: Self.parcels, result: .failure(failure)))
         guard case .failed(let error) = failed.outcome else {
             Issue.record("unexpected \(failed.outcome)")
             return
         }
         #expect(error.code.rawValue == "not_found")
         result.selection = .countOnly
-        let counted = LayerResult(ServiceLayerOutcome(LayerOutcome(url: Self.parcels, result: .success(result))))
+        let counted = LayerResult(ServiceLayerOutcome(url: Self.parcels, result: .success(result)))
         guard case .succeeded(1, true, .countOnly) = counted.outcome else {
             Issue.record("unexpected \(counted.outcome)")
             return
@@ -248,8 +249,7 @@ import Testing
                         outcome: .succeeded(count: 1, complete: true, selection: .features(noGeometry))),
             LayerResult(url: "\(Self.usa)/2", layerId: 2, name: "States", objectIdField: "objectid",
                         outcome: .succeeded(count: 3, complete: true, selection: .countOnly)),
-            LayerResult(url: "\(Self.usa)/3", outcome: .failed(ContractError(FeatureServiceError(ArcGISError(.transport, "timed out", layer: "\(Self.usa)/3",
-                                                                                          isRetryable: true))))),
+            LayerResult(url: "\(Self.usa)/3", outcome: .failed(ContractError(FeatureServiceError(.transport, "timed out", layer: "\(Self.usa)/3", isRetryable: true)))),
             LayerResult(url: "\(Self.usa)/4", layerId: 4, name: "Empty", objectIdField: "objectid",
                         outcome: .succeeded(count: 0, complete: true, selection: .objectIds([]))),
         ]

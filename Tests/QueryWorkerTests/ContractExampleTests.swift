@@ -6,6 +6,7 @@ import QueryLanguage
 import Testing
 
 @testable import QueryWorker
+import FeatureService
 
 /// The examples in docs/contract/examples: each satisfies its schema, and the worker reads each request and
 /// cancel as the README says.
@@ -116,7 +117,6 @@ import Testing
         #expect(request.query.outSpatialReference?.wkid == 4326)
         #expect(request.query.maxFeatures == 500)
         #expect(request.query.result == .features)
-        #expect(FeatureQuery(request.query.serviceQuery).featureOutput == .geoJSON)
     }
 
     @Test func serviceWithSublayersRequest() throws {

@@ -1,5 +1,6 @@
 import ArcGISEngine
 import CurlHTTP
+import EngineExecution
 import FeatureGeometry
 import FeatureQuerySupport
 import Foundation
@@ -161,7 +162,7 @@ private enum ExecutorTestSupport {
     }
 
     /// Two quick attempts, so fault tests do not wait on production backoff.
-    static let fastRetries = ArcGISEngineConfiguration.RetryPolicy(
+    static let fastRetries = RetrySchedule(
         maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20), maxRetryAfter: .seconds(1))
 
     static func now() -> Int64 { WallClock.nowMilliseconds() }

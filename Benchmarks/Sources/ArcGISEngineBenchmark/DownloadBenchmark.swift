@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchmarkSupport
 import Foundation
+import FeatureService
 
 /// `download`: every feature of a layer (all attributes, geometry in WGS 84) as GeoJSON, through the engine
 /// and through esridump, in one run: wall time, features/s, requests and peak RSS of each side, and the ratio
@@ -11,7 +12,7 @@ struct DownloadBenchmark: AsyncParsableCommand {
         commandName: "download",
         abstract: "Every feature of a layer as GeoJSON: ArcGISEngine against esridump.",
         discussion: """
-            The engine side (engine-download, a fresh process per run) runs FeatureQuery(outFields: ["*"], \
+            The engine side (engine-download, a fresh process per run) runs ServiceQuery(outFields: ["*"], \
             returnGeometry: true, outSpatialReference: WGS 84, result: .features) with the engine's default \
             configuration and writes GeoJSONFeatures.featureCollection() to a file. The esridump side \
             (python/esridump_download.py) does what esridump's esri2geojson command does, with the politeness \

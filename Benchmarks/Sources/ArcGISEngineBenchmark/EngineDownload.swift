@@ -5,6 +5,7 @@ import CurlHTTP
 import FeatureGeometry
 import Foundation
 import Logging
+import FeatureService
 
 /// `engine-download` (a worker of `download`): every feature of a layer, all attributes and geometry in
 /// WGS 84, through `ArcGISEngine`, written as one GeoJSON FeatureCollection with `GeoJSONFeatures`.
@@ -39,10 +40,9 @@ struct EngineDownload: AsyncParsableCommand {
         var configuration = ArcGISEngineConfiguration()
         if let pageConcurrency { configuration.pageConcurrency = pageConcurrency }
         let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: logger)
-        let query = FeatureQuery(
-            outFields: ["*"], returnGeometry: true, outSpatialReference: .wgs84, result: .features,
-            featureOutput: .geoJSON)
-        let result: LayerQueryResult
+        let query = ServiceQuery(
+            outFields: ["*"], returnGeometry: true, outSpatialReference: .wgs84, result: .features)
+        let result: ServiceLayerResult
         do {
             result = try await engine.query(layer: layer, query)
         } catch {
@@ -51,7 +51,7 @@ struct EngineDownload: AsyncParsableCommand {
         }
         await client.shutdown()
         let queried = clock.now
-        guard case .geoJSON(let features) = result.selection else {
+        guard case .features(let features) = result.selection else {
             throw BenchmarkError("the engine's GeoJSON query answered no GeoJSON features")
         }
         let bytes = features.featureCollection()
@@ -69,9 +69,8 @@ struct EngineDownload: AsyncParsableCommand {
             "max_rss_kb": String(peak),
             "geojson_bytes": String(bytes.count),
             "complete": String(result.isComplete),
-            "expected": result.completeness.expected.map(String.init) ?? "-",
-            "duplicates": String(result.completeness.duplicates),
-            "repaired": String(result.completeness.repaired),
+            "expected": String(result.count),
+            "incomplete_reason": result.incompleteReason?.rawValue ?? "-",
             "query_seconds": format((queried - started).seconds, 6),
             "geojson_seconds": format((encoded - queried).seconds, 6),
             "write_seconds": format((written - encoded).seconds, 6),

@@ -5,8 +5,9 @@ import CurlHTTP
 import Foundation
 import Logging
 import QueryLanguage
+import FeatureService
 
-/// `engine-select` (a worker of `selection`): a layer's whole selection (`FeatureQuery(result: .ids)`),
+/// `engine-select` (a worker of `selection`): a layer's whole selection (`ServiceQuery(result: .ids)`),
 /// in this process alone, so the peak RSS printed is the client's.
 ///
 /// The clock runs from creating the HTTP client to the result in hand (the engine sends the count and the
@@ -41,9 +42,9 @@ struct EngineSelect: AsyncParsableCommand {
         let started = clock.now
         let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: logger)
         let engine = ArcGISEngine(httpClient: client, logger: logger)
-        let result: LayerQueryResult
+        let result: ServiceLayerResult
         do {
-            result = try await engine.query(layer: layer, FeatureQuery(whereClause: clause, result: .ids))
+            result = try await engine.query(layer: layer, ServiceQuery(whereClause: clause, result: .ids))
         } catch {
             await client.shutdown()
             throw BenchmarkError("the engine's query failed: \(error.code): \(error.message)")
@@ -60,7 +61,7 @@ struct EngineSelect: AsyncParsableCommand {
             "seconds": format((finished - started).seconds, 6),
             "ids": String(ids.count),
             "count": String(result.count),
-            "expected": result.completeness.expected.map(String.init) ?? "-",
+            "expected": String(result.count),
             "complete": String(result.isComplete),
             "requests": String(result.requests),
             "max_rss_kb": String(peak),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BenchmarkSupport
 import Foundation
+import FeatureService
 
 /// `selection`: a whole layer's selection (every matching object id) through the engine and through a Python
 /// client doing what ArcGIS API for Python does for `query(return_ids_only=True)`, without and with a where
@@ -14,7 +15,7 @@ struct SelectionBenchmark: AsyncParsableCommand {
         abstract: "A whole layer's selection (ids): ArcGISEngine against an ArcGIS-API-for-Python-style query.",
         discussion: """
             The engine side (engine-select, a fresh process per run, not the server's) runs \
-            FeatureQuery(whereClause:, result: .ids) with the engine's defaults: a returnCountOnly and a \
+            ServiceQuery(whereClause:, result: .ids) with the engine's defaults: a returnCountOnly and a \
             returnIdsOnly request at once, the ids decoded, sorted and checked against the count. The Python side \
             (python/arcgis_ids_query.py) sends the one returnIdsOnly POST that FeatureLayer.query(\
             return_ids_only=True) sends and parses the body with requests' json(). Times are from the first \
@@ -53,7 +54,7 @@ struct SelectionBenchmark: AsyncParsableCommand {
                 + "\(options.repetitions) measured repetition\(options.repetitions == 1 ? "" : "s") + "
                 + "\(options.warmups) warm-up per variant, each side a fresh process per run, the first side "
                 + "alternating; client CPUs: \(options.clientCPUs ?? "unpinned")")
-        output("  engine:    FeatureQuery(result: .ids), ArcGISEngine defaults (count + returnIdsOnly, completeness checked)")
+        output("  engine:    ServiceQuery(result: .ids), ArcGISEngine defaults (count + returnIdsOnly, completeness checked)")
         output("  arcgis-py: what ArcGIS API for Python sends for query(return_ids_only=True): one returnIdsOnly POST, response.json()")
 
         for (variantIndex, clause) in variants.enumerated() {

@@ -3,6 +3,7 @@ import BenchmarkSupport
 import FeatureGeometry
 import Foundation
 import QueryLanguage
+import FeatureService
 
 /// One kind of query run many times through the engine, `concurrency` at a time, with this process's CPU
 /// time around the batch.
@@ -45,16 +46,16 @@ struct EngineCPUWorkload {
             queriesPerSecond: Double(count) / seconds, resultsPerQuery: Double(results) / Double(max(count, 1)))
     }
 
-    private func run(_ queries: [FeatureQuery]) async -> (failures: [String], results: Int) {
+    private func run(_ queries: [ServiceQuery]) async -> (failures: [String], results: Int) {
         let engine = engine
         let layer = layer
-        return await withTaskGroup(of: Result<Int, ArcGISError>.self) { group in
+        return await withTaskGroup(of: Result<Int, FeatureServiceError>.self) { group in
             var next = 0
             func add() {
                 let query = queries[next]
                 next += 1
                 group.addTask {
-                    do throws(ArcGISError) {
+                    do throws(FeatureServiceError) {
                         return .success(try await engine.query(layer: layer, query).count)
                     } catch {
                         return .failure(error)
@@ -77,7 +78,7 @@ struct EngineCPUWorkload {
 
     /// The `index`th query: its envelope moves over ±3 km around the sample data's viewpoint, so the server
     /// cannot answer from one cached selection.
-    private func query(_ index: Int) throws -> FeatureQuery {
+    private func query(_ index: Int) throws -> ServiceQuery {
         let center = WebMercator.project(longitude: -118.805, latitude: 34.03)
         let size: Double = switch kind {
         case .count: 200
@@ -93,14 +94,13 @@ struct EngineCPUWorkload {
         let clause = try WhereClause("UseType = 'Residential'")
         switch kind {
         case .count:
-            return FeatureQuery(whereClause: clause, geometry: .envelope(envelope), result: .count, featureOutput: .geoJSON)
+            return ServiceQuery(whereClause: clause, geometry: .envelope(envelope), result: .count)
         case .ids:
-            return FeatureQuery(whereClause: clause, geometry: .envelope(envelope), result: .ids, featureOutput: .geoJSON)
+            return ServiceQuery(whereClause: clause, geometry: .envelope(envelope), result: .ids)
         case .features:
-            return FeatureQuery(
+            return ServiceQuery(
                 whereClause: clause, geometry: .envelope(envelope), returnGeometry: true,
-                outSpatialReference: SpatialReference(wkid: 4326), maxFeatures: 100, result: .features,
-                featureOutput: .geoJSON)
+                outSpatialReference: SpatialReference(wkid: 4326), maxFeatures: 100, result: .features)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArcGISEngine
 import FeatureGeometry
 import QueryLanguage
+import FeatureService
 
 /// One small map-view query: a where clause and a ~200 m envelope (Web Mercator) near the sample data's
 /// densest cluster, so each selection holds a few dozen parcels.
@@ -13,7 +14,7 @@ struct QuerySpec: Sendable {
 }
 
 /// The benchmark's requests: the same deterministic sequence of small queries for the worker (as request
-/// JSON, in the contract's format) and for its peers (as the engine's `FeatureQuery`, or the URLs the
+/// JSON, in the contract's format) and for its peers (as the engine's `ServiceQuery`, or the URLs the
 /// engine sends).
 enum RequestFactory {
     /// The where clause of every query.
@@ -48,13 +49,13 @@ enum RequestFactory {
             + #""xmax":\#(spec.xmax),"ymax":\#(spec.ymax),"spatialReference":{"wkid":3857}},"result":"\#(result)"}}"#
     }
 
-    /// The engine's query for a spec, as the worker builds it from the request (`QuerySpec.serviceQuery`, then `FeatureQuery(_:)`:
+    /// The engine's query for a spec, as the worker builds it from the request (`QuerySpec.serviceQuery`, then `ServiceQuery(_:)`:
     /// the extent as an envelope in its own spatial reference, ids, GeoJSON feature output).
-    static func featureQuery(_ spec: QuerySpec) throws -> FeatureQuery {
+    static func featureQuery(_ spec: QuerySpec) throws -> ServiceQuery {
         let clause = try WhereClause(spec.whereClause)
         let envelope = Envelope(
             xmin: Double(spec.xmin), ymin: Double(spec.ymin), xmax: Double(spec.xmax), ymax: Double(spec.ymax),
             spatialReference: SpatialReference(wkid: 3857))
-        return FeatureQuery(whereClause: clause, geometry: .envelope(envelope), result: .ids, featureOutput: .geoJSON)
+        return ServiceQuery(whereClause: clause, geometry: .envelope(envelope), result: .ids)
     }
 }

@@ -1,4 +1,5 @@
 import EngineExecution
+import FeatureService
 
 extension LayerQueryRunner {
     /// A count query: its one `returnCountOnly` request, sent without a runner.
@@ -7,20 +8,18 @@ extension LayerQueryRunner {
     /// its state; a count has none to share, and allocating one (and copying the layer's metadata into it)
     /// was a measurable part of the engine's CPU per count query. The result is the one ``run()`` gives.
     static func count(
-        _ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata, origin: String, transport: ArcGISTransport,
-        auth: QueryAuthentication
-    ) async throws -> LayerQueryResult {
+        _ query: ServiceQuery, clause: CheckedClause, layer: LayerMetadata, origin: String, session: ArcGISSession
+    ) async throws -> ServiceLayerResult {
         let parameters = try QueryParameters.countOnly(query, clause: clause, layer: layer)
         let counter = RequestCounter()
         let url = layer.url
-        let count = try await transport.fetch(
-            layer.queryEndpoint, origin: origin, parameters: parameters, layer: url, counter: counter, auth: auth
-        ) { body throws(ArcGISError) in
+        let count = try await session.fetch(
+            layer.queryEndpoint, origin: origin, parameters: parameters, layer: url, counter: counter
+        ) { body throws(FeatureServiceError) in
             try ArcGISResponse.count(body, layer: url)
         }
-        return LayerQueryResult(
+        return ServiceLayerResult(
             url: url, layerId: layer.id, name: layer.name, objectIdField: layer.objectIdField, count: count,
-            selection: .countOnly, completeness: Completeness(expected: count, received: count),
-            requests: counter.requestCount, retries: counter.retryCount)
+            isComplete: true, selection: .countOnly, requests: counter.requestCount, retries: counter.retryCount)
     }
 }

@@ -1,4 +1,4 @@
-import FeatureGeometry
+import EngineExecution
 import FeatureService
 
 /// Runs one query against one layer and returns a complete result: the count, the selection, or every
@@ -19,7 +19,7 @@ final class LayerQueryRunner: Sendable {
     let transport: ArcGISSession
     let layer: LayerMetadata
     let origin: String
-    let query: FeatureQuery
+    let query: ServiceQuery
     /// The query's where clause as checked for the layer (``QueryCheck/check(_:for:)``).
     let clause: CheckedClause
     let configuration: ArcGISEngineConfiguration
@@ -29,7 +29,7 @@ final class LayerQueryRunner: Sendable {
     private let endpoint: String
 
     init(
-        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: FeatureQuery, clause: CheckedClause,
+        transport: ArcGISSession, layer: LayerMetadata, origin: String, query: ServiceQuery, clause: CheckedClause,
         configuration: ArcGISEngineConfiguration, budget: ResultBudget
     ) {
         self.budget = budget
@@ -42,26 +42,27 @@ final class LayerQueryRunner: Sendable {
         endpoint = layer.queryEndpoint
     }
 
-    func run() async throws -> LayerQueryResult {
+    func run() async throws -> ServiceLayerResult {
         let base = try QueryParameters.base(query, clause: clause, layer: layer)
         switch query.result {
-        case .count:
+        // A catalog lists layers instead of querying them (``ArcGISEngine/catalog(of:credential:)``); it never
+        // reaches a runner, and would be answered as a count.
+        case .count, .catalog:
             let count = try await fetchCount(base)
             return result(count: count, selection: .countOnly, completeness: Completeness(expected: count, received: count))
         case .ids:
             return try await runIDs(base)
         case .features:
             let limit = max(query.maxFeatures ?? 0, configuration.maxFeaturesInMemory)
-            switch query.featureOutput {
-            case .structured: return try await runFeatures(base, into: FeatureCollector(limit: limit, layer: layer.url))
-            case .geoJSON: return try await runFeatures(base, into: GeoJSONCollector(limit: limit, layer: layer.url))
-            }
+            var collector = GeoJSONPageCollector(limit: limit, layer: layer.url)
+            let (count, completeness) = try await collect(base, into: &collector)
+            return result(count: count, selection: .features(collector.finish()), completeness: completeness)
         }
     }
 
     // MARK: Selection
 
-    private func runIDs(_ base: QueryParameters) async throws -> LayerQueryResult {
+    private func runIDs(_ base: QueryParameters) async throws -> ServiceLayerResult {
         async let expected = optionalCount(base)
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
         let count = try await expected
@@ -78,22 +79,15 @@ final class LayerQueryRunner: Sendable {
 
     // MARK: Features
 
-    /// Every wanted feature, gathered by `collector`, which hands back the selection in its form.
-    private func runFeatures<C: FeatureAccumulator>(_ base: QueryParameters, into collector: C) async throws -> LayerQueryResult {
-        var collector = collector
-        let (count, completeness) = try await collect(base, into: &collector)
-        return result(count: count, selection: collector.finish(layer: layer), completeness: completeness)
-    }
-
     /// Gathers every wanted feature: by offset pages where the layer paginates, else by object id.
-    private func collect<C: FeatureAccumulator>(
-        _ base: QueryParameters, into collector: inout C
+    private func collect(
+        _ base: QueryParameters, into collector: inout GeoJSONPageCollector
     ) async throws -> (count: Int, completeness: Completeness) {
         layer.supportsPagination ? try await collectPaged(base, into: &collector) : try await collectByIDs(base, into: &collector)
     }
 
-    private func collectPaged<C: FeatureAccumulator>(
-        _ base: QueryParameters, into collector: inout C
+    private func collectPaged(
+        _ base: QueryParameters, into collector: inout GeoJSONPageCollector
     ) async throws -> (count: Int, completeness: Completeness) {
         let count = try await fetchCount(base)
         let wanted = try wantedFeatures(of: count)
@@ -108,11 +102,11 @@ final class LayerQueryRunner: Sendable {
             ) { range in
                 let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
                 return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                    body throws(ArcGISError) in try C.decode(body, layer: layer)
+                    body throws(FeatureServiceError) in try GeoJSONPageCollector.decode(body, layer: layer)
                 }
             } completed: { range, page in
-                planner.record(range, received: C.rowCount(page), exceededTransferLimit: C.exceededTransferLimit(page))
-                guard budget.reserve(C.heldBytes(page)) else { throw BudgetSpent() }
+                planner.record(range, received: GeoJSONPageCollector.rowCount(page), exceededTransferLimit: GeoJSONPageCollector.exceededTransferLimit(page))
+                guard budget.reserve(GeoJSONPageCollector.heldBytes(page)) else { throw BudgetSpent() }
                 try collector.add(page, only: nil)
             }
         } catch is BudgetSpent {
@@ -128,8 +122,8 @@ final class LayerQueryRunner: Sendable {
             truncatedByLimit: wanted < count, truncatedByBudget: cutByBudget))
     }
 
-    private func collectByIDs<C: FeatureAccumulator>(
-        _ base: QueryParameters, into collector: inout C
+    private func collectByIDs(
+        _ base: QueryParameters, into collector: inout GeoJSONPageCollector
     ) async throws -> (count: Int, completeness: Completeness) {
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
         let wanted = try wantedFeatures(of: ids.count)
@@ -140,8 +134,8 @@ final class LayerQueryRunner: Sendable {
     }
 
     /// Fetches by id what paging missed; returns how many features it recovered, and whether the budget cut it.
-    private func repair<C: FeatureAccumulator>(
-        _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout C
+    private func repair(
+        _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout GeoJSONPageCollector
     ) async throws -> (repaired: Int, cutByBudget: Bool) {
         let ids = try await fetchIDs(base).objectIds.sortedUnique().ids.prefix(wanted)
         let missing = ids.filter { !collector.contains($0) }
@@ -156,7 +150,7 @@ final class LayerQueryRunner: Sendable {
 
     /// Features by `objectIds` chunks, in parallel; chunks the service trimmed are asked again (three rounds).
     /// Returns true when the budget refused a chunk (the rest is not fetched).
-    private func fetchByIDs<C: FeatureAccumulator>(_ ids: [Int64], into collector: inout C) async throws -> Bool {
+    private func fetchByIDs(_ ids: [Int64], into collector: inout GeoJSONPageCollector) async throws -> Bool {
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var missing = ids
         for _ in 0..<3 where !missing.isEmpty {
@@ -170,10 +164,10 @@ final class LayerQueryRunner: Sendable {
                 ) { chunk in
                     let parameters = QueryParameters.objectIds(chunk[...], query: query, layer: layer)
                     return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                        body throws(ArcGISError) in try C.decode(body, layer: layer)
+                        body throws(FeatureServiceError) in try GeoJSONPageCollector.decode(body, layer: layer)
                     }
                 } completed: { chunk, page in
-                    guard budget.reserve(C.heldBytes(page)) else { throw BudgetSpent() }
+                    guard budget.reserve(GeoJSONPageCollector.heldBytes(page)) else { throw BudgetSpent() }
                     try collector.add(page, only: Set(chunk))
                 }
             } catch is BudgetSpent {
@@ -191,7 +185,7 @@ final class LayerQueryRunner: Sendable {
 
     private func fetchCount(_ base: QueryParameters) async throws -> Int {
         try await transport.fetch(endpoint, origin: origin, parameters: .countOnly(base), layer: layer.url, counter: counter) {
-            body throws(ArcGISError) in try ArcGISResponse.count(body, layer: layer.url)
+            body throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: layer.url)
         }
     }
 
@@ -201,7 +195,7 @@ final class LayerQueryRunner: Sendable {
 
     private func fetchIDs(_ base: QueryParameters) async throws -> ObjectIDPage {
         try await transport.fetch(endpoint, origin: origin, parameters: .idsOnly(base), layer: layer.url, counter: counter) {
-            body throws(ArcGISError) in try ArcGISResponse.objectIDs(body, layer: layer.url)
+            body throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: layer.url)
         }
     }
 
@@ -216,10 +210,10 @@ final class LayerQueryRunner: Sendable {
         return (Array(ids.prefix(max)), true)
     }
 
-    private func wantedFeatures(of count: Int) throws(ArcGISError) -> Int {
+    private func wantedFeatures(of count: Int) throws(FeatureServiceError) -> Int {
         if let max = query.maxFeatures { return min(count, max) }
         guard count <= configuration.maxFeaturesInMemory else {
-            throw ArcGISError(
+            throw FeatureServiceError(
                 .limitExceeded,
                 "\(layer.url) matches \(count) features, more than the \(configuration.maxFeaturesInMemory) one "
                     + "result may hold; ask for ids or a count, or set maxFeatures", layer: layer.url)
@@ -227,9 +221,10 @@ final class LayerQueryRunner: Sendable {
         return count
     }
 
-    private func result(count: Int, selection: LayerQueryResult.Selection, completeness: Completeness) -> LayerQueryResult {
-        LayerQueryResult(
+    private func result(count: Int, selection: LayerSelection, completeness: Completeness) -> ServiceLayerResult {
+        ServiceLayerResult(
             url: layer.url, layerId: layer.id, name: layer.name, objectIdField: layer.objectIdField, count: count,
-            selection: selection, completeness: completeness, requests: counter.requestCount, retries: counter.retryCount)
+            isComplete: completeness.isComplete, selection: selection, incompleteReason: completeness.incompleteReason,
+            requests: counter.requestCount, retries: counter.retryCount)
     }
 }

@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureService
 
 /// A FeatureServer or MapServer URL taken apart: the service, and the layer if the URL names one.
 ///
@@ -35,7 +36,7 @@ struct LayerURL: Hashable, Sendable {
     /// bytes. Other text takes the `Character` path, whose rules it must keep: there a `/`, `?` or `#`
     /// followed by a combining mark is one `Character` that is none of them, which bytes cannot tell. Both
     /// give the same results and messages for ASCII (a test compares them over generated URLs).
-    init(parsing text: String) throws(ArcGISError) {
+    init(parsing text: String) throws(FeatureServiceError) {
         var bytes = text
         let parsed = bytes.withUTF8 { Self.parseASCII($0, text: text) }
         switch parsed {
@@ -48,7 +49,7 @@ struct LayerURL: Hashable, Sendable {
     // MARK: Bytes (ASCII)
 
     /// The byte parser; nil when `bytes` is not all ASCII.
-    private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>, text: String) -> Result<LayerURL, ArcGISError>? {
+    private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>, text: String) -> Result<LayerURL, FeatureServiceError>? {
         var end = 0
         var cut: Int?
         while end < bytes.count {
@@ -73,7 +74,7 @@ struct LayerURL: Hashable, Sendable {
             schemeLength = 7
         } else {
             let shown = shown()
-            return .failure(ArcGISError(.invalidURL, "\(shown) is not an http(s) URL", layer: shown))
+            return .failure(FeatureServiceError(.invalidURL, "\(shown) is not an http(s) URL", layer: shown))
         }
         var hostEnd = schemeLength
         while hostEnd < end, bytes[hostEnd] != UInt8(ascii: "/") { hostEnd += 1 }
@@ -83,7 +84,7 @@ struct LayerURL: Hashable, Sendable {
         }
         guard hostIsValid else {
             let shown = shown()
-            return .failure(ArcGISError(.invalidURL, "\(shown) has no valid host", layer: shown))
+            return .failure(FeatureServiceError(.invalidURL, "\(shown) has no valid host", layer: shown))
         }
 
         // The last FeatureServer or MapServer segment (empty segments, from `//`, are skipped), then what follows.
@@ -95,21 +96,21 @@ struct LayerURL: Hashable, Sendable {
         }
         guard let serverEnd else {
             let shown = shown()
-            return .failure(ArcGISError(
+            return .failure(FeatureServiceError(
                 .invalidURL, "\(shown) is not a FeatureServer or MapServer URL (expected …/FeatureServer or "
                     + "…/MapServer, optionally followed by a layer id)", layer: shown))
         }
         let idSegment = nextSegment(bytes, from: serverEnd, end: end)
         if let idSegment, nextSegment(bytes, from: idSegment.upperBound, end: end) != nil {
             let shown = shown()
-            return .failure(ArcGISError(.invalidURL, "\(shown) has extra path segments after the layer id", layer: shown))
+            return .failure(FeatureServiceError(.invalidURL, "\(shown) has extra path segments after the layer id", layer: shown))
         }
         var layerId: Int?
         if let idSegment {
             guard let id = layerNumber(bytes, idSegment) else {
                 let shown = shown()
                 let idText = String(decoding: UnsafeBufferPointer(rebasing: bytes[idSegment]), as: UTF8.self)
-                return .failure(ArcGISError(.invalidURL, "\(shown): '\(idText)' is not a layer id", layer: shown))
+                return .failure(FeatureServiceError(.invalidURL, "\(shown): '\(idText)' is not a layer id", layer: shown))
             }
             layerId = id
         }
@@ -207,7 +208,7 @@ struct LayerURL: Hashable, Sendable {
 
     /// The parser on `Character`s: right for any text; private behind ``init(parsing:)``, which sends it
     /// only non-ASCII text. (The equivalence tests keep a copy as their oracle.)
-    private static func parseCharacters(_ text: String) throws(ArcGISError) -> LayerURL {
+    private static func parseCharacters(_ text: String) throws(FeatureServiceError) -> LayerURL {
         var trimmed = Substring(text)
         if let cut = trimmed.firstIndex(where: { $0 == "?" || $0 == "#" }) { trimmed = trimmed[..<cut] }
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
@@ -215,7 +216,7 @@ struct LayerURL: Hashable, Sendable {
         let lower = trimmed.lowercased()
         let schemeLength: Int
         if lower.hasPrefix("https://") { schemeLength = 8 } else if lower.hasPrefix("http://") { schemeLength = 7 } else {
-            throw ArcGISError(.invalidURL, "\(shown) is not an http(s) URL", layer: shown)
+            throw FeatureServiceError(.invalidURL, "\(shown) is not an http(s) URL", layer: shown)
         }
         let afterScheme = trimmed.dropFirst(schemeLength)
         let hostEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
@@ -223,22 +224,22 @@ struct LayerURL: Hashable, Sendable {
         guard !authority.isEmpty, !authority.contains("@"),
             authority.allSatisfy({ $0.isASCII && !$0.isWhitespace })
         else {
-            throw ArcGISError(.invalidURL, "\(shown) has no valid host", layer: shown)
+            throw FeatureServiceError(.invalidURL, "\(shown) has no valid host", layer: shown)
         }
         let segments = afterScheme[hostEnd...].split(separator: "/", omittingEmptySubsequences: true)
         guard let serverIndex = segments.lastIndex(where: { $0 == "FeatureServer" || $0 == "MapServer" }) else {
-            throw ArcGISError(
+            throw FeatureServiceError(
                 .invalidURL, "\(shown) is not a FeatureServer or MapServer URL (expected …/FeatureServer or "
                     + "…/MapServer, optionally followed by a layer id)", layer: shown)
         }
         let rest = segments[(serverIndex + 1)...]
         guard rest.count <= 1 else {
-            throw ArcGISError(.invalidURL, "\(shown) has extra path segments after the layer id", layer: shown)
+            throw FeatureServiceError(.invalidURL, "\(shown) has extra path segments after the layer id", layer: shown)
         }
         var layerId: Int?
         if let idText = rest.first {
             guard let id = Int(idText), id >= 0 else {
-                throw ArcGISError(.invalidURL, "\(shown): '\(idText)' is not a layer id", layer: shown)
+                throw FeatureServiceError(.invalidURL, "\(shown): '\(idText)' is not a layer id", layer: shown)
             }
             layerId = id
         }

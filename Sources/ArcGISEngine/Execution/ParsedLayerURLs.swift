@@ -1,4 +1,5 @@
 import Synchronization
+import FeatureService
 
 /// Target URLs the engine has parsed, by their text: a worker queries the same few layers over and over, and
 /// each of its queries parsed its target twice (the layer limit's check, then the query), about 1 µs each.
@@ -15,7 +16,7 @@ final class ParsedLayerURLs: Sendable {
     init() {}
 
     /// `LayerURL(parsing: text)`, from the cache when `text` parsed before.
-    func layerURL(_ text: String) throws(ArcGISError) -> LayerURL {
+    func layerURL(_ text: String) throws(FeatureServiceError) -> LayerURL {
         guard text.utf8.count <= Self.maxURLBytes else { return try LayerURL(parsing: text) }
         if let hit = parsed.withLock({ $0[text] }) { return hit }
         let url = try LayerURL(parsing: text)

@@ -1,8 +1,9 @@
 import CurlHTTP
 import FeatureGeometry
 import QueryLanguage
+import FeatureService
 
-/// The form fields of one `query` request, built from a validated ``FeatureQuery`` and the layer's metadata.
+/// The form fields of one `query` request, built from a validated ``ServiceQuery`` and the layer's metadata.
 ///
 /// Every request of a layer starts from ``base`` (where, geometry, spatial relation, output options) and adds
 /// what its step needs: ids only, count only, a page, or a chunk of object ids.
@@ -39,7 +40,7 @@ struct QueryParameters: Sendable {
     }
 
     /// The where clause (its encoding from the layer's ``PreparedClauses`` when the query was checked), spatial filter and output options for `query` on `layer`.
-    static func base(_ query: FeatureQuery, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
+    static func base(_ query: ServiceQuery, layer: LayerMetadata) throws(FeatureServiceError) -> QueryParameters {
         let encodedWhere = query.whereClause.flatMap { layer.preparedClauses.clauses.encodedSQL(of: $0) }
         return try base(query, clause: CheckedClause(validated: query.whereClause, encoded: encodedWhere), layer: layer)
     }
@@ -49,8 +50,8 @@ struct QueryParameters: Sendable {
     /// request adds, without a copy). The bytes are those the fields `f`, `where`, `geometry`, `geometryType`,
     /// `inSR`, `spatialRel` appended one by one give.
     static func base(
-        _ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata, reserving extra: Int = 0
-    ) throws(ArcGISError) -> QueryParameters {
+        _ query: ServiceQuery, clause: CheckedClause, layer: LayerMetadata, reserving extra: Int = 0
+    ) throws(FeatureServiceError) -> QueryParameters {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(320 + (clause.encoded?.count ?? 0) + extra)
         FormBytes.append("f=json&where=", to: &bytes)
@@ -77,7 +78,7 @@ struct QueryParameters: Sendable {
     }
 
     /// A count query's one request: ``base(_:layer:reserving:)`` and `returnCountOnly`, in one buffer.
-    static func countOnly(_ query: FeatureQuery, clause: CheckedClause, layer: LayerMetadata) throws(ArcGISError) -> QueryParameters {
+    static func countOnly(_ query: ServiceQuery, clause: CheckedClause, layer: LayerMetadata) throws(FeatureServiceError) -> QueryParameters {
         var parameters = try base(query, clause: clause, layer: layer, reserving: 24)
         FormBytes.append("&returnCountOnly=true", to: &parameters.encodedBytes)
         return parameters
@@ -85,18 +86,18 @@ struct QueryParameters: Sendable {
 
     /// The geometry's Esri JSON, form-encoded: an envelope (a map view's extent, nearly every query) written
     /// straight into `bytes`, any other geometry through `EsriJSON`.
-    private static func appendGeometryJSON(_ geometry: Geometry, layer: LayerMetadata, to bytes: inout [UInt8]) throws(ArcGISError) {
+    private static func appendGeometryJSON(_ geometry: Geometry, layer: LayerMetadata, to bytes: inout [UInt8]) throws(FeatureServiceError) {
         if case .envelope(let envelope) = geometry, FormBytes.appendEnvelopeJSON(envelope, to: &bytes) { return }
         let text: String
         do { text = try EsriJSON.encode(geometry) } catch {
-            throw ArcGISError(.invalidQuery, "the query geometry cannot be sent to \(layer.url): \(error)", layer: layer.url)
+            throw FeatureServiceError(.invalidQuery, "the query geometry cannot be sent to \(layer.url): \(error)", layer: layer.url)
         }
         FormBytes.append(encoding: text, to: &bytes)
     }
 
     /// Output fields and geometry options for feature requests. The object-id field is always included, since
     /// completeness is checked by id.
-    func withFeatureOutput(_ query: FeatureQuery, layer: LayerMetadata) -> QueryParameters {
+    func withFeatureOutput(_ query: ServiceQuery, layer: LayerMetadata) -> QueryParameters {
         var copy = self
         var names = query.outFields
         if !names.contains("*"), !names.contains(where: { $0.caseInsensitiveEquals(layer.objectIdField) }) {
@@ -136,7 +137,7 @@ struct QueryParameters: Sendable {
     }
 
     /// Features by id. The where clause and geometry are left out: the ids already are the selection.
-    static func objectIds(_ ids: ArraySlice<Int64>, query: FeatureQuery, layer: LayerMetadata) -> QueryParameters {
+    static func objectIds(_ ids: ArraySlice<Int64>, query: ServiceQuery, layer: LayerMetadata) -> QueryParameters {
         let list = ids.map(String.init).joined(separator: ",")
         return QueryParameters(fields: [("f", "json"), ("objectIds", list)]).withFeatureOutput(query, layer: layer)
     }

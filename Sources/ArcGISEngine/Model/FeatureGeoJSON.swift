@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 
 /// Writes features as GeoJSON (RFC 7946): what callers of the worker receive when they ask for features.
 ///
@@ -7,7 +8,7 @@ import FeatureQuerySupport
 /// Mercator are projected to WGS 84; other spatial references cannot be written (query with `outSR=4326`).
 enum FeatureGeoJSON {
     /// Appends one `Feature` object to `output`.
-    static func write(_ feature: Feature, fieldOrder: [String], layer: String, to output: inout String) throws(ArcGISError) {
+    static func write(_ feature: Feature, fieldOrder: [String], layer: String, to output: inout String) throws(FeatureServiceError) {
         output += #"{"type":"Feature","id":"#
         output += String(feature.objectId)
         output += #","geometry":"#
@@ -15,7 +16,7 @@ enum FeatureGeoJSON {
             do {
                 try GeoJSON.write(geometry, to: &output)
             } catch {
-                throw ArcGISError(
+                throw FeatureServiceError(
                     .geometryConversion,
                     "feature \(feature.objectId) of \(layer) cannot be written as GeoJSON: \(error)", layer: layer)
             }

@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 
 extension ArcGISResponse {
     /// One page of a `query` answer: `features[{attributes, geometry}]` with `exceededTransferLimit`,
@@ -17,7 +18,7 @@ extension ArcGISResponse {
     ///   the page is `.limitExceeded`.
     static func featurePage(
         _ body: [UInt8], layer: String, objectIdField: String, limits: DecodingLimits = .default
-    ) throws(ArcGISError) -> FeaturePage {
+    ) throws(FeatureServiceError) -> FeaturePage {
         let context = ResponseContext(layer: layer)
         let members = try context.document(body, limits: limits, expecting: "a page of features")
         let items: [ParsedJSON]
@@ -73,7 +74,7 @@ private struct FeatureDecoder {
         self.limits = limits
     }
 
-    mutating func feature(_ item: ParsedJSON, number: Int) throws(ArcGISError) -> Feature {
+    mutating func feature(_ item: ParsedJSON, number: Int) throws(FeatureServiceError) -> Feature {
         guard case .object(let members) = item else {
             throw context.malformed("has a feature (number \(number)) that is \(item.shapeDescription), not an object")
         }
@@ -95,7 +96,7 @@ private struct FeatureDecoder {
             if let objectIdFieldName, objectIdFieldName.lowercased() != objectIdField.lowercased() {
                 fieldText += " (or \"\(objectIdFieldName)\", as the response names it)"
             }
-            throw ArcGISError(
+            throw FeatureServiceError(
                 .missingObjectID,
                 "Feature number \(number) from \(context.layer) has no value for the object-id field \(fieldText); "
                     + "include the field in outFields",
@@ -128,7 +129,7 @@ private struct FeatureDecoder {
         return nil
     }
 
-    private func geometry(_ value: ParsedJSON?, geoJSON: Bool, objectId: Int64) throws(ArcGISError) -> Geometry? {
+    private func geometry(_ value: ParsedJSON?, geoJSON: Bool, objectId: Int64) throws(FeatureServiceError) -> Geometry? {
         guard let value, !value.isNull else { return nil }
         if case .object(let members) = value, members.isEmpty { return nil }
         do {
@@ -141,7 +142,7 @@ private struct FeatureDecoder {
             case .emptyGeometry:
                 return nil
             case .limitExceeded:
-                throw ArcGISError(
+                throw FeatureServiceError(
                     .limitExceeded,
                     "The geometry of feature \(objectId) from \(context.layer) is beyond the decoding limits: \(error.message)",
                     layer: context.layer)

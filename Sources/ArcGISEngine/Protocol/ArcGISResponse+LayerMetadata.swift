@@ -1,6 +1,7 @@
 import FeatureGeometry
 import FeatureQuerySupport
 import QueryLanguage
+import FeatureService
 
 extension ArcGISResponse {
     /// A layer's metadata (`{layer}?f=json`), for a FeatureServer layer, a MapServer sublayer or a table.
@@ -17,7 +18,7 @@ extension ArcGISResponse {
     /// types this engine does not know) are left out of ``LayerMetadata/fields`` and kept in
     /// `schema.unusableFields`, so a where clause naming one is refused with its type. The spatial reference
     /// is `extent.spatialReference`, else `sourceSpatialReference`, else nil (also for WKT-only ones).
-    static func layerMetadata(_ body: [UInt8], url: String) throws(ArcGISError) -> LayerMetadata {
+    static func layerMetadata(_ body: [UInt8], url: String) throws(FeatureServiceError) -> LayerMetadata {
         let context = ResponseContext(layer: url)
         let members = try context.document(body, limits: .default, expecting: "layer metadata")
         let type = members["type"]?.stringValue
@@ -96,7 +97,7 @@ extension ArcGISResponse {
     /// `.unsupportedLayer` for a layer that holds no features of its own (a group layer), or is not a feature
     /// layer or table (raster, annotation...); nil for feature layers, tables and layers without a type.
     private static func unsupportedLayer(_ members: [String: ParsedJSON], type: String?, context: ResponseContext)
-        -> ArcGISError?
+        -> FeatureServiceError?
     {
         guard let type, !type.isEmpty else { return nil }
         let lower = type.lowercased()
@@ -114,7 +115,7 @@ extension ArcGISResponse {
         } else {
             text += ", not a feature layer or table; it cannot be queried for features"
         }
-        return ArcGISError(.unsupportedLayer, text, layer: context.layer, details: details)
+        return FeatureServiceError(.unsupportedLayer, text, layer: context.layer, details: details)
     }
 
     /// `extent.spatialReference`, else `sourceSpatialReference`; nil when neither names a WKID.

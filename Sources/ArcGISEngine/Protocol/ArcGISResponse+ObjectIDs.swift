@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureService
 
 extension ArcGISResponse {
     /// A `returnIdsOnly=true` answer: `{"objectIdFieldName":"OBJECTID","objectIds":[...]}`, ids in the order
@@ -11,7 +12,7 @@ extension ArcGISResponse {
     /// `"objectIds": null` (what servers send when nothing matches) is an empty page. Throws the mapped error
     /// for an ArcGIS error body (`error`, or `status: "error"`), and `.malformedResponse` for a body without
     /// `objectIds`, an id that is not an integer in Int64's range, or broken JSON (retryable when truncated).
-    static func objectIDs(_ body: [UInt8], layer: String) throws(ArcGISError) -> ObjectIDPage {
+    static func objectIDs(_ body: [UInt8], layer: String) throws(FeatureServiceError) -> ObjectIDPage {
         let context = ResponseContext(layer: layer)
         let start = try context.jsonStart(body)
         let outcome = body.withUnsafeBufferPointer { buffer -> Result<ObjectIDScan, ObjectIDScanError> in

@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureService
 
 extension ArcGISResponse {
     /// A service's layer list (`FeatureServer?f=json`, `MapServer?f=json`): `layers` and `tables` (marked
@@ -8,7 +9,7 @@ extension ArcGISResponse {
     /// A body with neither `layers` nor `tables` is `.malformedResponse` (it is not a FeatureServer or
     /// MapServer: an ImageServer, a folder listing, a layer URL given as a service); so is an entry without an
     /// integer `id`.
-    static func serviceMetadata(_ body: [UInt8], url: String) throws(ArcGISError) -> ServiceMetadata {
+    static func serviceMetadata(_ body: [UInt8], url: String) throws(FeatureServiceError) -> ServiceMetadata {
         let context = ResponseContext(layer: url)
         let members = try context.document(body, limits: .default, expecting: "service metadata")
         guard members["layers"] != nil || members["tables"] != nil else {
@@ -27,7 +28,7 @@ extension ArcGISResponse {
 
     private static func layerEntries(
         _ value: ParsedJSON?, list: String, isTable: Bool, context: ResponseContext
-    ) throws(ArcGISError) -> [ServiceMetadata.LayerEntry] {
+    ) throws(FeatureServiceError) -> [ServiceMetadata.LayerEntry] {
         let items: [ParsedJSON]
         switch value {
         case nil, .null?: return []

@@ -1,6 +1,7 @@
 import FeatureQuerySupport
+import FeatureService
 
-/// Turns every ArcGIS REST response the engine receives into typed values or one ``ArcGISError``.
+/// Turns every ArcGIS REST response the engine receives into typed values or one ``FeatureServiceError``.
 ///
 /// The engine asks a layer for metadata, ids, counts and feature pages; each answer can fail in the same
 /// handful of ways: an HTTP status, an ArcGIS error body sent with HTTP 200 (`{"error":{...}}`, or the admin
@@ -19,7 +20,7 @@ enum ArcGISResponse {
     ///
     /// Throws `.malformedResponse` when `count` is missing or is not a non-negative integer, and the mapped
     /// error for an ArcGIS error body.
-    static func count(_ body: [UInt8], layer: String) throws(ArcGISError) -> Int {
+    static func count(_ body: [UInt8], layer: String) throws(FeatureServiceError) -> Int {
         // `{"count":N}`, the answer nearly every time, read from its bytes (before the context, which
         // normalises the layer's URL for messages); anything else through the JSON tree.
         if let count = plainCount(body, from: 0) { return count }
@@ -29,7 +30,7 @@ enum ArcGISResponse {
     }
 
     /// ``count(_:layer:)`` through the JSON tree: every body, with every error.
-    static func documentCount(_ body: [UInt8], context: ResponseContext) throws(ArcGISError) -> Int {
+    static func documentCount(_ body: [UInt8], context: ResponseContext) throws(FeatureServiceError) -> Int {
         let members = try context.document(body, limits: .default, expecting: "a count")
         guard let value = members["count"] else {
             throw context.malformed("has no \"count\" member, so it is not an answer to returnCountOnly")
@@ -43,7 +44,7 @@ enum ArcGISResponse {
     /// The URL as messages and metadata name it: no query string or fragment (where a `token=` would be), no
     /// user name or password, no trailing slash.
     ///
-    /// Use it as the key of a layer wherever a URL may carry secrets; it is what ``ArcGISError/layer`` and
+    /// Use it as the key of a layer wherever a URL may carry secrets; it is what ``FeatureServiceError/layer`` and
     /// ``LayerMetadata/url`` hold.
     static func normalizedURL(_ url: String) -> String {
         // Every decoder normalises the layer it names, almost always a URL the engine built (normal already):

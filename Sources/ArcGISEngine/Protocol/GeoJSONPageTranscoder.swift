@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 
 extension ArcGISResponse {
     /// A `query` page in Esri JSON (`f=json`) as GeoJSON `Feature` objects, byte to byte.
@@ -23,7 +24,7 @@ extension ArcGISResponse {
     /// repeated within one feature is copied twice: JSON readers keep the last, the value the reference keeps.
     static func geoJSONPage(
         _ body: [UInt8], layer: String, objectIdField: String, limits: DecodingLimits = .default
-    ) throws(ArcGISError) -> GeoJSONPage {
+    ) throws(FeatureServiceError) -> GeoJSONPage {
         if let outcome = GeoJSONPageTranscoder.transcode(body, objectIdField: objectIdField, limits: limits) {
             return outcome.page
         }
@@ -36,7 +37,7 @@ extension ArcGISResponse {
     /// ``geoJSONPage(_:layer:objectIdField:limits:)``, the one entry point.
     private static func geoJSONPageThroughFeaturePage(
         _ body: [UInt8], layer: String, objectIdField: String, limits: DecodingLimits
-    ) throws(ArcGISError) -> GeoJSONPage {
+    ) throws(FeatureServiceError) -> GeoJSONPage {
         let page = try featurePage(body, layer: layer, objectIdField: objectIdField, limits: limits)
         var text = ""
         var entries: [GeoJSONPage.Entry] = []

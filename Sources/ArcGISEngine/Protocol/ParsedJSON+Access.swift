@@ -1,45 +1,8 @@
 import FeatureQuerySupport
 
-/// Typed reads of parsed JSON values, each nil when the value has another type, so decoders choose per member
-/// whether a wrong type is an error (essentials) or the same as absent (optional settings).
+/// What ArcGIS error bodies need of parsed JSON beyond the shared typed reads (FeatureQuerySupport's
+/// `ParsedJSON+Access.swift`): codes sent as strings, and values described for messages.
 extension ParsedJSON {
-    var stringValue: String? {
-        if case .string(let value) = self { return value }
-        return nil
-    }
-
-    var boolValue: Bool? {
-        if case .bool(let value) = self { return value }
-        return nil
-    }
-
-    var arrayValue: [ParsedJSON]? {
-        if case .array(let value) = self { return value }
-        return nil
-    }
-
-    var objectValue: [String: ParsedJSON]? {
-        if case .object(let value) = self { return value }
-        return nil
-    }
-
-    var isNull: Bool {
-        if case .null = self { return true }
-        return false
-    }
-
-    /// The value as a 64-bit integer when it is a number with no fractional part inside Int64's range.
-    var int64Value: Int64? {
-        guard case .number(let number) = self else { return nil }
-        return Int64(exactly: number)
-    }
-
-    /// The value as an `Int` when it is an integral number in range.
-    var integerValue: Int? {
-        guard case .number(let number) = self else { return nil }
-        return Int(exactly: number)
-    }
-
     /// An integer given as a number or as a string of digits ("498"), as some error bodies send codes.
     var lenientIntegerValue: Int? {
         if let integer = integerValue { return integer }

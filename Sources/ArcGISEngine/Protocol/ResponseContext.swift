@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 
 /// The layer a response belongs to, and the ways its body can fail to be the JSON the protocol promises.
 ///
@@ -14,15 +15,15 @@ struct ResponseContext {
     }
 
     /// A `.malformedResponse` error: "The response from <layer> <text>".
-    func malformed(_ text: String, retryable: Bool = false) -> ArcGISError {
-        ArcGISError(.malformedResponse, "The response from \(layer) \(text)", layer: layer, isRetryable: retryable)
+    func malformed(_ text: String, retryable: Bool = false) -> FeatureServiceError {
+        FeatureServiceError(.malformedResponse, "The response from \(layer) \(text)", layer: layer, isRetryable: retryable)
     }
 
     // MARK: Before parsing
 
     /// Where the JSON text starts (after a UTF-8 byte-order mark and whitespace). Throws for a body that is
     /// empty or HTML, the two things proxies, gateways and login pages send instead of JSON.
-    func jsonStart(_ body: [UInt8]) throws(ArcGISError) -> Int {
+    func jsonStart(_ body: [UInt8]) throws(FeatureServiceError) -> Int {
         var index = 0
         if body.count >= 3, body[0] == 0xEF, body[1] == 0xBB, body[2] == 0xBF { index = 3 }
         while index < body.count, body[index] == 0x20 || body[index] == 0x09 || body[index] == 0x0A || body[index] == 0x0D {
@@ -41,7 +42,7 @@ struct ResponseContext {
     }
 
     /// "the service answered HTML, not JSON", with the page's `<title>` when it has one.
-    func htmlError(_ body: [UInt8]) -> ArcGISError {
+    func htmlError(_ body: [UInt8]) -> FeatureServiceError {
         var text = "is not JSON: the service answered HTML, not JSON"
         if let title = Self.htmlTitle(body) {
             text += " (page title \"\(title)\")"
@@ -91,7 +92,7 @@ struct ResponseContext {
     /// Parses the body into its top-level object, or throws: `.malformedResponse` for what is not a JSON object
     /// (truncated bodies retryable), `.limitExceeded` beyond `limits`, and the mapped error for ArcGIS error
     /// bodies. `what` names the expected answer in messages ("layer metadata").
-    func document(_ body: [UInt8], limits: DecodingLimits, expecting what: String) throws(ArcGISError)
+    func document(_ body: [UInt8], limits: DecodingLimits, expecting what: String) throws(FeatureServiceError)
         -> [String: ParsedJSON]
     {
         let start = try jsonStart(body)
@@ -112,9 +113,9 @@ struct ResponseContext {
 
     /// The error for a body `ParsedJSON` refused: over a limit, truncated (the scanner ran out of input), or
     /// invalid (with the scanner's reason and offset, which count from the start of the body).
-    func parseFailure(_ error: JSONReadError, body: [UInt8], start: Int, limits: DecodingLimits) -> ArcGISError {
+    func parseFailure(_ error: JSONReadError, body: [UInt8], start: Int, limits: DecodingLimits) -> FeatureServiceError {
         if error.kind == .limitExceeded {
-            return ArcGISError(
+            return FeatureServiceError(
                 .limitExceeded, "The response from \(layer) is beyond the decoding limits: \(error.message)",
                 layer: layer)
         }
@@ -127,7 +128,7 @@ struct ResponseContext {
 
     /// The error for a scanner failure (offsets from the start of the body). `fallback` describes a failure the
     /// scanner did not see (invalid UTF-8 inside a string).
-    func jsonError(_ failure: JSONScanFailure?, body: [UInt8], start: Int, fallback: String = "") -> ArcGISError {
+    func jsonError(_ failure: JSONScanFailure?, body: [UInt8], start: Int, fallback: String = "") -> FeatureServiceError {
         guard let failure else {
             return malformed("is not valid JSON: \(fallback)\(snippet(body, start: start))")
         }
@@ -137,7 +138,7 @@ struct ResponseContext {
                 "ends early, after \(body.count) bytes, in the middle of its JSON (truncated); trying again may help",
                 retryable: true)
         case .tooDeep:
-            return ArcGISError(
+            return FeatureServiceError(
                 .limitExceeded, "The response from \(layer) is beyond the decoding limits: \(failure.reason)",
                 layer: layer)
         case .invalid:

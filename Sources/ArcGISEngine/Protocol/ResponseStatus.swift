@@ -1,6 +1,7 @@
 import CurlHTTP
 import EngineExecution
 import FeatureQuerySupport
+import FeatureService
 
 extension ArcGISResponse {
     /// Classifies a response by its status before its body is decoded.
@@ -15,14 +16,14 @@ extension ArcGISResponse {
     ///   clock, read only for a status that is not 2xx.
     static func checkStatus(
         _ status: Int, headers: HTTPHeaders, body: [UInt8], layer: String, now: Int64? = nil
-    ) throws(ArcGISError) {
+    ) throws(FeatureServiceError) {
         guard !(200..<300).contains(status) else { return }
         let layer = normalizedURL(layer)
         let wait = retryAfter(headers, now: now ?? unixTimeNow())
         if let serviceError = errorBody(body) {
             throw serviceError.error(layer: layer, httpStatus: status, retryAfter: wait)
         }
-        let code: ArcGISError.Code
+        let code: FeatureServiceError.Code
         let retryable: Bool
         var text = "\(layer) answered HTTP \(status)\(reasonPhrase(status).map { " (\($0))" } ?? "")"
         switch status {
@@ -41,35 +42,7 @@ extension ArcGISResponse {
         if let title = htmlTitleIfHTML(body) {
             text += " (the body is an HTML page titled \"\(title)\")"
         }
-        throw ArcGISError(code, text, layer: layer, isRetryable: retryable, httpStatus: status, retryAfter: wait)
-    }
-
-    /// The error for a transfer that failed below HTTP (DNS, connect, TLS, reset, timeout).
-    ///
-    /// `.cancelled` when the transfer was cancelled, `.limitExceeded` when the body was larger than the client
-    /// allows (the `tooLarge` code), otherwise `.transport`; retryable as the HTTP client judged. `details`
-    /// carries the HTTP client's code and libcurl's code and message, for logs.
-    static func transportError(_ error: HTTPError, layer: String) -> ArcGISError {
-        let layer = normalizedURL(layer)
-        var details = ["http error: \(error.code.rawValue)"]
-        if let curlCode = error.curlCode {
-            details.append("curl code \(curlCode)\(error.curlMessage.map { ": \($0)" } ?? "")")
-        }
-        let reason = redactingTokens(error.message)
-        let code: ArcGISError.Code
-        let text: String
-        switch error.code {
-        case .cancelled:
-            code = .cancelled
-            text = "The request to \(layer) was cancelled"
-        case .tooLarge:
-            code = .limitExceeded
-            text = "The response from \(layer) is larger than the HTTP client allows: \(reason)"
-        default:
-            code = .transport
-            text = "The request to \(layer) failed before an HTTP answer arrived: \(reason)"
-        }
-        return ArcGISError(code, text, layer: layer, isRetryable: error.isRetryable, details: details)
+        throw FeatureServiceError(code, text, layer: layer, isRetryable: retryable, httpStatus: status, retryAfter: wait)
     }
 
     /// How long a `Retry-After` header asks the client to wait (``RetryAfter/delay(_:now:)``): delta seconds or

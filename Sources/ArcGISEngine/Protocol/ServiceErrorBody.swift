@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureService
 
 /// An ArcGIS error body, in either of its shapes:
 ///
@@ -59,7 +60,7 @@ struct ServiceErrorBody: Hashable, Sendable {
     /// The error this body means for `layer`, mapped from its code (or, without one, from the HTTP status):
     /// 498/499 authentication, 403 forbidden, 404 not found, 429/500/502/503/504 retryable service errors,
     /// everything else a service error that trying again will not fix.
-    func error(layer: String, httpStatus: Int?, retryAfter: Duration?) -> ArcGISError {
+    func error(layer: String, httpStatus: Int?, retryAfter: Duration?) -> FeatureServiceError {
         let layer = ArcGISResponse.normalizedURL(layer)
         let fromHTTP = code == nil ? httpStatus.flatMap { (200..<300).contains($0) ? nil : $0 } : nil
         let effective = code ?? fromHTTP
@@ -71,7 +72,7 @@ struct ServiceErrorBody: Hashable, Sendable {
         if said.isEmpty { said = "no message" }
         let label = code.map { "ArcGIS error \($0): \(said)" } ?? "an ArcGIS error without a code: \(said)"
 
-        let errorCode: ArcGISError.Code
+        let errorCode: FeatureServiceError.Code
         let retryable: Bool
         let text: String
         switch effective {
@@ -98,7 +99,7 @@ struct ServiceErrorBody: Hashable, Sendable {
             (errorCode, retryable) = (.serviceError, false)
             text = "\(layer) answered with \(label)"
         }
-        return ArcGISError(
+        return FeatureServiceError(
             errorCode, text, layer: layer, isRetryable: retryable, httpStatus: httpStatus, serviceCode: code,
             details: details, retryAfter: retryAfter)
     }

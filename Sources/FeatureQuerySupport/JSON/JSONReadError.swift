@@ -1,7 +1,7 @@
 /// Why ``ParsedJSON/init(reading:limits:)`` refused its input: malformed JSON or a bound exceeded.
 ///
 /// A struct with a kind rather than a module's own error type, so that each caller can turn it into its own
-/// error model (FeatureGeometry's `GeometryError`, the engine's `ArcGISError`, the contract's rejections)
+/// error model (FeatureGeometry's `GeometryError`, the engine's `FeatureServiceError`, the contract's rejections)
 /// without this module knowing any of them.
 package struct JSONReadError: Error, Hashable, Sendable, CustomStringConvertible {
     package enum Kind: Hashable, Sendable {

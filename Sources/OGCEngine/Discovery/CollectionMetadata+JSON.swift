@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureQuerySupport
 
 extension CollectionMetadata {
@@ -6,7 +7,7 @@ extension CollectionMetadata {
         _ json: ParsedJSON, landing: String, collectionsURL: String, responseURL: String, sharedCRS: [String],
         conformance: Conformance
     ) {
-        guard let id = json["id"]?.text, !id.isEmpty else { return nil }
+        guard let id = json["id"]?.stringValue, !id.isEmpty else { return nil }
         let links = Link.links(of: json)
         let encoded = PathSegment.encode(id)
         let base = collectionsURL.hasSuffix("/") ? String(collectionsURL.dropLast()) : collectionsURL
@@ -16,24 +17,24 @@ extension CollectionMetadata {
         let queryables = Link.best(links, rel: ["queryables", "http://www.opengis.net/def/rel/ogc/1.0/queryables"])
             .map { URIReference.resolve($0.href, against: responseURL) }
         var crs: [String] = []
-        for entry in (json["crs"]?.items ?? []).compactMap(\.text) {
+        for entry in (json["crs"]?.arrayValue ?? []).compactMap(\.stringValue) {
             if entry == "#/crs" { crs += sharedCRS } else { crs.append(entry) }
         }
         self.init(
-            id: id, title: json["title"]?.text, description: json["description"]?.text,
+            id: id, title: json["title"]?.stringValue, description: json["description"]?.stringValue,
             url: landing + "/collections/" + encoded, itemsURL: items ?? home + "/items",
             extent: Self.spatialExtent(json["extent"]), temporalExtent: Self.temporalExtent(json["extent"]),
-            itemType: json["itemType"]?.text ?? "feature", crs: crs.isEmpty ? [CRS84.uri] : crs,
-            storageCrs: json["storageCrs"]?.text,
+            itemType: json["itemType"]?.stringValue ?? "feature", crs: crs.isEmpty ? [CRS84.uri] : crs,
+            storageCrs: json["storageCrs"]?.stringValue,
             queryablesURL: queryables ?? (conformance.supportsQueryables ? home + "/queryables" : nil))
     }
 
     /// The overall box (the first), in CRS84; nil when absent, unreadable or in another CRS.
     static func spatialExtent(_ extent: ParsedJSON?) -> [Double]? {
         guard let spatial = extent?["spatial"] else { return nil }
-        if let crs = spatial["crs"]?.text, !CRS84.isCRS84(crs) { return nil }
-        guard let boxes = spatial["bbox"]?.items, let first = boxes.first?.items else { return nil }
-        let numbers = first.compactMap(\.number)
+        if let crs = spatial["crs"]?.stringValue, !CRS84.isCRS84(crs) { return nil }
+        guard let boxes = spatial["bbox"]?.arrayValue, let first = boxes.first?.arrayValue else { return nil }
+        let numbers = first.compactMap(\.numberValue)
         switch numbers.count {
         case 4: return numbers
         case 6: return [numbers[0], numbers[1], numbers[3], numbers[4]]
@@ -42,8 +43,8 @@ extension CollectionMetadata {
     }
 
     static func temporalExtent(_ extent: ParsedJSON?) -> [String?]? {
-        guard let interval = extent?["temporal"]?["interval"]?.items?.first?.items, interval.count == 2 else { return nil }
-        return interval.map(\.text)
+        guard let interval = extent?["temporal"]?["interval"]?.arrayValue?.first?.arrayValue, interval.count == 2 else { return nil }
+        return interval.map(\.stringValue)
     }
 }
 

@@ -1,3 +1,4 @@
+import EngineExecution
 import CurlHTTP
 import FeatureQuerySupport
 import FeatureService
@@ -46,7 +47,7 @@ struct ServiceDiscovery: Sendable {
         guard let url else { return Conformance([]) }
         return try await transport.fetch(url, layer: landing, accept: Self.acceptDocument) { response throws(FeatureServiceError) in
             let document = try OGCResponse.document(response, layer: landing, expecting: "a conformance declaration")
-            return Conformance((document["conformsTo"]?.items ?? []).compactMap(\.text))
+            return Conformance((document["conformsTo"]?.arrayValue ?? []).compactMap(\.stringValue))
         }
     }
 
@@ -73,10 +74,10 @@ struct ServiceDiscovery: Sendable {
             }
             let (page, pageNext) = try await transport.fetch(url, layer: landing, accept: Self.acceptDocument) { response throws(FeatureServiceError) in
                 let document = try OGCResponse.document(response, layer: landing, expecting: "a list of collections")
-                guard let items = document["collections"]?.items else {
+                guard let items = document["collections"]?.arrayValue else {
                     throw OGCFailure.malformed(landing, "the collections document has no `collections` array")
                 }
-                let sharedCRS = (document["crs"]?.items ?? []).compactMap(\.text)
+                let sharedCRS = (document["crs"]?.arrayValue ?? []).compactMap(\.stringValue)
                 let parsed = items.compactMap {
                     CollectionMetadata(
                         $0, landing: landing, collectionsURL: first, responseURL: response.url, sharedCRS: sharedCRS,
@@ -120,15 +121,15 @@ enum OpenAPILimit {
     static func maximum(in document: ParsedJSON) -> Int? {
         var maxima: [Int] = []
         func visit(_ parameter: ParsedJSON) {
-            guard parameter["name"]?.text == "limit", parameter["in"]?.text ?? "query" == "query" else { return }
-            if let maximum = parameter["schema"]?["maximum"]?.number, maximum >= 1, maximum < 1e12 {
+            guard parameter["name"]?.stringValue == "limit", parameter["in"]?.stringValue ?? "query" == "query" else { return }
+            if let maximum = parameter["schema"]?["maximum"]?.numberValue, maximum >= 1, maximum < 1e12 {
                 maxima.append(Int(maximum))
             }
         }
-        for parameter in document["components"]?["parameters"]?.members?.values ?? [:].values { visit(parameter) }
-        for path in document["paths"]?.members?.values ?? [:].values {
-            for parameter in path["parameters"]?.items ?? [] { visit(parameter) }
-            for parameter in path["get"]?["parameters"]?.items ?? [] { visit(parameter) }
+        for parameter in document["components"]?["parameters"]?.objectValue?.values ?? [:].values { visit(parameter) }
+        for path in document["paths"]?.objectValue?.values ?? [:].values {
+            for parameter in path["parameters"]?.arrayValue ?? [] { visit(parameter) }
+            for parameter in path["get"]?["parameters"]?.arrayValue ?? [] { visit(parameter) }
         }
         return maxima.min()
     }

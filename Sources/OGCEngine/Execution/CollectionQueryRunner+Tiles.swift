@@ -7,7 +7,7 @@ extension CollectionQueryRunner {
     /// above ``OGCEngineConfiguration/tileWhenPagesExceed`` pages, every feature so far with an id, no
     /// `maxFeatures` cut to keep in order, and a query box or a collection extent to cut. Tiles per side grow
     /// with the pages (about two pages a tile), up to ``OGCEngineConfiguration/tilesPerSide``.
-    func tiling(_ box: [Double]?, firstPage: ItemPage, matched: Int, collector: FeatureCollector) -> Tiling? {
+    func tiling(_ box: [Double]?, firstPage: ItemPage, matched: Int, collector: CheckedItemCollector) -> Tiling? {
         guard let pages = configuration.tileWhenPagesExceed, configuration.tilesPerSide > 1, query.result != .count,
             !firstPage.features.isEmpty, matched > pages * firstPage.features.count, collector.allHadIds,
             query.maxFeatures.map({ $0 >= matched }) ?? true, box != nil || collection.extent != nil
@@ -22,7 +22,7 @@ extension CollectionQueryRunner {
     /// another's; features already held (by id) count once, and one without id is taken from the first tile
     /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
     /// the layer (the others are cancelled).
-    func runTiles(_ tiling: Tiling, filter: FilterPlan, pageLimit: Int, into collector: inout FeatureCollector) async throws {
+    func runTiles(_ tiling: Tiling, filter: FilterPlan, pageLimit: Int, into collector: inout CheckedItemCollector) async throws {
         let tiles = TilePlanner.tiles(region: tiling.region, extent: collection.extent, perSide: tiling.perSide)
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,

@@ -5,7 +5,7 @@ import Logging
 
 /// Runs one query against one collection and answers its ``ServiceLayerResult``: pages along `next` (one
 /// sequence per bbox, two for a box across the antimeridian, or concurrent tiles for a large collection),
-/// gathers through a ``FeatureCollector`` and judges completeness.
+/// gathers through a ``CheckedItemCollector`` and judges completeness.
 ///
 /// `count` in the answer: the server's `numberMatched` when the server evaluated the whole filter (or there
 /// was none) and no feature it returned failed the local re-check; otherwise the features that passed the
@@ -32,7 +32,7 @@ struct CollectionQueryRunner: Sendable {
             query.geometry, relation: query.spatialRelationship, layer: layer, collectionCRS: collection.crs,
             supportsCRS: service.conformance.supportsCRS)
         let serverComplete = filter.serverEvaluatesAll && spatial.serverEvaluatesAll
-        let keep: FeatureCollector.Keep
+        let keep: CheckedItemCollector.Keep
         var maxFeatures = query.maxFeatures
         switch query.result {
         case .count, .catalog: keep = .nothing
@@ -48,8 +48,8 @@ struct CollectionQueryRunner: Sendable {
             pageLimit = min(pageLimit, max(1, wanted + 1))
         }
         let plan = Plan(filter: filter, spatial: spatial, serverComplete: serverComplete)
-        func newCollector() -> FeatureCollector {
-            FeatureCollector(
+        func newCollector() -> CheckedItemCollector {
+            CheckedItemCollector(
                 filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
                 serverFiltered: filter.server != .none && filter.serverEvaluatesAll)
         }
@@ -114,7 +114,7 @@ struct CollectionQueryRunner: Sendable {
     /// Pages each bbox's sequence (one, or none for no spatial filter: one sequence) into `collector`, stopping
     /// early for a count the server answers, or to tile.
     private func sequential(
-        _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout FeatureCollector
+        _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout CheckedItemCollector
     ) async throws -> Pass {
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,
@@ -171,7 +171,7 @@ struct CollectionQueryRunner: Sendable {
     }
 
     private func answer(
-        _ collector: FeatureCollector, matchedByServer: [Int?], countedByServer: Bool, serverComplete: Bool
+        _ collector: CheckedItemCollector, matchedByServer: [Int?], countedByServer: Bool, serverComplete: Bool
     ) -> ServiceLayerResult {
         let lied = collector.rejectedServerMatches > 0
         if lied {

@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureService
 
 /// Follows one sequence of items pages from a first URL along `next` links only, fetching the next page

@@ -1,3 +1,4 @@
+import EngineExecution
 import CurlHTTP
 import FeatureQuerySupport
 import FeatureService
@@ -52,7 +53,7 @@ struct ItemPage: Sendable {
         }
         let links = scan.links.flatMap { try? ParsedJSON(reading: body[$0]) }.map { Link.links(of: .object(["links": $0])) } ?? []
         let next = Link.best(links, rel: ["next"]).map { URIReference.resolve($0.href, against: response.url) }
-        let matched = scan.numberMatched.flatMap { try? ParsedJSON(reading: body[$0]) }?.count
+        let matched = scan.numberMatched.flatMap { try? ParsedJSON(reading: body[$0]) }?.countValue
         return ItemPage(url: response.url, features: features, numberMatched: matched, next: next)
     }
 

@@ -8,9 +8,9 @@ struct Link: Hashable, Sendable {
 
     /// The links of a document (`links` array); entries without `href` or `rel` are skipped.
     static func links(of document: ParsedJSON) -> [Link] {
-        (document["links"]?.items ?? []).compactMap { item in
-            guard let href = item["href"]?.text, let rel = item["rel"]?.text else { return nil }
-            return Link(href: href, rel: rel, type: item["type"]?.text)
+        (document["links"]?.arrayValue ?? []).compactMap { item in
+            guard let href = item["href"]?.stringValue, let rel = item["rel"]?.stringValue else { return nil }
+            return Link(href: href, rel: rel, type: item["type"]?.stringValue)
         }
     }
 

@@ -90,9 +90,9 @@ enum OGCResponse {
             let document = try? ParsedJSON(reading: body[first...])
         else { return nil }
         for key in ["description", "detail", "title", "message"] {
-            if let text = document[key]?.text, !text.isEmpty { return String(text.prefix(500)) }
+            if let text = document[key]?.stringValue, !text.isEmpty { return String(text.prefix(500)) }
         }
-        if let code = document["code"]?.text { return code }
+        if let code = document["code"]?.stringValue { return code }
         return nil
     }
 

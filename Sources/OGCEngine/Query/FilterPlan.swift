@@ -26,7 +26,7 @@ struct FilterPlan: Sendable {
     /// Fields the queryables declare as dates or date-times: their strings are compared as instants.
     let temporalFields: Set<String>
     /// The clause's fields the queryables do not declare (all of them without queryables): a name none of the
-    /// features has either is a mistake, reported once the whole collection was read (``FeatureCollector``).
+    /// features has either is a mistake, reported once the whole collection was read (``CheckedItemCollector``).
     var undeclaredFields: [String] = []
 
     static let none = FilterPlan(server: .none, serverEvaluatesAll: true, local: nil, fieldNames: [], temporalFields: [])

@@ -4,15 +4,15 @@
 /// OGC API services link pages with relative hrefs (`?cursor=abc`, `../items?offset=10`, `//host/path`);
 /// every `next` link is resolved against the URL of the response that carried it, the way §5.2.2 says, and
 /// its origin checked before it is followed. Foundation-free, so the rules are exactly these.
-struct URIReference: Hashable, Sendable {
-    var scheme: String?
-    var authority: String?
-    var path: String
-    var query: String?
-    var fragment: String?
+package struct URIReference: Hashable, Sendable {
+    package var scheme: String?
+    package var authority: String?
+    package var path: String
+    package var query: String?
+    package var fragment: String?
 
     /// Splits `text` by RFC 3986 Appendix B's regular expression (every string is a reference).
-    init(_ text: String) {
+    package init(_ text: String) {
         var rest = Substring(text)
         if let hash = rest.firstIndex(of: "#") {
             fragment = String(rest[rest.index(after: hash)...])
@@ -38,7 +38,7 @@ struct URIReference: Hashable, Sendable {
         path = String(rest)
     }
 
-    init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
+    package init(scheme: String?, authority: String?, path: String, query: String?, fragment: String?) {
         self.scheme = scheme
         self.authority = authority
         self.path = path
@@ -47,7 +47,7 @@ struct URIReference: Hashable, Sendable {
     }
 
     /// The reference as text (§5.3).
-    var text: String {
+    package var text: String {
         var output = ""
         if let scheme { output += scheme + ":" }
         if let authority { output += "//" + authority }
@@ -59,7 +59,7 @@ struct URIReference: Hashable, Sendable {
 
     /// `reference` resolved against this (absolute) base, per §5.2.2 (strict: a scheme in the reference wins).
     /// The fragment is dropped: it never reaches a server.
-    func resolving(_ reference: URIReference) -> URIReference {
+    package func resolving(_ reference: URIReference) -> URIReference {
         var target: URIReference
         if let scheme = reference.scheme {
             target = URIReference(
@@ -85,7 +85,7 @@ struct URIReference: Hashable, Sendable {
     }
 
     /// `href` resolved against `base`, as text.
-    static func resolve(_ href: String, against base: String) -> String {
+    package static func resolve(_ href: String, against base: String) -> String {
         URIReference(base).resolving(URIReference(href)).text
     }
 
@@ -97,7 +97,7 @@ struct URIReference: Hashable, Sendable {
     }
 
     /// §5.2.4: `.` and `..` segments removed.
-    static func removingDotSegments(_ path: String) -> String {
+    package static func removingDotSegments(_ path: String) -> String {
         var input = Substring(path)
         var output: [Substring] = []
         while !input.isEmpty {
@@ -129,7 +129,7 @@ struct URIReference: Hashable, Sendable {
 
     /// The origin (RFC 6454): scheme, lower-cased host and port with the scheme's default filled in, without
     /// user information; nil for a reference without scheme or authority.
-    var origin: String? {
+    package var origin: String? {
         guard let scheme, var host = authority else { return nil }
         if let at = host.lastIndex(of: "@") { host = String(host[host.index(after: at)...]) }
         host = host.lowercased()
@@ -149,5 +149,5 @@ struct URIReference: Hashable, Sendable {
     }
 
     /// The origin of `url`, or nil.
-    static func origin(of url: String) -> String? { URIReference(url).origin }
+    package static func origin(of url: String) -> String? { URIReference(url).origin }
 }

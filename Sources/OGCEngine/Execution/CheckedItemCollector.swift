@@ -6,7 +6,7 @@ import FeatureService
 /// features without `id` are kept, never deduplicated), re-checks every feature against the where clause and
 /// the exact spatial relation (a server that returns what it should have filtered out is noted), keeps the
 /// ids or GeoJSON the result asks for, and stops at `maxFeatures` or when the result budget refuses.
-struct FeatureCollector {
+struct CheckedItemCollector {
     enum Keep {
         case nothing
         case ids
@@ -103,7 +103,7 @@ struct FeatureCollector {
         _ feature: RawFeature, id: FeatureID?, key: SortKey, box: [Double]?, geometry: Geometry?, decoded: Bool
     ) -> Int? {
         arrived += 1
-        let properties = needsProperties ? feature.parsed(feature.properties)?.members : nil
+        let properties = needsProperties ? feature.parsed(feature.properties)?.objectValue : nil
         if !fieldsNotSeen.isEmpty, let properties {
             for name in properties.keys where fieldsNotSeen.contains(name.lowercased()) { fieldsNotSeen.remove(name.lowercased()) }
         }
