@@ -52,7 +52,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
-        // Operations (issue 15): the ops endpoint's server, metrics and their Prometheus exposition, traces.
+        // Operations: the ops endpoint's server, metrics and their Prometheus exposition, traces.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
@@ -125,7 +125,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // Operator-configured credentials (issue 13): the credentials file, scopes matched to target URLs, and
+        // Operator-configured credentials: the credentials file, scopes matched to target URLs, and
         // secrets read from files or the environment behind a type that never prints them. No network code.
         .target(name: "Credentials", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // The credentials at work: tokens obtained, shared and refreshed (``CredentialAuthenticator``), token
@@ -252,7 +252,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // The operations endpoint (issue 15): `/metrics`, `/health/live`, `/health/ready` and the status page on
+        // The operations endpoint: `/metrics`, `/health/live`, `/health/ready` and the status page on
         // Hummingbird, reading the worker's status snapshot.
         .target(
             name: "WorkerOperations",

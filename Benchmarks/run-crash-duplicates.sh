@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Duplicates after crashes (issue 16, item 1): how many requests are answered twice when a worker of a group is
+# Duplicates after crashes: how many requests are answered twice when a worker of a group is
 # killed with SIGKILL and restarted, and which kill each duplicate belongs to. Not run by CI.
 #
 #   Benchmarks/run-crash-duplicates.sh

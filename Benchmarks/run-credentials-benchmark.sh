@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The credentials benchmark (issue 13) alone: run-worker-benchmark.sh --only credentials, with the same options
+# The credentials benchmark alone: run-worker-benchmark.sh --only credentials, with the same options
 # (see its --help, section 4). A smaller run (200,000 parcels; about 5 minutes with the build done):
 #
 #   Benchmarks/run-credentials-benchmark.sh --repetitions 3 --parcels 200000

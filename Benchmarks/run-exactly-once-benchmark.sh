@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The throughput cost of --exactly-once (issue 16, item 2). Not run by CI.
+# The throughput cost of --exactly-once. Not run by CI.
 #
 #   Benchmarks/run-exactly-once-benchmark.sh
 #

@@ -11,7 +11,7 @@
 #     BoringSSL and AsyncHTTPClient: several minutes on 2 cores),
 #   - the libcurl-alone reference Benchmarks/c/curl_multi_bench.c into Benchmarks/bin/curl_multi_bench: two
 #     more rows, "libcurl (C)" (--libcurl-loop/--libcurl-handles, by default perform + reset: the reference
-#     of issue 14's CurlHTTP/libcurl targets) and "libcurl sock (C)" (curl_multi_socket_action + epoll with
+#     of the CurlHTTP/libcurl targets) and "libcurl sock (C)" (curl_multi_socket_action + epoll with
 #     handles reused, libcurl's fastest loop: for information),
 # starts
 # nginx in a temporary folder on a free loopback port (1 worker, no access log, keep-alive), runs

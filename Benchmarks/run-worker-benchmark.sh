@@ -19,15 +19,15 @@
 #    held at the server; from the superseding request's arrival at the worker (its "received" log line) to
 #    the server seeing the old query's transfers aborted: p50/p99 over --supersessions (default 500).
 #    Target: p99 < 5 ms. Peer: the same cancellation done on the engine directly (Task.cancel()).
-# 3. memory (issue 14, item 5): 100,000 requests published on the request topic before the worker starts
+# 3. memory: 100,000 requests published on the request topic before the worker starts
 #    (on enough partitions that each holds at most 2 MiB: librdkafka's mock cluster keeps about 5 MiB per
 #    partition), then a fresh `query-worker run` at max-in-flight 1000 starts 1,000 of them, the server delaying
 #    every query: peak RSS (VmHWM) and RSS, and where it sits (/proc/PID/smaps: heap, malloc arenas, other
 #    anonymous memory). Also the RSS of a worker joined to an empty topic after 5 s. Target: <= 150 MB peak,
 #    <= 60 MB idle. Peer: the same worker with librdkafka's defaults for the consumer's prefetch and the
-#    producer's queue (what it ran on before issue 14), in the same run. MEMORY_ARGS="..." adds options (say
+#    producer's queue (librdkafka's defaults), in the same run. MEMORY_ARGS="..." adds options (say
 #    "--queued 20000"; see `worker-benchmark memory --help`).
-# 4. credentials (issue 13): a `--secure` server (a portal) serves LA_County_Parcels publicly and behind a token
+# 4. credentials: a `--secure` server (a portal) serves LA_County_Parcels publicly and behind a token
 #    in its Secured folder; workers get a credentials file with one token credential for the Secured folder.
 #    (a) requests/s of --requests ids queries on the secured layer against the same queries on the public one
 #    (same server, same worker settings, fresh worker per run, sides alternating). Target: secured >= 0.95x
@@ -38,7 +38,7 @@
 #    an exchange, the portal's own server being federated with it), requests answered 498, time until all
 #    succeed, every outcome succeeded.
 #    The servers generate --parcels parcels (default 2,400,000); the memory benchmark always uses 100,000.
-# 5. cpu (issue 14, item 1): CPU per request of the worker against a plain Python worker
+# 5. cpu: CPU per request of the worker against a plain Python worker
 #    (Benchmarks/python/peer_worker.py: aiokafka + aiohttp, the same contract subset, 64 in flight, JSON log
 #    lines at info, offsets committed) on the same queued requests: count (10,000 per run) and features (100
 #    features with geometry; 3,000 per run); ids (~20,000 ids per request; 1,000 per run) only with
@@ -56,13 +56,13 @@
 #    with --ops-port on and /metrics scraped every second, and prints "metrics CPU / query-worker's" (goal <=
 #    1.05). OTLP=1 builds query-worker with `--traits OTLP`, starts Benchmarks/python/otlp_sink.py and passes
 #    its endpoint, so "--sides worker,metrics,tracing" adds the worker exporting every span (goal <= 1.10).
-# 6. scale (issue 14, item 7): 1, 2 and 3 `query-worker run` processes in one group (12 partitions) on the
+# 6. scale: 1, 2 and 3 `query-worker run` processes in one group (12 partitions) on the
 #    driver's mock cluster, --requests count queries per run spread over --scale-servers (default 3) sample
 #    servers of 200,000 parcels each (pinned like the other servers); total requests/s, partitions and
 #    outcomes per worker. SCALE_ARGS="..." adds options (say "--workers 1,2 --partitions 6").
 # The cpu benchmark installs Benchmarks/requirements-bench.txt (aiokafka, aiohttp, ...) into the repository's
 # .venv (created if missing) when that file changed; PYTHON=PATH uses another interpreter that has them.
-# 7. latency (issue 14, items 3 and 6): the README's own commands as child processes (`query-worker
+# 7. latency: the README's own commands as child processes (`query-worker
 #    embedded-kafka` with the README's topics, `query-worker run --bootstrap-servers B --allowed-hosts
 #    127.0.0.1`, nothing else set). Pairs of requests on one task (the older one held at the server, the newer a
 #    parcels count the server answers in 20 ms): supersession = the newer request's Kafka timestamp to the older

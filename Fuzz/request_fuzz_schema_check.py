@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the request fuzzer's decoder answers against the contract's JSON Schema (issue 16, item 5).
+"""Checks the request fuzzer's decoder answers against the contract's JSON Schema.
 
     request_fuzz_schema_check.py SAMPLE.jsonl [--jobs N]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The request fuzzer through a live worker (issue 16, item 5): hostile messages on the requests topic of a
+# The request fuzzer through a live worker: hostile messages on the requests topic of a
 # running `query-worker run`; every message answered exactly once, every invalid one `rejected` with the code
 # the decoder gives it, and the worker never crashes. Not run by CI (WorkerHostileInputEndToEndTests runs a
 # small version there).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The request fuzzer at scale (issue 16, item 5): a million hostile messages through the worker's decoder.
+# The request fuzzer at scale: a million hostile messages through the worker's decoder.
 # Not run by CI (ContractHostileInputTests runs the same generator 20,000 times there).
 #
 #   Fuzz/run-request-fuzz.sh                      1,000,000 messages, seed 16005

@@ -1,4 +1,4 @@
-// The request fuzzer's tool (issue 16, item 5); Fuzz/run-request-fuzz.sh and the live run drive it.
+// The request fuzzer's tool; Fuzz/run-request-fuzz.sh and the live run drive it.
 //
 //   RequestFuzz decode   [--count N] [--seed S] [--schema-sample FILE] [--sample-every K]
 //   RequestFuzz generate [--count N] [--seed S] [--id-prefix P] [--max-bytes B] --out FILE

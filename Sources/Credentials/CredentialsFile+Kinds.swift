@@ -1,7 +1,7 @@
 import FeatureQuerySupport
 
 extension CredentialsFile {
-    /// Each kind's fields, as issue 13's table lists them. Fields without a default are required.
+    /// Each kind's fields, as the credentials file documents them. Fields without a default are required.
     ///
     /// | kind | fields |
     /// |---|---|

@@ -59,7 +59,7 @@ package final class EmbeddedKafkaCluster: Sendable {
     /// real broker answers as soon as data arrives, so there librdkafka's 500 ms costs no latency; here it
     /// is up to 500 ms per hop. 2 ms keeps a hop's wait at about 1 ms on average for about 500 idle
     /// fetches a second per consumer (a few per cent of one core on loopback); at 5 ms, request → outcome above
-    /// the server's own time measured 5.4 ms at the median, just over issue 14's 5 ms.
+    /// the server's own time measured 5.4 ms at the median, just over the 5 ms target.
     package static let fetchWaitMax: Duration = .milliseconds(2)
 
     func check(_ err: rd_kafka_resp_err_t, _ what: String) throws(KafkaError) {

@@ -39,10 +39,10 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.readAheadBytes), help: .setting(.readAheadBytes)) var readAheadBytes: String?
     @Option(name: .setting(.producerQueueMessages), help: .setting(.producerQueueMessages)) var producerQueueMessages: String?
     @Option(name: .setting(.producerQueueBytes), help: .setting(.producerQueueBytes)) var producerQueueBytes: String?
-    // Latency (issue 14, items 3 and 6).
+    // Latency.
     @Option(name: .setting(.fetchWaitMax), help: .setting(.fetchWaitMax)) var fetchWaitMax: String?
     @Option(name: .setting(.httpLoopRunsRequests), help: .setting(.httpLoopRunsRequests)) var httpLoopRunsRequests: String?
-    // Operations (issue 15).
+    // Operations.
     @Option(name: .setting(.opsPort), help: .setting(.opsPort)) var opsPort: String?
     @Option(name: .setting(.opsAddress), help: .setting(.opsAddress)) var opsAddress: String?
     @Option(name: .setting(.exactlyOnce), help: .setting(.exactlyOnce)) var exactlyOnce: String?

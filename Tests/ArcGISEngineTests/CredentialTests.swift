@@ -9,8 +9,8 @@ import Testing
 
 @testable import ArcGISEngine
 
-/// The engine sends what the worker's credentials say on every request and handles 498/499/403 as issue 13
-/// says: one refresh and one retry of the rejected request, never a restart of the layer.
+/// The engine sends what the worker's credentials say on every request and handles 498/499/403 as the
+/// credentials documentation says: one refresh and one retry of the rejected request, never a restart of the layer.
 @Suite("ArcGIS credentials")
 struct CredentialTests {
     /// What the sample server's authorizer saw: path and token of every request to a service.

@@ -81,7 +81,7 @@ struct SeedQueryTests {
             let query = ServiceQuery(whereClause: try WhereClause("POP2000 > 1000"), geometry: extent)
             let outcomes = await engine.query([ArcGISTarget(url: server.serviceURL(.usa))], query)
             // Every feature layer, and only those: the raster layer (USA/MapServer/4) cannot be queried, and
-            // including it made every whole-service result `partial` (issue 11, 1.7).
+            // including it made every whole-service result `partial`.
             #expect(outcomes.map(\.url) == [SampleLayer.cities, .highways, .states, .counties].map { server.layerURL($0) })
             for layer in [SampleLayer.cities, .highways, .states, .counties] {
                 let outcome = try #require(outcomes.first { $0.url == server.layerURL(layer) })

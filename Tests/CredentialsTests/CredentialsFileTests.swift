@@ -1,7 +1,7 @@
 import Credentials
 import Testing
 
-/// Every kind's fields as issue 13 lists them, and every way a file is refused.
+/// Every kind's fields as the credentials file documents them, and every way a file is refused.
 @Suite("Credentials file")
 struct CredentialsFileTests {
     static func decode(_ credentials: String...) throws(CredentialsConfigurationError) -> CredentialStore {

@@ -14,7 +14,7 @@ struct KubernetesAlertTests {
     /// Series from outside the worker the rules may use: Prometheus's own `up`, and kube-state-metrics'
     /// readiness (kube-prometheus-stack installs it).
     static let external: Set<String> = ["up", "kube_pod_status_ready"]
-    /// The alerts issue 15 asks for, by what they watch.
+    /// The alerts the operations documentation names, by what they watch.
     static let required = [
         "QueryWorkerLagGrowing", "QueryWorkerNotReady", "QueryWorkerDown", "QueryWorkerErrorRate",
         "QueryWorkerOutcomeDeliveryFailures", "QueryWorkerTokenRefreshFailures", "QueryWorkerKafkaDisconnected",

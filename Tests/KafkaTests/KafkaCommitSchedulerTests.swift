@@ -3,7 +3,7 @@ import Testing
 @testable import Kafka
 
 /// When the consumer commits stored offsets on its own: one commit in flight, the next carrying what was
-/// stored meanwhile (issue 16, item 1).
+/// stored meanwhile.
 @Suite struct KafkaCommitSchedulerTests {
     @Test func aStoreCommitsAtOnceWhenIdleAndLaterStoresRideOnOneMoreCommit() {
         var scheduler = KafkaCommitScheduler()

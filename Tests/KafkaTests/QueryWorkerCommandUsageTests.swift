@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-/// How the `query-worker` executable answers mistakes and what its help promises, run as a child process
-/// (issue 11, 1.6 and 1.7).
+/// How the `query-worker` executable answers mistakes and what its help promises, run as a child process.
 @Suite struct QueryWorkerCommandUsageTests {
     static let layer = "http://h/arcgis/rest/services/S/FeatureServer/0"
 

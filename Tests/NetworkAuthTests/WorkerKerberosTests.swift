@@ -4,7 +4,7 @@ import NetworkAuthFixture
 import SampleFeatureServer
 import Testing
 
-/// Kerberos through the worker's executable (issue 13, sections 1, 2 and 5). libcurl's Kerberos identity
+/// Kerberos through the worker's executable. libcurl's Kerberos identity
 /// belongs to the process, so only a process of its own shows what the worker does at start: `query-worker run`
 /// with a `negotiate` credential, started without `KRB5_CLIENT_KTNAME` or `KRB5CCNAME` (it must set them
 /// itself), reaches the sample server behind apache2's mod_auth_gssapi with a private KDC, through an embedded

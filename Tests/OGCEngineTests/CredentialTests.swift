@@ -10,7 +10,7 @@ import Testing
 @testable import OGCEngine
 
 /// The OGC engine sends what the worker's credentials say on every request (landing page, conformance,
-/// collections, queryables, every items page and `next` link) and handles 401 and 403 as issue 13 says.
+/// collections, queryables, every items page and `next` link) and handles 401 and 403 as the credentials documentation says.
 @Suite("OGC credentials")
 struct CredentialTests {
     static let ids = ServiceQuery(result: .ids)

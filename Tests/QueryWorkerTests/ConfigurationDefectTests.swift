@@ -2,7 +2,7 @@ import Foundation
 @testable import QueryWorker
 import Testing
 
-/// Settings that were accepted or ignored without a word (issue 11, 1.1 and 1.7).
+/// Settings that were accepted or ignored without a word.
 @Suite struct ConfigurationDefectTests {
     @Test(arguments: ["127.0.0.1:99999", "k1:9092,k2:0", "[::1]:70000", "SSL://broker:65536", "broker:port"])
     func aBrokerPortOutside1To65535IsRefusedNamingTheSetting(_ servers: String) {

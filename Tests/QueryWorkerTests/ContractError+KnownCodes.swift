@@ -25,7 +25,7 @@ extension ContractError.Code {
         .layersFailed, .internal,
     ]
 
-    /// The credentials' codes (issue 13), as failed layers carry them: every `AuthenticationFailure` code the
+    /// The credentials' codes, as failed layers carry them: every `AuthenticationFailure` code the
     /// engines pass on (those the decoder also answers on arrival, `unknown_credential` and
     /// `credential_scope_mismatch`, are listed with the rejections).
     static let authentication: [ContractError.Code] = [

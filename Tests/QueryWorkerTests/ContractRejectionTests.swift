@@ -260,7 +260,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 name: "keyed by another id", value: base, key: "r-1", code: .keyMismatch,
                 message: #"the message key "r-1" is not the taskId "t-1"; key every message by its taskId (the requestId when there is no taskId) so a task's messages reach the same worker in order"#,
                 schemaRejects: false),
-            // The operator's maxTargets, not the contract's 16, bounds targets (issue 11, 1.1).
+            // The operator's maxTargets, not the contract's 16, bounds targets.
             RejectionCase(
                 name: "3 targets to a worker with maxTargets 2", value: request(targets: threeLayerURLs),
                 limits: RequestLimits(maxTargets: 2), code: .tooManyTargets,

@@ -4,8 +4,8 @@ import Testing
 
 @testable import QueryWorker
 
-/// Two requests of a task that ask the same share one run, however their where clauses are spelled
-/// (issue 11, 1.7): field names in any letter case, whole numbers with or without `.0`.
+/// Two requests of a task that ask the same share one run, however their where clauses are spelled:
+/// field names in any letter case, whole numbers with or without `.0`.
 @Suite struct ContractSharingTests {
     static func request(_ id: String, where clause: String) throws -> QueryRequest {
         QueryRequest(

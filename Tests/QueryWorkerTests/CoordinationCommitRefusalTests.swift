@@ -3,7 +3,7 @@ import Testing
 
 @testable import QueryWorker
 
-/// Answers held while the group coordinator refuses commits (issue 16, item 1), without I/O.
+/// Answers held while the group coordinator refuses commits, without I/O.
 @Suite("Coordination: commits refused")
 struct CoordinationCommitRefusalTests {
     private static let partition = KafkaTopicPartition(topic: "requests", partition: 0)

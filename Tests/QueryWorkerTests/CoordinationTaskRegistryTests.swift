@@ -315,7 +315,7 @@ struct CoordinationTaskRegistryTests {
 
 @Suite("Coordination: terminal reasons")
 struct CoordinationTerminalStatusTests {
-    /// Each reason a request is interrupted has exactly one published code (issue 11, 1.3).
+    /// Each reason a request is interrupted has exactly one published code.
     @Test func everyInterruptionHasExactlyOneCode() {
         #expect(CancelReason.allCases.map { Interruption.cancelled($0).code.rawValue } == ["cancel_requested", "shutdown", "partition_revoked"])
         #expect(Interruption.superseded(by: "b").code == .superseded)

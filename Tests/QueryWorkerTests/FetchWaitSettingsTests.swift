@@ -2,7 +2,7 @@ import Kafka
 @testable import QueryWorker
 import Testing
 
-/// `fetchWaitMax` (issue 14, item 3): unset, the wait is chosen by the cluster at start; set, it wins;
+/// `fetchWaitMax`: unset, the wait is chosen by the cluster at start; set, it wins;
 /// it reaches the consumer's properties only, never the producer's.
 @Suite struct FetchWaitSettingsTests {
     @Test func unsetTheWaitIsChosenByTheKindOfCluster() throws {

@@ -7,7 +7,7 @@ import QueryWorker
 
 /// A worker with a credentials file, end to end through Kafka: a request naming a credential the worker does
 /// not have is rejected, the file is reloaded while the worker runs, and a credential must cover every target.
-/// (Requests sent with the credentials to a secured server are phase 2 of issue 13.)
+/// (Requests sent with the credentials to a secured server: WorkerCredentialsTokenEndToEndTests.)
 @Suite("Worker end to end: credentials")
 struct WorkerCredentialsEndToEndTests {
     static let keyMarker = "sample-key-MARKER-e2e1"

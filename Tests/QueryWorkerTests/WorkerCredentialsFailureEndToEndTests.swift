@@ -6,7 +6,7 @@ import Testing
 import QueryWorker
 
 /// The outcomes of credentials that can't be used as they are, through Kafka against the secured sample
-/// deployment (issue 13, section 2): an OAuth user whose refresh token the portal revoked or let expire
+/// deployment: an OAuth user whose refresh token the portal revoked or let expire
 /// (`relogin_required`), a token minted `ssl: true` for a plain-http server (`insecure_transport`), and a
 /// secret file that went away after the worker started (`credential_unavailable`), then came back: the
 /// next request works again, without a reload.

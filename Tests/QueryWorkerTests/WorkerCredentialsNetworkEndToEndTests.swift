@@ -6,7 +6,7 @@ import Testing
 
 import QueryWorker
 
-/// Network credentials through Kafka (issue 13, section 5): the sample server behind nginx, reached with a
+/// Network credentials through Kafka: the sample server behind nginx, reached with a
 /// Basic `password` credential, over TLS signed by a private CA (`serverTrust`), and over TLS that wants a
 /// client certificate (`certificate`, a password-protected PKCS#12); behind apache with Digest; behind
 /// pyspnego's NTLM. (Kerberos is process-wide in libcurl, so it is tested through the worker's executable in

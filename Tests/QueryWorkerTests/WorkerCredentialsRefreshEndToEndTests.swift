@@ -5,7 +5,7 @@ import Testing
 
 import QueryWorker
 
-/// A revoked token through Kafka (issue 13, section 3): fifty requests that hit it at once cost one token call,
+/// A revoked token through Kafka: fifty requests that hit it at once cost one token call,
 /// and a long paged run that loses its token mid-way costs one refresh and the rejected pages alone, counted at
 /// the server.
 @Suite("Worker end to end: token refresh")

@@ -4,7 +4,7 @@ import Testing
 
 import QueryWorker
 
-/// Requests with credentials through Kafka against the secured sample deployment (issue 13, sections 2 and 5):
+/// Requests with credentials through Kafka against the secured sample deployment:
 /// tokens per server (a portal token exchanged for a federated server's, a standalone server's own), a named
 /// credential picking one of two, OAuth client credentials, an API key on every OGC page, and each way a
 /// credential can fail, with the token calls counted at the servers.

@@ -2,7 +2,7 @@ import ChildProcessFixture
 import Foundation
 import Testing
 
-/// Kafka going away under a running `query-worker run` process (issue 16, item 3): the cluster is
+/// Kafka going away under a running `query-worker run` process: the cluster is
 /// `query-worker embedded-kafka --fault-commands` in a process of its own, so its brokers can go down while
 /// this process spawns children.
 ///

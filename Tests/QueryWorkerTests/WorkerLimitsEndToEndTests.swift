@@ -4,7 +4,7 @@ import Testing
 
 import QueryWorker
 
-/// The worker's request bounds end to end, through the embedded Kafka cluster (issue 11, 1.1 and 1.7):
+/// The worker's request bounds end to end, through the embedded Kafka cluster:
 /// `maxTargets` and `maxLayers` as the flags set them, whole services without their raster layer, and an
 /// output spatial reference refused on arrival.
 @Suite("Worker limits end to end")

@@ -4,7 +4,7 @@ import Testing
 
 import QueryWorker
 
-/// OGC API Features collections end to end (issue 12): requests into the embedded Kafka cluster, the OGC
+/// OGC API Features collections end to end: requests into the embedded Kafka cluster, the OGC
 /// engine against the sample server's OGC face, outcomes read back from the topics and compared with the
 /// data's ground truth (OGC feature ids are the ArcGIS OBJECTIDs).
 @Suite("Worker OGC end to end")

@@ -31,9 +31,9 @@ struct Results {
         var wrkRatio: Double
         /// CurlHTTP's p99 minus wrk's at concurrency 1, at most (ms).
         var p99ExcessMilliseconds: Double
-        /// CurlHTTP/libcurl (C) requests per second at concurrency 64, at least (issue 14).
+        /// CurlHTTP/libcurl (C) requests per second at concurrency 64, at least.
         var libcurlRatio: Double
-        /// CurlHTTP's p99 minus libcurl (C)'s at concurrency 1, at most (ms; issue 14).
+        /// CurlHTTP's p99 minus libcurl (C)'s at concurrency 1, at most (ms).
         var libcurlP99ExcessMilliseconds: Double
     }
 

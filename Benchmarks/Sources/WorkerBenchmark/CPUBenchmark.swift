@@ -5,7 +5,7 @@ import Logging
 
 /// `cpu`: the worker's CPU time per request against a plain Python worker's (aiokafka + aiohttp,
 /// `Benchmarks/python/peer_worker.py`) on the same queued requests, for `count`, `ids` and `features`
-/// queries (issue 14, item 1), and for `count` against the C floor (`Benchmarks/c/floor_worker.c`): what
+/// queries, and for `count` against the C floor (`Benchmarks/c/floor_worker.c`): what
 /// librdkafka and libcurl cost per request under the leanest C program, the least any worker built on them
 /// can spend.
 struct CPUBenchmark: AsyncParsableCommand {

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import SampleFeatureServer
 
-/// `latency` (issue 14, items 3 and 6): supersession and request → outcome seen from outside, on the
+/// `latency`: supersession and request → outcome seen from outside, on the
 /// embedded cluster with the README's commands, and `query --wait`'s time to print.
 struct LatencyBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import Foundation
 import Logging
 
 /// `memory`: the worker's peak RSS with a backlog waiting in the request topic and --in-flight requests running,
-/// and its RSS idle; with its defaults and, as the peer, with librdkafka's (the worker's before issue 14).
+/// and its RSS idle; with its defaults and, as the peer, with librdkafka's (the worker's earlier defaults).
 struct MemoryBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory",
@@ -21,7 +21,7 @@ struct MemoryBenchmark: AsyncParsableCommand {
             /proc/PID/smaps. The idle figure is another fresh worker on an empty topic, read --idle-seconds after \
             it joined. Each side runs with its --*-setting list (`--set key=value` of query-worker run): by \
             default the worker's own defaults against librdkafka's defaults (the worker's read-ahead and \
-            producer queue before issue 14). The sample server's own figures are printed for scale.
+            producer queue the worker had before it set its own). The sample server's own figures are printed for scale.
             """
     )
 
@@ -156,7 +156,7 @@ struct MemorySide {
     var settings: [String]
 
     /// librdkafka's own defaults for the consumer's prefetch and the producer's queue, which the worker ran on
-    /// before issue 14: up to 100,000 messages or 64 MiB prefetched, 100,000 messages or 256 MiB queued.
+    /// librdkafka's defaults: up to 100,000 messages or 64 MiB prefetched, 100,000 messages or 256 MiB queued.
     static let librdkafkaDefaults = [
         "kafka.queued.min.messages=100000", "kafka.queued.max.messages.kbytes=65536",
         "kafka.queue.buffering.max.messages=100000", "kafka.queue.buffering.max.kbytes=262144",

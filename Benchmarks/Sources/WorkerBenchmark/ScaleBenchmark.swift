@@ -3,7 +3,7 @@ import BenchmarkSupport
 import Foundation
 import Logging
 
-/// `scale`: total requests/s of 1, 2 and 3 workers in one consumer group (issue 14, item 7), and how evenly
+/// `scale`: total requests/s of 1, 2 and 3 workers in one consumer group, and how evenly
 /// the partitions and the load spread over them.
 struct ScaleBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -151,15 +151,15 @@ extension SettingsKey {
     package static let credentialsFile = SettingsKey(
         "credentialsFile", .text,
         "The operator's credentials file (JSON): credentials requests may use, by name and URL scope; reloaded on change.")
-    // Latency (issue 14, items 3 and 6).
+    // Latency.
     package static let fetchWaitMax = SettingsKey(
         "fetchWaitMax", .duration,
         "Longest an idle fetch waits for data (librdkafka fetch.wait.max.ms); unset: 500ms, 2ms on the embedded cluster.")
-    // CPU (issue 14, item 1).
+    // CPU.
     package static let httpLoopRunsRequests = SettingsKey(
         "httpLoopRunsRequests", .bool,
         "Run requests on the HTTP client's loop thread (least CPU per request, one core); false: on every core.")
-    // Traces (issue 15, item 2).
+    // Traces.
     package static let otlpEndpoint = SettingsKey(
         "otlpEndpoint", .text,
         "OTLP/HTTP collector to export spans to (http(s)://host:4318; /v1/traces is added); needs a build with --traits OTLP.")

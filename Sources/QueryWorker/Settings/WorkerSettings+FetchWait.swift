@@ -1,7 +1,7 @@
 import FeatureQuerySupport
 import Kafka
 
-/// How long the worker's consumer lets an idle fetch wait (issue 14, item 3).
+/// How long the worker's consumer lets an idle fetch wait.
 ///
 /// A real broker answers a fetch as soon as data arrives, so there the wait only bounds how often an idle
 /// consumer asks: librdkafka's 500 ms is cheap and costs no latency. librdkafka's embedded mock cluster

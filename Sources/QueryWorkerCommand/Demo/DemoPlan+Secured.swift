@@ -2,7 +2,7 @@ import FeatureGeometry
 import QueryLanguage
 import SampleFeatureServer
 
-/// The secured phase's requests (issue 13): the parcels layer in the sample server's `Secured` folder,
+/// The secured phase's requests: the parcels layer in the sample server's `Secured` folder,
 /// behind a one-minute token that the worker gets with the demo's `token` credential.
 struct SecuredPlan: Sendable {
     /// One small request that makes the worker get its first token.

@@ -1,7 +1,7 @@
 import Kafka
 import SampleFeatureServer
 
-/// The demo's secured phase (issue 13): a 100,000-feature download that outlives its one-minute token, and
+/// The demo's secured phase: a 100,000-feature download that outlives its one-minute token, and
 /// 50 requests meeting a revoked token, each checked against ground truth, with the token calls the server
 /// counted: one token each (a generateToken and the exchange for the server, see ``calls(_:)``).
 ///
