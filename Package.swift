@@ -5,6 +5,7 @@ let strictSwift: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let metrics: Target.Dependency = .product(name: "Metrics", package: "swift-metrics")

@@ -1,6 +1,7 @@
 package import Credentials
 import FeatureQuerySupport
 import Foundation
+import Logging
 
 extension ArcGISTokenIssuer {
     /// An `oauthUser` access token: the refresh token from `refreshTokenFile`, first exchanged for a new one

@@ -2,6 +2,7 @@ package import Credentials
 package import CurlHTTP
 package import Logging
 import Synchronization
+import EngineExecution
 
 extension CredentialAuthenticator {
     /// The worker's authenticator: token calls made by an ``ArcGISTokenIssuer`` over `client`, which presents

@@ -1,6 +1,7 @@
 package import Credentials
 import EngineExecution
 import Logging
+import Synchronization
 
 extension CredentialAuthenticator {
     /// Swaps in a reloaded configuration. New requests use it at once; requests holding a token finish with

@@ -1,6 +1,7 @@
 import Credentials
 import EngineExecution
 import Logging
+import Synchronization
 
 extension CredentialAuthenticator {
     /// What the requesting task does after the lock is released.

@@ -3,6 +3,7 @@ package import EngineExecution
 import FeatureQuerySupport
 package import Logging
 import Synchronization
+import Foundation
 
 /// The credentials at work: for each request, what its target's credentials add (headers, libcurl's network
 /// credentials), and for the token kinds one token per credential and audience, fetched on first use, shared by

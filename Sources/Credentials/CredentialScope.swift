@@ -1,3 +1,4 @@
+import Foundation
 /// A URL prefix a credential applies to, matched the way git matches `http.<url>` settings: scheme, host and
 /// port exactly, the path at `/` boundaries.
 ///

@@ -1,3 +1,4 @@
+import Foundation
 /// An http or https URL without query, fragment or user info, read strictly: the form of a credential's scope
 /// and of its endpoints (`tokenUrl`, `portalUrl`).
 ///

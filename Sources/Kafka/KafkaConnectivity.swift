@@ -1,3 +1,4 @@
+import Synchronization
 /// Whether a client hears from its cluster, as librdkafka's error callback and the client's own traffic tell
 /// it: what a readiness probe and the worker's "waiting for the Kafka cluster" warning read.
 ///

@@ -1,4 +1,5 @@
 internal import CRDKafka
+import Synchronization
 
 /// How far a group is behind in one partition: what KEDA's Kafka scaler and an on-call person call the lag.
 package struct PartitionLag: Sendable, Hashable {

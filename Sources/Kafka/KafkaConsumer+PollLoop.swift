@@ -1,4 +1,6 @@
 internal import CRDKafka
+import Logging
+import Synchronization
 
 extension KafkaConsumer {
     /// Messages taken from librdkafka per hand-over to the reader: one lock round per batch, not per message.

@@ -1,6 +1,7 @@
 internal import CRDKafka
 package import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// A group member that reads messages from librdkafka as an `AsyncSequence`.
 ///

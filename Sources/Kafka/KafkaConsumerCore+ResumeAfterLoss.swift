@@ -1,6 +1,7 @@
 internal import CRDKafka
 import Logging
 import Synchronization
+import FeatureQuerySupport
 
 /// A member that lost its partitions (its session timed out: every broker was away longer than
 /// `session.timeout.ms`) resumes them, if they come back to it, after what it had already finished.

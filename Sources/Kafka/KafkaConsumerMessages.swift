@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import Synchronization
 
 /// The consumer's messages as an `AsyncSequence`. The iterator takes messages from the read-ahead buffer in
 /// batches, so a busy reader pays one lock round per batch.

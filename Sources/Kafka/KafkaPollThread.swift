@@ -2,6 +2,7 @@ import Foundation
 import ServiceLifecycle
 import Synchronization
 import FeatureQuerySupport
+import Logging
 
 /// Runs a blocking loop on a thread of its own, so that librdkafka's blocking polls never occupy one of
 /// Swift's cooperative threads (there are only as many as cores).

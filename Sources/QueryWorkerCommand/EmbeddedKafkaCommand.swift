@@ -3,6 +3,7 @@ import Foundation
 import Kafka
 import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// `query-worker embedded-kafka`: librdkafka's mock cluster on loopback, until SIGINT or SIGTERM.
 struct EmbeddedKafkaCommand: AsyncParsableCommand {

@@ -5,6 +5,8 @@ import QueryLanguage
 import SampleFeatureServer
 import Testing
 import FeatureService
+import EngineExecution
+import HummingbirdCore
 
 @Suite("Bad input and bad services give typed errors naming the layer")
 struct BadInputTests {

@@ -8,6 +8,8 @@ import Synchronization
 import Testing
 
 @testable import ArcGISEngine
+import HTTPTypes
+import HummingbirdCore
 
 /// The engine sends what the worker's credentials say on every request and handles 498/499/403 as the
 /// credentials documentation says: one refresh and one retry of the rejected request, never a restart of the layer.

@@ -3,6 +3,7 @@ import FeatureService
 import FeatureGeometry
 import FeatureQuerySupport
 import Testing
+import SampleFeatureServer
 
 #if canImport(Glibc)
 import Glibc

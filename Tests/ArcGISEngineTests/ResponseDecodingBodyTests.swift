@@ -2,6 +2,7 @@ import Testing
 import FeatureService
 
 @testable import ArcGISEngine
+import FeatureGeometry
 
 /// Bodies that are not what the protocol promises: each decoder names the layer, says what it saw, and marks
 /// only truncation (and emptiness) as worth retrying.

@@ -3,6 +3,7 @@ import Testing
 import FeatureService
 
 @testable import ArcGISEngine
+import FeatureQuerySupport
 
 @Suite("Feature pages")
 struct ResponseDecodingFeaturePageTests {

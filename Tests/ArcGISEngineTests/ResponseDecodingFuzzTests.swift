@@ -3,6 +3,7 @@ import Testing
 import FeatureService
 
 @testable import ArcGISEngine
+import SampleFeatureServer
 
 /// Random byte mutations of valid bodies: every decoder returns a value or an FeatureServiceError, never crashes,
 /// and marks its errors sensibly.

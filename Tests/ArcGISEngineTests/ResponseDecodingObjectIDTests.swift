@@ -8,6 +8,7 @@ import Darwin
 #endif
 
 @testable import ArcGISEngine
+import SampleFeatureServer
 
 @Suite("returnIdsOnly bodies, read by the byte scanner")
 struct ResponseDecodingObjectIDTests {

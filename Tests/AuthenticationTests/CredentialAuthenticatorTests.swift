@@ -4,6 +4,7 @@ import CurlHTTP
 import EngineExecution
 import Logging
 import Testing
+import Foundation
 
 /// The authenticator's sharing rules: one token call however many requests need a token or see it rejected at
 /// once, terminal failures remembered, scope and names enforced, reloads applied. Its token calls go to a

@@ -1,6 +1,7 @@
 @testable import Authentication
 import FeatureQuerySupport
 import Testing
+import Credentials
 
 @Suite("PKCE and SHA-256")
 struct PKCETests {

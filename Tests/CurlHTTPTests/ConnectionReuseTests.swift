@@ -1,6 +1,7 @@
 import CurlHTTP
 import HTTPTestServer
 import Testing
+import HummingbirdCore
 
 /// Requests share kept-alive connections, within the per-host limit.
 @Suite("Connection reuse")

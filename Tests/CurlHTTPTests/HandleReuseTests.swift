@@ -2,6 +2,7 @@ import HTTPTestServer
 import Testing
 
 @testable import CurlHTTP
+import HummingbirdCore
 
 /// Pooled easy handles keep their options between plain GETs of one profile: nothing of one request may
 /// reach the next, and a request with other settings must not inherit the kept ones.

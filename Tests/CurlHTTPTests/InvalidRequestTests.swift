@@ -1,6 +1,8 @@
 import CurlHTTP
 import HTTPTestServer
 import Testing
+import HTTPTypes
+import Foundation
 
 /// Bad input fails before any byte is sent, with an error that names what is wrong.
 @Suite("Invalid requests and credentials fail before sending")

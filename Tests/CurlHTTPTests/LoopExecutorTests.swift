@@ -1,6 +1,7 @@
 import CurlHTTP
 import HTTPTestServer
 import Testing
+import HummingbirdCore
 
 /// The client's loop thread as a task executor (`HTTPClient.taskExecutor`): tasks that prefer it run there,
 /// their requests complete, cancellation still aborts a transfer, and nothing hangs when the loop stops under

@@ -3,6 +3,7 @@ import HTTPTestServer
 import Testing
 
 @testable import CurlHTTP
+import HummingbirdCore
 
 /// URLs with a query go to libcurl split (`CurlOriginForm`: `CURLOPT_URL` without the query, the path and
 /// query as `CURLOPT_REQUEST_TARGET`). The server must see the same request line either way, and the

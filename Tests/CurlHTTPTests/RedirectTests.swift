@@ -1,6 +1,9 @@
 import CurlHTTP
 import HTTPTestServer
 import Testing
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
 
 /// Redirects are returned as they are unless asked for, followed only within one origin, and never
 /// carry a request (or a credential) to another origin.

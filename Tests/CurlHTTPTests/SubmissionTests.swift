@@ -2,6 +2,7 @@ import CurlHTTP
 import HTTPTestServer
 import Synchronization
 import Testing
+import HummingbirdCore
 
 /// The loop's command queue under load: wakeups are sent only to a sleeping loop and outside the lock, so
 /// these check that no submission is left waiting (every request ends) and that shutdown, racing with

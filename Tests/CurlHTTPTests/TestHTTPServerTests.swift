@@ -2,6 +2,7 @@ import CurlHTTP
 import HTTPTestServer
 import Synchronization
 import Testing
+import HummingbirdCore
 
 /// What the fake servers' support adds to Hummingbird, so that the other suites can rely on it: form decoding,
 /// counters, cancelling a handler whose client has gone, and a stop that closes busy connections.

@@ -1,5 +1,6 @@
 import HummingbirdCore
 import NIOCore
+import NIOHTTPTypes
 import Synchronization
 
 /// The open connections of one server and its counters, shared by the connections' observers.

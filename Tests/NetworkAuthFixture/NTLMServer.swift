@@ -1,4 +1,5 @@
 import Foundation
+import ChildProcessFixture
 
 /// An NTLM-protected HTTP/1.1 server on loopback: Resources/ntlm_server.py on PyPI's pyspnego (its NTLM
 /// acceptor, users from an `NTLM_USER_FILE` of `DOMAIN:USER:PASSWORD` lines). It serves `/ntlm/secret.txt`

@@ -4,6 +4,8 @@ import HTTPTestServer
 import Logging
 import NetworkAuthFixture
 import Synchronization
+import HTTPTypes
+import HummingbirdCore
 
 // CurlHTTP and Hummingbird's swift-http-types both name these; in these tests the bare names are the client's.
 typealias HTTPRequest = CurlHTTP.HTTPRequest

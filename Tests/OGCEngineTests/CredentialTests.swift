@@ -8,6 +8,7 @@ import Synchronization
 import Testing
 
 @testable import OGCEngine
+import Logging
 
 /// The OGC engine sends what the worker's credentials say on every request (landing page, conformance,
 /// collections, queryables, every items page and `next` link) and handles 401 and 403 as the credentials documentation says.

@@ -4,6 +4,10 @@ import Synchronization
 import Testing
 
 @testable import OGCEngine
+import CurlHTTP
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
 
 /// Landing page, conformance, collections (paged, `#/crs`), queryables, and the catalog answer.
 @Suite("OGC discovery and catalog")

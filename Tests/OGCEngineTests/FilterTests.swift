@@ -4,6 +4,7 @@ import QueryLanguage
 import Testing
 
 @testable import OGCEngine
+import Logging
 
 /// Where clauses go to the server only when it proves it can take them, and every feature it returns is
 /// checked again in the worker.

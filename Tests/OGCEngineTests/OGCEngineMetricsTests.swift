@@ -8,6 +8,7 @@ import SampleFeatureServer
 import Testing
 
 @testable import OGCEngine
+import CurlHTTP
 
 /// The OGC engine counts its exchanges where the ArcGIS engine does (``EngineMetrics``): by host and status
 /// class, retries, `Retry-After` waits and metadata lookups, against the sample server's OGC face.

@@ -3,6 +3,8 @@ import HTTPTestServer
 import Testing
 
 @testable import OGCEngine
+import HTTPTypes
+import HummingbirdCore
 
 /// Paging only by `next`, with each quirk real servers have, over loopback HTTP.
 @Suite("OGC paging by next links")

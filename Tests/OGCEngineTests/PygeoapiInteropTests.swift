@@ -7,6 +7,7 @@ import QueryLanguage
 import Testing
 
 @testable import OGCEngine
+import CurlHTTP
 
 /// The engine against pygeoapi, a server nobody here wrote (Tests/PygeoapiFixture: GeoJSON-file and PostGIS
 /// collections of the sample cities and states; docs/pygeoapi.md). pygeoapi 0.21 declares no CQL2, so where

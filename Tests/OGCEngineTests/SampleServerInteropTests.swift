@@ -6,6 +6,7 @@ import SampleFeatureServer
 import Testing
 
 @testable import OGCEngine
+import CurlHTTP
 
 /// The engine against the sample feature server's OGC face and each of its quirks: every quirk mount gives
 /// the same selection as the honest one, or fails with the quirk's code.

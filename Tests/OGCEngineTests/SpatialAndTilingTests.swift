@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import OGCEngine
+import HummingbirdCore
 
 /// The query geometry as `bbox` (split at the antimeridian), the exact relation in the worker, and large
 /// collections fetched as tiles at once.

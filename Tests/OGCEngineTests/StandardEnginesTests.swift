@@ -3,6 +3,8 @@ import FeatureServiceEngines
 import Testing
 
 @testable import OGCEngine
+import CurlHTTP
+import HTTPTestServer
 
 /// The worker's router sends `ogc` targets to this engine, with the worker's limits.
 @Suite("OGC behind the standard router")

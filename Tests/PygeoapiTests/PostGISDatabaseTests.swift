@@ -1,5 +1,6 @@
 import PygeoapiFixture
 import Testing
+import Foundation
 
 /// The PostGIS fixture on its own: a second cluster, loaded from the sample states, queried and stopped.
 @Suite(.enabled(if: PygeoapiSampleService.isAvailable, "pygeoapi, PostgreSQL or ogr2ogr missing: run scripts/setup-deps"))

@@ -1,6 +1,7 @@
 import Foundation
 import QueryWorker
 import Testing
+import Logging
 
 @Suite("Settings: the JSON file, librdkafka properties and named queries")
 struct ConfigurationFileTests {

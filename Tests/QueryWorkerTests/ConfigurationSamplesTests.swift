@@ -1,5 +1,6 @@
 import Foundation
 import QueryWorker
+import Logging
 
 /// Helpers of the settings tests.
 enum ConfigurationTestSupport {

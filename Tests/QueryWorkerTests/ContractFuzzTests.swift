@@ -5,6 +5,7 @@ import RequestFuzzing
 import Testing
 
 @testable import QueryWorker
+import SampleFeatureServer
 
 /// Random mutations of valid messages: the decoder never crashes, always answers query, cancel or a
 /// well-formed rejection, and never accepts what the schema refuses.

@@ -4,6 +4,7 @@ import QueryLanguage
 import Testing
 
 @testable import QueryWorker
+import FeatureQuerySupport
 
 /// One malformed message and exactly how the decoder must answer it.
 struct RejectionCase: Sendable, CustomTestStringConvertible {

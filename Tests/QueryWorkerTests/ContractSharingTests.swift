@@ -3,6 +3,7 @@ import QueryLanguage
 import Testing
 
 @testable import QueryWorker
+import FeatureService
 
 /// Two requests of a task that ask the same share one run, however their where clauses are spelled:
 /// field names in any letter case, whole numbers with or without `.0`.

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import QueryWorker
+import SampleFeatureServer
 
 /// Results larger than a message: split into parts within the limit, and put back together by the README's
 /// algorithm into exactly the unsplit result.

@@ -6,6 +6,7 @@ import Logging
 import SampleFeatureServer
 import Synchronization
 import Testing
+import FeatureGeometry
 
 /// Where the transactional build of the embedded cluster is: librdkafka 2.0.2's mock cluster patched to keep
 /// transactional offset commits, hide aborted and open transactions from read_committed readers and fence

@@ -3,6 +3,7 @@ import Foundation
 import JSONLogging
 import Logging
 import Testing
+import FeatureGeometry
 
 /// A pipe a batched sink writes into, read by the test.
 private struct TestPipe {

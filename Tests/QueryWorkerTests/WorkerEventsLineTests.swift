@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 @testable import QueryWorker
+import Kafka
 
 /// Lines a sink received, in memory.
 private final class Lines: Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import QueryWorker
 import SampleFeatureServer
 import Testing
+import ServiceLifecycle
 
 /// The operations endpoint of a running worker over loopback: health, readiness, the exposition and the page.
 @Suite(.serialized)

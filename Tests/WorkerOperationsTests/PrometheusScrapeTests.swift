@@ -6,6 +6,7 @@ import Metrics
 import Prometheus
 import QueryWorker
 import Testing
+import SampleFeatureServer
 
 /// The exposition as Prometheus itself reads it: `promtool check metrics` accepts it, and a real Prometheus
 /// scraping the worker's endpoint every second sees it up and stores its figures.

@@ -2,6 +2,7 @@ import ChildProcessFixture
 import Foundation
 import SampleFeatureServer
 import Testing
+import QueryWorker
 
 /// The README's picture of the status page (docs/operations/status-page.png), taken by
 /// `scripts/status-page-screenshot`: a worker under a minute and a half of mixed traffic (counts, features,

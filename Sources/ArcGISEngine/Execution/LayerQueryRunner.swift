@@ -1,5 +1,6 @@
 import EngineExecution
 import FeatureService
+import Logging
 
 /// Runs one query against one layer and returns a complete result: the count, the selection, or every
 /// feature, with the evidence of completeness.

@@ -1,3 +1,4 @@
+import EngineExecution
 // Hooks for this package's tests: `package`, so an embedder of the library never sees them.
 
 extension ArcGISEngine {

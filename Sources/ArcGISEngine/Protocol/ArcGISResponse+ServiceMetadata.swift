@@ -1,5 +1,6 @@
 import FeatureQuerySupport
 import FeatureService
+import FeatureGeometry
 
 extension ArcGISResponse {
     /// A service's layer list (`FeatureServer?f=json`, `MapServer?f=json`): `layers` and `tables` (marked

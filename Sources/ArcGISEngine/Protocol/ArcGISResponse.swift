@@ -1,5 +1,6 @@
 import FeatureQuerySupport
 import FeatureService
+import FeatureGeometry
 
 /// Turns every ArcGIS REST response the engine receives into typed values or one ``FeatureServiceError``.
 ///

@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import FeatureGeometry
 /// One vertex as the page wrote it: where its x and y number texts lie (copied verbatim), and their values
 /// (for winding and ring closure).
 struct PositionText {

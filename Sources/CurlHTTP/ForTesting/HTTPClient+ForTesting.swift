@@ -1,3 +1,4 @@
+import Synchronization
 extension HTTPClient {
     /// Live libcurl resources: the tests check that handles and transfers return to their baseline.
     package var statistics: HTTPClientStatistics {

@@ -1,6 +1,7 @@
 import FeatureQuerySupport
 package import CurlHTTP
 package import Metrics
+import Foundation
 
 /// What the engines count: each HTTP exchange with a feature service by host and status class, its duration,
 /// retries and `Retry-After` waits (``HostMetrics``), and metadata cache lookups (``MetadataCacheMetrics``).

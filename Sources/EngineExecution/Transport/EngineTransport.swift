@@ -1,6 +1,7 @@
 package import CurlHTTP
 import FeatureService
 package import Logging
+import FeatureQuerySupport
 
 /// Sends one request of an engine and decodes its answer: within the origin's slot limit, with what the
 /// worker's credentials add, retried with backoff (never sooner than `Retry-After`) while the failure is

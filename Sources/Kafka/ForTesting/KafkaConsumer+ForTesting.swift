@@ -1,5 +1,6 @@
 internal import CRDKafka
 import FeatureQuerySupport
+import Synchronization
 
 /// What this package's tests ask a consumer beyond the public API: single partitions paused and resumed (the
 /// worker pauses all of them, ``KafkaConsumer/pauseAll()``).

@@ -4,6 +4,7 @@ internal import CKafkaShims
 import Foundation
 import Logging
 import FeatureQuerySupport
+import Synchronization
 
 extension KafkaTransactions {
     /// The thread's loop: initialise, then seal and run a transaction whenever outcomes or offsets wait.

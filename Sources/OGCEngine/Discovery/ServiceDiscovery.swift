@@ -2,6 +2,7 @@ import EngineExecution
 import CurlHTTP
 import FeatureQuerySupport
 import FeatureService
+import Logging
 
 /// Reads a landing page into a ``ServiceDescription``: its `conformance`, `data` and `service-desc` links are
 /// followed (no path is assumed), `/collections` is read page by page along `next`, and `limit`'s maximum is

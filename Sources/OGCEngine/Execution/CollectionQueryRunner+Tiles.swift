@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 
 /// Tiles: a large collection's `next` sequence split into spatial tiles fetched at once.
 extension CollectionQueryRunner {

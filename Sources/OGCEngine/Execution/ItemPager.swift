@@ -1,5 +1,6 @@
 import EngineExecution
 import FeatureService
+import Logging
 
 /// Follows one sequence of items pages from a first URL along `next` links only, fetching the next page
 /// while the caller handles the current one (the page's JSON is parsed and its link read in the fetching

@@ -1,4 +1,5 @@
 import FeatureService
+import FeatureQuerySupport
 
 /// Writing OGC feature ids and catalog entries: the items of a layer entry that are not ArcGIS object ids.
 extension ContractJSONWriter {

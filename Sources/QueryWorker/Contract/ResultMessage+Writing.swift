@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureService
+import FeatureQuerySupport
 
 extension ResultMessage {
     /// One part: the envelope, then each segment as a layer entry with its slice of items.

@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import Logging
 
 extension SettingsKey {
     /// The value the worker runs on when no source sets this key, written as the key's value is written

@@ -1,4 +1,5 @@
 import EngineExecution
+import Foundation
 
 extension SettingsValidation {
     /// The OTLP/HTTP traces endpoint: `http` or `https` with a host. A URL without a path (or with `/`) gets

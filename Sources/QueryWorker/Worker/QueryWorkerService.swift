@@ -3,6 +3,8 @@ import FeatureService
 import Kafka
 import Logging
 import ServiceLifecycle
+import QueryLanguage
+import Synchronization
 
 /// The query worker: consumes requests, runs them in a task group, supersedes like `.task(id:)`, and
 /// publishes exactly one outcome per request before storing its offset.

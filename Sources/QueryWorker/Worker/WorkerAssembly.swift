@@ -8,6 +8,7 @@ import Kafka
 package import Logging
 package import Metrics
 package import ServiceLifecycle
+import UnixSignals
 
 /// The worker's parts, made from its settings: HTTP client, feature-service engines, producer, consumer and the
 /// worker itself, in the order a `ServiceGroup` must run them.

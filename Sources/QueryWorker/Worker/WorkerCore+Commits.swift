@@ -1,6 +1,7 @@
 import FeatureQuerySupport
 import Kafka
 import Logging
+import Synchronization
 
 extension WorkerCore {
     /// A commit of stored offsets was answered (on the consumer's commit or poll thread, or in a revocation: kept

@@ -1,4 +1,5 @@
 import FeatureQuerySupport
+import Synchronization
 
 extension WorkerCore {
     /// Expires requests whose deadline passes while they run: answered `expired`, their runs cancelled (and

@@ -1,6 +1,7 @@
 import Kafka
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 extension WorkerCore {
     /// How long the gate stays closed before the partitions are paused in librdkafka as well.

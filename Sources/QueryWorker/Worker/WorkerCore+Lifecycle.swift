@@ -1,6 +1,7 @@
 import FeatureQuerySupport
 import Kafka
 import Logging
+import Synchronization
 
 extension WorkerCore {
     /// Graceful shutdown: no more messages are read; in-flight requests get `shutdownTimeout` to finish,

@@ -1,6 +1,7 @@
 import FeatureQuerySupport
 import Kafka
 import Logging
+import Synchronization
 
 extension WorkerCore {
     /// The worker's state now, for the operations endpoint: the machine's figures read under one lock, the

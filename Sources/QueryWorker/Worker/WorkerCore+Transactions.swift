@@ -1,6 +1,7 @@
 import FeatureQuerySupport
 import Kafka
 import Logging
+import Synchronization
 
 extension WorkerCore {
     /// Publishes one answer in the exactly-once mode: its messages join the next transaction, and its request

@@ -1,5 +1,6 @@
 import QueryLanguage
 import SampleFeatureServer
+import FeatureGeometry
 
 /// One request of the demo and the outcome it must get.
 struct DemoRequest: Sendable {

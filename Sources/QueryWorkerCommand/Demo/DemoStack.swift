@@ -4,6 +4,7 @@ import QueryWorker
 import SampleFeatureServer
 import ServiceLifecycle
 import Synchronization
+import CurlHTTP
 
 /// Everything the demo runs in one process: the embedded Kafka cluster, the sample feature server, one
 /// worker (built by `WorkerAssembly`, as `query-worker run` builds it) and a producer for the requests.

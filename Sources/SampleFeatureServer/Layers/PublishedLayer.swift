@@ -1,4 +1,5 @@
 import FeatureGeometry
+import QueryLanguage
 
 /// A layer as the server publishes it: its metadata, its features, and JSON fragments written once
 /// (field descriptions, spatial references) that every response reuses.

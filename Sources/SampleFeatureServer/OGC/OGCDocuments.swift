@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import QueryLanguage
 
 /// The discovery documents of the OGC face: landing page, conformance, collections, one collection and its
 /// queryables. Which classes are declared depends on the mount's quirks (`no-filter` drops Part 3).

@@ -1,5 +1,6 @@
 import FeatureGeometry
 import FeatureQuerySupport
+import QueryLanguage
 
 /// Writes GeoJSON features of a collection in the requested CRS and axis order: `id` is the OBJECTID as a
 /// JSON integer (as the ArcGIS face's), properties are every field (dates as RFC 3339 strings), exterior

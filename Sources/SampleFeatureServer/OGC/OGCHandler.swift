@@ -1,4 +1,7 @@
 import Hummingbird
+import FeatureGeometry
+import Logging
+import Synchronization
 
 /// The OGC API Features face: discovery documents, items pages and single features, for a mount with its
 /// quirks. Faults, the authorizer and statistics are applied by ``RequestHandler`` as for the ArcGIS face.

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// The `query` operation of a layer.
 extension RequestHandler {

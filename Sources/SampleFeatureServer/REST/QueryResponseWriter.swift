@@ -1,4 +1,5 @@
 import FeatureGeometry
+import QueryLanguage
 
 /// Which part of a selection a query returns, and whether more remains (`exceededTransferLimit`).
 struct QueryPage: Sendable {

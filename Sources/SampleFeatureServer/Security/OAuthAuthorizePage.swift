@@ -1,4 +1,5 @@
 import Hummingbird
+import Synchronization
 
 /// `oauth2/authorize`: checks the client and its exact redirect URI (errors there are pages, never
 /// redirects, as OAuth requires), then approves at once when the `autoApprove` knob is on, or shows a

@@ -1,4 +1,5 @@
 import Hummingbird
+import Synchronization
 
 /// `/_sample/security`, test-only: GET answers the knobs and counters as JSON; POST (form fields or query
 /// parameters) changes them first, then answers the same. For servers run as child processes (the demo,

@@ -1,4 +1,5 @@
 import Hummingbird
+import Synchronization
 
 /// A secured server's side of security: the token endpoints its role serves and the gate in front of its
 /// secured services.

@@ -1,3 +1,4 @@
+import Foundation
 /// The paths of the security endpoints and the rules for reading them.
 ///
 /// Portal (a server in the ``SampleSecurityRole/portal`` role): `/portal/sharing/rest/generateToken`,

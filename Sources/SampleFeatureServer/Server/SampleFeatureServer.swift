@@ -1,4 +1,5 @@
 package import Logging
+import Synchronization
 
 /// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
 /// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics;
