@@ -109,7 +109,7 @@ enum ContractSupport {
 
     /// A JSON value as bytes, for building messages in tests.
     static func json(_ value: ParsedJSON) -> [UInt8] {
-        var writer = ContractJSONWriter()
+        var writer = JSONWriter(capacity: 0)
         writer.value(value)
         return writer.bytes
     }

@@ -44,6 +44,6 @@ enum FeatureGeoJSON {
         first = false
         JSONString.append(name, to: &output)
         output += ":"
-        value.write(to: &output)
+        output += value.jsonText
     }
 }

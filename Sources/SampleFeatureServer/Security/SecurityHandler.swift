@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Hummingbird
 
 /// A secured server's side of security: the token endpoints its role serves and the gate in front of its
@@ -93,7 +94,7 @@ struct SecurityHandler: Sendable {
     }
 
     private func portalInfo(origin: String) -> Response {
-        var json = JSONBuffer(capacity: 192)
+        var json = JSONWriter(capacity: 192)
         json.raw("{\"owningSystemUrl\":")
         json.string(origin + SecurityPaths.portalMount)
         json.raw(",\"authInfo\":{\"tokenServicesUrl\":")
