@@ -305,7 +305,8 @@ let package = Package(
         // Parse + validate + render throughput, and evaluation over 2.4M records, of the QueryLanguage module,
         // against a hand-written Swift closure. Run: swift run -c release query-language-benchmark
         .executableTarget(
-            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage"], path: "Benchmarks/Sources/QueryLanguageBenchmark",
+            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage", "FeatureQuerySupport"],
+            path: "Benchmarks/Sources/QueryLanguageBenchmark",
             swiftSettings: benchmarkSwift),
         // Envelope queries through FeatureGeometry's STR packed R-tree over 2.4 million synthetic parcel boxes
         // against a linear scan in the same run, plus Esri JSON encode/decode against JSONSerialization.
@@ -339,7 +340,7 @@ let package = Package(
         // run-worker-benchmark.sh.
         .executableTarget(
             name: "WorkerBenchmark",
-            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer"],
+            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer", "FeatureQuerySupport"],
             path: "Benchmarks/Sources/WorkerBenchmark", swiftSettings: benchmarkSwift),
         // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
         // worker. Small enough for callgrind. Run: swift run -c release engine-cpu-benchmark --layer <layer URL>
@@ -468,7 +469,7 @@ let package = Package(
         // `RequestFuzz` tool of Fuzz/run-request-fuzz.sh, without making the generator the worker's API.
         .target(
             name: "RequestFuzzing",
-            dependencies: ["QueryWorker", "FeatureQuerySupport", "SampleFeatureServer"],
+            dependencies: ["QueryWorker", "FeatureQuerySupport"],
             path: "Tests/RequestFuzzing",
             swiftSettings: strictSwift
         ),

@@ -22,7 +22,7 @@ import Testing
     @Test func byteMutationsNeverCrashTheDecoder() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds()
-        var random = SeededGenerator(seed: 0xC0FFEE)
+        var random = SplitMix64(seed: 0xC0FFEE)
         var counts = [0, 0, 0]
         await poolSharingRounds(20_000) { _ in
             let input = ByteMutations.mutate(seeds[Int.random(in: 0..<seeds.count, using: &random)], &random)
@@ -41,7 +41,7 @@ import Testing
     @Test func valueMutationsNeverCrashTheDecoder() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds().map { try ParsedJSON(parsing: $0) }
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix64(seed: 7)
         await poolSharingRounds(20_000) { _ in
             let input = ContractSupport.json(ValueMutations.mutate(seeds[Int.random(in: 0..<seeds.count, using: &random)], &random))
             Self.check(decoder.decode(input, key: nil, receivedAt: 1_000), input: input)
@@ -52,7 +52,7 @@ import Testing
     func theDecoderAcceptsNothingTheSchemaRefuses() throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds().map { try ParsedJSON(parsing: $0) }
-        var random = SeededGenerator(seed: 2025)
+        var random = SplitMix64(seed: 2025)
         var documents: [(schema: String, bytes: [UInt8])] = []
         var answers: [IncomingMessage] = []
         for index in 0..<1_000 {

@@ -1,5 +1,4 @@
 import FeatureQuerySupport
-import SampleFeatureServer
 
 /// Hostile messages for the requests topic, seeded and reproducible: the same seeds and seed give the same
 /// messages in the same order, in the CI test, the decoder's scale run and the live run alike.
