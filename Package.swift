@@ -79,13 +79,15 @@ let package = Package(
         .target(name: "CKafkaShims", dependencies: ["CRDKafka"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         // Offline checks of client certificates and their passwords with OpenSSL (libssl-dev), so a wrong
-        // password is an error at start, not at the first handshake. No OpenSSL type leaves the C side.
+        // password is an error at start, not at the first handshake, and libcrypto's SHA-256 for
+        // FeatureQuerySupport. No OpenSSL type leaves the C side.
         .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("crypto")]),
 
         // What every module shares instead of copying: JSON reading and writing (`ParsedJSON`, one string
-        // escaper), ASCII and UTF-8 byte rules, millisecond conversions, the wall clock, RFC 3339. Declarations
-        // are `package`: visible to this package's modules, not to embedders (swift-nio's _NIODataStructures).
-        .target(name: "FeatureQuerySupport", swiftSettings: strictSwift),
+        // escaper, one byte writer), ASCII and UTF-8 byte rules, millisecond conversions, the wall clock,
+        // RFC 3339, the seeded generator, SHA-256 (libcrypto's, through COpenSSLShims). Declarations are
+        // `package`: visible to this package's modules, not to embedders (swift-nio's _NIODataStructures).
+        .target(name: "FeatureQuerySupport", dependencies: ["COpenSSLShims"], swiftSettings: strictSwift),
         .target(
             name: "Kafka",
             dependencies: [
