@@ -598,8 +598,9 @@ let package = Package(
         .testTarget(
             name: "DeploymentTests",
             // QueryWorker and Credentials: the Kubernetes manifests' settings file and example credentials
-            // are loaded by the worker's own loaders; Fixtures: the Python validator, CRDs, promtool tests.
-            dependencies: ["QueryWorker", "Credentials", "FeatureQuerySupport", .product(name: "Yams", package: "Yams")],
+            // are loaded by the worker's own loaders; EngineExecution: the metrics' name prefix; Fixtures: the Python
+            // validator, CRDs, promtool tests.
+            dependencies: ["QueryWorker", "Credentials", "EngineExecution", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
