@@ -80,13 +80,15 @@ let package = Package(
         .target(name: "CKafkaShims", dependencies: ["CRDKafka"]),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         // Offline checks of client certificates and their passwords with OpenSSL (libssl-dev), so a wrong
-        // password is an error at start, not at the first handshake. No OpenSSL type leaves the C side.
+        // password is an error at start, not at the first handshake, and libcrypto's SHA-256 for
+        // FeatureQuerySupport. No OpenSSL type leaves the C side.
         .target(name: "COpenSSLShims", linkerSettings: [.linkedLibrary("crypto")]),
 
         // What every module shares instead of copying: JSON reading and writing (`ParsedJSON`, one string
-        // escaper), ASCII and UTF-8 byte rules, millisecond conversions, the wall clock, RFC 3339. Declarations
-        // are `package`: visible to this package's modules, not to embedders (swift-nio's _NIODataStructures).
-        .target(name: "FeatureQuerySupport", swiftSettings: strictSwift),
+        // escaper, one byte writer), ASCII and UTF-8 byte rules, millisecond conversions, the wall clock,
+        // RFC 3339, the seeded generator, SHA-256 (libcrypto's, through COpenSSLShims). Declarations are
+        // `package`: visible to this package's modules, not to embedders (swift-nio's _NIODataStructures).
+        .target(name: "FeatureQuerySupport", dependencies: ["COpenSSLShims"], swiftSettings: strictSwift),
         .target(
             name: "Kafka",
             dependencies: [
@@ -306,7 +308,8 @@ let package = Package(
         // Parse + validate + render throughput, and evaluation over 2.4M records, of the QueryLanguage module,
         // against a hand-written Swift closure. Run: swift run -c release query-language-benchmark
         .executableTarget(
-            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage"], path: "Benchmarks/Sources/QueryLanguageBenchmark",
+            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage", "FeatureQuerySupport"],
+            path: "Benchmarks/Sources/QueryLanguageBenchmark",
             swiftSettings: benchmarkSwift),
         // Envelope queries through FeatureGeometry's STR packed R-tree over 2.4 million synthetic parcel boxes
         // against a linear scan in the same run, plus Esri JSON encode/decode against JSONSerialization.
@@ -340,7 +343,7 @@ let package = Package(
         // run-worker-benchmark.sh.
         .executableTarget(
             name: "WorkerBenchmark",
-            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer"],
+            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer", "FeatureQuerySupport"],
             path: "Benchmarks/Sources/WorkerBenchmark", swiftSettings: benchmarkSwift),
         // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
         // worker. Small enough for callgrind. Run: swift run -c release engine-cpu-benchmark --layer <layer URL>
@@ -469,7 +472,7 @@ let package = Package(
         // `RequestFuzz` tool of Fuzz/run-request-fuzz.sh, without making the generator the worker's API.
         .target(
             name: "RequestFuzzing",
-            dependencies: ["QueryWorker", "FeatureQuerySupport", "SampleFeatureServer"],
+            dependencies: ["QueryWorker", "FeatureQuerySupport"],
             path: "Tests/RequestFuzzing",
             swiftSettings: strictSwift
         ),
@@ -596,8 +599,9 @@ let package = Package(
         .testTarget(
             name: "DeploymentTests",
             // QueryWorker and Credentials: the Kubernetes manifests' settings file and example credentials
-            // are loaded by the worker's own loaders; Fixtures: the Python validator, CRDs, promtool tests.
-            dependencies: ["QueryWorker", "Credentials", "FeatureQuerySupport", .product(name: "Yams", package: "Yams")],
+            // are loaded by the worker's own loaders; EngineExecution: the metrics' name prefix; Fixtures: the Python
+            // validator, CRDs, promtool tests.
+            dependencies: ["QueryWorker", "Credentials", "EngineExecution", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),

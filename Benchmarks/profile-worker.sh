@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Where the query worker spends its CPU at load: a measured run and a profiled run of `query-worker run`
-# working through `count` requests at 64 in flight against the sample server, then a flame graph.
+# working through `count` requests at 64 in flight against the sample server, then its folded stacks.
 #
 #   Benchmarks/profile-worker.sh [--label NAME] [--requests N] [--parcels N] [--result count|ids]
 #                                [--repetitions N] [--frequency HZ] [--call-graph fp|dwarf] [--no-profile]
@@ -17,15 +17,18 @@
 # 1. measure: --repetitions runs (default 3), no profiler: the figure to compare, and its median.
 #    --slice N also prints CPU per request for every N outcomes of each run: does the cost drift as a run goes on?
 # 2. profile: one more run with `perf record -g -F --frequency` attached to the worker from outcome 1,000 to
-#    the last (the steady state only). `perf script` -> `swift demangle` -> Benchmarks/profile/flamegraph.py
-#    gives folded stacks (first frame: the thread's name), the top frames, and the SVG
-#    docs/performance/worker-NAME.svg (--label, default "current").
+#    the last (the steady state only). `perf script` -> `swift demangle` -> Benchmarks/profile/folded_stacks.py
+#    gives folded stacks (first frame: the thread's name), the top frames and the split by part of the code.
+#    A flame graph is drawn from the folded stacks by any renderer (FlameGraph's flamegraph.pl, inferno);
+#    Debian packages none, so this script draws none:
+#        flamegraph.pl --title "query-worker NAME" /tmp/profile-worker-NAME/stacks.folded > worker-NAME.svg
 #
 # The sample server (--parcels, default 200,000) runs pinned to the last CPU; the worker, the cluster, kcat and
 # perf on the others (CPU 0 on a 2-CPU machine). Needs linux-perf and kcat; perf_event_paranoid 2 is enough
 # (own processes). Builds query-worker and sample-feature-server in release with scratch path
 # .build-bench-worker (SKIP_BUILD=1 reuses the last build; QUERY_WORKER=PATH and SAMPLE_SERVER=PATH measure
-# other binaries, say main's). Outputs beside the SVG go to PROFILE_OUT (default /tmp/profile-worker-NAME).
+# other binaries, say main's). Outputs go to PROFILE_OUT (default /tmp/profile-worker-NAME, --label's NAME,
+# default "current").
 set -euo pipefail
 
 BENCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -147,15 +150,11 @@ if (( PROFILE == 1 )); then
     run profiled --perf-data "$OUT/perf.data" --perf-frequency "$FREQUENCY" --perf-call-graph "$CALL_GRAPH" \
         | tee "$OUT/profiled-run.txt"
     perf script -i "$OUT/perf.data" 2>/dev/null | swift demangle --simplified \
-        | python3 "$BENCH/profile/flamegraph.py" collapse >"$OUT/stacks.folded"
-    python3 "$BENCH/profile/flamegraph.py" top 60 <"$OUT/stacks.folded" >"$OUT/top-inclusive.txt"
-    python3 "$BENCH/profile/flamegraph.py" top --self 60 <"$OUT/stacks.folded" >"$OUT/top-self.txt"
-    mkdir -p "$ROOT/docs/performance"
-    python3 "$BENCH/profile/flamegraph.py" svg \
-        --title "query-worker: $RESULT requests at 64 in flight, steady state ($LABEL; perf -F $FREQUENCY)" \
-        <"$OUT/stacks.folded" >"$ROOT/docs/performance/worker-$LABEL.svg"
+        | python3 "$BENCH/profile/folded_stacks.py" collapse >"$OUT/stacks.folded"
+    python3 "$BENCH/profile/folded_stacks.py" top 60 <"$OUT/stacks.folded" >"$OUT/top-inclusive.txt"
+    python3 "$BENCH/profile/folded_stacks.py" top --self 60 <"$OUT/stacks.folded" >"$OUT/top-self.txt"
     log "samples: $(awk '{s += $NF} END {print s}' "$OUT/stacks.folded"); folded stacks, top frames: $OUT"
-    log "flame graph: docs/performance/worker-$LABEL.svg"
+    log "flame graph: render $OUT/stacks.folded with a folded-stacks renderer (flamegraph.pl, inferno-flamegraph)"
     python3 "$BENCH/profile/categorize.py" "$OUT/stacks.folded" >"$OUT/categories.txt"
     echo "where the samples went (first matching part of the code):"; cat "$OUT/categories.txt"
     echo "top frames, self time:"; head -30 "$OUT/top-self.txt"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Splits a worker profile (folded stacks from flamegraph.py collapse) into the parts of the code that own the
+"""Splits a worker profile (folded stacks from folded_stacks.py collapse) into the parts of the code that own the
 CPU, for docs/performance/profile.md: each stack counts once, for the first rule (in order) one of whose
 frame substrings it contains.
 

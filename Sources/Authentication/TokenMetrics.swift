@@ -1,5 +1,4 @@
-import EngineExecution
-import FeatureQuerySupport
+package import EngineExecution
 package import Metrics
 
 /// What the authenticator counts: token calls by credential name and result, and failed refreshes of a
@@ -18,9 +17,9 @@ package final class TokenMetrics: Sendable {
     package init(factory: any MetricsFactory = MetricsSystem.factory) {
         credentials = LabelledHandles { name in
             Handles(
-                succeeded: MetricCatalog.tokenFetches.counter(factory, name, "ok"),
-                failed: MetricCatalog.tokenFetches.counter(factory, name, "failed"),
-                refreshFailed: MetricCatalog.tokenRefreshFailures.counter(factory, name))
+                succeeded: Self.tokenFetches.counter(factory, name, "ok"),
+                failed: Self.tokenFetches.counter(factory, name, "failed"),
+                refreshFailed: Self.tokenRefreshFailures.counter(factory, name))
         }
     }
 
@@ -35,4 +34,14 @@ package final class TokenMetrics: Sendable {
             if renewing { handles.refreshFailed.increment() }
         }
     }
+}
+
+/// The metrics ``TokenMetrics`` makes, named here; the worker's catalog lists them with its own.
+extension TokenMetrics {
+    package static let tokenFetches = MetricDescription(
+        "token_fetches_total", .counter, labels: ["credential", "result"],
+        help: "Token calls by credential name and result (ok or failed).")
+    package static let tokenRefreshFailures = MetricDescription(
+        "token_refresh_failures_total", .counter, labels: ["credential"],
+        help: "Failed token calls that were to replace a token the credential already had (due or rejected).")
 }

@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
+#include <openssl/sha.h>
 #include <openssl/x509.h>
 #include <string.h>
 
@@ -74,4 +75,9 @@ int qw_check_pem(const char *certificate_path, const char *key_path, const char 
     X509_free(certificate);
     ERR_clear_error();
     return result;
+}
+
+void qw_sha256(const unsigned char *data, size_t length, unsigned char *digest) {
+    static const unsigned char empty = 0;
+    SHA256(length > 0 ? data : &empty, length, digest);
 }

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 package import Logging
 
 /// A swift-log handler that writes one JSON object per line.
@@ -42,25 +43,17 @@ package struct JSONLogHandler: LogHandler {
 
     /// The bytes of the line for `event`, newline included.
     func line(for event: LogEvent) -> [UInt8] {
-        var buffer = JSONLineBuffer()
-        buffer.key("ts")
-        buffer.timestamp()
-        buffer.key("level")
-        buffer.string(event.level.rawValue)
-        buffer.key("label")
-        buffer.string(label)
-        buffer.key("message")
-        buffer.string(LogRedaction.redact(event.message.description))
+        var line = JSONWriter.logLine(level: event.level, label: label, message: LogRedaction.redact(event.message.description))
         if let error = event.error {
-            buffer.key("error")
-            buffer.string(LogRedaction.redact(String(describing: error)))
+            line.member("error")
+            line.string(LogRedaction.redact(String(describing: error)))
         }
         // Members sorted by key, taken from the dictionary once: no array of keys and a lookup per key.
         for (key, value) in mergedMetadata(event.metadata).sorted(by: { $0.key < $1.key }) {
-            buffer.key(Self.isReserved(key) ? "meta_" + key : key)
-            Self.write(value, sensitive: LogRedaction.isSensitiveKey(key), into: &buffer)
+            line.member(Self.isReserved(key) ? "meta_" + key : key)
+            Self.write(value, sensitive: LogRedaction.isSensitiveKey(key), into: &line)
         }
-        return buffer.finish()
+        return line.endingLogLine()
     }
 
     /// Whether `key` is one of ``reservedKeys``: compared directly, which is cheaper than hashing every
@@ -87,34 +80,34 @@ package struct JSONLogHandler: LogHandler {
         return merged
     }
 
-    static func write(_ value: Logger.Metadata.Value, sensitive: Bool, into buffer: inout JSONLineBuffer) {
+    static func write(_ value: Logger.Metadata.Value, sensitive: Bool, into line: inout JSONWriter) {
         if sensitive {
-            buffer.string(LogRedaction.placeholder)
+            line.string(LogRedaction.placeholder)
             return
         }
         switch value {
         case .string(let text):
-            buffer.string(LogRedaction.redact(text))
+            line.string(LogRedaction.redact(text))
         case .stringConvertible(let convertible):
             if let literal = jsonLiteral(convertible) {
-                buffer.raw(literal)
+                line.rawText(literal)
             } else {
-                buffer.string(LogRedaction.redact(convertible.description))
+                line.string(LogRedaction.redact(convertible.description))
             }
         case .dictionary(let members):
-            buffer.open(UInt8(ascii: "{"))
+            line.byte(UInt8(ascii: "{"))
             for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                buffer.key(key)
-                write(member, sensitive: LogRedaction.isSensitiveKey(key), into: &buffer)
+                line.member(key)
+                write(member, sensitive: LogRedaction.isSensitiveKey(key), into: &line)
             }
-            buffer.close(UInt8(ascii: "}"))
+            line.byte(UInt8(ascii: "}"))
         case .array(let elements):
-            buffer.open(UInt8(ascii: "["))
+            line.byte(UInt8(ascii: "["))
             for element in elements {
-                buffer.element()
-                write(element, sensitive: false, into: &buffer)
+                line.separator()
+                write(element, sensitive: false, into: &line)
             }
-            buffer.close(UInt8(ascii: "]"))
+            line.byte(UInt8(ascii: "]"))
         }
     }
 

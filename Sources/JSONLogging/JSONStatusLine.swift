@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 package import Logging
 
 /// A log line whose fields the caller writes straight into its bytes: the same line
@@ -10,7 +11,7 @@ package import Logging
 /// redacted as the handler does; debug builds check both). `JSONStatusLineTests` compares each line with the
 /// handler's own.
 package struct JSONStatusLine {
-    private var buffer: JSONLineBuffer
+    private var line: JSONWriter
     private let sink: JSONLogSink
     private let urgent: Bool
     #if DEBUG
@@ -24,50 +25,42 @@ package struct JSONStatusLine {
         guard handler.logLevel <= level, handler.metadata.isEmpty, handler.metadataProvider == nil else { return nil }
         self.sink = handler.sink
         self.urgent = level >= .warning
-        buffer = JSONLineBuffer()
-        buffer.key("ts")
-        buffer.timestamp()
-        buffer.key("level")
-        buffer.string(level.rawValue)
-        buffer.key("label")
-        buffer.string(handler.label)
-        buffer.key("message")
         assert(LogRedaction.redact(message) == message, "a status line's message is a fixed word")
-        buffer.string(message)
+        line = JSONWriter.logLine(level: level, label: handler.label, message: message)
     }
 
     /// A string member, redacted like any metadata string.
     package mutating func string(_ key: String, _ value: String) {
         member(key)
-        buffer.string(LogRedaction.redact(value))
+        line.string(LogRedaction.redact(value))
     }
 
     /// An integer written as a JSON string (`"partition":"3"`), as `.string(String(value))` metadata is:
     /// without making the string.
     package mutating func integerString(_ key: String, _ value: Int64) {
         member(key)
-        buffer.quotedInteger(value)
+        line.quotedInteger(value)
     }
 
     package mutating func integerString(_ key: String, _ value: UInt64) {
         member(key)
-        buffer.quotedInteger(negative: false, magnitude: value)
+        line.quotedInteger(value)
     }
 
     /// Integers as an array of JSON strings (`"counts":["5","0"]`), as `.array` of `.string` metadata is.
     package mutating func integerStrings(_ key: String, _ values: some Sequence<Int>) {
         member(key)
-        buffer.open(UInt8(ascii: "["))
+        line.byte(UInt8(ascii: "["))
         for value in values {
-            buffer.element()
-            buffer.quotedInteger(Int64(value))
+            line.separator()
+            line.quotedInteger(Int64(value))
         }
-        buffer.close(UInt8(ascii: "]"))
+        line.byte(UInt8(ascii: "]"))
     }
 
     /// Ends the line and hands it to the handler's sink.
     package consuming func write() {
-        sink.write(buffer.finish(), urgent: urgent)
+        sink.write(line.endingLogLine(), urgent: urgent)
     }
 
     private mutating func member(_ key: String) {
@@ -76,6 +69,6 @@ package struct JSONStatusLine {
         assert(!LogRedaction.isSensitiveKey(key), "a status line key names no secret: \(key)")
         lastKey = key
         #endif
-        buffer.key(JSONLogHandler.isReserved(key) ? "meta_" + key : key)
+        line.member(JSONLogHandler.isReserved(key) ? "meta_" + key : key)
     }
 }

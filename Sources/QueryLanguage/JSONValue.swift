@@ -24,34 +24,33 @@ package enum JSONValue: Hashable, Sendable {
 
     /// Compact JSON text (no spaces), UTF-8 characters unescaped except where JSON requires.
     package var serialized: String {
-        var output = ""
-        write(into: &output)
-        return output
+        var writer = JSONWriter(capacity: 128)
+        write(to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private func write(into output: inout String) {
+    private func write(to writer: inout JSONWriter) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .integer(let value): output += String(value)
-        case .double(let value): output += value.isFinite ? Literal.canonical(value) : "null"
-        case .string(let value): JSONString.append(value, to: &output)
+        case .null: writer.raw("null")
+        case .bool(let value): writer.bool(value)
+        case .integer(let value): writer.integer(value)
+        case .double(let value): if value.isFinite { writer.rawText(Literal.canonical(value)) } else { writer.raw("null") }
+        case .string(let value): writer.string(value)
         case .array(let items):
-            output += "["
+            writer.byte(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { output += "," }
-                item.write(into: &output)
+                if index > 0 { writer.comma() }
+                item.write(to: &writer)
             }
-            output += "]"
+            writer.byte(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
+            writer.byte(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
-                JSONString.append(member.key, to: &output)
-                output += ":"
-                member.value.write(into: &output)
+                if index > 0 { writer.comma() }
+                writer.key(escaping: member.key)
+                member.value.write(to: &writer)
             }
-            output += "}"
+            writer.byte(UInt8(ascii: "}"))
         }
     }
 }

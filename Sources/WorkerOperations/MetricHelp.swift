@@ -1,4 +1,5 @@
-import FeatureQuerySupport
+import QueryWorker
+import EngineExecution
 
 /// The `# HELP` text of each metric, by its exposed name: swift-metrics has no place for it, so the exposition
 /// adds it (``MetricsExposition``). A name without an entry gets no HELP line.

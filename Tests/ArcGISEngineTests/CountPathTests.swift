@@ -1,8 +1,8 @@
 import EngineExecution
 import EngineTestSupport
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
-import SampleFeatureServer
 import Testing
 import FeatureService
 

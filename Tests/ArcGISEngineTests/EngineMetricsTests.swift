@@ -40,7 +40,7 @@ struct EngineMetricsTests {
 
     static func requests(_ metrics: TestMetrics, _ host: String, _ statusClass: String) -> Int64 {
         metrics.counterTotal(
-            label: MetricCatalog.httpRequests.name, dimensions: [("host", host), ("status_class", statusClass)])
+            label: EngineMetrics.httpRequests.name, dimensions: [("host", host), ("status_class", statusClass)])
     }
 
     static func counter(_ metrics: TestMetrics, _ metric: MetricDescription, _ dimensions: [(String, String)]) -> Int64 {
@@ -68,11 +68,11 @@ struct EngineMetricsTests {
             #expect(Self.requests(metrics, host, "2xx") == served - 1)
             #expect(Self.requests(metrics, host, "4xx") == 0)
             #expect(Self.requests(metrics, host, "error") == 0)
-            #expect(Self.counter(metrics, MetricCatalog.httpRetries, [("host", host)]) == 1)
-            #expect(Self.counter(metrics, MetricCatalog.httpRetryAfterWaits, [("host", host)]) == 1)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetries, [("host", host)]) == 1)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetryAfterWaits, [("host", host)]) == 1)
             // A floating-point counter reaches TestMetrics rounded to whole units: exactly the 1 s asked for.
-            #expect(Self.counter(metrics, MetricCatalog.httpRetryAfterWaitSeconds, [("host", host)]) == 1)
-            let durations = try metrics.expectTimer(MetricCatalog.httpRequestDuration.name, [("host", host)]).values
+            #expect(Self.counter(metrics, EngineMetrics.httpRetryAfterWaitSeconds, [("host", host)]) == 1)
+            let durations = try metrics.expectTimer(EngineMetrics.httpRequestDuration.name, [("host", host)]).values
             #expect(Int64(durations.count) == served)
             #expect(durations.allSatisfy { $0 > 0 })
         }
@@ -84,9 +84,9 @@ struct EngineMetricsTests {
         ) { server, engine, metrics, host in
             _ = try await engine.query(layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("1=1")))
             #expect(Self.requests(metrics, host, "5xx") == 2)
-            #expect(Self.counter(metrics, MetricCatalog.httpRetries, [("host", host)]) == 2)
-            #expect(Self.counter(metrics, MetricCatalog.httpRetryAfterWaits, [("host", host)]) == 0)
-            #expect(Self.counter(metrics, MetricCatalog.httpRetryAfterWaitSeconds, [("host", host)]) == 0)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetries, [("host", host)]) == 2)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetryAfterWaits, [("host", host)]) == 0)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetryAfterWaitSeconds, [("host", host)]) == 0)
         }
     }
 
@@ -100,9 +100,9 @@ struct EngineMetricsTests {
             // Every attempt is one `error` exchange; the attempts after the first are retries.
             #expect(errors >= 1)
             #expect(errors <= Int64(EngineTestSupport.fastRetries.maxAttempts))
-            #expect(Self.counter(metrics, MetricCatalog.httpRetries, [("host", host)]) == errors - 1)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetries, [("host", host)]) == errors - 1)
             #expect(Self.requests(metrics, host, "2xx") == 0)
-            #expect(Self.counter(metrics, MetricCatalog.httpRetryAfterWaits, [("host", host)]) == 0)
+            #expect(Self.counter(metrics, EngineMetrics.httpRetryAfterWaits, [("host", host)]) == 0)
         }
     }
 
@@ -111,9 +111,9 @@ struct EngineMetricsTests {
             for _ in 0..<3 {
                 _ = try await engine.query(layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("1=1")))
             }
-            #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "miss")]) == 1)
-            #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "hit")]) == 2)
-            #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "shared")]) == 0)
+            #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "miss")]) == 1)
+            #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "hit")]) == 2)
+            #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "shared")]) == 0)
             #expect(server.statistics.metadataRequests == 1)
         }
     }
@@ -128,8 +128,8 @@ struct EngineMetricsTests {
             try await Task.sleep(for: .milliseconds(100))
             async let second = engine.query(layer: url, ServiceQuery(whereClause: try WhereClause("1=1")))
             _ = try await (first, second)
-            #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "miss")]) == 1)
-            #expect(Self.counter(metrics, MetricCatalog.metadataCacheRequests, [("result", "shared")]) == 1)
+            #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "miss")]) == 1)
+            #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "shared")]) == 1)
             #expect(server.statistics.metadataRequests == 1)
         }
     }

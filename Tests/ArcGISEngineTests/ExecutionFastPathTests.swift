@@ -1,7 +1,7 @@
 import CurlHTTP
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
-import SampleFeatureServer
 import Testing
 
 import EngineExecution

@@ -394,7 +394,7 @@ extension GeoJSONTranscoderTests {
     /// A page of `count` parcel polygons in WGS 84, 5 to 8 vertices each (clockwise, some with a hole), and
     /// eight attributes: the shape of the engine's hot path.
     static func parcelPage(count: Int, seed: UInt64) -> String {
-        var random = DecodingTestRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var text = #"{"objectIdFieldName":"OBJECTID","uniqueIdField":{"name":"OBJECTID","isSystemMaintained":true},"globalIdFieldName":"","geometryType":"esriGeometryPolygon","spatialReference":{"wkid":4326,"latestWkid":4326},"fields":["#
         let names = ["OBJECTID", "APN", "SITUS", "USECODE", "YEAR_BUILT", "AREA_SQFT", "VALUE", "UPDATED"]
         text += names.map { #"{"name":"\#($0)","type":"esriFieldTypeString","alias":"\#($0)"}"# }.joined(separator: ",")
@@ -451,7 +451,7 @@ extension GeoJSONTranscoderTests {
         ] + Self.fallbackGeometries.prefix(6).map { geometry in
             Self.page(#"{"attributes":{"OBJECTID":1},"geometry":\#(geometry.1)}"#)
         }
-        var generator = DecodingTestRandom(seed: 0x7EA5_C0DE)
+        var generator = SplitMix64(seed: 0x7EA5_C0DE)
         var successes = 0
         var fastSuccesses = 0
         for round in 0..<4_000 {

@@ -114,5 +114,3 @@ enum DecodingFixture {
         """
 }
 
-/// The sample server's SplitMix64, so random tests repeat exactly.
-typealias DecodingTestRandom = SplitMix64

@@ -1,4 +1,5 @@
 import CurlHTTP
+import FeatureQuerySupport
 import Testing
 import FeatureService
 
@@ -20,7 +21,7 @@ struct ResponseDecodingFuzzTests {
     ]
 
     /// One mutation: flip, insert, delete, duplicate a span, or cut.
-    static func mutate(_ bytes: [UInt8], using generator: inout DecodingTestRandom) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], using generator: inout SplitMix64) -> [UInt8] {
         var bytes = bytes
         let interesting: [UInt8] = Array(#"{}[]",:0-9.eE\"u tfn"#.utf8) + [0x00, 0x1F, 0x80, 0xFF, 0xC3]
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
@@ -53,7 +54,7 @@ struct ResponseDecodingFuzzTests {
 
     @Test("10,000 mutations across every decoder")
     func mutations() {
-        var generator = DecodingTestRandom(seed: 0xA5C1_5EED)
+        var generator = SplitMix64(seed: 0xA5C1_5EED)
         let layer = DecodingFixture.layerURLWithToken
         for round in 0..<10_000 {
             let seed = Self.seeds[round % Self.seeds.count]

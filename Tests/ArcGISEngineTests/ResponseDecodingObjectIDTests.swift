@@ -1,4 +1,5 @@
 import FeatureService
+import FeatureQuerySupport
 import Testing
 
 #if canImport(Glibc)
@@ -138,7 +139,7 @@ struct ResponseDecodingObjectIDTests {
         text.reserveCapacity(count * 9 + 100)
         var expected: [Int64] = []
         expected.reserveCapacity(count)
-        var generator = DecodingTestRandom(seed: 42)
+        var generator = SplitMix64(seed: 42)
         var id: Int64 = 1_000_000
         for index in 0..<count {
             id += Int64(generator.next() % 7) + 1

@@ -1,4 +1,4 @@
-import SampleFeatureServer
+import FeatureQuerySupport
 import Testing
 import FeatureService
 

@@ -15,11 +15,11 @@ import Testing
 struct TokenMetricsTests {
     static func fetches(_ metrics: TestMetrics, _ credential: String, _ result: String) -> Int64 {
         metrics.counterTotal(
-            label: MetricCatalog.tokenFetches.name, dimensions: [("credential", credential), ("result", result)])
+            label: TokenMetrics.tokenFetches.name, dimensions: [("credential", credential), ("result", result)])
     }
 
     static func refreshFailures(_ metrics: TestMetrics, _ credential: String) -> Int64 {
-        metrics.counterTotal(label: MetricCatalog.tokenRefreshFailures.name, dimensions: [("credential", credential)])
+        metrics.counterTotal(label: TokenMetrics.tokenRefreshFailures.name, dimensions: [("credential", credential)])
     }
 
     @Test("token calls to a real token service are counted by credential name and result; no secret in a label")

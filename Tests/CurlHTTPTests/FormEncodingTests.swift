@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Testing
 
 @testable import CurlHTTP
@@ -32,7 +33,7 @@ struct FormEncodingTests {
         #"{"xmin":-13225000,"ymin":4032000,"spatialReference":{"wkid":3857}}"#, "1=1", "esriGeometryEnvelope",
     ]
 
-    static func randomText(_ random: inout SplitMix) -> String {
+    static func randomText(_ random: inout SplitMix64) -> String {
         var text = ""
         for _ in 0..<random.below(8) { text += pieces[random.below(pieces.count)] }
         if random.below(4) == 0 {
@@ -46,7 +47,7 @@ struct FormEncodingTests {
 
     @Test("formEncode equals the reference over generated text")
     func encodeMatchesReference() {
-        var random = SplitMix(seed: 1)
+        var random = SplitMix64(seed: 1)
         for piece in Self.pieces { #expect(HTTPRequest.formEncode(piece) == Self.referenceFormEncode(piece)) }
         for byte in 0..<128 {
             let text = String(UnicodeScalar(UInt8(byte)))
@@ -64,7 +65,7 @@ struct FormEncodingTests {
 
     @Test("appendFormEncoded appends what formEncode returns, after what the buffer held")
     func appendMatchesEncode() {
-        var random = SplitMix(seed: 2)
+        var random = SplitMix64(seed: 2)
         var bytes: [UInt8] = []
         var expected = ""
         for round in 0..<5_000 {
@@ -82,7 +83,7 @@ struct FormEncodingTests {
 
     @Test("A form POST body is the reference encoding of its fields, joined with &")
     func formPostBody() {
-        var random = SplitMix(seed: 3)
+        var random = SplitMix64(seed: 3)
         for _ in 0..<2_000 {
             let fields = (0..<random.below(6)).map { _ in (Self.randomText(&random), Self.randomText(&random)) }
             let request = HTTPRequest.formPost(url: "http://h/q", fields: fields, headers: ["X-A": "1"])
@@ -94,22 +95,4 @@ struct FormEncodingTests {
             #expect(request.headers["X-A"] == "1")
         }
     }
-}
-
-/// SplitMix64, so the generated cases repeat exactly.
-struct SplitMix {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound (bound > 0).
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

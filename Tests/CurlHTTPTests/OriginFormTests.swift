@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Foundation
 import HTTPTestServer
 import Testing
@@ -27,7 +28,7 @@ struct OriginFormTests {
             "/~user/!$&'()*+,;=:@?q=%7E", "/p?%41%2f+%2B&a=b+c", "/p?a|b", "/p?a%20b", "/p?é=1", "/p?a=%ZZ",
             "/p%20q?x=1", "/p?x=1;y=2&z=:@!$'()", "/P/Q?X=%7e",
         ]
-        var random = SplitMix(seed: 14)
+        var random = SplitMix64(seed: 14)
         let generated = (0..<120).map { _ in
             func pick(_ parts: ([String], [String])) -> String {
                 let list = random.below(4) == 0 ? parts.1 : parts.0

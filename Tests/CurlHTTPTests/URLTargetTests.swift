@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Foundation
 import Testing
 
@@ -33,7 +34,7 @@ struct URLTargetTests {
     ])
     static let fragments = (["", "#", "#f", "#a/b?c", "#%20"], ["#f#g", "#%", "# x", "#é", "#[x]"])
 
-    static func randomURL(_ random: inout SplitMix) -> String {
+    static func randomURL(_ random: inout SplitMix64) -> String {
         func pick(_ list: [String]) -> String { list[random.below(list.count)] }
         func part(_ choices: ([String], [String])) -> String {
             random.below(5) == 0 ? pick(choices.1) : pick(choices.0)
@@ -66,7 +67,7 @@ struct URLTargetTests {
 
     @Test("Over generated URLs, the fast path agrees with URLComponents wherever it answers")
     func fastPathAgrees() {
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         var fastAnswers = 0
         var failures = 0
         for _ in 0..<30_000 {

@@ -1,5 +1,6 @@
-import FeatureQuerySupport
+import EngineExecution
 import Foundation
+import QueryWorker
 import Testing
 
 /// The PrometheusRule of components/monitoring: its alerts name only metrics the worker exports, and they
@@ -9,7 +10,7 @@ struct KubernetesAlertTests {
     /// The worker's metrics (``MetricCatalog``, names without `query_worker_`), histograms marked: a renamed
     /// or removed metric fails the alerts that name it.
     static let catalog: [String: Bool] = Dictionary(uniqueKeysWithValues: MetricCatalog.all.map {
-        (String($0.name.dropFirst(MetricCatalog.prefix.count)), $0.kind == .histogram)
+        (String($0.name.dropFirst(MetricDescription.prefix.count)), $0.kind == .histogram)
     })
     /// Series from outside the worker the rules may use: Prometheus's own `up`, and kube-state-metrics'
     /// readiness (kube-prometheus-stack installs it).

@@ -17,7 +17,7 @@ struct CivilCalendarTests {
     @Test func roundTripsAndAgreesWithFoundation() throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
-        var random = SplitMix(seed: 1582)
+        var random = SplitMix64(seed: 1582)
         for _ in 0..<2_000 {
             let days = Int64.random(in: -719_162...2_932_896, using: &random)
             let (year, month, day) = CivilCalendar.civil(fromDays: days)

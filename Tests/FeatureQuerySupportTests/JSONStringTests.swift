@@ -13,7 +13,7 @@ struct JSONStringTests {
     ]
 
     /// Text of random scalars, weighted towards the ones escaping treats specially.
-    static func randomText(_ random: inout SplitMix) -> String {
+    static func randomText(_ random: inout SplitMix64) -> String {
         let special: [Unicode.Scalar] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{08}", "\u{0C}", "\u{1F}", "\u{7F}",
                                          "\u{2028}", "\u{2029}", "\u{2027}", "é", "\u{301}", "東", "🚀", "a", " ", "/"]
         var text = ""
@@ -28,7 +28,7 @@ struct JSONStringTests {
     }
 
     static func cases() -> [String] {
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         return samples + (0..<3_000).map { _ in randomText(&random) }
     }
 
@@ -83,22 +83,4 @@ struct JSONStringTests {
         let value = ParsedJSON.object(["k\u{2028}": .array([.string("a\u{7F}"), .number(1), .number(0.5), .null, .bool(true)])])
         #expect(value.jsonText == #"{"k\u2028":["a\u007f",1,0.5,null,true]}"#)
     }
-}
-
-/// SplitMix64, so the generated cases repeat exactly.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound (bound > 0).
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func formattingRoundTrips() {
-        var random = SplitMix(seed: 3339)
+        var random = SplitMix64(seed: 3339)
         for _ in 0..<5_000 {
             let instant = Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)
             #expect(RFC3339.milliseconds(from: RFC3339.string(fromMilliseconds: instant)) == instant)

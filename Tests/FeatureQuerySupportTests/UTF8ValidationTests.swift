@@ -28,7 +28,7 @@ struct UTF8ValidationTests {
     }
 
     @Test func agreesWithTheStandardLibraryOnRandomBytes() {
-        var random = SplitMix(seed: 3)
+        var random = SplitMix64(seed: 3)
         let alphabet: [UInt8] = [0x41, 0x7F, 0x80, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0x9F, 0xA0, 0x8F, 0x90]
         for _ in 0..<20_000 {
             let bytes = (0..<random.below(7)).map { _ in alphabet[random.below(alphabet.count)] }

@@ -39,9 +39,9 @@ struct OGCEngineMetricsTests {
         #expect(Self.http(metrics, host, "4xx") == 1)
         #expect(Self.http(metrics, host, "2xx") == Int64(server.statistics.requests - 1))
         #expect(Self.http(metrics, host, "5xx") == 0)
-        #expect(metrics.counterTotal(label: MetricCatalog.httpRetries.name, dimensions: [("host", host)]) == 1)
-        #expect(metrics.counterTotal(label: MetricCatalog.httpRetryAfterWaits.name, dimensions: [("host", host)]) == 1)
-        #expect(metrics.counterTotal(label: MetricCatalog.httpRetryAfterWaitSeconds.name, dimensions: [("host", host)]) == 1)
+        #expect(metrics.counterTotal(label: EngineMetrics.httpRetries.name, dimensions: [("host", host)]) == 1)
+        #expect(metrics.counterTotal(label: EngineMetrics.httpRetryAfterWaits.name, dimensions: [("host", host)]) == 1)
+        #expect(metrics.counterTotal(label: EngineMetrics.httpRetryAfterWaitSeconds.name, dimensions: [("host", host)]) == 1)
         // The second query loaded no metadata: its lookups were hits, and it sent fewer requests than the first.
         #expect(misses >= 1)
         #expect(Self.cache(metrics, "miss") == misses)
@@ -50,10 +50,10 @@ struct OGCEngineMetricsTests {
     }
 
     static func http(_ metrics: TestMetrics, _ host: String, _ statusClass: String) -> Int64 {
-        metrics.counterTotal(label: MetricCatalog.httpRequests.name, dimensions: [("host", host), ("status_class", statusClass)])
+        metrics.counterTotal(label: EngineMetrics.httpRequests.name, dimensions: [("host", host), ("status_class", statusClass)])
     }
 
     static func cache(_ metrics: TestMetrics, _ result: String) -> Int64 {
-        metrics.counterTotal(label: MetricCatalog.metadataCacheRequests.name, dimensions: [("result", result)])
+        metrics.counterTotal(label: EngineMetrics.metadataCacheRequests.name, dimensions: [("result", result)])
     }
 }

@@ -221,8 +221,8 @@ import Testing
         #expect(try source([0xFF])?["key"] == .string("/w=="))
         #expect(try source([0xFF, 0xFE])?["key"] == .string("//4="))
         #expect(try source([0xC3])?["keyEncoding"] == .string("base64"))
-        #expect(ContractJSONWriter.base64(Array("Man".utf8)) == "TWFu")
-        #expect(ContractJSONWriter.base64([]) == "")
+        #expect(Base64.encode(Array("Man".utf8)) == "TWFu")
+        #expect(Base64.encode([]) == "")
     }
 
     // MARK: Against the schemas

@@ -23,7 +23,7 @@ import SampleFeatureServer
     @Test func byteMutationsNeverCrashTheDecoder() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds()
-        var random = SeededGenerator(seed: 0xC0FFEE)
+        var random = SplitMix64(seed: 0xC0FFEE)
         var counts = [0, 0, 0]
         await poolSharingRounds(20_000) { _ in
             let input = ByteMutations.mutate(seeds[Int.random(in: 0..<seeds.count, using: &random)], &random)
@@ -42,7 +42,7 @@ import SampleFeatureServer
     @Test func valueMutationsNeverCrashTheDecoder() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds().map { try ParsedJSON(parsing: $0) }
-        var random = SeededGenerator(seed: 7)
+        var random = SplitMix64(seed: 7)
         await poolSharingRounds(20_000) { _ in
             let input = ContractSupport.json(ValueMutations.mutate(seeds[Int.random(in: 0..<seeds.count, using: &random)], &random))
             Self.check(decoder.decode(input, key: nil, receivedAt: 1_000), input: input)
@@ -53,7 +53,7 @@ import SampleFeatureServer
     func theDecoderAcceptsNothingTheSchemaRefuses() throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds().map { try ParsedJSON(parsing: $0) }
-        var random = SeededGenerator(seed: 2025)
+        var random = SplitMix64(seed: 2025)
         var documents: [(schema: String, bytes: [UInt8])] = []
         var answers: [IncomingMessage] = []
         for index in 0..<1_000 {

@@ -50,7 +50,7 @@ import SampleFeatureServer
         return .object(whole)
     }
 
-    static func randomResult(_ random: inout SeededGenerator) -> ResultMessage {
+    static func randomResult(_ random: inout SplitMix64) -> ResultMessage {
         let layerCount = Int.random(in: 0...5, using: &random)
         var layers: [LayerResult] = []
         for index in 0..<layerCount {
@@ -90,7 +90,7 @@ import SampleFeatureServer
     @Test func randomResultsSplitWithinTheLimitAndReassembleExactly() throws {
         var totalParts = 0
         for seed in UInt64(1)...80 {
-            var random = SeededGenerator(seed: seed)
+            var random = SplitMix64(seed: seed)
             let result = Self.randomResult(&random)
             let whole = try result.encoded()
             // Large enough for any one feature (at most ~2.6 KB) with the envelope and a layer's fields.

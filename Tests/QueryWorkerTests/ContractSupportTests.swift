@@ -3,7 +3,6 @@ import FeatureQuerySupport
 import Foundation
 import QueryLanguage
 import RequestFuzzing
-import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
@@ -109,7 +108,7 @@ enum ContractSupport {
 
     /// A JSON value as bytes, for building messages in tests.
     static func json(_ value: ParsedJSON) -> [UInt8] {
-        var writer = ContractJSONWriter()
+        var writer = JSONWriter(capacity: 0)
         writer.value(value)
         return writer.bytes
     }
@@ -118,17 +117,6 @@ enum ContractSupport {
 struct ContractTestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-/// The sample server's SplitMix64, so random tests repeat exactly.
-typealias SeededGenerator = SplitMix64
-
-@Suite struct ContractSupportTests {
-    @Test func seededGeneratorIsReproducible() {
-        var a = SeededGenerator(seed: 42)
-        var b = SeededGenerator(seed: 42)
-        #expect((0..<10).map { _ in a.next() } == (0..<10).map { _ in b.next() })
-    }
 }
 
 /// A child process's standard output and error, captured in files of a fresh temporary folder (pipes could

@@ -1,4 +1,4 @@
-import SampleFeatureServer
+import FeatureQuerySupport
 import Testing
 
 @testable import QueryWorker

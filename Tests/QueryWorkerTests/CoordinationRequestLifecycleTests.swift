@@ -1,5 +1,5 @@
+import FeatureQuerySupport
 import Kafka
-import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker

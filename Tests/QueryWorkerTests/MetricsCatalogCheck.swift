@@ -1,5 +1,6 @@
-import FeatureQuerySupport
+import EngineExecution
 import MetricsTestKit
+import QueryWorker
 
 /// Compares what code made through a `TestMetrics` with ``MetricCatalog``: every metric's name is in the
 /// catalog, of the catalog's kind, with exactly the catalog's label names in the catalog's order.

@@ -83,9 +83,9 @@ struct WorkerMetricsEndToEndTests {
         #expect(Self.http(metrics, host, "5xx") == 1)
         #expect(Self.http(metrics, host, "2xx") == Int64(statistics.requests - 1 - statistics.aborted))
         #expect(Self.http(metrics, host, "error") == 0)
-        #expect(metrics.counterTotal(label: MetricCatalog.httpRetries.name, dimensions: [("host", host)]) == 1)
-        #expect(metrics.counterTotal(label: MetricCatalog.httpRetryAfterWaits.name, dimensions: [("host", host)]) == 1)
-        #expect(metrics.counterTotal(label: MetricCatalog.httpRetryAfterWaitSeconds.name, dimensions: [("host", host)]) == 1)
+        #expect(metrics.counterTotal(label: EngineMetrics.httpRetries.name, dimensions: [("host", host)]) == 1)
+        #expect(metrics.counterTotal(label: EngineMetrics.httpRetryAfterWaits.name, dimensions: [("host", host)]) == 1)
+        #expect(metrics.counterTotal(label: EngineMetrics.httpRetryAfterWaitSeconds.name, dimensions: [("host", host)]) == 1)
         // Each metadata miss is one load from the server.
         #expect(Self.cache(metrics, "miss") == Int64(statistics.metadataRequests))
         #expect(Self.cache(metrics, "miss") >= 3)
@@ -99,11 +99,11 @@ struct WorkerMetricsEndToEndTests {
     }
 
     static func http(_ metrics: TestMetrics, _ host: String, _ statusClass: String) -> Int64 {
-        metrics.counterTotal(label: MetricCatalog.httpRequests.name, dimensions: [("host", host), ("status_class", statusClass)])
+        metrics.counterTotal(label: EngineMetrics.httpRequests.name, dimensions: [("host", host), ("status_class", statusClass)])
     }
 
     static func cache(_ metrics: TestMetrics, _ result: String) -> Int64 {
-        metrics.counterTotal(label: MetricCatalog.metadataCacheRequests.name, dimensions: [("result", result)])
+        metrics.counterTotal(label: EngineMetrics.metadataCacheRequests.name, dimensions: [("result", result)])
     }
 
     /// Polls `condition` for up to `timeout`.

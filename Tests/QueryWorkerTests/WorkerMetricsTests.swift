@@ -1,3 +1,4 @@
+import Authentication
 import EngineExecution
 import FeatureQuerySupport
 import Kafka
@@ -46,17 +47,17 @@ struct WorkerMetricsTests {
         // metrics, which need a delivered outcome (the end-to-end test), and the trace-context counter (the
         // tracing end-to-end test).
         let elsewhere: Set = [
-            MetricCatalog.tokenFetches.name, MetricCatalog.tokenRefreshFailures.name, MetricCatalog.outcomes.name,
+            TokenMetrics.tokenFetches.name, TokenMetrics.tokenRefreshFailures.name, MetricCatalog.outcomes.name,
             MetricCatalog.requestDuration.name, MetricCatalog.traceContextInvalid.name,
         ]
         #expect(made == Set(MetricCatalog.all.map(\.name)).subtracting(elsewhere))
         #expect(try metrics.expectCounter(MetricCatalog.outcomeDeliveryFailures.name, [("code", "delivery")]).totalValue == 1)
         #expect(try metrics.expectGauge(MetricCatalog.intakePaused.name).lastValue == 1)
         #expect(
-            try metrics.expectCounter(MetricCatalog.httpRequests.name, [("host", "gis.example.com"), ("status_class", "5xx")])
+            try metrics.expectCounter(EngineMetrics.httpRequests.name, [("host", "gis.example.com"), ("status_class", "5xx")])
                 .totalValue == 1)
         #expect(
-            try metrics.expectCounter(MetricCatalog.httpRequests.name, [("host", "gis.example.com"), ("status_class", "2xx")])
+            try metrics.expectCounter(EngineMetrics.httpRequests.name, [("host", "gis.example.com"), ("status_class", "2xx")])
                 .totalValue == 0)
     }
 

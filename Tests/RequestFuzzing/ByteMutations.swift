@@ -1,4 +1,4 @@
-package import SampleFeatureServer
+package import FeatureQuerySupport
 
 /// Mutations on a message's bytes: what a broken producer, a truncating proxy or a bit flip makes of a valid
 /// message. Most results are not JSON; some stay valid, which is the point.

@@ -26,8 +26,8 @@ package struct SeedError: Error, CustomStringConvertible {
 extension ParsedJSON {
     /// The value as compact JSON bytes.
     var fuzzBytes: [UInt8] {
-        var text = ""
-        write(to: &text)
-        return Array(text.utf8)
+        var writer = JSONWriter(capacity: 256)
+        writer.value(self)
+        return writer.bytes
     }
 }

@@ -1,5 +1,4 @@
 import FeatureQuerySupport
-import SampleFeatureServer
 import FeatureGeometry
 
 /// Hostile messages for the requests topic, seeded and reproducible: the same seeds and seed give the same

@@ -1,5 +1,4 @@
 package import FeatureQuerySupport
-package import SampleFeatureServer
 
 /// Mutations that aim at a decoder's limits rather than its syntax: fields dropped, duplicated or retyped,
 /// numbers no integer or double holds, nesting far past the depth limit, strings around the size limit, and

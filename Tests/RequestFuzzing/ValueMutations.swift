@@ -1,5 +1,4 @@
 package import FeatureQuerySupport
-package import SampleFeatureServer
 
 /// Mutations on a parsed message: the document stays JSON but a value is replaced, removed, added or gets
 /// another type, so the decoder's checks past the parser (types, ranges, unknown fields) are exercised.

@@ -1,4 +1,5 @@
 import CurlHTTP
+import FeatureQuerySupport
 import Foundation
 import SampleFeatureServer
 import Testing
@@ -23,7 +24,7 @@ struct RobustnessTests {
     @Test("random combinations of bad parameter values always get an answer, never a crash")
     func randomParameters() async throws {
         try await TestSupport.withServer { (server, client) async throws in
-            var generator = SeededGenerator(seed: 20_240_601)
+            var generator = SplitMix64(seed: 20_240_601)
             for round in 0..<250 {
                 var parameters: [(String, String)] = [("where", "1=1")]
                 for _ in 0..<(1 + Int(generator.next() % 4)) {
@@ -44,5 +45,3 @@ struct RobustnessTests {
     }
 }
 
-/// The sample server's SplitMix64, so random tests repeat exactly.
-typealias SeededGenerator = SplitMix64

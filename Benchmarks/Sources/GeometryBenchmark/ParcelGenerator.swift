@@ -1,38 +1,12 @@
 #if canImport(FeatureGeometry)
 import FeatureGeometry
 #endif
+import FeatureQuerySupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// SplitMix64: a tiny deterministic generator, so every run measures the same parcels and queries.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    mutating func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * unit() }
-
-    /// Standard normal, by Box–Muller.
-    mutating func gaussian() -> Double {
-        let u = max(unit(), 1e-300)
-        let v = unit()
-        return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * v)
-    }
-}
 
 /// Synthetic parcels around a viewpoint in Malibu (34.03 N, 118.805 W), in Web Mercator: rotated rectangles
 /// 20–40 m a side on the ground, centers normally distributed (σ = 20 km on the ground), so the density is

@@ -1,15 +1,14 @@
-#if canImport(QueryLanguage)
+import FeatureQuerySupport
 import QueryLanguage
-#endif
 
 /// Deterministic stand-ins for LA County parcels: OBJECTID, UseType, TaxRateArea, Roll_LandValue.
 ///
 /// Use types follow a skewed mix (mostly residential), land values a wide spread with about a fifth
 /// above 1,000,000, and one value in a hundred is NULL, so the three-valued logic is exercised too.
 struct SyntheticParcels {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     static let useTypes = [
         "Residential", "Residential", "Residential", "Residential", "Residential", "Residential", "Commercial",
@@ -21,21 +20,12 @@ struct SyntheticParcels {
         var records: [[AttributeValue]] = []
         records.reserveCapacity(count)
         for index in 0..<count {
-            let useType: AttributeValue = next() % 100 == 0
-                ? .null : .string(Self.useTypes[Int(next() % UInt64(Self.useTypes.count))])
-            let taxRateArea = AttributeValue.integer(Self.taxRateAreas[Int(next() % UInt64(Self.taxRateAreas.count))])
-            let landValue: AttributeValue = next() % 100 == 0 ? .null : .integer(Int64(next() % 3_000_000) + 10_000)
+            let useType: AttributeValue = random.next() % 100 == 0
+                ? .null : .string(Self.useTypes[Int(random.next() % UInt64(Self.useTypes.count))])
+            let taxRateArea = AttributeValue.integer(Self.taxRateAreas[Int(random.next() % UInt64(Self.taxRateAreas.count))])
+            let landValue: AttributeValue = random.next() % 100 == 0 ? .null : .integer(Int64(random.next() % 3_000_000) + 10_000)
             records.append([.integer(Int64(index + 1)), useType, taxRateArea, landValue])
         }
         return records
-    }
-
-    /// SplitMix64.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

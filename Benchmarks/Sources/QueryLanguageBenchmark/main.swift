@@ -1,11 +1,7 @@
 // query-language-benchmark: throughput of the QueryLanguage module on one core, against its targets and
 // against a hand-written Swift closure measured in the same run. A benchmark, not a timed test.
 //
-// Through the benchmark package (once its Package.swift lists the target):
-//   cd Benchmarks && swift run -c release query-language-benchmark [--seconds 3] [--records 2400000]
-// Before that, or without the package, compile it with the module's sources:
-//   swiftc -O Sources/QueryLanguage/*.swift Benchmarks/Sources/QueryLanguageBenchmark/*.swift -o /tmp/qlbench
-//   /tmp/qlbench
+//   swift run -c release query-language-benchmark [--seconds 3] [--records 2400000]
 //
 // Targets (from the issue): parse + validate + render of typical clauses at 200,000 a second or more;
 // evaluating `Roll_LandValue > 1000000 AND UseType = 'Residential'` over 2.4 million records in under 1 s.

@@ -1,5 +1,6 @@
 import ArcGISEngine
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 import FeatureService
 
@@ -24,17 +25,10 @@ enum RequestFactory {
     /// meters around the sample data's viewpoint (34.03 N, 118.805 W), from a seeded generator.
     static func specs(count: Int, seed: UInt64 = 42, size: Double = 200, spread: Double = 3_000) -> [QuerySpec] {
         let center = WebMercator.project(longitude: -118.805, latitude: 34.03)
-        var state = seed
-        func next() -> Double {  // SplitMix64, as a Double in 0..<1
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: seed)
         return (0..<count).map { _ in
-            let x = center.x + (next() * 2 - 1) * spread
-            let y = center.y + (next() * 2 - 1) * spread
+            let x = center.x + (random.unit() * 2 - 1) * spread
+            let y = center.y + (random.unit() * 2 - 1) * spread
             return QuerySpec(
                 whereClause: whereClause, xmin: Int(x - size / 2), ymin: Int(y - size / 2), xmax: Int(x + size / 2),
                 ymax: Int(y + size / 2))

@@ -45,6 +45,6 @@ enum FeatureGeoJSON {
         first = false
         JSONString.append(name, to: &output)
         output += ":"
-        value.write(to: &output)
+        output += value.jsonText
     }
 }

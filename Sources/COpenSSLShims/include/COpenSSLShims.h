@@ -3,9 +3,10 @@
 
 #include <stddef.h>
 
-/* Offline checks of TLS client credentials with OpenSSL, so a worker can refuse a wrong password or a
- * broken file at start instead of on its first TLS handshake. Only plain C types cross this boundary:
- * no OpenSSL pointer leaves these functions, and nothing decrypted is written anywhere. */
+/* What the package takes from OpenSSL's libcrypto: offline checks of TLS client credentials, so a worker
+ * can refuse a wrong password or a broken file at start instead of on its first TLS handshake, and SHA-256.
+ * Only plain C types cross this boundary: no OpenSSL pointer leaves these functions, and nothing decrypted
+ * is written anywhere. */
 
 enum qw_credential_check {
     QW_CREDENTIAL_OK = 0,
@@ -27,5 +28,8 @@ int qw_check_pkcs12(const char *path, const char *password);
 /* Reads a PEM certificate and a PEM private key (encrypted with `passphrase`, or NULL) and checks that
  * the key belongs to the certificate. `failed_file` is set to 0 (certificate) or 1 (key). */
 int qw_check_pem(const char *certificate_path, const char *key_path, const char *passphrase, int *failed_file);
+
+/* The SHA-256 digest of the `length` bytes at `data` (NULL when `length` is 0) into the 32 bytes at `digest`. */
+void qw_sha256(const unsigned char *data, size_t length, unsigned char *digest);
 
 #endif

@@ -1,4 +1,3 @@
-import FeatureQuerySupport
 package import CurlHTTP
 package import Metrics
 import Foundation
@@ -53,12 +52,12 @@ package final class HostMetrics: Sendable {
 
     init(host: String, factory: any MetricsFactory) {
         requests = ["error", "1xx", "2xx", "3xx", "4xx", "5xx"].map {
-            MetricCatalog.httpRequests.counter(factory, host, $0)
+            EngineMetrics.httpRequests.counter(factory, host, $0)
         }
-        duration = MetricCatalog.httpRequestDuration.timer(factory, host)
-        retries = MetricCatalog.httpRetries.counter(factory, host)
-        retryAfterWaits = MetricCatalog.httpRetryAfterWaits.counter(factory, host)
-        retryAfterSeconds = MetricCatalog.httpRetryAfterWaitSeconds.floatingPointCounter(factory, host)
+        duration = EngineMetrics.httpRequestDuration.timer(factory, host)
+        retries = EngineMetrics.httpRetries.counter(factory, host)
+        retryAfterWaits = EngineMetrics.httpRetryAfterWaits.counter(factory, host)
+        retryAfterSeconds = EngineMetrics.httpRetryAfterWaitSeconds.floatingPointCounter(factory, host)
     }
 
     /// One exchange ended: with an HTTP `status`, or nil for a transfer that failed without one (counted as
@@ -102,9 +101,9 @@ package final class MetadataCacheMetrics: Sendable {
     private let shares: Counter
 
     package init(factory: any MetricsFactory) {
-        hits = MetricCatalog.metadataCacheRequests.counter(factory, "hit")
-        misses = MetricCatalog.metadataCacheRequests.counter(factory, "miss")
-        shares = MetricCatalog.metadataCacheRequests.counter(factory, "shared")
+        hits = EngineMetrics.metadataCacheRequests.counter(factory, "hit")
+        misses = EngineMetrics.metadataCacheRequests.counter(factory, "miss")
+        shares = EngineMetrics.metadataCacheRequests.counter(factory, "shared")
     }
 
     /// A fresh cached value answered.

@@ -1,8 +1,7 @@
-package import FeatureQuerySupport
 package import Metrics
 
-/// The one way the worker's modules make a metric: from its ``MetricCatalog`` entry, with the label values
-/// in the catalog's order, through the factory the module was given (never the global one behind its back).
+/// The one way the worker's modules make a metric: from its ``MetricDescription``, with the label values
+/// in the description's order, through the factory the module was given (never the global one behind its back).
 ///
 /// Making a handle is not free (the factory registers the series): callers make each one once and keep it
 /// (``LabelledHandles`` for labelled families).
@@ -29,7 +28,7 @@ extension MetricDescription {
         return Metrics.Timer(label: name, dimensions: dimensions(values), factory: factory)
     }
 
-    /// The label names paired with `values`, in the catalog's order: Prometheus keeps one series per order,
+    /// The label names paired with `values`, in the description's order: Prometheus keeps one series per order,
     /// so the order is fixed here for every caller.
     private func dimensions(_ values: [String]) -> [(String, String)] {
         precondition(values.count == labels.count, "\(name) takes the labels \(labels), got \(values.count) values")

@@ -1,6 +1,12 @@
 /// Percent-decoding of URL paths, query strings and `application/x-www-form-urlencoded` bodies, without
 /// Foundation, written once for the sample server and the tests' fake servers (which read arguments as ArcGIS
 /// and OGC servers do).
+///
+/// Both run inside Hummingbird, but its public decoding reads arguments differently: `uri.queryParameters`
+/// keeps `+` (which CurlHTTP's form encoding, HTML forms and Python clients send for a space), leaves names
+/// encoded, drops the decoding of a whole value for one bad escape and reads no form body; the decoder behind
+/// it is internal to Hummingbird. The worker itself decodes nothing; this lives here because the sample
+/// server and the test servers share nothing else.
 package enum PercentDecoding {
     /// `text` with each `%XX` escape decoded; with `plusAsSpace` (form encoding) a `+` is a space, in a path it
     /// stays a plus. A malformed escape (`%zz`, a `%` near the end) is kept as it is, as servers do.

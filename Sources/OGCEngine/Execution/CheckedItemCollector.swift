@@ -184,31 +184,31 @@ struct CheckedItemCollector {
     static func write(
         _ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?, outFields: [String]?, returnGeometry: Bool
     ) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(feature.bytes.count + 48)
-        output += #"{"type":"Feature","#.utf8
+        var json = JSONWriter(capacity: feature.bytes.count + 48)
+        json.raw(#"{"type":"Feature","#)
         switch id {
-        case .integer(let value)?: output += #""id":\#(value),"#.utf8
+        case .integer(let value)?:
+            json.key("id")
+            json.integer(value)
+            json.comma()
         case .string(let value)?:
-            output += #""id":"#.utf8
-            JSONString.append(value, to: &output)
-            output.append(UInt8(ascii: ","))
+            json.key("id")
+            json.string(value)
+            json.comma()
         case nil: break
         }
-        output += #""geometry":"#.utf8
-        if returnGeometry { feature.appendCompacted(feature.geometry, to: &output) } else { output += "null".utf8 }
-        output += #","properties":"#.utf8
+        json.key("geometry")
+        if returnGeometry { feature.writeCompacted(feature.geometry, to: &json) } else { json.raw("null") }
+        json.raw(#","properties":"#)
         if let outFields {
             let wanted = Set(outFields.map { $0.lowercased() })
-            var text = ""
-            ParsedJSON.object((properties ?? [:]).filter { wanted.contains($0.key.lowercased()) }).write(to: &text)
-            output += text.utf8
+            json.value(.object((properties ?? [:]).filter { wanted.contains($0.key.lowercased()) }))
         } else if feature.properties != nil {
-            feature.appendCompacted(feature.properties, to: &output)
+            feature.writeCompacted(feature.properties, to: &json)
         } else {
-            output += "{}".utf8
+            json.raw("{}")
         }
-        output.append(UInt8(ascii: "}"))
-        return output
+        json.byte(UInt8(ascii: "}"))
+        return json.bytes
     }
 }

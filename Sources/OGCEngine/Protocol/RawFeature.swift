@@ -86,16 +86,16 @@ struct RawFeature: Sendable {
     }
 
     /// Appends a member's bytes without the whitespace outside strings (`null` when absent).
-    func appendCompacted(_ range: Range<Int>?, to output: inout [UInt8]) {
+    func writeCompacted(_ range: Range<Int>?, to json: inout JSONWriter) {
         guard let range else {
-            output += "null".utf8
+            json.raw("null")
             return
         }
         var inString = false
         var escaped = false
         for byte in bytes[range] {
             if inString {
-                output.append(byte)
+                json.byte(byte)
                 if escaped {
                     escaped = false
                 } else if byte == UInt8(ascii: "\\") {
@@ -110,7 +110,7 @@ struct RawFeature: Sendable {
             case UInt8(ascii: "\""): inString = true
             default: break
             }
-            output.append(byte)
+            json.byte(byte)
         }
     }
 }

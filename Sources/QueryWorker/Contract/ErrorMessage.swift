@@ -136,7 +136,7 @@ struct ErrorMessage: Sendable, Hashable {
 
     /// The message value: JSON, members in the order of the schema.
     func encoded() -> [UInt8] {
-        var writer = ContractJSONWriter(capacity: 512 + error.message.utf8.count)
+        var writer = JSONWriter(capacity: 512 + error.message.utf8.count)
         writer.raw("{")
         if let requestId {
             writer.key("requestId")
@@ -166,10 +166,10 @@ struct ErrorMessage: Sendable, Hashable {
         writer.string(worker)
         writer.comma()
         writer.key("receivedAt")
-        writer.timestamp(receivedAt)
+        writer.timestamp(milliseconds: receivedAt)
         writer.comma()
         writer.key("finishedAt")
-        writer.timestamp(finishedAt)
+        writer.timestamp(milliseconds: finishedAt)
         writer.raw("}")
         return writer.bytes
     }
@@ -200,7 +200,7 @@ struct MessageSource: Sendable, Hashable {
 
     /// `{"topic":…,"partition":…,"offset":…,"key":…}`: the key as text when it is UTF-8, else base64 with
     /// `"keyEncoding":"base64"`, `null` when absent.
-    func write(to writer: inout ContractJSONWriter) {
+    func write(to writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("topic")
         writer.string(topic)
@@ -216,7 +216,7 @@ struct MessageSource: Sendable, Hashable {
             if let text = String(validating: key, as: UTF8.self) {
                 writer.string(text)
             } else {
-                writer.string(ContractJSONWriter.base64(key))
+                writer.string(Base64.encode(key))
                 writer.comma()
                 writer.key("keyEncoding")
                 writer.string("base64")

@@ -107,22 +107,22 @@ extension ResultMessage {
         case .countOnly:
             return 0
         case .objectIds(let ids):
-            return ContractJSONWriter.digitCount(ids[index]) + (first ? 0 : 1)
+            return JSONWriter.digitCount(ids[index]) + (first ? 0 : 1)
         case .featureIds(let ids):
-            return ContractJSONWriter.size(of: ids[index]) + (first ? 0 : 1)
+            return JSONWriter.size(of: ids[index]) + (first ? 0 : 1)
         case .features(let features):
             let id = switch features.identifiers {
-            case .objectIds(let ids): ContractJSONWriter.digitCount(ids[index])
-            case .featureIds(let ids): ContractJSONWriter.size(of: ids[index])
+            case .objectIds(let ids): JSONWriter.digitCount(ids[index])
+            case .featureIds(let ids): JSONWriter.size(of: ids[index])
             }
             return id + features.json[index].count + (first ? 0 : 2)
         case .catalog(let entries):
-            return ContractJSONWriter.size(of: entries[index]) + (first ? 0 : 1)
+            return JSONWriter.size(of: entries[index]) + (first ? 0 : 1)
         }
     }
 
     private func headerSize(of layer: Int) -> Int {
-        var writer = ContractJSONWriter()
+        var writer = JSONWriter(capacity: 0)
         writeLayer(layer, start: 0, end: 0, to: &writer)
         return writer.bytes.count
     }
@@ -130,7 +130,7 @@ extension ResultMessage {
     /// The envelope's bytes with empty `layers` (closing `]}` included), not counting the digits of `part`
     /// and `parts`.
     private func envelopeSize() -> Int {
-        var writer = ContractJSONWriter()
+        var writer = JSONWriter(capacity: 0)
         writeEnvelopeHead(part: 1, of: 1, to: &writer)
         let closing = 2
         let digits = 2

@@ -1,8 +1,9 @@
+import FeatureQuerySupport
 import FeatureService
 import FeatureQuerySupport
 
 /// Writing OGC feature ids and catalog entries: the items of a layer entry that are not ArcGIS object ids.
-extension ContractJSONWriter {
+extension JSONWriter {
     /// A feature id as the server gave it: a JSON integer or string; `null` for a feature without one.
     mutating func featureId(_ id: FeatureID?) {
         switch id {
@@ -18,7 +19,7 @@ extension ContractJSONWriter {
         case .integer(let value)?: return digitCount(value)
         case nil: return 4
         case .string?:
-            var writer = ContractJSONWriter(capacity: 32)
+            var writer = JSONWriter(capacity: 32)
             writer.featureId(id)
             return writer.bytes.count
         }
@@ -73,7 +74,7 @@ extension ContractJSONWriter {
 
     /// The bytes ``catalogEntry(_:)`` writes.
     static func size(of entry: CatalogEntry) -> Int {
-        var writer = ContractJSONWriter(capacity: 256)
+        var writer = JSONWriter(capacity: 256)
         writer.catalogEntry(entry)
         return writer.bytes.count
     }

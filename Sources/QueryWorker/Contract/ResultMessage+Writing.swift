@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import FeatureGeometry
 import FeatureService
 import FeatureQuerySupport
@@ -9,7 +10,7 @@ extension ResultMessage {
         for segment in segments {
             capacity += 256 + (segment.start..<segment.end).reduce(0) { $0 + itemSize(segment.layer, $1, first: false) }
         }
-        var writer = ContractJSONWriter(capacity: capacity)
+        var writer = JSONWriter(capacity: capacity)
         writeEnvelopeHead(part: part, of: parts, to: &writer)
         for (index, segment) in segments.enumerated() {
             if index > 0 { writer.comma() }
@@ -21,7 +22,7 @@ extension ResultMessage {
 
     /// `{"requestId":…,"taskId":…,"status":…,"part":…,"parts":…,"receivedAt":…,"finishedAt":…,"durationMs":…,
     /// "worker":…,"layers":[` — the layers come last so the envelope reads first.
-    func writeEnvelopeHead(part: Int, of parts: Int, to writer: inout ContractJSONWriter) {
+    func writeEnvelopeHead(part: Int, of parts: Int, to writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("requestId")
         writer.string(requestId)
@@ -39,10 +40,10 @@ extension ResultMessage {
         writer.integer(parts)
         writer.comma()
         writer.key("receivedAt")
-        writer.timestamp(receivedAt)
+        writer.timestamp(milliseconds: receivedAt)
         writer.comma()
         writer.key("finishedAt")
-        writer.timestamp(finishedAt)
+        writer.timestamp(milliseconds: finishedAt)
         writer.comma()
         writer.key("durationMs")
         writer.integer(durationMs)
@@ -56,7 +57,7 @@ extension ResultMessage {
 
     /// One layer entry holding items `start..<end`: its fields, then `objectIds` and `features` slices (when
     /// the selection has them) or `error`.
-    func writeLayer(_ index: Int, start: Int, end: Int, to writer: inout ContractJSONWriter) {
+    func writeLayer(_ index: Int, start: Int, end: Int, to writer: inout JSONWriter) {
         let layer = layers[index]
         writer.raw("{")
         writer.key("url")
@@ -143,8 +144,8 @@ extension ResultMessage {
     /// index): the one shape of `objectIds`, `featureIds` and `catalog` slices.
     @inline(__always)
     private static func writeArray(
-        _ key: StaticString, _ range: Range<Int>, to writer: inout ContractJSONWriter,
-        _ element: (Int, inout ContractJSONWriter) -> Void
+        _ key: StaticString, _ range: Range<Int>, to writer: inout JSONWriter,
+        _ element: (Int, inout JSONWriter) -> Void
     ) {
         writer.comma()
         writer.key(key)
@@ -160,7 +161,7 @@ extension ResultMessage {
 extension ContractError {
     /// Writes the contract's `error` object: code, message, retryable, details (an object or array; any other
     /// value is wrapped as `{"value": …}`).
-    func write(to writer: inout ContractJSONWriter) {
+    func write(to writer: inout JSONWriter) {
         writer.raw("{")
         writer.key("code")
         writer.string(code.rawValue)

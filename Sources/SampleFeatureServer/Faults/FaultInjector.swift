@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Synchronization
 
 /// What the fault rules decided for one request.

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// Short JSON fragments (quoted values, `"key":` prefixes) packed into one byte array, so that writing
 /// one is a bounds lookup and a copy: no per-fragment array to retain and release in hot loops.
 struct ByteTable: Sendable {
@@ -18,7 +20,7 @@ struct ByteTable: Sendable {
     /// A table of the strings as quoted JSON string literals.
     init(quoting strings: [String]) {
         self.init(strings.map { text in
-            var json = JSONBuffer(capacity: text.utf8.count + 2)
+            var json = JSONWriter(capacity: text.utf8.count + 2)
             json.string(text)
             return json.bytes
         })
@@ -27,7 +29,7 @@ struct ByteTable: Sendable {
     var count: Int { starts.count - 1 }
 
     @inline(__always)
-    func write(_ position: Int, to json: inout JSONBuffer) {
+    func write(_ position: Int, to json: inout JSONWriter) {
         let start = starts[position]
         let end = starts[position + 1]
         bytes.withUnsafeBufferPointer { json.raw(UnsafeBufferPointer(rebasing: $0[start..<end])) }

@@ -1,5 +1,6 @@
 import FeatureGeometry
 import QueryLanguage
+import FeatureQuerySupport
 
 /// A layer as the server publishes it: its metadata, its features, and JSON fragments written once
 /// (field descriptions, spatial references) that every response reuses.
@@ -15,7 +16,7 @@ struct PublishedLayer: Sendable {
         self.definition = definition
         self.source = source
         fieldJSON = definition.fields.map { field in
-            var json = JSONBuffer(capacity: 96)
+            var json = JSONWriter(capacity: 96)
             json.raw("{\"name\":")
             json.string(field.name)
             json.raw(",\"type\":")
@@ -24,14 +25,14 @@ struct PublishedLayer: Sendable {
             json.string(field.alias)
             if let length = field.length {
                 json.raw(",\"length\":")
-                json.int(length)
+                json.integer(length)
             }
             json.raw("}")
             return json.bytes
         }
         attributeKeys = definition.fields.map { field in
-            var json = JSONBuffer(capacity: 24)
-            json.key(field.name)
+            var json = JSONWriter(capacity: 24)
+            json.key(escaping: field.name)
             return json.bytes
         }
     }
@@ -39,14 +40,14 @@ struct PublishedLayer: Sendable {
     var layer: SampleLayer { definition.layer }
 }
 
-extension JSONBuffer {
+extension JSONWriter {
     /// `{"wkid":102100,"latestWkid":3857}`.
     mutating func spatialReference(_ reference: SpatialReference) {
         raw("{\"wkid\":")
-        int(reference.wkid)
+        integer(reference.wkid)
         if let latest = reference.latestWkid {
             raw(",\"latestWkid\":")
-            int(latest)
+            integer(latest)
         }
         raw("}")
     }

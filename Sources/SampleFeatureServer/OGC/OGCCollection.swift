@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 
 /// One collection of the OGC face: an ArcGIS layer's features (the same store, so the same OBJECTIDs and
@@ -43,8 +44,8 @@ struct OGCCollection: Sendable {
         self.extent = box
         self.temporal = temporal
         propertyKeys = fields.map { field in
-            var json = JSONBuffer(capacity: 24)
-            json.key(field.name)
+            var json = JSONWriter(capacity: 24)
+            json.key(escaping: field.name)
             return json.bytes
         }
         schema = LayerSchema(fields: fields.map { LayerField(name: $0.name, type: $0.type, alias: $0.alias) })

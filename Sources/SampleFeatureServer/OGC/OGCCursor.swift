@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// The opaque `cursor` of the `cursor` quirk: the offset, scrambled so that clients can't read it as one.
 enum OGCCursor {
     private static let key: UInt64 = 0x5EED_CAFE_F00D_BEEF

@@ -20,7 +20,7 @@ enum OGCDocuments {
     }
 
     static func landing(_ links: OGCLinks) -> [UInt8] {
-        var json = JSONBuffer(capacity: 1_024)
+        var json = JSONWriter(capacity: 1_024)
         json.raw("{\"title\":\"Sample feature server (OGC API - Features)\",")
         json.raw("\"description\":\"Generated LA County parcels, USA layers and a Daraa look-alike, as OGC API Features.\",\"links\":[")
         link(&json, links.href(""), rel: "self", type: OGCResponses.jsonType, title: "This document")
@@ -35,7 +35,7 @@ enum OGCDocuments {
     }
 
     static func conformance(_ quirks: OGCQuirks) -> [UInt8] {
-        var json = JSONBuffer(capacity: 1_024)
+        var json = JSONWriter(capacity: 1_024)
         json.raw("{\"conformsTo\":[")
         for (number, uri) in conformanceClasses(quirks).enumerated() {
             if number > 0 { json.byte(UInt8(ascii: ",")) }
@@ -46,7 +46,7 @@ enum OGCDocuments {
     }
 
     static func collections(_ catalog: OGCCatalog, _ links: OGCLinks) -> [UInt8] {
-        var json = JSONBuffer(capacity: 16_384)
+        var json = JSONWriter(capacity: 16_384)
         json.raw("{\"links\":[")
         link(&json, links.href("/collections"), rel: "self", type: OGCResponses.jsonType, title: "The collections")
         json.raw("],\"crs\":[")
@@ -64,13 +64,13 @@ enum OGCDocuments {
     }
 
     static func collection(_ collection: OGCCollection, _ links: OGCLinks) -> [UInt8] {
-        var json = JSONBuffer(capacity: 2_048)
+        var json = JSONWriter(capacity: 2_048)
         self.collection(collection, links, to: &json, globalCRS: false)
         return json.bytes
     }
 
     /// One collection's description; in `/collections` its `crs` is `["#/crs"]`, the list given once there.
-    private static func collection(_ collection: OGCCollection, _ links: OGCLinks, to json: inout JSONBuffer, globalCRS: Bool) {
+    private static func collection(_ collection: OGCCollection, _ links: OGCLinks, to json: inout JSONWriter, globalCRS: Bool) {
         let path = "/collections/" + OGCLinks.pathSegment(collection.id)
         json.raw("{\"id\":")
         json.string(collection.id)
@@ -121,7 +121,7 @@ enum OGCDocuments {
 
     /// The queryables: every field (with its JSON Schema type) and the geometry; nothing else is allowed.
     static func queryables(_ collection: OGCCollection, _ links: OGCLinks) -> [UInt8] {
-        var json = JSONBuffer(capacity: 2_048)
+        var json = JSONWriter(capacity: 2_048)
         json.raw("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":")
         json.string(links.href("/collections/" + OGCLinks.pathSegment(collection.id) + "/queryables"))
         json.raw(",\"type\":\"object\",\"title\":")
@@ -140,7 +140,7 @@ enum OGCDocuments {
                 json.raw(",\"type\":\"string\"")
                 if let length = field.length {
                     json.raw(",\"maxLength\":")
-                    json.int(length)
+                    json.integer(length)
                 }
             }
             json.raw("}")
@@ -155,7 +155,7 @@ enum OGCDocuments {
         return json.bytes
     }
 
-    static func link(_ json: inout JSONBuffer, _ href: String, rel: String, type: String, title: String? = nil) {
+    static func link(_ json: inout JSONWriter, _ href: String, rel: String, type: String, title: String? = nil) {
         json.raw("{\"href\":")
         json.string(href)
         json.raw(",\"rel\":")

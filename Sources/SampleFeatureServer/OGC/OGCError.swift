@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Hummingbird
 
 /// An error the OGC face answers with its HTTP status and the exception body OGC API Common describes:
@@ -21,7 +22,7 @@ struct OGCError: Error, Sendable, Hashable, CustomStringConvertible {
     var description: String { "OGC error \(status) \(code): \(message)" }
 
     var response: Response {
-        var json = JSONBuffer(capacity: 128)
+        var json = JSONWriter(capacity: 128)
         json.raw("{\"code\":")
         json.string(code)
         json.raw(",\"description\":")

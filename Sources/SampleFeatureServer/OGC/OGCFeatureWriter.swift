@@ -7,9 +7,9 @@ import QueryLanguage
 /// rings counter-clockwise (RFC 7946).
 enum OGCFeatureWriter {
     /// Writes one feature; with `close` false the feature object is left open for more members.
-    static func feature(_ collection: OGCCollection, _ index: Int, crs: OGCCRS, to json: inout JSONBuffer, close: Bool = true) {
+    static func feature(_ collection: OGCCollection, _ index: Int, crs: OGCCRS, to json: inout JSONWriter, close: Bool = true) {
         json.raw("{\"type\":\"Feature\",\"id\":")
-        json.int(index + 1)
+        json.integer(index + 1)
         json.raw(",\"geometry\":")
         geometry(collection.source, index, crs: crs, to: &json)
         json.raw(",\"properties\":{")
@@ -19,7 +19,7 @@ enum OGCFeatureWriter {
             switch collection.source.value(field, index) {
             case .date(let milliseconds): json.string(RFC3339.string(fromMilliseconds: milliseconds))
             case .null: json.raw("null")
-            case .integer(let number): json.int(Int(number))
+            case .integer(let number): json.integer(Int(number))
             case .double(let number): json.double(number)
             case .string(let text): json.string(text)
             }
@@ -28,7 +28,7 @@ enum OGCFeatureWriter {
         if close { json.raw("}") }
     }
 
-    static func geometry(_ source: FeatureSource, _ index: Int, crs: OGCCRS, to json: inout JSONBuffer) {
+    static func geometry(_ source: FeatureSource, _ index: Int, crs: OGCCRS, to json: inout JSONWriter) {
         switch source {
         case .parcels(let store, _):
             let ring = store.ring(index)
@@ -59,7 +59,7 @@ enum OGCFeatureWriter {
     }
 
     /// A WGS 84 geometry.
-    static func geometry(_ geometry: Geometry, crs: OGCCRS, to json: inout JSONBuffer) {
+    static func geometry(_ geometry: Geometry, crs: OGCCRS, to json: inout JSONWriter) {
         switch geometry {
         case .point(let point):
             json.raw("{\"type\":\"Point\",\"coordinates\":")
@@ -93,7 +93,7 @@ enum OGCFeatureWriter {
         }
     }
 
-    private static func position(_ vertex: Position, _ crs: OGCCRS, _ json: inout JSONBuffer) {
+    private static func position(_ vertex: Position, _ crs: OGCCRS, _ json: inout JSONWriter) {
         let (a, b) = crs.output(longitude: vertex.x, latitude: vertex.y)
         json.byte(UInt8(ascii: "["))
         json.double(a)
@@ -102,7 +102,7 @@ enum OGCFeatureWriter {
         json.byte(UInt8(ascii: "]"))
     }
 
-    private static func positions(_ list: [Position], _ crs: OGCCRS, reversed: Bool, _ json: inout JSONBuffer) {
+    private static func positions(_ list: [Position], _ crs: OGCCRS, reversed: Bool, _ json: inout JSONWriter) {
         json.byte(UInt8(ascii: "["))
         for number in list.indices {
             if number > 0 { json.byte(UInt8(ascii: ",")) }

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Hummingbird
 import FeatureGeometry
 import Logging
@@ -82,14 +83,14 @@ extension RequestHandler {
             return failOGC(OGCError(status: 500, code: "ServerError", message: "the selection failed: \(error)"))
         }
         let page = OGCPage(total: selection.count, query: query, quirks: quirks, shortPageCap: shortPageCap)
-        var json = JSONBuffer(capacity: 512 + page.range.count * (collection.geometryType == .point ? 360 : 560))
+        var json = JSONWriter(capacity: 512 + page.range.count * (collection.geometryType == .point ? 360 : 560))
         json.raw("{\"type\":\"FeatureCollection\"")
         if let matched = page.numberMatched {
             json.raw(",\"numberMatched\":")
-            json.int(matched)
+            json.integer(matched)
         }
         json.raw(",\"numberReturned\":")
-        json.int(page.range.count)
+        json.integer(page.range.count)
         json.raw(",\"links\":[")
         OGCDocuments.link(&json, links.itemsHref(collection.id, request.parameters, next: false), rel: "self", type: OGCResponses.geoJSONType)
         if let next = page.next {
@@ -118,7 +119,7 @@ extension RequestHandler {
         guard let id = Int(featureID), id >= 1, collection.source.contains(id - 1) else {
             return failOGC(.notFound("no feature '\(featureID.prefix(40))' in '\(collection.id)'"))
         }
-        var json = JSONBuffer(capacity: 1_024)
+        var json = JSONWriter(capacity: 1_024)
         OGCFeatureWriter.feature(collection, id - 1, crs: crs, to: &json, close: false)
         let path = "/collections/" + OGCLinks.pathSegment(collection.id)
         json.raw(",\"links\":[")

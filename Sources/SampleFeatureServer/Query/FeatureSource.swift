@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 
 /// The features of one layer, whatever store holds them: what the query executor and the response
@@ -50,7 +51,7 @@ enum FeatureSource: Sendable {
     }
 
     /// Writes one attribute as JSON.
-    func writeValue(_ field: Int, _ index: Int, to json: inout JSONBuffer) {
+    func writeValue(_ field: Int, _ index: Int, to json: inout JSONWriter) {
         switch self {
         case .parcels(let store, _): store.writeValue(field, index, to: &json)
         case .generic(let store): json.attribute(store.value(field, index))
@@ -90,15 +91,15 @@ enum FeatureSource: Sendable {
     }
 }
 
-extension JSONBuffer {
+extension JSONWriter {
     /// Writes an attribute value as ArcGIS does: dates as epoch milliseconds.
     mutating func attribute(_ value: AttributeValue) {
         switch value {
         case .null: raw("null")
-        case .integer(let number): int(Int(number))
+        case .integer(let number): integer(Int(number))
         case .double(let number): double(number)
         case .string(let text): string(text)
-        case .date(let milliseconds): int(Int(milliseconds))
+        case .date(let milliseconds): integer(Int(milliseconds))
         }
     }
 }

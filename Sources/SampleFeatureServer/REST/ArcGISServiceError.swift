@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// An error the server answers the way ArcGIS does: HTTP 200 with
 /// `{"error":{"code":400,"message":"Unable to complete operation.","details":["..."]}}`.
 ///
@@ -44,9 +46,9 @@ struct ArcGISServiceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The error body ArcGIS sends.
     var json: [UInt8] {
-        var json = JSONBuffer(capacity: 128)
+        var json = JSONWriter(capacity: 128)
         json.raw("{\"error\":{\"code\":")
-        json.int(code)
+        json.integer(code)
         json.raw(",\"message\":")
         json.string(message)
         json.raw(",\"details\":[")

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// Writes `f=geojson` query responses: a FeatureCollection in WGS 84 with each feature's OBJECTID as its
 /// `id`, and `"properties":{"exceededTransferLimit":true}` on the collection when more features remain,
 /// as ArcGIS does.
@@ -5,13 +7,13 @@ enum GeoJSONResponseWriter {
     static func features(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
         let definition = layer.definition
         let source = layer.source
-        var json = JSONBuffer(capacity: 256 + page.range.count * 480)
+        var json = JSONWriter(capacity: 256 + page.range.count * 480)
         json.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         for position in page.range {
             let index = Int(selection[position])
             if position > page.range.lowerBound { json.raw(",") }
             json.raw("{\"type\":\"Feature\",\"id\":")
-            json.int(index + 1)
+            json.integer(index + 1)
             json.raw(",\"geometry\":")
             if request.returnGeometry, definition.geometryType != nil {
                 json.geoJSONGeometry(source, index, layerReference: definition.spatialReference)

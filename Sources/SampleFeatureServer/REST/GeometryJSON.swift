@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// Moves coordinates between the layer's spatial reference and the one asked for (`outSR`, GeoJSON's
 /// WGS 84): only WGS 84 and Web Mercator are served.
@@ -28,7 +29,7 @@ enum CoordinateTransform: Sendable {
 /// Geometry writers for query responses: Esri JSON (`{"rings":...}`) and GeoJSON, straight from the
 /// stores. Parcels in their own spatial reference are written from whole centimeters without any
 /// floating-point formatting, the hot path of small-extent queries.
-extension JSONBuffer {
+extension JSONWriter {
     mutating func esriGeometry(_ source: FeatureSource, _ index: Int, _ transform: CoordinateTransform) {
         switch source {
         case .parcels(let store, _):
@@ -133,7 +134,7 @@ extension JSONBuffer {
 
 extension ParcelStore {
     /// `{"rings":[[[x,y],...]]}`: in the layer's spatial reference straight from whole centimeters.
-    func writeRing(_ index: Int, _ transform: CoordinateTransform, to json: inout JSONBuffer) {
+    func writeRing(_ index: Int, _ transform: CoordinateTransform, to json: inout JSONWriter) {
         let ring = ring(index)
         json.raw("{\"rings\":[[")
         for position in 0..<ring.count {

@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// Writes the services directory, service metadata and layer metadata as ArcGIS publishes them.
 enum MetadataWriter {
@@ -7,7 +8,7 @@ enum MetadataWriter {
     /// `/arcgis/rest/services?f=json`.
     /// The services directory (or a folder's, with `prefix` = `Folder/` before each service name).
     static func directory(folders: [String] = [], prefix: String = "") -> [UInt8] {
-        var json = JSONBuffer(capacity: 256)
+        var json = JSONWriter(capacity: 256)
         json.raw("{\"currentVersion\":")
         json.rawText(directoryVersion)
         json.raw(",\"folders\":[")
@@ -30,7 +31,7 @@ enum MetadataWriter {
 
     /// `/arcgis/rest/info?f=json`: where clients learn whether the server wants tokens.
     static func info(tokenBased: Bool, tokenURL: String) -> [UInt8] {
-        var json = JSONBuffer(capacity: 256)
+        var json = JSONWriter(capacity: 256)
         json.raw("{\"currentVersion\":")
         json.rawText(directoryVersion)
         json.raw(",\"fullVersion\":\"11.1.0\",\"owningSystemUrl\":null,\"authInfo\":{\"isTokenBasedSecurity\":")
@@ -46,7 +47,7 @@ enum MetadataWriter {
 
     /// `/arcgis/rest/info?f=json` of a secured server: the token service, and the owning portal when federated.
     static func info(_ auth: SecurityAuthInfo) -> [UInt8] {
-        var json = JSONBuffer(capacity: 320)
+        var json = JSONWriter(capacity: 320)
         json.raw("{\"currentVersion\":")
         json.rawText(directoryVersion)
         json.raw(",\"fullVersion\":\"11.1.0\",\"owningSystemUrl\":")
@@ -54,7 +55,7 @@ enum MetadataWriter {
         json.raw(",\"authInfo\":{\"isTokenBasedSecurity\":true,\"tokenServicesUrl\":")
         json.string(auth.tokenServicesURL)
         json.raw(",\"shortLivedTokenValidity\":")
-        json.int(auth.validityMinutes)
+        json.integer(auth.validityMinutes)
         json.raw("}}")
         return json.bytes
     }
@@ -67,7 +68,7 @@ enum MetadataWriter {
         for layer in layers.dropFirst() { extent = extent.union(layer.definition.extent) }
         let maxRecordCount = layers.map(\.definition.maxRecordCount).max() ?? 1000
         let isFeatureServer = service.type == "FeatureServer"
-        var json = JSONBuffer(capacity: 1024)
+        var json = JSONWriter(capacity: 1024)
         json.raw("{\"currentVersion\":")
         json.rawText(version)
         json.raw(",\"serviceDescription\":")
@@ -79,7 +80,7 @@ enum MetadataWriter {
             let definition = layer.definition
             if position > 0 { json.raw(",") }
             json.raw("{\"id\":")
-            json.int(definition.layer.layerID)
+            json.integer(definition.layer.layerID)
             json.raw(",\"name\":")
             json.string(definition.name)
             json.raw(",\"parentLayerId\":-1,\"defaultVisibility\":true,\"subLayerIds\":null,\"minScale\":0,\"maxScale\":0")
@@ -105,7 +106,7 @@ enum MetadataWriter {
         json.raw(",\"supportedQueryFormats\":")
         json.string(service == .laCountyParcelsLegacy ? "JSON, AMF" : "JSON, geoJSON")
         json.raw(",\"maxRecordCount\":")
-        json.int(maxRecordCount)
+        json.integer(maxRecordCount)
         if isFeatureServer {
             json.raw(",\"allowGeometryUpdates\":false,\"supportsDisconnectedEditing\":false,\"syncEnabled\":false")
         } else {
@@ -117,7 +118,7 @@ enum MetadataWriter {
 
     /// `{Service}/FeatureServer/layers?f=json`.
     static func layers(_ layers: [PublishedLayer]) -> [UInt8] {
-        var json = JSONBuffer(capacity: 4096)
+        var json = JSONWriter(capacity: 4096)
         json.raw("{\"layers\":[")
         for (position, layer) in layers.enumerated() {
             if position > 0 { json.raw(",") }
@@ -131,11 +132,11 @@ enum MetadataWriter {
     static func layer(_ layer: PublishedLayer) -> [UInt8] {
         let definition = layer.definition
         let isLegacy = !definition.supportsAdvancedQueries
-        var json = JSONBuffer(capacity: 2048)
+        var json = JSONWriter(capacity: 2048)
         json.raw("{\"currentVersion\":")
         json.rawText(definition.currentVersion)
         json.raw(",\"id\":")
-        json.int(definition.layer.layerID)
+        json.integer(definition.layer.layerID)
         json.raw(",\"name\":")
         json.string(definition.name)
         json.raw(",\"type\":")
@@ -172,7 +173,7 @@ enum MetadataWriter {
         json.raw(",\"relationships\":[],\"capabilities\":")
         json.string(definition.capabilities)
         json.raw(",\"maxRecordCount\":")
-        json.int(definition.maxRecordCount)
+        json.integer(definition.maxRecordCount)
         json.raw(",\"supportedQueryFormats\":")
         json.string(definition.supportedQueryFormats)
         json.raw(",\"hasZ\":false,\"hasM\":false")

@@ -1,5 +1,6 @@
 import FeatureGeometry
 import QueryLanguage
+import FeatureQuerySupport
 
 /// Which part of a selection a query returns, and whether more remains (`exceededTransferLimit`).
 struct QueryPage: Sendable {
@@ -29,7 +30,7 @@ enum QueryResponseWriter {
         let definition = layer.definition
         let source = layer.source
         let withGeometry = request.returnGeometry && definition.geometryType != nil
-        var json = JSONBuffer(capacity: 512 + page.range.count * (withGeometry ? 420 : 240))
+        var json = JSONWriter(capacity: 512 + page.range.count * (withGeometry ? 420 : 240))
         header(&json, layer, request.outFields, withGeometry: withGeometry, outSR: request.outSR)
         json.raw(",\"features\":[")
         let transform = CoordinateTransform(from: definition.spatialReference, to: request.outSR)
@@ -67,7 +68,7 @@ enum QueryResponseWriter {
     /// The members before `features`: id field (FeatureServer) or display field and aliases (MapServer),
     /// geometry type, spatial reference and fields.
     static func header(
-        _ json: inout JSONBuffer, _ layer: PublishedLayer, _ fields: [Int], withGeometry: Bool, outSR: SpatialReference
+        _ json: inout JSONWriter, _ layer: PublishedLayer, _ fields: [Int], withGeometry: Bool, outSR: SpatialReference
     ) {
         let definition = layer.definition
         if definition.layer.service.type == "FeatureServer" {
@@ -104,7 +105,7 @@ enum QueryResponseWriter {
     /// `{"objectIdFieldName":"OBJECTID","objectIds":[...]}`, never capped. An empty selection is `null` on
     /// Enterprise-style (MapServer) layers and `[]` on the hosted-style FeatureServer, as real servers differ.
     static func objectIDs(_ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
-        var json = JSONBuffer(capacity: 64 + selection.count * 9)
+        var json = JSONWriter(capacity: 64 + selection.count * 9)
         json.raw("{\"objectIdFieldName\":")
         json.string(layer.definition.objectIdField)
         json.raw(",\"objectIds\":")
@@ -115,7 +116,7 @@ enum QueryResponseWriter {
         json.raw("[")
         for (position, index) in selection.enumerated() {
             if position > 0 { json.raw(",") }
-            json.int(Int(index) + 1)
+            json.integer(Int(index) + 1)
         }
         json.raw("]}")
         return json.bytes
@@ -123,9 +124,9 @@ enum QueryResponseWriter {
 
     /// `{"count":N}`, with the extent too when returnExtentOnly is also set.
     static func count(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
-        var json = JSONBuffer(capacity: 160)
+        var json = JSONWriter(capacity: 160)
         json.raw("{\"count\":")
-        json.int(selection.count)
+        json.integer(selection.count)
         if request.returnExtentOnly {
             json.raw(",\"extent\":")
             extent(&json, request, layer, selection)
@@ -135,14 +136,14 @@ enum QueryResponseWriter {
     }
 
     static func extent(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
-        var json = JSONBuffer(capacity: 160)
+        var json = JSONWriter(capacity: 160)
         json.raw("{\"extent\":")
         extent(&json, request, layer, selection)
         json.raw("}")
         return json.bytes
     }
 
-    private static func extent(_ json: inout JSONBuffer, _ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) {
+    private static func extent(_ json: inout JSONWriter, _ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32]) {
         var box: Envelope?
         for index in selection {
             guard let extent = layer.source.extent(Int(index)) else { continue }
@@ -162,11 +163,11 @@ enum QueryResponseWriter {
     /// One feature holding the statistics over the whole selection.
     static func statistics(_ statistics: [OutStatistic], _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
         let results = statistics.map { $0.compute(selection, source: layer.source, layer: layer.definition) }
-        var json = JSONBuffer(capacity: 256)
+        var json = JSONWriter(capacity: 256)
         json.raw("{\"displayFieldName\":\"\",\"fieldAliases\":{")
         for (position, statistic) in statistics.enumerated() {
             if position > 0 { json.raw(",") }
-            json.key(statistic.outName)
+            json.key(escaping: statistic.outName)
             json.string(statistic.outName)
         }
         json.raw("},\"fields\":[")
@@ -183,7 +184,7 @@ enum QueryResponseWriter {
         json.raw("],\"features\":[{\"attributes\":{")
         for (position, statistic) in statistics.enumerated() {
             if position > 0 { json.raw(",") }
-            json.key(statistic.outName)
+            json.key(escaping: statistic.outName)
             json.attribute(results[position].0)
         }
         json.raw("}}]}")

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Hummingbird
 import Synchronization
 
@@ -16,7 +17,7 @@ enum SecurityAdmin {
             do throws(AdminFieldError) {
                 try apply(RequestParameters(request.parameters), names: request.parameters.map(\.name), to: authority)
             } catch {
-                var json = JSONBuffer(capacity: 96)
+                var json = JSONWriter(capacity: 96)
                 json.raw("{\"error\":")
                 json.string(error.message)
                 json.raw("}")
@@ -103,7 +104,7 @@ enum SecurityAdmin {
     /// `{"knobs":{...},"counters":{...},"issuedTokens":N,"portalUrl":...}`.
     static func document(_ authority: SampleTokenAuthority) -> [UInt8] {
         let (knobs, counters, issued) = authority.state.withLock { ($0.knobs, $0.counters, $0.tokens.count) }
-        var json = JSONBuffer(capacity: 768)
+        var json = JSONWriter(capacity: 768)
         json.raw("{\"knobs\":{")
         let numbers: [(String, Int)] = [
             ("tokenLifetimeSeconds", knobs.tokenLifetimeSeconds), ("refreshTokenLifetimeSeconds", knobs.refreshTokenLifetimeSeconds),
@@ -115,12 +116,12 @@ enum SecurityAdmin {
             ("autoApprove", knobs.autoApprove), ("federatedAcceptsPortalTokens", knobs.federatedAcceptsPortalTokens),
         ]
         for (name, value) in numbers {
-            json.key(name)
-            json.int(value)
+            json.key(escaping: name)
+            json.integer(value)
             json.raw(",")
         }
         for (name, value) in flags {
-            json.key(name)
+            json.key(escaping: name)
             json.bool(value)
             json.raw(",")
         }
@@ -135,24 +136,24 @@ enum SecurityAdmin {
             ("tokenCalls", counters.tokenCalls),
         ]
         for (name, value) in counts {
-            json.key(name)
-            json.int(value)
+            json.key(escaping: name)
+            json.integer(value)
             json.raw(",")
         }
         json.raw("\"oauthToken\":{")
         for (index, grant) in counters.oauthToken.keys.sorted().enumerated() {
             if index > 0 { json.raw(",") }
-            json.key(grant)
-            json.int(counters.oauthToken(grant))
+            json.key(escaping: grant)
+            json.integer(counters.oauthToken(grant))
         }
         json.raw("},\"rejected\":{")
         for (index, code) in counters.rejected.keys.sorted().enumerated() {
             if index > 0 { json.raw(",") }
-            json.key(String(code))
-            json.int(counters.rejected(code))
+            json.key(escaping: String(code))
+            json.integer(counters.rejected(code))
         }
         json.raw("}},\"issuedTokens\":")
-        json.int(issued)
+        json.integer(issued)
         json.raw(",\"portalUrl\":")
         if let portal = authority.portalURL { json.string(portal) } else { json.raw("null") }
         json.raw("}")

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import Hummingbird
 import Synchronization
 
@@ -94,7 +95,7 @@ struct SecurityHandler: Sendable {
     }
 
     private func portalInfo(origin: String) -> Response {
-        var json = JSONBuffer(capacity: 192)
+        var json = JSONWriter(capacity: 192)
         json.raw("{\"owningSystemUrl\":")
         json.string(origin + SecurityPaths.portalMount)
         json.raw(",\"authInfo\":{\"tokenServicesUrl\":")

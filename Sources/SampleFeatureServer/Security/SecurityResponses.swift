@@ -1,14 +1,15 @@
+import FeatureQuerySupport
 import Hummingbird
 
 /// The JSON the token endpoints and the security gate answer with.
 enum SecurityResponses {
     /// `{"token":"...","expires":<epoch ms>,"ssl":false}`.
     static func generated(_ token: GeneratedToken) -> Response {
-        var json = JSONBuffer(capacity: 128)
+        var json = JSONWriter(capacity: 128)
         json.raw("{\"token\":")
         json.string(token.token)
         json.raw(",\"expires\":")
-        json.int(Int(token.expires))
+        json.integer(Int(token.expires))
         json.raw(",\"ssl\":")
         json.bool(token.ssl)
         json.raw("}")
@@ -17,11 +18,11 @@ enum SecurityResponses {
 
     /// `{"access_token":...,"expires_in":...,["username":...,]"ssl":...[,"refresh_token":...,"refresh_token_expires_in":...]}`.
     static func oauth(_ answer: OAuthTokenAnswer) -> Response {
-        var json = JSONBuffer(capacity: 256)
+        var json = JSONWriter(capacity: 256)
         json.raw("{\"access_token\":")
         json.string(answer.accessToken)
         json.raw(",\"expires_in\":")
-        json.int(answer.expiresIn)
+        json.integer(answer.expiresIn)
         if let username = answer.username {
             json.raw(",\"username\":")
             json.string(username)
@@ -34,7 +35,7 @@ enum SecurityResponses {
         }
         if let seconds = answer.refreshTokenExpiresIn {
             json.raw(",\"refresh_token_expires_in\":")
-            json.int(seconds)
+            json.integer(seconds)
         }
         json.raw("}")
         return body(json.bytes)
@@ -43,9 +44,9 @@ enum SecurityResponses {
     /// A token endpoint's error: `{"error":{"code":400,["error":"invalid_client","error_description":"...",]
     /// "message":"...","details":[...]}}`, HTTP 200 unless the error says otherwise.
     static func error(_ error: TokenEndpointError) -> Response {
-        var json = JSONBuffer(capacity: 192)
+        var json = JSONWriter(capacity: 192)
         json.raw("{\"error\":{\"code\":")
-        json.int(error.code)
+        json.integer(error.code)
         if let oauth = error.oauthError {
             json.raw(",\"error\":")
             json.string(oauth)
@@ -84,11 +85,11 @@ enum SecurityResponses {
         case .httpStatus:
             return body(ArcGISServiceError(code: refusal.code, message: message).json, status: refusal.code)
         case .admin:
-            var json = JSONBuffer(capacity: 96)
+            var json = JSONWriter(capacity: 96)
             json.raw("{\"status\":\"error\",\"messages\":[")
             json.string(adminMessage)
             json.raw("],\"code\":")
-            json.int(refusal.code)
+            json.integer(refusal.code)
             json.raw("}")
             return body(json.bytes)
         }

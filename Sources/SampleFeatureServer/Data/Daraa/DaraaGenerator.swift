@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 
 #if canImport(Glibc)

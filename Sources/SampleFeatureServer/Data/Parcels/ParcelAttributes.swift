@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 import QueryLanguage
 
 /// The value tables behind the parcel attributes, and the attributes derived on demand from a parcel's
@@ -61,12 +62,12 @@ enum ParcelAttributes {
     }
 
     /// Writes the APN as a JSON string without building a String.
-    static func writeAPN(_ index: Int, to json: inout JSONBuffer) {
+    static func writeAPN(_ index: Int, to json: inout JSONWriter) {
         let book = 4000 + index / 50_000
         let page = (index % 50_000) / 50
         let parcel = index % 50 + 1
         json.byte(UInt8(ascii: "\""))
-        json.int(book)
+        json.integer(book)
         json.byte(UInt8(ascii: "-"))
         json.byte(UInt8(truncatingIfNeeded: page / 100) + 48)
         json.byte(UInt8(truncatingIfNeeded: page / 10 % 10) + 48)

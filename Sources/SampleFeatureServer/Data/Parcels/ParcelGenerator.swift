@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureQuerySupport
 
 /// Generates the parcels by recursive subdivision of the county's box: each rectangle is cut across its
 /// longer side near the middle, and its parcel count is shared between the halves by the density's mass in

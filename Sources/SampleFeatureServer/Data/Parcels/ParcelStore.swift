@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import QueryLanguage
 
 /// Every parcel of the dataset, stored column by column (struct of arrays, in a class so that passing the
@@ -73,23 +74,23 @@ final class ParcelStore: Sendable {
     }
 
     /// Writes one attribute value as JSON, without building an ``AttributeValue``.
-    func writeValue(_ field: Int, _ index: Int, to json: inout JSONBuffer) {
+    func writeValue(_ field: Int, _ index: Int, to json: inout JSONWriter) {
         switch Field(rawValue: field) {
-        case .objectID: json.int(index + 1)
+        case .objectID: json.integer(index + 1)
         case .apn: ParcelAttributes.writeAPN(index, to: &json)
         case .useType: useTypeJSON.write(Int(useType[index]), to: &json)
-        case .taxRateArea: json.int(Int(taxRateArea[index]))
-        case .landValue: json.int(Int(landValue[index]))
-        case .improvementValue: json.int(Int(improvementValue[index]))
+        case .taxRateArea: json.integer(Int(taxRateArea[index]))
+        case .landValue: json.integer(Int(landValue[index]))
+        case .improvementValue: json.integer(Int(improvementValue[index]))
         case .situsCity: cityJSON.write(Int(city[index]), to: &json)
         case .yearBuilt:
             if let year = ParcelAttributes.yearBuilt(seed: seed, index: index, improved: improvementValue[index] > 0) {
-                json.int(year)
+                json.integer(year)
             } else {
                 json.raw("null")
             }
         case .lastSaleDate:
-            if let date = ParcelAttributes.lastSaleDate(seed: seed, index: index) { json.int(Int(date)) } else { json.raw("null") }
+            if let date = ParcelAttributes.lastSaleDate(seed: seed, index: index) { json.integer(Int(date)) } else { json.raw("null") }
         case nil: json.raw("null")
         }
     }
@@ -98,7 +99,7 @@ final class ParcelStore: Sendable {
     /// specialized for parcels so that nothing is looked up twice.
     func writeFeatures(
         _ selection: [Int32], _ range: Range<Int>, fields: [Int], keys: ByteTable, geometry: Bool,
-        transform: CoordinateTransform, to json: inout JSONBuffer
+        transform: CoordinateTransform, to json: inout JSONWriter
     ) {
         for position in range {
             let index = Int(selection[position])

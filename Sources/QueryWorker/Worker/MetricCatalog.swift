@@ -1,48 +1,13 @@
-/// One metric the worker exposes: its full name, its Prometheus type, its labels in the order every series
-/// is created with, and its `# HELP` text.
-///
-/// Plain data, in the shared leaf module, so that the code that creates metrics (EngineExecution,
-/// Authentication, QueryWorker), the code that exposes them (the ops endpoint inserts the HELP lines) and the
-/// generated `docs/operations.md` all read one list: a metric is named in exactly one place.
-package struct MetricDescription: Sendable, Hashable, CustomStringConvertible {
-    /// The metric's Prometheus type, and which swift-metrics type makes it.
-    package enum Kind: String, Sendable, Hashable {
-        /// `Counter` (or `FloatingPointCounter` for a counter of seconds).
-        case counter
-        /// `Gauge`.
-        case gauge
-        /// `Metrics.Timer`: a histogram of durations in seconds.
-        case histogram
-    }
+import Authentication
+package import EngineExecution
 
-    /// The full name (`query_worker_…`), as Prometheus shows it.
-    package let name: String
-    package let kind: Kind
-    /// The label names, in the order every series of this metric is made with (Prometheus treats two orders
-    /// as two series).
-    package let labels: [String]
-    /// One sentence for `# HELP`: what is counted, and when.
-    package let help: String
-
-    package init(_ name: String, _ kind: Kind, labels: [String] = [], help: String) {
-        self.name = MetricCatalog.prefix + name
-        self.kind = kind
-        self.labels = labels
-        self.help = help
-    }
-
-    package var description: String {
-        labels.isEmpty ? "\(name) (\(kind))" : "\(name){\(labels.joined(separator: ","))} (\(kind))"
-    }
-}
-
-/// Every metric the worker exposes (issue 15's vocabulary: log lines and alerts use the same words).
+/// Every metric the worker exposes: its own, declared here, and those the engines and the authenticator make,
+/// declared beside the code that makes them (``EngineMetrics``, ``TokenMetrics``). Log lines and alerts use
+/// the same words.
 ///
 /// Labels are bounded by construction: never a request id, task id, URL or path. `host` is a service's host
 /// (and port), `credential` a credential's configured name, `code` a contract or Kafka error code.
 package enum MetricCatalog {
-    package static let prefix = "query_worker_"
-
     // MARK: Requests
 
     package static let requestsReceived = MetricDescription(
@@ -100,50 +65,19 @@ package enum MetricCatalog {
         "kafka_connected", .gauge,
         help: "1 while the worker reaches the Kafka cluster and has joined its group, 0 while it does not.")
 
-    // MARK: HTTP to feature services
-
-    package static let httpRequests = MetricDescription(
-        "http_requests_total", .counter, labels: ["host", "status_class"],
-        help: "HTTP exchanges of the engines with feature services, by host and status class (1xx to 5xx, or error "
-            + "for a transfer that failed without an answer; cancelled transfers are not counted).")
-    package static let httpRequestDuration = MetricDescription(
-        "http_request_duration_seconds", .histogram, labels: ["host"],
-        help: "Duration of one HTTP exchange with a feature service, by host (cancelled transfers excluded).")
-    package static let httpRetries = MetricDescription(
-        "http_retries_total", .counter, labels: ["host"],
-        help: "Feature service requests sent again after a retryable failure, by host.")
-    package static let httpRetryAfterWaits = MetricDescription(
-        "http_retry_after_waits_total", .counter, labels: ["host"],
-        help: "Retries whose wait a service set with Retry-After, by host.")
-    package static let httpRetryAfterWaitSeconds = MetricDescription(
-        "http_retry_after_wait_seconds_total", .counter, labels: ["host"],
-        help: "Seconds waited because services sent Retry-After, by host.")
-
-    // MARK: Credentials and metadata
-
-    package static let tokenFetches = MetricDescription(
-        "token_fetches_total", .counter, labels: ["credential", "result"],
-        help: "Token calls by credential name and result (ok or failed).")
-    package static let tokenRefreshFailures = MetricDescription(
-        "token_refresh_failures_total", .counter, labels: ["credential"],
-        help: "Failed token calls that were to replace a token the credential already had (due or rejected).")
-    package static let metadataCacheRequests = MetricDescription(
-        "metadata_cache_requests_total", .counter, labels: ["result"],
-        help: "Layer, service and collection metadata lookups: hit (cached), miss (loaded) or shared (waited for "
-            + "another caller's load).")
-
     // MARK: Traces
 
     package static let traceContextInvalid = MetricDescription(
         "trace_context_invalid_total", .counter,
         help: "Request messages whose traceparent or tracestate header could not be read (each starts a new trace).")
 
-    /// Every metric, in the order the documentation lists them.
+    /// Every metric, the other modules' included, in the order the documentation lists them.
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
         intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, transactions, outcomeDeliveryFailures,
-        outcomeDeliveryRetries, kafkaConnected, httpRequests, httpRequestDuration, httpRetries, httpRetryAfterWaits,
-        httpRetryAfterWaitSeconds, tokenFetches, tokenRefreshFailures, metadataCacheRequests,
+        outcomeDeliveryRetries, kafkaConnected, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
+        EngineMetrics.httpRetries, EngineMetrics.httpRetryAfterWaits, EngineMetrics.httpRetryAfterWaitSeconds,
+        TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, EngineMetrics.metadataCacheRequests,
         traceContextInvalid,
     ]
 
