@@ -50,6 +50,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // What the test servers name of Hummingbird's HTTP layer (its response parts, status codes).
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
@@ -109,7 +112,6 @@ let package = Package(
                 "COpenSSLShims",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
@@ -138,13 +140,11 @@ let package = Package(
         .target(
             name: "Authentication",
             dependencies: [
-                metrics, tracing,
-                "Credentials",
+                metrics, "Credentials",
                 "EngineExecution",
                 "CurlHTTP",
                 "FeatureQuerySupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -156,25 +156,20 @@ let package = Package(
         // ArcGIS REST feature queries: metadata cache, complete paging, fan-out, retries, one error model.
         .target(
             name: "ArcGISEngine",
-            dependencies: [
-                metrics, tracing,
-                "FeatureService",
+            dependencies: [ "FeatureService",
                 "EngineExecution",
                 "CurlHTTP",
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
         // OGC API Features queries: discovery, `next`-only paging with its quirks, honest filtering, tiles.
         .target(
             name: "OGCEngine",
-            dependencies: [
-                metrics, tracing,
-                "FeatureService",
+            dependencies: [ "FeatureService",
                 "EngineExecution",
                 "CurlHTTP",
                 "QueryLanguage",
@@ -187,9 +182,7 @@ let package = Package(
         // The engines a worker runs, behind one router: the only target that names every protocol's engine.
         .target(
             name: "FeatureServiceEngines",
-            dependencies: [
-                metrics, tracing,
-                "FeatureService",
+            dependencies: [ "FeatureService",
                 "ArcGISEngine",
                 "OGCEngine",
                 "EngineExecution",
@@ -232,7 +225,7 @@ let package = Package(
         // The worker: request contract, supersession, offsets, flow control, outcomes.
         .target(
             name: "QueryWorker",
-            dependencies: [
+            dependencies: [.product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 metrics,
                 tracing,
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
@@ -259,10 +252,9 @@ let package = Package(
         // Hummingbird, reading the worker's status snapshot.
         .target(
             name: "WorkerOperations",
-            dependencies: [
+            dependencies: ["EngineExecution", 
                 "QueryWorker",
                 "FeatureQuerySupport",
-                metrics,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -273,10 +265,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "QueryWorkerCommand",
-            dependencies: [
+            dependencies: [.product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 "WorkerOperations",
                 metrics,
-                tracing,
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
                 "Kafka",
@@ -285,7 +276,6 @@ let package = Package(
                 "EngineExecution",
                 "Credentials",
                 "JSONLogging",
-                "ArcGISEngine",
                 "FeatureService",
                 "FeatureServiceEngines",
                 "QueryLanguage",
@@ -293,7 +283,6 @@ let package = Package(
                 "SampleFeatureServer",
                 "CurlHTTP",
                 "FeatureQuerySupport",
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -327,7 +316,7 @@ let package = Package(
         // `AsyncHTTPClientPeer` trait) AsyncHTTPClient on one local nginx. Run through run-http-benchmark.sh.
         .executableTarget(
             name: "HTTPBenchmark",
-            dependencies: [
+            dependencies: [.product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientPeer"])), 
                 "BenchmarkSupport", "CurlHTTP", .product(name: "Logging", package: "swift-log"), argumentParser,
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientPeer"])),
             ],
@@ -365,7 +354,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CurlHTTPTests",
-            dependencies: [
+            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), 
                 "ChildProcessFixture",
                 "CurlHTTP",
                 "HTTPTestServer",
@@ -379,7 +368,7 @@ let package = Package(
         .testTarget(
             name: "QueryLanguageTests",
             dependencies: [
-                "QueryLanguage", "FeatureQuerySupport", .product(name: "PropertyBased", package: "swift-property-based"),
+                "QueryLanguage", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strictSwift
         ),
@@ -404,7 +393,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArcGISEngineTests",
-            dependencies: [
+            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), 
                 metricsTestKit, inMemoryTracing, metrics, tracing,
                 "EngineTestSupport",
                 "ArcGISEngine",
@@ -423,9 +412,8 @@ let package = Package(
         ),
         .testTarget(
             name: "OGCEngineTests",
-            dependencies: [
-                metricsTestKit, inMemoryTracing, metrics, tracing,
-                "EngineTestSupport",
+            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), 
+                metricsTestKit, metrics, "EngineTestSupport",
                 "OGCEngine",
                 "FeatureService",
                 "FeatureServiceEngines",
@@ -472,7 +460,7 @@ let package = Package(
         // `RequestFuzz` tool of Fuzz/run-request-fuzz.sh, without making the generator the worker's API.
         .target(
             name: "RequestFuzzing",
-            dependencies: ["QueryWorker", "FeatureQuerySupport"],
+            dependencies: ["FeatureGeometry", "QueryWorker", "FeatureQuerySupport"],
             path: "Tests/RequestFuzzing",
             swiftSettings: strictSwift
         ),
@@ -494,7 +482,7 @@ let package = Package(
         // connections saw (reuse, a client giving up) for the tests of the HTTP client and the engines.
         .target(
             name: "HTTPTestServer",
-            dependencies: [
+            dependencies: [.product(name: "NIOHTTPTypes", package: "swift-nio-extras"), 
                 "FeatureQuerySupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -534,14 +522,14 @@ let package = Package(
         // Kerberos from a private KDC, an NTLM server on pyspnego), each able to proxy to an upstream.
         .target(
             name: "NetworkAuthFixture",
-            dependencies: ["ChildProcessFixture", "CurlHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ChildProcessFixture"],
             path: "Tests/NetworkAuthFixture",
             exclude: ["Resources"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "NetworkAuthTests",
-            dependencies: [
+            dependencies: [.product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), 
                 "ChildProcessFixture",
                 "NetworkAuthFixture",
                 "SampleFeatureServer",
@@ -555,8 +543,7 @@ let package = Package(
         .testTarget(
             name: "AuthenticationTests",
             dependencies: [
-                metricsTestKit, inMemoryTracing, metrics, tracing,
-                "Authentication",
+                metricsTestKit, metrics, "Authentication",
                 "Credentials",
                 "EngineExecution",
                 "CurlHTTP",
@@ -570,7 +557,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CredentialsTests",
-            dependencies: ["Credentials", "FeatureQuerySupport"],
+            dependencies: ["Credentials"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -590,7 +577,6 @@ let package = Package(
                 "SampleFeatureServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 metrics,
-                metricsTestKit,
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -3,6 +3,7 @@ import CurlHTTP
 import EngineExecution
 import FeatureGeometry
 import FeatureQuerySupport
+import FeatureService
 import Foundation
 import Logging
 import QueryLanguage

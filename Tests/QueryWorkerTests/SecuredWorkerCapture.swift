@@ -4,6 +4,7 @@ import JSONLogging
 import Kafka
 import Logging
 import Synchronization
+import FeatureGeometry
 
 /// Everything the worker says while a credentials test runs: every log line as the production handler writes
 /// it (``JSONLogHandler``, redaction and all) and every event as the worker handed it to the logger before any

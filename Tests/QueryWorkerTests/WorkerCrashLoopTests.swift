@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import SampleFeatureServer
 import Testing
+import QueryWorker
 
 /// Issue 16's scenario at a test's size: three `query-worker run` processes in one group, one of them killed with
 /// SIGKILL and restarted every few seconds while requests arrive. Nothing may be lost, and few requests may be

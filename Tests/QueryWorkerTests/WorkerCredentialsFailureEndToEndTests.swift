@@ -4,6 +4,7 @@ import Testing
 @testable import SampleFeatureServer
 
 import QueryWorker
+import Synchronization
 
 /// The outcomes of credentials that can't be used as they are, through Kafka against the secured sample
 /// deployment: an OAuth user whose refresh token the portal revoked or let expire

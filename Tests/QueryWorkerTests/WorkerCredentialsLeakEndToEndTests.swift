@@ -5,6 +5,8 @@ import Testing
 
 @testable import SampleFeatureServer
 import QueryWorker
+import Logging
+import Synchronization
 
 /// Issue 13, section 4: every credential kind with its own marker secrets, the worker logging at trace level
 /// (libcurl's verbose output included), and then not one marker, and not one token the servers issued, in any

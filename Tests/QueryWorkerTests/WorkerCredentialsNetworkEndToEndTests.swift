@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 import QueryWorker
+import Foundation
 
 /// Network credentials through Kafka: the sample server behind nginx, reached with a
 /// Basic `password` credential, over TLS signed by a private CA (`serverTrust`), and over TLS that wants a

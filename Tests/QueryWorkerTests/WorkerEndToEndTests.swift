@@ -3,6 +3,7 @@ import SampleFeatureServer
 import Testing
 
 import QueryWorker
+import FeatureQuerySupport
 
 /// The worker end to end: requests into the embedded Kafka cluster, queries against the sample feature
 /// server, outcomes read back from the result and error topics.

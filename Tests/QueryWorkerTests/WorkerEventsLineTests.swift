@@ -5,6 +5,7 @@ import Testing
 
 @testable import QueryWorker
 import Kafka
+import FeatureService
 
 /// Lines a sink received, in memory.
 private final class Lines: Sendable {

@@ -9,6 +9,7 @@ import SampleFeatureServer
 import ServiceLifecycle
 
 import QueryWorker
+import Credentials
 
 /// One worker in process against the embedded Kafka cluster and the sample feature server, with a producer
 /// for requests and a reader of both outcome topics: real sockets all the way.

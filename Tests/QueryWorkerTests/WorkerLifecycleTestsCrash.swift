@@ -1,6 +1,7 @@
 import Foundation
 import SampleFeatureServer
 import Testing
+import QueryWorker
 
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@ import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
+import Synchronization
 
 extension WorkerLifecycleTests {
     // MARK: A rebalance while requests are in flight

@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import QueryWorker
+import CurlHTTP
 
 /// What the lifecycle tests need around workers that come and go: one embedded cluster, one sample feature
 /// server, a producer of requests and a reader that collects every outcome in the background. Workers run in

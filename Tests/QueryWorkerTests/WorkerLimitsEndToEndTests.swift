@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 import FeatureGeometry
 import SampleFeatureServer
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import SampleFeatureServer
 import Testing
+import QueryWorker
 
 /// Issue 11, item 1.4, end to end: a `query-worker run` process answers `features` with geometry and
 /// `maxFeatures: 100000000` on a 150,000-parcel layer (about 75 MB of GeoJSON, and more than twice that held by

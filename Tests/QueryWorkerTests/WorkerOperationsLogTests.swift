@@ -9,6 +9,7 @@ import Synchronization
 import Testing
 
 @testable import QueryWorker
+import CurlHTTP
 
 /// Issue 15, "logs stay the first tool": what an on-call person reads in the worker's JSON lines, checked on
 /// the lines the production handler writes, against a real embedded cluster and sample server (or a closed

@@ -3,6 +3,7 @@ import SampleFeatureServer
 import Testing
 
 @testable import QueryWorker
+import Kafka
 
 #if canImport(Glibc)
 import Glibc

@@ -10,6 +10,7 @@ import Testing
 import Tracing
 
 import QueryWorker
+import FeatureGeometry
 
 /// Traces across services, end to end (embedded Kafka, the sample server, real sockets): the request's W3C
 /// context continued onto its outcomes, correlation ids echoed, and the span tree of a request.
