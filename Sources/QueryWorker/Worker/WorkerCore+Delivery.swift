@@ -9,7 +9,7 @@ extension WorkerCore {
     ///
     /// librdkafka has already retried within its message timeout when a delivery fails, so the cluster is down
     /// or refusing the topic: the outcome is sent again with backoff (1 s doubling to 30 s) while the machine
-    /// says so (``RequestLifecycle/deliveryFailed(_:retryable:)``), its offset held meanwhile, so nothing is
+    /// says so (``StateMachine/deliveryFailed(_:retryable:)``), its offset held meanwhile, so nothing is
     /// lost. A result the cluster refuses as too large becomes a `failed` outcome (`result_too_large`), which can
     /// be sent. The worker gives up (leaving the offset unstored, so the partition's next owner runs the request
     /// again) when the partition is no longer held, on shutdown, or when the publishing task is cancelled.
@@ -20,7 +20,7 @@ extension WorkerCore {
     /// 2.5 KB; now it takes a few words, and the run's slabs left by the engine serve it. Not inlined: inlined
     /// into the run's task, this small frame would be added to the large one that calls it.
     @inline(never)
-    func deliver(_ delivery: RequestLifecycle.Delivery) async {
+    func deliver(_ delivery: StateMachine.Delivery) async {
         guard await mayPublish(delivery.position) else { return }
         let outgoing = outcome(of: delivery)
         if let transactions = transactions.withLock({ $0 }) { return await deliverInTransaction(outgoing, transactions) }
@@ -50,7 +50,7 @@ extension WorkerCore {
 
     /// The answer's message, and where its request was read.
     @inline(never)
-    private func outcome(of delivery: RequestLifecycle.Delivery) -> OutgoingAnswer {
+    private func outcome(of delivery: StateMachine.Delivery) -> OutgoingAnswer {
         let message = OutcomeMessage(delivery.answer, worker: settings.workerID, finishedAt: WallClock.nowMilliseconds())
         return OutgoingAnswer(position: delivery.position, source: delivery.answer.source, message: message)
     }

@@ -34,7 +34,7 @@ extension WorkerCore {
         }
     }
 
-    /// The message loop is ending: it never waits for the gate again (see ``RequestLifecycle/stopIntake()``).
+    /// The message loop is ending: it never waits for the gate again (see ``StateMachine/stopIntake()``).
     func stopIntake() {
         state.withLock { $0.stopIntake() }?.resume()
     }

@@ -114,7 +114,7 @@ extension WorkerCore {
     /// Waits until `condition` holds or `deadline` passes (shutdown and rebalance paths). Event-driven: the
     /// machine's action resumes the wait when an event makes the condition true; a cancelled task returns at
     /// once (its sleep ends the wait) instead of polling.
-    func waitUntil(_ condition: RequestLifecycle.Condition, deadline: ContinuousClock.Instant) async {
+    func waitUntil(_ condition: StateMachine.Condition, deadline: ContinuousClock.Instant) async {
         let id = state.withLock { $0.makeWaiter() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

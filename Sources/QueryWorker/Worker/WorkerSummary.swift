@@ -28,7 +28,7 @@ extension WorkerCore {
     }
 }
 
-extension RequestLifecycle.RunStart {
+extension WorkerCore.StateMachine.RunStart {
     /// The run's ids for the engines' log lines (``RequestLogContext``): the request that started the run
     /// (requests that join it later are on their `shared` status lines, with the same `run`).
     var logIdentity: RequestLogContext.Identity {
@@ -36,7 +36,7 @@ extension RequestLifecycle.RunStart {
     }
 }
 
-extension RequestLifecycle {
+extension WorkerCore.StateMachine {
     /// The time since the oldest running request arrived, in milliseconds; 0 with none running.
     func oldestAgeMs(nowMs: Int64) -> Int64 {
         var oldest: Int64?

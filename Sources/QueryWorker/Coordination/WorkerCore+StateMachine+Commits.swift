@@ -9,7 +9,7 @@ internal import Kafka
 /// answers wait (``Condition/commitsAccepted``) until a commit goes through, the member is given its new
 /// assignment, or the revocation decides: when the revoked partitions' commit is refused too, their waiting
 /// answers are dropped (``isTracked(_:)`` turns false) and the next owner answers those requests once.
-extension RequestLifecycle {
+extension WorkerCore.StateMachine {
     /// A commit was refused because the group is rebalancing.
     mutating func commitRefused() {
         commitsRefused = true

@@ -4,17 +4,17 @@ import Testing
 @testable import QueryWorker
 
 /// Answers held while the group coordinator refuses commits (issue 16, item 1), without I/O.
-@Suite("Coordination: commits refused")
-struct CoordinationCommitRefusalTests {
+@Suite("WorkerCore.StateMachine: commits refused, as a value")
+struct WorkerCoreStateMachineCommitsTests {
     private static let partition = KafkaTopicPartition(topic: "requests", partition: 0)
 
-    private func machine() -> RequestLifecycle {
-        var machine = RequestLifecycle(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
+    private func machine() -> WorkerCore.StateMachine {
+        var machine = WorkerCore.StateMachine(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
         machine.assign([Self.partition])
         return machine
     }
 
-    private func rejected(_ offset: Int64) -> (RequestLifecycle.Arrival, MessagePosition) {
+    private func rejected(_ offset: Int64) -> (WorkerCore.StateMachine.Arrival, MessagePosition) {
         let position = MessagePosition(Self.partition, offset: offset)
         let source = MessageSource(topic: "requests", partition: 0, offset: offset, key: nil)
         return (.rejected(RejectedRequest(code: .invalidJSON, message: "not JSON"), source, receivedAt: 0), position)
