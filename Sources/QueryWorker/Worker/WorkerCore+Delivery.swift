@@ -77,17 +77,8 @@ extension WorkerCore {
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
-        reportDelivered(outgoing)
+        outcomes.delivered(outgoing.message, source: outgoing.source)
         apply(transition { $0.delivered(outgoing.position) })
-    }
-
-    /// The status line, metrics and traces of a delivered answer.
-    func reportDelivered(_ outgoing: OutgoingAnswer) {
-        metrics.delivered(outgoing.message)
-        events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
-        summaryCounts.delivered(outgoing.message)
-        activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
-        outgoing.source.trace?.delivered(outgoing.message)
     }
 
     /// A publication failed: a result refused as too large becomes a `failed` outcome (`message` is replaced,
@@ -129,8 +120,7 @@ extension WorkerCore {
         case .retry:
             return true
         case .giveUp(let action):
-            events.abandoned(message, source: source, failure: failure)
-            source.trace?.abandoned(failure)
+            outcomes.abandoned(message, source: source, failure: failure)
             apply(action)
             return false
         }

@@ -136,10 +136,10 @@ extension WorkerCore {
     /// line never waits for the cluster.
     func summaryLoop() async {
         guard settings.summaryInterval > .zero else { return }
-        var last = (answered: state.withLock { $0.answeredCount }, errors: summaryCounts.errorCount)
+        var last = (answered: state.withLock { $0.answeredCount }, errors: outcomes.summaryCounts.errorCount)
         while !Task.isCancelled {
             do { try await Task.sleep(for: settings.summaryInterval) } catch { return }
-            let now = (answered: state.withLock { $0.answeredCount }, errors: summaryCounts.errorCount)
+            let now = (answered: state.withLock { $0.answeredCount }, errors: outcomes.summaryCounts.errorCount)
             logger.info("summary", metadata: summary(answered: now.answered - last.answered, errors: now.errors - last.errors))
             last = now
         }

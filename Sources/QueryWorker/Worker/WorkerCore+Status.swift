@@ -26,7 +26,7 @@ extension WorkerCore {
                 requestId: pending.request.requestId, taskId: pending.request.taskId, partition: pending.source.partition,
                 offset: pending.source.offset, ageMs: max(0, nowMs - pending.request.receivedAt))
         }.sorted { $0.ageMs > $1.ageMs }
-        let recent = activity.snapshot(nowMs: nowMs)
+        let recent = outcomes.activity.snapshot(nowMs: nowMs)
         return WorkerStatus(
             workerID: settings.workerID, groupID: settings.groupID, phase: phase.withLock { $0 }, capturedAtMs: nowMs,
             partitions: partitions, inFlight: inFlight, runs: machine.runs, intakePaused: machine.paused,

@@ -34,8 +34,8 @@ final class WorkerCore: Sendable {
     let taskExecutor: (any TaskExecutor)?
     /// The consumer's lag against the committed offsets, for the summary line, metrics and status page.
     let lagMonitor: PartitionLagMonitor
-    /// Counts the summary line reports per interval (answered with an error).
-    let summaryCounts = SummaryCounts()
+    /// What hears how each outcome ended: one call per delivered, abandoned or handed-over outcome.
+    let outcomes: OutcomeObservers
     /// How often the worker says it still waits for the cluster (see ``connectivityLoop()``); tests shorten it
     /// before the worker runs.
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
@@ -45,9 +45,6 @@ final class WorkerCore: Sendable {
     let commitsRefused = Atomic<Bool>(false)
     /// Whether the refusal was logged since commits were last accepted (one line per rebalance).
     let refusalLogged = Atomic<Bool>(false)
-
-    /// What was answered lately, for the status page (``status(nowMs:)``).
-    let activity = RecentActivity()
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
     let phase = Mutex(WorkerStatus.Phase.starting)
 
@@ -62,6 +59,7 @@ final class WorkerCore: Sendable {
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
         self.events = WorkerEvents(logger: logger)
+        self.outcomes = OutcomeObservers(metrics: metrics, events: events)
         self.tracing = WorkerTracing(groupID: settings.groupID, logger: logger)
         self.logger = logger
         self.lagMonitor = PartitionLagMonitor(interval: Self.lagInterval(summaryInterval: settings.summaryInterval))
