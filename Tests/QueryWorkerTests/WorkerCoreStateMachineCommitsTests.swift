@@ -23,7 +23,10 @@ struct WorkerCoreStateMachineCommitsTests {
     @Test func aWaiterForAcceptedCommitsWaitsOnlyWhileTheyAreRefusedAndTheAcceptanceWakesIt() async {
         var machine = machine()
         #expect(machine.holds(.commitsAccepted))
-        machine.commitRefused()
+        let first = machine.commitRefused()
+        #expect(first, "the first refusal is news")
+        let second = machine.commitRefused()
+        #expect(!second, "a second refusal is not")
         #expect(!machine.holds(.commitsAccepted))
         let id = machine.makeWaiter()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -35,6 +38,8 @@ struct WorkerCoreStateMachineCommitsTests {
         }
         let again = machine.commitsAccepted()
         #expect(again.resumeWaiters.isEmpty, "accepting again changes nothing")
+        let refusedAgain = machine.commitRefused()
+        #expect(refusedAgain, "a refusal after an acceptance is news again")
     }
 
     @Test func anAnswerWaitingForCommitsIsDroppedOnceItsPartitionIsForgottenAndKeptOtherwise() {
@@ -42,7 +47,7 @@ struct WorkerCoreStateMachineCommitsTests {
         let (arrival, position) = rejected(0)
         let (_, action) = machine.receive(arrival, at: position, nowMs: 0)
         #expect(action.publish.count == 1, "answered at once")
-        machine.commitRefused()
+        _ = machine.commitRefused()
         #expect(machine.isTracked(position), "held, still this worker's to answer")
         _ = machine.forget([Self.partition], lost: true)
         #expect(!machine.isTracked(position), "revoked without a commit: the next owner answers it")

@@ -84,7 +84,8 @@ extension WorkerCore {
         /// Outcomes delivered or given up on since the start, for the summary log.
         private(set) var answeredCount = 0
         /// The group coordinator refused the last commit because the group is rebalancing: answers published
-        /// now could not be committed, so publishing waits (see `WorkerCore+StateMachine+Commits.swift`).
+        /// now could not be committed, so publishing waits (see `WorkerCore+StateMachine+Commits.swift`). The
+        /// worker's only record of it: the delivery path reads it here.
         var commitsRefused = false
 
         init(gate: InFlightGate) {

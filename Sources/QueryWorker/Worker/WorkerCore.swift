@@ -41,10 +41,6 @@ final class WorkerCore: Sendable {
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
-    /// Mirrors ``StateMachine/commitsRefused`` for the delivery path's check, which then needs no lock.
-    let commitsRefused = Atomic<Bool>(false)
-    /// Whether the refusal was logged since commits were last accepted (one line per rebalance).
-    let refusalLogged = Atomic<Bool>(false)
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
     let phase = Mutex(WorkerStatus.Phase.starting)
 
