@@ -23,7 +23,7 @@ extension WorkerCore {
     func deliver(_ delivery: StateMachine.Delivery) async {
         guard await mayPublish(delivery.position) else { return }
         let outgoing = outcome(of: delivery)
-        if let transactions = transactions.withLock({ $0 }) { return await deliverInTransaction(outgoing, transactions) }
+        if let transactions { return await deliverInTransaction(outgoing, transactions) }
         while true {
             let failure = await send(outgoing)
             guard let failure else {

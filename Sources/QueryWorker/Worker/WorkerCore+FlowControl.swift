@@ -46,7 +46,7 @@ extension WorkerCore {
     }
 
     private func pausePartitionsIfStillHeld() {
-        guard state.withLock({ $0.pausePartitionsIfStillHeld() }), let consumer = consumer.withLock({ $0 }) else { return }
+        guard state.withLock({ $0.pausePartitionsIfStillHeld() }) else { return }
         logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": .int(settings.limits.maxInFlight)])
         consumer.pauseAll()
         metrics.intakePaused(true)

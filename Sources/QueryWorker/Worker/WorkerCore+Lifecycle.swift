@@ -13,7 +13,7 @@ extension WorkerCore {
         perform(transition { $0.shutDown() }, in: &group)
         await waitUntil(.idle, deadline: .now + ShutdownBudget.answers)
         // The last answers' transaction, before the consumer leaves the group (its generation commits them).
-        if let transactions = transactions.withLock({ $0 }), !(await transactions.flush(timeout: ShutdownBudget.answers)) {
+        if let transactions, !(await transactions.flush(timeout: ShutdownBudget.answers)) {
             logger.warning("the last answers' transaction did not commit; their requests are left to the next owner")
         }
     }
@@ -27,19 +27,17 @@ extension WorkerCore {
         switch event {
         case .assigned(let partitions):
             state.withLock { $0.assign(partitions) }
-            transactions.withLock { $0 }?.assign(partitions)
+            transactions?.assign(partitions)
             // A new generation: commits are accepted again, and answers waiting for that go out.
             acceptCommits()
             logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         case .revoked(let partitions, let deadline):
             let window = min(deadline - .now, settings.timeouts.revoke)
-            let consumer = consumer.withLock { $0 }
-            let transactions = transactions.withLock { $0 }
             // Transactions carry their own check: a commit for a generation that moved on fails, and the
             // revoked answers with it.
             transactions?.beginRevoking(partitions)
-            if let consumer, transactions == nil {
-                let outcome = await commitsAccepted(consumer, partitions, wait: Self.commitWait(window))
+            if transactions == nil {
+                let outcome = await commitsAccepted(partitions, wait: Self.commitWait(window))
                 guard outcome.succeeded else { return revokeWithoutCommits(partitions, outcome) }
             }
             let revoked = Set(partitions)
@@ -56,7 +54,7 @@ extension WorkerCore {
                     logger.warning("the revoked partitions' last transaction did not commit; their requests are left to the next owner")
                 }
                 transactions.drop(partitions)
-            } else if let consumer {
+            } else {
                 committed(await consumer.commitStoredOffsets(timeout: Self.commitWait(window)))
             }
             apply(transition { $0.forget(partitions, lost: false) })
@@ -66,7 +64,7 @@ extension WorkerCore {
             // Another member owns them now: stop their work without answers; the new owner answers. Their
             // messages leave the in-flight count: a worker paused by them resumes.
             apply(transition { $0.forget(partitions, lost: true) })
-            transactions.withLock { $0 }?.drop(partitions)
+            transactions?.drop(partitions)
             logger.warning("partitions lost", metadata: ["partitions": .array(partitions.map { "\($0)" })])
         }
     }
@@ -91,7 +89,7 @@ extension WorkerCore {
     /// should start (``PartitionOffsetTracker/resumeOffset``): what is stored, or before anything is done, the
     /// offset this owner started from. A commit of the stored offsets alone would not ask: with nothing stored
     /// since the last commit, librdkafka answers it without the coordinator.
-    func commitsAccepted(_ consumer: KafkaConsumer, _ partitions: [KafkaTopicPartition], wait: Duration) async -> KafkaCommitOutcome {
+    func commitsAccepted(_ partitions: [KafkaTopicPartition], wait: Duration) async -> KafkaCommitOutcome {
         let offsets = state.withLock { state in
             partitions.reduce(into: [KafkaTopicPartition: Int64]()) { $0[$1] = state.offsets[$1]?.resumeOffset }
         }
@@ -151,7 +149,6 @@ extension WorkerCore {
         let (inFlight, runs, paused, oldestAgeMs, trackers) = state.withLock { state in
             (state.inFlight, state.registry.runCount, state.gate.isPaused, state.oldestAgeMs(nowMs: nowMs), state.offsets.partitions)
         }
-        let consumer = consumer.withLock { $0 }
         let lag = lagMonitor.snapshot
         let seconds = max(Double(settings.summaryInterval.components.seconds), 1)
         var partitions: Logger.Metadata = [:]
@@ -164,9 +161,9 @@ extension WorkerCore {
             "requestsInFlight": .int(inFlight), "runsInFlight": .int(runs), "intakePaused": .stringConvertible(paused),
             "oldestAgeMs": .int(oldestAgeMs), "assignedPartitions": .int(trackers.count),
             "partitions": .dictionary(partitions),
-            "kafka": .string(kafkaState(consumer).rawValue),
+            "kafka": .string(kafkaState().rawValue),
         ]
-        if let consumer { fields["bufferedMessages"] = .int(consumer.bufferedCount) }
+        fields["bufferedMessages"] = .int(consumer.bufferedCount)
         if !lag.lag.isEmpty { fields["consumerLag"] = .int(lag.lag.values.reduce(0) { $0 + $1.lag }) }
         if let error = lag.lastError {
             fields["lagError"] = .string(error.message)

@@ -52,11 +52,10 @@ extension WorkerCore {
         return result
     }
 
-    /// Whether the consumer is in its group and the clients hear from the cluster (``kafkaState(_:)``'s parts).
+    /// Whether the consumer is in its group and the clients hear from the cluster (``kafkaState()``'s parts).
     func kafkaHealth() -> WorkerStatus.KafkaHealth {
-        let consumer = consumer.withLock { $0 }
-        return WorkerStatus.KafkaHealth(
-            joinedGroup: consumer?.hasJoinedGroup == true, connected: consumer?.connectivity.isConnected ?? false,
+        WorkerStatus.KafkaHealth(
+            joinedGroup: consumer.hasJoinedGroup, connected: consumer.connectivity.isConnected,
             producerCanDeliver: publisher.producer.connectivity.isConnected)
     }
 

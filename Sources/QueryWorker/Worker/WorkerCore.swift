@@ -24,11 +24,12 @@ final class WorkerCore: Sendable {
     let logger: Logger
     let metrics: WorkerMetrics
     let state: Mutex<StateMachine>
-    /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
-    let consumer = Mutex<KafkaConsumer?>(nil)
-    /// The transactional publisher in the exactly-once mode (``WorkerSettings/ExactlyOnce``), set with the
-    /// consumer; `nil` otherwise. Outcomes and offsets then go through it (``deliverInTransaction(_:_:)``).
-    let transactions = Mutex<KafkaTransactions?>(nil)
+    /// The group member the requests come from: offsets are stored in it, its partitions paused and resumed.
+    /// Made before the core (its rebalances and commit answers reach the core through ``ConsumerCallbacks``).
+    let consumer: KafkaConsumer
+    /// The transactional publisher in the exactly-once mode (``WorkerSettings/ExactlyOnce``); `nil` otherwise.
+    /// Outcomes and offsets then go through it (``deliverInTransaction(_:_:)``).
+    let transactions: KafkaTransactions?
     /// Where runs and the message loop run: the HTTP client's loop thread in production (see
     /// ``QueryWorkerService/run()``); `nil`, the global pool.
     let taskExecutor: (any TaskExecutor)?
@@ -46,9 +47,12 @@ final class WorkerCore: Sendable {
 
     init(
         settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
+        consumer: KafkaConsumer, transactions: KafkaTransactions?, taskExecutor: (any TaskExecutor)? = nil,
+        metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
     ) {
         self.settings = settings
+        self.consumer = consumer
+        self.transactions = transactions
         self.metrics = metrics
         self.taskExecutor = taskExecutor
         self.decoder = decoder
@@ -133,10 +137,10 @@ final class WorkerCore: Sendable {
                 defer { metrics.observe(machine) }
                 return event(&machine)
             }
-            if !action.store.isEmpty, let transactions = transactions.withLock({ $0 }) {
+            if !action.store.isEmpty, let transactions {
                 // Committed with the next transaction, which carries the answers they complete.
                 transactions.store(action.store)
-            } else if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
+            } else if !action.store.isEmpty {
                 do {
                     try consumer.storeOffsets(action.store)
                     // Committed at once, not at the next automatic commit: answers whose offsets wait for it
@@ -195,7 +199,7 @@ final class WorkerCore: Sendable {
     func apply(_ action: StateMachine.Action) {
         for task in action.cancel { task.cancel() }
         action.resumeLoop?.resume()
-        if action.resumePartitions, let consumer = consumer.withLock({ $0 }) {
+        if action.resumePartitions {
             logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": .int(settings.limits.lowMark)])
             consumer.resumeAll()
             metrics.intakePaused(false)
