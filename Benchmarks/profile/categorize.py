@@ -25,7 +25,7 @@ RULES = [
     ("engine (ArcGIS engine, execution, query language)", [
         "ArcGIS", "EngineExecution", "FeatureServiceEngine", "FeatureServiceRouter", "LayerQueryRunner", "HostLimiter",
         "StandardEngines", "HTTPClient", "CurlTransfer", "CurlResponseSink", "RequestValidation", "QueryLanguage", "QueryParameters", "Authentication"]),
-    ("request lifecycle machine, registry, offsets", ["RequestLifecycle", "TaskRegistry", "InFlightGate", "transition"]),
+    ("request lifecycle machine, registry, offsets", ["WorkerCore.StateMachine", "TaskRegistry", "InFlightGate", "transition"]),
     ("worker core, rest (handle, deliver, runs)", ["WorkerCore", "RequestExecutor", "QueryWorkerService", "WorkerEvents"]),
     ("Swift concurrency runtime and dispatch (task switches, wakeups)", [
         "swift_job_run", "swift_task", "_dispatch", "swift::", "swift_continuation", "futex"]),

@@ -106,7 +106,7 @@ package final class ArcGISTokenIssuer: TokenIssuer {
         }
     }
 
-    /// A token answer as the lifecycle takes it.
+    /// A token answer as the state machine takes it.
     static func grant(_ response: TokenResponse, requestedMinutes: Int?, referer: String? = nil) -> IssuedGrant {
         IssuedGrant(
             grant: TokenGrant(

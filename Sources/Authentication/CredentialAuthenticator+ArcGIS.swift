@@ -10,7 +10,7 @@ extension CredentialAuthenticator {
     /// behind a private CA or mutual TLS), as requests to the services get them.
     package static func arcGIS(
         store: CredentialStore, resolver: SecretResolver, client: HTTPClient,
-        policy: TokenLifecyclePolicy = TokenLifecyclePolicy(), logger: Logger, metrics: TokenMetrics = TokenMetrics()
+        policy: TokenRefreshPolicy = TokenRefreshPolicy(), logger: Logger, metrics: TokenMetrics = TokenMetrics()
     ) -> CredentialAuthenticator {
         // The issuer needs the authenticator's current store, and the authenticator needs the issuer: the
         // issuer holds the authenticator weakly, set once both exist.

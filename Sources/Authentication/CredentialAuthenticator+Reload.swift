@@ -20,7 +20,7 @@ extension CredentialAuthenticator {
             for (key, var slot) in state.tokens {
                 let updated = new.credential(named: key.credential)
                 guard updated != slot.credential else { continue }
-                let action = slot.lifecycle.credentialChanged(now: now)
+                let action = slot.machine.credentialChanged(now: now)
                 if let updated, case .startRefresh(let ticket) = action {
                     slot.credential = updated
                     state.tokens[key] = slot

@@ -72,8 +72,8 @@ extension CredentialAuthenticator {
         let now = clock.now
         let action =
             switch demand {
-            case .current: slot.lifecycle.tokenNeeded(now: now)
-            case .replacing(let generation): slot.lifecycle.tokenRejected(generation: generation, now: now)
+            case .current: slot.machine.tokenNeeded(now: now)
+            case .replacing(let generation): slot.machine.tokenRejected(generation: generation, now: now)
             }
         func refresh(_ ticket: RefreshTicket, renewing: Bool) -> Refresh {
             state.statistics[key.credential, default: AuthenticatorStatistics()].tokenCalls += 1
@@ -118,13 +118,13 @@ extension CredentialAuthenticator {
             defer { state.tokens[refresh.key] = slot }
             switch result {
             case .success(let issued):
-                guard case .succeedWaiters(let token) = slot.lifecycle.refreshSucceeded(refresh.ticket, grant: issued.grant, now: now)
+                guard case .succeedWaiters(let token) = slot.machine.refreshSucceeded(refresh.ticket, grant: issued.grant, now: now)
                 else { return ([], nil) }
                 slot.remember(issued, generation: token.generation)
                 return (slot.takeWaiters(), .success(GrantedToken(token, slot.presentation(of: token))))
             case .failure(let failure):
                 state.statistics[refresh.key.credential, default: AuthenticatorStatistics()].failedTokenCalls += 1
-                guard case .failWaiters(let failure) = slot.lifecycle.refreshFailed(refresh.ticket, error: failure, now: now)
+                guard case .failWaiters(let failure) = slot.machine.refreshFailed(refresh.ticket, error: failure, now: now)
                 else { return ([], nil) }
                 return (slot.takeWaiters(), .failure(failure))
             }
@@ -148,7 +148,7 @@ extension CredentialAuthenticator {
     }
 
     /// A token call's failure in the engines' terms (the codes are spelt alike). A missing secret is retried by
-    /// the lifecycle but is no transient failure for the request: an operator has to put the file back.
+    /// the state machine but is no transient failure for the request: an operator has to put the file back.
     static func authenticationFailure(_ failure: TokenFailure, credential: String) -> AuthenticationFailure {
         AuthenticationFailure(
             AuthenticationFailure.Code(failure.code.rawValue), failure.message, credential: credential,

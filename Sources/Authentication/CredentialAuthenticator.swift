@@ -9,9 +9,9 @@ import Foundation
 /// credentials), and for the token kinds one token per credential and audience, fetched on first use, shared by
 /// every request, refreshed once before it expires and once when a service rejects it.
 ///
-/// The owner of every ``TokenLifecycle``: the machines decide, this class keeps them behind one lock, parks the
-/// requests that wait for a token call, and makes the calls (through its ``TokenIssuer``) after releasing the
-/// lock. A token call runs in its own task, not the requesting one: it is shared, so it must not die with the
+/// The owner of every ``TokenSlot`` and its ``TokenSlot/StateMachine``: the machines decide, this class keeps
+/// them behind one lock, parks the requests that wait for a token call, and makes the calls (through its
+/// ``TokenIssuer``) after releasing the lock. A token call runs in its own task, not the requesting one: it is shared, so it must not die with the
 /// request that happened to start it (a superseded query); each waiting request can still be cancelled alone.
 ///
 /// The store is swapped whole by ``replace(store:)`` (a reloaded file); requests already holding a token finish
@@ -19,7 +19,7 @@ import Foundation
 package final class CredentialAuthenticator: RequestAuthenticator {
     let issuer: any TokenIssuer
     let resolver: SecretResolver
-    let policy: TokenLifecyclePolicy
+    let policy: TokenRefreshPolicy
     let logger: Logger
     let clock = ContinuousClock()
     let state: Mutex<State>
@@ -36,7 +36,7 @@ package final class CredentialAuthenticator: RequestAuthenticator {
 
     package init(
         store: CredentialStore, resolver: SecretResolver, issuer: any TokenIssuer,
-        policy: TokenLifecyclePolicy = TokenLifecyclePolicy(), logger: Logger, metrics: TokenMetrics = TokenMetrics()
+        policy: TokenRefreshPolicy = TokenRefreshPolicy(), logger: Logger, metrics: TokenMetrics = TokenMetrics()
     ) {
         self.issuer = issuer
         self.resolver = resolver

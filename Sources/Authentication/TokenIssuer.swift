@@ -41,7 +41,7 @@ package struct TokenAudience: Sendable, Hashable, CustomStringConvertible {
     package var description: String { key }
 }
 
-/// A successful token call: the lifecycle's grant plus how the token must travel.
+/// A successful token call: the state machine's grant plus how the token must travel.
 package struct IssuedGrant: Sendable, Hashable {
     package var grant: TokenGrant
     /// The `Referer` the token was minted for (`token`): sent with it on every request.

@@ -1,4 +1,4 @@
-package import Credentials
+import Credentials
 package import CurlHTTP
 import FeatureQuerySupport
 

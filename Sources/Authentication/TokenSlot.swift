@@ -1,6 +1,6 @@
 import Credentials
 
-/// One credential's token for one audience, as ``CredentialAuthenticator`` keeps it: the lifecycle machine,
+/// One credential's token for one audience, as ``CredentialAuthenticator`` keeps it: the state machine,
 /// the requests waiting for its token call, and how each token it issued must travel.
 struct TokenSlot {
     struct Key: Hashable {
@@ -15,15 +15,15 @@ struct TokenSlot {
     /// The credential as it was when the slot was made: a reload that changes it drops the slot.
     var credential: Credential
     var audience: TokenAudience
-    var lifecycle: TokenLifecycle
+    var machine: StateMachine
     var waiters: [UInt64: Waiter] = [:]
     /// How the tokens of recent generations travel (referer, https only); a request may still hold an older one.
     private var presentations: [UInt64: Presentation] = [:]
 
-    init(credential: Credential, audience: TokenAudience, policy: TokenLifecyclePolicy) {
+    init(credential: Credential, audience: TokenAudience, policy: TokenRefreshPolicy) {
         self.credential = credential
         self.audience = audience
-        self.lifecycle = TokenLifecycle(policy: policy)
+        self.machine = StateMachine(policy: policy)
     }
 
     struct Presentation: Hashable {

@@ -5,7 +5,7 @@ import Synchronization
 /// Waiting is cancellable: a cancelled query leaves the queue at once and never takes a slot.
 package final class HostLimiter: Sendable {
     private struct State {
-        var machine: HostLimiterStateMachine
+        var machine: StateMachine
         /// Every waiter numbered and not yet resumed or cancelled, in one dictionary (one lookup per step of
         /// a wait, where a dictionary of continuations and two sets took two or three).
         var waiters: [UInt64: Waiter] = [:]
@@ -27,7 +27,7 @@ package final class HostLimiter: Sendable {
     private let state: Mutex<State>
 
     package init(limit: Int) {
-        state = Mutex(State(machine: HostLimiterStateMachine(limit: limit)))
+        state = Mutex(State(machine: StateMachine(limit: limit)))
     }
 
     /// Runs `body` holding one of `host`'s slots.

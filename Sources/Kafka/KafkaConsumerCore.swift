@@ -10,7 +10,7 @@ import FeatureQuerySupport
 final class KafkaConsumerCore: Sendable {
     typealias Waiter = CheckedContinuation<[KafkaConsumerMessage]?, any Error>
 
-    let state: Mutex<KafkaConsumerStateMachine<Waiter>>
+    let state: Mutex<StateMachine<Waiter>>
     /// Orders pause and resume calls into librdkafka the same way as the state transitions that caused them.
     private let pauseOrder = Mutex<Void>(())
     let revocations = Atomic<Int>(0)
@@ -31,7 +31,7 @@ final class KafkaConsumerCore: Sendable {
         logger: Logger,
         rebalanceHandler: @escaping @Sendable (KafkaRebalanceEvent) async -> Void
     ) {
-        self.state = Mutex(KafkaConsumerStateMachine(capacity: configuration.bufferCapacity))
+        self.state = Mutex(StateMachine(capacity: configuration.bufferCapacity))
         self.logger = logger
         self.revokeTimeout = configuration.revokeTimeout
         self.rebalanceHandler = rebalanceHandler
@@ -47,7 +47,7 @@ final class KafkaConsumerCore: Sendable {
     /// Runs a transition that may change which partitions are paused, then makes librdkafka agree.
     func withPauseChanges(
         _ rk: OpaquePointer,
-        _ body: @Sendable (inout KafkaConsumerStateMachine<Waiter>) -> KafkaConsumerStateMachine<Waiter>.PauseChanges
+        _ body: @Sendable (inout StateMachine<Waiter>) -> StateMachine<Waiter>.PauseChanges
     ) {
         pauseOrder.withLock { _ in
             let changes = state.withLock { body(&$0) }
@@ -55,7 +55,7 @@ final class KafkaConsumerCore: Sendable {
         }
     }
 
-    private func apply(_ changes: KafkaConsumerStateMachine<Waiter>.PauseChanges, _ rk: OpaquePointer) {
+    private func apply(_ changes: StateMachine<Waiter>.PauseChanges, _ rk: OpaquePointer) {
         if !changes.pause.isEmpty {
             logger.debug("pausing partitions", metadata: ["partitions": "\(changes.pause)"])
             let err = RDKafkaTopicPartitionList.withList(changes.pause) { rd_kafka_pause_partitions(rk, $0) }

@@ -117,26 +117,6 @@ extension FeatureGeoJSON {
     }
 }
 
-extension HostLimiterStateMachine {
-    /// The slots of `host` in use, read through the machine's own events on a copy (it is a value): the
-    /// limit less the free slots the copy can still take.
-    func activeRequests(host: String) -> Int {
-        var probe = self
-        var free = 0
-        while probe.acquireIfFree(host: host) { free += 1 }
-        return limit - free
-    }
-
-    /// The waiters of `host`, read on a copy: each release hands its slot to the next waiter, until none is
-    /// left.
-    func waitingRequests(host: String) -> Int {
-        var probe = self
-        var waiting = 0
-        while probe.release(host: host) != nil { waiting += 1 }
-        return waiting
-    }
-}
-
 extension HostLimiter {
     /// Whether a new request to `host` takes a slot at once (it then gives it back): false when it has to
     /// wait, which a slot leaked by a cancelled request would make it do.

@@ -32,7 +32,7 @@ struct CredentialAuthenticatorTests {
     static let layer = "https://gis.test/arcgis/rest/services/Parcels/FeatureServer/0/query"
 
     static func make(
-        _ issuer: ScriptedIssuer, file: String = file, policy: TokenLifecyclePolicy = TokenLifecyclePolicy()
+        _ issuer: ScriptedIssuer, file: String = file, policy: TokenRefreshPolicy = TokenRefreshPolicy()
     ) throws -> CredentialAuthenticator {
         let store = try CredentialsFile.decode(Array(file.utf8))
         return CredentialAuthenticator(
@@ -67,7 +67,7 @@ struct CredentialAuthenticatorTests {
     @Test("50 requests rejected with the same token cause one token call; a rejection of an older token none")
     func rejectedOnce() async throws {
         let issuer = ScriptedIssuer()
-        let authenticator = try Self.make(issuer, policy: TokenLifecyclePolicy(freshTokenWindow: .zero))
+        let authenticator = try Self.make(issuer, policy: TokenRefreshPolicy(freshTokenWindow: .zero))
         let first = try await authenticator.authentication(for: Self.layer, credential: nil)
         let retries = try await withThrowingTaskGroup(of: AppliedAuthentication?.self) { group in
             for _ in 0..<50 {
@@ -145,7 +145,7 @@ struct CredentialAuthenticatorTests {
         issuer.configure {
             $0.failures = [TokenFailure(code: .tokenServiceUnavailable, message: "portal down", isRetryable: true)]
         }
-        let authenticator = try Self.make(issuer, policy: TokenLifecyclePolicy(initialBackoff: .seconds(3)))
+        let authenticator = try Self.make(issuer, policy: TokenRefreshPolicy(initialBackoff: .seconds(3)))
         do {
             _ = try await authenticator.authentication(for: Self.layer, credential: nil)
             Issue.record("expected a failure")

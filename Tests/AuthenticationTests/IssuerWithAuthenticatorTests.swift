@@ -18,7 +18,7 @@ struct IssuerWithAuthenticatorTests {
             // The revocation below comes within the default 10 s "fresh token" window; this test is about the refresh.
             let authenticator = CredentialAuthenticator(
                 store: store, resolver: SampleDeploymentTests.resolver, issuer: issuer,
-                policy: TokenLifecyclePolicy(freshTokenWindow: .milliseconds(1)), logger: TestSupport.logger)
+                policy: TokenRefreshPolicy(freshTokenWindow: .milliseconds(1)), logger: TestSupport.logger)
             let layer = deployment.federated.securedLayerURL(.cities)
             let applied = try await withThrowingTaskGroup(of: AppliedAuthentication.self) { group in
                 for _ in 0..<50 { group.addTask { try await authenticator.authentication(for: layer, credential: nil) } }

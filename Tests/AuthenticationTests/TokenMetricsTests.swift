@@ -59,7 +59,7 @@ struct TokenMetricsTests {
         let store = try CredentialsFile.decode(Array(CredentialAuthenticatorTests.file.utf8))
         let authenticator = CredentialAuthenticator(
             store: store, resolver: SecretResolver(environment: CredentialAuthenticatorTests.environment), issuer: issuer,
-            policy: TokenLifecyclePolicy(freshTokenWindow: .zero), logger: Logger(label: "test"),
+            policy: TokenRefreshPolicy(freshTokenWindow: .zero), logger: Logger(label: "test"),
             metrics: TokenMetrics(factory: metrics))
         let layer = CredentialAuthenticatorTests.layer
         let first = try await authenticator.authentication(for: layer, credential: nil)

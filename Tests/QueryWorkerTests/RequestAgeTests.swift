@@ -38,7 +38,7 @@ import Testing
                 requestId: id, taskId: "t", receivedAt: 0,
                 targets: [.arcgis(url: "https://gis.example.org/a/MapServer", layers: [0])], query: QuerySpec(maxFeatures: work))
         }
-        var machine = RequestLifecycle(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
+        var machine = WorkerCore.StateMachine(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
         machine.assign([partition])
         let old = machine.receive(.tooOld(request("old", work: 1), source(0), RequestAge(ageMs: 2, limitMs: 1)), at: at(0), nowMs: 0)
         #expect(old.0 == .answeredWithoutRun)

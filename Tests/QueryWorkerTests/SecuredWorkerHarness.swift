@@ -1,3 +1,4 @@
+import Authentication
 import Credentials
 import FeatureQuerySupport
 import Foundation
@@ -62,7 +63,7 @@ final class SecuredWorkerHarness: Sendable {
             // What `query-worker run` does: the credentials read and checked, the settings echoed, the worker built.
             let loaded = try WorkerCredentials.load(settings: settings)
             logger.info("starting", metadata: loaded.startupMetadata(settings))
-            var policy = TokenLifecyclePolicy()
+            var policy = TokenRefreshPolicy()
             if let freshTokenWindow { policy.freshTokenWindow = freshTokenWindow }
             let assembly = try WorkerAssembly(settings: settings, credentials: loaded, tokenPolicy: policy, logger: logger)
             group = assembly.serviceGroup(handlesSignals: false, logger: logger)

@@ -22,7 +22,7 @@ struct WorkerWaitTests {
         var logger = Logger(label: "worker-wait")
         logger.logLevel = .critical
         let assembly = try WorkerAssembly(settings: settings, logger: logger)
-        let arrival = RequestLifecycle.Arrival.rejected(
+        let arrival = WorkerCore.StateMachine.Arrival.rejected(
             RejectedRequest(code: .invalidJSON, message: "not JSON"),
             MessageSource(topic: partition.topic, partition: 0, offset: 0, key: nil), receivedAt: 0)
         assembly.worker.core.state.withLock { machine in

@@ -56,7 +56,7 @@ extension KafkaTransactions {
 
     /// Seals what waits and runs one transaction.
     private func runOnce() -> RunResult {
-        var result: KafkaTransactionState.SealResult
+        var result: StateMachine.SealResult
         repeat {
             result = shared.withLock { $0.state.seal() }
             if result == .appendsInProgress { Thread.sleep(forTimeInterval: 0.000_05) }

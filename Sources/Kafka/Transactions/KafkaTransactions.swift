@@ -11,7 +11,7 @@ import FeatureQuerySupport
 /// last committed offsets).
 ///
 /// Outcomes gather for ``KafkaTransactionConfiguration/interval`` and go out in one transaction with the
-/// offsets stored meanwhile (``store(_:)``); ``KafkaTransactionState`` holds the rules. The transactional calls
+/// offsets stored meanwhile (``store(_:)``); ``StateMachine`` holds the rules. The transactional calls
 /// block, so they run on a thread of their own; the producer's ``KafkaProducer/run()`` must be running too.
 /// A fatal error (a newer instance with the same `transactional.id` fenced this one) stops the publisher and
 /// fails what waits; the producer's service then throws it.
@@ -29,7 +29,7 @@ package final class KafkaTransactions: Service, Sendable {
 
     /// The state and who waits on it, under one lock.
     struct Shared {
-        var state = KafkaTransactionState()
+        var state = StateMachine()
         var nextID: UInt64 = 0
         var waiters: [UInt64: CheckedContinuation<KafkaTransactionPublication, Never>] = [:]
         var fallbacks: [UInt64: @Sendable () -> [KafkaProducerMessage]] = [:]

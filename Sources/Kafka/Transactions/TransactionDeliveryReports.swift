@@ -6,7 +6,7 @@ final class TransactionDeliveryReports: Sendable {
     private let firstSlot: [UInt64: Int]
     private let owners: [UInt64]
 
-    init(_ entries: [KafkaTransactionState.Entry]) {
+    init(_ entries: [KafkaTransactions.StateMachine.Entry]) {
         var firstSlot: [UInt64: Int] = [:]
         var owners: [UInt64] = []
         for entry in entries {

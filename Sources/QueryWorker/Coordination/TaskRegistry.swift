@@ -2,7 +2,7 @@ internal import Kafka
 
 /// Which query runs for which task, and who is answered when: supersession as SwiftUI's `.task(id:)` does
 /// it (per task, the id being the work asked for: a change cancels the running work and starts the new), plus
-/// sharing. A value type with no I/O, no clock and no tasks: one part of ``RequestLifecycle``, which turns
+/// sharing. A value type with no I/O, no clock and no tasks: one part of ``WorkerCore/StateMachine``, which turns
 /// each transition's result (start a run, cancel runs, answers) into the worker's action.
 ///
 /// **One live run per task.** A request for a task whose run is in flight either *shares* that run (equal

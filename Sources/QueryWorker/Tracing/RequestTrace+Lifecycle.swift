@@ -9,7 +9,7 @@ extension RequestTrace {
     /// under the span of the request that started the run; both spans carry `query_worker.run`, which joins
     /// them. A superseded request's span ends with its `superseded` outcome; the newer request's run is under
     /// the newer request's span.
-    func received(_ arrival: RequestLifecycle.Arrival, _ receipt: RequestLifecycle.Receipt) {
+    func received(_ arrival: WorkerCore.StateMachine.Arrival, _ receipt: WorkerCore.StateMachine.Receipt) {
         if span.isRecording { describe(arrival, receipt) }
         switch receipt {
         case .ignored, .duplicate, .cancel:
@@ -19,7 +19,7 @@ extension RequestTrace {
         }
     }
 
-    private func describe(_ arrival: RequestLifecycle.Arrival, _ receipt: RequestLifecycle.Receipt) {
+    private func describe(_ arrival: WorkerCore.StateMachine.Arrival, _ receipt: WorkerCore.StateMachine.Receipt) {
         span.updateAttributes { attributes in
             switch arrival {
             case .query(let request, _), .tooOld(let request, _, _):

@@ -6,7 +6,7 @@ enum OutcomeMessage: Sendable {
     /// The one place an answer becomes a message: each kind of answer, and each interruption's code
     /// (``Interruption/code``), maps to exactly one message. `finishedAt` is when the worker publishes it
     /// (a result keeps its run's own finish time).
-    init(_ answer: RequestLifecycle.Answer, worker: String, finishedAt: Int64) {
+    init(_ answer: WorkerCore.StateMachine.Answer, worker: String, finishedAt: Int64) {
         switch answer {
         case .rejected(let rejection, let source, let receivedAt):
             self = .error(.rejected(rejection, source: source, worker: worker, receivedAt: receivedAt, finishedAt: finishedAt))
@@ -37,7 +37,7 @@ enum OutcomeMessage: Sendable {
     }
 }
 
-extension RequestLifecycle.Answer {
+extension WorkerCore.StateMachine.Answer {
     /// Where the answered message was read.
     var source: MessageSource {
         switch self {

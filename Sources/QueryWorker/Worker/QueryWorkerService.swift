@@ -13,11 +13,12 @@ import Synchronization
 /// that on shutdown the worker finishes first, then the consumer commits and leaves, then the producer
 /// flushes.
 final class QueryWorkerService: Service, Sendable {
-    /// The consumer the worker reads from; run it in the same service group.
-    let consumer: KafkaConsumer
-    /// The transactional publisher in the exactly-once mode; run it in the same group, after the consumer.
-    let transactions: KafkaTransactions?
     let core: WorkerCore
+
+    /// The consumer the worker reads from; run it in the same service group.
+    var consumer: KafkaConsumer { core.consumer }
+    /// The transactional publisher in the exactly-once mode; run it in the same group, after the consumer.
+    var transactions: KafkaTransactions? { core.transactions }
 
     /// A worker running its requests through `engine` (in production the router of every protocol's engine),
     /// accepting the credential names of `credentials`.
@@ -34,30 +35,29 @@ final class QueryWorkerService: Service, Sendable {
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
-        let core = WorkerCore(
-            settings: settings, decoder: decoder, executor: executor, producer: producer, taskExecutor: taskExecutor,
-            metrics: metrics, logger: logger)
-        let configuration = settings.consumerConfiguration(closeTimeout: ShutdownBudget.consumerClose)
-        // Weak: the core holds the consumer, so a strong capture would keep both (and librdkafka's client)
-        // alive forever.
-        let consumer = try KafkaConsumer(configuration: configuration, logger: logger) { [weak core] event in
-            await core?.rebalance(event)
-        } commitHandler: { [weak core] outcome in
-            core?.committed(outcome)
+        // The Kafka clients first, then the core that holds them; the consumer's calls reach the core once it
+        // exists (see ConsumerCallbacks).
+        let callbacks = ConsumerCallbacks()
+        let consumer = try KafkaConsumer(
+            configuration: settings.consumerConfiguration(closeTimeout: ShutdownBudget.consumerClose), logger: logger
+        ) { event in
+            await callbacks.rebalance(event)
+        } commitHandler: { outcome in
+            callbacks.committed(outcome)
         }
-        core.consumer.withLock { $0 = consumer }
-        if settings.exactlyOnce.enabled {
-            let transactions = KafkaTransactions(
-                producer: producer, consumer: consumer,
-                configuration: KafkaTransactionConfiguration(interval: settings.exactlyOnce.interval), logger: logger
-            ) { outcome in metrics.transactionEnded(outcome) }
-            core.transactions.withLock { $0 = transactions }
-            self.transactions = transactions
-        } else {
-            self.transactions = nil
-        }
-        self.consumer = consumer
-        self.core = core
+        let transactions: KafkaTransactions? =
+            if settings.exactlyOnce.enabled {
+                KafkaTransactions(
+                    producer: producer, consumer: consumer,
+                    configuration: KafkaTransactionConfiguration(interval: settings.exactlyOnce.interval), logger: logger
+                ) { outcome in metrics.transactionEnded(outcome) }
+            } else {
+                nil
+            }
+        core = WorkerCore(
+            settings: settings, decoder: decoder, executor: executor, producer: producer, consumer: consumer,
+            transactions: transactions, taskExecutor: taskExecutor, metrics: metrics, logger: logger)
+        callbacks.connect(core)
     }
 
     func run() async throws {

@@ -20,7 +20,7 @@ extension WorkerAssembly {
     }
 
     static func credentialsWiring(
-        _ credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(), httpClient: HTTPClient,
+        _ credentials: WorkerCredentials, tokenPolicy: TokenRefreshPolicy = TokenRefreshPolicy(), httpClient: HTTPClient,
         metrics: TokenMetrics = TokenMetrics(), logger: Logger
     ) -> CredentialsWiring {
         guard credentials.path != nil else {

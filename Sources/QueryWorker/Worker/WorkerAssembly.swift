@@ -1,5 +1,4 @@
-import Authentication
-package import Credentials
+package import Authentication
 package import CurlHTTP
 import EngineExecution
 import FeatureService
@@ -42,7 +41,7 @@ package final class WorkerAssembly: Sendable {
     /// metric is made through `metricsFactory`, read when the assembly is made: the executable bootstraps its
     /// Prometheus factory before, and tests pass `TestMetrics`.
     package init(
-        settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenLifecyclePolicy = TokenLifecyclePolicy(),
+        settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenRefreshPolicy = TokenRefreshPolicy(),
         metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
     ) throws {
         self.settings = settings

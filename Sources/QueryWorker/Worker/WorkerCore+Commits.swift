@@ -15,10 +15,10 @@ extension WorkerCore {
         case .nothingToCommit:
             break
         case .refusedDuringRebalance(let error):
-            if !refusalLogged.exchange(true, ordering: .relaxed) {
+            // Answers wait from now on; said once per refusal (one line per rebalance), not per refused commit.
+            if state.withLock({ $0.commitRefused() }) {
                 logger.info("the group coordinator refuses commits (rebalancing); answers wait", metadata: ["error": .string(error.message)])
             }
-            holdAnswers()
         case .failed(let error):
             logger.debug("offset commit failed", metadata: ["error": .string(error.message)])
         }
@@ -26,8 +26,6 @@ extension WorkerCore {
 
     /// Commits go through again (a commit succeeded, or a new assignment came): waiting answers go out.
     func acceptCommits() {
-        refusalLogged.store(false, ordering: .relaxed)
-        guard commitsRefused.exchange(false, ordering: .relaxed) else { return }
         apply(state.withLock { $0.commitsAccepted() })
     }
 
@@ -35,13 +33,9 @@ extension WorkerCore {
     /// again, at most ``commitHoldLimit`` from now. False when the answer must not be published: its
     /// partition was revoked meanwhile without a commit, and the next owner answers the request.
     func mayPublish(_ position: MessagePosition) async -> Bool {
-        guard commitsRefused.load(ordering: .relaxed) else { return true }
+        guard state.withLock({ $0.commitsRefused }) else { return true }
         await waitUntil(.commitsAccepted, deadline: .now + commitHoldLimit)
         return state.withLock { $0.isTracked(position) }
-    }
-
-    private func holdAnswers() {
-        if !commitsRefused.exchange(true, ordering: .relaxed) { state.withLock { $0.commitRefused() } }
     }
 
     /// The longest an answer waits for commits to be accepted again: the consumer's session timeout, after

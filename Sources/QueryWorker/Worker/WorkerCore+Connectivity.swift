@@ -15,10 +15,10 @@ package enum WorkerKafkaState: String, Sendable {
 }
 
 extension WorkerCore {
-    func kafkaState(_ consumer: KafkaConsumer?) -> WorkerKafkaState {
-        if let consumer, !consumer.connectivity.isConnected { return .down }
+    func kafkaState() -> WorkerKafkaState {
+        if !consumer.connectivity.isConnected { return .down }
         if !publisher.producer.connectivity.isConnected { return .down }
-        return consumer?.hasJoinedGroup == true ? .up : .joining
+        return consumer.hasJoinedGroup ? .up : .joining
     }
 
     /// Warns every ``kafkaWaitWarningInterval`` (read once, when the loop starts) while the cluster is
@@ -34,8 +34,7 @@ extension WorkerCore {
         let probing = ProbeInProgress()
         while !Task.isCancelled {
             do { try await Task.sleep(for: tick) } catch { return }
-            let consumer = consumer.withLock { $0 }
-            let state = kafkaState(consumer)
+            let state = kafkaState()
             metrics.recordKafkaConnected(state == .up)
             guard state != .up || warned else {
                 lastUp = .now
@@ -47,7 +46,7 @@ extension WorkerCore {
             // must keep their interval. One probe at a time.
             if probing.begin() {
                 Task {
-                    await self.probeDownClients(consumer, timeout: min(interval, .seconds(2)))
+                    await self.probeDownClients(timeout: min(interval, .seconds(2)))
                     probing.end()
                 }
             }
@@ -59,26 +58,26 @@ extension WorkerCore {
                 continue
             }
             warned = true
-            logger.warning("waiting for the Kafka cluster", metadata: waitingFields(consumer, state: state, downForMs: downFor))
+            logger.warning("waiting for the Kafka cluster", metadata: waitingFields(state: state, downForMs: downFor))
         }
     }
 
     /// A client that saw every broker down learns of the recovery from its own traffic; an idle one (a
     /// producer with nothing to send) asks for the broker list instead.
-    private func probeDownClients(_ consumer: KafkaConsumer?, timeout: Duration) async {
-        if let consumer, !consumer.connectivity.isConnected { await consumer.probeConnectivity(timeout: timeout) }
+    private func probeDownClients(timeout: Duration) async {
+        if !consumer.connectivity.isConnected { await consumer.probeConnectivity(timeout: timeout) }
         if !publisher.producer.connectivity.isConnected { await publisher.producer.probeConnectivity(timeout: timeout) }
     }
 
-    private func waitingFields(_ consumer: KafkaConsumer?, state: WorkerKafkaState, downForMs: Int64) -> Logger.Metadata {
+    private func waitingFields(state: WorkerKafkaState, downForMs: Int64) -> Logger.Metadata {
         var fields: Logger.Metadata = [
             "kafka": .string(state.rawValue), "downForMs": .int(downForMs),
             "bootstrapServers": .string(settings.bootstrapServers.joined(separator: ",")), "groupId": .string(settings.groupID),
-            "joinedGroup": .stringConvertible(consumer?.hasJoinedGroup ?? false),
+            "joinedGroup": .stringConvertible(consumer.hasJoinedGroup),
             "requestsInFlight": .int(self.state.withLock { $0.inFlight }),
             "undeliveredOutcomes": .int(publisher.producer.undeliveredCount),
         ]
-        let errors = [consumer?.connectivity.lastError, publisher.producer.connectivity.lastError].compactMap { $0 }
+        let errors = [consumer.connectivity.lastError, publisher.producer.connectivity.lastError].compactMap { $0 }
         if let last = errors.max(by: { $0.at < $1.at }) {
             fields["lastError.code"] = .string(last.code)
             fields["lastError.message"] = .string(last.message)

@@ -10,7 +10,7 @@ extension WorkerCore {
     ///
     /// librdkafka has already retried within its message timeout when a delivery fails, so the cluster is down
     /// or refusing the topic: the outcome is sent again with backoff (1 s doubling to 30 s) while the machine
-    /// says so (``RequestLifecycle/deliveryFailed(_:retryable:)``), its offset held meanwhile, so nothing is
+    /// says so (``StateMachine/deliveryFailed(_:retryable:)``), its offset held meanwhile, so nothing is
     /// lost. A result the cluster refuses as too large becomes a `failed` outcome (`result_too_large`), which can
     /// be sent. The worker gives up (leaving the offset unstored, so the partition's next owner runs the request
     /// again) when the partition is no longer held, on shutdown, or when the publishing task is cancelled.
@@ -21,10 +21,10 @@ extension WorkerCore {
     /// 2.5 KB; now it takes a few words, and the run's slabs left by the engine serve it. Not inlined: inlined
     /// into the run's task, this small frame would be added to the large one that calls it.
     @inline(never)
-    func deliver(_ delivery: RequestLifecycle.Delivery) async {
+    func deliver(_ delivery: StateMachine.Delivery) async {
         guard await mayPublish(delivery.position) else { return }
         let outgoing = outcome(of: delivery)
-        if let transactions = transactions.withLock({ $0 }) { return await deliverInTransaction(outgoing, transactions) }
+        if let transactions { return await deliverInTransaction(outgoing, transactions) }
         while true {
             let failure = await send(outgoing)
             guard let failure else {
@@ -51,7 +51,7 @@ extension WorkerCore {
 
     /// The answer's message, and where its request was read.
     @inline(never)
-    private func outcome(of delivery: RequestLifecycle.Delivery) -> OutgoingAnswer {
+    private func outcome(of delivery: StateMachine.Delivery) -> OutgoingAnswer {
         let message = OutcomeMessage(delivery.answer, worker: settings.workerID, finishedAt: WallClock.nowMilliseconds())
         return OutgoingAnswer(position: delivery.position, source: delivery.answer.source, message: message)
     }
@@ -78,17 +78,8 @@ extension WorkerCore {
     /// The delivery report is back: the status line, then the machine learns the message is done.
     @inline(never)
     private func delivered(_ outgoing: OutgoingAnswer) {
-        reportDelivered(outgoing)
+        outcomes.delivered(outgoing.message, source: outgoing.source)
         apply(transition { $0.delivered(outgoing.position) })
-    }
-
-    /// The status line, metrics and traces of a delivered answer.
-    func reportDelivered(_ outgoing: OutgoingAnswer) {
-        metrics.delivered(outgoing.message)
-        events.delivered(outgoing.message, source: outgoing.source, nowMs: WallClock.nowMilliseconds())
-        summaryCounts.delivered(outgoing.message)
-        activity.record(outgoing.message, nowMs: WallClock.nowMilliseconds())
-        outgoing.source.trace?.delivered(outgoing.message)
     }
 
     /// A publication failed: a result refused as too large becomes a `failed` outcome (`message` is replaced,
@@ -130,8 +121,7 @@ extension WorkerCore {
         case .retry:
             return true
         case .giveUp(let action):
-            events.abandoned(message, source: source, failure: failure)
-            source.trace?.abandoned(failure)
+            outcomes.abandoned(message, source: source, failure: failure)
             apply(action)
             return false
         }

@@ -35,7 +35,7 @@ extension WorkerCore {
         }
     }
 
-    /// The message loop is ending: it never waits for the gate again (see ``RequestLifecycle/stopIntake()``).
+    /// The message loop is ending: it never waits for the gate again (see ``StateMachine/stopIntake()``).
     func stopIntake() {
         state.withLock { $0.stopIntake() }?.resume()
     }
@@ -47,7 +47,7 @@ extension WorkerCore {
     }
 
     private func pausePartitionsIfStillHeld() {
-        guard state.withLock({ $0.pausePartitionsIfStillHeld() }), let consumer = consumer.withLock({ $0 }) else { return }
+        guard state.withLock({ $0.pausePartitionsIfStillHeld() }) else { return }
         logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": .int(settings.limits.maxInFlight)])
         consumer.pauseAll()
         metrics.intakePaused(true)

@@ -27,7 +27,7 @@ extension WorkerCore {
                 requestId: pending.request.requestId, taskId: pending.request.taskId, partition: pending.source.partition,
                 offset: pending.source.offset, ageMs: max(0, nowMs - pending.request.receivedAt))
         }.sorted { $0.ageMs > $1.ageMs }
-        let recent = activity.snapshot(nowMs: nowMs)
+        let recent = outcomes.activity.snapshot(nowMs: nowMs)
         return WorkerStatus(
             workerID: settings.workerID, groupID: settings.groupID, phase: phase.withLock { $0 }, capturedAtMs: nowMs,
             partitions: partitions, inFlight: inFlight, runs: machine.runs, intakePaused: machine.paused,
@@ -53,11 +53,10 @@ extension WorkerCore {
         return result
     }
 
-    /// Whether the consumer is in its group and the clients hear from the cluster (``kafkaState(_:)``'s parts).
+    /// Whether the consumer is in its group and the clients hear from the cluster (``kafkaState()``'s parts).
     func kafkaHealth() -> WorkerStatus.KafkaHealth {
-        let consumer = consumer.withLock { $0 }
-        return WorkerStatus.KafkaHealth(
-            joinedGroup: consumer?.hasJoinedGroup == true, connected: consumer?.connectivity.isConnected ?? false,
+        WorkerStatus.KafkaHealth(
+            joinedGroup: consumer.hasJoinedGroup, connected: consumer.connectivity.isConnected,
             producerCanDeliver: publisher.producer.connectivity.isConnected)
     }
 

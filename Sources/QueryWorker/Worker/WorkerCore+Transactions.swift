@@ -24,7 +24,7 @@ extension WorkerCore {
         }
         switch publication {
         case .committed:
-            reportDelivered(outgoing)
+            outcomes.delivered(outgoing.message, source: outgoing.source)
         case .committedFallback(let failure):
             if case .result(let result) = outgoing.message {
                 var fields = outgoing.message.logIdentifiers
@@ -33,7 +33,7 @@ extension WorkerCore {
                 let error = ContractError(.resultTooLarge, "the result was refused by the Kafka cluster as too large: \(failure.message)")
                 outgoing.message = .error(publisher.undeliverable(result, error, source: outgoing.source))
             }
-            reportDelivered(outgoing)
+            outcomes.delivered(outgoing.message, source: outgoing.source)
         case .dropped(let failure):
             metrics.deliveryFailed(failure.code)
             if !joined { apply(transition { $0.queued(position) }) }
@@ -45,7 +45,7 @@ extension WorkerCore {
             // Its partition went to another member, which answers the request: the designed way, not an error
             // (the revocation's or the transaction's own line says how many).
             if case .giveUp(let action) = state.withLock({ $0.deliveryFailed(position, retryable: false) }) {
-                outgoing.source.trace?.abandoned(failure)
+                outcomes.handedToNextOwner(source: outgoing.source, failure: failure)
                 apply(action)
             }
             var fields = outgoing.message.logIdentifiers

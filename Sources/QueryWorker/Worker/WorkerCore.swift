@@ -5,13 +5,13 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// The owner of every request's life: feeds each event to the ``RequestLifecycle`` machine under one lock and
+/// The owner of every request's life: feeds each event to its ``StateMachine`` under one lock and
 /// does what it answers once the lock is released: starts and cancels runs, publishes outcomes, stores
 /// offsets, pauses or resumes the consumer, wakes waiters.
 ///
 /// A message's way through the worker, in order: ``handle(_:in:)`` classifies it and hands it to the machine
-/// (``RequestLifecycle/receive(_:at:nowMs:)``); a run's task reports its outcome
-/// (``RequestLifecycle/runFinished(_:_:)``); ``deliver(_:)`` builds the outcome message
+/// (``StateMachine/receive(_:at:nowMs:)``); a run's task reports its outcome
+/// (``StateMachine/runFinished(_:_:)``); ``deliver(_:)`` builds the outcome message
 /// (``OutcomeMessage/init(_:worker:finishedAt:)``), sends it and reports it queued and delivered, which stores
 /// the offset.
 final class WorkerCore: Sendable {
@@ -23,49 +23,47 @@ final class WorkerCore: Sendable {
     let tracing: WorkerTracing
     let logger: Logger
     let metrics: WorkerMetrics
-    let state: Mutex<RequestLifecycle>
-    /// Set once after the consumer is made (the consumer needs the core's rebalance handler first).
-    let consumer = Mutex<KafkaConsumer?>(nil)
-    /// The transactional publisher in the exactly-once mode (``WorkerSettings/ExactlyOnce``), set with the
-    /// consumer; `nil` otherwise. Outcomes and offsets then go through it (``deliverInTransaction(_:_:)``).
-    let transactions = Mutex<KafkaTransactions?>(nil)
+    let state: Mutex<StateMachine>
+    /// The group member the requests come from: offsets are stored in it, its partitions paused and resumed.
+    /// Made before the core (its rebalances and commit answers reach the core through ``ConsumerCallbacks``).
+    let consumer: KafkaConsumer
+    /// The transactional publisher in the exactly-once mode (``WorkerSettings/ExactlyOnce``); `nil` otherwise.
+    /// Outcomes and offsets then go through it (``deliverInTransaction(_:_:)``).
+    let transactions: KafkaTransactions?
     /// Where runs and the message loop run: the HTTP client's loop thread in production (see
     /// ``QueryWorkerService/run()``); `nil`, the global pool.
     let taskExecutor: (any TaskExecutor)?
     /// The consumer's lag against the committed offsets, for the summary line, metrics and status page.
     let lagMonitor: PartitionLagMonitor
-    /// Counts the summary line reports per interval (answered with an error).
-    let summaryCounts = SummaryCounts()
+    /// What hears how each outcome ended: one call per delivered, abandoned or handed-over outcome.
+    let outcomes: OutcomeObservers
     /// How often the worker says it still waits for the cluster (see ``connectivityLoop()``); tests shorten it
     /// before the worker runs.
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
-    /// Mirrors ``RequestLifecycle/commitsRefused`` for the delivery path's check, which then needs no lock.
-    let commitsRefused = Atomic<Bool>(false)
-    /// Whether the refusal was logged since commits were last accepted (one line per rebalance).
-    let refusalLogged = Atomic<Bool>(false)
-
-    /// What was answered lately, for the status page (``status(nowMs:)``).
-    let activity = RecentActivity()
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
     let phase = Mutex(WorkerStatus.Phase.starting)
 
     init(
         settings: WorkerSettings, decoder: RequestDecoder, executor: RequestExecutor, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
+        consumer: KafkaConsumer, transactions: KafkaTransactions?, taskExecutor: (any TaskExecutor)? = nil,
+        metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
     ) {
         self.settings = settings
+        self.consumer = consumer
+        self.transactions = transactions
         self.metrics = metrics
         self.taskExecutor = taskExecutor
         self.decoder = decoder
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
         self.events = WorkerEvents(logger: logger)
+        self.outcomes = OutcomeObservers(metrics: metrics, events: events)
         self.tracing = WorkerTracing(groupID: settings.groupID, logger: logger)
         self.logger = logger
         self.lagMonitor = PartitionLagMonitor(interval: Self.lagInterval(summaryInterval: settings.summaryInterval))
-        self.state = Mutex(RequestLifecycle(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
+        self.state = Mutex(StateMachine(gate: InFlightGate(maxInFlight: settings.limits.maxInFlight, lowMark: settings.limits.lowMark)))
     }
 
     // MARK: Messages
@@ -99,7 +97,7 @@ final class WorkerCore: Sendable {
     }
 
     /// Decodes the message and applies the host policy: what the machine needs to know of it.
-    private func classify(_ message: KafkaConsumerMessage, source: MessageSource, nowMs now: Int64) -> RequestLifecycle.Arrival {
+    private func classify(_ message: KafkaConsumerMessage, source: MessageSource, nowMs now: Int64) -> StateMachine.Arrival {
         // The key as the source already holds it: one copy out of librdkafka's message, not two.
         switch decoder.decode(message.value, key: source.key, receivedAt: now) {
         case .rejected(let rejection):
@@ -132,17 +130,17 @@ final class WorkerCore: Sendable {
     /// compute its own: librdkafka keeps the offset stored last, so two answers finishing together must not
     /// store out of order (the commit would go back).
     func transition<Result: Sendable>(
-        _ event: (inout RequestLifecycle) -> (Result, RequestLifecycle.Action)
-    ) -> (Result, RequestLifecycle.Action) {
+        _ event: (inout StateMachine) -> (Result, StateMachine.Action)
+    ) -> (Result, StateMachine.Action) {
         storeOrder.withLock { _ in
-            let (result, action) = state.withLock { lifecycle in
-                defer { metrics.observe(lifecycle) }
-                return event(&lifecycle)
+            let (result, action) = state.withLock { machine in
+                defer { metrics.observe(machine) }
+                return event(&machine)
             }
-            if !action.store.isEmpty, let transactions = transactions.withLock({ $0 }) {
+            if !action.store.isEmpty, let transactions {
                 // Committed with the next transaction, which carries the answers they complete.
                 transactions.store(action.store)
-            } else if !action.store.isEmpty, let consumer = consumer.withLock({ $0 }) {
+            } else if !action.store.isEmpty {
                 do {
                     try consumer.storeOffsets(action.store)
                     // Committed at once, not at the next automatic commit: answers whose offsets wait for it
@@ -157,12 +155,12 @@ final class WorkerCore: Sendable {
         }
     }
 
-    func transition(_ event: (inout RequestLifecycle) -> RequestLifecycle.Action) -> RequestLifecycle.Action {
+    func transition(_ event: (inout StateMachine) -> StateMachine.Action) -> StateMachine.Action {
         transition { state in ((), event(&state)) }.1
     }
 
     /// Does an action: runs and answers become children of `group`.
-    func perform(_ action: RequestLifecycle.Action, in group: inout DiscardingTaskGroup) {
+    func perform(_ action: StateMachine.Action, in group: inout DiscardingTaskGroup) {
         apply(action)
         if let start = action.start { self.start(start, in: &group) }
         for delivery in action.publish {
@@ -171,16 +169,16 @@ final class WorkerCore: Sendable {
     }
 
     /// Does an action and returns once its answers are delivered or given up on: for the paths without the
-    /// message loop's group (runs, revocation). Only ``RequestLifecycle/receive(_:at:nowMs:)`` starts runs,
+    /// message loop's group (runs, revocation). Only ``StateMachine/receive(_:at:nowMs:)`` starts runs,
     /// and the message loop performs its actions with ``perform(_:in:)``.
-    func perform(_ action: RequestLifecycle.Action) async {
+    func perform(_ action: StateMachine.Action) async {
         apply(action)
         await deliver(action.publish)
     }
 
     /// Delivers answers: the common case, one request per run, in this task (no child task); more in child
     /// tasks. The group is in a function of its own so that the common case's task frame stays small.
-    func deliver(_ deliveries: [RequestLifecycle.Delivery]) async {
+    func deliver(_ deliveries: [StateMachine.Delivery]) async {
         if deliveries.count == 1 {
             await deliver(deliveries[0])
         } else if !deliveries.isEmpty {
@@ -189,7 +187,7 @@ final class WorkerCore: Sendable {
     }
 
     @inline(never)
-    private func deliverEach(_ deliveries: [RequestLifecycle.Delivery]) async {
+    private func deliverEach(_ deliveries: [StateMachine.Delivery]) async {
         await withDiscardingTaskGroup { group in
             for delivery in deliveries {
                 group.addTask { await self.deliver(delivery) }
@@ -198,10 +196,10 @@ final class WorkerCore: Sendable {
     }
 
     /// The parts of an action that need no task: cancellations, flow control, waiters.
-    func apply(_ action: RequestLifecycle.Action) {
+    func apply(_ action: StateMachine.Action) {
         for task in action.cancel { task.cancel() }
         action.resumeLoop?.resume()
-        if action.resumePartitions, let consumer = consumer.withLock({ $0 }) {
+        if action.resumePartitions {
             logger.notice("below the low mark; resuming partitions", metadata: ["lowMark": .int(settings.limits.lowMark)])
             consumer.resumeAll()
             metrics.intakePaused(false)
@@ -213,7 +211,7 @@ final class WorkerCore: Sendable {
 
     /// Starts a run as a child of `group`, in a task of its own so that it can be cancelled alone (which
     /// aborts its HTTP transfers); cancelling the group cancels it too.
-    private func start(_ start: RequestLifecycle.RunStart, in group: inout DiscardingTaskGroup) {
+    private func start(_ start: StateMachine.RunStart, in group: inout DiscardingTaskGroup) {
         group.addTask {
             // Unstructured tasks do not inherit an executor preference: it is passed on.
             let task = Task(executorPreference: self.taskExecutor) { await self.execute(start) }
@@ -222,7 +220,7 @@ final class WorkerCore: Sendable {
         }
     }
 
-    private func execute(_ start: RequestLifecycle.RunStart) async {
+    private func execute(_ start: StateMachine.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
         let outcome = await RequestLogContext.$current.withValue(start.logIdentity) { await executor.execute(start.request) }
         await deliver(finish(start.run, outcome))
@@ -231,7 +229,7 @@ final class WorkerCore: Sendable {
     /// The run's outcome to the machine; returns the answers to deliver. Synchronous and not inlined, so the
     /// machine's whole action never sits in the run task's frame.
     @inline(never)
-    private func finish(_ run: RunID, _ outcome: ExecutionOutcome) -> [RequestLifecycle.Delivery] {
+    private func finish(_ run: RunID, _ outcome: ExecutionOutcome) -> [StateMachine.Delivery] {
         let action = transition { $0.runFinished(run, outcome) }
         apply(action)
         return action.publish

@@ -87,7 +87,7 @@ package final class WorkerMetrics: Sendable {
     // MARK: Requests
 
     /// A request-topic message was read and handed to the machine (whatever became of it).
-    func received(_ receipt: RequestLifecycle.Receipt) {
+    func received(_ receipt: WorkerCore.StateMachine.Receipt) {
         received.increment()
         if case .shared = receipt { shares.increment() }
     }
@@ -113,10 +113,10 @@ package final class WorkerMetrics: Sendable {
 
     /// What the machine holds after an event: requests in flight, runs, assigned partitions. Called under the
     /// machine's lock, so the gauges follow the events' order.
-    func observe(_ lifecycle: RequestLifecycle) {
-        requestsInFlight.record(lifecycle.inFlight)
-        runsInFlight.record(lifecycle.registry.runCount)
-        assignedPartitions.record(lifecycle.offsets.partitions.count)
+    func observe(_ machine: WorkerCore.StateMachine) {
+        requestsInFlight.record(machine.inFlight)
+        runsInFlight.record(machine.registry.runCount)
+        assignedPartitions.record(machine.offsets.partitions.count)
     }
 
     /// The partitions were paused in librdkafka (`true`) or resumed (`false`) by flow control.

@@ -1,13 +1,13 @@
-extension TokenLifecycle {
+extension TokenSlot.StateMachine {
     /// The token call of `ticket` returned `grant` at `now`.
     ///
     /// The token is kept until the earlier of the server's expiry and the start of the token call plus the
     /// lifetime asked for (a server clock that runs ahead or behind can't make it outlive either), minus
-    /// ``TokenLifecyclePolicy/margin(forLifetime:)`` of that lifetime so it is refreshed before it expires;
+    /// ``TokenRefreshPolicy/margin(forLifetime:)`` of that lifetime so it is refreshed before it expires;
     /// it stays usable for half the margin more while that refresh runs.
     /// A server expiry that is not after `now` can only come from a clock far off (the token was just minted):
     /// it is ignored rather than making every request start a token call.
-    package mutating func refreshSucceeded(_ ticket: RefreshTicket, grant: TokenGrant, now: ContinuousClock.Instant) -> RefreshResultAction {
+    mutating func refreshSucceeded(_ ticket: RefreshTicket, grant: TokenGrant, now: ContinuousClock.Instant) -> RefreshResultAction {
         guard case .refreshing(let refresh) = state, refresh.generation == ticket.generation else { return .ignore }
         let localExpiry = grant.requestedLifetime.map { refresh.startedAt + $0 }
         let serverExpiry = grant.serverExpiry.flatMap { $0 > now ? $0 : nil }
@@ -31,9 +31,9 @@ extension TokenLifecycle {
     ///
     /// The waiters fail with it, and so does every request until the retry time (unless the token being
     /// replaced is still usable: requests keep using it until then): after a retryable failure
-    /// ``TokenLifecyclePolicy/backoff(afterFailures:)`` (growing with each failure in a row), after a terminal
-    /// one ``TokenLifecyclePolicy/terminalWindow``. The first request after it starts a new token call.
-    package mutating func refreshFailed(_ ticket: RefreshTicket, error: TokenFailure, now: ContinuousClock.Instant) -> RefreshResultAction {
+    /// ``TokenRefreshPolicy/backoff(afterFailures:)`` (growing with each failure in a row), after a terminal
+    /// one ``TokenRefreshPolicy/terminalWindow``. The first request after it starts a new token call.
+    mutating func refreshFailed(_ ticket: RefreshTicket, error: TokenFailure, now: ContinuousClock.Instant) -> RefreshResultAction {
         guard case .refreshing(let refresh) = state, refresh.generation == ticket.generation else { return .ignore }
         let failure =
             if error.isRetryable {

@@ -2,7 +2,7 @@
 /// it had just issued was rejected.
 ///
 /// The message comes from the code that made the token call and must not quote the server's answer verbatim
-/// where that could echo a secret; the lifecycle machine only stores and hands it back.
+/// where that could echo a secret; the token state machine only stores and hands it back.
 package struct TokenFailure: Error, Sendable, Hashable, CustomStringConvertible {
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         package let rawValue: String
@@ -18,7 +18,7 @@ package struct TokenFailure: Error, Sendable, Hashable, CustomStringConvertible 
         /// The refresh token expired: an operator must run `query-worker login` again.
         package static let reloginRequired = Code("relogin_required")
         /// A secret the token call needs (a password, a client secret) can't be read now. Retryable for the
-        /// lifecycle (tried again after the backoff, so a file put back is used within seconds, not after the
+        /// state machine (tried again after the backoff, so a file put back is used within seconds, not after the
         /// terminal window), but not for the request: an operator has to put the file back.
         package static let credentialUnavailable = Code("credential_unavailable")
     }
@@ -27,7 +27,7 @@ package struct TokenFailure: Error, Sendable, Hashable, CustomStringConvertible 
     /// What happened and what to do, naming the credential, never a secret.
     package var message: String
     /// Whether another token call may succeed without an operator changing anything. A retryable failure is
-    /// retried after a growing backoff; a terminal one after ``TokenLifecyclePolicy/terminalWindow``, so that a
+    /// retried after a growing backoff; a terminal one after ``TokenRefreshPolicy/terminalWindow``, so that a
     /// wrong password is tried once a minute, not once per request (no account lockout).
     package var isRetryable: Bool
 

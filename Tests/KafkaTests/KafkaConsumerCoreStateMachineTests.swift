@@ -2,8 +2,9 @@
 import Testing
 
 /// The consumer's state machine on its own: no librdkafka, no threads. `Int` stands in for the waiter.
-@Suite struct KafkaConsumerStateMachineTests {
-    typealias Machine = KafkaConsumerStateMachine<Int>
+@Suite("KafkaConsumerCore.StateMachine: read-ahead, waiter and pauses, as a value")
+struct KafkaConsumerCoreStateMachineTests {
+    typealias Machine = KafkaConsumerCore.StateMachine<Int>
     let p0 = KafkaTopicPartition(topic: "t", partition: 0)
     let p1 = KafkaTopicPartition(topic: "t", partition: 1)
 

@@ -1,7 +1,10 @@
-/// A token as ``TokenLifecycle`` hands it to a request: the value, and the refresh it came from.
+package import Credentials
+
+/// A token as the token state machine (``TokenSlot/StateMachine``) hands it to a request: the value, and the
+/// refresh it came from.
 ///
-/// A request keeps the ``IssuedToken`` it used and gives it back with ``TokenLifecycle/tokenRejected(_:now:)``
-/// after a 498/499, so the machine can tell a rejection of the current token (refresh) from one of a token
+/// A request keeps the ``IssuedToken`` it used and gives it back with
+/// ``TokenSlot/StateMachine/tokenRejected(_:now:)`` after a 498/499, so the machine can tell a rejection of the current token (refresh) from one of a token
 /// already replaced (use the newer one).
 package struct IssuedToken: Sendable, Hashable {
     /// The token itself; its description is `<redacted>`.

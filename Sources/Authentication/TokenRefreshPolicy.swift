@@ -1,7 +1,10 @@
-/// The timing rules of ``TokenLifecycle``: how early a token is refreshed and how long failures are remembered.
+/// The timing rules of the token state machine (``TokenSlot/StateMachine``): how early a token is refreshed and
+/// how long failures are remembered.
 ///
-/// Pure arithmetic on durations, kept apart from the machine so each rule can be tested on its own.
-package struct TokenLifecyclePolicy: Sendable, Hashable {
+/// Pure arithmetic on durations, kept apart from the machine so each rule can be tested on its own. A type of
+/// its own, not nested in the machine: the worker's assembly and tests pass it in, and the machine's slot is
+/// this module's own.
+package struct TokenRefreshPolicy: Sendable, Hashable {
     /// The share of a token's lifetime, in percent, given up as a safety margin before it expires: clock skew,
     /// the time a request takes, and a server that expires tokens a little early.
     package var marginPercent: Int

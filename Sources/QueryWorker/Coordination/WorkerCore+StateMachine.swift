@@ -1,115 +1,118 @@
 internal import Kafka
 
-/// The life of every request-topic message the worker reads, from receipt to stored offset, in one value.
-///
-/// A message is *received* (its position recorded, so its offset is held), *admitted* or refused on arrival
-/// (decoding and the host policy run before ``receive(_:at:nowMs:)``), then, for a query, *running* on a run
-/// of its own or one it shares; it is *answered* when its outcome is decided (by the run, or by coordination:
-/// superseded, cancelled, expired), *queued* when the outcome is in the producer's queue, and *delivered* when
-/// the delivery report is back: only then is it done and its offset may become *committable*.
-///
-/// Like async-http-client's `RequestBag.StateMachine`, each event is one `mutating func` that returns an
-/// ``Action``; ``WorkerCore`` keeps the machine under a lock and does the action (cancel tasks, start a run,
-/// publish answers, store offsets, pause or resume the consumer, wake waiters) after releasing it. The machine
-/// composes the pieces that decide one concern each: ``TaskRegistry`` (which run serves which request:
-/// supersession, sharing, deadlines), ``AssignmentOffsetTracker`` (which offsets may be stored) and
-/// ``InFlightGate`` (flow control); every event keeps them in step here, so the worker holds no second
-/// record of a request.
-struct RequestLifecycle: Sendable {
-    /// Where one message is in its life. A message with no state is done, was never received, belongs to a
-    /// partition no longer held, or its outcome was given up on (its offset then stays held).
-    enum MessageState: Sendable {
-        /// A query attached to a run (its own, or one it shares): waiting for the run's outcome, or for
-        /// coordination to answer it first.
-        case running(PendingRequest, RunID)
-        /// Its answer is decided and on its way to the producer: the gate still counts it.
-        case answering
-        /// Its answer is in the producer's queue (or being sent again): the gate no longer counts it; its
-        /// offset waits for the delivery report.
-        case queued
-    }
+extension WorkerCore {
+    /// The life of every request-topic message the worker reads, from receipt to stored offset, in one value.
+    ///
+    /// A message is *received* (its position recorded, so its offset is held), *admitted* or refused on arrival
+    /// (decoding and the host policy run before ``receive(_:at:nowMs:)``), then, for a query, *running* on a run
+    /// of its own or one it shares; it is *answered* when its outcome is decided (by the run, or by coordination:
+    /// superseded, cancelled, expired), *queued* when the outcome is in the producer's queue, and *delivered* when
+    /// the delivery report is back: only then is it done and its offset may become *committable*.
+    ///
+    /// Like async-http-client's `RequestBag.StateMachine`, each event is one `mutating func` that returns an
+    /// ``Action``; ``WorkerCore`` keeps the machine under a lock and does the action (cancel tasks, start a run,
+    /// publish answers, store offsets, pause or resume the consumer, wake waiters) after releasing it. The machine
+    /// composes the pieces that decide one concern each: ``TaskRegistry`` (which run serves which request:
+    /// supersession, sharing, deadlines), ``AssignmentOffsetTracker`` (which offsets may be stored) and
+    /// ``InFlightGate`` (flow control); every event keeps them in step here, so the worker holds no second
+    /// record of a request.
+    struct StateMachine: Sendable {
+        /// Where one message is in its life. A message with no state is done, was never received, belongs to a
+        /// partition no longer held, or its outcome was given up on (its offset then stays held).
+        enum MessageState: Sendable {
+            /// A query attached to a run (its own, or one it shares): waiting for the run's outcome, or for
+            /// coordination to answer it first.
+            case running(PendingRequest, RunID)
+            /// Its answer is decided and on its way to the producer: the gate still counts it.
+            case answering
+            /// Its answer is in the producer's queue (or being sent again): the gate no longer counts it; its
+            /// offset waits for the delivery report.
+            case queued
+        }
 
-    /// A run's task, as far as stopping it goes.
-    enum RunTask: Sendable {
-        /// The run was decided; its task is being made.
-        case starting
-        /// Its task runs; cancelling it aborts the run's transfers.
-        case running(Task<Void, Never>)
-        /// Cancelled before its task was handed over: the task is cancelled as soon as it is.
-        case cancelledBeforeStart
-    }
+        /// A run's task, as far as stopping it goes.
+        enum RunTask: Sendable {
+            /// The run was decided; its task is being made.
+            case starting
+            /// Its task runs; cancelling it aborts the run's transfers.
+            case running(Task<Void, Never>)
+            /// Cancelled before its task was handed over: the task is cancelled as soon as it is.
+            case cancelledBeforeStart
+        }
 
-    /// The message loop, as flow control sees it.
-    enum Intake: Sendable {
-        /// Taking messages.
-        case open
-        /// The gate is closed: the loop waits (`loop`, once it does), and the partitions are paused in
-        /// librdkafka too once the gate stayed closed (`partitionsPaused`).
-        case held(loop: CheckedContinuation<Void, Never>?, partitionsPaused: Bool)
-        /// The loop is ending (graceful shutdown or cancellation): it never waits again, and outcomes that
-        /// cannot be delivered are left to the partition's next owner.
-        case stopping(partitionsPaused: Bool)
-    }
+        /// The message loop, as flow control sees it.
+        enum Intake: Sendable {
+            /// Taking messages.
+            case open
+            /// The gate is closed: the loop waits (`loop`, once it does), and the partitions are paused in
+            /// librdkafka too once the gate stayed closed (`partitionsPaused`).
+            case held(loop: CheckedContinuation<Void, Never>?, partitionsPaused: Bool)
+            /// The loop is ending (graceful shutdown or cancellation): it never waits again, and outcomes that
+            /// cannot be delivered are left to the partition's next owner.
+            case stopping(partitionsPaused: Bool)
+        }
 
-    /// What the drain and rebalance paths wait for (see ``wait(_:for:_:)``).
-    enum Condition: Hashable, Sendable {
-        /// No run is live.
-        case noRuns
-        /// No run is live and every message's outcome is delivered (or given up on).
-        case idle
-        /// Every message of these partitions is done.
-        case partitionsDone(Set<KafkaTopicPartition>)
-        /// The group coordinator is not known to refuse commits (see ``commitsRefused``).
-        case commitsAccepted
-    }
+        /// What the drain and rebalance paths wait for (see ``wait(_:for:_:)``).
+        enum Condition: Hashable, Sendable {
+            /// No run is live.
+            case noRuns
+            /// No run is live and every message's outcome is delivered (or given up on).
+            case idle
+            /// Every message of these partitions is done.
+            case partitionsDone(Set<KafkaTopicPartition>)
+            /// The group coordinator is not known to refuse commits (see ``commitsRefused``).
+            case commitsAccepted
+        }
 
-    /// A waiter of ``Condition``: registered first (so that a timeout racing the registration is not lost),
-    /// then waiting with its continuation.
-    enum Waiter: Sendable {
-        case registered
-        case waiting(Condition, CheckedContinuation<Void, Never>)
-    }
+        /// A waiter of ``Condition``: registered first (so that a timeout racing the registration is not lost),
+        /// then waiting with its continuation.
+        enum Waiter: Sendable {
+            case registered
+            case waiting(Condition, CheckedContinuation<Void, Never>)
+        }
 
-    private(set) var registry = TaskRegistry<WorkFingerprint>()
-    private(set) var offsets = AssignmentOffsetTracker()
-    private(set) var gate: InFlightGate
-    /// Every message received and not done, by position.
-    private(set) var messages: [MessagePosition: MessageState] = [:]
-    /// The task of every run started and not yet returned (or cancelled).
-    private var runs: [RunID: RunTask] = [:]
-    private(set) var intake = Intake.open
-    private var waiters: [Int: Waiter] = [:]
-    private var lastWaiter = 0
-    /// Outcomes delivered or given up on since the start, for the summary log.
-    private(set) var answeredCount = 0
-    /// The group coordinator refused the last commit because the group is rebalancing: answers published
-    /// now could not be committed, so publishing waits (see `RequestLifecycle+Commits.swift`).
-    var commitsRefused = false
+        private(set) var registry = TaskRegistry<WorkFingerprint>()
+        private(set) var offsets = AssignmentOffsetTracker()
+        private(set) var gate: InFlightGate
+        /// Every message received and not done, by position.
+        private(set) var messages: [MessagePosition: MessageState] = [:]
+        /// The task of every run started and not yet returned (or cancelled).
+        private var runs: [RunID: RunTask] = [:]
+        private(set) var intake = Intake.open
+        private var waiters: [Int: Waiter] = [:]
+        private var lastWaiter = 0
+        /// Outcomes delivered or given up on since the start, for the summary log.
+        private(set) var answeredCount = 0
+        /// The group coordinator refused the last commit because the group is rebalancing: answers published
+        /// now could not be committed, so publishing waits (see `WorkerCore+StateMachine+Commits.swift`). The
+        /// worker's only record of it: the delivery path reads it here.
+        var commitsRefused = false
 
-    init(gate: InFlightGate) {
-        self.gate = gate
-    }
+        init(gate: InFlightGate) {
+            self.gate = gate
+        }
 
-    /// Messages received and not done, across partitions: what drains and revocations wait for.
-    var inFlight: Int { offsets.inFlight }
+        /// Messages received and not done, across partitions: what drains and revocations wait for.
+        var inFlight: Int { offsets.inFlight }
 
-    /// The earliest deadline of a request on a run: when ``expireDue(nowMs:)`` is due next.
-    var nextDeadlineMs: Int64? { registry.nextDeadlineMs }
+        /// The earliest deadline of a request on a run: when ``expireDue(nowMs:)`` is due next.
+        var nextDeadlineMs: Int64? { registry.nextDeadlineMs }
 
-    /// Whether `condition` holds now (checked again at the end of every event for the waiters).
-    func holds(_ condition: Condition) -> Bool {
-        switch condition {
-        case .noRuns: registry.runCount == 0
-        case .idle: registry.runCount == 0 && messages.isEmpty
-        case .partitionsDone(let partitions): partitions.allSatisfy { (offsets[$0]?.inFlight ?? 0) == 0 }
-        case .commitsAccepted: !commitsRefused
+        /// Whether `condition` holds now (checked again at the end of every event for the waiters).
+        func holds(_ condition: Condition) -> Bool {
+            switch condition {
+            case .noRuns: registry.runCount == 0
+            case .idle: registry.runCount == 0 && messages.isEmpty
+            case .partitionsDone(let partitions): partitions.allSatisfy { (offsets[$0]?.inFlight ?? 0) == 0 }
+            case .commitsAccepted: !commitsRefused
+            }
         }
     }
 }
 
 // Every event is one mutating function returning what the worker must do; each ends in ``settle(_:)``, the
 // one place where the gate and the waiters hear of the change.
-extension RequestLifecycle {
+extension WorkerCore.StateMachine {
     // MARK: Messages
 
     /// A message was read (in partition order) and classified. A query starts a run, shares one, supersedes

@@ -9,10 +9,12 @@ internal import Kafka
 /// answers wait (``Condition/commitsAccepted``) until a commit goes through, the member is given its new
 /// assignment, or the revocation decides: when the revoked partitions' commit is refused too, their waiting
 /// answers are dropped (``isTracked(_:)`` turns false) and the next owner answers those requests once.
-extension RequestLifecycle {
-    /// A commit was refused because the group is rebalancing.
-    mutating func commitRefused() {
-        commitsRefused = true
+extension WorkerCore.StateMachine {
+    /// A commit was refused because the group is rebalancing. True when commits were accepted until now: the
+    /// worker says so once per refusal, not once per refused commit.
+    mutating func commitRefused() -> Bool {
+        defer { commitsRefused = true }
+        return !commitsRefused
     }
 
     /// A commit went through, or the member was given its new assignment: waiting answers go out.

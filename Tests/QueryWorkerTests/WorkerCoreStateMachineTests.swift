@@ -14,14 +14,14 @@ private func source(_ position: MessagePosition) -> MessageSource {
 }
 
 /// A query for `task`; `query` picks the work (equal numbers share a run).
-private func query(_ id: String, task: String? = nil, query: Int = 0, deadline: Int64? = nil, at position: MessagePosition) -> RequestLifecycle.Arrival {
+private func query(_ id: String, task: String? = nil, query: Int = 0, deadline: Int64? = nil, at position: MessagePosition) -> WorkerCore.StateMachine.Arrival {
     let request = QueryRequest(
         requestId: id, taskId: task, deadline: deadline, receivedAt: 0,
         targets: [.arcgis(url: "https://gis.example.org/a/MapServer", layers: [0])], query: QuerySpec(maxFeatures: query + 1))
     return .query(request, source(position))
 }
 
-private func rejected(at position: MessagePosition) -> RequestLifecycle.Arrival {
+private func rejected(at position: MessagePosition) -> WorkerCore.StateMachine.Arrival {
     .rejected(RejectedRequest(code: .invalidJSON, message: "not JSON"), source(position), receivedAt: 0)
 }
 
@@ -29,7 +29,7 @@ private func result(_ id: String) -> ExecutionOutcome {
     .result(ResultMessage(requestId: id, taskId: id, layers: [], receivedAt: 0, finishedAt: 1, worker: "w"))
 }
 
-extension RequestLifecycle.Answer {
+extension WorkerCore.StateMachine.Answer {
     /// Request id and what the answer says, for comparisons.
     var summary: String {
         switch self {
@@ -41,11 +41,11 @@ extension RequestLifecycle.Answer {
     }
 }
 
-extension RequestLifecycle.Action {
+extension WorkerCore.StateMachine.Action {
     var answers: [String] { publish.map(\.answer.summary) }
 }
 
-extension RequestLifecycle {
+extension WorkerCore.StateMachine {
     var isHeld: Bool { if case .held = intake { true } else { false } }
 
     /// Receives a message whose action the test does not look at.
@@ -55,10 +55,10 @@ extension RequestLifecycle {
 }
 
 /// The request life cycle machine without I/O: each event's action, and a randomised model of the whole.
-@Suite("Coordination: RequestLifecycle")
-struct CoordinationRequestLifecycleTests {
-    private func machine(maxInFlight: Int = 100, lowMark: Int? = nil, partitions: Int32 = 1) -> RequestLifecycle {
-        var machine = RequestLifecycle(gate: InFlightGate(maxInFlight: maxInFlight, lowMark: lowMark))
+@Suite("WorkerCore.StateMachine: each event's action, as a value")
+struct WorkerCoreStateMachineTests {
+    private func machine(maxInFlight: Int = 100, lowMark: Int? = nil, partitions: Int32 = 1) -> WorkerCore.StateMachine {
+        var machine = WorkerCore.StateMachine(gate: InFlightGate(maxInFlight: maxInFlight, lowMark: lowMark))
         machine.assign((0..<partitions).map(partition))
         return machine
     }
@@ -167,7 +167,7 @@ struct CoordinationRequestLifecycleTests {
                 requestId: "r", receivedAt: 0, targets: [.arcgis(url: "https://gis.example.org/a/MapServer", layers: [0])],
                 query: QuerySpec()),
             source: source(position(0)), position: position(0))
-        let answers: [(RequestLifecycle.Answer, String, String?)] = [
+        let answers: [(WorkerCore.StateMachine.Answer, String, String?)] = [
             (.rejected(RejectedRequest(code: .invalidJSON, message: "x"), source(position(0)), receivedAt: 0), "rejected", "invalid_json"),
             (.result(pending, ResultMessage(requestId: "r", taskId: "r", layers: [], receivedAt: 0, finishedAt: 0, worker: "w")), "succeeded", nil),
             (.failed(pending, ContractError(.resultTooLarge, "x")), "failed", "result_too_large"),
@@ -294,12 +294,12 @@ struct CoordinationRequestLifecycleTests {
     }
 }
 
-/// Drives ``RequestLifecycle`` with random events, as the worker would (messages are taken only while the
+/// Drives ``WorkerCore.StateMachine`` with random events, as the worker would (messages are taken only while the
 /// loop is not held), and checks it against a plain reference: every message owed an answer gets exactly one,
 /// offsets are stored only over messages whose outcome was delivered (or that needed none), and the gate's
 /// count never exceeds `maxInFlight`.
-@Suite("Coordination: RequestLifecycle randomised model")
-struct CoordinationRequestLifecycleModelTests {
+@Suite("WorkerCore.StateMachine: a randomised model")
+struct WorkerCoreStateMachineModelTests {
     /// What the reference knows of one message.
     private enum Expected {
         /// A query or rejection: owes one answer.
@@ -319,7 +319,7 @@ struct CoordinationRequestLifecycleModelTests {
         var liveRuns: Set<RunID> = []
 
         /// Checks an action against the reference and records what it did.
-        mutating func apply(_ action: RequestLifecycle.Action, maxInFlight: Int, machine: RequestLifecycle) {
+        mutating func apply(_ action: WorkerCore.StateMachine.Action, maxInFlight: Int, machine: WorkerCore.StateMachine) {
             for delivery in action.publish {
                 answers[delivery.position, default: 0] += 1
                 #expect(answers[delivery.position] == 1, "\(delivery.position) answered twice")
@@ -352,7 +352,7 @@ struct CoordinationRequestLifecycleModelTests {
     func everyMessageIsAnsweredOnceAndCommittedOnlyWhenDelivered(seed: Int) {
         var rng = SplitMix64.scrambled(seed: UInt64(seed) &+ 7000)
         let maxInFlight = Int.random(in: 1...8, using: &rng)
-        var machine = RequestLifecycle(gate: InFlightGate(maxInFlight: maxInFlight))
+        var machine = WorkerCore.StateMachine(gate: InFlightGate(maxInFlight: maxInFlight))
         let partitions = (Int32(0)..<3).map(partition)
         machine.assign(partitions)
         var model = Model()
@@ -361,7 +361,7 @@ struct CoordinationRequestLifecycleModelTests {
         var nextRequest = 0
         var stopped = false
 
-        func receive(_ arrivalFor: (MessagePosition) -> RequestLifecycle.Arrival, on partition: KafkaTopicPartition) {
+        func receive(_ arrivalFor: (MessagePosition) -> WorkerCore.StateMachine.Arrival, on partition: KafkaTopicPartition) {
             let offset = nextOffset[partition, default: 0]
             nextOffset[partition] = offset + 1
             let position = MessagePosition(partition, offset: offset)
@@ -477,7 +477,7 @@ struct CoordinationRequestLifecycleModelTests {
     }
 }
 
-extension RequestLifecycle {
+extension WorkerCore.StateMachine {
     /// Messages received whose outcome is not yet in the producer's queue: what the gate bounds (the offset
     /// tracker's `active`, which `settle` hands to the gate).
     var gateLoad: Int { offsets.active }

@@ -4,17 +4,17 @@ import Testing
 @testable import QueryWorker
 
 /// Answers held while the group coordinator refuses commits, without I/O.
-@Suite("Coordination: commits refused")
-struct CoordinationCommitRefusalTests {
+@Suite("WorkerCore.StateMachine: commits refused, as a value")
+struct WorkerCoreStateMachineCommitsTests {
     private static let partition = KafkaTopicPartition(topic: "requests", partition: 0)
 
-    private func machine() -> RequestLifecycle {
-        var machine = RequestLifecycle(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
+    private func machine() -> WorkerCore.StateMachine {
+        var machine = WorkerCore.StateMachine(gate: InFlightGate(maxInFlight: 10, lowMark: nil))
         machine.assign([Self.partition])
         return machine
     }
 
-    private func rejected(_ offset: Int64) -> (RequestLifecycle.Arrival, MessagePosition) {
+    private func rejected(_ offset: Int64) -> (WorkerCore.StateMachine.Arrival, MessagePosition) {
         let position = MessagePosition(Self.partition, offset: offset)
         let source = MessageSource(topic: "requests", partition: 0, offset: offset, key: nil)
         return (.rejected(RejectedRequest(code: .invalidJSON, message: "not JSON"), source, receivedAt: 0), position)
@@ -23,7 +23,10 @@ struct CoordinationCommitRefusalTests {
     @Test func aWaiterForAcceptedCommitsWaitsOnlyWhileTheyAreRefusedAndTheAcceptanceWakesIt() async {
         var machine = machine()
         #expect(machine.holds(.commitsAccepted))
-        machine.commitRefused()
+        let first = machine.commitRefused()
+        #expect(first, "the first refusal is news")
+        let second = machine.commitRefused()
+        #expect(!second, "a second refusal is not")
         #expect(!machine.holds(.commitsAccepted))
         let id = machine.makeWaiter()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -35,6 +38,8 @@ struct CoordinationCommitRefusalTests {
         }
         let again = machine.commitsAccepted()
         #expect(again.resumeWaiters.isEmpty, "accepting again changes nothing")
+        let refusedAgain = machine.commitRefused()
+        #expect(refusedAgain, "a refusal after an acceptance is news again")
     }
 
     @Test func anAnswerWaitingForCommitsIsDroppedOnceItsPartitionIsForgottenAndKeptOtherwise() {
@@ -42,7 +47,7 @@ struct CoordinationCommitRefusalTests {
         let (arrival, position) = rejected(0)
         let (_, action) = machine.receive(arrival, at: position, nowMs: 0)
         #expect(action.publish.count == 1, "answered at once")
-        machine.commitRefused()
+        _ = machine.commitRefused()
         #expect(machine.isTracked(position), "held, still this worker's to answer")
         _ = machine.forget([Self.partition], lost: true)
         #expect(!machine.isTracked(position), "revoked without a commit: the next owner answers it")

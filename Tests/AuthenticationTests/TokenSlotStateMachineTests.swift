@@ -1,9 +1,11 @@
 import Credentials
 import Testing
 
+@testable import Authentication
+
 /// The token state machine, event by event: no clock read, no I/O; time is an offset from one instant.
-@Suite("Token lifecycle")
-struct TokenLifecycleTests {
+@Suite("TokenSlot.StateMachine: one credential's token, as a value")
+struct TokenSlotStateMachineTests {
     static let marker = "MARKERtk9"
     let t0 = ContinuousClock.now
 
@@ -17,7 +19,7 @@ struct TokenLifecycleTests {
     }
 
     /// The ticket of a `.startRefresh`, recording an issue when the action is something else.
-    static func ticket(_ action: TokenLifecycle.TokenAction, sourceLocation: SourceLocation = #_sourceLocation) -> RefreshTicket? {
+    static func ticket(_ action: TokenSlot.StateMachine.TokenAction, sourceLocation: SourceLocation = #_sourceLocation) -> RefreshTicket? {
         guard case .startRefresh(let ticket) = action else {
             Issue.record("expected startRefresh, got \(action)", sourceLocation: sourceLocation)
             return nil
@@ -27,9 +29,9 @@ struct TokenLifecycleTests {
 
     static func token(_ action: some Sendable) -> IssuedToken? {
         switch action {
-        case let action as TokenLifecycle.TokenAction:
+        case let action as TokenSlot.StateMachine.TokenAction:
             if case .use(let token) = action { return token }
-        case let action as TokenLifecycle.RefreshResultAction:
+        case let action as TokenSlot.StateMachine.RefreshResultAction:
             if case .succeedWaiters(let token) = action { return token }
         default: break
         }
@@ -37,8 +39,8 @@ struct TokenLifecycleTests {
     }
 
     /// A machine holding a one-hour token issued at `t0`.
-    func machineWithToken(_ value: String = "T1") throws -> (TokenLifecycle, IssuedToken) {
-        var machine = TokenLifecycle()
+    func machineWithToken(_ value: String = "T1") throws -> (TokenSlot.StateMachine, IssuedToken) {
+        var machine = TokenSlot.StateMachine()
         let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         let token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant(value), now: t0)))
         return (machine, token)
@@ -47,7 +49,7 @@ struct TokenLifecycleTests {
     // MARK: First use and single flight
 
     @Test func fiftyCallersCauseOneRefreshAndAllGetItsToken() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var refreshes: [RefreshTicket] = []
         var waits = 0
         for _ in 0..<50 {
@@ -128,7 +130,7 @@ struct TokenLifecycleTests {
     }
 
     @Test func aTokenWithoutExpiryIsUsedUntilRejected() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         let token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T", lifetime: nil), now: t0)))
         #expect(token.usableUntil == nil)
@@ -139,48 +141,48 @@ struct TokenLifecycleTests {
 
     @Test func expiryIsTheEarlierOfServerAndLocalLifetimeMinusMargin() throws {
         // The server says 10 min, 20 min were asked: 10 min wins, margin 60 s (10%).
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         var token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("A", server: at(600), lifetime: .seconds(1200)), now: t0)))
         #expect(token.refreshAfter == at(540) && token.usableUntil == at(570))
 
         // The server's clock runs ahead (its expiry looks 3 h away), 20 min were asked at the call's start (t=1000):
         // the local lifetime wins, counted from the start of the call, not its end (t=1010); margin 120 s.
-        machine = TokenLifecycle()
+        machine = TokenSlot.StateMachine()
         ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(1000))))
         token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("B", server: at(1000 + 10_800), lifetime: .seconds(1200)), now: at(1010))))
         #expect(token.refreshAfter == at(2200 - 119) && token.usableUntil == at(2200) - .milliseconds(59_500))
     }
 
     @Test func aServerExpiryAlreadyPastIsTakenForSkewAndIgnored() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(100))))
         var token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("A", server: at(50), lifetime: .seconds(600)), now: at(100))))
         #expect(token.refreshAfter == at(700 - 60) && token.usableUntil == at(700 - 30))
         #expect(machine.tokenNeeded(now: at(101)) == .use(token))
         // Without a requested lifetime such a token has no known expiry.
-        machine = TokenLifecycle()
+        machine = TokenSlot.StateMachine()
         ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(100))))
         token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("B", server: at(100), lifetime: nil), now: at(100))))
         #expect(token.usableUntil == nil)
     }
 
     @Test func marginRules() {
-        let policy = TokenLifecyclePolicy()
+        let policy = TokenRefreshPolicy()
         #expect(policy.margin(forLifetime: .seconds(3600)) == .seconds(300))  // 360 s capped at 5 min
         #expect(policy.margin(forLifetime: .seconds(1200)) == .seconds(120))  // 10%
         #expect(policy.margin(forLifetime: .seconds(120)) == .seconds(30))  // 12 s raised to 30 s
         #expect(policy.margin(forLifetime: .seconds(40)) == .seconds(20))  // never more than half
         #expect(policy.margin(forLifetime: .zero) == .zero)
         #expect(policy.margin(forLifetime: .seconds(-5)) == .zero)
-        let custom = TokenLifecyclePolicy(marginPercent: 50, minimumMargin: .seconds(1), maximumMargin: .seconds(1000))
+        let custom = TokenRefreshPolicy(marginPercent: 50, minimumMargin: .seconds(1), maximumMargin: .seconds(1000))
         #expect(custom.margin(forLifetime: .seconds(100)) == .seconds(50))
     }
 
     // MARK: Failures
 
     @Test func retryableFailureFailsWaitersThenFailsFastUntilBackoffEnds() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         #expect(machine.tokenNeeded(now: t0) == .wait)
         #expect(machine.refreshFailed(ticket, error: Self.outage, now: at(2)) == .failWaiters(Self.outage))
@@ -192,7 +194,7 @@ struct TokenLifecycleTests {
     }
 
     @Test func backoffGrowsWithEachFailureAndIsCapped() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var now = t0
         let expected = [1, 2, 4, 8, 16, 32, 60, 60, 60].map { Duration.seconds($0) }
         for wait in expected {
@@ -202,14 +204,14 @@ struct TokenLifecycleTests {
             now += wait
         }
         #expect(Self.ticket(machine.tokenNeeded(now: now)) != nil)
-        let policy = TokenLifecyclePolicy()
+        let policy = TokenRefreshPolicy()
         #expect((1...9).map { policy.backoff(afterFailures: $0) } == expected)
         #expect(policy.backoff(afterFailures: 1_000) == .seconds(60))
         #expect(policy.backoff(afterFailures: 0) == .seconds(1))
     }
 
     @Test func successResetsTheBackoff() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         _ = machine.refreshFailed(ticket, error: Self.outage, now: t0)
         ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(1))))
@@ -226,7 +228,7 @@ struct TokenLifecycleTests {
     }
 
     @Test func terminalRejectionIsRememberedForItsWindowSoFiftyRequestsMakeOneCall() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var calls = 0
         var failed = 0
         var ticket: RefreshTicket?
@@ -321,7 +323,7 @@ struct TokenLifecycleTests {
     }
 
     @Test func credentialChangeClearsARememberedFailure() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         let ticket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         _ = machine.refreshFailed(ticket, error: Self.wrongPassword, now: t0)
         #expect(machine.tokenNeeded(now: at(1)) == .fail(Self.wrongPassword))
@@ -330,7 +332,7 @@ struct TokenLifecycleTests {
     }
 
     @Test func aStaleRefreshAfterInvalidationIsIgnoredAndWaitersGetTheNewOne() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         let stale = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
         #expect(machine.tokenNeeded(now: t0) == .wait)
         guard case .startRefresh(let current) = machine.credentialChanged(now: at(1)) else {
@@ -351,7 +353,7 @@ struct TokenLifecycleTests {
     // MARK: Secrets
 
     @Test func noDescriptionShowsTheToken() throws {
-        var machine = TokenLifecycle()
+        var machine = TokenSlot.StateMachine()
         var texts: [String] = []
         func record(_ value: Any) {
             var dumped = ""

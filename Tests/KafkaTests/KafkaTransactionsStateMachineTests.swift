@@ -4,25 +4,25 @@ import Testing
 
 /// The exactly-once publisher's rules without a cluster: what a transaction carries, what an abort keeps, and
 /// what a revocation drops.
-@Suite("Kafka: transaction state")
-struct KafkaTransactionStateTests {
+@Suite("KafkaTransactions.StateMachine: outcomes and offsets, as a value")
+struct KafkaTransactionsStateMachineTests {
     let p0 = KafkaTopicPartition(topic: "requests", partition: 0)
     let p1 = KafkaTopicPartition(topic: "requests", partition: 1)
 
-    func entry(_ id: UInt64, _ partition: KafkaTopicPartition) -> KafkaTransactionState.Entry {
+    func entry(_ id: UInt64, _ partition: KafkaTopicPartition) -> KafkaTransactions.StateMachine.Entry {
         .init(id: id, messages: [KafkaProducerMessage(topic: "results", value: Array("answer \(id)".utf8))], partition: partition)
     }
 
     /// An outcome appended, then (as the worker does between the two calls) the offset it completes stored.
-    func answer(_ state: inout KafkaTransactionState, _ id: UInt64, _ partition: KafkaTopicPartition, storing offset: Int64? = nil) {
+    func answer(_ state: inout KafkaTransactions.StateMachine, _ id: UInt64, _ partition: KafkaTopicPartition, storing offset: Int64? = nil) {
         let appended = state.beginAppend(entry(id, partition))
         #expect(appended, "answer \(id) appended")
         if let offset { state.store([partition: offset]) }
         state.endAppend()
     }
 
-    func state() -> KafkaTransactionState {
-        var state = KafkaTransactionState()
+    func state() -> KafkaTransactions.StateMachine {
+        var state = KafkaTransactions.StateMachine()
         state.assign([p0, p1])
         return state
     }

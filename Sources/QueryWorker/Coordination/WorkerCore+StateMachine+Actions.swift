@@ -25,7 +25,7 @@ struct WorkFingerprint: Equatable, Sendable {
     }
 }
 
-extension RequestLifecycle {
+extension WorkerCore.StateMachine {
     /// What a message is, decided before it reaches the machine (decoding and the host policy need no state).
     enum Arrival: Sendable {
         /// A query the host policy admits; its deadline is set (its own, or the worker's request timeout).
