@@ -10,9 +10,9 @@
 # request, result and error topics), --requests requests queued with kcat, then a fresh `query-worker run`
 # (max-in-flight 64, maxRequestsPerHost 64, info-level JSON logs to a file, as the throughput benchmark starts
 # it) whose log it follows. CPU per request: the worker's utime+stime (/proc/PID/stat) from outcome 1,000 to
-# the last, over the outcomes delivered in between. Self-contained on purpose: it needs the two products of
-# the main package only, not a release build of the Benchmarks package (the same figure as
-# `worker-benchmark throughput --result count --sides worker`, which builds the whole benchmark package).
+# the last, over the outcomes delivered in between. Self-contained on purpose: it needs the two products
+# query-worker and sample-feature-server only, not worker-benchmark (the same figure as
+# `worker-benchmark throughput --result count --sides worker`).
 #
 # 1. measure: --repetitions runs (default 3), no profiler: the figure to compare, and its median.
 #    --slice N also prints CPU per request for every N outcomes of each run: does the cost drift as a run goes on?

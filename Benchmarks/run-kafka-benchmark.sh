@@ -6,7 +6,7 @@
 #   e.g. Benchmarks/run-kafka-benchmark.sh --messages 100000 --repetitions 5
 #
 # Builds, each in release and in its own build folder:
-#   - query-worker (serves the cluster: `query-worker embedded-kafka`) in /work/main/.build-bench
+#   - query-worker (serves the cluster: `query-worker embedded-kafka`) in .build-bench
 #     (not .build, so as not to collide with other builds of the main package),
 #   - the C baseline Benchmarks/c/kafka_bench.c into Benchmarks/bin/kafka_bench,
 #   - kafka-benchmark (a target of the main package) in the same scratch path,

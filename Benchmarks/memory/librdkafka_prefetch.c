@@ -1,6 +1,6 @@
 /*
  * How much librdkafka's high-level consumer fetches ahead of an application that holds off, by configuration:
- * evidence for the worker's read-ahead settings (docs/performance/README.md, "Memory (item 5)").
+ * evidence for the worker's read-ahead settings (docs/performance/README.md, "Memory").
  *
  * A mock cluster in this process holds COUNT messages of 400 bytes on PARTITIONS partitions (at most 5 MiB
  * each: the mock keeps about that much per partition). For each configuration a consumer in a new group

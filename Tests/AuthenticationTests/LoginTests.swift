@@ -3,31 +3,49 @@ import Credentials
 import CurlHTTP
 import Foundation
 import HTTPTestServer
+import Synchronization
 import Testing
 
 /// `login` end to end: the test plays the browser (GET the authorize URL, follow the portal's redirect to the
 /// loopback listener), then the worker uses the stored session, then `logout` revokes it.
 @Suite("OAuth login and logout")
 struct LoginTests {
-    /// A port free a moment ago: bound on 0 and released.
+    /// A port for a login listener, free when it was checked. Taken below the kernel's ephemeral range
+    /// (32768 and up on Linux), where the servers of the other suites (bound on port 0) never land, and each
+    /// handed out once per process, so two suites never race for the same one.
     static func freePort() async throws -> Int {
-        let probe = try await TestHTTPServer.start(logger: TestSupport.logger) { _ in .text("") }
-        let port = probe.port
-        await probe.stop()
-        return port
+        while true {
+            let port = nextListenerPort.add(1, ordering: .relaxed).newValue
+            guard port < 32_768 else { throw TestFailure("no free port below the ephemeral range") }
+            guard let probe = try? await TestHTTPServer.start(port: port, logger: TestSupport.logger, handler: { _ in .text("") })
+            else { continue }
+            await probe.stop()
+            return port
+        }
     }
+
+    /// The last port handed out; the first is spread by process id, for test processes that run side by side.
+    private static let nextListenerPort = Atomic<Int>(20_000 + Int(getpid() % 400) * 25)
 
     private func credential(_ portal: FakePortal, file: String, port: Int, clientID: String = FakePortal.userClientID) throws -> Credential {
         try TestSupport.credential(
             #""name":"me","kind":"oauthUser","scope":"\#(portal.base)","portalUrl":"\#(portal.portalURL)","clientId":"\#(clientID)","refreshTokenFile":"\#(file)","redirectUri":"http://127.0.0.1:\#(port)/callback""#)
     }
 
-    /// Starts `login`, returns the task and the authorize URL it announced.
+    /// Starts `login`, returns the task and the authorize URL it announced. A login that ends before it
+    /// announces one (its listener could not start) ends the stream too, so the test fails with the login's
+    /// error instead of waiting for ever.
     static func start(_ login: OAuthLogin, timeout: Duration = .seconds(20)) async throws -> (Task<OAuthLogin.Session, any Error>, String) {
         let (urls, sink) = AsyncStream.makeStream(of: String.self)
-        let task = Task { try await login.run(timeout: timeout) { sink.yield($0) } }
+        let task = Task {
+            defer { sink.finish() }
+            return try await login.run(timeout: timeout) { sink.yield($0) }
+        }
         var iterator = urls.makeAsyncIterator()
-        guard let url = await iterator.next() else { throw TestFailure("login announced no URL") }
+        guard let url = await iterator.next() else {
+            _ = try await task.value
+            throw TestFailure("login ended without announcing a URL")
+        }
         return (task, url)
     }
 

@@ -9,7 +9,7 @@ extension WorkerSettings {
     /// after it finds the queue at a bound (`fetch.error.backoff.ms`, 500 ms) at the worker's full rate, or the
     /// worker starves between fetches: 10,000 requests or 4 MiB is a few thousand requests at several thousand
     /// per second, for about 10 MB. Measured in `Benchmarks/run-worker-benchmark.sh --only memory` and
-    /// `--only throughput` (docs/performance/README.md, "Memory (item 5)").
+    /// `--only throughput` (docs/performance/README.md, "Memory").
     package struct Buffers: Sendable, Hashable {
         /// Requests librdkafka fetches ahead of the worker (`queued.min.messages`), all assigned partitions
         /// together: it fetches again only while fewer are waiting, and one fetch response may add up to
