@@ -410,6 +410,13 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff and URI
+        // references, without an engine around them.
+        .testTarget(
+            name: "EngineExecutionTests",
+            dependencies: ["EngineExecution", "FeatureService", "FeatureQuerySupport"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "OGCEngineTests",
             dependencies: [.product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), 

@@ -1,8 +1,6 @@
 import EngineExecution
 import Testing
 
-@testable import OGCEngine
-
 /// RFC 3986 §5.4's examples, and origins.
 @Suite("URI references")
 struct URIReferenceTests {

@@ -9,8 +9,9 @@ import FeatureService
 
 @testable import ArcGISEngine
 
-/// Starts the sample feature server and an engine for a test, over real loopback sockets.
-enum EngineTestSupport {
+/// Starts the sample feature server and an engine for a test, over real loopback sockets. Named for the ArcGIS
+/// engine's suites, not `EngineTestSupport`: that is the target both engines' suites share.
+enum ArcGISTestSupport {
     /// Large enough that the seed extent holds several pages per clause, small enough for debug builds.
     static let parcelCount = 150_000
 
@@ -49,7 +50,7 @@ enum EngineTestSupport {
         configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(retry: fastRetries),
         authorizer: SampleServerAuthorizer? = nil,
         authenticator: any RequestAuthenticator = NoAuthentication(),
-        logger: Logger = EngineTestSupport.logger,
+        logger: Logger = ArcGISTestSupport.logger,
         _ body: (SampleFeatureServer, ArcGISEngine) async throws -> T
     ) async throws -> T {
         var serverConfiguration = SampleServerConfiguration(
@@ -114,26 +115,6 @@ extension FeatureGeoJSON {
         }
         output += "]}"
         return output
-    }
-}
-
-extension HostLimiter {
-    /// Whether a new request to `host` takes a slot at once (it then gives it back): false when it has to
-    /// wait, which a slot leaked by a cancelled request would make it do.
-    func hasFreeSlot(host: String) async -> Bool {
-        let probe = Task { try await acquire(host: host) }
-        let deadline = Task {
-            try await Task.sleep(for: .seconds(2))
-            probe.cancel()
-        }
-        defer { deadline.cancel() }
-        do {
-            try await probe.value
-            release(host: host)
-            return true
-        } catch {
-            return false
-        }
     }
 }
 

@@ -1,11 +1,11 @@
-import Testing
 import EngineExecution
 import FeatureService
+import Testing
 
-@testable import ArcGISEngine
-
-@Suite("RetrySchedule and LayerURL")
-struct RetryAndURLTests {
+/// Backoff between attempts: doubling with full jitter up to its cap, `Retry-After` honoured up to its own cap,
+/// and no retry for what is not retryable.
+@Suite("RetrySchedule")
+struct RetryScheduleTests {
     private let policy = RetrySchedule(
         maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .milliseconds(250), maxRetryAfter: .seconds(2))
 
@@ -27,26 +27,5 @@ struct RetryAndURLTests {
 
     @Test func nonRetryableErrorsAreNotRetried() {
         #expect(policy.delay(isRetryable: false, retryAfter: nil, retry: 1) == nil)
-    }
-
-    @Test func layerURLsAreTakenApart() throws {
-        let layer = try LayerURL(parsing: "HTTPS://Example.COM:8443/arcgis/rest/services/LA/FeatureServer/0/?token=secret")
-        #expect(layer.serviceURL == "https://example.com:8443/arcgis/rest/services/LA/FeatureServer")
-        #expect(layer.layerId == 0)
-        #expect(layer.origin == "https://example.com:8443")
-        #expect(layer.url == "https://example.com:8443/arcgis/rest/services/LA/FeatureServer/0")
-        let service = try LayerURL(parsing: "http://h/arcgis/rest/services/USA/MapServer")
-        #expect(service.layerId == nil)
-        #expect(service.layer(3).url == "http://h/arcgis/rest/services/USA/MapServer/3")
-    }
-
-    @Test(arguments: [
-        "ftp://h/arcgis/rest/services/A/MapServer/0", "http:///arcgis/rest/services/A/MapServer",
-        "http://h/arcgis/rest/services/A/ImageServer", "http://h/arcgis/rest/services/A/MapServer/x",
-        "http://h/arcgis/rest/services/A/MapServer/0/query", "http://user@h/arcgis/rest/services/A/MapServer", "",
-    ])
-    func badURLsAreTypedErrors(_ text: String) {
-        #expect(throws: FeatureServiceError.self) { try LayerURL(parsing: text) }
-        do { _ = try LayerURL(parsing: text) } catch { #expect(error.code == .invalidURL) }
     }
 }
