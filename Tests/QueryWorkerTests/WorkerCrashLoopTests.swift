@@ -20,8 +20,8 @@ struct WorkerCrashLoopTests {
 
     @Test func aWorkerKilledAndRestartedRepeatedlyLosesNothingAndRepeatsFew() async throws {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
-        let bench = try await LifecycleBench(partitions: 6)
-        let settings = bench.baseSettings
+        let rig = try await LifecycleRig(partitions: 6)
+        let settings = rig.baseSettings
         func start(_ workerID: String) throws -> WorkerProcess {
             try WorkerProcess(executable: executable, arguments: [
                 "run", "--bootstrap-servers", settings.bootstrapServers.joined(separator: ","), "--group-id", settings.groupID,
@@ -56,18 +56,18 @@ struct WorkerCrashLoopTests {
         }
         for batch in stride(from: 0, to: ids.count, by: perBatch) {
             let slice = ids[batch..<min(ids.count, batch + perBatch)]
-            try await bench.send(slice.map { id in
-                (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.states), query: #"{"result":"count"}"#))
+            try await rig.send(slice.map { id in
+                (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.states), query: #"{"result":"count"}"#))
             })
             try await Task.sleep(for: Self.interval / 3)
         }
         try await kills.value
 
-        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(180)), "every request is answered")
+        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(180)), "every request is answered")
         // Late repeats (a partition re-read after a refused commit) arrive after the last rebalance settles.
         try await Task.sleep(for: .seconds(5))
-        #expect(try await bench.barrier())
-        let byRequest = bench.outcomesByRequest
+        #expect(try await rig.barrier())
+        let byRequest = rig.outcomesByRequest
         #expect(Set(ids).isSubset(of: Set(byRequest.keys)), "no request lost")
         let repeatedRequests = byRequest.filter { $0.value.count > 1 }
         let repeated = repeatedRequests.count
@@ -75,6 +75,6 @@ struct WorkerCrashLoopTests {
             .mapValues(\.count)
         #expect(repeated * 5 <= ids.count, "\(repeated) of \(ids.count) requests answered twice: \(sequences)")
         print("crash loop: \(Self.kills) kills, \(ids.count) requests, \(repeated) answered more than once")
-        try await bench.stop()
+        try await rig.stop()
     }
 }

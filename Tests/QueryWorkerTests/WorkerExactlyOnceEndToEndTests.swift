@@ -38,11 +38,11 @@ struct WorkerExactlyOnceEndToEndTests {
 
     /// Three workers, one killed with SIGKILL and restarted under its name every few seconds while requests
     /// arrive; returns how the requests were answered, by a read_committed reader.
-    static func crashLoop(exactlyOnce: Bool) async throws -> ExactlyOnceBench.Tally {
-        let bench = try await Self.bench()
-        let victim = Mutex(try bench.startWorker("victim", exactlyOnce: exactlyOnce))
+    static func crashLoop(exactlyOnce: Bool) async throws -> ExactlyOnceRig.Tally {
+        let rig = try await Self.rig()
+        let victim = Mutex(try rig.startWorker("victim", exactlyOnce: exactlyOnce))
         // A process whose fixture goes away (a failed requirement) is stopped by its watchdog.
-        let others = try ["steady-1", "steady-2"].map { try bench.startWorker($0, exactlyOnce: exactlyOnce) }
+        let others = try ["steady-1", "steady-2"].map { try rig.startWorker($0, exactlyOnce: exactlyOnce) }
         let joined = await poll(timeout: .seconds(60)) {
             ([victim.withLock { $0 }] + others).allSatisfy { $0.holdsPartitions }
         }
@@ -56,47 +56,47 @@ struct WorkerExactlyOnceEndToEndTests {
                 try await Task.sleep(for: Self.interval)
                 let killed = victim.withLock { $0 }
                 await killed.stop()
-                let next = try bench.startWorker("victim", incarnation: incarnation, exactlyOnce: exactlyOnce)
+                let next = try rig.startWorker("victim", incarnation: incarnation, exactlyOnce: exactlyOnce)
                 victim.withLock { $0 = next }
             }
         }
         for batch in stride(from: 0, to: ids.count, by: perBatch) {
-            try await bench.send(ids[batch..<min(ids.count, batch + perBatch)])
+            try await rig.send(ids[batch..<min(ids.count, batch + perBatch)])
             try await Task.sleep(for: Self.interval / 3)
         }
         try await kills.value
 
-        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(180)), "every request is answered")
+        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(180)), "every request is answered")
         // Everything decided: no transaction of a worker is still open when the barrier is read.
-        #expect(try await bench.barrier(timeout: .seconds(60)))
-        let tally = bench.tally(ids)
+        #expect(try await rig.barrier(timeout: .seconds(60)))
+        let tally = rig.tally(ids)
         await victim.withLock { $0 }.stop()
         for worker in others { await worker.stop() }
-        try await bench.stop()
+        try await rig.stop()
         return tally
     }
 
     @Test func aSecondProcessWithTheSameNameFencesTheFirstWhichStops() async throws {
-        let bench = try await Self.bench()
-        let first = try bench.startWorker("twin")
+        let rig = try await Self.rig()
+        let first = try rig.startWorker("twin")
         try #require(await poll(timeout: .seconds(60)) { first.holdsPartitions }, "the first worker joined")
-        let second = try bench.startWorker("twin", incarnation: 2)
+        let second = try rig.startWorker("twin", incarnation: 2)
         try #require(await poll(timeout: .seconds(60)) { second.log.contains(#""message":"transactions initialised""#) })
 
         // Requests on every partition: the first worker answers some, and its transaction is refused.
         let ids = (0..<60).map { "twin-\($0)" }
-        try await bench.send(ids)
+        try await rig.send(ids)
         let stopped = await poll(timeout: .seconds(90)) { !first.isRunning }
         #expect(stopped, "the fenced worker stops")
         #expect(first.termination == .exited(3), "exit status 3, for the orchestrator to restart it: \(String(describing: first.termination))")
         #expect(first.log.contains("the transactional producer failed fatally"), "\(first.log.suffix(3_000))")
-        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(120)), "the second worker answers everything")
-        #expect(try await bench.barrier(timeout: .seconds(60)))
-        let tally = bench.tally(ids)
+        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(120)), "the second worker answers everything")
+        #expect(try await rig.barrier(timeout: .seconds(60)))
+        let tally = rig.tally(ids)
         #expect(tally.lost.isEmpty && tally.repeated.isEmpty, "each request answered once: \(tally)")
         await first.stop()
         await second.stop()
-        try await bench.stop()
+        try await rig.stop()
     }
 
     /// A zombie: a worker stopped (SIGSTOP) with requests in flight until its session times out and the group
@@ -105,16 +105,16 @@ struct WorkerExactlyOnceEndToEndTests {
     /// its partitions were lost and drops those answers, and a transaction it had begun carries the group
     /// generation it had (KIP-447), which the coordinator refuses (the cluster's own check, `txn_check` H1).
     @Test func aWorkerStalledPastItsSessionCannotCommitWhatItAnswersAfterwards() async throws {
-        let bench = try await Self.bench(faults: [FaultRule(.latency(milliseconds: 400), pathContains: "/query")])
-        let zombie = try bench.startWorker("zombie")
+        let rig = try await Self.rig(faults: [FaultRule(.latency(milliseconds: 400), pathContains: "/query")])
+        let zombie = try rig.startWorker("zombie")
         try #require(await poll(timeout: .seconds(60)) { zombie.holdsPartitions }, "the first worker joined")
-        let other = try bench.startWorker("other")
+        let other = try rig.startWorker("other")
         try #require(await poll(timeout: .seconds(60)) { zombie.holdsPartitions && other.holdsPartitions }, "both hold partitions")
-        let pids = bench.workerPIDs("zombie")
+        let pids = rig.workerPIDs("zombie")
         try #require(pids.count == 1, "the zombie's process: \(pids)")
 
         let ids = (0..<120).map { "zombie-\($0)" }
-        try await bench.send(ids)
+        try await rig.send(ids)
         try #require(await poll(timeout: .seconds(30)) { zombie.log.contains(#""message":"started""#) }, "the zombie runs requests")
         for pid in pids { kill(pid, SIGSTOP) }
         // The session (10 s) times out; the other worker takes every partition and answers what was not committed.
@@ -124,17 +124,17 @@ struct WorkerExactlyOnceEndToEndTests {
         for pid in pids { kill(pid, SIGCONT) }
         #expect(takenOver, "the other worker took the zombie's partitions")
 
-        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(120)), "every request is answered")
+        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(120)), "every request is answered")
         // The zombie has woken up and tried to publish what it was running.
         try await Task.sleep(for: .seconds(5))
-        #expect(try await bench.barrier(timeout: .seconds(60)))
-        let tally = bench.tally(ids)
+        #expect(try await rig.barrier(timeout: .seconds(60)))
+        let tally = rig.tally(ids)
         #expect(tally.lost.isEmpty, "no request lost: \(tally.lost.prefix(10))")
         #expect(tally.repeated.isEmpty, "answered more than once: \(tally.repeated.prefix(10))")
         print("exactly-once zombie: \(tally)")
         await zombie.stop()
         await other.stop()
-        try await bench.stop()
+        try await rig.stop()
     }
 
     /// Every broker away for 10 seconds in the middle of a run: transactions fail and are aborted meanwhile,
@@ -146,38 +146,38 @@ struct WorkerExactlyOnceEndToEndTests {
     /// repeats an answer now and then on this cluster (2 of 600 in about one run of three; see
     /// docs/operations.md, "Exactly-once outcomes"), which is not understood yet.
     @Test func everyBrokerAwayForTenSecondsAbortsNothingTwice() async throws {
-        let bench = try await Self.bench()
-        let worker = try bench.startWorker(
+        let rig = try await Self.rig()
+        let worker = try rig.startWorker(
             "steady", stopSignal: "TERM", transactionTimeout: .seconds(60), sessionTimeout: .seconds(30))
         try #require(await poll(timeout: .seconds(60)) { worker.holdsPartitions }, "the worker joined")
         let ids = (0..<600).map { "outage-\($0)" }
         let sender = Task {
             for start in stride(from: 0, to: ids.count, by: 20) {
-                try await bench.send(ids[start..<start + 20])
+                try await rig.send(ids[start..<start + 20])
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
-        #expect(await poll(timeout: .seconds(120)) { bench.outcomes.count >= 200 }, "answering before the outage")
-        #expect(try await bench.cluster.command("down all") == "ok down all")
+        #expect(await poll(timeout: .seconds(120)) { rig.outcomes.count >= 200 }, "answering before the outage")
+        #expect(try await rig.cluster.command("down all") == "ok down all")
         try await Task.sleep(for: .seconds(10))
         #expect(worker.isRunning, "the worker keeps running while Kafka is away")
-        #expect(try await bench.cluster.command("up all") == "ok up all")
+        #expect(try await rig.cluster.command("up all") == "ok up all")
         try await sender.value
-        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(180)), "every request answered after the outage")
-        #expect(try await bench.barrier(timeout: .seconds(60)))
-        let tally = bench.tally(ids)
+        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(180)), "every request answered after the outage")
+        #expect(try await rig.barrier(timeout: .seconds(60)))
+        let tally = rig.tally(ids)
         #expect(tally.lost.isEmpty && tally.repeated.isEmpty, "each request answered once: \(tally)")
         await worker.stop(timeout: .seconds(60))
         #expect(worker.termination == .exited(0), "a clean stop after the outage: \(worker.log.suffix(2_000))")
         print("exactly-once outage: \(tally)")
-        try await bench.stop()
+        try await rig.stop()
     }
 
-    static func bench(faults: [FaultRule] = []) async throws -> ExactlyOnceBench {
+    static func rig(faults: [FaultRule] = []) async throws -> ExactlyOnceRig {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
         let directory = try #require(
             TransactionalKafka.libraryDirectory,
             "QUERY_WORKER_TRANSACTIONAL_KAFKA names no folder with librdkafka.so.1: run scripts/build-transactional-kafka")
-        return try await ExactlyOnceBench(executable: executable, libraryDirectory: directory, faults: faults)
+        return try await ExactlyOnceRig(executable: executable, libraryDirectory: directory, faults: faults)
     }
 }

@@ -18,11 +18,11 @@ struct WorkerLifecycleTests {
     // MARK: Pause and resume at the bound
 
     @Test func pausesAtTheInFlightBoundResumesAtTheLowMarkAndAnswersEverything() async throws {
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             // Longer than WorkerCore.partitionPauseDelay: the gate stays closed long enough for the partitions
             // to be paused in librdkafka too.
             partitions: 3, faults: [FaultRule(.latency(milliseconds: 800), pathContains: "USA/MapServer/3/query")])
-        let worker = try bench.startWorker("bounded") {
+        let worker = try rig.startWorker("bounded") {
             $0.limits.maxInFlight = 4
             $0.limits.lowMark = 2
         }
@@ -39,10 +39,10 @@ struct WorkerLifecycleTests {
         }
 
         let ids = (0..<20).map { "bound-\($0)" }
-        try await bench.send(ids.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.counties), query: #"{"result":"count"}"#))
+        try await rig.send(ids.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.counties), query: #"{"result":"count"}"#))
         })
-        #expect(await bench.waitForAnswers(to: ids), "every request is answered")
+        #expect(await rig.waitForAnswers(to: ids), "every request is answered")
         sampling.store(false, ordering: .relaxed)
         await sampler.value
 
@@ -53,48 +53,48 @@ struct WorkerLifecycleTests {
         #expect(worker.log.count(Self.resumeLine) <= worker.log.count(Self.pauseLine), "every resume follows a pause")
 
         #expect(try await worker.stop())
-        #expect(try await bench.barrier())
-        let byRequest = bench.outcomesByRequest
+        #expect(try await rig.barrier())
+        let byRequest = rig.outcomesByRequest
         #expect(Set(byRequest.keys) == Set(ids))
         #expect(byRequest.values.allSatisfy { $0.count == 1 }, "exactly one outcome per request")
         #expect(byRequest.values.allSatisfy { $0.first?.status == "succeeded" })
-        try await bench.stop()
+        try await rig.stop()
     }
 
     // MARK: Graceful shutdown under load, then a restart
 
     @Test func gracefulShutdownUnderLoadAnswersEveryReceivedRequestOnceAndARestartRepeatsNone() async throws {
         // Counties never answer in time (60 s); states answer at once. Half the requests are each.
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 4, faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "USA/MapServer/3/query")])
-        let first = try bench.startWorker("first") {
+        let first = try rig.startWorker("first") {
             $0.limits.maxInFlight = 12
             $0.limits.lowMark = 6
             $0.timeouts.shutdown = .seconds(1)
         }
         let ids = (0..<40).map { "load-\($0)" }
-        try await bench.send(ids.enumerated().map { index, id in
+        try await rig.send(ids.enumerated().map { index, id in
             let layer: SampleLayer = index.isMultiple(of: 2) ? .counties : .states
-            return (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(layer), query: #"{"result":"count"}"#))
+            return (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(layer), query: #"{"result":"count"}"#))
         })
 
         // Load: the slow requests fill the worker to its bound and it pauses, with their queries at the server.
         #expect(await poll(timeout: .seconds(60)) { first.core.state.withLock { $0.gate.isPaused } }, "the worker filled up")
-        #expect(await bench.server.waitUntil { !$0.recentQueries(.counties).isEmpty })
+        #expect(await rig.server.waitUntil { !$0.recentQueries(.counties).isEmpty })
         // Requests running or being answered (the gate's count): outcomes already queued for delivery are not
         // in flight any more in the sense this test checks, and are not cancelled by a shutdown.
         let inFlightAtShutdown = first.core.state.withLock { $0.gateLoad }
         #expect(inFlightAtShutdown >= 4)
 
         #expect(try await first.stop(), "the worker's run ends after graceful shutdown")
-        #expect(try await bench.barrier())
+        #expect(try await rig.barrier())
 
         // Every request the first worker received got exactly one outcome from it: succeeded, or cancelled
         // with code shutdown.
         let counters = first.core.state.withLock { $0.offsets.lifetimeCounters }
         let received = counters.values.reduce(0) { $0 + $1.received }
         let done = counters.values.reduce(0) { $0 + $1.done }
-        let fromFirst = bench.outcomes.filter { $0.worker == "first" }
+        let fromFirst = rig.outcomes.filter { $0.worker == "first" }
         #expect(received == done, "every received request is done: outcome delivered, offset stored")
         #expect(fromFirst.count == received, "one outcome per received request")
         #expect(Set(fromFirst.compactMap(\.requestId)).count == fromFirst.count, "no request answered twice")
@@ -106,46 +106,46 @@ struct WorkerLifecycleTests {
         #expect(received < ids.count, "some requests were still unread at shutdown: the restart must pick them up")
 
         // A new worker of the same group answers the rest, and none of what the first one answered.
-        bench.server.setFaults([])
-        let second = try bench.startWorker("second")
-        #expect(await bench.waitForAnswers(to: ids), "no request is lost across the restart")
+        rig.server.setFaults([])
+        let second = try rig.startWorker("second")
+        #expect(await rig.waitForAnswers(to: ids), "no request is lost across the restart")
         #expect(try await second.stop())
-        #expect(try await bench.barrier())
+        #expect(try await rig.barrier())
 
-        let byRequest = bench.outcomesByRequest
+        let byRequest = rig.outcomesByRequest
         #expect(Set(byRequest.keys) == Set(ids))
         let repeated = byRequest.filter { $0.value.count > 1 }
         let warnings = first.log.text.filter { $0.hasPrefix("warning") || $0.hasPrefix("error") || $0.contains("partitions") || $0.contains("drain") }
         #expect(repeated.isEmpty, "answered twice across the restart: \(repeated.keys.sorted())\nthe first worker's log:\n\(warnings.joined(separator: "\n"))")
-        let fromSecond = bench.outcomes.filter { $0.worker == "second" }
+        let fromSecond = rig.outcomes.filter { $0.worker == "second" }
         #expect(fromSecond.count == ids.count - received)
         #expect(fromSecond.allSatisfy { $0.status == "succeeded" })
-        try await bench.stop()
+        try await rig.stop()
     }
 
     /// Answers that finish together on one partition store its offset from several tasks at once: the offset
     /// stored last must be the highest, or the commit goes back and a restart answers those requests again.
     @Test func aShutdownCancellingManyRequestsOfOnePartitionCommitsPastAllOfThem() async throws {
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 1, faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "USA/MapServer/3/query")])
-        let worker = try bench.startWorker("many") { $0.timeouts.shutdown = .milliseconds(200) }
+        let worker = try rig.startWorker("many") { $0.timeouts.shutdown = .milliseconds(200) }
         let ids = (0..<200).map { "many-\($0)" }
-        try await bench.send(ids.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.counties), query: #"{"result":"count"}"#))
+        try await rig.send(ids.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.counties), query: #"{"result":"count"}"#))
         })
         #expect(await poll(timeout: .seconds(60)) { worker.core.state.withLock { $0.registry.runCount } == ids.count })
         #expect(try await worker.stop())
-        #expect(await bench.waitForAnswers(to: ids))
+        #expect(await rig.waitForAnswers(to: ids))
 
-        let partition = KafkaTopicPartition(topic: bench.baseSettings.topics.requests, partition: 0)
+        let partition = KafkaTopicPartition(topic: rig.baseSettings.topics.requests, partition: 0)
         let probe = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
-                client: KafkaClientConfiguration(bootstrapServers: bench.baseSettings.bootstrapServers),
-                groupID: bench.baseSettings.groupID, topics: [partition.topic]),
-            logger: LifecycleBench.logger)
+                client: KafkaClientConfiguration(bootstrapServers: rig.baseSettings.bootstrapServers),
+                groupID: rig.baseSettings.groupID, topics: [partition.topic]),
+            logger: LifecycleRig.logger)
         let committed = try await probe.committedOffsets(for: [partition])
         #expect(committed[partition] == Int64(ids.count), "the group's commit covers every answered request")
-        try await bench.stop()
+        try await rig.stop()
     }
 
     // MARK: Partitions lost while paused
@@ -155,9 +155,9 @@ struct WorkerLifecycleTests {
     /// answers them. A worker that those requests had paused at its bound must resume: the lost requests never
     /// become done, and `pauseAll` holds for partitions assigned later.
     @Test func aWorkerPausedByRequestsOfLostPartitionsResumesAndAnswersThemAfterRejoining() async throws {
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 2, faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "USA/MapServer/3/query")])
-        let worker = try bench.startWorker("lost") {
+        let worker = try rig.startWorker("lost") {
             $0.limits.maxInFlight = 4
             $0.limits.lowMark = 2
             // The coordinator waits for the forgotten member id's session before the new one is assigned.
@@ -165,32 +165,32 @@ struct WorkerLifecycleTests {
             $0.kafkaProperties["heartbeat.interval.ms"] = "500"
         }
         let held = (0..<4).map { "held-\($0)" }
-        try await bench.send(held.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.counties), query: #"{"result":"count"}"#))
+        try await rig.send(held.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.counties), query: #"{"result":"count"}"#))
         })
         #expect(await poll(timeout: .seconds(60)) { worker.core.state.withLock { $0.gate.isPaused } }, "paused at the bound")
 
-        // Heartbeat errors are cluster-wide: the bench's reader (another group) may take one instead; it then
-        // reads again from the start, and the bench drops what it already read.
+        // Heartbeat errors are cluster-wide: the rig's reader (another group) may take one instead; it then
+        // reads again from the start, and the rig drops what it already read.
         var lost = false
         for _ in 0..<10 where !lost {
-            bench.cluster.pushRequestErrors(.heartbeat, [EmbeddedKafkaCluster.ResponseCode(25)])  // UNKNOWN_MEMBER_ID
+            rig.cluster.pushRequestErrors(.heartbeat, [EmbeddedKafkaCluster.ResponseCode(25)])  // UNKNOWN_MEMBER_ID
             lost = await poll(timeout: .seconds(5)) { worker.log.count("partitions lost") >= 1 }
         }
         try #require(lost, "the worker's assignment was lost")
 
-        bench.server.setFaults([])
+        rig.server.setFaults([])
         let later = (0..<4).map { "later-\($0)" }
-        try await bench.send(later.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.states), query: #"{"result":"count"}"#))
+        try await rig.send(later.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.states), query: #"{"result":"count"}"#))
         })
-        #expect(await bench.waitForAnswers(to: held + later), "the worker consumes again after rejoining")
+        #expect(await rig.waitForAnswers(to: held + later), "the worker consumes again after rejoining")
         #expect(try await worker.stop())
-        #expect(try await bench.barrier())
-        let byRequest = bench.outcomesByRequest
+        #expect(try await rig.barrier())
+        let byRequest = rig.outcomesByRequest
         #expect(Set(byRequest.keys) == Set(held + later))
         #expect(byRequest.values.allSatisfy { $0.count == 1 }, "lost requests get no answer of their own: one outcome each")
         #expect(byRequest.values.allSatisfy { $0.first?.status == "succeeded" })
-        try await bench.stop()
+        try await rig.stop()
     }
 }

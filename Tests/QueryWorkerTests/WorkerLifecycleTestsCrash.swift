@@ -15,9 +15,9 @@ import Glibc
 struct WorkerLifecycleCrashTests {
     @Test func aWorkerKilledMidRunLosesNoRequestAndDuplicatesOnlyFollowTheCrash() async throws {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 6, faults: [FaultRule(.latency(milliseconds: 300), pathContains: "USA/MapServer/2/query")])
-        let settings = bench.baseSettings
+        let settings = rig.baseSettings
         func arguments(_ workerID: String) -> [String] {
             [
                 "run", "--bootstrap-servers", settings.bootstrapServers.joined(separator: ","), "--group-id", settings.groupID,
@@ -44,29 +44,29 @@ struct WorkerLifecycleCrashTests {
         // 200 requests over 100 tasks, two per task asking the same (the second shares the first's run if it
         // is still running, else runs again), keyed by task. Each worker holds at most 10 at a time.
         let ids = (0..<200).map { "crash-\($0)" }
-        try await bench.send(ids.enumerated().map { index, id in
+        try await rig.send(ids.enumerated().map { index, id in
             let task = "task-\(index % 100)"
             let query = (index % 100).isMultiple(of: 2) ? #"{"result":"count"}"# : #"{"where":"POP2000 > 1000000"}"#
-            return (key: task, json: LifecycleBench.request(id, task: task, url: bench.url(.states), query: query))
+            return (key: task, json: LifecycleRig.request(id, task: task, url: rig.url(.states), query: query))
         })
 
         // Mid-run: both have answered something, a quarter is answered, and the rest is not.
-        let midRun = await bench.waitForOutcomes(timeout: .seconds(60)) { outcomes in
+        let midRun = await rig.waitForOutcomes(timeout: .seconds(60)) { outcomes in
             let workers = Set(outcomes.compactMap(\.worker))
             return workers.isSuperset(of: ["doomed", "survivor"]) && outcomes.count >= ids.count / 4
         }
         #expect(midRun, "both workers were answering")
         doomed.kill()
-        let readBeforeKill = bench.outcomes
+        let readBeforeKill = rig.outcomes
         #expect(Set(readBeforeKill.compactMap(\.requestId)).count < ids.count, "killed mid-run, not after the end")
 
-        #expect(await bench.waitForAnswers(to: ids, timeout: .seconds(60)), "every request is answered after the crash")
+        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(60)), "every request is answered after the crash")
         #expect(await poll(timeout: .seconds(60)) { survivor.assignment == allPartitions },
                 "the survivor took over the killed worker's partitions")
         #expect(await survivor.terminate(timeout: .seconds(30)), "the survivor stops on SIGTERM")
-        #expect(try await bench.barrier())
+        #expect(try await rig.barrier())
 
-        let outcomes = bench.outcomes
+        let outcomes = rig.outcomes
         let byRequest = Dictionary(grouping: outcomes, by: { $0.requestId ?? "" })
         #expect(Set(byRequest.keys) == Set(ids), "no request lost, nothing else answered")
         // Results, and cancellations of requests still running when a partition moved.
@@ -94,7 +94,7 @@ struct WorkerLifecycleCrashTests {
             committed; \(survivorTwice.count) twice by the survivor: its own partitions revoked in the takeover \
             rebalance, whose commit the mock coordinator refuses)
             """)
-        try await bench.stop()
+        try await rig.stop()
     }
 }
 

@@ -76,7 +76,7 @@ extension WorkerLifecycleTests {
     func aJoiningWorkerTakesPartitionsWhileRequestsAreInFlight(strategy: String) async throws {
         let partitions = 6
         let timing = strategy == "range" ? RebalanceTiming.eager : .cooperative
-        let bench = try await LifecycleBench(partitions: partitions, faults: [Self.hang, Self.hold(seconds: timing.holdSeconds)])
+        let rig = try await LifecycleRig(partitions: partitions, faults: [Self.hang, Self.hold(seconds: timing.holdSeconds)])
         let configure: (inout WorkerSettings) -> Void = {
             $0.timeouts.revoke = timing.revokeTimeout
             $0.timeouts.shutdown = .seconds(1)
@@ -87,34 +87,34 @@ extension WorkerLifecycleTests {
             // Members hear of a rebalance at their next heartbeat.
             $0.kafkaProperties["heartbeat.interval.ms"] = "500"
         }
-        let first = try bench.startWorker("first", configure: configure)
+        let first = try rig.startWorker("first", configure: configure)
         #expect(await poll(timeout: .seconds(60)) { first.assignment.count == partitions }, "the first worker holds every partition")
 
         // One slow and one quick request on every partition (request i on partition i), so whichever
         // partitions move, each has one of each in flight.
         let slow = (0..<partitions).map { "slow-\($0)" }
         let quick = (0..<partitions).map { "quick-\($0)" }
-        try await bench.send(slow.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.counties), query: #"{"result":"count"}"#))
+        try await rig.send(slow.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.counties), query: #"{"result":"count"}"#))
         }, spread: true)
-        try await bench.send(quick.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.states), query: #"{"result":"count"}"#))
+        try await rig.send(quick.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.states), query: #"{"result":"count"}"#))
         }, spread: true)
         try #require(await poll(timeout: .seconds(60)) { first.core.state.withLock { $0.registry.runCount } == slow.count + quick.count },
                      "the first worker runs every request")
 
         // The second worker joins while all of them are in flight. Once the first one's consumer gives
         // partitions up, its revocation has begun: only then are the quick requests let through.
-        try bench.cluster.pushResponseDelays(.joinGroup, [.zero, Self.leaderHeadStart])
-        let second = try bench.startWorker("second", configure: configure)
+        try rig.cluster.pushResponseDelays(.joinGroup, [.zero, Self.leaderHeadStart])
+        let second = try rig.startWorker("second", configure: configure)
         let joinedAt = ContinuousClock.now
         try #require(await poll(timeout: .seconds(60)) { first.assignment.count < partitions }, "the first worker's revocation began")
-        let answeredEarly = Set(bench.outcomes.compactMap(\.requestId)).intersection(quick)
+        let answeredEarly = Set(rig.outcomes.compactMap(\.requestId)).intersection(quick)
         #expect(answeredEarly.isEmpty, """
             quick requests answered before the revocation began (it began \(ContinuousClock.now - joinedAt) after the \
             join; the hold lasts \(3 * timing.holdSeconds) s): \(answeredEarly.sorted())
             """)
-        bench.server.setFaults([Self.hang])
+        rig.server.setFaults([Self.hang])
 
         #expect(await poll(timeout: .seconds(90)) { !second.assignment.isEmpty && first.assignment.count + second.assignment.count == partitions },
                 "the partitions were shared")
@@ -133,7 +133,7 @@ extension WorkerLifecycleTests {
             }
         }
         #expect(await poll(timeout: .seconds(60)) {
-            let answered = Set(bench.outcomes.compactMap(\.requestId))
+            let answered = Set(rig.outcomes.compactMap(\.requestId))
             return all.isSubset(of: answered.union(held(first)).union(held(second))) && Set(quick).isSubset(of: answered)
         }, "every request is answered or held by its partition's owner")
 
@@ -142,18 +142,18 @@ extension WorkerLifecycleTests {
         let leftToNextOwner = first.log.text.contains { $0.contains(Self.leftToNextOwner) }
 
         // New requests are served by both members.
-        bench.server.setFaults([])
+        rig.server.setFaults([])
         let after = (0..<(4 * partitions)).map { "after-\($0)" }
-        try await bench.send(after.map { id in
-            (key: id, json: LifecycleBench.request(id, task: id, url: bench.url(.states), query: #"{"result":"count"}"#))
+        try await rig.send(after.map { id in
+            (key: id, json: LifecycleRig.request(id, task: id, url: rig.url(.states), query: #"{"result":"count"}"#))
         }, spread: true)
-        #expect(await bench.waitForAnswers(to: after))
+        #expect(await rig.waitForAnswers(to: after))
         // Slow requests still held (on partitions that stayed) are answered cancelled at shutdown.
         #expect(try await second.stop())
         #expect(try await first.stop())
-        #expect(try await bench.barrier())
+        #expect(try await rig.barrier())
 
-        let byRequest = bench.outcomesByRequest
+        let byRequest = rig.outcomesByRequest
         let repeated = byRequest.filter { $0.value.count > 1 }
         let summary = repeated.keys.sorted().map { id in "\(id): " + (byRequest[id] ?? []).map { "\($0.worker ?? "?")/\($0.errorCode ?? $0.status ?? "?")" }.joined(separator: ", ") }
         let warnings = first.log.text.filter { $0.hasPrefix("warning") || $0.hasPrefix("error") }
@@ -178,7 +178,7 @@ extension WorkerLifecycleTests {
             for id in quick { #expect(byRequest[id]?.first?.status == "succeeded", "\(id): \(byRequest[id] ?? [])") }
             // A slow request (offset 0 of partition i) is answered at a shutdown, or left unanswered with the
             // group's offset not past it: the partition's next reader runs it. Nothing is lost either way.
-            let committed = try await bench.committedOffsets()
+            let committed = try await rig.committedOffsets()
             for (index, id) in slow.enumerated() where byRequest[id] == nil {
                 #expect((committed[Int32(index)] ?? 0) <= 0, "\(id) unanswered, yet committed past: \(committed)")
             }
@@ -199,6 +199,6 @@ extension WorkerLifecycleTests {
             let expectedRevoked = Set(slow.indices.filter { strategy == "range" || moved.contains($0) }.map { slow[$0] })
             #expect(revoked == expectedRevoked, "requests of revoked partitions were cancelled by the revocation")
         }
-        try await bench.stop()
+        try await rig.stop()
     }
 }

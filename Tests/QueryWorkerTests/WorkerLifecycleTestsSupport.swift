@@ -14,7 +14,7 @@ import CurlHTTP
 /// What the lifecycle tests need around workers that come and go: one embedded cluster, one sample feature
 /// server, a producer of requests and a reader that collects every outcome in the background. Workers run in
 /// process (``startWorker(_:configure:)``) or as `query-worker run` processes (``WorkerProcess``).
-final class LifecycleBench: Sendable {
+final class LifecycleRig: Sendable {
     /// One outcome message, reduced to what the tests check.
     struct Outcome: Sendable, Hashable {
         var requestId: String?
@@ -29,7 +29,7 @@ final class LifecycleBench: Sendable {
         return logger
     }()
 
-    /// The key of the barrier messages this bench writes to the outcome topics itself.
+    /// The key of the barrier messages this rig writes to the outcome topics itself.
     static let barrierKey = "__lifecycle-barrier__"
 
     let cluster: EmbeddedKafkaCluster
@@ -165,11 +165,11 @@ final class LifecycleBench: Sendable {
     }
 }
 
-/// What the bench's reader collected: outcomes and barrier ids.
+/// What the rig's reader collected: outcomes and barrier ids.
 private final class Collected: Sendable {
-    private let state = Mutex<(outcomes: [LifecycleBench.Outcome], barriers: Set<String>)>(([], []))
+    private let state = Mutex<(outcomes: [LifecycleRig.Outcome], barriers: Set<String>)>(([], []))
 
-    func withLock<R>(_ body: (inout (outcomes: [LifecycleBench.Outcome], barriers: Set<String>)) -> R) -> R {
+    func withLock<R>(_ body: (inout (outcomes: [LifecycleRig.Outcome], barriers: Set<String>)) -> R) -> R {
         state.withLock { body(&$0) }
     }
 }

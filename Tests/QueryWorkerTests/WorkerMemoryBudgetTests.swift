@@ -15,11 +15,11 @@ struct WorkerMemoryBudgetTests {
 
     @Test func aRequestForEveryParcelWithGeometryStaysWithinTheBudget() async throws {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
-        let bench = try await LifecycleBench(partitions: 1)
+        let rig = try await LifecycleRig(partitions: 1)
         let server = try await SampleFeatureServer.start(
             configuration: SampleServerConfiguration(parcelCount: Self.parcelCount, seed: 7),
-            dataset: try SampleDataset.shared(parcelCount: Self.parcelCount, seed: 7), logger: LifecycleBench.logger)
-        let settings = bench.baseSettings
+            dataset: try SampleDataset.shared(parcelCount: Self.parcelCount, seed: 7), logger: LifecycleRig.logger)
+        let settings = rig.baseSettings
         let workerID = "budget-\(UUID().uuidString.prefix(8))"
         let worker = try WorkerProcess(executable: executable, arguments: [
             "run", "--bootstrap-servers", settings.bootstrapServers.joined(separator: ","), "--group-id", settings.groupID,
@@ -35,13 +35,13 @@ struct WorkerMemoryBudgetTests {
         let before = try #require(Self.peakRSS(of: pid))
 
         let query = #"{"returnGeometry":true,"maxFeatures":100000000,"result":"features"}"#
-        try await bench.send([(key: "budget", json: LifecycleBench.request(
+        try await rig.send([(key: "budget", json: LifecycleRig.request(
             "budget-1", task: "budget", url: server.layerURL(.parcels), query: query))])
-        #expect(await bench.waitForAnswers(to: ["budget-1"], timeout: .seconds(180)), "\(worker.stderr)")
-        #expect(try await bench.barrier())
+        #expect(await rig.waitForAnswers(to: ["budget-1"], timeout: .seconds(180)), "\(worker.stderr)")
+        #expect(try await rig.barrier())
         let after = try #require(Self.peakRSS(of: pid))
 
-        let parts = bench.outcomes.filter { $0.requestId == "budget-1" }
+        let parts = rig.outcomes.filter { $0.requestId == "budget-1" }
         #expect(parts.allSatisfy { $0.status == "succeeded" }, "a truncated result, not an error: \(parts)")
         // The budget's worth of features in 1 MiB parts, not the whole layer's (over 75 parts).
         #expect(parts.count >= 1 && parts.count <= Self.budget / Self.maxResultBytes + 2, "\(parts.count) parts")
@@ -55,7 +55,7 @@ struct WorkerMemoryBudgetTests {
             """)
         #expect(await worker.terminate(timeout: .seconds(30)))
         await server.shutdown()
-        try await bench.stop()
+        try await rig.stop()
     }
 
     /// The process whose command line holds `argument`.

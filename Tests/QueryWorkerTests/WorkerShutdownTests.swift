@@ -30,19 +30,19 @@ struct WorkerShutdownTests {
     /// for redelivery), the consumer's close is abandoned after its budget, and the process exits 0.
     @Test func kafkaUnreachableAtSIGTERMExitsWithinTheBound() async throws {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 3, faults: [FaultRule(.latency(milliseconds: 1_500), pathContains: "/query")])
-        let worker = try SignalledWorker(executable: executable, arguments: Self.arguments(bench, shutdownTimeout: "2s"))
+        let worker = try SignalledWorker(executable: executable, arguments: Self.arguments(rig, shutdownTimeout: "2s"))
         defer { worker.kill() }
         try #require(await worker.waitForLog("partitions assigned", timeout: .seconds(60)), "the worker joined\n\(worker.log)")
 
         let ids = (0..<3).map { "unreachable-\($0)" }
-        try await bench.send(
-            ids.map { (key: $0, json: LifecycleBench.request($0, task: $0, url: bench.url(.states), query: #"{"result":"count"}"#)) },
+        try await rig.send(
+            ids.map { (key: $0, json: LifecycleRig.request($0, task: $0, url: rig.url(.states), query: #"{"result":"count"}"#)) },
             spread: true)
         try #require(await worker.waitForLog("started", count: ids.count, timeout: .seconds(30)), "the requests started\n\(worker.log)")
 
-        try bench.cluster.setBrokerDown(1)
+        try rig.cluster.setBrokerDown(1)
         try await Task.sleep(for: .milliseconds(300))
         let signalled = ContinuousClock.now
         worker.signal(SIGTERM)
@@ -52,21 +52,21 @@ struct WorkerShutdownTests {
         #expect(exit == 0, "\(worker.log)")
         #expect(took < Self.bound, "shutdown took \(took), bound \(Self.bound)")
 
-        try bench.cluster.setBrokerUp(1)
-        try await bench.stop()
+        try rig.cluster.setBrokerUp(1)
+        try await rig.stop()
     }
 
     /// One request whose query never gets an answer, then SIGTERM: after `shutdownTimeout` the run is cancelled
     /// (its transfer aborted) and answered `cancelled` (`shutdown`), never `succeeded`, and the process exits.
     @Test func aHungHTTPRequestDoesNotHoldTheShutdown() async throws {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 1, faults: [FaultRule(.latency(milliseconds: 600_000), pathContains: "/query")])
-        let worker = try SignalledWorker(executable: executable, arguments: Self.arguments(bench, shutdownTimeout: "2s"))
+        let worker = try SignalledWorker(executable: executable, arguments: Self.arguments(rig, shutdownTimeout: "2s"))
         defer { worker.kill() }
         try #require(await worker.waitForLog("partitions assigned", timeout: .seconds(60)), "the worker joined\n\(worker.log)")
 
-        try await bench.send([(key: "hung", json: LifecycleBench.request("hung", task: "hung", url: bench.url(.states)))])
+        try await rig.send([(key: "hung", json: LifecycleRig.request("hung", task: "hung", url: rig.url(.states)))])
         try #require(await worker.waitForLog("started", timeout: .seconds(30)), "the request started\n\(worker.log)")
         try await Task.sleep(for: .milliseconds(500))
 
@@ -78,24 +78,24 @@ struct WorkerShutdownTests {
         #expect(exit == 0, "\(worker.log)")
         #expect(took < Self.bound, "shutdown took \(took), bound \(Self.bound)")
 
-        #expect(await bench.waitForAnswers(to: ["hung"], timeout: .seconds(30)), "the hung request was answered")
-        let outcomes = bench.outcomesByRequest["hung"] ?? []
+        #expect(await rig.waitForAnswers(to: ["hung"], timeout: .seconds(30)), "the hung request was answered")
+        let outcomes = rig.outcomesByRequest["hung"] ?? []
         #expect(!outcomes.contains { $0.status == "succeeded" }, "\(outcomes)")
         #expect(outcomes.allSatisfy { $0.status == "cancelled" && $0.errorCode == "shutdown" }, "\(outcomes)")
-        try await bench.stop()
+        try await rig.stop()
     }
 
     /// A drain that would last two minutes (a hung request, `--shutdown-timeout 120s`), then a second SIGTERM:
     /// the worker exits at once with status 143 after logging one line.
     @Test func aSecondSIGTERMDuringALongDrainStopsAtOnce() async throws {
         let executable = try #require(WorkerProcess.executable, "query-worker was not built next to the tests")
-        let bench = try await LifecycleBench(
+        let rig = try await LifecycleRig(
             partitions: 1, faults: [FaultRule(.latency(milliseconds: 600_000), pathContains: "/query")])
-        let worker = try SignalledWorker(executable: executable, arguments: Self.arguments(bench, shutdownTimeout: "120s"))
+        let worker = try SignalledWorker(executable: executable, arguments: Self.arguments(rig, shutdownTimeout: "120s"))
         defer { worker.kill() }
         try #require(await worker.waitForLog("partitions assigned", timeout: .seconds(60)), "the worker joined\n\(worker.log)")
 
-        try await bench.send([(key: "long", json: LifecycleBench.request("long", task: "long", url: bench.url(.states)))])
+        try await rig.send([(key: "long", json: LifecycleRig.request("long", task: "long", url: rig.url(.states)))])
         try #require(await worker.waitForLog("started", timeout: .seconds(30)), "the request started\n\(worker.log)")
 
         worker.signal(SIGTERM)
@@ -113,7 +113,7 @@ struct WorkerShutdownTests {
         // test's own polling on a loaded machine (other suites share its cooperative pool) cannot fail it.
         #expect(took < .seconds(60), "the second SIGTERM took \(took)")
         #expect(worker.count("second signal received; stopping at once") == 1)
-        try await bench.stop()
+        try await rig.stop()
     }
 
     /// docker-compose.yml's `stop_grace_period` and Tests/DeploymentTests count on this margin.
@@ -124,8 +124,8 @@ struct WorkerShutdownTests {
         #expect(budget.worker < budget.graceful && budget.graceful < budget.total)
     }
 
-    static func arguments(_ bench: LifecycleBench, shutdownTimeout: String) -> [String] {
-        let settings = bench.baseSettings
+    static func arguments(_ rig: LifecycleRig, shutdownTimeout: String) -> [String] {
+        let settings = rig.baseSettings
         return [
             "run", "--bootstrap-servers", settings.bootstrapServers.joined(separator: ","), "--group-id", settings.groupID,
             "--allowed-hosts", "127.0.0.1", "--shutdown-timeout", shutdownTimeout, "--log-level", "info",

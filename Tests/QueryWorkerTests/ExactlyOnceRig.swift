@@ -31,7 +31,7 @@ enum TransactionalKafka {
 /// (`query-worker embedded-kafka` with the patched librdkafka on `LD_LIBRARY_PATH`; the workers and this
 /// process link Debian's unpatched 2.0.2 as clients), the sample feature server, `query-worker run --exactly-once`
 /// processes started and killed at will, a producer of requests and a **read_committed** reader of outcomes.
-final class ExactlyOnceBench: Sendable {
+final class ExactlyOnceRig: Sendable {
     static let logger: Logger = {
         var logger = Logger(label: "exactly-once")
         logger.logLevel = .critical
@@ -111,7 +111,7 @@ final class ExactlyOnceBench: Sendable {
             stopSignal: stopSignal, logDirectory: directory)
     }
 
-    /// The pids of this bench's `query-worker run` processes named `workerID` (not their watchdogs), from /proc.
+    /// The pids of this rig's `query-worker run` processes named `workerID` (not their watchdogs), from /proc.
     func workerPIDs(_ workerID: String) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { entry -> Int32? in
@@ -132,7 +132,7 @@ final class ExactlyOnceBench: Sendable {
         let reports = await producer.send(ids.map { id in
             KafkaProducerMessage(
                 topic: Self.requestsTopic, key: id,
-                value: LifecycleBench.request(id, task: id, url: url, query: #"{"result":"count"}"#))
+                value: LifecycleRig.request(id, task: id, url: url, query: #"{"result":"count"}"#))
         })
         for report in reports { _ = try report.get() }
     }
@@ -201,7 +201,7 @@ extension WatchedProcess {
     }
 }
 
-/// The (requestId, worker) of every outcome the bench's reader read, in order.
+/// The (requestId, worker) of every outcome the rig's reader read, in order.
 private final class CollectedOutcomes: Sendable {
     let items = Mutex<[(requestId: String, worker: String)]>([])
 }

@@ -25,7 +25,7 @@ final class FaultCommandCluster: Sendable {
     /// Answer lines read so far (the first line of standard output, the bootstrap list, is not one).
     private let answered = Mutex(0)
 
-    /// `environment` nil: this process's (``ExactlyOnceBench`` passes `LD_LIBRARY_PATH` for the transactional build).
+    /// `environment` nil: this process's (``ExactlyOnceRig`` passes `LD_LIBRARY_PATH` for the transactional build).
     init(executable: String, brokers: Int, topics: [String], environment: [String: String]? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("fault-kafka-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -112,7 +112,7 @@ final class FaultCommandCluster: Sendable {
 /// What the outage tests share: the fault-command cluster, the sample feature server (in process), a
 /// `query-worker run` process with its operations endpoint, a producer of requests and a reader that collects
 /// every outcome (by topic, partition and offset, so a rebalance of its own reads nothing twice).
-final class KafkaOutageBench: Sendable {
+final class KafkaOutageRig: Sendable {
     static let logger: Logger = {
         var logger = Logger(label: "kafka-outage")
         logger.logLevel = .critical
@@ -198,7 +198,7 @@ final class KafkaOutageBench: Sendable {
         let reports = await producer.send(ids.map { id in
             KafkaProducerMessage(
                 topic: Self.requestsTopic, key: id,
-                value: LifecycleBench.request(id, task: id, url: url, query: #"{"result":"count"}"#))
+                value: LifecycleRig.request(id, task: id, url: url, query: #"{"result":"count"}"#))
         })
         for report in reports { _ = try report.get() }
     }
@@ -232,7 +232,7 @@ final class KafkaOutageBench: Sendable {
     }
 }
 
-/// The requestId of every outcome the bench's reader read, in order (one entry per outcome).
+/// The requestId of every outcome the rig's reader read, in order (one entry per outcome).
 private final class CollectedRequestIds: Sendable {
     let ids = Mutex<[String]>([])
 }
