@@ -341,15 +341,32 @@ let package = Package(
             dependencies: benchmarkEngineDependencies,
             path: "Benchmarks/Sources/EngineCPUBenchmark", swiftSettings: benchmarkSwift),
 
+        // The Kafka bridge's suites and the `query-worker` commands' processes against the embedded cluster.
         .testTarget(
             name: "KafkaTests",
             dependencies: [
                 "ChildProcessFixture",
                 "Kafka",
+                "KafkaTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Interop"],
+            swiftSettings: strictSwift
+        ),
+        // The Kafka bridge's suites that take an embedded broker down (faults, shutdown with the broker gone,
+        // rebalances, backpressure): a target of their own, so scripts/test runs them in a process of their own.
+        .testTarget(
+            name: "KafkaBrokerFaultTests",
+            dependencies: ["Kafka", "KafkaTestSupport"],
+            swiftSettings: strictSwift
+        ),
+        // Test code only: what the Kafka bridge's test targets share (a logger, unique names, clients of an
+        // embedded cluster, reading with a deadline).
+        .target(
+            name: "KafkaTestSupport",
+            dependencies: ["Kafka", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/KafkaTestSupport",
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -410,6 +427,13 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff and URI
+        // references, without an engine around them.
+        .testTarget(
+            name: "EngineExecutionTests",
+            dependencies: ["EngineExecution", "FeatureService", "FeatureQuerySupport"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "OGCEngineTests",
             dependencies: [.product(name: "HummingbirdCore", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"), 
@@ -430,11 +454,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The worker's unit and in-process suites: settings, the contract, coordination, the core's state machine,
+        // the host policy, metrics' catalog, the documentation checks, `query-worker run --help`.
         .testTarget(
             name: "QueryWorkerTests",
             dependencies: [
-                metricsTestKit, inMemoryTracing, metrics, tracing,
+                metricsTestKit, metrics,
                 "QueryWorker",
+                "WorkerTestSupport",
                 "RequestFuzzing",
                 "Authentication",
                 "Credentials",
@@ -448,11 +475,101 @@ let package = Package(
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
-                "NetworkAuthFixture",
-                "ChildProcessFixture",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strictSwift
+        ),
+        // The JSON log handler's suites (redaction, batching, concurrency, reserved keys).
+        .testTarget(
+            name: "JSONLoggingTests",
+            dependencies: [
+                "JSONLogging", "FeatureGeometry", "FeatureQuerySupport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The worker end to end: in process or as `query-worker run` processes, through the embedded Kafka
+        // cluster and the sample feature server (ArcGIS and OGC, secured and not, faults, lifecycle, metrics,
+        // tracing).
+        .testTarget(
+            name: "WorkerIntegrationTests",
+            dependencies: [
+                metricsTestKit, inMemoryTracing, metrics, tracing,
+                "QueryWorker",
+                "WorkerTestSupport",
+                "RequestFuzzing",
+                "EngineExecution",
+                "JSONLogging",
+                "Kafka",
+                "CurlHTTP",
+                "SampleFeatureServer",
+                "FeatureGeometry",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The worker's suite that takes the embedded broker down under `query-worker run` processes (shutdown
+        // whatever Kafka does): scripts/test runs it with KafkaBrokerFaultTests, in a process of their own.
+        .testTarget(
+            name: "WorkerBrokerFaultTests",
+            dependencies: ["QueryWorker", "WorkerTestSupport", "Kafka", "SampleFeatureServer"],
+            swiftSettings: strictSwift
+        ),
+        // The worker against Kafka outages, crash loops and exactly-once (`query-worker run` processes against
+        // `query-worker embedded-kafka` processes, thousands of requests): a process of their own in scripts/test.
+        .testTarget(
+            name: "WorkerOutageTests",
+            dependencies: [
+                "QueryWorker",
+                "WorkerTestSupport",
+                "ChildProcessFixture",
+                "Kafka",
+                "CurlHTTP",
+                "SampleFeatureServer",
+                "FeatureGeometry",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The worker's credentials through nginx and apache in front of the sample server (Basic, Digest, NTLM,
+        // Kerberos, certificates) and the leak check: a process of their own in scripts/test.
+        .testTarget(
+            name: "WorkerNetworkFrontTests",
+            dependencies: [
+                "QueryWorker",
+                "WorkerTestSupport",
+                "NetworkAuthFixture",
+                "SampleFeatureServer",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // Test code only: what the worker's test targets share: the in-process worker harnesses (plain and
+        // secured) against the embedded cluster and the sample server, the lifecycle rig, `query-worker` child
+        // processes and commands, the contract's files and schema validator, credentials files, the metric
+        // catalog check. `package` declarations over the worker's `package` API, so it builds in release too.
+        .target(
+            name: "WorkerTestSupport",
+            dependencies: [
+                metricsTestKit,
+                "QueryWorker",
+                "Authentication",
+                "Credentials",
+                "EngineExecution",
+                "JSONLogging",
+                "Kafka",
+                "SampleFeatureServer",
+                "QueryLanguage",
+                "FeatureGeometry",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/WorkerTestSupport",
             swiftSettings: strictSwift
         ),
         // Test code only: hostile messages for the requests topic (the contract's examples mutated, random

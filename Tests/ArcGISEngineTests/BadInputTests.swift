@@ -11,7 +11,7 @@ import HummingbirdCore
 @Suite("Bad input and bad services give typed errors naming the layer")
 struct BadInputTests {
     @Test func aClauseNamingAnUnknownFieldIsRefusedBeforeAnyQuery() async throws {
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             do {
                 _ = try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(whereClause: try WhereClause("Zoning = 'R1'")))
                 Issue.record("the query should have failed")
@@ -38,7 +38,7 @@ struct BadInputTests {
     }
 
     @Test func aLayerWithoutQueryCapabilityIsRefused() async throws {
-        try await EngineTestSupport.withEngine(capabilityOverrides: [.states: "Map"]) { server, engine in
+        try await ArcGISTestSupport.withEngine(capabilityOverrides: [.states: "Map"]) { server, engine in
             await #expect { try await engine.query(layer: server.layerURL(.states), ServiceQuery()) } throws: {
                 guard let error = $0 as? FeatureServiceError else { return false }
                 return error.code == .unsupportedLayer && error.message.contains(server.layerURL(.states))
@@ -51,7 +51,7 @@ struct BadInputTests {
     }
 
     @Test func unknownLayersAndBadURLs() async throws {
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             await #expect { try await engine.query(layer: server.serviceURL(.usa) + "/9", ServiceQuery()) } throws: {
                 ($0 as? FeatureServiceError)?.code == .notFound
             }
@@ -69,7 +69,7 @@ struct BadInputTests {
         let metadata = #"{"id":0,"name":"Broken","type":"Feature Layer","geometryType":"esriGeometryPoint","objectIdField":"OID","#
             + #""fields":[{"name":"OID","type":"esriFieldTypeOID"},{"name":"NAME","type":"esriFieldTypeString"}],"#
             + #""maxRecordCount":1000,"capabilities":"Query","advancedQueryCapabilities":{"supportsPagination":true}}"#
-        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { request in
+        try await TestHTTPServer.withServer(logger: ArcGISTestSupport.logger, handler: { request in
             let service = request.uri.path.split(separator: "/").dropFirst(3).first.map(String.init) ?? ""
             if !request.uri.path.hasSuffix("/query") {
                 return service == "HTML" ? .text("<html><title>Sign in</title></html>", contentType: "text/html") : .json(metadata)
@@ -83,9 +83,9 @@ struct BadInputTests {
             default: return .json("{}")
             }
         }) { server in
-            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let client = try HTTPClient(logger: ArcGISTestSupport.logger)
             let engine = ArcGISEngine(
-                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger)
+                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: ArcGISTestSupport.logger)
             do {
                 try await body(server.baseURL + "/arcgis/rest/services", engine)
             } catch {

@@ -45,9 +45,9 @@ struct ConcurrencyLimitTests {
         _ layer: CountingLayer, configuration: ArcGISEngineConfiguration,
         _ body: (String, ArcGISEngine) async throws -> Void
     ) async throws {
-        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { try await layer.handle($0) }) { server in
-            let client = try HTTPClient(logger: EngineTestSupport.logger)
-            let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: EngineTestSupport.logger)
+        try await TestHTTPServer.withServer(logger: ArcGISTestSupport.logger, handler: { try await layer.handle($0) }) { server in
+            let client = try HTTPClient(logger: ArcGISTestSupport.logger)
+            let engine = ArcGISEngine(httpClient: client, configuration: configuration, logger: ArcGISTestSupport.logger)
             do { try await body(server.baseURL + "/arcgis/rest/services/Counted/FeatureServer/0", engine) } catch {
                 Issue.record(error)
             }

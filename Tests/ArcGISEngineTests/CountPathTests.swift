@@ -153,20 +153,4 @@ struct CountPathTests {
         #expect(fresh.metadata(for: "x").metadata == nil)
         #expect(fresh.metadata(for: "k").metadata == nil)
     }
-
-    @Test("A slot admitted at once, or waited for with the admitted number, is held until released")
-    func hostLimiterAdmitAndWait() async throws {
-        let limiter = HostLimiter(limit: 1)
-        #expect(try limiter.admit(host: "h") == nil)
-        let waiter = try #require(try limiter.admit(host: "h"))
-        let waiting = Task {
-            try await limiter.wait(host: "h", waiter: waiter)
-            return 1
-        }
-        limiter.release(host: "h")
-        #expect(try await waiting.value == 1)
-        #expect(await !limiter.hasFreeSlot(host: "h"))
-        limiter.release(host: "h")
-        #expect(await limiter.hasFreeSlot(host: "h"))
-    }
 }

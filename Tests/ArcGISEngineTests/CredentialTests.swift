@@ -33,12 +33,12 @@ struct CredentialTests {
     }
 
     @Test func everyRequestOfAServiceQueryCarriesTheToken() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
         let seen = Seen()
         let authenticator = TestAuthenticator()
         let authorizer = Self.authorizer(seen) { $0.token == TestAuthenticator.token(1) ? .allow : .tokenRequired }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
-            let query = ServiceQuery(geometry: EngineTestSupport.seedExtent, result: .features)
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+            let query = ServiceQuery(geometry: ArcGISTestSupport.seedExtent, result: .features)
             let outcomes = await engine.query(
                 [ServiceTarget(kind: .arcgis, url: server.serviceURL(.laCountyParcels))], query, budget: .unlimited())
             let result = try #require(outcomes.first?.first?.success)
@@ -59,17 +59,17 @@ struct CredentialTests {
         let seen = Seen()
         let authenticator = TestAuthenticator(parameter: "token")
         let authorizer = Self.authorizer(seen) { $0.token == TestAuthenticator.token(1) ? .allow : .tokenRequired }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
             let result = try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             #expect(result.count > 0)
             #expect(!seen.all.isEmpty && seen.all.allSatisfy { $0.token == TestAuthenticator.token(1) })
         }
         // Every request a POST: the parameter goes in the form body.
         let posted = Seen()
-        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        var configuration = ArcGISEngineConfiguration(retry: ArcGISTestSupport.fastRetries)
         configuration.maxGETURLLength = 10
         let postAuthorizer = Self.authorizer(posted) { $0.token == TestAuthenticator.token(1) ? .allow : .tokenRequired }
-        try await EngineTestSupport.withEngine(
+        try await ArcGISTestSupport.withEngine(
             configuration: configuration, authorizer: postAuthorizer, authenticator: authenticator
         ) { server, engine in
             let result = try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
@@ -86,7 +86,7 @@ struct CredentialTests {
             guard request.path.hasSuffix("/query") else { return .allow }
             return request.token == TestAuthenticator.token(2) ? .allow : .invalidToken
         }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
             let url = server.layerURL(.cities)
             let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<50 {
@@ -111,19 +111,19 @@ struct CredentialTests {
     /// Pages by offset (parcels) and features by `objectIds` chunks (the layer without pagination).
     @Test(arguments: [SampleLayer.parcels, .legacyParcels])
     func aRejectionMidPagingRetriesOnlyThatPage(_ layer: SampleLayer) async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(layer, envelope: SampleDataset.seedExtent)
-        let query = ServiceQuery(geometry: EngineTestSupport.seedExtent, result: .features)
-        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(layer, envelope: SampleDataset.seedExtent)
+        let query = ServiceQuery(geometry: ArcGISTestSupport.seedExtent, result: .features)
+        var configuration = ArcGISEngineConfiguration(retry: ArcGISTestSupport.fastRetries)
         configuration.pageConcurrency = 1
         configuration.objectIdChunkSize = 25
         // The baseline: the same query, nothing rejected.
         let baseline = Seen()
-        let baselineRequests = try await EngineTestSupport.withEngine(
+        let baselineRequests = try await ArcGISTestSupport.withEngine(
             configuration: configuration, authorizer: Self.authorizer(baseline) { _ in .allow },
             authenticator: TestAuthenticator()
         ) { server, engine in
             let result = try await engine.query(layer: server.layerURL(layer), query)
-            #expect(EngineTestSupport.ids(result) == truth)
+            #expect(ArcGISTestSupport.ids(result) == truth)
             return baseline.queries.count
         }
         #expect(baselineRequests >= 4)
@@ -140,11 +140,11 @@ struct CredentialTests {
             return reject ? .invalidToken : .allow
         }
         let authenticator = TestAuthenticator()
-        try await EngineTestSupport.withEngine(
+        try await ArcGISTestSupport.withEngine(
             configuration: configuration, authorizer: authorizer, authenticator: authenticator
         ) { server, engine in
             let result = try await engine.query(layer: server.layerURL(layer), query)
-            #expect(EngineTestSupport.ids(result) == truth)
+            #expect(ArcGISTestSupport.ids(result) == truth)
             #expect(result.isComplete)
         }
         #expect(seen.queries.count == baselineRequests + 1)
@@ -156,7 +156,7 @@ struct CredentialTests {
     @Test func forbiddenIsNeverRefreshed() async throws {
         let authenticator = TestAuthenticator()
         let authorizer = Self.authorizer(Seen()) { $0.layer == .states ? .forbidden : .allow }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
             let error = await #expect(throws: FeatureServiceError.self) {
                 try await engine.query(layer: server.layerURL(.states), ServiceQuery(result: .count))
             }
@@ -167,7 +167,7 @@ struct CredentialTests {
 
     @Test func aTokenRequiredWithoutACredentialIsAuthenticationRequired() async throws {
         let authorizer = Self.authorizer(Seen()) { $0.token == nil ? .tokenRequired : .allow }
-        try await EngineTestSupport.withEngine(authorizer: authorizer) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer) { server, engine in
             let outcomes = await engine.query(
                 [ServiceTarget(kind: .arcgis, url: server.layerURL(.cities))], ServiceQuery(result: .count), budget: .unlimited())
             let error = try #require(outcomes.first?.first?.failure)
@@ -180,7 +180,7 @@ struct CredentialTests {
     @Test func aRejectedAPIKeyIsExpiredAfterOneQuestion() async throws {
         let authenticator = TestAuthenticator(name: "key", refreshable: false)
         let authorizer = Self.authorizer(Seen()) { _ in .invalidToken }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
             let error = await #expect(throws: FeatureServiceError.self) {
                 try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             }
@@ -193,7 +193,7 @@ struct CredentialTests {
     @Test func aSecondRejectionFailsTheLayerAsRejected() async throws {
         let authenticator = TestAuthenticator()
         let authorizer = Self.authorizer(Seen()) { _ in .invalidToken }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
             let error = await #expect(throws: FeatureServiceError.self) {
                 try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
             }
@@ -203,7 +203,7 @@ struct CredentialTests {
     }
 
     @Test func anAuthenticatorFailureIsTheLayersError() async throws {
-        try await EngineTestSupport.withEngine(authenticator: FailingAuthenticator()) { server, engine in
+        try await ArcGISTestSupport.withEngine(authenticator: FailingAuthenticator()) { server, engine in
             let outcomes = await engine.query(
                 [ServiceTarget(kind: .arcgis, url: server.layerURL(.cities))], ServiceQuery(result: .count), budget: .unlimited())
             let error = try #require(outcomes.first?.first?.failure)
@@ -218,7 +218,7 @@ struct CredentialTests {
         let authorizer = Self.authorizer(seen) { request in
             request.token == nil ? .tokenRequired : .allow
         }
-        try await EngineTestSupport.withEngine(authorizer: authorizer, authenticator: PickAuthenticator()) { server, engine in
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: PickAuthenticator()) { server, engine in
             let target = [ServiceTarget(kind: .arcgis, url: server.layerURL(.cities))]
             let picked = await engine.query(target, ServiceQuery(result: .count, credential: "alice"), budget: .unlimited())
             #expect(picked.first?.first?.success != nil)
@@ -237,7 +237,7 @@ struct CredentialTests {
             + #""fields":[{"name":"OID","type":"esriFieldTypeOID"}],"maxRecordCount":1000,"capabilities":"Query","#
             + #""advancedQueryCapabilities":{"supportsPagination":true}}"#
         let authenticator = TestAuthenticator()
-        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { request in
+        try await TestHTTPServer.withServer(logger: ArcGISTestSupport.logger, handler: { request in
             guard request.uri.path.hasSuffix("/query") else { return .json(metadata) }
             if request.headers["X-Esri-Authorization"] == "Bearer " + TestAuthenticator.token(2) { return .json(#"{"count":3}"#) }
             switch shape {
@@ -246,9 +246,9 @@ struct CredentialTests {
             default: return .json(#"{"status":"error","messages":["Token Expired."],"code":498}"#)
             }
         }) { server in
-            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let client = try HTTPClient(logger: ArcGISTestSupport.logger)
             let engine = ArcGISEngine(
-                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
+                httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: ArcGISTestSupport.logger,
                 authenticator: authenticator)
             do {
                 let result = try await engine.query(layer: server.baseURL + "/arcgis/rest/services/T/FeatureServer/0", ServiceQuery(result: .count))
@@ -264,14 +264,14 @@ struct CredentialTests {
     /// Web-tier authentication in front of a service answers HTTP 401, which no token refresh fixes.
     @Test func an401IsAuthenticationRequiredOrRejectedNeverRefreshed() async throws {
         let authenticator = TestAuthenticator()
-        try await TestHTTPServer.withServer(logger: EngineTestSupport.logger, handler: { _ in
+        try await TestHTTPServer.withServer(logger: ArcGISTestSupport.logger, handler: { _ in
             .text("<html><title>401 Unauthorized</title></html>", status: .unauthorized, contentType: "text/html")
         }) { server in
-            let client = try HTTPClient(logger: EngineTestSupport.logger)
+            let client = try HTTPClient(logger: ArcGISTestSupport.logger)
             let url = server.baseURL + "/arcgis/rest/services/T/FeatureServer/0"
             for (engineAuthenticator, expected) in [(NoAuthentication() as any RequestAuthenticator, "authentication_required"), (authenticator, "credential_rejected")] {
                 let engine = ArcGISEngine(
-                    httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: EngineTestSupport.logger,
+                    httpClient: client, configuration: ArcGISEngineConfiguration(retry: .none), logger: ArcGISTestSupport.logger,
                     authenticator: engineAuthenticator)
                 let outcomes = await engine.query([ServiceTarget(kind: .arcgis, url: url)], ServiceQuery(result: .count), budget: .unlimited())
                 #expect(outcomes.first?.first?.failure?.code.rawValue == expected)

@@ -20,12 +20,12 @@ struct EngineMetricsTests {
     ) async throws {
         let metrics = TestMetrics()
         let server = try await SampleFeatureServer.start(
-            configuration: SampleServerConfiguration(parcelCount: EngineTestSupport.parcelCount, seed: 7, faults: faults),
-            dataset: try EngineTestSupport.dataset(), logger: EngineTestSupport.logger)
-        let client = try HTTPClient(logger: EngineTestSupport.logger)
+            configuration: SampleServerConfiguration(parcelCount: ArcGISTestSupport.parcelCount, seed: 7, faults: faults),
+            dataset: try ArcGISTestSupport.dataset(), logger: ArcGISTestSupport.logger)
+        let client = try HTTPClient(logger: ArcGISTestSupport.logger)
         let engine = ArcGISEngine(
-            httpClient: client, configuration: ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries),
-            logger: EngineTestSupport.logger, authenticator: NoAuthentication(), metrics: EngineMetrics(factory: metrics))
+            httpClient: client, configuration: ArcGISEngineConfiguration(retry: ArcGISTestSupport.fastRetries),
+            logger: ArcGISTestSupport.logger, authenticator: NoAuthentication(), metrics: EngineMetrics(factory: metrics))
         let host = HostMetrics.hostLabel(origin: server.layerURL(.states))
         do {
             try await body(server, engine, metrics, host)
@@ -99,7 +99,7 @@ struct EngineMetricsTests {
             let errors = Self.requests(metrics, host, "error")
             // Every attempt is one `error` exchange; the attempts after the first are retries.
             #expect(errors >= 1)
-            #expect(errors <= Int64(EngineTestSupport.fastRetries.maxAttempts))
+            #expect(errors <= Int64(ArcGISTestSupport.fastRetries.maxAttempts))
             #expect(Self.counter(metrics, EngineMetrics.httpRetries, [("host", host)]) == errors - 1)
             #expect(Self.requests(metrics, host, "2xx") == 0)
             #expect(Self.counter(metrics, EngineMetrics.httpRetryAfterWaits, [("host", host)]) == 0)

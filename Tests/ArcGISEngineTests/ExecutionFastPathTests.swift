@@ -10,8 +10,8 @@ import FeatureService
 @testable import ArcGISEngine
 
 /// The per-request shortcuts of the engine, each against what it replaced: query parameters encoded once
-/// and extended, the per-host limit's free-slot path, the metadata cache's fresh-value path, and parsed
-/// targets passed on instead of URLs parsed again.
+/// and extended, and parsed targets passed on instead of URLs parsed again. (The per-host limit's and the
+/// metadata cache's own paths are EngineExecution's: Tests/EngineExecutionTests.)
 @Suite("Engine fast paths keep their results")
 struct ExecutionFastPathTests {
     static let texts = [
@@ -93,47 +93,10 @@ struct ExecutionFastPathTests {
         }
     }
 
-    @Test("A cancelled task takes no slot, free or not; a release wakes a waiter")
-    func hostLimiterCancellation() async throws {
-        let limiter = HostLimiter(limit: 1)
-        let cancelled = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            try await limiter.acquire(host: "h")
-        }
-        await #expect(throws: CancellationError.self) { try await cancelled.value }
-        #expect(await limiter.hasFreeSlot(host: "h"))
-
-        try await limiter.acquire(host: "h")
-        let waiting = Task { try await limiter.withSlot(host: "h") { 42 } }
-        // Whether the waiter queued behind the held slot or comes after the release, it gets a slot.
-        try await Task.sleep(for: .milliseconds(5))
-        limiter.release(host: "h")
-        #expect(try await waiting.value == 42)
-        #expect(await limiter.hasFreeSlot(host: "h"))
-    }
-
-    @Test("The cache answers fresh values without loading, and nothing when cancelled, absent or expired")
-    func cacheFreshValues() async throws {
-        let cache = ExpiringCache<Int>(ttl: .seconds(60))
-        #expect(try cache.freshValue(for: "k") == nil)
-        #expect(try await cache.value(for: "k") { 7 } == 7)
-        #expect(try cache.freshValue(for: "k") == 7)
-        #expect(try await cache.value(for: "k") { 8 } == 7)
-        let cancelled = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return try cache.freshValue(for: "k")
-        }
-        await #expect(throws: CancellationError.self) { try await cancelled.value }
-        let expired = ExpiringCache<Int>(ttl: .zero)
-        #expect(try await expired.value(for: "k") { 1 } == 1)
-        #expect(try expired.freshValue(for: "k") == nil)
-        #expect(try await expired.value(for: "k") { 2 } == 2)
-    }
-
     @Test("Targets' layers are parsed once and name the same URLs; a negative layer id fails as its URL does")
     func targetsKeepTheirOutcomes() async throws {
-        let client = try HTTPClient(logger: EngineTestSupport.logger)
-        let engine = ArcGISEngine(httpClient: client, logger: EngineTestSupport.logger)
+        let client = try HTTPClient(logger: ArcGISTestSupport.logger)
+        let engine = ArcGISEngine(httpClient: client, logger: ArcGISTestSupport.logger)
         let service = "HTTP://Example.COM:9/arcgis/rest/services/USA/MapServer/?token=secret"
         #expect(try await engine.layers(of: ArcGISTarget(url: service, layers: [2, 0])).map(\.url) == [
             "http://example.com:9/arcgis/rest/services/USA/MapServer/2",

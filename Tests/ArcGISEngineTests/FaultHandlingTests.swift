@@ -15,14 +15,14 @@ struct FaultHandlingTests {
     @Test(arguments: 0..<transient.count)
     func transientFaultsAreRetriedUntilTheyPass(_ index: Int) async throws {
         let (kind, name) = Self.transient[index]
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.states, where: "POP2000 > 1000000")
-        try await EngineTestSupport.withEngine(
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.states, where: "POP2000 > 1000000")
+        try await ArcGISTestSupport.withEngine(
             faults: [FaultRule(kind, pathContains: "MapServer/2/query", trigger: .first(2))]
         ) { server, engine in
             let started = ContinuousClock.now
             let result = try await engine.query(
                 layer: server.layerURL(.states), ServiceQuery(whereClause: try WhereClause("POP2000 > 1000000")))
-            #expect(EngineTestSupport.ids(result) == truth)
+            #expect(ArcGISTestSupport.ids(result) == truth)
             #expect(server.statistics.faults(name) == 2)
             #expect(result.retries == 2)
             if case .http503 = kind {
@@ -32,7 +32,7 @@ struct FaultHandlingTests {
     }
 
     @Test func aFaultThatNeverPassesFailsWithTheLastErrorAfterEveryAttempt() async throws {
-        try await EngineTestSupport.withEngine(faults: [FaultRule(.http500, pathContains: "/query")]) { server, engine in
+        try await ArcGISTestSupport.withEngine(faults: [FaultRule(.http500, pathContains: "/query")]) { server, engine in
             do {
                 _ = try await engine.query(layer: server.layerURL(.cities), ServiceQuery())
                 Issue.record("the query should have failed")
@@ -47,7 +47,7 @@ struct FaultHandlingTests {
     }
 
     @Test func anHTMLPageIsAMalformedResponseNamingTheLayer() async throws {
-        try await EngineTestSupport.withEngine(faults: [FaultRule(.htmlPage(status: 200))]) { server, engine in
+        try await ArcGISTestSupport.withEngine(faults: [FaultRule(.htmlPage(status: 200))]) { server, engine in
             do {
                 _ = try await engine.query(layer: server.layerURL(.cities), ServiceQuery())
                 Issue.record("the query should have failed")
@@ -60,7 +60,7 @@ struct FaultHandlingTests {
     }
 
     @Test func cancellingAQueryAbortsItsTransfersAtOnce() async throws {
-        try await EngineTestSupport.withEngine(
+        try await ArcGISTestSupport.withEngine(
             faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "/query")]
         ) { server, engine in
             let url = server.layerURL(.parcels)
@@ -78,7 +78,7 @@ struct FaultHandlingTests {
     }
 
     @Test func aCancelledFanOutEndsEveryLayer() async throws {
-        try await EngineTestSupport.withEngine(
+        try await ArcGISTestSupport.withEngine(
             faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "/query")]
         ) { server, engine in
             let target = ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 1, 2, 3])

@@ -12,11 +12,11 @@ import FeatureService
 struct PagingAndFallbackTests {
     @Test func shortPagesAreFollowedToTheEnd() async throws {
         let clause = "UseType = 'Residential'"
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(
             .parcels, where: clause, envelope: SampleDataset.seedExtent)
-        try await EngineTestSupport.withEngine(faults: [FaultRule(.shortPages(maximum: 700))]) { server, engine in
+        try await ArcGISTestSupport.withEngine(faults: [FaultRule(.shortPages(maximum: 700))]) { server, engine in
             let query = ServiceQuery(
-                whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, result: .features)
+                whereClause: try WhereClause(clause), geometry: ArcGISTestSupport.seedExtent, result: .features)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
             #expect(result.selection.geoJSON?.objectIds.map { Int($0) } == truth)
             #expect(result.isComplete)
@@ -25,9 +25,9 @@ struct PagingAndFallbackTests {
     }
 
     @Test func theLayerWithoutPaginationIsReadByObjectIDChunks() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.legacyParcels, where: "1=1")
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.legacyParcels, where: "1=1")
         #expect(truth.count > 1_000)
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let result = try await engine.query(
                 layer: server.layerURL(.legacyParcels), ServiceQuery(returnGeometry: true, result: .features))
             #expect(result.selection.geoJSON?.objectIds.map { Int($0) } == truth)
@@ -41,12 +41,12 @@ struct PagingAndFallbackTests {
     }
 
     @Test func maxFeaturesCutsTheResultAndSaysSo() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
-        try await EngineTestSupport.withEngine { server, engine in
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
+        try await ArcGISTestSupport.withEngine { server, engine in
             for kind in [ServiceQuery.ResultKind.ids, .features] {
-                let query = ServiceQuery(geometry: EngineTestSupport.seedExtent, maxFeatures: 2_500, result: kind)
+                let query = ServiceQuery(geometry: ArcGISTestSupport.seedExtent, maxFeatures: 2_500, result: kind)
                 let result = try await engine.query(layer: server.layerURL(.parcels), query)
-                #expect(EngineTestSupport.ids(result) == Array(truth.prefix(2_500)), "\(kind)")
+                #expect(ArcGISTestSupport.ids(result) == Array(truth.prefix(2_500)), "\(kind)")
                 #expect(result.incompleteReason == .maxFeatures)
                 #expect(!result.isComplete)
                 #expect(result.count == truth.count)
@@ -55,15 +55,15 @@ struct PagingAndFallbackTests {
     }
 
     @Test func aResultLargerThanTheMemoryLimitIsRefused() async throws {
-        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        var configuration = ArcGISEngineConfiguration(retry: ArcGISTestSupport.fastRetries)
         configuration.maxFeaturesInMemory = 1_000
-        try await EngineTestSupport.withEngine(configuration: configuration) { server, engine in
+        try await ArcGISTestSupport.withEngine(configuration: configuration) { server, engine in
             await #expect { try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(result: .features)) } throws: {
                 ($0 as? FeatureServiceError)?.code == .limitExceeded
             }
             let ids = try await engine.query(layer: server.layerURL(.parcels), ServiceQuery(result: .ids))
-            #expect(ids.count == EngineTestSupport.parcelCount)
-            #expect(EngineTestSupport.ids(ids).count == EngineTestSupport.parcelCount)
+            #expect(ids.count == ArcGISTestSupport.parcelCount)
+            #expect(ArcGISTestSupport.ids(ids).count == ArcGISTestSupport.parcelCount)
         }
     }
 
@@ -75,21 +75,21 @@ struct PagingAndFallbackTests {
             return Position(x: box.center.x + cos(angle) * box.width / 3, y: box.center.y + sin(angle) * box.height / 3)
         }
         let polygon = Geometry.polygon(Polygon(exterior: ring, spatialReference: .webMercator))
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let query = ServiceQuery(whereClause: try WhereClause("UseType = 'Commercial'"), geometry: polygon)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
             let methods = Set(server.statistics.recentQueries(.parcels).map(\.method))
             #expect(methods == ["POST"])
-            let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+            let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(
                 .parcels, where: "UseType = 'Commercial'", envelope: nil)
             #expect(result.count > 0)
-            #expect(Set(EngineTestSupport.ids(result)).isSubset(of: Set(truth)))
+            #expect(Set(ArcGISTestSupport.ids(result)).isSubset(of: Set(truth)))
             #expect(result.isComplete)
         }
     }
 
     @Test func metadataIsLoadedOnceForManyQueries() async throws {
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
                     group.addTask {

@@ -12,7 +12,7 @@ import Testing
     @Test func aFeaturesRequestBeyondTheBudgetIsCutWhilePagesArrive() async throws {
         let budget = ResultBudget(limit: 8 << 20)
         let pageSize = 2_000  // the parcels layer's maxRecordCount
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let target = ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))
             let query = ServiceQuery(
                 returnGeometry: true, outSpatialReference: .wgs84, maxFeatures: 100_000_000, result: .features)
@@ -21,7 +21,7 @@ import Testing
                 Issue.record("the parcels layer did not answer features: \(String(describing: outcomes.first?.result))")
                 return
             }
-            #expect(layer.count == EngineTestSupport.parcelCount)
+            #expect(layer.count == ArcGISTestSupport.parcelCount)
             #expect(!layer.isComplete, "a result cut by the budget is marked incomplete")
             #expect(features.count > 0 && features.count < layer.count)
             #expect(budget.isSpent)
@@ -40,13 +40,13 @@ import Testing
     }
 
     @Test func idsBeyondTheBudgetAreCutToAnAscendingPrefix() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
         #expect(truth.count > 1_000)
         let budget = ResultBudget(limit: 8 * 1_000)
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let target = ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))
             let outcomes = Array(await engine.query(
-                [target], ServiceQuery(geometry: EngineTestSupport.seedExtent, result: .ids), budget: budget).joined())
+                [target], ServiceQuery(geometry: ArcGISTestSupport.seedExtent, result: .ids), budget: budget).joined())
             guard case .success(let layer)? = outcomes.first?.result, case .objectIds(let ids) = layer.selection else {
                 Issue.record("the parcels layer did not answer ids: \(String(describing: outcomes.first?.result))")
                 return
@@ -59,12 +59,12 @@ import Testing
     }
 
     @Test func aResultWithinTheBudgetIsComplete() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
         let budget = ResultBudget(limit: 64 << 20)
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let target = ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))
             let query = ServiceQuery(
-                geometry: EngineTestSupport.seedExtent, returnGeometry: true, outSpatialReference: .wgs84,
+                geometry: ArcGISTestSupport.seedExtent, returnGeometry: true, outSpatialReference: .wgs84,
                 maxFeatures: 100_000_000, result: .features)
             let outcomes = Array(await engine.query([target], query, budget: budget).joined())
             guard case .success(let layer)? = outcomes.first?.result, case .features(let features) = layer.selection else {
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aTargetOfAnotherKindFailsAloneAsUnsupported() async throws {
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let targets = [
                 ServiceTarget(kind: .ogc, url: "http://127.0.0.1:1/ogc", layers: ["parcels"]),
                 ServiceTarget(kind: .arcgis, url: server.serviceURL(.usa), layers: ["0"]),

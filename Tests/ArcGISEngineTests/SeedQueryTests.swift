@@ -13,12 +13,12 @@ struct SeedQueryTests {
 
     @Test(arguments: clauses)
     func selectionMatchesWhatTheDataHolds(_ clause: String) async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(
             .parcels, where: clause, envelope: SampleDataset.seedExtent)
-        try await EngineTestSupport.withEngine { server, engine in
-            let query = ServiceQuery(whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent)
+        try await ArcGISTestSupport.withEngine { server, engine in
+            let query = ServiceQuery(whereClause: try WhereClause(clause), geometry: ArcGISTestSupport.seedExtent)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
-            #expect(EngineTestSupport.ids(result) == truth)
+            #expect(ArcGISTestSupport.ids(result) == truth)
             #expect(result.count == truth.count)
             #expect(result.isComplete)
             #expect(result.objectIdField == "OBJECTID")
@@ -33,12 +33,12 @@ struct SeedQueryTests {
 
     @Test func featuresOfAManyPageClauseAreCompleteAndInOrder() async throws {
         let clause = "Roll_LandValue < 1000000"
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(
             .parcels, where: clause, envelope: SampleDataset.seedExtent)
         #expect(truth.count > 2_000, "the clause should need more than one page of 2,000")
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let query = ServiceQuery(
-                whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, returnGeometry: true,
+                whereClause: try WhereClause(clause), geometry: ArcGISTestSupport.seedExtent, returnGeometry: true,
                 outSpatialReference: .wgs84, result: .features)
             let result = try await engine.query(layer: server.layerURL(.parcels), query)
             let features = try #require(result.selection.geoJSON)
@@ -55,18 +55,18 @@ struct SeedQueryTests {
     }
 
     @Test func usaSublayerFanOutWithOneSublayerFailing() async throws {
-        let dataset = try EngineTestSupport.dataset()
+        let dataset = try ArcGISTestSupport.dataset()
         let clause = "POP2000 > 50000"
-        try await EngineTestSupport.withEngine(
+        try await ArcGISTestSupport.withEngine(
             faults: [FaultRule(.http500, pathContains: "USA/MapServer/2/query")]
         ) { server, engine in
             let target = ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 2, 3])
             let outcomes = await engine.query([target], ServiceQuery(whereClause: try WhereClause(clause)))
             #expect(outcomes.map(\.url) == [server.layerURL(.cities), server.layerURL(.states), server.layerURL(.counties)])
             let cities = try #require(outcomes[0].success)
-            #expect(EngineTestSupport.ids(cities) == (try dataset.groundTruthObjectIDs(.cities, where: clause)))
+            #expect(ArcGISTestSupport.ids(cities) == (try dataset.groundTruthObjectIDs(.cities, where: clause)))
             let counties = try #require(outcomes[2].success)
-            #expect(EngineTestSupport.ids(counties) == (try dataset.groundTruthObjectIDs(.counties, where: clause)))
+            #expect(ArcGISTestSupport.ids(counties) == (try dataset.groundTruthObjectIDs(.counties, where: clause)))
             let failure = try #require(outcomes[1].failure)
             #expect(failure.httpStatus == 500)
             #expect(failure.isRetryable)
@@ -75,7 +75,7 @@ struct SeedQueryTests {
     }
 
     @Test func aServiceTargetWithoutLayersQueriesEveryFeatureLayer() async throws {
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let extent = Geometry.envelope(Envelope(
                 xmin: -13_500_000, ymin: 3_800_000, xmax: -12_000_000, ymax: 5_000_000, spatialReference: .webMercator))
             let query = ServiceQuery(whereClause: try WhereClause("POP2000 > 1000"), geometry: extent)
@@ -85,15 +85,15 @@ struct SeedQueryTests {
             #expect(outcomes.map(\.url) == [SampleLayer.cities, .highways, .states, .counties].map { server.layerURL($0) })
             for layer in [SampleLayer.cities, .highways, .states, .counties] {
                 let outcome = try #require(outcomes.first { $0.url == server.layerURL(layer) })
-                let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(
+                let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(
                     layer, where: "POP2000 > 1000", envelope: extent.extent)
-                #expect(outcome.success.map(EngineTestSupport.ids) == truth, "\(layer)")
+                #expect(outcome.success.map(ArcGISTestSupport.ids) == truth, "\(layer)")
             }
         }
     }
 
     @Test func aRasterLayerNamedInLayersStillFailsAsThatLayer() async throws {
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let outcomes = await engine.query(
                 [ArcGISTarget(url: server.serviceURL(.usa), layers: [0, 4])], ServiceQuery(whereClause: try WhereClause("POP2000 > 1000")))
             #expect(outcomes.map(\.url) == [server.layerURL(.cities), server.layerURL(.elevation)])
@@ -103,9 +103,9 @@ struct SeedQueryTests {
     }
 
     @Test func wholeServicesExpandingPastTheLayerBoundFailEveryTarget() async throws {
-        var configuration = ArcGISEngineConfiguration(retry: EngineTestSupport.fastRetries)
+        var configuration = ArcGISEngineConfiguration(retry: ArcGISTestSupport.fastRetries)
         configuration.maxLayersPerQuery = 4
-        try await EngineTestSupport.withEngine(configuration: configuration) { server, engine in
+        try await ArcGISTestSupport.withEngine(configuration: configuration) { server, engine in
             let query = ServiceQuery(whereClause: try WhereClause("POP2000 > 1000"))
             // The USA service has 4 feature layers: alone it fits, with one more layer it does not.
             let fits = await engine.query([ArcGISTarget(url: server.serviceURL(.usa))], query)
@@ -125,16 +125,16 @@ struct GeoJSONOutputTests {
     /// same layer's Esri JSON (``FeatureGeoJSON``, which the transcoder falls back to for unusual pages).
     @Test func geoJSONOutputMatchesTheReferenceConversion() async throws {
         let clause = "UseType = 'Government'"
-        try await EngineTestSupport.withEngine { server, engine in
+        try await ArcGISTestSupport.withEngine { server, engine in
             let query = ServiceQuery(
-                whereClause: try WhereClause(clause), geometry: EngineTestSupport.seedExtent, returnGeometry: true,
+                whereClause: try WhereClause(clause), geometry: ArcGISTestSupport.seedExtent, returnGeometry: true,
                 outSpatialReference: .wgs84, result: .features)
             let encoded = try await engine.query(layer: server.layerURL(.parcels), query)
             let geoJSON = try #require(encoded.selection.geoJSON)
             #expect(encoded.isComplete)
             #expect(!geoJSON.objectIds.isEmpty)
             let ids = geoJSON.objectIds.prefix(50).map(String.init).joined(separator: ",")
-            let body = try await EngineTestSupport.fetch(
+            let body = try await ArcGISTestSupport.fetch(
                 server.layerURL(.parcels) + "/query?f=json&outFields=*&returnGeometry=true&outSR=4326&objectIds=\(ids)")
             let page = try ArcGISResponse.featurePage(body, layer: encoded.url, objectIdField: "OBJECTID")
             let reference = page.features.sorted { $0.objectId < $1.objectId }
@@ -147,8 +147,8 @@ struct GeoJSONOutputTests {
     }
 
     @Test func theLayerWithoutPaginationGivesGeoJSONToo() async throws {
-        let truth = try EngineTestSupport.dataset().groundTruthObjectIDs(.legacyParcels, where: "UseType = 'Residential'")
-        try await EngineTestSupport.withEngine { server, engine in
+        let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.legacyParcels, where: "UseType = 'Residential'")
+        try await ArcGISTestSupport.withEngine { server, engine in
             let query = ServiceQuery(
                 whereClause: try WhereClause("UseType = 'Residential'"), returnGeometry: true,
                 outSpatialReference: .wgs84, result: .features)

@@ -1,5 +1,6 @@
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// The line commands of `query-worker embedded-kafka --fault-commands`: parsed into faults, applied to a
 /// cluster, and answered with one line; a bad line is answered `error ...` and changes nothing.

@@ -1,6 +1,7 @@
 import Kafka
 import Synchronization
 import Testing
+import KafkaTestSupport
 
 /// Group membership, rebalances and offsets, against the embedded cluster.
 @Suite struct KafkaConsumerGroupTests {
@@ -127,19 +128,4 @@ import Testing
             }
         }
     }
-}
-
-/// Polls a condition until it holds or the time is up.
-func eventually(
-    within limit: Duration = .seconds(30),
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    Issue.record("condition not met within \(limit)", sourceLocation: sourceLocation)
-    throw TestTimeout(what: "condition", limit: limit)
 }

@@ -1,5 +1,6 @@
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// librdkafka's fatal errors, raised for real through the embedded cluster, and transient errors that must
 /// not count as one.

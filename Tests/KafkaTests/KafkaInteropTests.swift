@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// Independent Kafka clients against the same embedded cluster: kcat (librdkafka's own CLI) and aiokafka
 /// (a pure-Python client that shares no code with librdkafka).

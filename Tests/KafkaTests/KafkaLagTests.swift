@@ -1,5 +1,6 @@
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// The lag against the group's committed offset and the partition's real end: what KEDA scales on and what
 /// the worker's summary line, metric and status page show.

@@ -1,6 +1,7 @@
 import Kafka
 import Logging
 import Testing
+import KafkaTestSupport
 
 /// librdkafka's log and statistics callbacks reach the Logger the caller passed in.
 @Suite struct KafkaLoggingTests {

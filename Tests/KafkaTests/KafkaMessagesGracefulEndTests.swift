@@ -3,6 +3,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+import KafkaTestSupport
 
 /// `messages.endingOnGracefulShutdown()` in a real service group on an embedded cluster: the reader's loop ends
 /// (without an error) when the group shuts down gracefully, whether it is waiting for messages or busy with one,

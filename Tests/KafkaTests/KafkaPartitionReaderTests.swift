@@ -1,5 +1,6 @@
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// `KafkaPartitionReader` against the embedded cluster: partitions from metadata, offsets by time and end
 /// offsets (`rd_kafka_offsets_for_times`), and reading from concrete offsets without a group.

@@ -1,4 +1,5 @@
 import Testing
+import KafkaTestSupport
 
 @testable import Kafka
 

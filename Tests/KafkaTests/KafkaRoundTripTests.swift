@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// Producer and consumer against the embedded cluster over loopback TCP.
 @Suite struct KafkaRoundTripTests {

@@ -2,6 +2,7 @@ import Foundation
 import Kafka
 import Synchronization
 import Testing
+import KafkaTestSupport
 
 /// `query-worker run --otlp-endpoint` built with `--traits OTLP` (scripts/test-otlp), against a real OTLP/HTTP
 /// receiver (Tests/KafkaTests/Interop/otlp_receiver.py, PyPI's opentelemetry-proto decoding

@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Testing
+import KafkaTestSupport
 
 /// `query --wait` reads the outcome topics from the time it publishes, not from their beginning: an outcome
 /// published earlier under the same requestId (recent enough that the clock-skew allowance would let it

@@ -1,5 +1,6 @@
 import QueryLanguage
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

@@ -5,6 +5,7 @@ import FeatureService
 import Foundation
 import Kafka
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

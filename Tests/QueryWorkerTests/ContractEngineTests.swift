@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import SampleFeatureServer
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

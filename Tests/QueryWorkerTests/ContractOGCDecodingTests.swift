@@ -1,5 +1,6 @@
 import FeatureService
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

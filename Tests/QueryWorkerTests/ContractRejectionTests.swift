@@ -5,6 +5,7 @@ import Testing
 
 @testable import QueryWorker
 import FeatureQuerySupport
+import WorkerTestSupport
 
 /// One malformed message and exactly how the decoder must answer it.
 struct RejectionCase: Sendable, CustomTestStringConvertible {

@@ -6,6 +6,7 @@ import Testing
 
 @testable import QueryWorker
 import SampleFeatureServer
+import WorkerTestSupport
 
 /// Results larger than a message: split into parts within the limit, and put back together by the README's
 /// algorithm into exactly the unsplit result.

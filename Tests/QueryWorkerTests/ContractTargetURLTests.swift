@@ -1,4 +1,5 @@
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

@@ -6,6 +6,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

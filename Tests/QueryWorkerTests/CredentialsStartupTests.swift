@@ -2,6 +2,7 @@ import Credentials
 import Foundation
 import Logging
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 

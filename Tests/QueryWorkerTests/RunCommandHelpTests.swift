@@ -1,6 +1,5 @@
-import Foundation
-import Synchronization
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 
@@ -40,53 +39,5 @@ struct RunCommandHelpTests {
         #expect(Set(SettingsKey.defaultTexts.keys) == Set(SettingsKey.all.map(\.name)))
         #expect(SettingsKey.sizeText(1_048_576) == "1MiB" && SettingsKey.sizeText(1_000) == "1000")
         #expect(SettingsKey.durationText(.seconds(30)) == "30s" && SettingsKey.durationText(.milliseconds(250)) == "250ms")
-    }
-}
-
-/// Runs a command to its end, awaiting its exit without holding a thread, with no `QUERY_WORKER_*`
-/// variables of the test's environment (they would be settings too).
-enum CommandRun {
-    struct Output: CustomStringConvertible {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
-    }
-
-    static func run(_ executable: String, _ arguments: [String]) async throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix(SettingsKey.environmentPrefix) }
-        let files = try ProcessOutputFiles(for: process)
-        defer { files.remove() }
-        let exited = ExitSignal()
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        await exited.wait()
-        return Output(status: process.terminationStatus, stdout: files.stdout, stderr: files.stderr)
-    }
-}
-
-/// A one-time signal a task can await, set from any thread (a process's termination handler).
-final class ExitSignal: Sendable {
-    private let state = Mutex<(signalled: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-
-    func signal() {
-        let waiter = state.withLock { state in
-            state.signalled = true
-            return state.waiter.take()
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let signalled = state.withLock { state in
-                if !state.signalled { state.waiter = continuation }
-                return state.signalled
-            }
-            if signalled { continuation.resume() }
-        }
     }
 }

@@ -5,6 +5,7 @@ import Kafka
 import Metrics
 import MetricsTestKit
 import Testing
+import WorkerTestSupport
 
 @testable import QueryWorker
 
