@@ -52,7 +52,7 @@ import SampleFeatureServer
 
     static func randomResult(_ random: inout SplitMix64) -> ResultMessage {
         let layerCount = Int.random(in: 0...5, using: &random)
-        var layers: [LayerResult] = []
+        var layers: [ServiceLayerOutcome] = []
         for index in 0..<layerCount {
             let url = "https://gis.example.org/arcgis/rest/services/S\(index)/FeatureServer/\(Int.random(in: 0...30, using: &random))"
             let kind = Int.random(in: 0...9, using: &random)
@@ -64,7 +64,7 @@ import SampleFeatureServer
                 ids.append(next)
                 next += Int64.random(in: 1...(Bool.random(using: &random) ? 3 : 1 << 40), using: &random)
             }
-            let outcome: LayerResult.Outcome
+            let outcome: LayerEntry
             switch kind {
             case 0..<5:
                 outcome = .succeeded(count: ids.count + Int.random(in: 0...2, using: &random), complete: Bool.random(using: &random),
@@ -78,9 +78,9 @@ import SampleFeatureServer
             case 8:
                 outcome = .succeeded(count: Int.random(in: 0...1_000_000, using: &random), complete: true, selection: .countOnly)
             default:
-                outcome = .failed(ContractError(.init("transport"), "layer \(index) timed out", retryable: true))
+                outcome = .failed(FeatureServiceError(.transport, "layer \(index) timed out", layer: "layer \(index)", isRetryable: true))
             }
-            layers.append(LayerResult(url: url, layerId: 0, name: "Layer \(index)", objectIdField: "OBJECTID", outcome: outcome))
+            layers.append(ServiceLayerOutcome(url: url, layerId: 0, name: "Layer \(index)", objectIdField: "OBJECTID", outcome: outcome))
         }
         return ResultMessage(
             requestId: "request-\(random.next() % 1000)", taskId: "task", layers: layers, receivedAt: 1_748_779_200_000,
@@ -118,7 +118,7 @@ import SampleFeatureServer
         let ids = (0..<1_000_000).map { Int64($0) * 7 + 1_000_000 }
         let result = ResultMessage(
             requestId: "big", taskId: "big",
-            layers: [LayerResult(url: "https://gis.example.org/arcgis/rest/services/P/FeatureServer/0", layerId: 0, name: "P",
+            layers: [ServiceLayerOutcome(url: "https://gis.example.org/arcgis/rest/services/P/FeatureServer/0", layerId: 0, name: "P",
                                  objectIdField: "OBJECTID", outcome: .succeeded(count: ids.count, complete: true,
                                                                               selection: .objectIds(ids)))],
             receivedAt: 0, finishedAt: 1, worker: "w")
@@ -142,7 +142,7 @@ import SampleFeatureServer
         let url = "https://gis.example.org/arcgis/rest/services/P/FeatureServer/0"
         let result = ResultMessage(
             requestId: "r", taskId: "t",
-            layers: [LayerResult(url: url, outcome: .succeeded(count: 2, complete: true,
+            layers: [ServiceLayerOutcome(url: url, outcome: .succeeded(count: 2, complete: true,
                                                                 selection: .features(GeoJSONFeatureList(encoded: [(41, small), (42, big)]))))],
             receivedAt: 0, finishedAt: 0, worker: "w")
         #expect(try result.split(maxBytes: 10_000).count == 1)
@@ -159,7 +159,7 @@ import SampleFeatureServer
 
     @Test func layersWithoutItemsStayWhole() throws {
         let layers = (0..<30).map { index in
-            LayerResult(url: "https://gis.example.org/arcgis/rest/services/S/MapServer/\(index)", layerId: index,
+            ServiceLayerOutcome(url: "https://gis.example.org/arcgis/rest/services/S/MapServer/\(index)", layerId: index,
                         name: "Layer \(index)", objectIdField: "objectid",
                         outcome: .succeeded(count: index * 10, complete: true, selection: .countOnly))
         }
@@ -171,7 +171,7 @@ import SampleFeatureServer
 
     @Test func duplicateLayerURLsAreRefused() {
         let url = "https://gis.example.org/arcgis/rest/services/S/MapServer/0"
-        let layer = LayerResult(url: url, outcome: .succeeded(count: 0, complete: true, selection: .countOnly))
+        let layer = ServiceLayerOutcome(url: url, outcome: .succeeded(count: 0, complete: true, selection: .countOnly))
         let result = ResultMessage(requestId: "r", taskId: "t", layers: [layer, layer], receivedAt: 0, finishedAt: 0, worker: "w")
         #expect(throws: ContractError.self) { try result.split(maxBytes: 1_000_000) }
     }
