@@ -44,7 +44,7 @@ import WorkerTestSupport
         let message = ResultMessage(
             requestId: "map-view-1/0042", taskId: "map-view-1",
             layers: [
-                LayerResult(
+                ServiceLayerOutcome(
                     url: Self.parcels, layerId: 0, name: "LA_County_Parcels", objectIdField: "OBJECTID",
                     outcome: .succeeded(count: 6, complete: true, selection: .objectIds([
                         1_183_202, 1_183_207, 1_183_211, 1_183_290, 1_184_001, 1_184_017,
@@ -67,10 +67,10 @@ import WorkerTestSupport
         let message = ResultMessage(
             requestId: "usa-ca-2", taskId: "usa-ca-2",
             layers: [
-                LayerResult(
+                ServiceLayerOutcome(
                     url: "\(Self.usa)/0", layerId: 0, name: "Cities", objectIdField: "objectid",
                     outcome: .succeeded(count: 3, complete: true, selection: .objectIds([101, 102, 140]))),
-                LayerResult(url: failing, layerId: 3, outcome: .failed(ContractError(error))),
+                ServiceLayerOutcome(url: failing, outcome: .failed(error)),
             ],
             receivedAt: try Self.ms("2025-06-01T12:10:00Z"), finishedAt: try Self.ms("2025-06-01T12:10:04.250Z"),
             worker: "query-worker-7d9f/1")
@@ -171,32 +171,37 @@ import WorkerTestSupport
         ]))
     }
 
-    @Test func engineOutcomesBecomeLayerEntries() throws {
+    /// The seam's outcomes go into the result as the engine gave them: each is written as its layer entry.
+    @Test func engineOutcomesAreWrittenAsLayerEntries() throws {
         let features = try GeoJSONFeatureList(
             [Self.parcel(7, use: "Government", value: 10, x: -118.8, y: 34.03)],
             fieldOrder: ["OBJECTID", "UseType", "Roll_LandValue"], layer: Self.parcels)
-        var result = ServiceLayerResult(
+        let found = ServiceLayerResult(
             url: Self.parcels, layerId: 0, name: "Parcels", objectIdField: "OBJECTID", count: 1, isComplete: true,
             selection: .features(features), requests: 1)
-        let entry = LayerResult(ServiceLayerOutcome(url: Self.parcels, result: .success(result)))
-        guard case .succeeded(1, true, .features(let written)) = entry.outcome else {
-            Issue.record("unexpected \(entry.outcome)")
-            return
-        }
-        #expect(written.objectIds == [7])
-        let failure = FeatureServiceError(.notFound, "gone", layer: Self.parcels)
-        let failed = LayerResult(ServiceLayerOutcome(url: Self.parcels, result: .failure(failure)))
-        guard case .failed(let error) = failed.outcome else {
-            Issue.record("unexpected \(failed.outcome)")
-            return
-        }
-        #expect(error.code.rawValue == "not_found")
-        result.selection = .countOnly
-        let counted = LayerResult(ServiceLayerOutcome(url: Self.parcels, result: .success(result)))
-        guard case .succeeded(1, true, .countOnly) = counted.outcome else {
-            Issue.record("unexpected \(counted.outcome)")
-            return
-        }
+        var counted = found
+        counted.url = Self.parcels + "x"
+        counted.selection = .countOnly
+        let message = ResultMessage(
+            requestId: "r", taskId: "t",
+            layers: [
+                ServiceLayerOutcome(url: found.url, result: .success(found)),
+                ServiceLayerOutcome(url: "\(Self.usa)/3", result: .failure(FeatureServiceError(.notFound, "gone", layer: "\(Self.usa)/3"))),
+                ServiceLayerOutcome(url: counted.url, result: .success(counted)),
+            ],
+            receivedAt: 1_748_779_200_000, finishedAt: 1_748_779_200_500, worker: "w")
+        #expect(message.status == .partial)
+        let layers = try #require(try ParsedJSON(parsing: message.encoded())["layers"]?.arrayValue)
+        #expect(layers.count == 3)
+        #expect(layers[0]["status"] == .string("succeeded"))
+        #expect(layers[0]["count"] == .number(1))
+        #expect(layers[0]["objectIds"] == .array([.number(7)]))
+        #expect(layers[0]["name"] == .string("Parcels"))
+        #expect(layers[1]["status"] == .string("failed"))
+        #expect(layers[1]["error"]?["code"] == .string("not_found"))
+        #expect(layers[1]["name"] == nil)
+        #expect(layers[2]["count"] == .number(1))
+        #expect(layers[2]["objectIds"] == nil)
     }
 
     @Test func stringsAreEscaped() throws {
@@ -242,16 +247,16 @@ import WorkerTestSupport
             [Feature(objectId: 9, attributes: ["name": .string("x"), "flag": .bool(true), "none": .null])], fieldOrder: ["name"],
             layer: "\(Self.usa)/1")
         let layers = [
-            LayerResult(url: Self.parcels, layerId: 0, name: "LA_County_Parcels", objectIdField: "OBJECTID",
+            ServiceLayerOutcome(url: Self.parcels, layerId: 0, name: "LA_County_Parcels", objectIdField: "OBJECTID",
                         outcome: .succeeded(count: 41, complete: false, selection: .features(features))),
-            LayerResult(url: "\(Self.usa)/0", layerId: 0, name: "Cities", objectIdField: "objectid",
+            ServiceLayerOutcome(url: "\(Self.usa)/0", layerId: 0, name: "Cities", objectIdField: "objectid",
                         outcome: .succeeded(count: 500, complete: true, selection: .objectIds((1...500).map { Int64($0) }))),
-            LayerResult(url: "\(Self.usa)/1", layerId: 1, name: "Highways", objectIdField: "objectid",
+            ServiceLayerOutcome(url: "\(Self.usa)/1", layerId: 1, name: "Highways", objectIdField: "objectid",
                         outcome: .succeeded(count: 1, complete: true, selection: .features(noGeometry))),
-            LayerResult(url: "\(Self.usa)/2", layerId: 2, name: "States", objectIdField: "objectid",
+            ServiceLayerOutcome(url: "\(Self.usa)/2", layerId: 2, name: "States", objectIdField: "objectid",
                         outcome: .succeeded(count: 3, complete: true, selection: .countOnly)),
-            LayerResult(url: "\(Self.usa)/3", outcome: .failed(ContractError(FeatureServiceError(.transport, "timed out", layer: "\(Self.usa)/3", isRetryable: true)))),
-            LayerResult(url: "\(Self.usa)/4", layerId: 4, name: "Empty", objectIdField: "objectid",
+            ServiceLayerOutcome(url: "\(Self.usa)/3", outcome: .failed(FeatureServiceError(.transport, "timed out", layer: "\(Self.usa)/3", isRetryable: true))),
+            ServiceLayerOutcome(url: "\(Self.usa)/4", layerId: 4, name: "Empty", objectIdField: "objectid",
                         outcome: .succeeded(count: 0, complete: true, selection: .objectIds([]))),
         ]
         let result = ResultMessage(requestId: "r-1", taskId: "t-1", layers: layers, receivedAt: 1_748_779_200_000,

@@ -57,7 +57,7 @@ import WorkerTestSupport
             return
         }
         let outcomes = await engine.query(request.serviceTargets, request.query.serviceQuery, budget: .unlimited())
-        let layers = outcomes.joined().map(LayerResult.init)
+        let layers = Array(outcomes.joined())
         let result = ResultMessage(
             requestId: request.requestId, taskId: request.taskId, layers: layers, receivedAt: request.receivedAt,
             finishedAt: receivedAt + 250, worker: "test-worker")

@@ -16,7 +16,7 @@ import WorkerTestSupport
 
     static func ms(_ text: String) throws -> Int64 { try #require(RFC3339.milliseconds(from: text)) }
 
-    static func message(_ id: String, task: String? = nil, _ layers: [LayerResult], received: String, finished: String) throws
+    static func message(_ id: String, task: String? = nil, _ layers: [ServiceLayerOutcome], received: String, finished: String) throws
         -> ResultMessage
     {
         ResultMessage(
@@ -37,7 +37,7 @@ import WorkerTestSupport
             ])
         let result = try Self.message(
             "daraa-culture-1", task: "daraa-map",
-            [LayerResult(
+            [ServiceLayerOutcome(
                 url: "\(Self.daraa)/collections/CulturePnt", collection: "CulturePnt", filteredBy: .server,
                 outcome: .succeeded(count: 2, complete: true, selection: .features(features)))],
             received: "2025-06-01T12:00:00.120Z", finished: "2025-06-01T12:00:00.610Z")
@@ -47,7 +47,7 @@ import WorkerTestSupport
     @Test func aCutClientFilteredLayerMatchesItsExample() throws {
         let result = try Self.message(
             "daraa-roads-7", task: "daraa-roads",
-            [LayerResult(
+            [ServiceLayerOutcome(
                 url: "https://ogc.example.org/daraa/collections/TransportationGroundCrv", collection: "TransportationGroundCrv",
                 filteredBy: .client, incompleteReason: .maxFeatures,
                 outcome: .succeeded(count: 3, complete: false, selection: .featureIds([.integer(104), .integer(117), .integer(163)])))],
@@ -58,7 +58,7 @@ import WorkerTestSupport
     /// A complete layer never says why it would be incomplete, whatever the engine set.
     @Test func aCompleteLayerHasNoIncompleteReason() throws {
         let result = try Self.message(
-            "r", [LayerResult(
+            "r", [ServiceLayerOutcome(
                 url: "\(Self.daraa)/collections/x", collection: "x", incompleteReason: .countMismatch,
                 outcome: .succeeded(count: 0, complete: true, selection: .featureIds([])))],
             received: "2025-06-01T12:00:00Z", finished: "2025-06-01T12:00:00Z")
@@ -98,12 +98,12 @@ import WorkerTestSupport
     @Test func catalogResultsMatchTheirExamples() throws {
         let ogc = try Self.message(
             "browse-daraa-1",
-            [LayerResult(url: Self.daraa, outcome: .succeeded(count: 2, complete: true, selection: .catalog(Self.daraaCatalog)))],
+            [ServiceLayerOutcome(url: Self.daraa, outcome: .succeeded(count: 2, complete: true, selection: .catalog(Self.daraaCatalog)))],
             received: "2025-06-01T12:00:00.120Z", finished: "2025-06-01T12:00:00.310Z")
         #expect(try ParsedJSON(parsing: ogc.encoded()) == ContractEncodingTests.example("result-catalog-ogc.json"))
         let arcgis = try Self.message(
             "browse-usa-1",
-            [LayerResult(url: Self.usa, outcome: .succeeded(count: 5, complete: true, selection: .catalog(Self.usaCatalog)))],
+            [ServiceLayerOutcome(url: Self.usa, outcome: .succeeded(count: 5, complete: true, selection: .catalog(Self.usaCatalog)))],
             received: "2025-06-01T12:00:00.120Z", finished: "2025-06-01T12:00:00.260Z")
         #expect(try ParsedJSON(parsing: arcgis.encoded()) == ContractEncodingTests.example("result-catalog-arcgis.json"))
     }
@@ -133,20 +133,20 @@ import WorkerTestSupport
                 filterLanguages: [])
         }
         let layers = [
-            LayerResult(
+            ServiceLayerOutcome(
                 url: "\(daraa)/collections/CulturePnt", collection: "CulturePnt", filteredBy: .client, incompleteReason: .resultBudget,
                 outcome: .succeeded(count: 75, complete: false, selection: .features(GeoJSONFeatureList(featureIds: ids, json: json)))),
-            LayerResult(
+            ServiceLayerOutcome(
                 url: "\(daraa)/collections/CultureSrf", collection: "CultureSrf", filteredBy: .server,
                 outcome: .succeeded(count: 200, complete: true, selection: .featureIds((0..<200).map { .string("srf-\($0)") }))),
-            LayerResult(url: daraa, outcome: .succeeded(count: catalog.count, complete: true, selection: .catalog(catalog))),
-            LayerResult(url: usa, outcome: .succeeded(count: 5, complete: true, selection: .catalog(usaCatalog))),
-            LayerResult(
+            ServiceLayerOutcome(url: daraa, outcome: .succeeded(count: catalog.count, complete: true, selection: .catalog(catalog))),
+            ServiceLayerOutcome(url: usa, outcome: .succeeded(count: 5, complete: true, selection: .catalog(usaCatalog))),
+            ServiceLayerOutcome(
                 url: "\(daraa)/collections/Empty", collection: "Empty",
                 outcome: .succeeded(count: 12, complete: true, selection: .countOnly)),
-            LayerResult(
+            ServiceLayerOutcome(
                 url: "\(daraa)/collections/Gone",
-                outcome: .failed(ContractError(FeatureServiceError(.init(rawValue: "not_found"), "gone", layer: "\(daraa)/collections/Gone")))),
+                outcome: .failed(FeatureServiceError(.init(rawValue: "not_found"), "gone", layer: "\(daraa)/collections/Gone"))),
         ]
         return ResultMessage(requestId: "mixed", taskId: "mixed", layers: layers, receivedAt: 0, finishedAt: 1, worker: "w")
     }
@@ -173,7 +173,7 @@ import WorkerTestSupport
         let url = "\(Self.daraa)/collections/x"
         let result = ResultMessage(
             requestId: "r", taskId: "t",
-            layers: [LayerResult(url: url, collection: "x", outcome: .succeeded(
+            layers: [ServiceLayerOutcome(url: url, collection: "x", outcome: .succeeded(
                 count: 1, complete: true, selection: .features(GeoJSONFeatureList(featureIds: [.string("huge")], json: [big]))))],
             receivedAt: 0, finishedAt: 0, worker: "w")
         do {

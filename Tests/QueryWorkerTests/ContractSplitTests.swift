@@ -53,7 +53,7 @@ import WorkerTestSupport
 
     static func randomResult(_ random: inout SplitMix64) -> ResultMessage {
         let layerCount = Int.random(in: 0...5, using: &random)
-        var layers: [LayerResult] = []
+        var layers: [ServiceLayerOutcome] = []
         for index in 0..<layerCount {
             let url = "https://gis.example.org/arcgis/rest/services/S\(index)/FeatureServer/\(Int.random(in: 0...30, using: &random))"
             let kind = Int.random(in: 0...9, using: &random)
@@ -65,7 +65,7 @@ import WorkerTestSupport
                 ids.append(next)
                 next += Int64.random(in: 1...(Bool.random(using: &random) ? 3 : 1 << 40), using: &random)
             }
-            let outcome: LayerResult.Outcome
+            let outcome: LayerEntry
             switch kind {
             case 0..<5:
                 outcome = .succeeded(count: ids.count + Int.random(in: 0...2, using: &random), complete: Bool.random(using: &random),
@@ -79,9 +79,9 @@ import WorkerTestSupport
             case 8:
                 outcome = .succeeded(count: Int.random(in: 0...1_000_000, using: &random), complete: true, selection: .countOnly)
             default:
-                outcome = .failed(ContractError(.init("transport"), "layer \(index) timed out", retryable: true))
+                outcome = .failed(FeatureServiceError(.transport, "layer \(index) timed out", layer: "layer \(index)", isRetryable: true))
             }
-            layers.append(LayerResult(url: url, layerId: 0, name: "Layer \(index)", objectIdField: "OBJECTID", outcome: outcome))
+            layers.append(ServiceLayerOutcome(url: url, layerId: 0, name: "Layer \(index)", objectIdField: "OBJECTID", outcome: outcome))
         }
         return ResultMessage(
             requestId: "request-\(random.next() % 1000)", taskId: "task", layers: layers, receivedAt: 1_748_779_200_000,
@@ -119,7 +119,7 @@ import WorkerTestSupport
         let ids = (0..<1_000_000).map { Int64($0) * 7 + 1_000_000 }
         let result = ResultMessage(
             requestId: "big", taskId: "big",
-            layers: [LayerResult(url: "https://gis.example.org/arcgis/rest/services/P/FeatureServer/0", layerId: 0, name: "P",
+            layers: [ServiceLayerOutcome(url: "https://gis.example.org/arcgis/rest/services/P/FeatureServer/0", layerId: 0, name: "P",
                                  objectIdField: "OBJECTID", outcome: .succeeded(count: ids.count, complete: true,
                                                                               selection: .objectIds(ids)))],
             receivedAt: 0, finishedAt: 1, worker: "w")
@@ -143,7 +143,7 @@ import WorkerTestSupport
         let url = "https://gis.example.org/arcgis/rest/services/P/FeatureServer/0"
         let result = ResultMessage(
             requestId: "r", taskId: "t",
-            layers: [LayerResult(url: url, outcome: .succeeded(count: 2, complete: true,
+            layers: [ServiceLayerOutcome(url: url, outcome: .succeeded(count: 2, complete: true,
                                                                 selection: .features(GeoJSONFeatureList(encoded: [(41, small), (42, big)]))))],
             receivedAt: 0, finishedAt: 0, worker: "w")
         #expect(try result.split(maxBytes: 10_000).count == 1)
@@ -160,7 +160,7 @@ import WorkerTestSupport
 
     @Test func layersWithoutItemsStayWhole() throws {
         let layers = (0..<30).map { index in
-            LayerResult(url: "https://gis.example.org/arcgis/rest/services/S/MapServer/\(index)", layerId: index,
+            ServiceLayerOutcome(url: "https://gis.example.org/arcgis/rest/services/S/MapServer/\(index)", layerId: index,
                         name: "Layer \(index)", objectIdField: "objectid",
                         outcome: .succeeded(count: index * 10, complete: true, selection: .countOnly))
         }
@@ -172,7 +172,7 @@ import WorkerTestSupport
 
     @Test func duplicateLayerURLsAreRefused() {
         let url = "https://gis.example.org/arcgis/rest/services/S/MapServer/0"
-        let layer = LayerResult(url: url, outcome: .succeeded(count: 0, complete: true, selection: .countOnly))
+        let layer = ServiceLayerOutcome(url: url, outcome: .succeeded(count: 0, complete: true, selection: .countOnly))
         let result = ResultMessage(requestId: "r", taskId: "t", layers: [layer, layer], receivedAt: 0, finishedAt: 0, worker: "w")
         #expect(throws: ContractError.self) { try result.split(maxBytes: 1_000_000) }
     }

@@ -45,8 +45,8 @@ struct WorkerEventsLineTests {
 
     static func outcomes() -> [OutcomeMessage] {
         let layers = [
-            LayerResult(url: "https://a/0", outcome: .succeeded(count: 42, complete: true, selection: .countOnly)),
-            LayerResult(url: "https://a/1", outcome: .failed(ContractError(.init("not_found"), "gone"))),
+            ServiceLayerOutcome(url: "https://a/0", outcome: .succeeded(count: 42, complete: true, selection: .countOnly)),
+            ServiceLayerOutcome(url: "https://a/1", outcome: .failed(FeatureServiceError(.notFound, "gone", layer: "https://a/1"))),
         ]
         let result = ResultMessage(
             requestId: request.requestId, taskId: request.taskId, layers: layers, receivedAt: 1_000, finishedAt: 1_500,

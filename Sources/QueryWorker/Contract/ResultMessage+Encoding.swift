@@ -95,14 +95,13 @@ extension ResultMessage {
     }
 
     func itemCount(of layer: Int) -> Int {
-        guard case .succeeded(_, _, let selection) = layers[layer].outcome else { return 0 }
-        return selection.itemCount
+        layers[layer].answer?.selection.itemCount ?? 0
     }
 
     /// Bytes item `index` of `layer` adds to a part: its id's digits (and feature bytes), plus the separating
     /// comma in each array unless it is the first item of its slice.
     func itemSize(_ layer: Int, _ index: Int, first: Bool) -> Int {
-        guard case .succeeded(_, _, let selection) = layers[layer].outcome else { return 0 }
+        guard let selection = layers[layer].answer?.selection else { return 0 }
         switch selection {
         case .countOnly:
             return 0
@@ -149,7 +148,7 @@ extension ResultMessage {
     private func itemTooLarge(layer: Int, index: Int, size: Int, limit: Int) -> ContractError {
         let url = layers[layer].url
         var id: ParsedJSON?
-        if case .succeeded(_, _, let selection) = layers[layer].outcome {
+        if let selection = layers[layer].answer?.selection {
             switch selection {
             case .objectIds(let ids): id = .number(Double(ids[index]))
             case .featureIds(let ids): id = ids[index].map(Self.json)
@@ -163,7 +162,7 @@ extension ResultMessage {
         }
         let what = id.map { "feature \(Self.text($0)) of \(url)" } ?? "an entry of \(url)"
         var details: [String: ParsedJSON] = ["layer": .string(url), "size": .number(Double(size))]
-        if let id { details[layers[layer].collection == nil ? "objectId" : "featureId"] = id }
+        if let id { details[layers[layer].answer?.collection == nil ? "objectId" : "featureId"] = id }
         return tooLarge("\(what) takes \(size) bytes as GeoJSON", limit: limit, details: details)
     }
 

@@ -59,60 +59,59 @@ extension ResultMessage {
     /// the selection has them) or `error`.
     func writeLayer(_ index: Int, start: Int, end: Int, to writer: inout JSONWriter) {
         let layer = layers[index]
+        let answer = layer.answer
         writer.raw("{")
         writer.key("url")
         writer.string(layer.url)
-        if let collection = layer.collection {
+        if let collection = answer?.collection {
             writer.comma()
             writer.key("collection")
             writer.string(collection)
         }
-        if let layerId = layer.layerId {
+        if let layerId = answer?.layerId {
             writer.comma()
             writer.key("layerId")
             writer.integer(layerId)
         }
-        if let name = layer.name {
+        if let name = answer?.name {
             writer.comma()
             writer.key("name")
             writer.string(name)
         }
         writer.comma()
         writer.key("status")
-        switch layer.outcome {
-        case .failed: writer.string("failed")
-        case .succeeded: writer.string("succeeded")
-        }
-        if let field = layer.objectIdField {
+        writer.string(answer == nil ? "failed" : "succeeded")
+        if let field = answer?.objectIdField {
             writer.comma()
             writer.key("objectIdField")
             writer.string(field)
         }
-        switch layer.outcome {
-        case .failed(let error):
+        switch layer.result {
+        case .failure(let error):
             writer.comma()
             writer.key("complete")
             writer.bool(false)
             writer.comma()
             writer.key("error")
-            error.write(to: &writer)
-        case .succeeded(let count, let complete, let selection):
+            ContractError(error).write(to: &writer)
+        case .success(let answer):
             writer.comma()
             writer.key("count")
-            writer.integer(count)
+            writer.integer(answer.count)
             writer.comma()
             writer.key("complete")
-            writer.bool(complete)
-            if !complete, let reason = layer.incompleteReason {
+            writer.bool(answer.isComplete)
+            if !answer.isComplete, let reason = answer.incompleteReason {
                 writer.comma()
                 writer.key("incompleteReason")
                 writer.string(reason.rawValue)
             }
-            if let site = layer.filteredBy {
+            if let site = answer.filteredBy {
                 writer.comma()
                 writer.key("filteredBy")
                 writer.string(site.rawValue)
             }
+            let selection = answer.selection
             switch selection {
             case .countOnly:
                 break

@@ -1,14 +1,6 @@
 import Kafka
 import Logging
 
-extension LayerResult {
-    /// The layer's count for logs; 0 for a failed layer.
-    var reportedCount: Int {
-        if case .succeeded(let count, _, _) = outcome { return count }
-        return 0
-    }
-}
-
 /// Sends outcomes to the result and error topics and reports whether every part was delivered.
 ///
 /// A result too large for one message goes as ordered parts; one that cannot be split to fit (a single

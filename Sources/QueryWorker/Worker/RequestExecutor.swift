@@ -68,15 +68,12 @@ struct RequestExecutor: Sendable {
     /// otherwise sit in the calling task's frame (see ``WorkerCore/deliver(_:)``).
     @inline(never)
     private func outcome(of request: QueryRequest, layers outcomes: [[ServiceLayerOutcome]]) -> ExecutionOutcome {
-        let layers = outcomes.joined().map(LayerResult.init)
+        let layers = Array(outcomes.joined())
         let result = ResultMessage(
             requestId: request.requestId, taskId: request.taskId, layers: layers, receivedAt: request.receivedAt,
             finishedAt: clock(), worker: workerID)
         guard result.allLayersFailed else { return .result(result) }
-        let failures = layers.compactMap { layer -> (url: String, error: ContractError)? in
-            if case .failed(let error) = layer.outcome { return (layer.url, error) }
-            return nil
-        }
+        let failures = layers.compactMap { layer in layer.contractError.map { (url: layer.url, error: $0) } }
         return .failed(ContractError.allLayersFailed(failures))
     }
 }
