@@ -71,7 +71,7 @@ struct TestProcessPlan {
     let problems: [String]
 
     init(manifest: String, script: String) {
-        testTargets = Self.matches(of: #"\.testTarget\(\s*name:\s*"([^"]+)""#, in: manifest)
+        testTargets = PackageManifestReader(manifest).targets.filter { $0.kind == "testTarget" }.map(\.name)
         var named: [String] = []
         var namedProcesses = 0
         var hasTheRest = false
@@ -99,14 +99,5 @@ struct TestProcessPlan {
         }
         processCount = namedProcesses + (hasTheRest ? 1 : 0)
         self.problems = problems
-    }
-
-    /// The first capture group of each match of `pattern` in `text`.
-    private static func matches(of pattern: String, in text: String) -> [String] {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return [] }
-        let range = NSRange(text.startIndex..., in: text)
-        return expression.matches(in: text, range: range).compactMap { match in
-            Range(match.range(at: 1), in: text).map { String(text[$0]) }
-        }
     }
 }
