@@ -316,9 +316,10 @@ let package = Package(
         // `AsyncHTTPClientPeer` trait) AsyncHTTPClient on one local nginx. Run through run-http-benchmark.sh.
         .executableTarget(
             name: "HTTPBenchmark",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientPeer"])), 
+            dependencies: [
                 "BenchmarkSupport", "CurlHTTP", .product(name: "Logging", package: "swift-log"), argumentParser,
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientPeer"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientPeer"])),
             ],
             path: "Benchmarks/Sources/HTTPBenchmark", swiftSettings: benchmarkSwift),
         // The ArcGIS engine on the sample feature server against Python peers (esridump, ArcGIS API for
@@ -335,7 +336,8 @@ let package = Package(
             dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer", "FeatureQuerySupport"],
             path: "Benchmarks/Sources/WorkerBenchmark", swiftSettings: benchmarkSwift),
         // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
-        // worker. Small enough for callgrind. Run: swift run -c release engine-cpu-benchmark --layer <layer URL>
+        // worker; two builds side by side with run-engine-cpu-ab.sh. Run: swift run -c release engine-cpu-benchmark
+        // --layer <layer URL>
         .executableTarget(
             name: "EngineCPUBenchmark",
             dependencies: benchmarkEngineDependencies,
