@@ -1,3 +1,5 @@
+package import FeatureGeometry
+
 /// What a layer selected, by the query's result kind: one case, so nobody re-reads three optionals to find
 /// out which one the engine filled.
 package enum LayerSelection: Sendable {
@@ -13,6 +15,13 @@ package enum LayerSelection: Sendable {
     /// `result: catalog`: what the target offers to query (an OGC landing page's collections, an ArcGIS
     /// service's layers). One outcome per target.
     case catalog([CatalogEntry])
+    /// `result: statistics`: one row per group (one row with an empty group without `groupBy`), in the
+    /// query's `orderBy` when it has one.
+    case statistics([StatisticsRow])
+    /// `result: extent`: the selection's extent, `nil` for an empty selection (the count is the result's).
+    case extent(Envelope?)
+    /// `result: distinct`: the distinct combinations of the query's `outFields` (null is a value).
+    case distinct([[NamedValue]])
 
     /// How many ids, features or catalog entries the selection holds (0 for a count).
     package var itemCount: Int {
@@ -22,6 +31,9 @@ package enum LayerSelection: Sendable {
         case .featureIds(let ids): ids.count
         case .features(let features): features.count
         case .catalog(let entries): entries.count
+        case .statistics(let rows): rows.count
+        case .extent: 0
+        case .distinct(let rows): rows.count
         }
     }
 }
@@ -69,6 +81,11 @@ package struct ServiceLayerResult: Sendable {
     package var filteredBy: FilterSite?
     /// Why ``isComplete`` is false, when the engine knows.
     package var incompleteReason: IncompleteReason?
+    /// Who computed the statistics or the distinct values (`statisticsBy`, `distinctBy`); `nil` for other
+    /// results.
+    package var aggregatedBy: ComputationSite?
+    /// Who put ordered ids, features or statistics rows in the query's `orderBy`; `nil` without one.
+    package var orderedBy: ComputationSite?
     /// HTTP requests this layer's query took (metadata excluded), and how many of them were retries; 0 where
     /// the engine does not count them.
     package var requests: Int
@@ -77,8 +94,11 @@ package struct ServiceLayerResult: Sendable {
     package init(
         url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, count: Int,
         isComplete: Bool, selection: LayerSelection, collection: String? = nil, filteredBy: FilterSite? = nil,
-        incompleteReason: IncompleteReason? = nil, requests: Int = 0, retries: Int = 0
+        incompleteReason: IncompleteReason? = nil, requests: Int = 0, retries: Int = 0,
+        aggregatedBy: ComputationSite? = nil, orderedBy: ComputationSite? = nil
     ) {
+        self.aggregatedBy = aggregatedBy
+        self.orderedBy = orderedBy
         self.requests = requests
         self.retries = retries
         self.collection = collection

@@ -14,6 +14,12 @@ package struct ServiceQuery: Sendable, Hashable {
         case features
         /// What each target offers to query (collections, layers); the query's filters don't apply.
         case catalog
+        /// ``ServiceQuery/statistics`` over the selection, per ``ServiceQuery/groupBy`` group.
+        case statistics
+        /// The selection's extent and count.
+        case extent
+        /// The distinct combinations of ``ServiceQuery/outFields`` in the selection.
+        case distinct
     }
 
     /// The attribute filter; `nil` for every feature.
@@ -32,12 +38,28 @@ package struct ServiceQuery: Sendable, Hashable {
     /// The credential the request picked by name (its `credential` field); `nil` applies whatever covers each
     /// target by scope. Part of the query's identity: requests with different credentials never share results.
     package var credential: String?
+    /// Only these features (ArcGIS object ids, OGC feature ids), ANDed with the other filters; `nil` for any.
+    package var objectIds: [FeatureID]?
+    /// Only features in this time window; `nil` for any time.
+    package var time: TimeWindow?
+    /// The order of ids, features or statistics rows; empty for the service's order.
+    package var orderBy: [OrderTerm]
+    /// What `result: statistics` computes, and the fields it groups by.
+    package var statistics: [StatisticDefinition]
+    package var groupBy: [String]
 
     package init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil, spatialRelationship: SpatialRelation = .intersects,
         outFields: [String] = ["*"], returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil,
-        maxFeatures: Int? = nil, result: ResultKind = .ids, credential: String? = nil
+        maxFeatures: Int? = nil, result: ResultKind = .ids, credential: String? = nil,
+        objectIds: [FeatureID]? = nil, time: TimeWindow? = nil, orderBy: [OrderTerm] = [],
+        statistics: [StatisticDefinition] = [], groupBy: [String] = []
     ) {
+        self.objectIds = objectIds
+        self.time = time
+        self.orderBy = orderBy
+        self.statistics = statistics
+        self.groupBy = groupBy
         self.whereClause = whereClause
         self.geometry = geometry
         self.spatialRelationship = spatialRelationship

@@ -58,6 +58,9 @@ final class LayerQueryRunner: Sendable {
             var collector = GeoJSONPageCollector(limit: limit, layer: layer.url)
             let (count, completeness) = try await collect(base, into: &collector)
             return result(count: count, selection: .features(collector.finish()), completeness: completeness)
+        case .statistics, .extent, .distinct:
+            throw FeatureServiceError(
+                .invalidQuery, "result \(query.result.rawValue) is not answered by this worker yet", layer: layer.url)
         }
     }
 

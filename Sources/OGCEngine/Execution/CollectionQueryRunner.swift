@@ -41,6 +41,9 @@ struct CollectionQueryRunner: Sendable {
             let fields = query.outFields.contains("*") ? nil : query.outFields
             keep = .features(outFields: fields, returnGeometry: query.returnGeometry)
             maxFeatures = maxFeatures ?? configuration.maxFeaturesInMemory
+        case .statistics, .extent, .distinct:
+            throw FeatureServiceError(
+                .invalidQuery, "result \(query.result.rawValue) is not answered by this worker yet", layer: layer)
         }
         var pageLimit = service.limitMaximum ?? configuration.defaultPageLimit
         if let wanted = query.maxFeatures, serverComplete, query.result != .count {
@@ -210,7 +213,7 @@ struct CollectionQueryRunner: Sendable {
         }
         let selection: LayerSelection
         switch query.result {
-        case .count, .catalog: selection = .countOnly
+        case .count, .catalog, .statistics, .extent, .distinct: selection = .countOnly
         case .ids: selection = .featureIds(collector.ids)
         case .features: selection = .features(GeoJSONFeatureList(featureIds: collector.ids, json: collector.json))
         }

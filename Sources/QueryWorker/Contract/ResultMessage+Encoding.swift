@@ -117,6 +117,8 @@ extension ResultMessage {
             return id + features.json[index].count + (first ? 0 : 2)
         case .catalog(let entries):
             return JSONWriter.size(of: entries[index]) + (first ? 0 : 1)
+        case .statistics, .extent, .distinct:
+            return 0
         }
     }
 
@@ -157,7 +159,7 @@ extension ResultMessage {
                 case .objectIds(let ids): id = .number(Double(ids[index]))
                 case .featureIds(let ids): id = ids[index].map(Self.json)
                 }
-            case .countOnly, .catalog: id = nil
+            case .countOnly, .catalog, .statistics, .extent, .distinct: id = nil
             }
         }
         let what = id.map { "feature \(Self.text($0)) of \(url)" } ?? "an entry of \(url)"

@@ -121,6 +121,8 @@ extension ResultMessage {
                 Self.writeArray("featureIds", start..<end, to: &writer) { $1.featureId(ids[$0]) }
             case .catalog(let entries):
                 Self.writeArray("catalog", start..<end, to: &writer) { $1.catalogEntry(entries[$0]) }
+            case .statistics, .extent, .distinct:
+                break
             case .features(let features):
                 switch features.identifiers {
                 case .objectIds(let ids): Self.writeArray("objectIds", start..<end, to: &writer) { $1.integer(ids[$0]) }
