@@ -16,8 +16,6 @@ package final class ArcGISEngine: Sendable {
     /// ``clearMetadataCache()`` empties both, for tests).
     let layers: ExpiringCache<LayerMetadata>
     let services: ExpiringCache<ServiceMetadata>
-    /// Fresh entries of ``layers`` in this module's types (``FreshLayerMetadata``).
-    let freshLayers = FreshLayerMetadata()
     /// What every request carries because of the worker's credentials (``NoAuthentication`` for an embedder).
     let authenticator: any RequestAuthenticator
     /// Secret query parameters credentials added, kept out of every URL the engine logs or reports.
@@ -58,7 +56,7 @@ package final class ArcGISEngine: Sendable {
         guard parsed.layerId != nil else {
             throw FeatureServiceError(.invalidURL, "\(parsed.url) is a service URL; a layer URL ends in a layer id", layer: parsed.url)
         }
-        // `run` itself, errors mapped here: one `async` call fewer per query.
+        // `run`, its errors mapped here as ``queryLayer(_:_:budget:)`` maps them.
         do {
             return try await EngineSpans.layer(parsed.url, engine: "arcgis", errorCode: Self.spanErrorCode) {
                 try await run(query, on: parsed, budget: .unlimited())
@@ -85,8 +83,7 @@ package final class ArcGISEngine: Sendable {
         }
     }
 
-    /// One layer's outcome. Calls ``run(_:on:budget:)`` itself, errors mapped as ``query(layer:_:)`` maps
-    /// them: one `async` call fewer per layer.
+    /// One layer's outcome: ``run(_:on:budget:)``, its errors mapped as ``query(layer:_:)`` maps them.
     private func queryLayer(_ layer: LayerURL, _ query: ServiceQuery, budget: ResultBudget) async -> ServiceLayerOutcome {
         let result: Result<ServiceLayerResult, FeatureServiceError>
         do {
@@ -136,7 +133,7 @@ package final class ArcGISEngine: Sendable {
     private func run(_ query: ServiceQuery, on url: LayerURL, budget: ResultBudget) async throws -> ServiceLayerResult {
         let auth = authentication(query.credential)
         let metadata: LayerMetadata
-        if let key = auth.immediateCacheKey(url.url, for: url.url), let cached = try freshLayerMetadata(key) {
+        if let key = auth.immediateCacheKey(url.url, for: url.url), let cached = try layers.freshValue(for: key) {
             metadata = cached
         } else {
             metadata = try await layerMetadata(url, auth: auth)
@@ -150,21 +147,6 @@ package final class ArcGISEngine: Sendable {
             transport: session(auth), layer: metadata, origin: url.origin, query: query,
             clause: clause, configuration: configuration, budget: budget)
         return try await runner.run()
-    }
-
-    /// The layer metadata cached fresh under `key`, from ``freshLayers`` or else from ``layers`` (then kept in
-    /// ``freshLayers`` too); nil when it has to be loaded. Throws `CancellationError` for a cancelled task, as
-    /// the cache does.
-    private func freshLayerMetadata(_ key: String) throws -> LayerMetadata? {
-        if Task.isCancelled { throw CancellationError() }
-        let (fresh, generation) = freshLayers.metadata(for: key)
-        if let fresh {
-            metrics.cache.hit()
-            return fresh
-        }
-        guard let entry = try layers.freshEntry(for: key) else { return nil }
-        freshLayers.store(entry.value, expires: entry.expires, for: key, generation: generation)
-        return entry.value
     }
 
     /// One query's requests: the engine's transport with `auth`.

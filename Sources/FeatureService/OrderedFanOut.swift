@@ -1,8 +1,8 @@
 /// Runs one child task per element at once and answers in the elements' order: what every fan-out of the
 /// engines and the router needs (targets, layers, collections, engines), written once.
 package enum OrderedFanOut {
-    /// `body` of every element, in the elements' order. One element (the usual request) runs in this task:
-    /// a task group and a child task cost more than the rest of a fan-out.
+    /// `body` of every element, in the elements' order. One element (the usual request) runs in this task,
+    /// without a task group.
     package static func map<Element: Sendable, Output: Sendable>(
         _ elements: [Element], _ body: @escaping @Sendable (Element) async -> Output
     ) async -> [Output] {

@@ -136,21 +136,4 @@ struct CountPathTests {
         #expect(asked.immediateAuthentication(for: url) == nil)
         #expect(asked.immediateCacheKey(url, for: url) == nil)
     }
-
-    @Test("Fresh metadata answers until its expiry; nothing read before a removeAll is kept after it")
-    func freshLayerMetadata() {
-        let fresh = FreshLayerMetadata()
-        let layer = PreparedClausesTests.layer()
-        let (none, generation) = fresh.metadata(for: "k")
-        #expect(none == nil)
-        fresh.store(layer, expires: .now + .seconds(60), for: "k", generation: generation)
-        #expect(fresh.metadata(for: "k").metadata == layer)
-        fresh.store(layer, expires: .now - .seconds(1), for: "expired", generation: generation)
-        #expect(fresh.metadata(for: "expired").metadata == nil)
-        let before = fresh.metadata(for: "x").generation
-        fresh.removeAll()
-        fresh.store(layer, expires: .now + .seconds(60), for: "x", generation: before)
-        #expect(fresh.metadata(for: "x").metadata == nil)
-        #expect(fresh.metadata(for: "k").metadata == nil)
-    }
 }

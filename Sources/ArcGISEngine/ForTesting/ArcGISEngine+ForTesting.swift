@@ -6,7 +6,6 @@ extension ArcGISEngine {
     /// a layer share one metadata load.
     package func clearMetadataCache() {
         layers.removeAll()
-        freshLayers.removeAll()
         services.removeAll()
     }
 }

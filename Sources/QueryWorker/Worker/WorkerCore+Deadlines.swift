@@ -6,8 +6,7 @@ extension WorkerCore {
     /// so their HTTP transfers aborted) once no request is left on them.
     ///
     /// One loop for the whole worker instead of a timer per request: every request carries a deadline (its
-    /// own, or `requestTimeout`), and a sleeping task per request cost more CPU than the rest of the worker's
-    /// own work per request. The loop wakes at the earliest deadline, and at least every 100 ms to see
+    /// own, or `requestTimeout`), and one sleeping task serves them all, however many are in flight. The loop wakes at the earliest deadline, and at least every 100 ms to see
     /// deadlines of requests received since; a deadline is met within about 5 ms. The answers are published
     /// by child tasks, so a slow delivery does not hold the next deadline back.
     func deadlineLoop() async {
