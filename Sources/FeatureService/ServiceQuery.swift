@@ -20,6 +20,10 @@ package struct ServiceQuery: Sendable, Hashable {
         case extent
         /// The distinct combinations of ``ServiceQuery/outFields`` in the selection.
         case distinct
+
+        /// Whether the result is one a feature table computes over the selection (statistics, extent,
+        /// distinct values) rather than the selection itself.
+        package var isFeatureTable: Bool { self == .statistics || self == .extent || self == .distinct }
     }
 
     /// The attribute filter; `nil` for every feature.

@@ -3,11 +3,11 @@ import FeatureService
 /// Gathers a layer's GeoJSON pages as they arrive (``GeoJSONPageTranscoder`` wrote them), keeping their bytes
 /// as they are and one reference per object id: one feature per id, however often paging repeats it.
 struct GeoJSONPageCollector {
-    private var pages: [[UInt8]] = []
-    private var references: [Reference] = []
+    fileprivate var pages: [[UInt8]] = []
+    fileprivate var references: [Reference] = []
     private var seen: Set<Int64> = []
     /// Where one kept feature's bytes are: its page and its range there.
-    private struct Reference {
+    fileprivate struct Reference {
         var objectId: Int64
         var page: Int32
         var start: Int
@@ -64,6 +64,24 @@ struct GeoJSONPageCollector {
             json.append(pages[Int(reference.page)][reference.start..<reference.end])
         }
         return GeoJSONFeatureList(objectIds: ids, json: json)
+    }
+}
+
+extension GeoJSONPageCollector {
+    /// The features in the order of `ids` (an order the query asked for); ids without a feature are left out.
+    mutating func finish(inOrderOf ids: [Int64]) -> GeoJSONFeatureList {
+        var position: [Int64: Int] = [:]
+        position.reserveCapacity(references.count)
+        for (index, reference) in references.enumerated() { position[reference.objectId] = index }
+        var kept: [Int64] = []
+        var json: [ArraySlice<UInt8>] = []
+        for id in ids {
+            guard let index = position[id] else { continue }
+            let reference = references[index]
+            kept.append(id)
+            json.append(pages[Int(reference.page)][reference.start..<reference.end])
+        }
+        return GeoJSONFeatureList(objectIds: kept, json: json)
     }
 }
 

@@ -27,7 +27,7 @@ final class LayerQueryRunner: Sendable {
     let budget: ResultBudget
     let counter = RequestCounter()
     /// `<layer>/query`, built once: every request of the query is sent there.
-    private let endpoint: String
+    let endpoint: String
 
     init(
         transport: ArcGISSession, layer: LayerMetadata, origin: String, query: ServiceQuery, clause: CheckedClause,
@@ -51,6 +51,10 @@ final class LayerQueryRunner: Sendable {
         case .count, .catalog:
             let count = try await fetchCount(base)
             return result(count: count, selection: .countOnly, completeness: Completeness(expected: count, received: count))
+        case .ids where !query.orderBy.isEmpty:
+            return try await runOrderedIDs(base)
+        case .features where !query.orderBy.isEmpty:
+            return try await runOrderedFeatures(base)
         case .ids:
             return try await runIDs(base)
         case .features:
@@ -58,9 +62,12 @@ final class LayerQueryRunner: Sendable {
             var collector = GeoJSONPageCollector(limit: limit, layer: layer.url)
             let (count, completeness) = try await collect(base, into: &collector)
             return result(count: count, selection: .features(collector.finish()), completeness: completeness)
-        case .statistics, .extent, .distinct:
-            throw FeatureServiceError(
-                .invalidQuery, "result \(query.result.rawValue) is not answered by this worker yet", layer: layer.url)
+        case .statistics:
+            return try await runStatistics(base)
+        case .distinct:
+            return try await runDistinct(base)
+        case .extent:
+            return try await runExtent(base)
         }
     }
 
@@ -154,7 +161,7 @@ final class LayerQueryRunner: Sendable {
 
     /// Features by `objectIds` chunks, in parallel; chunks the service trimmed are asked again (three rounds).
     /// Returns true when the budget refused a chunk (the rest is not fetched).
-    private func fetchByIDs(_ ids: [Int64], into collector: inout GeoJSONPageCollector) async throws -> Bool {
+    func fetchByIDs(_ ids: [Int64], into collector: inout GeoJSONPageCollector) async throws -> Bool {
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var missing = ids
         for _ in 0..<3 where !missing.isEmpty {
@@ -214,7 +221,7 @@ final class LayerQueryRunner: Sendable {
         return (Array(ids.prefix(max)), true)
     }
 
-    private func wantedFeatures(of count: Int) throws(FeatureServiceError) -> Int {
+    func wantedFeatures(of count: Int) throws(FeatureServiceError) -> Int {
         if let max = query.maxFeatures { return min(count, max) }
         guard count <= configuration.maxFeaturesInMemory else {
             throw FeatureServiceError(
@@ -225,7 +232,7 @@ final class LayerQueryRunner: Sendable {
         return count
     }
 
-    private func result(count: Int, selection: LayerSelection, completeness: Completeness) -> ServiceLayerResult {
+    func result(count: Int, selection: LayerSelection, completeness: Completeness) -> ServiceLayerResult {
         ServiceLayerResult(
             url: layer.url, layerId: layer.id, name: layer.name, objectIdField: layer.objectIdField, count: count,
             isComplete: completeness.isComplete, selection: selection, incompleteReason: completeness.incompleteReason,

@@ -52,6 +52,9 @@ enum QueryCheck {
                 throw FeatureServiceError(.invalidQuery, "the query geometry for \(layer.url) is empty", layer: layer.url)
             }
         }
+        if query.objectIds != nil || query.time != nil || !query.orderBy.isEmpty || query.result.isFeatureTable {
+            try checkFeatureTable(query, for: layer)
+        }
         if let max = query.maxFeatures, max < 0 {
             throw FeatureServiceError(.invalidQuery, "maxFeatures must not be negative (got \(max))", layer: layer.url)
         }

@@ -74,6 +74,14 @@ struct QueryParameters: Sendable {
             FormBytes.append("&spatialRel=", to: &bytes)
             FormBytes.append(encoding: query.spatialRelationship.esriName, to: &bytes)
         }
+        if let ids = query.objectIds {
+            FormBytes.append("&objectIds=", to: &bytes)
+            appendObjectIds(ids, to: &bytes)
+        }
+        if let time = query.time {
+            FormBytes.append("&time=", to: &bytes)
+            FormBytes.append(encoding: timeValue(time), to: &bytes)
+        }
         return QueryParameters(encodedBytes: bytes)
     }
 
@@ -82,6 +90,23 @@ struct QueryParameters: Sendable {
         var parameters = try base(query, clause: clause, layer: layer, reserving: 24)
         FormBytes.append("&returnCountOnly=true", to: &parameters.encodedBytes)
         return parameters
+    }
+
+    /// `objectIds`' value: the ids, comma-separated (checked to be integers by ``QueryCheck``), `%2C` between.
+    private static func appendObjectIds(_ ids: [FeatureID], to bytes: inout [UInt8]) {
+        var first = true
+        for case .integer(let id) in ids {
+            if !first { FormBytes.append("%2C", to: &bytes) }
+            first = false
+            FormBytes.append(encoding: String(id), to: &bytes)
+        }
+    }
+
+    /// `time`'s value: an instant as one epoch-milliseconds number, a window as `start,end` with `null` for
+    /// an open end (ArcGIS's "infinity").
+    static func timeValue(_ time: TimeWindow) -> String {
+        if time.isInstant, let start = time.start { return String(start) }
+        return "\(time.start.map(String.init) ?? "null"),\(time.end.map(String.init) ?? "null")"
     }
 
     /// The geometry's Esri JSON, form-encoded: an envelope (a map view's extent, nearly every query) written

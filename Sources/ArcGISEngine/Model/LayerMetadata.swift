@@ -36,6 +36,10 @@ struct LayerMetadata: Sendable, Hashable {
     var useStandardizedQueries: Bool
     /// The layer's spatial reference (`extent.spatialReference` or `sourceSpatialReference`).
     var spatialReference: SpatialReference?
+    /// What the layer answers beyond attribute and spatial queries (statistics, order, distinct, extent).
+    var queryCapabilities = LayerQueryCapabilities()
+    /// The layer's `timeInfo`; nil for a layer that is not time-aware.
+    var timeInfo: LayerTimeInfo?
     /// Where clauses checked against ``schema``, by their text (not part of the value); a new schema starts
     /// a new cache.
     private(set) var preparedClauses = PreparedClausesField()
@@ -62,6 +66,11 @@ struct LayerMetadata: Sendable, Hashable {
         self.supportsStatistics = supportsStatistics
         self.useStandardizedQueries = useStandardizedQueries
         self.spatialReference = spatialReference
+    }
+
+    /// The layer's field named `name` in any letter case (ArcGIS compares field names case-insensitively).
+    func field(named name: String) -> LayerField? {
+        fields.first { $0.name == name } ?? fields.first { $0.name.caseInsensitiveEquals(name) }
     }
 
     /// Whether `capabilities` lists Query (case-insensitively); services that omit capabilities are assumed

@@ -89,6 +89,8 @@ extension ArcGISResponse {
             useStandardizedQueries: members["useStandardizedQueries"]?.boolValue
                 ?? advanced["useStandardizedQueries"]?.boolValue ?? false,
             spatialReference: spatialReference(members))
+        metadata.queryCapabilities = LayerQueryCapabilities(members)
+        metadata.timeInfo = LayerTimeInfo(members)
         // The initialiser's schema sees only the usable fields; keep the others' types for error messages.
         metadata.schema = LayerSchema(metadataFields: allFields.map { (name: $0.name, type: $0.type) })
         return metadata
