@@ -430,8 +430,8 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff and URI
-        // references, without an engine around them.
+        // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff, URI
+        // references and the worker-side computations (Aggregation/), without an engine around them.
         .testTarget(
             name: "EngineExecutionTests",
             dependencies: ["EngineExecution", "FeatureService", "FeatureQuerySupport", "QueryLanguage", "FeatureGeometry"],

@@ -33,6 +33,24 @@ struct GroupedStatisticsTests {
         #expect(Self.value(row, "median") == .integer(5))
     }
 
+    /// p·n not a whole number: percentile_disc takes row ⌈p·n⌉ (not ⌊p·n⌋), percentile_cont interpolates.
+    @Test func aQuarterOfOneToTenWithTies() throws {
+        var statistics = try GroupedStatistics(
+            statistics: [
+                StatisticDefinition(type: .percentileCont, field: "v", name: "cont", percentile: 0.25),
+                StatisticDefinition(type: .percentileDisc, field: "v", name: "disc", percentile: 0.25),
+            ],
+            groupBy: [], layer: "L")
+        for value in (1...10).reversed() as [Int64] { try statistics.add([.integer(value)]) }
+        let row = try statistics.rows(orderBy: []).first
+        #expect(Self.value(row, "cont") == .double(3.25))
+        #expect(Self.value(row, "disc") == .integer(3))
+        var ties = try GroupedStatistics(
+            statistics: [StatisticDefinition(type: .percentileDisc, field: "v", name: "disc", percentile: 0.5)], groupBy: [], layer: "L")
+        for value in [2.5, 1.0, 2.5, 2.5, 7.0] { try ties.add([.double(value)]) }
+        #expect(try Self.value(ties.rows(orderBy: []).first, "disc") == .double(2.5))
+    }
+
     @Test func sampleStandardDeviationAndVarianceOfOneAndThree() throws {
         var statistics = try GroupedStatistics(
             statistics: [
@@ -131,6 +149,16 @@ struct GroupedStatisticsTests {
         let row = try statistics.rows(orderBy: []).first
         #expect(Self.value(row, "first") == .string("B"))
         #expect(Self.value(row, "last") == .date(300))
+    }
+
+    @Test func arithmeticOnADateIsRefusedButMinIsNot() throws {
+        var statistics = try GroupedStatistics(
+            statistics: [StatisticDefinition(type: .min, field: "d", name: "first"), StatisticDefinition(type: .percentileCont, field: "d", name: "p", percentile: 0.5)],
+            groupBy: [], layer: "L")
+        let error = #expect(throws: FeatureServiceError.self) { try statistics.add([.date(5)]) }
+        #expect(error?.message.contains("date") == true)
+        #expect(error?.message.contains("'p'") == true)
+        #expect(statistics.recordCount == 0)
     }
 
     @Test func arithmeticOnAStringIsTheRequestsError() throws {
