@@ -68,6 +68,20 @@ struct GroupedStatisticsTests {
         #expect(statistics.heldValues == 0)
     }
 
+    /// Far from zero, a sum-of-squares variance loses every digit; Welford's update and the compensated sum
+    /// keep them.
+    @Test func varianceAndSumStayExactFarFromZero() throws {
+        var statistics = try GroupedStatistics(
+            statistics: [StatisticDefinition(type: .var, field: "v", name: "var"), StatisticDefinition(type: .sum, field: "w", name: "sum")],
+            groupBy: [], layer: "L")
+        try statistics.add([.double(1e12 + 1), .double(1e16)])
+        try statistics.add([.double(1e12 + 3), .double(1)])
+        try statistics.add([.null, .double(-1e16)])
+        let row = try statistics.rows(orderBy: []).first
+        #expect(Self.value(row, "var") == .double(2))
+        #expect(Self.value(row, "sum") == .double(1))
+    }
+
     @Test func aSingleValueHasNoSampleDeviationAndNullsAreSkipped() throws {
         var statistics = try GroupedStatistics(
             statistics: [
