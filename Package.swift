@@ -120,11 +120,12 @@ let package = Package(
         // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
         .target(name: "FeatureGeometry", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // What every engine runs its requests with: the expiring single-flight metadata cache, the per-host
-        // request limiter, retry backoff and `Retry-After` (moved out of ArcGISEngine when OGC joined).
+        // request limiter, retry backoff and `Retry-After` (moved out of ArcGISEngine when OGC joined), and the
+        // worker-side computations of feature-table queries (statistics, distinct, extent, top N in order).
         .target(
             name: "EngineExecution",
             dependencies: [
-                "FeatureService", "FeatureQuerySupport", "CurlHTTP", metrics, tracing,
+                "FeatureService", "FeatureQuerySupport", "CurlHTTP", "QueryLanguage", "FeatureGeometry", metrics, tracing,
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -429,11 +430,11 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff and URI
-        // references, without an engine around them.
+        // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff, URI
+        // references and the worker-side computations (Aggregation/), without an engine around them.
         .testTarget(
             name: "EngineExecutionTests",
-            dependencies: ["EngineExecution", "FeatureService", "FeatureQuerySupport"],
+            dependencies: ["EngineExecution", "FeatureService", "FeatureQuerySupport", "QueryLanguage", "FeatureGeometry"],
             swiftSettings: strictSwift
         ),
         .testTarget(
