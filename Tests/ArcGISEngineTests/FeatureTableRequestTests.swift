@@ -1,3 +1,4 @@
+import Foundation
 import FeatureGeometry
 import FeatureQuerySupport
 import FeatureService

@@ -50,15 +50,15 @@ extension LayerQueryRunner {
         }
         var sink = OrderedIDSink(selection: OrderedSelection(orderBy: query.orderBy, limit: query.maxFeatures), keyCount: fields.count)
         _ = try await readRecords(base, columns: columns(fields + [layer.objectIdField]), geometry: false, into: &sink)
-        let ids = sink.selection.finish()
-        return (ids, count, .worker)
+        return (sink.finish(), count, .worker)
     }
 
     private func serverOrderedIDs(_ base: QueryParameters, fields: [String], wanted: Int) async throws -> [Int64]? {
-        var output = base
-        output.append("outFields", (fields + [layer.objectIdField]).joined(separator: ","))
-        output.append("returnGeometry", "false")
-        output.append("orderByFields", Self.orderByFields(query.orderBy + [OrderTerm(field: layer.objectIdField)]))
+        var ordered = base
+        ordered.append("outFields", (fields + [layer.objectIdField]).joined(separator: ","))
+        ordered.append("returnGeometry", "false")
+        ordered.append("orderByFields", Self.orderByFields(query.orderBy + [OrderTerm(field: layer.objectIdField)]))
+        let output = ordered
         let pageSize = max(1, layer.maxRecordCount)
         var ranges = stride(from: 0, to: wanted, by: pageSize).reversed().map { ($0, min(pageSize, wanted - $0)) }
         let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
@@ -121,4 +121,7 @@ struct OrderedIDSink: RecordSink {
     mutating func reset() throws {
         selection = initial
     }
+
+    /// The ids in order, the best `limit` of them.
+    mutating func finish() -> [Int64] { selection.finish() }
 }
