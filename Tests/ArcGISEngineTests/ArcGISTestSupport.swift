@@ -47,6 +47,7 @@ enum ArcGISTestSupport {
     static func withEngine<T>(
         faults: [FaultRule] = [],
         capabilityOverrides: [SampleLayer: String] = [:],
+        queryOptions: [String] = [], queryQuirks: [String] = [],
         configuration: ArcGISEngineConfiguration = ArcGISEngineConfiguration(retry: fastRetries),
         authorizer: SampleServerAuthorizer? = nil,
         authenticator: any RequestAuthenticator = NoAuthentication(),
@@ -56,6 +57,7 @@ enum ArcGISTestSupport {
         var serverConfiguration = SampleServerConfiguration(
             parcelCount: parcelCount, seed: 7, faults: faults, capabilityOverrides: capabilityOverrides)
         serverConfiguration.authorizer = authorizer
+        try serverConfiguration.applyQuerySpecs(options: queryOptions, quirks: queryQuirks)
         let server = try await SampleFeatureServer.start(
             configuration: serverConfiguration, dataset: try dataset(), logger: Self.logger)
         let client = try HTTPClient(logger: Self.logger)
