@@ -31,7 +31,7 @@ import WorkerTestSupport
                     layers[url] = fields
                     continue
                 }
-                for name in ["objectIds", "featureIds", "catalog"] {
+                for name in ["objectIds", "featureIds", "catalog", "statistics", "distinct"] {
                     if case .array(let more)? = fields[name], case .array(let items)? = layer[name] {
                         layer[name] = .array(items + more)
                     }

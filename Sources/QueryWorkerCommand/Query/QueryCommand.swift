@@ -65,6 +65,9 @@ struct QueryCommand: AsyncParsableCommand {
     @OptionGroup(title: "Request")
     var request: RequestOptions
 
+    @OptionGroup(title: "Feature table")
+    var table: TableOptions
+
     @OptionGroup(title: "Kafka")
     var kafkaOptions: KafkaOptions
 
@@ -80,6 +83,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Flag(help: "With --wait, print the outcome as one JSON object (a split result's parts put back together).")
     var reassembled = false
 
+    @Flag(help: "Check the request as a worker would and print its JSON; publish nothing (no Kafka needed).")
+    var dryRun = false
+
     @Option(help: "Log level (logs go to standard error): trace, debug, info, notice, warning, error, critical.")
     var logLevel = LogLevelArgument(.warning)
 
@@ -89,14 +95,19 @@ struct QueryCommand: AsyncParsableCommand {
         }
         if reassembled, !wait { throw ValidationError("--reassembled applies only with --wait") }
         if reassembled, json { throw ValidationError("--json and --reassembled exclude each other: pick one output") }
+        if dryRun, wait { throw ValidationError("--dry-run publishes nothing, so there is nothing to --wait for") }
     }
 
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
         let kafka = try kafkaOptions.settings()
-        let draft = request.draft()
+        let draft = request.draft(table: table)
         let (value, warnings) = try draft.checkedJSON(catalog: kafka.catalog)
         for warning in warnings { printError("warning: \(warning)") }
+        if dryRun {
+            printLine(String(decoding: value, as: UTF8.self))
+            return
+        }
         let session = QuerySession(kafka: kafka, draft: draft, value: value, logger: logger)
         guard wait else {
             try await session.publish()
@@ -127,7 +138,7 @@ struct QueryCommand: AsyncParsableCommand {
             printLine(try OutcomeJSON.text(parts: completed.parts))
         } else {
             let features = draft.query.result == "features" ? try OutcomeJSON.featureCollections(parts: completed.parts) : []
-            printLine(OutcomeText.block(completed.outcome, features: features))
+            printLine(OutcomeText.block(completed.outcome, features: features, columns: TableColumns(draft: draft)))
         }
     }
 }
