@@ -59,12 +59,18 @@ extension OutcomeText {
         if columns.extent || layer.extent != nil {
             if let extent = layer.extent {
                 let reference = extent.spatialReference.map { "  wkid \($0.wkid)" } ?? ""
-                lines.append("    extent \(extent.xmin), \(extent.ymin) – \(extent.xmax), \(extent.ymax)\(reference)")
+                let corners = [extent.xmin, extent.ymin, extent.xmax, extent.ymax].map(number)
+                lines.append("    extent \(corners[0]), \(corners[1]) – \(corners[2]), \(corners[3])\(reference)")
             } else {
                 lines.append("    extent none (no feature matches)")
             }
         }
         return lines
+    }
+
+    /// `3` for a whole number, `3.5` otherwise: a box's corners read as they were sent.
+    private static func number(_ value: Double) -> String {
+        value.rounded(.towardZero) == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 
     /// `known` followed by the names the rows have beyond them, sorted.

@@ -15,9 +15,13 @@ struct QueryCommand: AsyncParsableCommand {
             query-worker query --target <url> [--target <url> ...] [--layers <ids>] [--collection <id> ...]
                                [--where <clause> | --named-where <name>] [--extent <box> | --geometry <json>]
                                [--spatial-relationship <relation>] [--out-fields <fields>] [--[no-]return-geometry]
-                               [--out-sr <wkid>] [--max-features <n>] [--result ids|count|features|catalog]
+                               [--out-sr <wkid>] [--max-features <n>]
+                               [--result ids|count|features|catalog|statistics|extent|distinct]
+                               [--statistic <type:field[:name][:p]>]... [--group-by <fields>]...
+                               [--order-by <field[:desc]>]... [--time <start/end>] [--object-ids <ids>]
                                [--timeout <duration> | --timeout-ms <ms> | --deadline <date-time>]
                                [--credential <name>] [--wait [--wait-timeout <duration>]] [--json | --reassembled]
+                               [--dry-run]
                                [--bootstrap-servers <servers>] [<other options>]
             """,
         discussion: """
@@ -26,7 +30,9 @@ struct QueryCommand: AsyncParsableCommand {
             With --wait it then reads the results and errors topics until that request's outcome arrives \
             (putting a result split into parts back together) and prints it: the status, and per layer the \
             URL, the count, whether the selection is complete (and why not), where an OGC filter ran, the \
-            first ids, a catalog's entries, and with --result features the features as GeoJSON; or the error.
+            first ids, a catalog's entries, statistics and distinct rows as a table, an extent, and with \
+            --result features the features as GeoJSON; or the error. --dry-run prints the checked request \
+            and publishes nothing.
 
             Targets: an ArcGIS layer or service URL, or ogc: followed by an OGC API Features landing page URL; \
             each ogc: target queries each --collection (--result catalog without --collection lists the \
@@ -47,6 +53,11 @@ struct QueryCommand: AsyncParsableCommand {
               query-worker query --target ogc:https://demo.ldproxy.net/daraa \\
                 --collection CulturePnt --where "F_CODE = 'AL012'" \\
                 --max-features 1000 --result features --return-geometry --wait
+
+              query-worker query --target $SERVICES/LA_County_Parcels/FeatureServer/0 --result statistics \\
+                --statistic count:APN:parcels --statistic avg:Roll_LandValue \\
+                --statistic percentileCont:Roll_LandValue:median:0.5 --group-by UseType \\
+                --order-by parcels:desc --wait
 
             Output: text for people by default; --json prints JSON as published: the request without --wait, \
             and with --wait each outcome message (each part of a split result) on its own line; --reassembled \
