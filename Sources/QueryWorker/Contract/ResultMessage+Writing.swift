@@ -147,7 +147,7 @@ extension ResultMessage {
     }
 
     /// `,"key":[…]` holding items `range` of a layer's selection, each written by `element` (given the item's
-    /// index): the one shape of `objectIds`, `featureIds` and `catalog` slices.
+    /// index): the one shape of `objectIds`, `featureIds`, `catalog`, `statistics` and `distinct` slices.
     @inline(__always)
     static func writeArray(
         _ key: StaticString, _ range: Range<Int>, to writer: inout JSONWriter,

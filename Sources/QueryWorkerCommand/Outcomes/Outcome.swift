@@ -103,7 +103,8 @@ struct Outcome: Sendable, Decodable {
 
     /// The whole outcome from the messages of one run of one request, in part order (one for an error or a
     /// result that fit in a message). Follows the contract's reassembly: the envelope of part 1, and each
-    /// layer's `objectIds`, `featureIds` and `catalog` slices appended in part order, matched by `url`.
+    /// layer's `objectIds`, `featureIds`, `catalog`, `statistics` and `distinct` slices appended in part order,
+    /// matched by `url`.
     init(parts: [[UInt8]]) throws {
         let decoder = JSONDecoder()
         guard let first = parts.first else { throw OutcomeDecodingError(message: "an outcome without messages") }
