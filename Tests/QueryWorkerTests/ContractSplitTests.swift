@@ -12,7 +12,7 @@ import WorkerTestSupport
 /// algorithm into exactly the unsplit result.
 @Suite struct ContractSplitTests {
     /// The README's reassembly: parts in order; an entry with a new URL starts a layer, one with a known URL
-    /// appends its slices (`objectIds`, `featureIds`, `catalog`, `features.features`).
+    /// appends its slices (`objectIds`, `featureIds`, `catalog`, `statistics`, `distinct`, `features.features`).
     static func reassemble(_ parts: [[UInt8]]) throws -> ParsedJSON {
         let messages = try parts.map { try ParsedJSON(parsing: $0) }
         guard case .object(var whole)? = messages.first else { throw ContractTestFailure("no parts") }
@@ -31,7 +31,7 @@ import WorkerTestSupport
                     layers[url] = fields
                     continue
                 }
-                for name in ["objectIds", "featureIds", "catalog"] {
+                for name in ["objectIds", "featureIds", "catalog", "statistics", "distinct"] {
                     if case .array(let more)? = fields[name], case .array(let items)? = layer[name] {
                         layer[name] = .array(items + more)
                     }

@@ -12,6 +12,9 @@ package enum StructureMutations {
         [.key("query"), .key("outSpatialReference"), .key("wkid")], [.key("query"), .key("geometry")],
         [.key("targets"), .index(0), .key("url")], [.key("targets"), .index(0), .key("layers"), .index(0)],
         [.key("targets"), .index(0), .key("type")], [.key("targets")], [.key("query")],
+        [.key("query"), .key("objectIds"), .index(0)], [.key("query"), .key("time"), .key("start")],
+        [.key("query"), .key("orderBy"), .index(0), .key("field")],
+        [.key("query"), .key("statistics"), .index(0), .key("percentile")],
     ]
 
     /// A step of a path into a document.

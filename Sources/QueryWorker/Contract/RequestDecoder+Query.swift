@@ -5,7 +5,7 @@ import QueryLanguage
 extension RequestDecoder {
     static let queryFields = [
         "where", "namedWhere", "extent", "geometry", "spatialRelationship", "outFields", "returnGeometry",
-        "outSpatialReference", "maxFeatures", "result",
+        "outSpatialReference", "maxFeatures", "result", "objectIds", "time", "orderBy", "statistics", "groupBy",
     ]
 
     static let relations: [(name: String, relation: SpatialRelation)] = [
@@ -52,10 +52,11 @@ extension RequestDecoder {
         if let kind = try reader.oneOf("result", Self.resultKindNames) {
             spec.result = QuerySpec.ResultKind(rawValue: kind) ?? .ids
         }
+        try Self.checkCatalogQuery(spec, reader)
+        try readTableMembers(reader, into: &spec)
         if spec.result == .features, spec.outSpatialReference != nil {
             try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
         }
-        try Self.checkCatalogQuery(spec, reader)
         return spec
     }
 
@@ -68,7 +69,7 @@ extension RequestDecoder {
             throw ContractError.at(
                 reader.childPath(name), .invalidValue,
                 "a result: catalog request lists each target's collections or layers and selects no features, so it "
-                    + "takes no \(name); drop it, or ask for ids, count or features")
+                    + "takes no \(name); drop it, or ask for ids, count, features, statistics, extent or distinct")
         }
     }
 

@@ -117,7 +117,11 @@ extension ResultMessage {
             return id + features.json[index].count + (first ? 0 : 2)
         case .catalog(let entries):
             return JSONWriter.size(of: entries[index]) + (first ? 0 : 1)
-        case .statistics, .extent, .distinct:
+        case .statistics(let rows):
+            return JSONWriter.size(of: rows[index]) + (first ? 0 : 1)
+        case .distinct(let rows):
+            return JSONWriter.size(of: rows[index]) + (first ? 0 : 1)
+        case .extent:
             return 0
         }
     }

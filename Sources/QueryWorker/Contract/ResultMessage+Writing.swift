@@ -111,6 +111,7 @@ extension ResultMessage {
                 writer.key("filteredBy")
                 writer.string(site.rawValue)
             }
+            writeTableFields(answer, to: &writer)
             let selection = answer.selection
             switch selection {
             case .countOnly:
@@ -121,7 +122,11 @@ extension ResultMessage {
                 Self.writeArray("featureIds", start..<end, to: &writer) { $1.featureId(ids[$0]) }
             case .catalog(let entries):
                 Self.writeArray("catalog", start..<end, to: &writer) { $1.catalogEntry(entries[$0]) }
-            case .statistics, .extent, .distinct:
+            case .statistics(let rows):
+                Self.writeArray("statistics", start..<end, to: &writer) { $1.statisticsRow(rows[$0]) }
+            case .distinct(let rows):
+                Self.writeArray("distinct", start..<end, to: &writer) { $1.namedValues(rows[$0]) }
+            case .extent:
                 break
             case .features(let features):
                 switch features.identifiers {
@@ -142,9 +147,9 @@ extension ResultMessage {
     }
 
     /// `,"key":[…]` holding items `range` of a layer's selection, each written by `element` (given the item's
-    /// index): the one shape of `objectIds`, `featureIds` and `catalog` slices.
+    /// index): the one shape of `objectIds`, `featureIds`, `catalog`, `statistics` and `distinct` slices.
     @inline(__always)
-    private static func writeArray(
+    static func writeArray(
         _ key: StaticString, _ range: Range<Int>, to writer: inout JSONWriter,
         _ element: (Int, inout JSONWriter) -> Void
     ) {

@@ -34,16 +34,26 @@ struct Outcome: Sendable, Decodable {
         var objectIds: [Int64]?
         var featureIds: [FeatureIdentifier?]?
         var catalog: [CatalogItem]?
+        var orderedBy: String?
+        var statistics: [StatisticsRow]?
+        var statisticsBy: String?
+        var extent: Extent?
+        var distinct: [FieldValues]?
+        var distinctBy: String?
         var error: ErrorBody?
 
-        /// How many ids (or catalog entries) the entry holds, whichever kind it has.
-        var itemCount: Int { objectIds?.count ?? featureIds?.count ?? catalog?.count ?? 0 }
+        /// How many ids (or catalog entries, statistics or distinct rows) the entry holds, whichever it has.
+        var itemCount: Int {
+            objectIds?.count ?? featureIds?.count ?? catalog?.count ?? statistics?.count ?? distinct?.count ?? 0
+        }
 
         /// Appends a later part's slices of this layer.
         mutating func append(_ slice: Layer) {
             if let ids = slice.objectIds { objectIds = (objectIds ?? []) + ids }
             if let ids = slice.featureIds { featureIds = (featureIds ?? []) + ids }
             if let entries = slice.catalog { catalog = (catalog ?? []) + entries }
+            if let rows = slice.statistics { statistics = (statistics ?? []) + rows }
+            if let rows = slice.distinct { distinct = (distinct ?? []) + rows }
         }
     }
 
@@ -93,7 +103,8 @@ struct Outcome: Sendable, Decodable {
 
     /// The whole outcome from the messages of one run of one request, in part order (one for an error or a
     /// result that fit in a message). Follows the contract's reassembly: the envelope of part 1, and each
-    /// layer's `objectIds`, `featureIds` and `catalog` slices appended in part order, matched by `url`.
+    /// layer's `objectIds`, `featureIds`, `catalog`, `statistics` and `distinct` slices appended in part order,
+    /// matched by `url`.
     init(parts: [[UInt8]]) throws {
         let decoder = JSONDecoder()
         guard let first = parts.first else { throw OutcomeDecodingError(message: "an outcome without messages") }

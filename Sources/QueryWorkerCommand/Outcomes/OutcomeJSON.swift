@@ -37,7 +37,7 @@ enum OutcomeJSON {
                     layers.append(entry)
                     continue
                 }
-                for name in ["objectIds", "featureIds", "catalog"] {
+                for name in ["objectIds", "featureIds", "catalog", "statistics", "distinct"] {
                     if let items = entry[name] as? [Any] {
                         layers[position][name] = (layers[position][name] as? [Any] ?? []) + items
                     }

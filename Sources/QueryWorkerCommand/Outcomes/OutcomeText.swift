@@ -12,7 +12,9 @@ enum OutcomeText {
     /// `query`'s block: a status line, then per layer its url, count, completeness (and why not, and where
     /// the filter ran), its first ids or its catalog entries, and its features as GeoJSON (`features`, by
     /// layer URL, from ``OutcomeJSON/featureCollections(parts:)``); or the error.
-    static func block(_ outcome: Outcome, features: [(url: String, geoJSON: String)] = []) -> String {
+    static func block(
+        _ outcome: Outcome, features: [(url: String, geoJSON: String)] = [], columns: TableColumns = TableColumns()
+    ) -> String {
         var header = "\(outcome.status)  request \(outcome.requestId ?? "(unknown)")"
         if let task = outcome.taskId, task != outcome.requestId { header += "  task \(task)" }
         if let layers = outcome.layers { header += "  \(layers.count) layer\(layers.count == 1 ? "" : "s")" }
@@ -42,6 +44,7 @@ enum OutcomeText {
             if let count = layer.catalog?.count, count > shownEntries {
                 lines.append("    … (\(grouped(count)) entries in all)")
             }
+            lines += tableLines(layer, columns: columns)
             if let collection = features.first(where: { $0.url == layer.url }) {
                 lines.append("    features (GeoJSON):")
                 lines.append(collection.geoJSON)

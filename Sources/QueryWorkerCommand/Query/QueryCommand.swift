@@ -15,9 +15,13 @@ struct QueryCommand: AsyncParsableCommand {
             query-worker query --target <url> [--target <url> ...] [--layers <ids>] [--collection <id> ...]
                                [--where <clause> | --named-where <name>] [--extent <box> | --geometry <json>]
                                [--spatial-relationship <relation>] [--out-fields <fields>] [--[no-]return-geometry]
-                               [--out-sr <wkid>] [--max-features <n>] [--result ids|count|features|catalog]
+                               [--out-sr <wkid>] [--max-features <n>]
+                               [--result ids|count|features|catalog|statistics|extent|distinct]
+                               [--statistic <type:field[:name][:p]>]... [--group-by <fields>]...
+                               [--order-by <field[:desc]>]... [--time <start/end>] [--object-ids <ids>]
                                [--timeout <duration> | --timeout-ms <ms> | --deadline <date-time>]
                                [--credential <name>] [--wait [--wait-timeout <duration>]] [--json | --reassembled]
+                               [--dry-run]
                                [--bootstrap-servers <servers>] [<other options>]
             """,
         discussion: """
@@ -26,7 +30,9 @@ struct QueryCommand: AsyncParsableCommand {
             With --wait it then reads the results and errors topics until that request's outcome arrives \
             (putting a result split into parts back together) and prints it: the status, and per layer the \
             URL, the count, whether the selection is complete (and why not), where an OGC filter ran, the \
-            first ids, a catalog's entries, and with --result features the features as GeoJSON; or the error.
+            first ids, a catalog's entries, statistics and distinct rows as a table, an extent, and with \
+            --result features the features as GeoJSON; or the error. --dry-run prints the checked request \
+            and publishes nothing.
 
             Targets: an ArcGIS layer or service URL, or ogc: followed by an OGC API Features landing page URL; \
             each ogc: target queries each --collection (--result catalog without --collection lists the \
@@ -48,6 +54,11 @@ struct QueryCommand: AsyncParsableCommand {
                 --collection CulturePnt --where "F_CODE = 'AL012'" \\
                 --max-features 1000 --result features --return-geometry --wait
 
+              query-worker query --target $SERVICES/LA_County_Parcels/FeatureServer/0 --result statistics \\
+                --statistic count:APN:parcels --statistic avg:Roll_LandValue \\
+                --statistic percentileCont:Roll_LandValue:median:0.5 --group-by UseType \\
+                --order-by parcels:desc --wait
+
             Output: text for people by default; --json prints JSON as published: the request without --wait, \
             and with --wait each outcome message (each part of a split result) on its own line; --reassembled \
             prints the outcome as one JSON object, a split result's parts put back together.
@@ -65,6 +76,9 @@ struct QueryCommand: AsyncParsableCommand {
     @OptionGroup(title: "Request")
     var request: RequestOptions
 
+    @OptionGroup(title: "Feature table")
+    var table: TableOptions
+
     @OptionGroup(title: "Kafka")
     var kafkaOptions: KafkaOptions
 
@@ -80,6 +94,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Flag(help: "With --wait, print the outcome as one JSON object (a split result's parts put back together).")
     var reassembled = false
 
+    @Flag(help: "Check the request as a worker would and print its JSON; publish nothing (no Kafka needed).")
+    var dryRun = false
+
     @Option(help: "Log level (logs go to standard error): trace, debug, info, notice, warning, error, critical.")
     var logLevel = LogLevelArgument(.warning)
 
@@ -89,14 +106,19 @@ struct QueryCommand: AsyncParsableCommand {
         }
         if reassembled, !wait { throw ValidationError("--reassembled applies only with --wait") }
         if reassembled, json { throw ValidationError("--json and --reassembled exclude each other: pick one output") }
+        if dryRun, wait { throw ValidationError("--dry-run publishes nothing, so there is nothing to --wait for") }
     }
 
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
         let kafka = try kafkaOptions.settings()
-        let draft = request.draft()
+        let draft = request.draft(table: table)
         let (value, warnings) = try draft.checkedJSON(catalog: kafka.catalog)
         for warning in warnings { printError("warning: \(warning)") }
+        if dryRun {
+            printLine(String(decoding: value, as: UTF8.self))
+            return
+        }
         let session = QuerySession(kafka: kafka, draft: draft, value: value, logger: logger)
         guard wait else {
             try await session.publish()
@@ -127,7 +149,7 @@ struct QueryCommand: AsyncParsableCommand {
             printLine(try OutcomeJSON.text(parts: completed.parts))
         } else {
             let features = draft.query.result == "features" ? try OutcomeJSON.featureCollections(parts: completed.parts) : []
-            printLine(OutcomeText.block(completed.outcome, features: features))
+            printLine(OutcomeText.block(completed.outcome, features: features, columns: TableColumns(draft: draft)))
         }
     }
 }

@@ -37,6 +37,11 @@ struct RequestDraft: Sendable, Encodable {
         var outSpatialReference: Reference?
         var maxFeatures: Int?
         var result: String?
+        var objectIds: [ObjectId]?
+        var time: Time?
+        var orderBy: [Order]?
+        var statistics: [Statistic]?
+        var groupBy: [String]?
     }
 
     var requestId: String

@@ -66,7 +66,10 @@ struct RequestOptions: ParsableArguments {
     @Option(help: "At most this many ids or features per layer (default: all).")
     var maxFeatures: Int?
 
-    @Option(help: "What each target returns: ids (default), count, features (GeoJSON), or catalog (what it offers to query).")
+    @Option(
+        help: ArgumentHelp(
+            "What each target returns: ids (default), count, features (GeoJSON), catalog (what it offers to query), "
+                + "statistics (with --statistic), extent, or distinct (the distinct combinations of --out-fields)."))
     var result: ResultKindArgument?
 
     @Option(help: "The supersession key: a newer request with the same taskId replaces this one (default: the requestId).")
@@ -117,8 +120,8 @@ struct RequestOptions: ParsableArguments {
         if Set(collections).count != collections.count { throw ValidationError("a --collection is named twice") }
     }
 
-    /// The request these flags describe; the worker's decoder checks it before it is published.
-    func draft() -> RequestDraft {
+    /// The request these flags (and `table`'s) describe; the worker's decoder checks it before it is published.
+    func draft(table: TableOptions? = nil) -> RequestDraft {
         var targets: [RequestDraft.Target] = []
         for target in self.targets {
             switch target.kind {
@@ -132,12 +135,13 @@ struct RequestOptions: ParsableArguments {
                 }
             }
         }
-        let query = RequestDraft.Query(
+        var query = RequestDraft.Query(
             where: whereClause, namedWhere: namedWhere, extent: extent.map(RequestDraft.extent),
             geometry: geometry.map { EncodableJSON(value: $0.json) }, spatialRelationship: spatialRelationship?.rawValue,
             outFields: outFields?.names, returnGeometry: returnGeometry,
             outSpatialReference: outSpatialReference.map { RequestDraft.Reference(wkid: $0) }, maxFeatures: maxFeatures,
             result: result?.rawValue)
+        table?.apply(to: &query)
         let milliseconds = timeout.map { max(1, Int(($0.duration / .milliseconds(1)).rounded())) }
         return RequestDraft(
             requestId: requestId ?? UUID().uuidString.lowercased(), taskId: taskId, deadline: deadline,

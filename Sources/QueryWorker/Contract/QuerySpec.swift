@@ -1,0 +1,139 @@
+import FeatureGeometry
+import FeatureService
+import QueryLanguage
+
+/// The `query` object of a request, with defaults applied and every part parsed.
+struct QuerySpec: Sendable, Hashable {
+    /// Where the attribute filter came from.
+    enum AttributeFilter: Sendable, Hashable {
+        /// No `where` and no `namedWhere`: every feature.
+        case all
+        /// A `where` clause of the request's own.
+        case clause(WhereClause)
+        /// A `namedWhere`, resolved from the operator's catalog.
+        case named(String, WhereClause)
+
+        /// The clause to send, `nil` for every feature.
+        var whereClause: WhereClause? {
+            switch self {
+            case .all: nil
+            case .clause(let clause), .named(_, let clause): clause
+            }
+        }
+
+        /// Clauses compare by meaning (``WhereClause/meaningKey``: field names in any case, `100000.0` as
+        /// `100000`), so that two requests of a task that ask the same share one run however they spell it.
+        static func == (lhs: AttributeFilter, rhs: AttributeFilter) -> Bool {
+            switch (lhs, rhs) {
+            case (.all, .all): true
+            case (.clause(let a), .clause(let b)): a.meansSame(as: b)
+            case (.named(let nameA, let a), .named(let nameB, let b)): nameA == nameB && a.meansSame(as: b)
+            default: false
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .all: hasher.combine(0)
+            case .clause(let clause): hasher.combine(1); hasher.combine(clause.meaningKey)
+            case .named(let name, let clause): hasher.combine(2); hasher.combine(name); hasher.combine(clause.meaningKey)
+            }
+        }
+    }
+
+    /// What a query returns for each layer.
+    enum ResultKind: String, Sendable, Hashable, CaseIterable {
+        /// The selection: every matching object id (the default).
+        case ids
+        /// Only how many features match.
+        case count
+        /// The matching features as GeoJSON (with their ids).
+        case features
+        /// What each target offers to query: an OGC landing page's collections, an ArcGIS service's layers.
+        /// Takes no filter and no output options (the decoder refuses them).
+        case catalog
+        /// `statistics` over the selection, one row per `groupBy` group (since 1.2).
+        case statistics
+        /// The selection's extent and count (since 1.2).
+        case extent
+        /// The distinct combinations of `outFields` in the selection (since 1.2).
+        case distinct
+
+        /// Whether `orderBy` means something for this result: ids, features and statistics rows have an
+        /// order; a count, an extent, a distinct list and a catalog do not.
+        var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
+    }
+
+    /// The attribute filter.
+    var filter: AttributeFilter
+    /// The visible extent as the spatial filter (its spatial reference defaults to WGS 84); `nil` for none.
+    var extent: Envelope?
+    /// Any geometry as the spatial filter; never set together with ``extent``.
+    var geometry: Geometry?
+    /// How ``extent`` or ``geometry`` relates to a feature to select it.
+    var spatialRelationship: SpatialRelation
+    /// Fields returned with features; `["*"]` for all.
+    var outFields: [String]
+    /// Whether features carry geometry.
+    var returnGeometry: Bool
+    /// The spatial reference to query features in; `nil` keeps the layer's.
+    var outSpatialReference: SpatialReference?
+    /// At most this many ids or features per layer; `nil` for all.
+    var maxFeatures: Int?
+    /// Ids, count, features, catalog, statistics, extent or distinct.
+    var result: ResultKind
+    /// Only these features (`objectIds`: ArcGIS object ids or OGC feature ids), in the request's order;
+    /// `nil` for any. ANDed with the other filters.
+    var objectIds: [FeatureID]?
+    /// Only features in this time window (`time`); `nil` for any time.
+    var time: TimeWindow?
+    /// The order of ids, features or statistics rows (`orderBy`); empty for the service's order.
+    var orderBy: [OrderTerm] = []
+    /// What `result: statistics` computes, each with its (default or given) name.
+    var statistics: [StatisticDefinition] = []
+    /// The fields statistics are grouped by, in the request's order.
+    var groupBy: [String] = []
+
+    /// A query with the contract's defaults: every feature, ids only.
+    init(
+        filter: AttributeFilter = .all, extent: Envelope? = nil, geometry: Geometry? = nil,
+        spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"], returnGeometry: Bool = false,
+        outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil, result: ResultKind = .ids
+    ) {
+        self.filter = filter
+        self.extent = extent
+        self.geometry = geometry
+        self.spatialRelationship = spatialRelationship
+        self.outFields = outFields
+        self.returnGeometry = returnGeometry
+        self.outSpatialReference = outSpatialReference
+        self.maxFeatures = maxFeatures
+        self.result = result
+    }
+
+    /// The spatial filter: the extent as an envelope, or the geometry; `nil` for none.
+    var filterGeometry: Geometry? {
+        if let extent { return .envelope(extent) }
+        return geometry
+    }
+
+    /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
+    /// named another output spatial reference.
+    var serviceQuery: ServiceQuery {
+        let kind: ServiceQuery.ResultKind = switch result {
+        case .ids: .ids
+        case .count: .count
+        case .features: .features
+        case .catalog: .catalog
+        case .statistics: .statistics
+        case .extent: .extent
+        case .distinct: .distinct
+        }
+        return ServiceQuery(
+            whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
+            outFields: outFields, returnGeometry: returnGeometry,
+            outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
+            maxFeatures: maxFeatures, result: kind, objectIds: objectIds, time: time, orderBy: orderBy,
+            statistics: statistics, groupBy: groupBy)
+    }
+}
