@@ -1,0 +1,116 @@
+import ArgumentParser
+import BenchmarkSupport
+import CurlHTTP
+import FeatureService
+import FeatureServiceEngines
+import Foundation
+import Logging
+import QueryLanguage
+
+/// `statistics-benchmark`: grouped statistics the worker computes itself (the layer does not answer
+/// `outStatistics`, an OGC collection never does), through the worker's engines in this process. One run
+/// per repetition of `SUM`, `AVG` and `percentile_cont(0.5)` of `--field` grouped by `--group-by` over every
+/// feature of one target; prints each run's wall time and this process's CPU, the peak RSS, and the rows as
+/// `ROW group sum avg median` lines, which run-statistics-benchmark.sh compares with GDAL's.
+@main
+struct StatisticsBenchmarkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statistics-benchmark",
+        abstract: "Grouped statistics computed by the worker's engines, timed.")
+
+    @Option(help: "arcgis or ogc.")
+    var kind: String = "arcgis"
+
+    @Option(help: "The layer URL (arcgis) or the landing page URL (ogc).")
+    var url: String
+
+    @Option(help: "The OGC collection id (with --kind ogc).")
+    var collection: String?
+
+    @Option(help: "The numeric field the statistics are taken of.")
+    var field: String = "Roll_LandValue"
+
+    @Option(name: .customLong("group-by"), help: "The field the rows are grouped by.")
+    var groupBy: String = "UseType"
+
+    @Option(help: "Measured runs; the median is printed with the others.")
+    var repetitions: Int = 3
+
+    func validate() throws {
+        guard kind == "arcgis" || kind == "ogc" else { throw ValidationError("--kind is arcgis or ogc") }
+        guard kind == "arcgis" || collection != nil else { throw ValidationError("--kind ogc needs --collection") }
+        guard repetitions > 0 else { throw ValidationError("--repetitions must be positive") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "statistics-benchmark")
+        logger.logLevel = .warning
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: logger)
+        let router = StandardEngines.router(
+            httpClient: client, limits: StandardEngines.Limits(maxRequestsPerHost: 8, requestTimeout: .seconds(60)), logger: logger)
+        let target = ServiceTarget(kind: kind == "ogc" ? .ogc : .arcgis, url: url, layers: collection.map { [$0] })
+        let query = ServiceQuery(
+            result: .statistics,
+            statistics: [
+                StatisticDefinition(type: .sum, field: field, name: "total"),
+                StatisticDefinition(type: .avg, field: field, name: "mean"),
+                StatisticDefinition(type: .percentileCont, field: field, name: "median", percentile: 0.5),
+            ],
+            groupBy: [groupBy])
+        var walls: [Double] = []
+        var cpus: [Double] = []
+        var last: ServiceLayerResult?
+        for _ in 0..<repetitions {
+            let cpuBefore = Measures.cpuSeconds()
+            let started = ContinuousClock.now
+            let outcomes = await router.query([target], query, budget: .unlimited())
+            let wall = ContinuousClock.now - started
+            cpus.append(Measures.cpuSeconds() - cpuBefore)
+            walls.append(Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
+            guard let outcome = outcomes.first?.first else { throw BenchmarkError("no outcome") }
+            switch outcome.result {
+            case .success(let result): last = result
+            case .failure(let error):
+                await client.shutdown()
+                throw BenchmarkError("the query failed: \(error.code.rawValue): \(error.message)")
+            }
+        }
+        await client.shutdown()
+        guard let result = last, case .statistics(let rows) = result.selection else { throw BenchmarkError("no statistics") }
+        let median = walls.sorted()[walls.count / 2]
+        output("RESULT wall_s=\(format(median, 3)) cpu_s=\(format(cpus.sorted()[cpus.count / 2], 3)) "
+            + "peak_rss_mib=\(format(Double(Measures.peakRSSKiB()) / 1024, 1)) features=\(result.count) groups=\(rows.count) "
+            + "computed_by=\(result.aggregatedBy?.rawValue ?? "?") runs=\(walls.map { format($0, 3) }.joined(separator: ","))")
+        for row in rows {
+            let group = row.group.first.map { Self.text($0.value) } ?? ""
+            output("ROW \(group)\t" + row.values.map { Self.text($0.value) }.joined(separator: "\t"))
+        }
+    }
+
+    static func text(_ value: AttributeValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let number): String(number)
+        case .double(let number): String(number)
+        case .string(let text): text
+        case .date(let milliseconds): String(milliseconds)
+        }
+    }
+}
+
+/// This process's CPU time and peak resident set size.
+enum Measures {
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
+    /// `VmHWM` from /proc/self/status, in KiB.
+    static func peakRSSKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+        else { return 0 }
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
