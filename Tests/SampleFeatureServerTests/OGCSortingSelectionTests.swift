@@ -46,6 +46,10 @@ struct OGCSortingSelectionTests {
             let up = ascending.features.compactMap { (($0["properties"] as? [String: Any])?["POP2000"] as? NSNumber)?.intValue }
             #expect(up == up.sorted())
             _ = try await client.ogc(server.itemsURL("USA_Cities"), [("sortby", "-Nope")], status: 400)
+            let api = try await client.ogc(server.ogcURL + "/api")
+            let parameters = (api["components"] as? [String: Any])?["parameters"] as? [String: Any]
+            #expect(parameters?["sortby"] != nil && parameters?["properties"] != nil && parameters?["ids"] != nil)
+            #expect((api["paths"] as? [String: Any])?["/collections/{collectionId}/sortables"] != nil)
         }
     }
 
