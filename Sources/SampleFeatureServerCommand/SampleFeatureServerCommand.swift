@@ -73,7 +73,7 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("query-option"),
-        help: "A query capability flag (repeatable): [LAYER_PATH=]FLAG=true|false, FLAG one of \(LayerQueryOptions.flagNames.joined(separator: ", ")); server-wide ones first.")
+        help: "A query capability flag (repeatable): [LAYER_PATH=]FLAG=true|false, FLAG one of \(LayerQueryOptions.flagNames.joined(separator: ", ")); per-layer settings add to server-wide ones.")
     var queryOptions: [String] = []
 
     @Option(
@@ -159,8 +159,7 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
     private func queryConfigured(_ configuration: SampleServerConfiguration) throws -> SampleServerConfiguration {
         var configuration = configuration
         do {
-            for spec in queryOptions { try configuration.applyQueryOption(spec) }
-            for spec in queryQuirks { try configuration.applyQueryQuirk(spec) }
+            try configuration.applyQuerySpecs(options: queryOptions, quirks: queryQuirks)
         } catch {
             throw ValidationError("--query-option/--query-quirk: \(error.message)")
         }

@@ -94,5 +94,9 @@ struct QueryKnobTests {
         #expect(configuration.layerQueryOptions[.counties]?.quirks == [.shuffledPages])
         #expect(configuration.queryOptions.supportsDistinct == false)
         #expect(configuration.layerQueryOptions[.counties]?.supportsDistinct == true)  // copied before the server-wide change
+        var ordered = SampleServerConfiguration()
+        try ordered.applyQuerySpecs(options: ["USA/MapServer/3=supportsStatistics=false"], quirks: ["order-ignored"])
+        #expect(ordered.layerQueryOptions[.counties]?.quirks == [.orderIgnored])
+        #expect(ordered.layerQueryOptions[.counties]?.supportsStatistics == false && ordered.queryOptions.supportsStatistics)
     }
 }

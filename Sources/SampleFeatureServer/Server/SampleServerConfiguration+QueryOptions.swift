@@ -1,6 +1,19 @@
 /// The command line's spellings of ``LayerQueryOptions``: `--query-option [LAYER_PATH=]FLAG=true|false` and
 /// `--query-quirk [LAYER_PATH=]QUIRK`, parsed here so that the executable and tests share one reading.
 extension SampleServerConfiguration {
+    /// Applies command-line `--query-option` and `--query-quirk` specs: the server-wide ones first, then the
+    /// per-layer ones, so a layer's own settings add to the server-wide ones whatever the order given.
+    package mutating func applyQuerySpecs(options: [String], quirks: [String]) throws(QueryOptionError) {
+        for perLayer in [false, true] {
+            for spec in options where Self.namesLayer(spec) == perLayer { try applyQueryOption(spec) }
+            for spec in quirks where Self.namesLayer(spec) == perLayer { try applyQueryQuirk(spec) }
+        }
+    }
+
+    private static func namesLayer(_ spec: String) -> Bool {
+        spec.split(separator: "=", maxSplits: 1).first?.contains("/") == true
+    }
+
     /// Applies `supportsDistinct=false` to every layer, or `USA/MapServer/3=supportsStatistics=false` to one.
     /// A layer's own options start from the server-wide ones as they are at that point, so give server-wide
     /// settings first.
