@@ -24,6 +24,14 @@ struct OGCSortingSelectionTests {
             #expect(page.featureIDsOGC.sorted() == [2, 3, 4])
             let open = try await client.ogc(server.itemsURL(Self.sales), [("datetime", "../2019-06-15T12:00:00Z"), ("DocType", "Vector 1,3")])
             #expect(open.featureIDsOGC.sorted() == [11, 12])
+            let anywhere = try await client.ogc(server.itemsURL("USA_Cities"), [("datetime", "2020-01-01T00:00:00Z"), ("limit", "1")])
+            #expect(anywhere.numberMatched == server.dataset.featureCount(.cities))  // no temporal extent: every feature matches
+            let strict = ["pygeoapi-datetime"]
+            _ = try await client.ogc(server.itemsURL("USA_Cities", quirks: strict), [("datetime", "2020-01-01T00:00:00Z")], status: 400)
+            _ = try await client.ogc(server.itemsURL(Self.sales, quirks: strict), [("datetime", "../2014-12-31T23:59:59Z")], status: 400)
+            _ = try await client.ogc(server.itemsURL(Self.sales, quirks: strict), [("datetime", "2025-01-01T00:00:00Z/..")], status: 400)
+            let inside = try await client.ogc(server.itemsURL(Self.sales, quirks: strict), [("datetime", "2014-01-01T00:00:00Z/2015-01-01T00:00:00Z")])
+            #expect(inside.featureIDsOGC == [1])
         }
     }
 

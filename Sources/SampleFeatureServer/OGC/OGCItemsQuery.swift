@@ -71,6 +71,7 @@ struct OGCItemsQuery: Sendable {
             // Checked on every collection; applied where there is a temporal field (elsewhere every feature matches).
             let temporal = try OGCDatetime.terms(text, field: collection.temporal.map { collection.fields[$0.field].name } ?? "")
             if collection.temporal != nil { terms += temporal }
+            if quirks.has(.pygeoapiDatetime) { try OGCDatetime.checkRange(text, collection: collection) }
         }
         if let text = parameters["filter"] {
             if !quirks.declaresFilter {

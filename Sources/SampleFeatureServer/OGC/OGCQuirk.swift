@@ -33,6 +33,9 @@ enum OGCQuirk: Sendable, Hashable {
     case sortbyIgnored
     /// `sortby-undeclared`: sorting is not declared, yet `sortby` is honoured (GeoServer with sorting on).
     case sortbyUndeclared
+    /// `pygeoapi-datetime`: `datetime` as pygeoapi 0.21 checks it: a 400 on a collection without a temporal
+    /// extent, and a 400 "datetime parameter out of range" when it lies wholly outside the extent.
+    case pygeoapiDatetime
 
     /// Reads one quirk name; nil for an unknown one.
     init?(name: String) {
@@ -51,6 +54,7 @@ enum OGCQuirk: Sendable, Hashable {
         case "next-cycle": self = .nextCycle
         case "sortby-ignored": self = .sortbyIgnored
         case "sortby-undeclared": self = .sortbyUndeclared
+        case "pygeoapi-datetime": self = .pygeoapiDatetime
         default:
             let prefix = "max-limit-"
             guard name.lowercased().hasPrefix(prefix), let value = Int(name.dropFirst(prefix.count)), value >= 1 else { return nil }
@@ -62,7 +66,7 @@ enum OGCQuirk: Sendable, Hashable {
     static let names = [
         "no-filter", "filter-ignored", "cursor", "relative-links", "max-limit-7", "strict-limit", "spurious-next",
         "empty-page", "duplicates", "no-number-matched", "wrong-number-matched", "other-origin", "next-cycle",
-        "sortby-ignored", "sortby-undeclared",
+        "sortby-ignored", "sortby-undeclared", "pygeoapi-datetime",
     ]
 }
 

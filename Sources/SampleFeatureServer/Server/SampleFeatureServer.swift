@@ -15,7 +15,7 @@ import Synchronization
 /// Part 8, declared with `/collections/{id}/sortables` unless a `sortby-*` quirk); `properties`;
 /// `skipGeometry`; `ids`); and `/collections/{id}/items/{fid}`. `datetime` applies to collections with a
 /// temporal extent; elsewhere it is checked and every feature matches (OGC Req C: features without time
-/// match), not pygeoapi's 400. Feature ids are the OBJECTIDs as JSON integers, so the ArcGIS and OGC
+/// match), or a 400 under the `pygeoapi-datetime` quirk. Feature ids are the OBJECTIDs as JSON integers, so the ArcGIS and OGC
 /// faces select the same ids for the same clause. Bad parameters are HTTP 400 and unknown resources 404,
 /// with `{"code":...,"description":...}`. Fault rules match OGC paths as they match ArcGIS ones.
 ///
@@ -95,7 +95,7 @@ package final class SampleFeatureServer: Sendable {
     /// The names of the OGC face's quirks (`max-limit-7` stands for `max-limit-N`, any N of at least 1):
     /// `no-filter`, `filter-ignored`, `cursor`, `relative-links`, `max-limit-N`, `strict-limit`,
     /// `spurious-next`, `empty-page`, `duplicates`, `no-number-matched`, `wrong-number-matched`,
-    /// `other-origin`, `next-cycle`, `sortby-ignored`, `sortby-undeclared`.
+    /// `other-origin`, `next-cycle`, `sortby-ignored`, `sortby-undeclared`, `pygeoapi-datetime`.
     package static var ogcQuirkNames: [String] { OGCQuirk.names }
 
     /// The OGC collection id of an ArcGIS layer served on the OGC face too (nil for the legacy parcels and
