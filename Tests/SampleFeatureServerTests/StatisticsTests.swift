@@ -137,12 +137,22 @@ struct StatisticsTests {
                 #"[{"statisticType":"percentile_cont","onStatisticField":"SalePrice","statisticParameters":{"value":1.5}}]"#,
                 #"[{"statisticType":"percentile_cont","onStatisticField":"DocType","statisticParameters":{"value":0.5}}]"#,
                 #"[{"statisticType":"count","onStatisticField":"SalePrice","outStatisticFieldName":"a b"}]"#,
+                #"[{"statisticType":"avg","onStatisticField":"SaleDate"}]"#, #"[{"statisticType":"sum","onStatisticField":"DocType"}]"#,
             ] {
                 let answer = try await client.query(server, .parcelSales, [("where", "1=1"), ("outStatistics", outStatistics), ("f", "json")])
                 #expect(answer.errorCode == 400, "\(outStatistics)")
             }
             let orphan = try await client.query(server, .parcelSales, [("where", "1=1"), ("groupByFieldsForStatistics", "DocType"), ("f", "json")])
             #expect(orphan.errorCode == 400)
+            let dates = try await client.query(server, .parcelSales, [("where", "1=1"), ("f", "json"), ("outStatistics",
+                #"[{"statisticType":"min","onStatisticField":"SaleDate","outStatisticFieldName":"first"},{"statisticType":"percentile_disc","onStatisticField":"SaleDate","outStatisticFieldName":"median","statisticParameters":{"value":0.5}}]"#)])
+            #expect(dates.features.first?.attributes.int("first") == 1_420_070_400_000)
+            #expect((dates["fields"] as? [[String: Any]])?.map { $0["type"] as? String ?? "" } == ["esriFieldTypeDate", "esriFieldTypeDate"])
+            let ungrouped = try await client.query(server, .parcelSales, [
+                ("where", "1=1"), ("resultOffset", "5"), ("f", "json"),
+                ("outStatistics", #"[{"statisticType":"count","onStatisticField":"OBJECTID","outStatisticFieldName":"n"}]"#),
+            ])
+            #expect(ungrouped.features.first?.attributes.int("n") == server.dataset.featureCount(.parcelSales))
         }
     }
 }

@@ -52,6 +52,9 @@ struct OutStatistic: Sendable {
             }
             var statistic = OutStatistic(kind: kind, field: field, outName: outName)
             if kind.isPercentile { try statistic.readParameters(item["statisticParameters"], layer: layer) }
+            if [.sum, .avg, .stddev, .var].contains(kind), !Self.isNumeric(layer.fields[field].type) {
+                throw .invalidRequest("'\(kind.rawValue)' needs a numeric field; '\(layer.fields[field].name)' is not")
+            }
             if result.contains(where: { $0.outName.lowercased() == outName.lowercased() }) {
                 throw .invalidRequest("'outStatistics' names the output field '\(outName.prefix(60))' twice")
             }
@@ -72,8 +75,7 @@ struct OutStatistic: Sendable {
             default: throw .invalidRequest("statisticParameters orderBy must be ASC or DESC: '\(order.prefix(20))'")
             }
         }
-        let type = layer.fields[field].type
-        if kind == .percentileCont, ![.integer, .smallInteger, .bigInteger, .double, .single, .objectID].contains(type) {
+        if kind == .percentileCont, !Self.isNumeric(layer.fields[field].type) {
             throw .invalidRequest("'percentile_cont' needs a numeric field; '\(layer.fields[field].name)' is not")
         }
     }
@@ -119,6 +121,10 @@ struct OutStatistic: Sendable {
             let variance = numbers.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(numbers.count - 1)
             return .double(kind == .var ? variance : variance.squareRoot())
         }
+    }
+
+    static func isNumeric(_ type: FieldType) -> Bool {
+        [.integer, .smallInteger, .bigInteger, .double, .single, .objectID].contains(type)
     }
 
     static func number(_ value: AttributeValue) -> Double? {

@@ -29,8 +29,9 @@ struct QueryPage: Sendable {
     /// when the layer supports pagination on aggregated queries, otherwise cut at maxRecordCount.
     init(aggregateTotal total: Int, request: LayerQueryParameters, layer: LayerDefinition, options: LayerQueryOptions) {
         var offset = 0
-        var size = layer.maxRecordCount
-        if options.supportsPaginationOnAggregatedQueries, layer.supportsPagination {
+        // Ungrouped statistics are one row whatever the paging parameters say.
+        var size = request.isAggregated ? layer.maxRecordCount : max(total, 1)
+        if request.isAggregated, options.supportsPaginationOnAggregatedQueries, layer.supportsPagination {
             offset = min(request.offset ?? 0, total)
             if let asked = request.recordCount { size = min(asked, size) }
         }
