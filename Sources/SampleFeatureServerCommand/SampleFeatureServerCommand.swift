@@ -155,17 +155,6 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
         return rules
     }
 
-    /// The configuration with --query-option and --query-quirk applied.
-    private func queryConfigured(_ configuration: SampleServerConfiguration) throws -> SampleServerConfiguration {
-        var configuration = configuration
-        do {
-            try configuration.applyQuerySpecs(options: queryOptions, quirks: queryQuirks)
-        } catch {
-            throw ValidationError("--query-option/--query-quirk: \(error.message)")
-        }
-        return configuration
-    }
-
     private func capabilityOverrides() throws -> [SampleLayer: String] {
         var overrides: [SampleLayer: String] = [:]
         for item in capabilities {
