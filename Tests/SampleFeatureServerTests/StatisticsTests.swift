@@ -71,6 +71,7 @@ struct StatisticsTests {
             #expect(fields.map { $0["name"] as? String ?? "" } == ["DocType", "cnt", "mean"])
             #expect(fields.map { $0["type"] as? String ?? "" } == ["esriFieldTypeString", "esriFieldTypeInteger", "esriFieldTypeDouble"])
             #expect((answer["fieldAliases"] as? [String: String])?["DocType"] == "Document Type")
+            #expect(answer["objectIdFieldName"] as? String == "OBJECTID" && answer.exceededTransferLimit == false)  // hosted-style
             let bad = try await client.query(server, .parcelSales, [
                 ("where", "1=1"), ("outStatistics", outStatistics), ("groupByFieldsForStatistics", "DocType"),
                 ("orderByFields", "SalePrice"), ("f", "json"),
@@ -125,6 +126,7 @@ struct StatisticsTests {
                 #expect(row.int("low") == expected?.low && row.int("high") == expected?.high)
             }
             #expect(answer["displayFieldName"] as? String == "")
+            #expect(answer["objectIdFieldName"] == nil && answer["exceededTransferLimit"] == nil)  // non-hosted MapServer
         }
     }
 

@@ -2,11 +2,19 @@ import FeatureQuerySupport
 import QueryLanguage
 
 /// Writes statistics and distinct-value answers as ArcGIS does (MS doc, example four): one feature per row,
-/// attributes only, with `fields` typed and `fieldAliases` (deprecated at 10, still sent).
+/// attributes only, with `fields` typed and `fieldAliases` (deprecated at 10, still sent). Hosted-style
+/// (FeatureServer) answers also name the object-id field and always carry `exceededTransferLimit`, as hosted
+/// services do and non-hosted ones do not (Esri/arcade-expressions #68).
 enum AggregateResponseWriter {
-    static func rows(_ table: AggregateTable, _ page: QueryPage) -> [UInt8] {
+    static func rows(_ table: AggregateTable, _ page: QueryPage, objectIdField: String? = nil) -> [UInt8] {
         var json = JSONWriter(capacity: 256 + page.range.count * 64)
-        json.raw("{\"displayFieldName\":\"\",\"fieldAliases\":{")
+        json.raw("{\"displayFieldName\":\"\"")
+        if let objectIdField {
+            json.raw(",\"objectIdFieldName\":")
+            json.string(objectIdField)
+            json.raw(",\"globalIdFieldName\":\"\"")
+        }
+        json.raw(",\"fieldAliases\":{")
         for (position, column) in table.columns.enumerated() {
             if position > 0 { json.raw(",") }
             json.key(escaping: column.name)
@@ -39,7 +47,7 @@ enum AggregateResponseWriter {
             json.raw("}}")
         }
         json.raw("]")
-        if page.reportLimit {
+        if page.reportLimit || objectIdField != nil {
             json.raw(",\"exceededTransferLimit\":")
             json.bool(page.exceededTransferLimit)
         }

@@ -73,6 +73,7 @@ extension RequestHandler {
         }
         try table.sort(request.aggregateOrder)
         let page = QueryPage(aggregateTotal: table.rows.count, request: request, layer: layer.definition, options: layer.options)
-        return AggregateResponseWriter.rows(table, page)
+        let hosted = layer.definition.layer.service.type == "FeatureServer"
+        return AggregateResponseWriter.rows(table, page, objectIdField: hosted ? layer.definition.objectIdField : nil)
     }
 }
