@@ -81,3 +81,23 @@ struct DistinctTimeExtentTests {
         }
     }
 }
+
+/// The parcel sales are generated from the seed alone: the same seed and parcel count give the same sales.
+@Suite("Parcel sales data")
+struct ParcelSalesDataTests {
+    @Test("deterministic per seed, with NULL dates and prices, all dates inside the published time extent")
+    func deterministic() throws {
+        let a = try SampleDataset(parcelCount: 2_000, seed: 7)
+        let b = try SampleDataset(parcelCount: 2_000, seed: 7)
+        let c = try SampleDataset(parcelCount: 2_000, seed: 8)
+        let clause = "SalePrice > 400000 AND SaleDate > TIMESTAMP '2020-01-01 00:00:00'"
+        #expect(try a.groundTruthObjectIDs(.parcelSales, where: clause) == b.groundTruthObjectIDs(.parcelSales, where: clause))
+        #expect(try a.groundTruthObjectIDs(.parcelSales, where: clause) != c.groundTruthObjectIDs(.parcelSales, where: clause))
+        #expect(a.featureCount(.parcelSales) == 6_000)
+        let nullDates = try a.groundTruthObjectIDs(.parcelSales, where: "SaleDate IS NULL").count
+        #expect(nullDates > 150 && nullDates < 450)
+        #expect(try a.groundTruthObjectIDs(.parcelSales, where: "SalePrice IS NULL").count > 50)
+        let outside = "SaleDate < TIMESTAMP '2015-01-01 00:00:00' OR SaleDate > TIMESTAMP '2024-12-31 23:59:59'"
+        #expect(try a.groundTruthObjectIDs(.parcelSales, where: outside).isEmpty)
+    }
+}
