@@ -14,12 +14,13 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
             Prints the services' base URL (ending in /arcgis/rest/services) as the first line of standard \
             output, then serves until SIGINT or SIGTERM. Logs go to standard error.
 
-            Layers: LA_County_Parcels/FeatureServer/0 (paginating), LA_County_Parcels_Legacy/MapServer/0 (no \
+            Layers: LA_County_Parcels/FeatureServer/0 (paginating), LA_County_Parcels/FeatureServer/1 (parcel sales, \
+            time-aware), LA_County_Parcels_Legacy/MapServer/0 (no \
             pagination), USA/MapServer/0-3 (cities, highways, states, counties), USA/MapServer/4 (raster, not \
             queryable).
 
             OGC API Features (Parts 1-3, CQL2) on the same server: landing page /ogc (logged as ogcURL). \
-            Collections LA_County_Parcels, USA_Cities, USA_Highways, USA_States, USA_Counties (the ArcGIS \
+            Collections LA_County_Parcels, USA_Cities, USA_Highways, USA_States, USA_Counties, LA_County_Parcel_Sales (the ArcGIS \
             layers' features, ids = OBJECTID) and the Daraa look-alike (AeronauticCrv, AgricultureSrf, ..., \
             TransportationGroundCrv). /ogc-quirks/{quirk[,quirk...]} serves the same API with quirks: \
             \(SampleFeatureServer.ogcQuirkNames.joined(separator: ", ")) (max-limit-N for any N).
@@ -70,6 +71,16 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("capability"), help: "Publish a layer with other capabilities (repeatable), e.g. LA_County_Parcels/FeatureServer/0=Map.")
     var capabilities: [String] = []
 
+    @Option(
+        name: .customLong("query-option"),
+        help: "A query capability flag (repeatable): [LAYER_PATH=]FLAG=true|false, FLAG one of \(LayerQueryOptions.flagNames.joined(separator: ", ")); per-layer settings add to server-wide ones.")
+    var queryOptions: [String] = []
+
+    @Option(
+        name: .customLong("query-quirk"),
+        help: "A query quirk (repeatable): [LAYER_PATH=]QUIRK, QUIRK one of \(QueryQuirk.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var queryQuirks: [String] = []
+
     @OptionGroup(title: "Security")
     var security: SecurityOptions
 
@@ -83,6 +94,7 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
         guard (0...1).contains(errorRate) else { throw ValidationError("--error-rate must be between 0 and 1") }
         _ = try faultRules()
         _ = try capabilityOverrides()
+        _ = try queryConfigured(SampleServerConfiguration())
         try security.validate()
     }
 
@@ -91,9 +103,9 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
         logger.logLevel = logLevel
         let stop = SignalWaiter(signals: [SIGINT, SIGTERM])
         let secured = try security.security()
-        let configuration = SampleServerConfiguration(
+        let configuration = try queryConfigured(SampleServerConfiguration(
             host: host, port: port, parcelCount: parcels, seed: seed, faults: try faultRules(), security: secured,
-            capabilityOverrides: try capabilityOverrides())
+            capabilityOverrides: try capabilityOverrides()))
         let started = ContinuousClock.now
         let server = try await SampleFeatureServer.start(configuration: configuration, logger: logger)
         var federated: SampleFeatureServer?

@@ -62,7 +62,7 @@ struct MetadataTests {
             #expect(extent?["spatialReference"] is [String: Any])
             let geometryType = metadata["geometryType"] as? String
             switch layer {
-            case .cities: #expect(geometryType == "esriGeometryPoint")
+            case .cities, .parcelSales: #expect(geometryType == "esriGeometryPoint")
             case .highways: #expect(geometryType == "esriGeometryPolyline")
             default: #expect(geometryType == "esriGeometryPolygon")
             }

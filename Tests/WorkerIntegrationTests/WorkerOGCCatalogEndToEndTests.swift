@@ -10,7 +10,7 @@ import WorkerTestSupport
 @Suite("Worker OGC catalog end to end")
 struct WorkerOGCCatalogEndToEndTests {
     /// The sample OGC face's collections, in the order its `/collections` lists them.
-    static let collections = ["LA_County_Parcels", "USA_Cities", "USA_Highways", "USA_States", "USA_Counties"]
+    static let collections = ["LA_County_Parcels", "USA_Cities", "USA_Highways", "USA_States", "USA_Counties", "LA_County_Parcel_Sales"]
         + DaraaCollection.allCases.map(\.id)
 
     @Test func landingPagesListTheirCollectionsBesideArcGISServices() async throws {

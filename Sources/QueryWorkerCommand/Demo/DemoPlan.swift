@@ -146,6 +146,7 @@ struct DemoPlan: Sendable {
     private static func shortName(_ layer: SampleLayer) -> String {
         switch layer {
         case .parcels: "parcels"
+        case .parcelSales: "parcel sales"
         case .legacyParcels: "legacy parcels"
         case .cities: "cities"
         case .highways: "highways"

@@ -43,6 +43,8 @@ package final class SampleDataset: Sendable {
 
     let parcels: ParcelStore
     let usa: USAGenerator.Layers
+    /// The time-aware parcel sales (``SampleLayer/parcelSales``).
+    let sales: GenericFeatureStore
     /// The Daraa look-alike's collections (served by the OGC face only).
     let daraa: [DaraaCollection: GenericFeatureStore]
     let definitions: [SampleLayer: LayerDefinition]
@@ -55,6 +57,7 @@ package final class SampleDataset: Sendable {
         parcels = ParcelGenerator.generate(count: self.parcelCount, seed: seed)
         legacyStride = max(1, self.parcelCount / Self.legacyTargetCount)
         usa = try USAGenerator.generate(seed: seed)
+        sales = try ParcelSalesGenerator.generate(parcels: parcels, seed: seed)
         daraa = try DaraaGenerator.generate(seed: seed)
         var definitions: [SampleLayer: LayerDefinition] = [:]
         let parcelExtent = ParcelDensity.region
@@ -62,6 +65,7 @@ package final class SampleDataset: Sendable {
             let extent: Envelope
             switch layer {
             case .parcels, .legacyParcels: extent = parcelExtent
+            case .parcelSales: extent = sales.extent
             case .cities: extent = usa.cities.extent
             case .highways: extent = usa.highways.extent
             case .states: extent = usa.states.extent
@@ -115,6 +119,7 @@ package final class SampleDataset: Sendable {
         switch layer {
         case .parcels: .parcels(parcels, stride: 1)
         case .legacyParcels: .parcels(parcels, stride: legacyStride)
+        case .parcelSales: .generic(sales)
         case .cities: .generic(usa.cities)
         case .highways: .generic(usa.highways)
         case .states: .generic(usa.states)

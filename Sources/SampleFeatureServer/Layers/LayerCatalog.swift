@@ -57,6 +57,14 @@ enum LayerCatalog {
             return feature(
                 layer, "LA_County_Parcels", .polygon, parcelFields, display: "APN", max: 2000, capabilities: "Query",
                 paginates: true, extent: extent, description: "Generated parcels of Los Angeles County.")
+        case .parcelSales:
+            var definition = feature(
+                layer, "Parcel_Sales", .point, ParcelSalesGenerator.fields, display: "APN", max: 1000, capabilities: "Query",
+                paginates: true, extent: extent,
+                description: "Generated sales of the parcels, 2015-2024: a time-aware layer (timeInfo on SaleDate).")
+            definition.timeInfo = LayerTimeInfo(
+                field: 5, start: ParcelSalesGenerator.firstDate, end: ParcelSalesGenerator.lastDate)
+            return definition
         case .legacyParcels:
             return LayerDefinition(
                 layer: layer, name: "Parcels", type: "Feature Layer", geometryType: .polygon, fields: parcelFields,

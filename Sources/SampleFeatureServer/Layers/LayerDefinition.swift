@@ -40,6 +40,8 @@ struct LayerDefinition: Sendable {
     let description: String
     /// Whether an empty returnIdsOnly answer is `"objectIds":null` (ArcGIS Enterprise) rather than `[]`.
     let emptyIdsAsNull: Bool
+    /// The layer's `timeInfo`: time-aware layers filter on its field when a query has `time`.
+    var timeInfo: LayerTimeInfo? = nil
 
     var objectIdField: String { fields.first?.name ?? "OBJECTID" }
     var isFeatureLayer: Bool { type == "Feature Layer" }
@@ -62,8 +64,17 @@ struct LayerDefinition: Sendable {
             maxRecordCount: maxRecordCount, capabilities: capabilities, supportsPagination: supportsPagination,
             supportsAdvancedQueries: supportsAdvancedQueries, supportsGeoJSON: supportsGeoJSON,
             currentVersion: currentVersion, spatialReference: spatialReference, extent: extent,
-            description: description, emptyIdsAsNull: emptyIdsAsNull)
+            description: description, emptyIdsAsNull: emptyIdsAsNull, timeInfo: timeInfo)
     }
+}
+
+/// A time-aware layer's `timeInfo`: the date field `time=` filters on and the extent its values span.
+struct LayerTimeInfo: Sendable {
+    /// The position of the `startTimeField`.
+    let field: Int
+    /// The earliest and latest values of the field, epoch milliseconds (`timeExtent`).
+    let start: Int64
+    let end: Int64
 }
 
 extension Substring {

@@ -11,10 +11,13 @@ struct PublishedLayer: Sendable {
     let fieldJSON: [[UInt8]]
     /// The layer's fields as quoted names, for attribute keys: `"APN":`.
     let attributeKeys: [[UInt8]]
+    /// The feature-table query capabilities and quirks the layer is served with.
+    let options: LayerQueryOptions
 
-    init(definition: LayerDefinition, source: FeatureSource) {
+    init(definition: LayerDefinition, source: FeatureSource, options: LayerQueryOptions = LayerQueryOptions()) {
         self.definition = definition
         self.source = source
+        self.options = options
         fieldJSON = definition.fields.map { field in
             var json = JSONWriter(capacity: 96)
             json.raw("{\"name\":")

@@ -21,6 +21,10 @@ package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomString
     /// `USA/MapServer/4`: a raster layer (type "Raster Layer", capabilities "Map"), which has no fields and
     /// answers every query with an ArcGIS error: the layer a client must refuse to query.
     case elevation = "USA/MapServer/4"
+    /// Listed last so that earlier cases keep their order. `LA_County_Parcels/FeatureServer/1`: the time-aware `Parcel_Sales` layer (points; 6,000 sales over
+    /// 2015–2024 with `timeInfo` on SaleDate; fields APN, UseType, DocType, SalePrice, SaleDate), whose first
+    /// rows are statistics detector vectors (see ``ParcelSalesGenerator``).
+    case parcelSales = "LA_County_Parcels/FeatureServer/1"
 
     /// The path under `/arcgis/rest/services`, e.g. `USA/MapServer/1`.
     package var path: String { rawValue }
@@ -28,7 +32,7 @@ package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomString
     /// The service's path, e.g. `USA/MapServer`.
     package var service: SampleService {
         switch self {
-        case .parcels: .laCountyParcels
+        case .parcels, .parcelSales: .laCountyParcels
         case .legacyParcels: .laCountyParcelsLegacy
         case .cities, .highways, .states, .counties, .elevation: .usa
         }
@@ -38,7 +42,7 @@ package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomString
     package var layerID: Int {
         switch self {
         case .parcels, .legacyParcels, .cities: 0
-        case .highways: 1
+        case .highways, .parcelSales: 1
         case .states: 2
         case .counties: 3
         case .elevation: 4

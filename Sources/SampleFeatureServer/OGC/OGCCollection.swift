@@ -68,17 +68,19 @@ struct OGCCatalog: Sendable {
     /// The collection ids of the ArcGIS layers (the Daraa ids are ``DaraaCollection/id``).
     static let layerCollectionIDs: [SampleLayer: String] = [
         .parcels: "LA_County_Parcels", .cities: "USA_Cities", .highways: "USA_Highways", .states: "USA_States",
-        .counties: "USA_Counties",
+        .counties: "USA_Counties", .parcelSales: "LA_County_Parcel_Sales",
     ]
 
     init(dataset: SampleDataset) {
         var collections: [OGCCollection] = []
-        let order: [SampleLayer] = [.parcels, .cities, .highways, .states, .counties]
+        let order: [SampleLayer] = [.parcels, .cities, .highways, .states, .counties, .parcelSales]
         for layer in order {
             guard let id = Self.layerCollectionIDs[layer] else { continue }
             let definition = dataset.definition(layer)
             var temporal: (field: Int, start: Int64, end: Int64)?
-            if let field = definition.fields.firstIndex(where: { $0.type == .date }) {
+            if let time = definition.timeInfo {
+                temporal = (time.field, time.start, time.end)
+            } else if let field = definition.fields.firstIndex(where: { $0.type == .date }) {
                 temporal = (field, 157_766_400_000, 1_735_689_599_000)  // 1975-01-01 .. 2024-12-31, the generator's range
             }
             collections.append(OGCCollection(

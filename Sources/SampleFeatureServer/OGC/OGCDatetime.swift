@@ -1,5 +1,22 @@
 import QueryLanguage
 
+/// The `pygeoapi-datetime` quirk: pygeoapi validates `datetime` against the collection's temporal extent.
+extension OGCDatetime {
+    static func checkRange(_ text: String, collection: OGCCollection) throws(OGCError) {
+        guard let temporal = collection.temporal else {
+            throw .invalidParameter("datetime parameter not supported: '\(collection.id)' has no temporal extent")
+        }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        func milliseconds(_ value: String) -> Int64? {
+            value.isEmpty || value == ".." ? nil : CalendarTimestamp(parsing: value)?.millisecondsSinceEpoch
+        }
+        let start = milliseconds(parts[0])
+        let end = parts.count == 2 ? milliseconds(parts[1]) : start
+        if let start, start > temporal.end { throw .invalidParameter("datetime parameter out of range") }
+        if let end, end < temporal.start { throw .invalidParameter("datetime parameter out of range") }
+    }
+}
+
 /// The `datetime` parameter: an instant or an interval (`start/end`, either end `..` or empty for open).
 enum OGCDatetime {
     static func terms(_ text: String, field: String) throws(OGCError) -> [FilterExpression] {

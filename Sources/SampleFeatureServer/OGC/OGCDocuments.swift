@@ -9,6 +9,9 @@ enum OGCDocuments {
     static let part2 = "http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/"
     static let part3 = "http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/"
     static let cql2 = "http://www.opengis.net/spec/cql2/1.0/conf/"
+    /// Part 8 (Sorting, draft 24-030).
+    static let sorting = "http://www.opengis.net/spec/ogcapi-features-8/1.0/conf/sorting"
+    static let sortablesRel = "http://www.opengis.net/def/rel/ogc/1.0/sortables"
 
     static func conformanceClasses(_ quirks: OGCQuirks) -> [String] {
         var classes = [part1 + "core", part1 + "geojson", part1 + "oas30", part2 + "crs"]
@@ -16,6 +19,7 @@ enum OGCDocuments {
             classes += [part3 + "queryables", part3 + "queryables-query-parameters", part3 + "filter", part3 + "features-filter"]
             classes += OGCFilter.cql2Classes
         }
+        if quirks.declaresSorting { classes.append(sorting) }
         return classes
     }
 
@@ -116,14 +120,19 @@ enum OGCDocuments {
             link(&json, links.href(path + "/queryables"), rel: "http://www.opengis.net/def/rel/ogc/1.0/queryables",
                  type: OGCResponses.schemaType, title: "Queryables of " + collection.title)
         }
+        if links.quirks.declaresSorting {
+            json.byte(UInt8(ascii: ","))
+            link(&json, links.href(path + "/sortables"), rel: sortablesRel, type: OGCResponses.schemaType,
+                 title: "Sortables of " + collection.title)
+        }
         json.raw("]}")
     }
 
     /// The queryables: every field (with its JSON Schema type) and the geometry; nothing else is allowed.
-    static func queryables(_ collection: OGCCollection, _ links: OGCLinks) -> [UInt8] {
+    static func queryables(_ collection: OGCCollection, _ links: OGCLinks, sortables: Bool = false) -> [UInt8] {
         var json = JSONWriter(capacity: 2_048)
         json.raw("{\"$schema\":\"https://json-schema.org/draft/2020-12/schema\",\"$id\":")
-        json.string(links.href("/collections/" + OGCLinks.pathSegment(collection.id) + "/queryables"))
+        json.string(links.href("/collections/" + OGCLinks.pathSegment(collection.id) + (sortables ? "/sortables" : "/queryables")))
         json.raw(",\"type\":\"object\",\"title\":")
         json.string(collection.title)
         json.raw(",\"properties\":{")
@@ -144,6 +153,10 @@ enum OGCDocuments {
                 }
             }
             json.raw("}")
+        }
+        if sortables {  // every property sorts; the geometry does not
+            json.raw("},\"additionalProperties\":false}")
+            return json.bytes
         }
         json.raw(",\"geometry\":{\"format\":")
         switch collection.geometryType {

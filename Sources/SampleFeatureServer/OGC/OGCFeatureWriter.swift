@@ -7,14 +7,19 @@ import QueryLanguage
 /// rings counter-clockwise (RFC 7946).
 enum OGCFeatureWriter {
     /// Writes one feature; with `close` false the feature object is left open for more members.
-    static func feature(_ collection: OGCCollection, _ index: Int, crs: OGCCRS, to json: inout JSONWriter, close: Bool = true) {
+    /// `properties` limits the properties to those fields (the `properties` parameter); `skipGeometry`
+    /// writes `"geometry":null`.
+    static func feature(
+        _ collection: OGCCollection, _ index: Int, crs: OGCCRS, to json: inout JSONWriter, close: Bool = true,
+        properties: [Int]? = nil, skipGeometry: Bool = false
+    ) {
         json.raw("{\"type\":\"Feature\",\"id\":")
         json.integer(index + 1)
         json.raw(",\"geometry\":")
-        geometry(collection.source, index, crs: crs, to: &json)
+        if skipGeometry { json.raw("null") } else { geometry(collection.source, index, crs: crs, to: &json) }
         json.raw(",\"properties\":{")
-        for field in collection.fields.indices {
-            if field > 0 { json.byte(UInt8(ascii: ",")) }
+        for (number, field) in (properties ?? Array(collection.fields.indices)).enumerated() {
+            if number > 0 { json.byte(UInt8(ascii: ",")) }
             json.raw(collection.propertyKeys[field])
             switch collection.source.value(field, index) {
             case .date(let milliseconds): json.string(RFC3339.string(fromMilliseconds: milliseconds))

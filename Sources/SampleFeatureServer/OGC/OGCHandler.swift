@@ -48,6 +48,10 @@ extension RequestHandler {
             guard let collection, route.quirks.declaresFilter else { return failOGC(.notFound("this API has no queryables")) }
             recorder.metadata()
             return OGCResponses.json(OGCDocuments.queryables(collection, links), contentType: OGCResponses.schemaType)
+        case .sortables:
+            guard let collection, route.quirks.declaresSorting else { return failOGC(.notFound("this API does not declare sorting")) }
+            recorder.metadata()
+            return OGCResponses.json(OGCDocuments.queryables(collection, links, sortables: true), contentType: OGCResponses.schemaType)
         case .items:
             guard let collection else { return failOGC(.notFound("no such collection")) }
             recorder.ogcItems(collection.id)
@@ -101,7 +105,9 @@ extension RequestHandler {
         json.raw("],\"features\":[")
         for position in page.range {
             if position > page.range.lowerBound { json.byte(UInt8(ascii: ",")) }
-            OGCFeatureWriter.feature(collection, selection.index(at: position), crs: query.crs, to: &json)
+            OGCFeatureWriter.feature(
+                collection, selection.index(at: position), crs: query.crs, to: &json, properties: query.properties,
+                skipGeometry: query.skipGeometry)
         }
         json.raw("]}")
         return OGCResponses.json(json.bytes, contentType: OGCResponses.geoJSONType, crs: query.crs)

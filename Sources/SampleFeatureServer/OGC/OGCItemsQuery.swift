@@ -21,11 +21,18 @@ struct OGCItemsQuery: Sendable {
     var selectionKey: String
     /// The parameters a `next` link repeats (everything but the page position).
     var carried: [SampleRequest.Parameter]
+    /// `sortby` (Part 8), when the mount honours it.
+    var order: SortOrder?
+    /// `properties`: the fields to write, in the order asked; nil for all.
+    var properties: [Int]?
+    var skipGeometry = false
+    /// `ids`: only these feature ids (OBJECTIDs).
+    var ids: [Int]?
 
     static let pageParameters: Set<String> = ["limit", "offset", "cursor", "empty"]
     static let standardParameters: Set<String> = [
         "limit", "offset", "cursor", "empty", "bbox", "bbox-crs", "crs", "datetime", "filter", "filter-lang", "filter-crs",
-        "f", "token", "apikey", "api_key",
+        "f", "token", "apikey", "api_key", "sortby", "properties", "skipgeometry", "ids",
     ]
 
     init(_ list: [SampleRequest.Parameter], collection: OGCCollection, quirks: OGCQuirks) throws(OGCError) {
@@ -64,6 +71,7 @@ struct OGCItemsQuery: Sendable {
             // Checked on every collection; applied where there is a temporal field (elsewhere every feature matches).
             let temporal = try OGCDatetime.terms(text, field: collection.temporal.map { collection.fields[$0.field].name } ?? "")
             if collection.temporal != nil { terms += temporal }
+            if quirks.has(.pygeoapiDatetime) { try OGCDatetime.checkRange(text, collection: collection) }
         }
         if let text = parameters["filter"] {
             if !quirks.declaresFilter {
@@ -78,6 +86,8 @@ struct OGCItemsQuery: Sendable {
             }
         }
         carried = list.filter { !Self.pageParameters.contains($0.name.lowercased()) }
+        selectionKey = ""
+        try readSelection(parameters, collection: collection, quirks: quirks)
         var key = "ogc|" + collection.id
         if !terms.isEmpty {
             do {
@@ -91,6 +101,8 @@ struct OGCItemsQuery: Sendable {
             }
         }
         for region in regions { key += "|r=" + region.key }
+        if let order { key += "|s=" + order.normalized }
+        if let ids { key += "|ids=" + ids.map(String.init).joined(separator: ",") }
         selectionKey = key
     }
 

@@ -11,12 +11,16 @@ enum OGCOpenAPI {
             path("/collections", "getCollections", "The collections", parameters: []),
             path("/collections/{collectionId}", "describeCollection", "One collection", parameters: ["collectionId"]),
             path("/collections/{collectionId}/items", "getFeatures", "The features of a collection", parameters: [
-                "collectionId", "limit", "offset", "bbox", "bbox-crs", "crs", "datetime",
-            ] + (links.quirks.declaresFilter ? ["filter", "filter-lang", "filter-crs"] : [])),
+                "collectionId", "limit", "offset", "bbox", "bbox-crs", "crs", "datetime", "properties", "skipGeometry", "ids",
+            ] + (links.quirks.declaresFilter ? ["filter", "filter-lang", "filter-crs"] : [])
+                + (links.quirks.declaresSorting ? ["sortby"] : [])),
             path("/collections/{collectionId}/items/{featureId}", "getFeature", "One feature", parameters: ["collectionId", "featureId", "crs"]),
         ]
         if links.quirks.declaresFilter {
             paths.append(path("/collections/{collectionId}/queryables", "getQueryables", "Queryables", parameters: ["collectionId"]))
+        }
+        if links.quirks.declaresSorting {
+            paths.append(path("/collections/{collectionId}/sortables", "getSortables", "Sortables", parameters: ["collectionId"]))
         }
         let ids = collections.map { "\"" + $0 + "\"" }.joined(separator: ",")
         let text = """
@@ -36,7 +40,14 @@ enum OGCOpenAPI {
             "filter":{"name":"filter","in":"query","required":false,"schema":{"type":"string"}},\
             "filter-lang":{"name":"filter-lang","in":"query","required":false,\
             "schema":{"type":"string","enum":[\(OGCFilter.languages.map { "\"" + $0 + "\"" }.joined(separator: ","))],"default":"cql2-text"}},\
-            "filter-crs":{"name":"filter-crs","in":"query","required":false,"schema":{"type":"string","format":"uri"}}\
+            "filter-crs":{"name":"filter-crs","in":"query","required":false,"schema":{"type":"string","format":"uri"}},\
+            "sortby":{"name":"sortby","in":"query","required":false,"style":"form","explode":false,\
+            "schema":{"type":"array","items":{"type":"string","pattern":"^[+-]?[^+\\\\-\\\\s].*$"}}},\
+            "properties":{"name":"properties","in":"query","required":false,"style":"form","explode":false,\
+            "schema":{"type":"array","items":{"type":"string"}}},\
+            "skipGeometry":{"name":"skipGeometry","in":"query","required":false,"schema":{"type":"boolean","default":false}},\
+            "ids":{"name":"ids","in":"query","required":false,"style":"form","explode":false,\
+            "schema":{"type":"array","items":{"type":"integer"}}}\
             }}}
             """
         return Array(text.utf8)

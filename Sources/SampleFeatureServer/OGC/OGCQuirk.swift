@@ -28,6 +28,14 @@ enum OGCQuirk: Sendable, Hashable {
     case otherOrigin
     /// `next-cycle`: the second page's `next` points back to the first page.
     case nextCycle
+    /// `sortby-ignored`: sorting (Part 8) is not declared (no conformance class, no sortables) and `sortby`
+    /// is accepted but ignored: features come in id order (pygeoapi providers without sort support).
+    case sortbyIgnored
+    /// `sortby-undeclared`: sorting is not declared, yet `sortby` is honoured (GeoServer with sorting on).
+    case sortbyUndeclared
+    /// `pygeoapi-datetime`: `datetime` as pygeoapi 0.21 checks it: a 400 on a collection without a temporal
+    /// extent, and a 400 "datetime parameter out of range" when it lies wholly outside the extent.
+    case pygeoapiDatetime
 
     /// Reads one quirk name; nil for an unknown one.
     init?(name: String) {
@@ -44,6 +52,9 @@ enum OGCQuirk: Sendable, Hashable {
         case "wrong-number-matched": self = .wrongNumberMatched
         case "other-origin": self = .otherOrigin
         case "next-cycle": self = .nextCycle
+        case "sortby-ignored": self = .sortbyIgnored
+        case "sortby-undeclared": self = .sortbyUndeclared
+        case "pygeoapi-datetime": self = .pygeoapiDatetime
         default:
             let prefix = "max-limit-"
             guard name.lowercased().hasPrefix(prefix), let value = Int(name.dropFirst(prefix.count)), value >= 1 else { return nil }
@@ -55,6 +66,7 @@ enum OGCQuirk: Sendable, Hashable {
     static let names = [
         "no-filter", "filter-ignored", "cursor", "relative-links", "max-limit-7", "strict-limit", "spurious-next",
         "empty-page", "duplicates", "no-number-matched", "wrong-number-matched", "other-origin", "next-cycle",
+        "sortby-ignored", "sortby-undeclared", "pygeoapi-datetime",
     ]
 }
 
@@ -78,4 +90,10 @@ struct OGCQuirks: Sendable, Hashable {
 
     /// Whether filtering (Part 3 and CQL2) is declared.
     var declaresFilter: Bool { !has(.noFilter) }
+
+    /// Whether sorting (Part 8: the conformance class, `/sortables`) is declared.
+    var declaresSorting: Bool { !has(.sortbyIgnored) && !has(.sortbyUndeclared) }
+
+    /// Whether `sortby` orders the features.
+    var honoursSortby: Bool { !has(.sortbyIgnored) }
 }

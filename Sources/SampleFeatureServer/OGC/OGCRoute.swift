@@ -9,6 +9,8 @@ struct OGCRoute: Sendable, Equatable {
         case collections
         case collection(String)
         case queryables(String)
+        /// `/collections/{id}/sortables` (Part 8), where sorting is declared.
+        case sortables(String)
         case items(String)
         case item(String, String)
         case notFound
@@ -59,6 +61,7 @@ struct OGCRoute: Sendable, Equatable {
             }
         case 2 where tail[0] == "collections": resource = .collection(tail[1])
         case 3 where tail[0] == "collections" && tail[2] == "queryables": resource = .queryables(tail[1])
+        case 3 where tail[0] == "collections" && tail[2] == "sortables": resource = .sortables(tail[1])
         case 3 where tail[0] == "collections" && tail[2] == "items": resource = .items(tail[1])
         case 4 where tail[0] == "collections" && tail[2] == "items": resource = .item(tail[1], tail[3])
         default: resource = .notFound
@@ -68,7 +71,7 @@ struct OGCRoute: Sendable, Equatable {
     /// The collection the path names, if any.
     var collectionID: String? {
         switch resource {
-        case .collection(let id), .queryables(let id), .items(let id), .item(let id, _): id
+        case .collection(let id), .queryables(let id), .sortables(let id), .items(let id), .item(let id, _): id
         default: nil
         }
     }

@@ -24,10 +24,18 @@ enum OGCSelection: Sendable {
     }
 
     static func select(_ query: OGCItemsQuery, _ collection: OGCCollection, cache: SelectionCache) throws -> OGCSelection {
-        if query.predicate == nil, query.regions.isEmpty { return .all(count: collection.source.featureCount) }
+        if query.predicate == nil, query.regions.isEmpty, query.ids == nil, query.order == nil {
+            return .all(count: collection.source.featureCount)
+        }
         if let cached = cache.lookup(query.selectionKey) { return .indices(cached) }
         var work = 0
         var candidates: [Int32]?
+        if let ids = query.ids {
+            candidates = sortedUnique(ids.compactMap { id -> Int32? in
+                guard id > 0, collection.source.contains(id - 1) else { return nil }
+                return Int32(truncatingIfNeeded: id - 1)
+            })
+        }
         for region in query.regions {
             var merged: [Int32] = []
             for shape in region.shapes {
@@ -60,6 +68,10 @@ enum OGCSelection: Sendable {
         } else {
             result = []
             collection.source.forEachIndex { result.append(Int32(truncatingIfNeeded: $0)) }
+        }
+        if let order = query.order, !order.isNatural {
+            order.sort(&result, source: collection.source)
+            work += result.count * 4
         }
         if work >= QueryExecutor.cacheThreshold { cache.store(query.selectionKey, result) }
         return .indices(result)

@@ -30,6 +30,13 @@ struct LayerQueryParameters: Sendable {
     var recordCount: Int?
     var order: SortOrder?
     var statistics: [OutStatistic]?
+    /// `groupByFieldsForStatistics`: positions of the group fields (with statistics only).
+    var groupBy: [Int] = []
+    var returnDistinctValues = false
+    /// `orderByFields` of a statistics or distinct query, over its output columns (checked when they are known).
+    var aggregateOrder: String?
+    /// `time=`, applied on time-aware layers only (others ignore it, as ArcGIS does).
+    var time: TimeFilter?
     var outSR: SpatialReference
     var format: ResponseFormat
     /// Identifies the selection (where, objectIds, geometry, order) for the selection cache.
@@ -38,7 +45,9 @@ struct LayerQueryParameters: Sendable {
     /// Whether the client asked for a page (resultOffset or resultRecordCount).
     var pagingRequested: Bool { offset != nil || recordCount != nil }
 
-    init(_ parameters: RequestParameters, layer: LayerDefinition) throws(ArcGISServiceError) {
+    init(
+        _ parameters: RequestParameters, layer: LayerDefinition, options: LayerQueryOptions = LayerQueryOptions()
+    ) throws(ArcGISServiceError) {
         format = try ResponseFormat(parameters)
         if format == .geojson, !layer.supportsGeoJSON { throw .unsupportedFormat }
         let whereText = parameters["where"]
@@ -60,21 +69,21 @@ struct LayerQueryParameters: Sendable {
             offset = try parameters.integer("resultOffset", minimum: 0)
             recordCount = try parameters.integer("resultRecordCount", minimum: 1)
         }
-        if layer.supportsAdvancedQueries, let text = parameters["orderByFields"] {
-            order = try SortOrder(text, layer: layer)
-        }
-        if layer.supportsAdvancedQueries, let text = parameters["outStatistics"] {  // 10.0 layers ignore it
-            statistics = try OutStatistic.parse(text, layer: layer)
-        }
         outSR = try parameters.spatialReference("outSR") ?? layer.spatialReference
         guard outSR.isWGS84 || outSR.isWebMercator else {
             throw .invalidRequest("'outSR' \(outSR.wkid) is not supported; use 4326 or 102100 (3857)")
         }
+        selectionKey = ""
+        if layer.supportsAdvancedQueries {  // 10.0 layers ignore all of these
+            try readAdvanced(parameters, layer: layer, options: options)
+        }
+        if let text = parameters["time"] { time = try TimeFilter(text) }
         var key = "w=" + (predicate?.normalized ?? "")
         key += "|o=" + (objectIDs.map { $0.map(String.init).joined(separator: ",") } ?? "")
         key += "|g=" + (geometryText ?? "") + "|t=" + (parameters["geometryType"] ?? "")
         key += "|s=" + (parameters["inSR"] ?? "") + "|r=" + (parameters["spatialRel"] ?? "")
         key += "|b=" + (order?.normalized ?? "")
+        if layer.timeInfo != nil, let time { key += "|time=" + time.normalized }
         selectionKey = key
     }
 

@@ -8,7 +8,8 @@ enum QueryExecutor {
     static let cacheThreshold = 20_000
 
     static func select(
-        _ request: LayerQueryParameters, layer: SampleLayer, source: FeatureSource, cache: SelectionCache
+        _ request: LayerQueryParameters, layer: SampleLayer, source: FeatureSource, timeField: Int? = nil,
+        cache: SelectionCache
     ) throws -> [Int32] {
         let key = layer.path + "#" + request.selectionKey
         if let cached = cache.lookup(key) { return cached }
@@ -56,6 +57,12 @@ enum QueryExecutor {
             result.reserveCapacity(source.featureCount)
             source.forEachIndex { result.append(Int32(truncatingIfNeeded: $0)) }
             work += result.count
+        }
+        if let time = request.time, let timeField {  // time-aware layers only; NULL dates never match
+            result = result.filter { index in
+                if case .date(let value) = source.value(timeField, Int(index)) { return time.contains(value) }
+                return false
+            }
         }
         if let order = request.order, !order.isNatural {
             order.sort(&result, source: source)

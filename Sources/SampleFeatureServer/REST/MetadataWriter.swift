@@ -178,13 +178,7 @@ enum MetadataWriter {
         json.string(definition.supportedQueryFormats)
         json.raw(",\"hasZ\":false,\"hasM\":false")
         if !isLegacy {
-            json.raw(",\"supportsStatistics\":true,\"supportsAdvancedQueries\":true,\"useStandardizedQueries\":true")
-            json.raw(",\"advancedQueryCapabilities\":{\"useStandardizedQueries\":true,\"supportsStatistics\":true")
-            json.raw(",\"supportsHavingClause\":false,\"supportsOrderBy\":true,\"supportsDistinct\":false")
-            json.raw(",\"supportsCountDistinct\":false,\"supportsPagination\":")
-            json.bool(definition.supportsPagination)
-            json.raw(",\"supportsTrueCurve\":false,\"supportsReturningQueryExtent\":true")
-            json.raw(",\"supportsQueryWithDistance\":false,\"supportsSqlExpression\":false}")
+            advancedCapabilities(&json, layer)
         } else if definition.type == "Raster Layer" {
             json.raw(",\"supportsStatistics\":false,\"supportsAdvancedQueries\":false")
         }

@@ -2,28 +2,6 @@ import FeatureGeometry
 import QueryLanguage
 import FeatureQuerySupport
 
-/// Which part of a selection a query returns, and whether more remains (`exceededTransferLimit`).
-struct QueryPage: Sendable {
-    let range: Range<Int>
-    let exceededTransferLimit: Bool
-    /// Whether to write `exceededTransferLimit` even when false (ArcGIS does when the client paginates).
-    let reportLimit: Bool
-
-    /// Paginating layers return `min(resultRecordCount ?? maxRecordCount, maxRecordCount)` features from
-    /// `resultOffset`; others the first maxRecordCount. `shortPageCap` (a fault) trims pages further.
-    /// The flag is true exactly when matches remain beyond the returned ones.
-    init(total: Int, request: LayerQueryParameters, layer: LayerDefinition, shortPageCap: Int?) {
-        let offset = layer.supportsPagination ? min(request.offset ?? 0, total) : 0
-        var size = layer.maxRecordCount
-        if layer.supportsPagination, let asked = request.recordCount { size = min(asked, size) }
-        if let shortPageCap { size = min(size, max(1, shortPageCap)) }
-        let end = min(total, offset + size)
-        range = offset..<end
-        exceededTransferLimit = end < total
-        reportLimit = request.pagingRequested || exceededTransferLimit
-    }
-}
-
 /// Writes `f=json` query responses: features, ids, counts, extents and statistics.
 enum QueryResponseWriter {
     static func features(_ request: LayerQueryParameters, _ layer: PublishedLayer, _ selection: [Int32], _ page: QueryPage) -> [UInt8] {
@@ -158,36 +136,5 @@ enum QueryResponseWriter {
         box.spatialReference = layer.definition.spatialReference
         let projected = (try? box.projected(to: request.outSR)) ?? box
         json.envelope(projected, request.outSR)
-    }
-
-    /// One feature holding the statistics over the whole selection.
-    static func statistics(_ statistics: [OutStatistic], _ layer: PublishedLayer, _ selection: [Int32]) -> [UInt8] {
-        let results = statistics.map { $0.compute(selection, source: layer.source, layer: layer.definition) }
-        var json = JSONWriter(capacity: 256)
-        json.raw("{\"displayFieldName\":\"\",\"fieldAliases\":{")
-        for (position, statistic) in statistics.enumerated() {
-            if position > 0 { json.raw(",") }
-            json.key(escaping: statistic.outName)
-            json.string(statistic.outName)
-        }
-        json.raw("},\"fields\":[")
-        for (position, statistic) in statistics.enumerated() {
-            if position > 0 { json.raw(",") }
-            json.raw("{\"name\":")
-            json.string(statistic.outName)
-            json.raw(",\"type\":")
-            json.string(results[position].1.esriName)
-            json.raw(",\"alias\":")
-            json.string(statistic.outName)
-            json.raw("}")
-        }
-        json.raw("],\"features\":[{\"attributes\":{")
-        for (position, statistic) in statistics.enumerated() {
-            if position > 0 { json.raw(",") }
-            json.key(escaping: statistic.outName)
-            json.attribute(results[position].0)
-        }
-        json.raw("}}]}")
-        return json.bytes
     }
 }

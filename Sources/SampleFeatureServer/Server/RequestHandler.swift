@@ -29,7 +29,8 @@ final class RequestHandler: Sendable {
         for layer in SampleLayer.allCases {
             var definition = dataset.definition(layer)
             if let capabilities = configuration.capabilityOverrides[layer] { definition = definition.with(capabilities: capabilities) }
-            layers[layer] = PublishedLayer(definition: definition, source: dataset.source(layer))
+            layers[layer] = PublishedLayer(
+                definition: definition, source: dataset.source(layer), options: configuration.queryOptions(layer))
         }
         self.layers = layers
         ogc = OGCCatalog(dataset: dataset)

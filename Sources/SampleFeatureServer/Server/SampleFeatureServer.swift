@@ -1,7 +1,8 @@
 package import Logging
 import Synchronization
 
-/// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer, a legacy
+/// A generated ArcGIS REST server on loopback: the LA County parcels FeatureServer (parcels and their
+/// time-aware sales), a legacy
 /// non-paginating parcels MapServer and the USA MapServer, with fault knobs, a token seam and statistics;
 /// and an OGC API Features face over the same features plus a Daraa look-alike (``ogcURL``).
 ///
@@ -10,8 +11,11 @@ import Synchronization
 /// unless `max-limit-N`); `/conformance`; `/collections` (with the global `crs` list each collection's
 /// `"#/crs"` refers to); `/collections/{id}`; `/collections/{id}/queryables`; `/collections/{id}/items`
 /// (`limit` default 10, clamped to the maximum; `offset`; `bbox` with `bbox-crs`; `crs`; `datetime`;
-/// `name=value` for queryables; `filter` with `filter-lang=cql2-text` and `filter-crs`); and
-/// `/collections/{id}/items/{fid}`. Feature ids are the OBJECTIDs as JSON integers, so the ArcGIS and OGC
+/// `name=value` for queryables; `filter` with `filter-lang=cql2-text` and `filter-crs`; `sortby` (`+f,-g`,
+/// Part 8, declared with `/collections/{id}/sortables` unless a `sortby-*` quirk); `properties`;
+/// `skipGeometry`; `ids`); and `/collections/{id}/items/{fid}`. `datetime` applies to collections with a
+/// temporal extent; elsewhere it is checked and every feature matches (OGC Req C: features without time
+/// match), or a 400 under the `pygeoapi-datetime` quirk. Feature ids are the OBJECTIDs as JSON integers, so the ArcGIS and OGC
 /// faces select the same ids for the same clause. Bad parameters are HTTP 400 and unknown resources 404,
 /// with `{"code":...,"description":...}`. Fault rules match OGC paths as they match ArcGIS ones.
 ///
@@ -19,7 +23,10 @@ import Synchronization
 /// port and talk to it over real sockets; the `sample-feature-server` executable serves one from the command
 /// line. The server speaks the protocol as ArcGIS does, including its quirks (HTTP 200 error bodies,
 /// `exceededTransferLimit`, uncapped `returnIdsOnly`), so that clients are tested against the behaviour
-/// they will meet.
+/// they will meet. Feature-table queries (outStatistics with groupByFieldsForStatistics and percentiles,
+/// returnDistinctValues, returnExtentOnly, orderByFields, `time=` on the time-aware
+/// ``SampleLayer/parcelSales``) are gated per layer by ``LayerQueryOptions`` flags, with ``QueryQuirk``s to
+/// imitate servers that misbehave.
 package final class SampleFeatureServer: Sendable {
     /// The data every layer serves.
     package let dataset: SampleDataset
@@ -88,11 +95,12 @@ package final class SampleFeatureServer: Sendable {
     /// The names of the OGC face's quirks (`max-limit-7` stands for `max-limit-N`, any N of at least 1):
     /// `no-filter`, `filter-ignored`, `cursor`, `relative-links`, `max-limit-N`, `strict-limit`,
     /// `spurious-next`, `empty-page`, `duplicates`, `no-number-matched`, `wrong-number-matched`,
-    /// `other-origin`, `next-cycle`.
+    /// `other-origin`, `next-cycle`, `sortby-ignored`, `sortby-undeclared`, `pygeoapi-datetime`.
     package static var ogcQuirkNames: [String] { OGCQuirk.names }
 
     /// The OGC collection id of an ArcGIS layer served on the OGC face too (nil for the legacy parcels and
-    /// the raster layer): `LA_County_Parcels`, `USA_Cities`, `USA_Highways`, `USA_States`, `USA_Counties`.
+    /// the raster layer): `LA_County_Parcels`, `USA_Cities`, `USA_Highways`, `USA_States`, `USA_Counties`,
+    /// `LA_County_Parcel_Sales`.
     package static func ogcCollectionID(_ layer: SampleLayer) -> String? { OGCCatalog.layerCollectionIDs[layer] }
 
     /// The port the server listens on.

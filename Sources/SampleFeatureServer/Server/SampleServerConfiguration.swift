@@ -20,6 +20,13 @@ package struct SampleServerConfiguration: Sendable {
     package var capabilityOverrides: [SampleLayer: String]
     /// How many recent requests the statistics keep.
     package var recentRequestLimit: Int
+    /// The feature-table query capabilities and quirks of every layer (see ``LayerQueryOptions``).
+    package var queryOptions = LayerQueryOptions()
+    /// Per-layer replacements of ``queryOptions``, e.g. `[.counties: options]` with `supportsDistinct` false.
+    package var layerQueryOptions: [SampleLayer: LayerQueryOptions] = [:]
+
+    /// The query options `layer` is served with.
+    func queryOptions(_ layer: SampleLayer) -> LayerQueryOptions { layerQueryOptions[layer] ?? queryOptions }
 
     /// A configuration; the defaults serve the full 2.4M parcels on a free loopback port, without faults.
     package init(
