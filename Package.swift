@@ -35,6 +35,7 @@ let package = Package(
         .executable(name: "arcgis-engine-benchmark", targets: ["ArcGISEngineBenchmark"]),
         .executable(name: "worker-benchmark", targets: ["WorkerBenchmark"]),
         .executable(name: "engine-cpu-benchmark", targets: ["EngineCPUBenchmark"]),
+        .executable(name: "statistics-benchmark", targets: ["StatisticsBenchmark"]),
     ],
     traits: [
         // `swift build --traits OTLP`: the worker can export spans over OTLP/HTTP (`--otlp-endpoint`).
@@ -339,6 +340,14 @@ let package = Package(
         // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
         // worker; two builds side by side with run-engine-cpu-ab.sh. Run: swift run -c release engine-cpu-benchmark
         // --layer <layer URL>
+        // Grouped statistics the worker computes itself, against GDAL's SQL over the same service
+        // (run-statistics-benchmark.sh).
+        .executableTarget(
+            name: "StatisticsBenchmark",
+            dependencies: ["BenchmarkSupport", "FeatureService", "FeatureServiceEngines", "CurlHTTP", "QueryLanguage",
+                           .product(name: "Logging", package: "swift-log"), argumentParser],
+            path: "Benchmarks/Sources/StatisticsBenchmark", swiftSettings: benchmarkSwift),
+
         .executableTarget(
             name: "EngineCPUBenchmark",
             dependencies: benchmarkEngineDependencies,
