@@ -139,4 +139,13 @@ struct FeatureTableRequestTests {
         #expect(PageSpan.areDisjoint([b, a, empty]))
         #expect(!PageSpan.areDisjoint([overlapping, a]))
     }
+
+    @Test("The rows before a key are written lexicographically with the object id last; dates and nulls are not written")
+    func precedingRows() {
+        let terms = [OrderTerm(field: "Price", descending: true), OrderTerm(field: "Name")]
+        #expect(LayerQueryRunner.precedes(terms, key: [.integer(5), .string("O'Hara")], objectIdField: "OBJECTID", id: 9)
+            == "(Price > 5) OR (Price = 5 AND Name < 'O''Hara') OR (Price = 5 AND Name = 'O''Hara' AND OBJECTID < 9)")
+        #expect(LayerQueryRunner.precedes(terms, key: [.date(0), .string("a")], objectIdField: "OBJECTID", id: 1) == nil)
+        #expect(LayerQueryRunner.precedes(terms, key: [.null, .string("a")], objectIdField: "OBJECTID", id: 1) == nil)
+    }
 }

@@ -88,6 +88,10 @@ extension LayerQueryRunner {
             ids.append(id)
         }
         guard ids.count == wanted else { return rejected("holds \(ids.count) of the \(wanted) rows asked for") }
+        guard let (key, id) = previous else { return ids }
+        guard try await serverOrderHolds(Array(key), lastID: id, returned: ids.count) else {
+            return rejected("could not be proved the first \(wanted): nulls in an order field, or rows ahead of its last one were skipped")
+        }
         return ids
     }
 

@@ -10,7 +10,7 @@ extension LayerQueryRunner {
     /// service cannot (statistics, distinct values, an extent). Memory holds the pages in flight, never the
     /// selection.
     ///
-    /// Where the layer paginates, pages by offset ordered by object id run in parallel, and each page's first and
+    /// Where the layer paginates and orders, pages by offset ordered by object id run in parallel, and each page's first and
     /// last id are kept: pages that overlap, or a total that is not the count, mean the service moved rows
     /// while paging, and the selection is read again by id chunks (disjoint by construction), so no row is
     /// counted twice or missed. Returns the count of features read.
@@ -23,7 +23,8 @@ extension LayerQueryRunner {
         output.append("outFields", fields.joined(separator: ","))
         output.append("returnGeometry", geometry ? "true" : "false")
         if geometry, let out = query.outSpatialReference { output.append("outSR", String(out.wkid)) }
-        if layer.supportsPagination, let read = try await readPaged(base, output: output, columns: columns, geometry: geometry, into: &sink) {
+        // Offset pages are ordered by object id (`orderByFields`): a layer that refuses an order is read by ids.
+        if layer.supportsPagination, layer.queryCapabilities.orderBy, let read = try await readPaged(base, output: output, columns: columns, geometry: geometry, into: &sink) {
             return read
         }
         return try await readByIDs(base, output: output, columns: columns, geometry: geometry, into: &sink)
