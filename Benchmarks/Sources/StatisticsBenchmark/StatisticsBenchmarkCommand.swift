@@ -33,6 +33,9 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
     @Option(name: .customLong("group-by"), help: "The field the rows are grouped by.")
     var groupBy: String = "UseType"
 
+    @Option(help: "A where clause narrowing the features (ArcGIS SQL); default: every feature.")
+    var `where`: String?
+
     @Option(help: "Measured runs; the median is printed with the others.")
     var repetitions: Int = 3
 
@@ -49,8 +52,9 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
         let router = StandardEngines.router(
             httpClient: client, limits: StandardEngines.Limits(maxRequestsPerHost: 8, requestTimeout: .seconds(60)), logger: logger)
         let target = ServiceTarget(kind: kind == "ogc" ? .ogc : .arcgis, url: url, layers: collection.map { [$0] })
+        let clause = try `where`.map { try WhereClause($0) }
         let query = ServiceQuery(
-            result: .statistics,
+            whereClause: clause, result: .statistics,
             statistics: [
                 StatisticDefinition(type: .sum, field: field, name: "total"),
                 StatisticDefinition(type: .avg, field: field, name: "mean"),
