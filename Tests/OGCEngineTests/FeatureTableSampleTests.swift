@@ -230,6 +230,25 @@ struct FeatureTableSampleTests {
         }
     }
 
+    @Test func aTimeWindowSelectsByTheCollectionsTemporalProperty() async throws {
+        try await SampleServerInteropTests.withSample { server, engine in
+            let landing = server.ogcURL(quirks: [])
+            func count(_ window: TimeWindow?) async throws -> ServiceLayerResult {
+                let outcome = await SampleServerInteropTests.run(
+                    engine, landing, ServiceQuery(result: .count, time: window), collection: "TransportationGroundCrv")
+                return try #require(outcome.success, "\(String(describing: outcome.failure))")
+            }
+            let middle: Int64 = 1_546_300_800_000  // 2019-01-01T00:00:00Z, inside the collection's 2014–2023.
+            let whole = try await count(nil)
+            let before = try await count(TimeWindow(start: nil, end: middle))
+            let after = try await count(TimeWindow(start: middle + 1, end: nil))
+            #expect(before.count > 0 && after.count > 0)
+            // Millisecond instants: the two open windows split the collection (nulls are in neither).
+            #expect(before.count + after.count <= whole.count && before.count < whole.count && after.count < whole.count)
+            #expect(before.filteredBy == .server && whole.filteredBy == nil)
+        }
+    }
+
     @Test func aTimeWindowOnACollectionWithoutTemporalExtentIsInvalid() async throws {
         try await SampleServerInteropTests.withSample { server, engine in
             let query = ServiceQuery(result: .count, time: TimeWindow(start: 0, end: 1_000_000_000_000))

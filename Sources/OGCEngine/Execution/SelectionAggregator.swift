@@ -94,8 +94,15 @@ struct SelectionAggregator {
         return true
     }
 
+    /// Features a server-sorted sequence must hold its order for before reading stops early: a server that
+    /// ignores `sortby` (or a provider that cannot sort) may send a few features in order by chance, and
+    /// stopping then would miss better ones further on. Before that, and whenever the order breaks, the whole
+    /// selection is read and the worker's exact selection answers.
+    static let trustSortAfter = 100
+
     /// Follows a server-sorted sequence: notes when it breaks the order, and says when it has passed the
-    /// `limit`-th key (ties with that key are still read, since ties are broken by id here).
+    /// `limit`-th key (ties with that key are still read, since ties are broken by id here) after holding its
+    /// order for ``trustSortAfter`` features.
     private mutating func checkServerOrder(_ key: [AttributeValue], limit: Int?, order: AttributeOrder) -> Bool {
         guard serverOrderHolds else { return true }
         arrivals += 1
@@ -106,7 +113,9 @@ struct SelectionAggregator {
         previousKey = key
         guard let limit else { return true }
         if arrivals == limit { lastWantedKey = key }
-        if let lastWantedKey, arrivals > limit, order.compare(lastWantedKey, key) < 0 { return false }
+        if let lastWantedKey, arrivals > limit, arrivals >= Self.trustSortAfter, order.compare(lastWantedKey, key) < 0 {
+            return false
+        }
         return true
     }
 
