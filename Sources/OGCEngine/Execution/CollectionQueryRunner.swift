@@ -44,7 +44,7 @@ struct CollectionQueryRunner: Sendable {
         }
         let computation = try workerComputation(filter: filter, spatial: spatial)
         let options = try ItemsOptions.plan(
-            query, service: service, collection: collection, properties: computation?.properties,
+            query, service: service, collection: collection, queryables: queryables, properties: computation?.properties,
             needsGeometry: computation?.needsGeometry ?? true, sortable: spatial.boxes.count <= 1)
         let aggregator = computation.map {
             SelectionAggregator(

@@ -33,7 +33,7 @@ struct Conformance: Hashable, Sendable {
                 cql2.insert(Self.approvedName(name))
             } else if lower.contains("ogcapi-features-2"), name == "crs" {
                 crs = true
-            } else if lower.contains("ogcapi-features-8") || lower.contains("ogcapi-records-1"), name == "sorting" {
+            } else if lower.contains("ogcapi-features-8"), name == "sorting" {
                 sorting = true
             } else if lower.contains("ogcapi-features-6"), name == "property-selection" {
                 propertySelection = true

@@ -12,8 +12,8 @@ struct ItemsOptions: Sendable {
 
     /// `properties` fields to ask for (nil: all), whether geometry is needed, for the query and `service`.
     static func plan(
-        _ query: ServiceQuery, service: ServiceDescription, collection: CollectionMetadata, properties: [String]?,
-        needsGeometry: Bool, sortable: Bool
+        _ query: ServiceQuery, service: ServiceDescription, collection: CollectionMetadata, queryables: Queryables?,
+        properties: [String]?, needsGeometry: Bool, sortable: Bool
     ) throws(FeatureServiceError) -> ItemsOptions {
         var options = ItemsOptions()
         if let time = query.time {
@@ -24,19 +24,49 @@ struct ItemsOptions: Sendable {
             }
             options.parameters.append(QueryParameter("datetime", datetime(time)))
         }
-        if sortable, !query.orderBy.isEmpty, service.supportsSorting {
-            options.parameters.append(QueryParameter("sortby", sortby(query.orderBy)))
+        // Servers refuse a `sortby` or `properties` name they do not know (pygeoapi: 400), and names are
+        // case-sensitive: only names the queryables declare are sent, spelt as they spell them.
+        if sortable, !query.orderBy.isEmpty, service.supportsSorting,
+            let fields = declared(query.orderBy.map(\.field), in: queryables)
+        {
+            let terms = zip(query.orderBy, fields).map { OrderTerm(field: $1, descending: $0.descending) }
+            options.parameters.append(QueryParameter("sortby", sortby(terms)))
             options.serverSorts = true
         }
-        if let properties, service.supportsPropertySelection {
-            // A list naming no property may be read as "all" by some servers and as "none" by others: either is
-            // fine (only the named ones are read), but an empty value risks a 400, so the id-only case sends none.
-            if !properties.isEmpty { options.parameters.append(QueryParameter("properties", properties.joined(separator: ","))) }
+        // An empty list may be read as "all" or "none", or refused: the id-only case sends none.
+        if let properties, !properties.isEmpty, service.supportsPropertySelection, let fields = declared(properties, in: queryables) {
+            options.parameters.append(QueryParameter("properties", fields.joined(separator: ",")))
         }
         if !needsGeometry, service.supportsSkipGeometry {
             options.parameters.append(QueryParameter("skipGeometry", "true"))
         }
         return options
+    }
+
+    /// Whether the collection's queryables are read for `query`: for its where clause, or to spell the names
+    /// `sortby` and `properties` would send.
+    static func needsQueryables(_ query: ServiceQuery, service: ServiceDescription) -> Bool {
+        if query.whereClause != nil { return true }
+        let ordered = !query.orderBy.isEmpty && (query.result == .ids || query.result == .features)
+        return (ordered && service.supportsSorting)
+            || ((ordered || query.result.isFeatureTable) && service.supportsPropertySelection)
+    }
+
+    /// `fields` spelt as the queryables declare them (the exact name, else the one name equal regardless of
+    /// case); nil without queryables or when one is not declared.
+    static func declared(_ fields: [String], in queryables: Queryables?) -> [String]? {
+        guard let names = queryables?.properties.keys else { return nil }
+        var spelt: [String] = []
+        for field in fields {
+            if names.contains(field) {
+                spelt.append(field)
+                continue
+            }
+            let matches = names.filter { $0.lowercased() == field.lowercased() }
+            guard matches.count == 1, let match = matches.first else { return nil }
+            spelt.append(match)
+        }
+        return spelt
     }
 
     /// `datetime`: an instant as one value, else `start/end` with `..` for an open end (RFC 3339 UTC).
