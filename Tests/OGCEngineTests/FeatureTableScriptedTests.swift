@@ -142,6 +142,26 @@ struct FeatureTableScriptedTests {
         #expect(sent == ["Pop", nil])
     }
 
+    @Test func percentilesBeyondTheResultBudgetAreRefused() async throws {
+        let server = try await OGCTestServer.start { _ in
+            .json(OGCTestServer.page((1...6).map { OGCTestServer.feature(id: "\($0)", properties: #"{"n":\#($0)}"#) }, numberMatched: 6))
+        }
+        let median = [StatisticDefinition(type: .percentileCont, field: "n", name: "m", percentile: 0.5)]
+        let query = ServiceQuery(result: .statistics, statistics: median)
+        let target = [ServiceTarget(kind: .ogc, url: server.landing, layers: ["things"])]
+        let (tight, roomy) = try await server.withEngine { engine in
+            (await engine.query(target, query, budget: ResultBudget(limit: 16 * 5))[0][0],
+             await engine.query(target, query, budget: ResultBudget(limit: 16 * 6))[0][0])
+        }
+        #expect(tight.failure?.code == .limitExceeded)
+        #expect(tight.failure?.message.contains("percentiles") == true)
+        guard case .statistics(let rows)? = roomy.success?.selection else {
+            Issue.record("statistics expected: \(String(describing: roomy.failure))")
+            return
+        }
+        #expect(rows.first?.values.first?.value == .double(3.5))
+    }
+
     @Test func theOpenAPIDocumentNamesTheItemsParameters() throws {
         let document = try ParsedJSONFixture.parse(#"""
             {"openapi":"3.0.2","paths":{
