@@ -147,8 +147,14 @@ struct FeatureTableSampleTests {
             let outcome = await SampleServerInteropTests.run(engine, landing, query)
             let result = try #require(outcome.success, "\(String(describing: outcome.failure))")
             #expect(result.featureIds == expected)
-            #expect(result.orderedBy == .worker)
+            // The sample server declares sorting (Part 8): its order, checked as it arrives.
+            #expect(result.orderedBy == .server)
             #expect(result.count == features.count && !result.isComplete && result.incompleteReason == .maxFeatures)
+            // A server that does not declare sorting and ignores `sortby`: the worker orders, the same ids.
+            let ignoring = server.ogcURL(quirks: ["sortby-ignored"])
+            let sorted = try #require(await SampleServerInteropTests.run(engine, ignoring, query).success)
+            #expect(sorted.featureIds == expected)
+            #expect(sorted.orderedBy == .worker)
             // Features in the same order, with their GeoJSON.
             let featuresQuery = ServiceQuery(
                 outFields: ["STATE_NAME", "POP2000"], maxFeatures: 3, result: .features,
