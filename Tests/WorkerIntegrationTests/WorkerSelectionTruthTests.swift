@@ -1,0 +1,127 @@
+import FeatureQuerySupport
+import PygeoapiFixture
+import SampleFeatureServer
+import Testing
+import WorkerTestSupport
+
+/// Ordered top N, time windows, distinct values and extents of Parcel_Sales through Kafka, compared with
+/// PostgreSQL over the same rows, with the ArcGIS layer's capabilities on and off.
+@Suite("Worker ordered, time, distinct and extent answers against SQL", .enabled(if: PygeoapiSampleService.isAvailable))
+struct WorkerSelectionTruthTests {
+    /// Top 10 by SalePrice (nulls first descending, as PostgreSQL sorts), ties by OBJECTID.
+    static let topTen = #"{"orderBy":[{"field":"SalePrice","direction":"desc"}],"maxFeatures":10}"#
+    static let topTenSQL = #"SELECT "OBJECTID" FROM parcel_sales ORDER BY "SalePrice" DESC NULLS FIRST, "OBJECTID" LIMIT 10"#
+    /// The same among priced sales (no nulls: the service's order can be proved).
+    static let topTenPriced = #"{"where":"SalePrice IS NOT NULL","orderBy":[{"field":"SalePrice","direction":"desc"}],"maxFeatures":10}"#
+    static let topTenPricedSQL = #"""
+        SELECT "OBJECTID" FROM parcel_sales WHERE "SalePrice" IS NOT NULL ORDER BY "SalePrice" DESC, "OBJECTID" LIMIT 10
+        """#
+    /// The cheapest 10 (nulls last ascending).
+    static let bottomTen = #"{"orderBy":[{"field":"SalePrice","direction":"asc"}],"maxFeatures":10}"#
+    static let bottomTenSQL = #"SELECT "OBJECTID" FROM parcel_sales ORDER BY "SalePrice" ASC NULLS LAST, "OBJECTID" LIMIT 10"#
+    static let year2017 = #"{"start":"2017-01-01T00:00:00Z","end":"2017-12-31T23:59:59.999Z"}"#
+    static let year2017SQL = #"""
+        SELECT "OBJECTID" FROM parcel_sales
+        WHERE "SaleDate" BETWEEN '2017-01-01T00:00:00Z' AND '2017-12-31T23:59:59.999Z' ORDER BY 1
+        """#
+
+    @Test func orderedTopTenAndTimeWindowAgreeWithSQL() async throws {
+        let harness = try await WorkerHarness()
+        let truth = try await SalesTruth.shared(for: harness)
+        let sales = harness.url(.parcelSales)
+        let orders = [("top", Self.topTen, Self.topTenSQL), ("top-priced", Self.topTenPriced, Self.topTenPricedSQL),
+                      ("bottom", Self.bottomTen, Self.bottomTenSQL)]
+        for (id, query, _) in orders {
+            try await harness.send(id, WorkerHarness.request(id, url: sales, query: query))
+        }
+        try await harness.send("2017", WorkerHarness.request("2017", url: sales, query: #"{"time":\#(Self.year2017)}"#))
+        try await harness.send("2017-count", WorkerHarness.request(
+            "2017-count", url: sales, query: #"{"time":\#(Self.year2017),"result":"count"}"#))
+        try await harness.send("untimed", WorkerHarness.request(
+            "untimed", url: harness.url(.parcels), query: #"{"time":\#(Self.year2017)}"#))
+
+        let outcomes = try await harness.outcomesByRequest(orders.count + 3).compactMapValues(\.first)
+        for (id, _, sql) in orders {
+            let expected = try await truth.integers(sql)
+            try #require(expected.count == 10)
+            let layer = outcomes[id]?.firstLayer
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+            #expect(layer?.integerObjectIDs == expected, "\(id): \(String(describing: layer?.integerObjectIDs)) vs SQL \(expected)")
+            #expect(layer?["complete"] == .bool(false) && layer?.text("incompleteReason") == "max_features", "\(id)")
+            #expect(layer?.text("orderedBy") != nil, "\(id): the result says who ordered")
+        }
+
+        let year = try await truth.integers(Self.year2017SQL)
+        try #require(year.count > 100 && year.count < 6_000, "2017 holds some sales, not all")
+        #expect(outcomes["2017"]?.status == "succeeded", "\(String(describing: outcomes["2017"]))")
+        #expect(outcomes["2017"]?.firstLayer?.integerObjectIDs?.sorted() == year)
+        #expect(outcomes["2017-count"]?.firstLayer?.integer("count") == year.count)
+
+        // A time window on a layer without time fails that layer: it never answers every parcel.
+        let untimed = outcomes["untimed"]
+        #expect(untimed?.status == "failed", "\(String(describing: untimed))")
+        #expect(untimed?.errorCode == "invalid_query", "\(String(describing: untimed))")
+        let layerError = untimed?["error"]?["details"]?.elements("layers")?.first?["error"]
+        #expect(layerError?.text("code") == "invalid_query", "the layer's own error: \(String(describing: layerError))")
+        #expect(untimed?.layerEntries.contains { $0["objectIds"] != nil } != true, "no ids of every parcel")
+
+        try await harness.stop()
+    }
+
+    @Test func distinctAndExtentByServiceAndWorkerAgreeWithSQL() async throws {
+        let harness = try await WorkerHarness()
+        let truth = try await SalesTruth.shared(for: harness)
+        let layerPath = SampleLayer.parcelSales.rawValue
+        let limited = try await FeatureTableRequests.variantServer(
+            harness.dataset, options: ["\(layerPath)=supportsDistinct=false", "\(layerPath)=supportsReturningQueryExtent=false"])
+        let distinct = #"{"outFields":["UseType","DocType"],"result":"distinct"}"#
+        let deeds = "DocType = 'Sheriff Deed'"
+        let extent = #"{"where":"\#(deeds)","result":"extent"}"#
+        let cases: [(id: String, url: String, query: String, by: String)] = [
+            ("distinct-server", harness.url(.parcelSales), distinct, "server"),
+            ("distinct-worker", limited.layerURL(.parcelSales), distinct, "worker"),
+            ("extent-server", harness.url(.parcelSales), extent, ""),
+            ("extent-worker", limited.layerURL(.parcelSales), extent, ""),
+        ]
+        for (id, url, query, _) in cases {
+            try await harness.send(id, WorkerHarness.request(id, url: url, query: query))
+        }
+        let outcomes = try await harness.outcomesByRequest(cases.count).compactMapValues(\.first)
+
+        let pairs = try await truth.rows(#"SELECT DISTINCT "UseType", "DocType" FROM parcel_sales"#)
+        let expectedPairs = Set(pairs.map { TableComparison.key([$0["UseType"], $0["DocType"]]) })
+        try #require(expectedPairs.contains { $0.hasSuffix("|null") }, "a null DocType is a value of its own")
+        let box = try #require(try await truth.rows(#"""
+            SELECT ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax, n FROM (
+                SELECT ST_Extent(ST_Transform(geom, 3857)) AS e, count(*) AS n FROM parcel_sales WHERE "DocType" = 'Sheriff Deed') t
+            """#).first)
+        try #require((box["n"]?.numberValue ?? 0) > 10)
+
+        for (id, _, _, by) in cases {
+            let outcome = outcomes[id]
+            #expect(outcome?.status == "succeeded", "\(id): \(String(describing: outcome))")
+            let layer = outcome?.firstLayer
+            if id.hasPrefix("distinct") {
+                #expect(layer?.text("distinctBy") == by, "\(id)")
+                let rows = layer?.elements("distinct") ?? []
+                let actual = rows.map { TableComparison.key([$0["UseType"], $0["DocType"]]) }
+                #expect(actual.count == Set(actual).count, "\(id): each combination once")
+                #expect(Set(actual) == expectedPairs, "\(id): \(actual.sorted()) vs SQL \(expectedPairs.sorted())")
+            } else {
+                #expect(layer?.integer("count") == box["n"]?.numberValue.flatMap { Int(exactly: $0) }, "\(id)")
+                let answer = layer?["extent"]
+                for name in ["xmin", "ymin", "xmax", "ymax"] {
+                    // Web Mercator metres through WGS 84 GeoJSON and back: a millimetre covers the round trip.
+                    let (actual, expected) = (answer?[name]?.numberValue, box[name]?.numberValue)
+                    #expect(actual != nil && expected != nil && abs((actual ?? 0) - (expected ?? 0)) < 1e-3,
+                            "\(id).\(name): \(String(describing: actual)) vs SQL \(String(describing: expected))")
+                }
+                let wkid = answer?["spatialReference"]?.integer("wkid")
+                #expect(wkid == 3857 || wkid == 102100, "\(id): Web Mercator, the layer's")
+            }
+        }
+
+        await limited.shutdown()
+        try await harness.stop()
+    }
+}
