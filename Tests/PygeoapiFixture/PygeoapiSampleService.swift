@@ -2,8 +2,7 @@ import Foundation
 import SampleFeatureServer
 
 /// One pygeoapi per test process over the sample cities and states, each served twice: from a GeoJSON file
-/// (pygeoapi ignores `filter` there) and from PostGIS (pygeoapi evaluates it), and the parcel sales from
-/// PostGIS alone (``sales``: the feature-table ground truth's table). Started on first use by
+/// (pygeoapi ignores `filter` there) and from PostGIS (pygeoapi evaluates it). Started on first use by
 /// ``shared()`` and shared by every suite; never stopped explicitly: its watchdogs stop PostgreSQL and
 /// pygeoapi and delete their files when the test process ends.
 package struct PygeoapiSampleService: Sendable {
@@ -34,15 +33,7 @@ package struct PygeoapiSampleService: Sendable {
     package let cities: Dataset
     /// USA states: 51 polygons, `OBJECTID`, `STATE_NAME`, `STATE_ABBR`, `STATE_FIPS`, `POP2000`.
     package let states: Dataset
-    /// The time-aware `Parcel_Sales` layer of ``salesDataset`` (the worker harness's data): 6,000 points,
-    /// `OBJECTID`, `APN`, `UseType`, `DocType`, `SalePrice`, `SaleDate` (a `timestamptz` column in PostGIS,
-    /// pygeoapi's `time_field`), in table `parcel_sales` and collection `parcel_sales_postgis`.
-    package let sales: Dataset
     package let startup: StartupTimes
-
-    /// The parcel count and seed of the data the sales are fetched from: `WorkerHarness`'s, so that SQL over
-    /// `parcel_sales` is the ground truth of what the harness's sample server serves.
-    package static let salesDataset = (parcelCount: 20_000, seed: UInt64(7))
 
     package var landingURL: String { server.landingURL }
 
@@ -71,32 +62,21 @@ package struct PygeoapiSampleService: Sendable {
             // directory (the table loads read from it, and it outlives pygeoapi's).
             async let postgres = timed { try await PostGISDatabase.start(ownedDirectories: [directory]) }
             let (collections, sampleData) = try await timed {
-                var collections = try await SampleGeoJSON.featureCollections(
-                    [.cities, .states], dataset: SampleDataset.shared(parcelCount: 1, seed: 1))
-                let salesData = try SampleDataset.shared(parcelCount: salesDataset.parcelCount, seed: salesDataset.seed)
-                collections.merge(try await SampleGeoJSON.featureCollections([.parcelSales], dataset: salesData)) { first, _ in first }
-                return collections
+                try await SampleGeoJSON.featureCollections([.cities, .states], dataset: SampleDataset.shared(parcelCount: 1, seed: 1))
             }
             let (database, postgresTime) = try await postgres
             let loadStarted = clock.now
             let cities = try await load(.cities, "cities", from: collections, into: database, directory: directory)
             let states = try await load(.states, "states", from: collections, into: database, directory: directory)
-            let sales = try await load(.parcelSales, "parcel_sales", from: collections, into: database, directory: directory)
-            // ogr2ogr reads the epoch milliseconds of the ArcGIS face as integers: make them times.
-            try await database.psql(
-                #"ALTER TABLE parcel_sales ALTER COLUMN "SaleDate" TYPE timestamptz USING to_timestamp("SaleDate" / 1000.0)"#)
             let loaded = clock.now
             let server = try await PygeoapiServer.start(collections: [
                 PygeoapiCollection(id: cities.geoJSONCollection, title: "Cities (GeoJSON file)", source: .geoJSONFile(path: cities.geoJSONPath)),
                 PygeoapiCollection(id: cities.postGISCollection, title: "Cities (PostGIS)", source: .postGIS(database, table: "cities")),
                 PygeoapiCollection(id: states.geoJSONCollection, title: "States (GeoJSON file)", source: .geoJSONFile(path: states.geoJSONPath)),
                 PygeoapiCollection(id: states.postGISCollection, title: "States (PostGIS)", source: .postGIS(database, table: "states")),
-                PygeoapiCollection(
-                    id: sales.postGISCollection, title: "Parcel sales (PostGIS)", source: .postGIS(database, table: "parcel_sales"),
-                    timeField: "SaleDate"),
             ])
             return PygeoapiSampleService(
-                server: server, database: database, cities: cities, states: states, sales: sales,
+                server: server, database: database, cities: cities, states: states,
                 startup: StartupTimes(
                     sampleData: sampleData, postgres: postgresTime + (loaded - loadStarted), pygeoapi: clock.now - loaded,
                     total: clock.now - started))
@@ -114,9 +94,7 @@ package struct PygeoapiSampleService: Sendable {
         let path = "\(directory)/\(name).geojson"
         try collection.write(to: URL(fileURLWithPath: path))
         try await database.load(geoJSONFile: path, table: name)
-        let dataset = layer == .parcelSales
-            ? try SampleDataset.shared(parcelCount: salesDataset.parcelCount, seed: salesDataset.seed)
-            : try SampleDataset.shared(parcelCount: 1, seed: 1)
+        let dataset = try SampleDataset.shared(parcelCount: 1, seed: 1)
         return Dataset(
             geoJSONCollection: name, postGISCollection: "\(name)_postgis", geoJSONPath: path,
             featureCount: dataset.featureCount(layer), fieldNames: dataset.fieldNames(layer))

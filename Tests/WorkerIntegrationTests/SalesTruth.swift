@@ -6,20 +6,22 @@ import SampleFeatureServer
 import Testing
 import WorkerTestSupport
 
-/// The feature-table ground truth: SQL over the `Parcel_Sales` rows PygeoapiSampleService loaded into PostGIS
+/// The feature-table ground truth: SQL over the `Parcel_Sales` rows PygeoapiSalesService loaded into PostGIS
 /// (fetched from a sample server over the worker harness's data), computed by PostgreSQL, independently of
 /// the worker, its engines and the sample server's own statistics.
 struct SalesTruth {
-    let service: PygeoapiSampleService
+    let service: PygeoapiSalesService
     var database: PostGISDatabase { service.database }
 
     /// The shared PostGIS and pygeoapi, after checking they hold the harness's data.
     static func shared(for harness: WorkerHarness) async throws -> SalesTruth {
-        let service = try await PygeoapiSampleService.shared()
-        let loaded = PygeoapiSampleService.salesDataset
+        let service = try await PygeoapiSalesService.shared()
+        let loaded = PygeoapiSalesService.dataset
         try #require(
             harness.dataset.parcelCount == loaded.parcelCount && harness.dataset.seed == loaded.seed,
             "PostGIS holds the sales of the harness's dataset")
+        let count = try await service.database.psql("SELECT count(*) FROM \(PygeoapiSalesService.table)")
+        try #require(Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) == service.featureCount, "every sale loaded")
         return SalesTruth(service: service)
     }
 
@@ -41,7 +43,7 @@ struct SalesTruth {
 
     /// The pygeoapi collection URL pieces of the sales (PostgreSQL provider, `time_field` SaleDate).
     var pygeoapiLanding: String { service.landingURL }
-    var pygeoapiCollection: String { service.sales.postGISCollection }
+    var pygeoapiCollection: String { service.collection }
 }
 
 /// Statistics rows keyed by their group's text (`null` for a null group value), each value a Double or nil.

@@ -25,6 +25,14 @@ struct WorkerSelectionTruthTests {
         WHERE "SaleDate" BETWEEN '2017-01-01T00:00:00Z' AND '2017-12-31T23:59:59.999Z' ORDER BY 1
         """#
 
+    /// The detector vectors' own window: from the 2021 spring change (03:00 PDT, inclusive) to the second
+    /// 01:30 of the autumn change (inclusive), among OBJECTIDs 1–15.
+    static let vectorWindow = #"{"start":"2021-03-14T10:00:00Z","end":"2021-11-07T09:30:00Z"}"#
+    static let vectorWindowSQL = #"""
+        SELECT "OBJECTID" FROM parcel_sales WHERE "OBJECTID" BETWEEN 1 AND 15
+            AND "SaleDate" BETWEEN '2021-03-14T10:00:00Z' AND '2021-11-07T09:30:00Z' ORDER BY 1
+        """#
+
     @Test func orderedTopTenAndTimeWindowAgreeWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
@@ -37,10 +45,13 @@ struct WorkerSelectionTruthTests {
         try await harness.send("2017", WorkerHarness.request("2017", url: sales, query: #"{"time":\#(Self.year2017)}"#))
         try await harness.send("2017-count", WorkerHarness.request(
             "2017-count", url: sales, query: #"{"time":\#(Self.year2017),"result":"count"}"#))
+        let vectors = (1...15).map(String.init).joined(separator: ",")
+        try await harness.send("vectors", WorkerHarness.request(
+            "vectors", url: sales, query: #"{"objectIds":[\#(vectors)],"time":\#(Self.vectorWindow)}"#))
         try await harness.send("untimed", WorkerHarness.request(
             "untimed", url: harness.url(.parcels), query: #"{"time":\#(Self.year2017)}"#))
 
-        let outcomes = try await harness.outcomesByRequest(orders.count + 3).compactMapValues(\.first)
+        let outcomes = try await harness.outcomesByRequest(orders.count + 4).compactMapValues(\.first)
         for (id, _, sql) in orders {
             let expected = try await truth.integers(sql)
             try #require(expected.count == 10)
@@ -56,6 +67,10 @@ struct WorkerSelectionTruthTests {
         #expect(outcomes["2017"]?.status == "succeeded", "\(String(describing: outcomes["2017"]))")
         #expect(outcomes["2017"]?.firstLayer?.integerObjectIDs?.sorted() == year)
         #expect(outcomes["2017-count"]?.firstLayer?.integer("count") == year.count)
+
+        let window = try await truth.integers(Self.vectorWindowSQL)
+        try #require(window.count >= 3 && window.count < 15, "the window's ends hold vectors: \(window)")
+        #expect(outcomes["vectors"]?.firstLayer?.integerObjectIDs?.sorted() == window, "\(String(describing: outcomes["vectors"]))")
 
         // A time window on a layer without time fails that layer: it never answers every parcel.
         let untimed = outcomes["untimed"]
@@ -108,6 +123,9 @@ struct WorkerSelectionTruthTests {
                 #expect(actual.count == Set(actual).count, "\(id): each combination once")
                 #expect(Set(actual) == expectedPairs, "\(id): \(actual.sorted()) vs SQL \(expectedPairs.sorted())")
             } else {
+                let extentQueries = (id == "extent-server" ? harness.server : limited).statistics.recentQueries(.parcelSales)
+                    .filter { $0.parameter("returnExtentOnly") == "true" }
+                #expect(extentQueries.isEmpty == (id == "extent-worker"), "\(id): returnExtentOnly only where supported")
                 #expect(layer?.integer("count") == box["n"]?.numberValue.flatMap { Int(exactly: $0) }, "\(id)")
                 let answer = layer?["extent"]
                 for name in ["xmin", "ymin", "xmax", "ymax"] {

@@ -1,0 +1,58 @@
+import Foundation
+import SampleFeatureServer
+
+/// The time-aware `Parcel_Sales` layer in the shared PostGIS (``PygeoapiSampleService``'s database), as table
+/// `parcel_sales`, and served by a pygeoapi of its own (PostgreSQL provider, `time_field` SaleDate), so that
+/// the other suites' pygeoapi keeps its four collections. The feature-table ground truth: SQL over this table
+/// computes what the worker must answer. Started on first use by ``shared()``; stopped with the test process.
+package struct PygeoapiSalesService: Sendable {
+    /// The parcel count and seed of the data the sales are fetched from: `WorkerHarness`'s, so that the table
+    /// holds exactly what the harness's sample server serves.
+    package static let dataset = (parcelCount: 20_000, seed: UInt64(7))
+    /// The table: `id` (= OBJECTID, primary key), `OBJECTID`, `APN`, `UseType`, `DocType`, `SalePrice`
+    /// (integer), `SaleDate` (`timestamptz`; the ArcGIS face's epoch milliseconds), `geom` (EPSG:4326).
+    package static let table = "parcel_sales"
+
+    package let database: PostGISDatabase
+    package let server: PygeoapiServer
+    /// The collection id pygeoapi serves the table as.
+    package let collection: String
+    package let featureCount: Int
+
+    package var landingURL: String { server.landingURL }
+
+    private static let instance = Task { try await launch() }
+
+    /// The process's service, started by the first caller (after the shared PostGIS), then returned at once.
+    package static func shared() async throws -> PygeoapiSalesService {
+        try await instance.value
+    }
+
+    private static func launch() async throws -> PygeoapiSalesService {
+        let database = try await PygeoapiSampleService.shared().database
+        let directory = try FixtureTools.makeDirectory(prefix: "pygeoapi-sales")
+        do {
+            let sampleData = try SampleDataset.shared(parcelCount: dataset.parcelCount, seed: dataset.seed)
+            let collections = try await SampleGeoJSON.featureCollections([.parcelSales], dataset: sampleData)
+            guard let sales = collections[.parcelSales] else { throw FixtureFailure("no sample GeoJSON for Parcel_Sales") }
+            let path = "\(directory)/\(table).geojson"
+            try sales.write(to: URL(fileURLWithPath: path))
+            try await database.load(geoJSONFile: path, table: table)
+            // ogr2ogr reads the ArcGIS face's epoch milliseconds as integers: make them times.
+            try await database.psql(
+                #"ALTER TABLE \#(table) ALTER COLUMN "SaleDate" TYPE timestamptz USING to_timestamp("SaleDate" / 1000.0)"#)
+            let collection = "\(table)_postgis"
+            let server = try await PygeoapiServer.start(
+                collections: [
+                    PygeoapiCollection(
+                        id: collection, title: "Parcel sales (PostGIS)", source: .postGIS(database, table: table), timeField: "SaleDate")
+                ],
+                ownedDirectories: [directory])
+            return PygeoapiSalesService(
+                database: database, server: server, collection: collection, featureCount: sampleData.featureCount(.parcelSales))
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+}
