@@ -16,23 +16,52 @@ enum FeatureTableRequests {
         """
     static let statisticNames = ["n", "total", "mean", "low", "high", "sd", "variance", "median", "p90"]
 
-    /// The statistics grouped by UseType; `orderBy` is a JSON array or empty.
-    static func groupedStatistics(orderBy: String = "") -> String {
-        let order = orderBy.isEmpty ? "" : #","orderBy":\#(orderBy)"#
-        return #"{"result":"statistics","groupBy":["UseType"],"statistics":\#(statistics)\#(order)}"#
+    /// One grouped-statistics question: the request's filters and grouping, and the same in SQL.
+    struct StatisticsCase: Sendable {
+        var name: String
+        var groupBy: [String] = ["UseType"]
+        /// An ArcGIS where clause, and the same condition in PostgreSQL.
+        var whereClause: (arcgis: String, sql: String)?
+        /// A `time` window (RFC 3339 bounds, both inclusive).
+        var time: (start: String, end: String)?
+
+        /// The request's `query`; `orderBy` is a JSON array or empty.
+        func query(orderBy: String = "") -> String {
+            var members = [#""result":"statistics""#, #""statistics":\#(FeatureTableRequests.statistics)"#]
+            members.append(#""groupBy":[\#(groupBy.map { #""\#($0)""# }.joined(separator: ","))]"#)
+            if let whereClause { members.append(#""where":"\#(whereClause.arcgis)""#) }
+            if let time { members.append(#""time":{"start":"\#(time.start)","end":"\#(time.end)"}"#) }
+            if !orderBy.isEmpty { members.append(#""orderBy":\#(orderBy)"#) }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+
+        /// PostgreSQL's answer (`orderBy` a SQL ORDER BY list or empty).
+        func sql(orderBy: String = "") -> String {
+            let price = #""SalePrice""#
+            let groups = groupBy.map { #""\#($0)""# }.joined(separator: ", ")
+            var conditions: [String] = []
+            if let whereClause { conditions.append(whereClause.sql) }
+            if let time { conditions.append(#""SaleDate" BETWEEN '\#(time.start)' AND '\#(time.end)'"#) }
+            let filter = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            return """
+                SELECT \(groups), count(\(price)) AS n, sum(\(price)) AS total, avg(\(price)) AS mean, min(\(price)) AS low,
+                    max(\(price)) AS high, stddev_samp(\(price)) AS sd, var_samp(\(price)) AS variance,
+                    percentile_cont(0.5) WITHIN GROUP (ORDER BY \(price)) AS median,
+                    percentile_disc(0.9) WITHIN GROUP (ORDER BY \(price)) AS p90
+                FROM parcel_sales\(filter) GROUP BY \(groups)\(orderBy.isEmpty ? "" : " ORDER BY \(orderBy)")
+                """
+        }
     }
 
-    /// PostgreSQL's answer to ``groupedStatistics(orderBy:)`` (`orderBy` a SQL ORDER BY list or empty).
-    static func groupedStatisticsSQL(orderBy: String = "") -> String {
-        let price = #""SalePrice""#
-        return """
-            SELECT "UseType", count(\(price)) AS n, sum(\(price)) AS total, avg(\(price)) AS mean, min(\(price)) AS low,
-                max(\(price)) AS high, stddev_samp(\(price)) AS sd, var_samp(\(price)) AS variance,
-                percentile_cont(0.5) WITHIN GROUP (ORDER BY \(price)) AS median,
-                percentile_disc(0.9) WITHIN GROUP (ORDER BY \(price)) AS p90
-            FROM parcel_sales GROUP BY 1\(orderBy.isEmpty ? "" : " ORDER BY \(orderBy)")
-            """
-    }
+    /// By UseType over every sale.
+    static let byUseType = StatisticsCase(name: "use")
+    /// By DocType: a NULL DocType group, and the detector vectors (1…10, {1,3}, a single value, only NULL).
+    static let byDocType = StatisticsCase(name: "doc", groupBy: ["DocType"])
+    /// By UseType and DocType among the dearer sales of 2017.
+    static let filtered = StatisticsCase(
+        name: "filtered", groupBy: ["UseType", "DocType"],
+        whereClause: ("SalePrice > 500000", #""SalePrice" > 500000"#), time: ("2017-01-01T00:00:00Z", "2017-12-31T23:59:59.999Z"))
+    static let statisticsCases = [byUseType, byDocType, filtered]
 
     /// Starts a sample server over `dataset` (the harness's) with `--query-option`/`--query-quirk` specs.
     static func variantServer(

@@ -21,21 +21,27 @@ struct WorkerOGCTableTruthTests {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
         let targets = try Self.targets(harness, truth)
-        for (id, landing, collection) in targets {
-            try await harness.send(id, WorkerHarness.ogcRequest(
-                id, landing: landing, collection: collection, query: FeatureTableRequests.groupedStatistics()))
+        for (target, landing, collection) in targets {
+            for statistics in FeatureTableRequests.statisticsCases {
+                let id = "\(statistics.name)-\(target)"
+                try await harness.send(id, WorkerHarness.ogcRequest(id, landing: landing, collection: collection, query: statistics.query()))
+            }
         }
-        let outcomes = try await harness.outcomesByRequest(targets.count).compactMapValues(\.first)
-        let expected = TableComparison.table(
-            try await truth.rows(FeatureTableRequests.groupedStatisticsSQL()), groupColumns: ["UseType"],
-            names: FeatureTableRequests.statisticNames)
-        try #require(expected.count > 2)
-        for (id, _, _) in targets {
-            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
-            let layer = outcomes[id]?.firstLayer
-            #expect(layer?.text("statisticsBy") == "worker", "\(id)")
-            let differences = TableComparison.differences(TableComparison.table(layer, groupColumns: ["UseType"]).table, expected)
-            #expect(differences.isEmpty, "\(id): \(differences)")
+        let count = targets.count * FeatureTableRequests.statisticsCases.count
+        let outcomes = try await harness.outcomesByRequest(count).compactMapValues(\.first)
+        for statistics in FeatureTableRequests.statisticsCases {
+            let expected = TableComparison.table(
+                try await truth.rows(statistics.sql()), groupColumns: statistics.groupBy, names: FeatureTableRequests.statisticNames)
+            try #require(expected.count > 2)
+            for (target, _, _) in targets {
+                let id = "\(statistics.name)-\(target)"
+                #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+                let layer = outcomes[id]?.firstLayer
+                #expect(layer?.text("statisticsBy") == "worker", "\(id)")
+                let table = TableComparison.table(layer, groupColumns: statistics.groupBy).table
+                let differences = TableComparison.differences(table, expected)
+                #expect(differences.isEmpty, "\(id): \(differences)")
+            }
         }
         try await harness.stop()
     }

@@ -11,46 +11,67 @@ struct WorkerStatisticsTruthTests {
     @Test func groupedStatisticsByServiceAndWorkerAgreeWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
-        let noStatistics = try await FeatureTableRequests.variantServer(
-            harness.dataset, options: ["\(SampleLayer.parcelSales.rawValue)=supportsStatistics=false"])
+        let layerPath = SampleLayer.parcelSales.rawValue
+        let noStatistics = try await FeatureTableRequests.variantServer(harness.dataset, options: ["\(layerPath)=supportsStatistics=false"])
         let failing = try await FeatureTableRequests.variantServer(harness.dataset, quirks: ["statistics-fail"])
-        let cases: [(id: String, url: String, by: String)] = [
+        let noPercentiles = try await FeatureTableRequests.variantServer(
+            harness.dataset, options: ["\(layerPath)=supportsPercentileStatistics=false"])
+        let servers: [(name: String, url: String, by: String)] = [
             ("server", harness.url(.parcelSales), "server"),
             ("no-statistics", noStatistics.layerURL(.parcelSales), "worker"),
             ("statistics-fail", failing.layerURL(.parcelSales), "worker"),
+            ("no-percentiles", noPercentiles.layerURL(.parcelSales), "worker"),
         ]
-        for (id, url, _) in cases {
-            try await harness.send(id, WorkerHarness.request(id, url: url, query: FeatureTableRequests.groupedStatistics()))
+        var requests: [(id: String, statistics: FeatureTableRequests.StatisticsCase, by: String)] = []
+        for statistics in FeatureTableRequests.statisticsCases {
+            for (name, url, by) in servers {
+                let id = "\(statistics.name)-\(name)"
+                try await harness.send(id, WorkerHarness.request(id, url: url, query: statistics.query()))
+                requests.append((id, statistics, by))
+            }
         }
         let ordered = #"[{"field":"total","direction":"desc"}]"#
-        try await harness.send("ordered", WorkerHarness.request(
-            "ordered", url: harness.url(.parcelSales), query: FeatureTableRequests.groupedStatistics(orderBy: ordered)))
-        try await harness.send("ordered-worker", WorkerHarness.request(
-            "ordered-worker", url: noStatistics.layerURL(.parcelSales),
-            query: FeatureTableRequests.groupedStatistics(orderBy: ordered)))
+        for (id, url) in [("ordered-server", harness.url(.parcelSales)), ("ordered-worker", noStatistics.layerURL(.parcelSales))] {
+            try await harness.send(id, WorkerHarness.request(id, url: url, query: FeatureTableRequests.byUseType.query(orderBy: ordered)))
+        }
 
-        let outcomes = try await harness.outcomesByRequest(cases.count + 2).compactMapValues(\.first)
-        let sqlRows = try await truth.rows(FeatureTableRequests.groupedStatisticsSQL(orderBy: #"total DESC NULLS FIRST, "UseType""#))
-        let expected = TableComparison.table(sqlRows, groupColumns: ["UseType"], names: FeatureTableRequests.statisticNames)
-        let expectedOrder = sqlRows.map { TableComparison.key([$0["UseType"]]) }
-        try #require(expected.count > 2, "several use types: \(expected.keys.sorted())")
+        let outcomes = try await harness.outcomesByRequest(requests.count + 2).compactMapValues(\.first)
+        var expected: [String: StatisticsTable] = [:]
+        for statistics in FeatureTableRequests.statisticsCases {
+            let rows = try await truth.rows(statistics.sql())
+            expected[statistics.name] = TableComparison.table(
+                rows, groupColumns: statistics.groupBy, names: FeatureTableRequests.statisticNames)
+        }
+        let byDocType = try #require(expected[FeatureTableRequests.byDocType.name])
+        #expect(byDocType["null"] != nil, "a NULL DocType is a group of its own")
+        #expect(byDocType["Vector nulls"]?["n"] == .some(0) && byDocType["Vector nulls"]?["total"] == .some(nil),
+                "only NULL prices: count 0, the rest null")
+        #expect(byDocType["Vector single"]?["sd"] == .some(nil) && byDocType["Vector 1-10"]?["p90"] == .some(9))
+        #expect((expected[FeatureTableRequests.filtered.name]?.count ?? 0) > 3, "the filtered groups are several")
 
-        for (id, _, by) in cases + [("ordered", "", "server"), ("ordered-worker", "", "worker")] {
+        for (id, statistics, by) in requests {
             let outcome = outcomes[id]
             #expect(outcome?.status == "succeeded", "\(id): \(String(describing: outcome))")
             let layer = outcome?.firstLayer
             #expect(layer?.text("statisticsBy") == by, "\(id)")
-            let (table, order) = TableComparison.table(layer, groupColumns: ["UseType"])
-            let differences = TableComparison.differences(table, expected)
+            let table = TableComparison.table(layer, groupColumns: statistics.groupBy).table
+            let differences = TableComparison.differences(table, expected[statistics.name] ?? [:])
             #expect(differences.isEmpty, "\(id): \(differences)")
-            if id.hasPrefix("ordered") {
-                #expect(order == expectedOrder, "\(id): groups by total descending")
-                #expect(layer?.text("orderedBy") != nil, "\(id): the result says who ordered")
-            }
         }
 
-        await noStatistics.shutdown()
-        await failing.shutdown()
+        let sqlOrder = try await truth.rows(FeatureTableRequests.byUseType.sql(orderBy: #"total DESC NULLS FIRST, "UseType""#))
+            .map { TableComparison.key([$0["UseType"]]) }
+        for (id, by) in [("ordered-server", "server"), ("ordered-worker", "worker")] {
+            let layer = outcomes[id]?.firstLayer
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+            #expect(layer?.text("statisticsBy") == by, "\(id)")
+            let (table, order) = TableComparison.table(layer, groupColumns: ["UseType"])
+            #expect(TableComparison.differences(table, expected[FeatureTableRequests.byUseType.name] ?? [:]).isEmpty, "\(id)")
+            #expect(order == sqlOrder, "\(id): groups by total descending: \(order) vs SQL \(sqlOrder)")
+            #expect(layer?.text("orderedBy") != nil, "\(id): the result says who ordered")
+        }
+
+        for server in [noStatistics, failing, noPercentiles] { await server.shutdown() }
         try await harness.stop()
     }
 }
