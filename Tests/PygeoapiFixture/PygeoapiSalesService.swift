@@ -4,7 +4,8 @@ import SampleFeatureServer
 /// The time-aware `Parcel_Sales` layer in the shared PostGIS (``PygeoapiSampleService``'s database), as table
 /// `parcel_sales`, and served by a pygeoapi of its own (PostgreSQL provider, `time_field` SaleDate), so that
 /// the other suites' pygeoapi keeps its four collections. The feature-table ground truth: SQL over this table
-/// computes what the worker must answer. Started on first use by ``shared()``; stopped with the test process.
+/// computes what the worker must answer. The first ``parcelCount`` parcels of the same data are in table
+/// `parcels` too (polygons; not served). Started on first use by ``shared()``; stopped with the test process.
 package struct PygeoapiSalesService: Sendable {
     /// The parcel count and seed of the data the sales are fetched from: `WorkerHarness`'s, so that the table
     /// holds exactly what the harness's sample server serves.
@@ -12,6 +13,8 @@ package struct PygeoapiSalesService: Sendable {
     /// The table: `id` (= OBJECTID, primary key), `OBJECTID`, `APN`, `UseType`, `DocType`, `SalePrice`
     /// (integer), `SaleDate` (`timestamptz`; the ArcGIS face's epoch milliseconds), `geom` (EPSG:4326).
     package static let table = "parcel_sales"
+    /// How many parcels (OBJECTIDs 1…n of `LA_County_Parcels/FeatureServer/0`) table `parcels` holds.
+    package static let parcelCount = 3_000
 
     package let database: PostGISDatabase
     package let server: PygeoapiServer
@@ -34,10 +37,13 @@ package struct PygeoapiSalesService: Sendable {
         do {
             let sampleData = try SampleDataset.shared(parcelCount: dataset.parcelCount, seed: dataset.seed)
             let collections = try await SampleGeoJSON.featureCollections([.parcelSales], dataset: sampleData)
-            guard let sales = collections[.parcelSales] else { throw FixtureFailure("no sample GeoJSON for Parcel_Sales") }
-            let path = "\(directory)/\(table).geojson"
-            try sales.write(to: URL(fileURLWithPath: path))
-            try await database.load(geoJSONFile: path, table: table)
+            let parcels = try await SampleGeoJSON.featureCollections([.parcels], dataset: sampleData, firstFeatures: parcelCount)
+            for (layer, name, collections) in [(SampleLayer.parcelSales, table, collections), (.parcels, "parcels", parcels)] {
+                guard let features = collections[layer] else { throw FixtureFailure("no sample GeoJSON for \(layer)") }
+                let path = "\(directory)/\(name).geojson"
+                try features.write(to: URL(fileURLWithPath: path))
+                try await database.load(geoJSONFile: path, table: name)
+            }
             // ogr2ogr reads the ArcGIS face's epoch milliseconds as integers: make them times.
             try await database.psql(
                 #"ALTER TABLE \#(table) ALTER COLUMN "SaleDate" TYPE timestamptz USING to_timestamp("SaleDate" / 1000.0)"#)

@@ -4,9 +4,9 @@ import SampleFeatureServer
 import Testing
 import WorkerTestSupport
 
-/// Ordered top N, time windows, distinct values and extents of Parcel_Sales through Kafka, compared with
+/// Ordered top N, time windows and distinct values of Parcel_Sales through Kafka, compared with
 /// PostgreSQL over the same rows, with the ArcGIS layer's capabilities on and off.
-@Suite("Worker ordered, time, distinct and extent answers against SQL", .enabled(if: PygeoapiSampleService.isAvailable))
+@Suite("Worker ordered, time and distinct answers against SQL", .enabled(if: PygeoapiSampleService.isAvailable))
 struct WorkerSelectionTruthTests {
     /// Top 10 by SalePrice (nulls first descending, as PostgreSQL sorts), ties by OBJECTID.
     static let topTen = #"{"orderBy":[{"field":"SalePrice","direction":"desc"}],"maxFeatures":10}"#
@@ -83,60 +83,31 @@ struct WorkerSelectionTruthTests {
         try await harness.stop()
     }
 
-    @Test func distinctAndExtentByServiceAndWorkerAgreeWithSQL() async throws {
+    @Test func distinctByServiceAndWorkerAgreesWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
-        let layerPath = SampleLayer.parcelSales.rawValue
         let limited = try await FeatureTableRequests.variantServer(
-            harness.dataset, options: ["\(layerPath)=supportsDistinct=false", "\(layerPath)=supportsReturningQueryExtent=false"])
+            harness.dataset, options: ["\(SampleLayer.parcelSales.rawValue)=supportsDistinct=false"])
         let distinct = #"{"outFields":["UseType","DocType"],"result":"distinct"}"#
-        let deeds = "DocType = 'Sheriff Deed'"
-        let extent = #"{"where":"\#(deeds)","result":"extent"}"#
-        let cases: [(id: String, url: String, query: String, by: String)] = [
-            ("distinct-server", harness.url(.parcelSales), distinct, "server"),
-            ("distinct-worker", limited.layerURL(.parcelSales), distinct, "worker"),
-            ("extent-server", harness.url(.parcelSales), extent, ""),
-            ("extent-worker", limited.layerURL(.parcelSales), extent, ""),
+        let cases: [(id: String, url: String, by: String)] = [
+            ("distinct-server", harness.url(.parcelSales), "server"), ("distinct-worker", limited.layerURL(.parcelSales), "worker"),
         ]
-        for (id, url, query, _) in cases {
-            try await harness.send(id, WorkerHarness.request(id, url: url, query: query))
+        for (id, url, _) in cases {
+            try await harness.send(id, WorkerHarness.request(id, url: url, query: distinct))
         }
         let outcomes = try await harness.outcomesByRequest(cases.count).compactMapValues(\.first)
 
         let pairs = try await truth.rows(#"SELECT DISTINCT "UseType", "DocType" FROM parcel_sales"#)
         let expectedPairs = Set(pairs.map { TableComparison.key([$0["UseType"], $0["DocType"]]) })
         try #require(expectedPairs.contains { $0.hasSuffix("|null") }, "a null DocType is a value of its own")
-        let box = try #require(try await truth.rows(#"""
-            SELECT ST_XMin(e) AS xmin, ST_YMin(e) AS ymin, ST_XMax(e) AS xmax, ST_YMax(e) AS ymax, n FROM (
-                SELECT ST_Extent(ST_Transform(geom, 3857)) AS e, count(*) AS n FROM parcel_sales WHERE "DocType" = 'Sheriff Deed') t
-            """#).first)
-        try #require((box["n"]?.numberValue ?? 0) > 10)
-
-        for (id, _, _, by) in cases {
+        for (id, _, by) in cases {
             let outcome = outcomes[id]
             #expect(outcome?.status == "succeeded", "\(id): \(String(describing: outcome))")
             let layer = outcome?.firstLayer
-            if id.hasPrefix("distinct") {
-                #expect(layer?.text("distinctBy") == by, "\(id)")
-                let rows = layer?.elements("distinct") ?? []
-                let actual = rows.map { TableComparison.key([$0["UseType"], $0["DocType"]]) }
-                #expect(actual.count == Set(actual).count, "\(id): each combination once")
-                #expect(Set(actual) == expectedPairs, "\(id): \(actual.sorted()) vs SQL \(expectedPairs.sorted())")
-            } else {
-                let extentQueries = (id == "extent-server" ? harness.server : limited).statistics.recentQueries(.parcelSales)
-                    .filter { $0.parameter("returnExtentOnly") == "true" }
-                #expect(extentQueries.isEmpty == (id == "extent-worker"), "\(id): returnExtentOnly only where supported")
-                #expect(layer?.integer("count") == box["n"]?.numberValue.flatMap { Int(exactly: $0) }, "\(id)")
-                let answer = layer?["extent"]
-                for name in ["xmin", "ymin", "xmax", "ymax"] {
-                    // Web Mercator metres through WGS 84 GeoJSON and back: a millimetre covers the round trip.
-                    let (actual, expected) = (answer?[name]?.numberValue, box[name]?.numberValue)
-                    #expect(actual != nil && expected != nil && abs((actual ?? 0) - (expected ?? 0)) < 1e-3,
-                            "\(id).\(name): \(String(describing: actual)) vs SQL \(String(describing: expected))")
-                }
-                let wkid = answer?["spatialReference"]?.integer("wkid")
-                #expect(wkid == 3857 || wkid == 102100, "\(id): Web Mercator, the layer's")
-            }
+            #expect(layer?.text("distinctBy") == by, "\(id)")
+            let actual = (layer?.elements("distinct") ?? []).map { TableComparison.key([$0["UseType"], $0["DocType"]]) }
+            #expect(actual.count == Set(actual).count, "\(id): each combination once")
+            #expect(Set(actual) == expectedPairs, "\(id): \(actual.sorted()) vs SQL \(expectedPairs.sorted())")
         }
 
         await limited.shutdown()
