@@ -61,7 +61,9 @@ enum FeatureTableRequests {
     static let filtered = StatisticsCase(
         name: "filtered", groupBy: ["UseType", "DocType"],
         whereClause: ("SalePrice > 500000", #""SalePrice" > 500000"#), time: ("2017-01-01T00:00:00Z", "2017-12-31T23:59:59.999Z"))
-    static let statisticsCases = [byUseType, byDocType, filtered]
+    /// By APN: about 5,000 groups, more than the layer's maxRecordCount (1,000), so the service pages them.
+    static let byParcel = StatisticsCase(name: "apn", groupBy: ["APN"])
+    static let statisticsCases = [byUseType, byDocType, filtered, byParcel]
 
     /// Starts a sample server over `dataset` (the harness's) with `--query-option`/`--query-quirk` specs.
     static func variantServer(
