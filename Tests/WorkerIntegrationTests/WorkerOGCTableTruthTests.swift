@@ -52,8 +52,8 @@ struct WorkerOGCTableTruthTests {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
         let targets = try Self.targets(harness, truth)
-        let orders = [("top", WorkerSelectionTruthTests.topTen, WorkerSelectionTruthTests.topTenSQL),
-                      ("bottom", WorkerSelectionTruthTests.bottomTen, WorkerSelectionTruthTests.bottomTenSQL)]
+        let orders = [("top", WorkerOrderTruthTests.topTen, WorkerOrderTruthTests.topTenSQL),
+                      ("bottom", WorkerOrderTruthTests.bottomTen, WorkerOrderTruthTests.bottomTenSQL)]
         for (target, landing, collection) in targets {
             for (order, query, _) in orders {
                 let id = "\(target)-\(order)"
