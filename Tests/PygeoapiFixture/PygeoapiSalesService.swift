@@ -1,9 +1,9 @@
 import Foundation
 import SampleFeatureServer
 
-/// The time-aware `Parcel_Sales` layer in the shared PostGIS (``PygeoapiSampleService``'s database), as table
-/// `parcel_sales`, and served by a pygeoapi of its own (PostgreSQL provider, `time_field` SaleDate), so that
-/// the other suites' pygeoapi keeps its four collections. The feature-table ground truth: SQL over this table
+/// The time-aware `Parcel_Sales` layer in a PostGIS of its own, as table `parcel_sales`, served by a pygeoapi
+/// of its own (PostgreSQL provider, `time_field` SaleDate), so that ``PygeoapiSampleService`` keeps its four
+/// collections and suites that need only the sales start neither. The feature-table ground truth: SQL over this table
 /// computes what the worker must answer. The first ``parcelCount`` parcels of the same data are in table
 /// `parcels` too (polygons; not served). Started on first use by ``shared()``; stopped with the test process.
 package struct PygeoapiSalesService: Sendable {
@@ -26,18 +26,21 @@ package struct PygeoapiSalesService: Sendable {
 
     private static let instance = Task { try await launch() }
 
-    /// The process's service, started by the first caller (after the shared PostGIS), then returned at once.
+    /// The process's service, started by the first caller (about 5 to 10 s), then returned at once.
     package static func shared() async throws -> PygeoapiSalesService {
         try await instance.value
     }
 
     private static func launch() async throws -> PygeoapiSalesService {
-        let database = try await PygeoapiSampleService.shared().database
         let directory = try FixtureTools.makeDirectory(prefix: "pygeoapi-sales")
         do {
+            // PostgreSQL starts while the sample data is generated and fetched; its watchdog owns the data
+            // directory (the table loads read from it).
+            async let started = PostGISDatabase.start(databaseName: "sales", ownedDirectories: [directory])
             let sampleData = try SampleDataset.shared(parcelCount: dataset.parcelCount, seed: dataset.seed)
             let collections = try await SampleGeoJSON.featureCollections([.parcelSales], dataset: sampleData)
             let parcels = try await SampleGeoJSON.featureCollections([.parcels], dataset: sampleData, firstFeatures: parcelCount)
+            let database = try await started
             for (layer, name, collections) in [(SampleLayer.parcelSales, table, collections), (.parcels, "parcels", parcels)] {
                 guard let features = collections[layer] else { throw FixtureFailure("no sample GeoJSON for \(layer)") }
                 let path = "\(directory)/\(name).geojson"
@@ -52,8 +55,7 @@ package struct PygeoapiSalesService: Sendable {
                 collections: [
                     PygeoapiCollection(
                         id: collection, title: "Parcel sales (PostGIS)", source: .postGIS(database, table: table), timeField: "SaleDate")
-                ],
-                ownedDirectories: [directory])
+                ])
             return PygeoapiSalesService(
                 database: database, server: server, collection: collection, featureCount: sampleData.featureCount(.parcelSales))
         } catch {
