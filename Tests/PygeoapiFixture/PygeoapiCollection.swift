@@ -19,10 +19,12 @@ package struct PygeoapiCollection: Sendable {
     package var idField: String
     /// The spatial extent pygeoapi advertises (CRS84 `[minx, miny, maxx, maxy]`).
     package var bbox: [Double]
+    /// The property or column `datetime=` filters on (pygeoapi's `time_field`); none when `nil`.
+    package var timeField: String?
 
     package init(
         id: String, title: String, description: String = "", source: Source, idField: String = "id",
-        bbox: [Double] = [-180, -90, 180, 90]
+        bbox: [Double] = [-180, -90, 180, 90], timeField: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -30,11 +32,13 @@ package struct PygeoapiCollection: Sendable {
         self.source = source
         self.idField = idField
         self.bbox = bbox
+        self.timeField = timeField
     }
 
     /// The resource entry of pygeoapi's configuration.
     func resource() -> [String: Any] {
         var provider: [String: Any] = ["type": "feature", "id_field": idField]
+        if let timeField { provider["time_field"] = timeField }
         switch source {
         case .geoJSONFile(let path):
             provider["name"] = "GeoJSON"
