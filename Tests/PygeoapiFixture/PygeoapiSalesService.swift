@@ -54,7 +54,8 @@ package struct PygeoapiSalesService: Sendable {
             let server = try await PygeoapiServer.start(
                 collections: [
                     PygeoapiCollection(
-                        id: collection, title: "Parcel sales (PostGIS)", source: .postGIS(database, table: table), timeField: "SaleDate")
+                        id: collection, title: "Parcel sales (PostGIS)", source: .postGIS(database, table: table), timeField: "SaleDate",
+                        temporal: (begin: "2015-01-01T00:00:00Z", end: "2024-12-31T23:59:59Z"))
                 ])
             return PygeoapiSalesService(
                 database: database, server: server, collection: collection, featureCount: sampleData.featureCount(.parcelSales))

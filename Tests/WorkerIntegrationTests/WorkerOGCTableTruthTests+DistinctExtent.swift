@@ -6,8 +6,7 @@ import WorkerTestSupport
 /// Distinct values and extents of the OGC collections against SQL (the worker computes both: OGC API
 /// Features has neither).
 extension WorkerOGCTableTruthTests {
-    // Enable when the OGC engine answers feature-table queries
-    @Test(.disabled("the OGC engine answers distinct and extent with invalid_query \"not answered by this worker yet\" (branch h4-ogc)"))
+    @Test
     func distinctAndExtentAgreeWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)

@@ -15,8 +15,7 @@ struct WorkerOGCTableTruthTests {
          ("pygeoapi", truth.pygeoapiLanding, truth.pygeoapiCollection)]
     }
 
-    // Enable when the OGC engine answers feature-table queries
-    @Test(.disabled("the OGC engine answers statistics with invalid_query \"not answered by this worker yet\" (branch h4-ogc)"))
+    @Test
     func groupedStatisticsAgreeWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
@@ -46,8 +45,7 @@ struct WorkerOGCTableTruthTests {
         try await harness.stop()
     }
 
-    // Enable when the OGC engine answers feature-table queries
-    @Test(.disabled("the OGC engine ignores orderBy: ids come ascending, without orderedBy (branch h4-ogc)"))
+    @Test
     func orderedTopTenAgreesWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)
@@ -75,8 +73,7 @@ struct WorkerOGCTableTruthTests {
         try await harness.stop()
     }
 
-    // Enable when the OGC engine answers feature-table queries
-    @Test(.disabled("the OGC engine ignores time and objectIds: every sale comes back (6,000 vs 617 in 2017) (branch h4-ogc)"))
+    @Test
     func timeWindowAndObjectIdsAgreeWithSQL() async throws {
         let harness = try await WorkerHarness()
         let truth = try await SalesTruth.shared(for: harness)

@@ -34,10 +34,6 @@ struct SelectionAggregator {
     /// Ordered selections: the server was sent `sortby`, and the sequence so far holds to it.
     private(set) var serverOrderHolds: Bool
     private var previousKey: [AttributeValue]?
-    /// The `limit`-th key of a sequence the server ordered: once a later key is greater, nothing after it can
-    /// be among the first `limit`.
-    private var lastWantedKey: [AttributeValue]?
-    private var arrivals = 0
 
     init(_ computation: Computation, fields: [String], temporalFields: Set<String>, budget: ResultBudget, layer: String, serverSorts: Bool = false) {
         self.computation = computation
@@ -94,28 +90,17 @@ struct SelectionAggregator {
         return true
     }
 
-    /// Features a server-sorted sequence must hold its order for before reading stops early: a server that
-    /// ignores `sortby` (or a provider that cannot sort) may send a few features in order by chance, and
-    /// stopping then would miss better ones further on. Before that, and whenever the order breaks, the whole
-    /// selection is read and the worker's exact selection answers.
-    static let trustSortAfter = 100
-
-    /// Follows a server-sorted sequence: notes when it breaks the order, and says when it has passed the
-    /// `limit`-th key (ties with that key are still read, since ties are broken by id here) after holding its
-    /// order for ``trustSortAfter`` features.
+    /// Follows a server-sorted sequence and notes when it breaks the order. Reading never stops early: a
+    /// server's order is a claim (its database's null placement, pages it may hand out of sequence, `sortby` it
+    /// ignores while sending a few features in order by chance), so the whole selection is read, the worker's
+    /// exact selection answers, and the server is credited only when all of it arrived in that order.
     private mutating func checkServerOrder(_ key: [AttributeValue], limit: Int?, order: AttributeOrder) -> Bool {
         guard serverOrderHolds else { return true }
-        arrivals += 1
         if let previousKey, order.compare(previousKey, key) > 0 {
             serverOrderHolds = false
             return true
         }
         previousKey = key
-        guard let limit else { return true }
-        if arrivals == limit { lastWantedKey = key }
-        if let lastWantedKey, arrivals > limit, arrivals >= Self.trustSortAfter, order.compare(lastWantedKey, key) < 0 {
-            return false
-        }
         return true
     }
 
