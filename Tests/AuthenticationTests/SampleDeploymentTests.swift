@@ -119,7 +119,7 @@ struct SampleDeploymentTests {
     @Test("oauthUser: login end to end, refresh, exchange with write-back, relogin_required, logout")
     func userSession() async throws {
         var knobs = SampleSecurityKnobs()
-        knobs.refreshTokenLifetimeSeconds = 3
+        knobs.refreshTokenLifetimeSeconds = 6
         let folder = try TestSupport.temporaryFolder()
         let file = folder + "/viewer.json"
         let port = try await LoginTests.freePort()
@@ -147,8 +147,9 @@ struct SampleDeploymentTests {
             #expect(deployment.authority.counters.oauthToken("refresh_token") == 1)
             #expect(try RefreshTokenFile.read(path: file) == first)
 
-            // Past half its 3-second life: exchanged, written back, the old one dead.
-            try await Task.sleep(for: .milliseconds(1_700))
+            // Past half its 6-second life: exchanged, written back, the old one dead. The waits are reckoned
+            // from the token's own expiry (not from now), so a slow login does not eat the margin.
+            try await Self.sleep(until: (first.expiresAtMilliseconds ?? 0) - 2_500)
             _ = try await issuer.issue(credential, for: audience)
             #expect(deployment.authority.counters.oauthToken("exchange_refresh_token") == 1)
             #expect(deployment.authority.counters.oauthToken("refresh_token") == 1)  // the exchange's access token was used
@@ -158,7 +159,7 @@ struct SampleDeploymentTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["viewer.json"])
 
             // Past its whole life: only a new login helps.
-            try await Task.sleep(for: .milliseconds(3_200))
+            try await Self.sleep(until: (second.expiresAtMilliseconds ?? 0) + 200)
             do {
                 _ = try await issuer.issue(credential, for: audience)
                 Issue.record("an expired refresh token gave a token")
@@ -207,4 +208,11 @@ struct SampleDeploymentTests {
             }
         }
     }
+
+    /// Sleeps until the wall clock reads `milliseconds` since the epoch (at once when it is past).
+    static func sleep(until milliseconds: Int64) async throws {
+        let left = milliseconds - WallClock.nowMilliseconds()
+        if left > 0 { try await Task.sleep(for: .milliseconds(left)) }
+    }
 }
+

@@ -57,28 +57,21 @@ extension LayerQueryRunner {
 struct DistinctSink: RecordSink {
     private(set) var rows: DistinctRows
     private let initial: DistinctRows
-    private let budget: ResultBudget
+    private var held: HeldReservation
     private let layer: String
-    private var reserved = 0
 
     init(rows: DistinctRows, budget: ResultBudget, layer: String) {
         self.rows = rows
         self.initial = rows
-        self.budget = budget
+        self.held = HeldReservation(budget: budget, unit: 64, layer: layer)
         self.layer = layer
     }
 
     mutating func add(_ records: [[AttributeValue]], page: AttributePage) throws {
         for record in records { rows.add(record) }
-        let held = rows.count
-        if held > reserved {
-            guard budget.reserve(count: held - reserved, unit: 64) == held - reserved else {
-                throw FeatureServiceError(
-                    .limitExceeded,
-                    "\(layer) has more distinct combinations (\(held) so far) than the request's result budget holds; "
-                        + "name fewer outFields or narrow the selection", layer: layer)
-            }
-            reserved = held
+        try held.hold(rows.count) { [layer] in
+            "\(layer) has more distinct combinations (\($0) so far) than the request's result budget holds; "
+                + "name fewer outFields or narrow the selection"
         }
     }
 

@@ -152,28 +152,21 @@ extension LayerQueryRunner {
 struct StatisticsSink: RecordSink {
     private(set) var statistics: GroupedStatistics
     private let initial: GroupedStatistics
-    private let budget: ResultBudget
+    private var held: HeldReservation
     private let layer: String
-    private var reserved = 0
 
     init(_ statistics: GroupedStatistics, budget: ResultBudget, layer: String) {
         self.statistics = statistics
         self.initial = statistics
-        self.budget = budget
+        self.held = HeldReservation(budget: budget, unit: 16, layer: layer)
         self.layer = layer
     }
 
     mutating func add(_ records: [[AttributeValue]], page: AttributePage) throws {
         for record in records { try statistics.add(record) }
-        let held = statistics.heldValues
-        if held > reserved {
-            guard budget.reserve(count: held - reserved, unit: 16) == held - reserved else {
-                throw FeatureServiceError(
-                    .limitExceeded,
-                    "percentiles over \(layer) hold \(held) values, more than the request's result budget; narrow "
-                        + "the selection or ask for other statistics", layer: layer)
-            }
-            reserved = held
+        try held.hold(statistics.heldValues) { [layer] in
+            "percentiles over \(layer) hold \($0) values, more than the request's result budget; narrow "
+                + "the selection or ask for other statistics"
         }
     }
 

@@ -150,11 +150,10 @@ struct CheckedItemCollector {
         self.aggregator = nil
         let keep = keep
         do {
-            let more = try aggregator.add(feature, id: id, properties: properties) {
+            try aggregator.add(feature, id: id, properties: properties) {
                 guard case .features(let outFields, let returnGeometry) = keep else { return .init(id: id, json: nil) }
                 return .init(id: id, json: Self.write(feature, id: id, properties: properties, outFields: outFields, returnGeometry: returnGeometry))
             }
-            if !more { cutByMaxFeatures = true }
         } catch {
             failure = error
         }

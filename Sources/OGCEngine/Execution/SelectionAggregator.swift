@@ -30,7 +30,8 @@ struct SelectionAggregator {
     let temporalFields: Set<String>
     let budget: ResultBudget
     let layer: String
-    private var reserved = 0
+    /// What grows is reserved from the budget: 16 bytes a percentile value, 64 a distinct combination.
+    private var held: HeldReservation
     /// Ordered selections: the server was sent `sortby`, and the sequence so far holds to it.
     private(set) var serverOrderHolds: Bool
     private var previousKey: [AttributeValue]?
@@ -42,6 +43,9 @@ struct SelectionAggregator {
         self.budget = budget
         self.layer = layer
         self.serverOrderHolds = serverSorts
+        var unit = 16
+        if case .distinct = computation { unit = 64 }
+        self.held = HeldReservation(budget: budget, unit: unit, layer: layer)
     }
 
     var needsGeometry: Bool {
@@ -55,18 +59,17 @@ struct SelectionAggregator {
         return false
     }
 
-    /// Takes one feature of the selection; false when a server-ordered sequence has passed everything the
-    /// order can still want (reading may stop). Throws when the result budget cannot hold what it needs.
+    /// Takes one feature of the selection. Throws when the result budget cannot hold what it needs.
     mutating func add(
         _ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?, item: () -> OrderedItem
-    ) throws(FeatureServiceError) -> Bool {
+    ) throws(FeatureServiceError) {
         let record = FilterPlan.record(properties, fields: fields, temporalFields: temporalFields)
         switch computation {
         case .statistics(var statistics):
             computation = .extent(ExtentAccumulator())  // Released while mutated, so the groups are not copied.
             defer { computation = .statistics(statistics) }
             try statistics.add(record)
-            try reserve(statistics.heldValues, unit: 16) { [layer] in
+            try held.hold(statistics.heldValues) { [layer] in
                 "percentiles over \(layer) hold \($0) values, more than the request's result budget; narrow "
                     + "the selection or ask for other statistics"
             }
@@ -74,7 +77,7 @@ struct SelectionAggregator {
             computation = .extent(ExtentAccumulator())
             defer { computation = .distinct(rows) }
             rows.add(record)
-            try reserve(rows.count, unit: 64) { [layer] in
+            try held.hold(rows.count) { [layer] in
                 "\(layer) has more distinct combinations (\($0) so far) than the request's result budget holds; "
                     + "name fewer outFields or narrow the selection"
             }
@@ -85,33 +88,21 @@ struct SelectionAggregator {
             computation = .extent(ExtentAccumulator())
             defer { computation = .ordered(selection) }
             selection.add(key: record, id: FeatureTieBreak(id), item: item())
-            return checkServerOrder(record, limit: selection.limit, order: selection.order)
+            noteServerOrder(record, order: selection.order)
         }
-        return true
     }
 
     /// Follows a server-sorted sequence and notes when it breaks the order. Reading never stops early: a
     /// server's order is a claim (its database's null placement, pages it may hand out of sequence, `sortby` it
     /// ignores while sending a few features in order by chance), so the whole selection is read, the worker's
     /// exact selection answers, and the server is credited only when all of it arrived in that order.
-    private mutating func checkServerOrder(_ key: [AttributeValue], limit: Int?, order: AttributeOrder) -> Bool {
-        guard serverOrderHolds else { return true }
+    private mutating func noteServerOrder(_ key: [AttributeValue], order: AttributeOrder) {
+        guard serverOrderHolds else { return }
         if let previousKey, order.compare(previousKey, key) > 0 {
             serverOrderHolds = false
-            return true
+            return
         }
         previousKey = key
-        return true
-    }
-
-    private mutating func reserve(
-        _ held: Int, unit: Int, _ message: (Int) -> String
-    ) throws(FeatureServiceError) {
-        guard held > reserved else { return }
-        guard budget.reserve(count: held - reserved, unit: unit) == held - reserved else {
-            throw FeatureServiceError(.limitExceeded, message(held), layer: layer)
-        }
-        reserved = held
     }
 }
 
