@@ -45,8 +45,8 @@ struct ExpectedLayer: Sendable {
 }
 
 /// The demo's requests, phase by phase: the seed's seven where clauses, the USA fan-out, a host outside
-/// the allowlist, the OGC flow, the feature-table queries, then (with faults on) a sublayer failing on its own and a burst showing supersession,
-/// then the secured layer.
+/// the allowlist, the OGC flow, the feature-table queries, then (with faults on) a sublayer failing on its
+/// own and a burst showing supersession, then the secured layer.
 struct DemoPlan: Sendable {
     var seedPhase: [DemoRequest]
     /// The seed's OGC API Features flow (``ogcPhase(server:)``).
