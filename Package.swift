@@ -515,6 +515,7 @@ let package = Package(
                 "Kafka",
                 "CurlHTTP",
                 "SampleFeatureServer",
+                "PygeoapiFixture",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),

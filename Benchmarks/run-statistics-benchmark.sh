@@ -7,7 +7,7 @@
 # SUM, AVG and percentile_cont(0.5) of Roll_LandValue grouped by UseType over every parcel (100,000) of the sample
 # feature server at 20 ms latency per request, with the worker computing: the ArcGIS layer with
 # `supportsStatistics` off (statistics-benchmark --kind arcgis) and the OGC collection (--kind ogc, OGC API
-# Features has no aggregation). The peer: `ogrinfo -dialect SQLite -sql "SELECT UseType, SUM(..), AVG(..) ...
+# Features has no aggregation). The peer: `ogrinfo -dialect SQLite -sql "SELECT UseType, TOTAL(..), AVG(..) ...
 # GROUP BY UseType"` through GDAL's ESRIJSON and OAPIF drivers (Debian's gdal-bin; SQLite has no percentile, so
 # GDAL computes two statistics to our three). Both read with the server's page size (2,000).
 #
@@ -62,7 +62,8 @@ LAYER="$BASE/LA_County_Parcels/FeatureServer/0"
 OGC="${BASE%/arcgis/rest/services}/ogc"
 log "server $BASE: $PARCELS parcels, $LATENCY_MS ms per request; $REPETITIONS runs per side"
 
-SQL="SELECT UseType, SUM(Roll_LandValue) AS total, AVG(Roll_LandValue) AS mean, COUNT(*) AS n FROM %s GROUP BY UseType"
+# TOTAL, not SUM: GDAL types SUM of an Integer field as a 32-bit Integer and clamps it at 2,147,483,647.
+SQL="SELECT UseType, TOTAL(Roll_LandValue) AS total, AVG(Roll_LandValue) AS mean, COUNT(*) AS n FROM %s GROUP BY UseType"
 ESRI_URL="ESRIJSON:$LAYER/query?where=1%3D1&outFields=UseType,Roll_LandValue&returnGeometry=false&f=json"
 
 # Runs "$@" REPETITIONS times under /usr/bin/time; keeps the last run's output in $WORK/$1.out and one
@@ -118,8 +119,14 @@ def gdal(name):
 
 def same(a, b):
     if a.keys() != b.keys():
+        print(f"  groups differ: {sorted(a.keys() ^ b.keys())}")
         return False
-    return all(abs(x - y) <= 1e-9 * max(1.0, abs(x)) for g in a for x, y in zip(a[g], b[g]))
+    for g in a:
+        for x, y in zip(a[g], b[g]):
+            if abs(x - y) > 1e-9 * max(1.0, abs(x)):
+                print(f"  {g}: ours {a[g]}, peer {b[g]}")
+                return False
+    return True
 
 print(f"grouped statistics over {parcels} parcels (SUM, AVG{', percentile_cont(0.5)'} by UseType), median of runs")
 print(f"{'side':<34}{'wall s':>9}{'CPU s':>9}{'peak RSS MiB':>14}{'groups':>8}")

@@ -117,7 +117,8 @@ package final class OGCEngine: Sendable {
         }
         do {
             let auth = authentication(query.credential)
-            let queryables = query.whereClause == nil ? nil : try await self.queryables(of: collection, auth: auth)
+            let queryables = ItemsOptions.needsQueryables(query, service: service)
+                ? try await self.queryables(of: collection, auth: auth) : nil
             let runner = CollectionQueryRunner(
                 transport: session(auth), service: service, collection: collection, queryables: queryables, query: query,
                 budget: budget)

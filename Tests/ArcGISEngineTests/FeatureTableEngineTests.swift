@@ -93,6 +93,7 @@ struct FeatureTableEngineTests {
         for (options, quirks, site) in [
             ([String](), [String](), ComputationSite.server), (["supportsStatistics=false"], [], .worker),
             ([], ["statistics-fail"], .worker), (["supportsPercentileStatistics=false"], [], .worker),
+            ([], ["uppercase-statistic-names"], .server), (["supportsStatistics=false"], ["short-pages"], .worker),
         ] {
             let result = try await ArcGISTestSupport.withEngine(queryOptions: options, queryQuirks: quirks) { server, engine in
                 try await engine.query(layer: server.layerURL(Self.sales), Self.statisticsQuery())
@@ -101,7 +102,7 @@ struct FeatureTableEngineTests {
             #expect(Self.close(Self.table(result), expected), "\(options) \(quirks): \(Self.table(result)) vs \(expected)")
             seen.append(("\(options)\(quirks)", result.aggregatedBy))
         }
-        #expect(seen.count == 4)
+        #expect(seen.count == 6)
     }
 
     @Test("The detector vectors: percentile_cont 9.1 and percentile_disc 9 over 1…10; stddev √2 and var 2 over {1,3}; null for one value")
@@ -123,6 +124,28 @@ struct FeatureTableEngineTests {
             #expect(table[pairKey]?["variance"] == 2)
             #expect(table[singleKey].map { ($0["sd"] ?? 1.0) == nil } == true)
         }
+    }
+
+    @Test("A MapServer sublayer answers grouped statistics; the worker's agree when it cannot")
+    func mapServerStatistics() async throws {
+        let query = ServiceQuery(
+            result: .statistics, orderBy: [OrderTerm(field: "people", descending: true)],
+            statistics: [StatisticDefinition(type: .sum, field: "POP2000", name: "people"), StatisticDefinition(type: .count, field: "POP2000", name: "n")],
+            groupBy: ["STATE_NAME"])
+        let served = try await ArcGISTestSupport.withEngine { server, engine in try await engine.query(layer: server.layerURL(.counties), query) }
+        let computed = try await ArcGISTestSupport.withEngine(queryOptions: ["USA/MapServer/3=supportsStatistics=false"]) { server, engine in
+            try await engine.query(layer: server.layerURL(.counties), query)
+        }
+        #expect(served.aggregatedBy == ComputationSite.server)
+        #expect(computed.aggregatedBy == ComputationSite.worker)
+        guard case .statistics(let a) = served.selection, case .statistics(let b) = computed.selection else {
+            Issue.record("not statistics")
+            return
+        }
+        #expect(a.count > 40)
+        #expect(a == b)
+        #expect(served.orderedBy == ComputationSite.server)
+        #expect(computed.orderedBy == ComputationSite.worker)
     }
 
     @Test("Cut grouped rows without paging on aggregated queries are never a silent cut: the worker computes")

@@ -19,22 +19,30 @@ package struct PygeoapiCollection: Sendable {
     package var idField: String
     /// The spatial extent pygeoapi advertises (CRS84 `[minx, miny, maxx, maxy]`).
     package var bbox: [Double]
+    /// The property or column `datetime=` filters on (pygeoapi's `time_field`); none when `nil`.
+    package var timeField: String?
+    /// The temporal extent pygeoapi advertises (`extent.temporal.interval`, RFC 3339 begin and end); a
+    /// collection without one is not time-aware to a client.
+    package var temporal: (begin: String, end: String)?
 
     package init(
         id: String, title: String, description: String = "", source: Source, idField: String = "id",
-        bbox: [Double] = [-180, -90, 180, 90]
+        bbox: [Double] = [-180, -90, 180, 90], timeField: String? = nil, temporal: (begin: String, end: String)? = nil
     ) {
+        self.temporal = temporal
         self.id = id
         self.title = title
         self.description = description.isEmpty ? title : description
         self.source = source
         self.idField = idField
         self.bbox = bbox
+        self.timeField = timeField
     }
 
     /// The resource entry of pygeoapi's configuration.
     func resource() -> [String: Any] {
         var provider: [String: Any] = ["type": "feature", "id_field": idField]
+        if let timeField { provider["time_field"] = timeField }
         switch source {
         case .geoJSONFile(let path):
             provider["name"] = "GeoJSON"
@@ -48,9 +56,11 @@ package struct PygeoapiCollection: Sendable {
                 "password": "unused", "search_path": ["public"],
             ] as [String: Any]
         }
+        var extents: [String: Any] = ["spatial": ["bbox": bbox, "crs": "http://www.opengis.net/def/crs/OGC/1.3/CRS84"]]
+        if let temporal { extents["temporal"] = ["begin": temporal.begin, "end": temporal.end] }
         return [
             "type": "collection", "title": title, "description": description, "keywords": [id],
-            "extents": ["spatial": ["bbox": bbox, "crs": "http://www.opengis.net/def/crs/OGC/1.3/CRS84"]],
+            "extents": extents,
             "providers": [provider],
         ]
     }

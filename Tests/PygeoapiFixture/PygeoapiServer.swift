@@ -93,7 +93,17 @@ package final class PygeoapiServer: Sendable {
             ],
             "resources": resources,
         ]
-        return try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted, .sortedKeys])
+        let json = try JSONSerialization.data(withJSONObject: config, options: [.prettyPrinted, .sortedKeys])
+        // pygeoapi reads its configuration as YAML (JSON is YAML's flow style) and wants temporal extents as
+        // datetime objects, which YAML makes only of unquoted timestamps: those strings lose their quotes.
+        var text = String(decoding: json, as: UTF8.self)
+        for collection in collections {
+            guard let temporal = collection.temporal else { continue }
+            for value in [temporal.begin, temporal.end] {
+                text = text.replacingOccurrences(of: "\"\(value)\"", with: value)
+            }
+        }
+        return Data(text.utf8)
     }
 
     /// Polls the landing page (`?f=json`) until it answers 200; fails early when pygeoapi exits.

@@ -7,9 +7,12 @@ import SampleFeatureServer
 /// (`f=geojson`) of an in-process ``SampleFeatureServer``: the same features, attributes and OBJECTIDs the
 /// ArcGIS tests see, so OGC and ArcGIS answers can be compared.
 enum SampleGeoJSON {
-    /// Every feature of each layer, in OBJECTID order, with the feature `id` set to the integer OBJECTID;
-    /// one FeatureCollection (serialized) per layer. Pages by `resultOffset` (1,000 per request).
-    static func featureCollections(_ layers: [SampleLayer], dataset: SampleDataset) async throws -> [SampleLayer: Data] {
+    /// Every feature of each layer (or its first `firstFeatures`: OBJECTIDs 1…n), in OBJECTID order, with the
+    /// feature `id` set to the integer OBJECTID; one FeatureCollection (serialized) per layer. Pages by
+    /// `resultOffset` (1,000 per request).
+    static func featureCollections(
+        _ layers: [SampleLayer], dataset: SampleDataset, firstFeatures: Int? = nil
+    ) async throws -> [SampleLayer: Data] {
         let logger = Logger(label: "pygeoapi-fixture") { _ in SwiftLogNoOpLogHandler() }
         let server = try await SampleFeatureServer.start(dataset: dataset, logger: logger)
         let client: HTTPClient
@@ -22,7 +25,10 @@ enum SampleGeoJSON {
         do {
             var collections: [SampleLayer: Data] = [:]
             for layer in layers {
-                let features = try await fetchAll(layer, server: server, client: client, expected: dataset.featureCount(layer))
+                let count = dataset.featureCount(layer)
+                let features = try await fetchAll(
+                    layer, server: server, client: client, expected: min(count, firstFeatures ?? count),
+                    where: firstFeatures.map { "OBJECTID <= \($0)" } ?? "1=1")
                 collections[layer] = try JSONSerialization.data(
                     withJSONObject: ["type": "FeatureCollection", "features": features] as [String: Any], options: [.sortedKeys])
             }
@@ -36,12 +42,14 @@ enum SampleGeoJSON {
         }
     }
 
-    private static func fetchAll(_ layer: SampleLayer, server: SampleFeatureServer, client: HTTPClient, expected: Int) async throws -> [Any] {
+    private static func fetchAll(
+        _ layer: SampleLayer, server: SampleFeatureServer, client: HTTPClient, expected: Int, where clause: String
+    ) async throws -> [Any] {
         let pageSize = 1_000
         var features: [Any] = []
         while features.count < expected {
             let parameters = [
-                ("where", "1=1"), ("outFields", "*"), ("orderByFields", "OBJECTID"), ("resultOffset", String(features.count)),
+                ("where", clause), ("outFields", "*"), ("orderByFields", "OBJECTID"), ("resultOffset", String(features.count)),
                 ("resultRecordCount", String(pageSize)), ("f", "geojson"),
             ]
             let query = parameters.map { HTTPRequest.formEncode($0.0) + "=" + HTTPRequest.formEncode($0.1) }.joined(separator: "&")

@@ -46,11 +46,12 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The worker's default limits (16 requests in flight per host).
         var logger = Logger(label: "statistics-benchmark")
         logger.logLevel = .warning
         let client = try HTTPClient(configuration: HTTPClientConfiguration(), logger: logger)
         let router = StandardEngines.router(
-            httpClient: client, limits: StandardEngines.Limits(maxRequestsPerHost: 8, requestTimeout: .seconds(60)), logger: logger)
+            httpClient: client, limits: StandardEngines.Limits(maxRequestsPerHost: 16, requestTimeout: .seconds(60)), logger: logger)
         let target = ServiceTarget(kind: kind == "ogc" ? .ogc : .arcgis, url: url, layers: collection.map { [$0] })
         let clause = try `where`.map { try WhereClause($0) }
         let query = ServiceQuery(

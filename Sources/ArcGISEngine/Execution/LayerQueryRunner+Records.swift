@@ -40,7 +40,7 @@ extension LayerQueryRunner {
         let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
         var spans: [PageSpan] = []
         var read = 0
-        try await BoundedWork.run(limit: configuration.pageConcurrency, next: { planner.next() }) { range in
+        try await BoundedWork.run(limit: recordPageConcurrency(geometry: geometry), next: { planner.next() }) { range in
             let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
             return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
                 body throws(FeatureServiceError) in try ArcGISResponse.attributePage(body, layer: layer.url, geometry: geometry)
@@ -74,7 +74,7 @@ extension LayerQueryRunner {
         let names = columns.names.contains { $0.caseInsensitiveEquals(layer.objectIdField) }
             ? columns.names : columns.names + [layer.objectIdField]
         var read = 0
-        try await BoundedWork.run(limit: configuration.pageConcurrency, next: { chunks.popLast() }) { chunk in
+        try await BoundedWork.run(limit: recordPageConcurrency(geometry: geometry), next: { chunks.popLast() }) { chunk in
             var parameters = QueryParameters(fields: [
                 ("f", "json"), ("objectIds", chunk.map(String.init).joined(separator: ",")),
                 ("outFields", names.joined(separator: ",")), ("returnGeometry", geometry ? "true" : "false"),
@@ -94,6 +94,14 @@ extension LayerQueryRunner {
             try sink.add(page.rows.map(columns.record), page: page)
         }
         return read
+    }
+
+    /// Pages in flight while reading records: ``ArcGISEngineConfiguration/pageConcurrency`` with geometries,
+    /// twice that without. The bound is for feature pages held until the result is published; a record page
+    /// without geometry holds only the columns asked for (about a tenth of a feature page) and is dropped once
+    /// added, so twice as many in flight hold less. The host's own limit still applies.
+    func recordPageConcurrency(geometry: Bool) -> Int {
+        geometry ? configuration.pageConcurrency : configuration.pageConcurrency * 2
     }
 
     func fetchCountOf(_ base: QueryParameters) async throws -> Int {

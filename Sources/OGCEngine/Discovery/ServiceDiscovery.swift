@@ -37,11 +37,12 @@ struct ServiceDiscovery: Sendable {
         }
 
         async let conformance = conformance(conformanceURL, landing: landing)
-        async let limitMaximum = limitMaximum(serviceDesc, landing: landing)
+        async let openAPI = openAPI(serviceDesc, landing: landing)
         let collections = try await collections(dataURL, landing: landing, origin: origin, conformance: try await conformance)
+        let facts = try await openAPI
         return ServiceDescription(
             landing: landing, origin: origin, conformance: try await conformance, collections: collections,
-            limitMaximum: try await limitMaximum)
+            limitMaximum: facts.limitMaximum, itemsParameters: facts.itemsParameters)
     }
 
     private func conformance(_ url: String?, landing: String) async throws -> Conformance {
@@ -93,16 +94,18 @@ struct ServiceDiscovery: Sendable {
         return collections
     }
 
-    /// `limit`'s declared maximum in a JSON OpenAPI document (the smallest, when several are declared); nil
-    /// when there is none or the document cannot be read cheaply. A failure here never fails discovery.
-    private func limitMaximum(_ url: String?, landing: String) async throws -> Int? {
-        guard let url else { return nil }
+    /// `limit`'s declared maximum in a JSON OpenAPI document (the smallest, when several are declared; nil
+    /// when there is none) and the items parameters it declares; neither when the document cannot be read
+    /// cheaply. A failure here never fails discovery.
+    private func openAPI(_ url: String?, landing: String) async throws -> (limitMaximum: Int?, itemsParameters: Set<String>) {
+        guard let url else { return (nil, []) }
         do {
             return try await transport.fetch(
                 url, layer: landing, accept: "application/vnd.oai.openapi+json;version=3.0, application/json;q=0.9",
                 maxResponseSize: transport.configuration.maxServiceDescriptionBytes
             ) { response throws(FeatureServiceError) in
-                OpenAPILimit.maximum(in: try OGCResponse.document(response, layer: landing, expecting: "an OpenAPI document"))
+                let document = try OGCResponse.document(response, layer: landing, expecting: "an OpenAPI document")
+                return (OpenAPILimit.maximum(in: document), OpenAPIItemsParameters.names(in: document))
             }
         } catch is CancellationError {
             throw CancellationError()
@@ -112,7 +115,7 @@ struct ServiceDiscovery: Sendable {
             transport.logger.info(
                 "the OpenAPI document could not be read; the default page limit is used",
                 metadata: ["landing": "\(landing)", "error": "\(error)"])
-            return nil
+            return (nil, [])
         }
     }
 }

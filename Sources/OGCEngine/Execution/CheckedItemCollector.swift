@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureGeometry
 import FeatureQuerySupport
 import FeatureService
@@ -22,6 +23,13 @@ struct CheckedItemCollector {
     /// feature it returns that the clause does not select is a lie. (Part of a clause sent as parameters is
     /// not judged: the rest legitimately drops features here.)
     let serverFiltered: Bool
+    /// `objectIds`: only features whose typed id is one of these (no standard parameter: checked here).
+    let objectIDs: Set<FeatureID>?
+    /// What the worker computes from the selection (statistics, distinct, extent, an order); each matching
+    /// feature goes there instead of into ``ids``/``json``.
+    private(set) var aggregator: SelectionAggregator?
+    /// Why the aggregation cannot go on (the result budget); the runner throws it.
+    private(set) var failure: FeatureServiceError?
 
     private(set) var ids: [FeatureID?] = []
     private(set) var json: [ArraySlice<UInt8>] = []
@@ -54,7 +62,12 @@ struct CheckedItemCollector {
         }
     }
 
-    init(filter: FilterPlan, spatial: SpatialPlan, keep: Keep, maxFeatures: Int?, budget: ResultBudget, serverFiltered: Bool) {
+    init(
+        filter: FilterPlan, spatial: SpatialPlan, keep: Keep, maxFeatures: Int?, budget: ResultBudget, serverFiltered: Bool,
+        objectIDs: Set<FeatureID>? = nil, aggregator: SelectionAggregator? = nil
+    ) {
+        self.objectIDs = objectIDs
+        self.aggregator = aggregator
         self.filter = filter
         self.spatial = spatial
         self.keep = keep
@@ -64,7 +77,7 @@ struct CheckedItemCollector {
         self.fieldsNotSeen = Set(filter.undeclaredFields.map { $0.lowercased() })
     }
 
-    var isCut: Bool { cutByMaxFeatures || cutByBudget }
+    var isCut: Bool { cutByMaxFeatures || cutByBudget || failure != nil }
 
     /// Takes one page's features (fetched with bbox `box`, if any); false once the collector is full.
     /// `accept` decides, per feature with its geometry, whether this sequence owns it (tiles: each feature
@@ -107,6 +120,7 @@ struct CheckedItemCollector {
         if !fieldsNotSeen.isEmpty, let properties {
             for name in properties.keys where fieldsNotSeen.contains(name.lowercased()) { fieldsNotSeen.remove(name.lowercased()) }
         }
+        if let objectIDs, !(id.map(objectIDs.contains) ?? false) { return nil }
         if !filter.matches(properties) {
             if serverFiltered { rejectedServerMatches += 1 }
             return nil
@@ -119,11 +133,39 @@ struct CheckedItemCollector {
             }
         }
         matched += 1
+        if aggregator != nil {
+            aggregate(feature, id: id, properties: properties)
+            return nil
+        }
         let index = ids.count
         keepFeature(feature, id: id, properties: properties)
         guard ids.count > index else { return nil }
         sortKeys.append(key)
         return index
+    }
+
+    /// Hands a matching feature to the aggregator (moved out while it works, so its state is not copied).
+    private mutating func aggregate(_ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?) {
+        guard var aggregator else { return }
+        self.aggregator = nil
+        let keep = keep
+        do {
+            let more = try aggregator.add(feature, id: id, properties: properties) {
+                guard case .features(let outFields, let returnGeometry) = keep else { return .init(id: id, json: nil) }
+                return .init(id: id, json: Self.write(feature, id: id, properties: properties, outFields: outFields, returnGeometry: returnGeometry))
+            }
+            if !more { cutByMaxFeatures = true }
+        } catch {
+            failure = error
+        }
+        self.aggregator = aggregator
+    }
+
+    /// The ordered selection's items, best first (empty for other computations).
+    mutating func finishOrdered() -> [SelectionAggregator.OrderedItem] {
+        guard case .ordered(var selection)? = aggregator?.computation else { return [] }
+        aggregator = nil
+        return selection.finish()
     }
 
     /// Orders what is kept by sequence, then by place within it: a tiled collection's answer is then the same
@@ -140,6 +182,7 @@ struct CheckedItemCollector {
     private var needsProperties: Bool {
         if filter.local != nil { return true }
         if case .features(let outFields?, _) = keep, !outFields.isEmpty { return true }
+        if let aggregator, !aggregator.fields.isEmpty { return true }
         return false
     }
 
@@ -170,45 +213,5 @@ struct CheckedItemCollector {
             ids.append(id)
             json.append(bytes[...])
         }
-    }
-
-    /// The feature's geometry in WGS 84; nil when absent, null or unreadable.
-    static func geometry(_ feature: RawFeature) -> Geometry? {
-        guard let value = feature.parsed(feature.geometry), case .object = value else { return nil }
-        return try? GeoJSON.decode(value, spatialReference: .wgs84)
-    }
-
-    /// The feature as one compact GeoJSON Feature: `id` as the server gave it, the geometry's bytes as they
-    /// came (CRS84 lon/lat) or null, the properties' bytes, or those `outFields` keeps (case-insensitive,
-    /// written again from `properties`; nil keeps all).
-    static func write(
-        _ feature: RawFeature, id: FeatureID?, properties: [String: ParsedJSON]?, outFields: [String]?, returnGeometry: Bool
-    ) -> [UInt8] {
-        var json = JSONWriter(capacity: feature.bytes.count + 48)
-        json.raw(#"{"type":"Feature","#)
-        switch id {
-        case .integer(let value)?:
-            json.key("id")
-            json.integer(value)
-            json.comma()
-        case .string(let value)?:
-            json.key("id")
-            json.string(value)
-            json.comma()
-        case nil: break
-        }
-        json.key("geometry")
-        if returnGeometry { feature.writeCompacted(feature.geometry, to: &json) } else { json.raw("null") }
-        json.raw(#","properties":"#)
-        if let outFields {
-            let wanted = Set(outFields.map { $0.lowercased() })
-            json.value(.object((properties ?? [:]).filter { wanted.contains($0.key.lowercased()) }))
-        } else if feature.properties != nil {
-            feature.writeCompacted(feature.properties, to: &json)
-        } else {
-            json.raw("{}")
-        }
-        json.byte(UInt8(ascii: "}"))
-        return json.bytes
     }
 }

@@ -23,7 +23,9 @@ extension CollectionQueryRunner {
     /// another's; features already held (by id) count once, and one without id is taken from the first tile
     /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
     /// the layer (the others are cancelled).
-    func runTiles(_ tiling: Tiling, filter: FilterPlan, pageLimit: Int, into collector: inout CheckedItemCollector) async throws {
+    func runTiles(
+        _ tiling: Tiling, filter: FilterPlan, extra: [QueryParameter], pageLimit: Int, into collector: inout CheckedItemCollector
+    ) async throws {
         let tiles = TilePlanner.tiles(region: tiling.region, extent: collection.extent, perSide: tiling.perSide)
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,
@@ -35,8 +37,9 @@ extension CollectionQueryRunner {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, tile) in tiles.enumerated() {
                 group.addTask {
-                    let first = ItemsURL.build(itemsURL, limit: pageLimit, box: tile, filter: server)
-                    let fallback = pageLimit > fallbackLimit ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server) : nil
+                    let first = ItemsURL.build(itemsURL, limit: pageLimit, box: tile, filter: server, extra: extra)
+                    let fallback = pageLimit > fallbackLimit
+                        ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server, extra: extra) : nil
                     do {
                         try await pager.run(first: first, fallback: fallback) { page in
                             continuation.yield(.page(index, page.features))

@@ -31,48 +31,50 @@ struct CollectionQueryRunner: Sendable {
         let spatial = try SpatialPlan.plan(
             query.geometry, relation: query.spatialRelationship, layer: layer, collectionCRS: collection.crs,
             supportsCRS: service.conformance.supportsCRS)
-        let serverComplete = filter.serverEvaluatesAll && spatial.serverEvaluatesAll
+        let serverComplete = filter.serverEvaluatesAll && spatial.serverEvaluatesAll && query.objectIds == nil
         let keep: CheckedItemCollector.Keep
         var maxFeatures = query.maxFeatures
         switch query.result {
-        case .count, .catalog: keep = .nothing
+        case .count, .catalog, .statistics, .extent, .distinct: keep = .nothing
         case .ids: keep = .ids
         case .features:
             let fields = query.outFields.contains("*") ? nil : query.outFields
             keep = .features(outFields: fields, returnGeometry: query.returnGeometry)
             maxFeatures = maxFeatures ?? configuration.maxFeaturesInMemory
-        case .statistics, .extent, .distinct:
-            throw FeatureServiceError(
-                .invalidQuery, "result \(query.result.rawValue) is not answered by this worker yet", layer: layer)
         }
+        let computation = try workerComputation(filter: filter, spatial: spatial)
+        let options = try ItemsOptions.plan(
+            query, service: service, collection: collection, queryables: queryables, properties: computation?.properties,
+            needsGeometry: computation?.needsGeometry ?? true, sortable: spatial.boxes.count <= 1)
+        let aggregator = computation.map {
+            SelectionAggregator(
+                $0.computation, fields: $0.fields, temporalFields: filter.temporalFields, budget: budget, layer: layer,
+                serverSorts: options.serverSorts)
+        }
+        if aggregator != nil { maxFeatures = nil }
         var pageLimit = service.limitMaximum ?? configuration.defaultPageLimit
-        if let wanted = query.maxFeatures, serverComplete, query.result != .count {
+        if let wanted = query.maxFeatures, serverComplete, query.result != .count, aggregator == nil {
             // One more than wanted tells whether there are more.
             pageLimit = min(pageLimit, max(1, wanted + 1))
         }
-        let plan = Plan(filter: filter, spatial: spatial, serverComplete: serverComplete)
+        let plan = Plan(filter: filter, spatial: spatial, serverComplete: serverComplete, options: options)
+        let objectIDs = query.objectIds.map(Set.init)
         func newCollector() -> CheckedItemCollector {
             CheckedItemCollector(
                 filter: filter, spatial: spatial, keep: keep, maxFeatures: maxFeatures, budget: budget,
-                serverFiltered: filter.server != .none && filter.serverEvaluatesAll)
+                serverFiltered: filter.server != .none && filter.serverEvaluatesAll, objectIDs: objectIDs,
+                aggregator: aggregator)
         }
         var collector = newCollector()
         var pass: Pass
-        if query.result == .count, serverComplete, pageLimit > Self.countProbeLimit {
-            // A count reads `numberMatched` off a small first page (whose features are still checked); only
-            // a server that gives none, or whose page fails the check, is read whole.
-            pass = try await sequential(plan, pageLimit: Self.countProbeLimit, probing: true, into: &collector)
-            if pass.probeInconclusive {
-                collector = newCollector()
-                pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
-            }
-        } else {
-            pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+        do {
+            pass = try await passes(plan, pageLimit: pageLimit, into: &collector, restart: newCollector)
+        } catch let error as FeatureServiceError where isOutOfTemporalRange(error) {
+            // pygeoapi's answer to a window outside the collection's temporal extent: nothing is in it.
+            collector = newCollector()
+            pass = Pass(matchedByServer: [0], countedByServer: true)
         }
-        if let tiling = pass.tiling {
-            try await runTiles(tiling, filter: filter, pageLimit: pageLimit, into: &collector)
-            collector.putInSequenceOrder()
-        }
+        if let failure = collector.failure { throw failure }
         if !collector.isCut, !pass.countedByServer, collector.arrived > 0, !collector.fieldsNotSeen.isEmpty {
             // The whole collection was read and no feature has the field: a misspelt name (ArcGIS answers 400),
             // not an empty selection.
@@ -81,15 +83,39 @@ struct CollectionQueryRunner: Sendable {
                 layer, "the where clause names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which none of the "
                     + "\(collector.arrived) features read has and the collection's queryables do not declare; check the name")
         }
-        if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures {
+        if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures || collector.matched > configuration.maxFeaturesInMemory {
             throw FeatureServiceError(
                 .limitExceeded,
                 "\(layer) matches more than \(configuration.maxFeaturesInMemory) features, the most held without a "
                     + "`maxFeatures`; set one, or narrow the query",
                 layer: layer)
         }
-        return answer(
+        let answer = answer(
             collector, matchedByServer: pass.matchedByServer, countedByServer: pass.countedByServer, serverComplete: serverComplete)
+        return try aggregated(answer, collector: &collector, keep: keep, serverSorts: options.serverSorts)
+    }
+
+    /// The sequential pass (a count's cheap probe first), then the tiles when the first page called for them.
+    private func passes(
+        _ plan: Plan, pageLimit: Int, into collector: inout CheckedItemCollector, restart: () -> CheckedItemCollector
+    ) async throws -> Pass {
+        var pass: Pass
+        if query.result == .count, plan.serverComplete, pageLimit > Self.countProbeLimit {
+            // A count reads `numberMatched` off a small first page (whose features are still checked); only
+            // a server that gives none, or whose page fails the check, is read whole.
+            pass = try await sequential(plan, pageLimit: Self.countProbeLimit, probing: true, into: &collector)
+            if pass.probeInconclusive {
+                collector = restart()
+                pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+            }
+        } else {
+            pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+        }
+        if let tiling = pass.tiling {
+            try await runTiles(tiling, filter: plan.filter, extra: plan.options.parameters, pageLimit: pageLimit, into: &collector)
+            collector.putInSequenceOrder()
+        }
+        return pass
     }
 
     /// The features a count's first page asks for: enough to check the server's filter on, few enough to be cheap.
@@ -100,10 +126,11 @@ struct CollectionQueryRunner: Sendable {
         let filter: FilterPlan
         let spatial: SpatialPlan
         let serverComplete: Bool
+        let options: ItemsOptions
     }
 
     /// What one pass over the `next` sequences found.
-    private struct Pass {
+    struct Pass {
         /// Each sequence's first `numberMatched`.
         var matchedByServer: [Int?] = []
         /// A count answered by `numberMatched` after the first page checked out.
@@ -130,11 +157,12 @@ struct CollectionQueryRunner: Sendable {
             // Pages that bring only features already held: a cycle through URLs that differ each time.
             var repeatsInARow = 0
             let firstURL = ItemsURL.build(
-                collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: plan.filter.server)
+                collection.itemsURL, limit: pageLimit, box: box, bboxCRS: spatial.bboxCRS, filter: plan.filter.server,
+                extra: plan.options.parameters)
             let fallback = pageLimit > configuration.fallbackPageLimit
                 ? ItemsURL.build(
                     collection.itemsURL, limit: configuration.fallbackPageLimit, box: box, bboxCRS: spatial.bboxCRS,
-                    filter: plan.filter.server) : nil
+                    filter: plan.filter.server, extra: plan.options.parameters) : nil
             try await pager.run(first: firstURL, fallback: fallback) { page in
                 let isFirst = first
                 first = false
@@ -160,7 +188,7 @@ struct CollectionQueryRunner: Sendable {
                     }
                     return .more
                 }
-                if boxes.count == 1, spatial.bboxCRS == nil, let matched = page.numberMatched,
+                if boxes.count == 1, spatial.bboxCRS == nil, !plan.options.serverSorts, let matched = page.numberMatched,
                     let found = tiling(box, firstPage: page, matched: matched, collector: collector)
                 {
                     pass.tiling = found
@@ -171,54 +199,5 @@ struct CollectionQueryRunner: Sendable {
             if collector.isCut || pass.probeInconclusive { break }
         }
         return pass
-    }
-
-    private func answer(
-        _ collector: CheckedItemCollector, matchedByServer: [Int?], countedByServer: Bool, serverComplete: Bool
-    ) -> ServiceLayerResult {
-        let lied = collector.rejectedServerMatches > 0
-        if lied {
-            transport.logger.warning(
-                "an OGC API server returned features its own filter does not select; the worker filtered them out",
-                metadata: [
-                    "server": "\(service.landing)", "collection": "\(collection.id)",
-                    "layer": "\(collection.url)", "features.rejected": "\(collector.rejectedServerMatches)",
-                ])
-        }
-        let hasFilter = query.whereClause != nil || query.geometry != nil
-        let filteredBy: FilterSite? = hasFilter ? (serverComplete && !lied ? .server : .client) : nil
-        let known = matchedByServer.compactMap { $0 }
-        let serverTotal: Int? = known.count == matchedByServer.count && !known.isEmpty ? known.reduce(0, +) : nil
-        let authoritative = serverComplete && !lied
-        var count = collector.matched
-        if authoritative, let serverTotal { count = serverTotal }
-        var reason: IncompleteReason?
-        if collector.cutByBudget {
-            reason = .resultBudget
-        } else if collector.cutByMaxFeatures {
-            reason = .maxFeatures
-        } else if !countedByServer, let serverTotal {
-            let mismatch = matchedByServer.count == 1
-                ? collector.arrived != serverTotal
-                : collector.arrived > serverTotal || collector.arrived < (known.max() ?? 0)
-            if mismatch {
-                reason = .countMismatch
-                transport.logger.warning(
-                    "an OGC API collection's numberMatched disagrees with the features that arrived",
-                    metadata: [
-                        "server": "\(service.landing)", "collection": "\(collection.id)",
-                        "numberMatched": "\(serverTotal)", "arrived": "\(collector.arrived)",
-                    ])
-            }
-        }
-        let selection: LayerSelection
-        switch query.result {
-        case .count, .catalog, .statistics, .extent, .distinct: selection = .countOnly
-        case .ids: selection = .featureIds(collector.ids)
-        case .features: selection = .features(GeoJSONFeatureList(featureIds: collector.ids, json: collector.json))
-        }
-        return ServiceLayerResult(
-            url: collection.url, count: count, isComplete: reason == nil, selection: selection,
-            collection: collection.id, filteredBy: filteredBy, incompleteReason: reason)
     }
 }

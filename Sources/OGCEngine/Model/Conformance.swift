@@ -12,12 +12,18 @@ struct Conformance: Hashable, Sendable {
     private let cql2: Set<String>
     /// Whether Part 2 (`crs`) is declared.
     let supportsCRS: Bool
+    /// Whether Part 8's `sorting` class (items take `sortby`) is declared.
+    let supportsSorting: Bool
+    /// Whether Part 6's `property-selection` class (items take `properties`) is declared.
+    let supportsPropertySelection: Bool
 
     init(_ uris: [String]) {
         self.uris = uris
         var features3: Set<String> = []
         var cql2: Set<String> = []
         var crs = false
+        var sorting = false
+        var propertySelection = false
         for uri in uris {
             let lower = uri.lowercased()
             guard let name = lower.split(separator: "/").last.map(String.init) else { continue }
@@ -27,11 +33,17 @@ struct Conformance: Hashable, Sendable {
                 cql2.insert(Self.approvedName(name))
             } else if lower.contains("ogcapi-features-2"), name == "crs" {
                 crs = true
+            } else if lower.contains("ogcapi-features-8"), name == "sorting" {
+                sorting = true
+            } else if lower.contains("ogcapi-features-6"), name == "property-selection" {
+                propertySelection = true
             }
         }
         self.features3 = features3
         self.cql2 = cql2
         self.supportsCRS = crs
+        self.supportsSorting = sorting
+        self.supportsPropertySelection = propertySelection
     }
 
     private static func approvedName(_ name: String) -> String {

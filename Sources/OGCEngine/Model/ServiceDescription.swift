@@ -10,6 +10,19 @@ struct ServiceDescription: Sendable {
     let collections: [CollectionMetadata]
     /// `limit`'s maximum from the OpenAPI document, when one was declared and cheap to read.
     let limitMaximum: Int?
+    /// The query parameters the OpenAPI document declares for items (`properties`, `skipGeometry`, `sortby`,
+    /// ...), by name; empty when there is no readable document. What the engine may send beyond Part 1 without
+    /// risking a 400.
+    var itemsParameters: Set<String> = []
+
+    /// Items accept `sortby`: the sorting conformance class, or the OpenAPI document lists the parameter.
+    var supportsSorting: Bool { conformance.supportsSorting || itemsParameters.contains("sortby") }
+
+    /// Items accept `properties` (a list of property names to return).
+    var supportsPropertySelection: Bool { conformance.supportsPropertySelection || itemsParameters.contains("properties") }
+
+    /// Items accept `skipGeometry=true`.
+    var supportsSkipGeometry: Bool { itemsParameters.contains("skipGeometry") }
 
     func collection(_ id: String) -> CollectionMetadata? {
         collections.first { $0.id == id }

@@ -143,13 +143,18 @@ struct FilterPlan: Sendable {
     /// Whether `properties` (a feature's) satisfy the clause; true without a clause.
     func matches(_ properties: [String: ParsedJSON]?) -> Bool {
         guard let local else { return true }
-        let record = fieldNames.map { name -> AttributeValue in
+        return local.matches(Self.record(properties, fields: fieldNames, temporalFields: temporalFields))
+    }
+
+    /// A feature's values of `fields`, in that order, as the evaluator and the aggregations read them: each
+    /// property by its exact name, else one spelt the same regardless of case; absent is null.
+    static func record(_ properties: [String: ParsedJSON]?, fields: [String], temporalFields: Set<String>) -> [AttributeValue] {
+        fields.map { name -> AttributeValue in
             let value = properties?[name] ?? properties.flatMap { members in
                 members.first { $0.key.lowercased() == name.lowercased() }?.value
             }
-            return Self.attribute(value, temporal: temporalFields.contains(name))
+            return attribute(value, temporal: temporalFields.contains(name))
         }
-        return local.matches(record)
     }
 
     /// A GeoJSON property as the evaluator sees it: integral numbers as integers, booleans as 1 and 0,

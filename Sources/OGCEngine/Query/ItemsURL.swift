@@ -2,7 +2,8 @@
 /// (RFC 3986 unreserved characters and the `bbox` commas kept).
 enum ItemsURL {
     static func build(
-        _ itemsURL: String, limit: Int, box: [Double]?, bboxCRS: String? = nil, filter: FilterPlan.ServerPart
+        _ itemsURL: String, limit: Int, box: [Double]?, bboxCRS: String? = nil, filter: FilterPlan.ServerPart,
+        extra: [QueryParameter] = []
     ) -> String {
         var parameters = [QueryParameter("limit", String(limit))]
         if let box { parameters.append(QueryParameter("bbox", box.map(number).joined(separator: ","))) }
@@ -14,6 +15,7 @@ enum ItemsURL {
             parameters.append(QueryParameter("filter", text))
         case .parameters(let equalities): parameters += equalities
         }
+        parameters += extra
         var url = itemsURL
         var separator = url.contains("?") ? (url.hasSuffix("?") || url.hasSuffix("&") ? "" : "&") : "?"
         for parameter in parameters {

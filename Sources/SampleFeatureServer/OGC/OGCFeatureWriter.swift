@@ -63,8 +63,13 @@ enum OGCFeatureWriter {
         }
     }
 
-    /// A WGS 84 geometry.
+    /// A geometry in `crs`: stored in WGS 84 (the USA layers) or Web Mercator (the parcel sales), written in
+    /// WGS 84 positions converted by `crs`.
     static func geometry(_ geometry: Geometry, crs: OGCCRS, to json: inout JSONWriter) {
+        if geometry.spatialReference?.isWebMercator == true, let wgs84 = try? geometry.projected(to: .wgs84) {
+            self.geometry(wgs84, crs: crs, to: &json)
+            return
+        }
         switch geometry {
         case .point(let point):
             json.raw("{\"type\":\"Point\",\"coordinates\":")
