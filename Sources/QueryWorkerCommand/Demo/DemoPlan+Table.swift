@@ -42,7 +42,7 @@ extension DemoPlan {
         let ogcURL = "\(server.ogcURL)/collections/\(collection)"
         let byWorker = DemoRequest(
             draft: draft(
-                "table/land-value-by-use-ogc", targets: [.init(type: "ogc", url: server.ogcURL, collection: collection)],
+                "table/land-value-ogc", targets: [.init(type: "ogc", url: server.ogcURL, collection: collection)],
                 query: statistics),
             expected: .statistics(ExpectedStatistics(url: ogcURL, count: inView.count, groupField: "UseType", groups: groups, by: "worker")))
 
