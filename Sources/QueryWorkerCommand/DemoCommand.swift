@@ -18,8 +18,12 @@ struct DemoCommand: AsyncParsableCommand {
             Starts an in-process Kafka cluster (librdkafka's mock cluster on loopback), the sample feature \
             server and one worker (allowedHosts 127.0.0.1), then publishes: the seed's seven where clauses \
             over the seed extent on LA_County_Parcels/FeatureServer/0; the USA fan-out (USA/MapServer, \
-            sublayers 0, 2, 3); a request for the real LA County layer, which the allowlist refuses; with \
-            faults on, the fan-out again with one sublayer failing (partial); and five requests on one task in \
+            sublayers 0, 2, 3); a request for the real LA County layer, which the allowlist refuses; the seed's \
+            OGC API Features flow; the feature-table queries of contract 1.2 (land value by use type in the seed \
+            extent, computed by the ArcGIS layer and by the worker over the OGC collection, the ten most valuable \
+            parcels in view, a year of sales on the time-aware LA_County_Parcels/FeatureServer/1, and a time window \
+            on the parcels layer, which is not time-aware and must fail with invalid_query); with faults on, \
+            the fan-out again with one sublayer failing (partial); and five requests on one task in \
             quick succession (the first four superseded); then, on the server's Secured folder behind \
             one-minute tokens (a token credential in a credentials file written to a temporary folder), a \
             100,000-feature download that outlives its token and 50 requests at once after every token was \
@@ -66,7 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
                 + "\(OutcomeText.grouped(stack.server.dataset.parcelCount)) parcels, ready in \(Self.seconds(clock.now - started))")
         let truthStarted = clock.now
         let plan = try DemoPlan.make(server: stack.server)
-        let count = plan.seedPhase.count + plan.ogcPhase.count + plan.faultPhase.count + plan.securedPhase.all.count
+        let count = (plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.faultPhase).count + plan.securedPhase.all.count
         printLine("  truth    \(count) expected outcomes, computed by brute force over the dataset in \(Self.seconds(clock.now - truthStarted))")
         printLine("  worker   \(settings.workerID) in group \(settings.groupID), allowedHosts \(settings.allowedHosts.joined(separator: ","))")
         printLine("  secured  portal \(stack.server.portalURL ?? "-"); credentials file \(stack.credentials.file)")
@@ -81,21 +85,21 @@ struct DemoCommand: AsyncParsableCommand {
             for failure in report.failures { printLine("  \(failure)") }
             throw ExitCode(1)
         }
-        printLine("All as expected: \(summary); every count and id list matches the dataset's ground truth.")
+        printLine("All as expected: \(summary); every count, id list and statistic matches the dataset's ground truth.")
     }
 
-    /// The phases: the seed queries, OGC API Features, the same fan-out with a failing sublayer and the
-    /// burst, then the secured layer (``DemoSecuredPhase``).
+    /// The phases: the seed queries, OGC API Features, the feature-table queries, the same fan-out with a
+    /// failing sublayer and the burst, then the secured layer (``DemoSecuredPhase``).
     private func play(_ plan: DemoPlan, stack: DemoStack, producer: KafkaProducer, logger: Logger) async throws -> DemoReport {
         let topics = stack.settings.topics
         let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
-        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
-        // 90 s for the public phases, and the secured phase's download (about 80 s) and the rest of it.
+        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
+        // 100 s for the public phases, and the secured phase's download (about 80 s) and the rest of it.
         // The demo's topics are new: reading them from the beginning reads exactly the demo's outcomes.
         return try await OutcomeStream.withStream(
             client: client, fetchWaitMax: EmbeddedKafkaCluster.fetchWaitMax, topics: [topics.results, topics.errors],
             start: .beginning, wanted: wanted,
-            deadline: .now.advanced(by: .seconds(90 + 150)), logger: logger
+            deadline: .now.advanced(by: .seconds(100 + 150)), logger: logger
         ) { stream in
             var report = DemoReport(labels: plan.labels)
             printLine("")
@@ -110,6 +114,14 @@ struct DemoCommand: AsyncParsableCommand {
                     + "clause asked of the ArcGIS layer and the OGC collection at once:")
             try await DemoStack.send(plan.ogcPhase, with: producer, topic: topics.requests)
             try await report.collect(plan.ogcPhase, from: &stream)
+
+            printLine("")
+            printLine(
+                "Feature tables (contract 1.2): land value by use type in the seed extent, computed by the ArcGIS layer "
+                    + "and by the worker over the OGC collection; the \(DemoPlan.topCount) most valuable parcels in view; "
+                    + "a year of sales on the time-aware layer; a time window on a layer that is not time-aware:")
+            try await DemoStack.send(plan.tablePhase, with: producer, topic: topics.requests)
+            try await report.collect(plan.tablePhase, from: &stream)
 
             stack.server.setFaults([
                 FaultRule(.htmlPage(status: 403), pathContains: DemoPlan.faultedLayer.path + "/query"),

@@ -31,10 +31,15 @@ enum DemoCheck {
                 problems.append("\(url) lists \(listed.count) collections, expected \(ids.count) (\(Set(ids).symmetricDifference(listed).sorted().prefix(5).joined(separator: ", ")) differ)")
             }
             return problems
+        case .statistics(let want):
+            let problems = status(outcome, "succeeded")
+            // An error outcome has no layers: its status line says all there is.
+            guard outcome.layers != nil || problems.isEmpty else { return problems }
+            return problems + statisticsProblems(outcome, want)
         }
     }
 
-    private static func status(_ outcome: Outcome, _ expected: String) -> [String] {
+    static func status(_ outcome: Outcome, _ expected: String) -> [String] {
         guard outcome.status != expected else { return [] }
         let reason = outcome.error.map { " (\($0.code): \($0.message))" } ?? ""
         return ["status is \(outcome.status)\(reason), expected \(expected)"]
@@ -48,7 +53,11 @@ enum DemoCheck {
         var problems: [String] = []
         for (layer, want) in zip(layers, expected) {
             guard let truth = want.truth else {
-                if layer.status != "failed" { problems.append("\(layer.url) \(layer.status), expected it to fail") }
+                if layer.status != "failed" {
+                    problems.append("\(layer.url) \(layer.status), expected it to fail")
+                } else if let code = want.failureCode, layer.error?.code != code {
+                    problems.append("\(layer.url) failed with \(layer.error?.code ?? "no error code"), expected \(code)")
+                }
                 continue
             }
             if let error = layer.error {
@@ -62,6 +71,10 @@ enum DemoCheck {
                 problems.append("\(layer.url) filtered by the \(layer.filteredBy ?? "(absent)"), expected the \(site)")
             }
             let ids = Self.ids(of: layer)
+            if want.ordered {
+                problems += orderProblems(layer, ids: ids, truth: truth, cut: want.maxFeatures)
+                continue
+            }
             if let cut = want.maxFeatures, cut < truth.count {
                 if layer.complete != false || layer.incompleteReason != "max_features" {
                     problems.append("\(layer.url) cut at maxFeatures \(cut) is not marked incomplete (max_features)")
@@ -82,7 +95,7 @@ enum DemoCheck {
 
     /// An entry's ids as integers: ArcGIS object ids in order, or OGC feature ids (the sample server's are
     /// its OBJECTIDs) in arrival order; `nil` when it has neither, or an id that is not an integer.
-    private static func ids(of layer: Outcome.Layer) -> [Int]? {
+    static func ids(of layer: Outcome.Layer) -> [Int]? {
         if let objectIds = layer.objectIds { return objectIds.map(Int.init) }
         guard let featureIds = layer.featureIds else { return nil }
         var ids: [Int] = []

@@ -21,6 +21,9 @@ enum DemoExpectation: Sendable {
     case rejected(code: String)
     /// `result: catalog` of one target: its entry lists exactly these ids (in any order).
     case catalog(url: String, ids: [String])
+    /// `result: statistics` of one layer: succeeded, computed by `by` (`server` or `worker`), one row per
+    /// group of the ground truth (``ExpectedStatistics``).
+    case statistics(ExpectedStatistics)
 }
 
 /// A layer of an expected result: its URL, and the object ids that match (brute force over the dataset),
@@ -34,15 +37,22 @@ struct ExpectedLayer: Sendable {
     /// The request's `maxFeatures` when it cuts the selection: the entry must hold that many distinct matches,
     /// marked incomplete (`max_features`), with the whole count.
     var maxFeatures: Int? = nil
+    /// `truth` is in the request's `orderBy` order, not ascending: the ids must come in exactly that order
+    /// (the first `maxFeatures` of it when cut), and the entry must say who ordered them (`orderedBy`).
+    var ordered = false
+    /// The error code a failing layer (`truth` nil) must have; `nil` to accept any.
+    var failureCode: String? = nil
 }
 
 /// The demo's requests, phase by phase: the seed's seven where clauses, the USA fan-out, a host outside
-/// the allowlist, then (with faults on) a sublayer failing on its own and a burst showing supersession,
-/// then the secured layer.
+/// the allowlist, the OGC flow, the feature-table queries, then (with faults on) a sublayer failing on its
+/// own and a burst showing supersession, then the secured layer.
 struct DemoPlan: Sendable {
     var seedPhase: [DemoRequest]
     /// The seed's OGC API Features flow (``ogcPhase(server:)``).
     var ogcPhase: [DemoRequest]
+    /// Contract 1.2's feature-table queries: statistics, a top ten, time windows (``tablePhase(server:)``).
+    var tablePhase: [DemoRequest]
     var faultPhase: [DemoRequest]
     /// The secured layer behind a one-minute token (``securedPhase(server:)``).
     var securedPhase: SecuredPlan
@@ -67,9 +77,6 @@ struct DemoPlan: Sendable {
         labels[server.ogcURL] = "OGC landing page"
         labels[server.securedLayerURL(.parcels)] = "secured parcels"
 
-        let seed = SampleDataset.seedExtent
-        let seedExtent = ExtentArgument(
-            xmin: seed.xmin, ymin: seed.ymin, xmax: seed.xmax, ymax: seed.ymax, wkid: seed.spatialReference?.wkid ?? 102_100)
         var seeds: [DemoRequest] = try NamedQueryCatalog.builtInExamples.map { named in
             let truth = try dataset.groundTruthObjectIDs(.parcels, where: named.clause, envelope: SampleDataset.seedExtent)
             return DemoRequest(
@@ -85,8 +92,16 @@ struct DemoPlan: Sendable {
         var faulted = [try usaRequest(server, "usa/pop2000-over-100k", population: 100_000, result: "ids", faulted: true)]
         faulted += try burst(server)
         return DemoPlan(
-            seedPhase: seeds, ogcPhase: try ogcPhase(server: server), faultPhase: faulted,
+            seedPhase: seeds, ogcPhase: try ogcPhase(server: server), tablePhase: try tablePhase(server: server),
+            faultPhase: faulted,
             securedPhase: try securedPhase(server: server), labels: labels)
+    }
+
+    /// The seed extent (``SampleDataset/seedExtent``) as a request's `extent`.
+    static var seedExtent: ExtentArgument {
+        let seed = SampleDataset.seedExtent
+        return ExtentArgument(
+            xmin: seed.xmin, ymin: seed.ymin, xmax: seed.xmax, ymax: seed.ymax, wkid: seed.spatialReference?.wkid ?? 102_100)
     }
 
     /// The seed application's real layer: the worker must refuse it, since only 127.0.0.1 is allowed.

@@ -33,6 +33,7 @@ struct DemoReport {
             if eachLine || !problems.isEmpty {
                 let detail = OutcomeText.line(outcome) { labels[$0.url] ?? $0.url }
                 printLine("  \(problems.isEmpty ? "ok   " : "WRONG") \(Self.padded(id, 26)) \(Self.padded(outcome.status, 11)) \(detail)")
+                for line in Self.tableLines(outcome, request) { printLine(line) }
             }
             for problem in problems {
                 printLine("        \(problem)")
@@ -64,6 +65,22 @@ struct DemoReport {
         let known = order.compactMap { status in statuses[status].map { "\($0) \(status)" } }
         let other = statuses.keys.filter { !order.contains($0) }.sorted().map { "\(statuses[$0] ?? 0) \($0)" }
         return (known + other).joined(separator: ", ")
+    }
+
+    /// Under a feature-table outcome's line: its statistics as a short table (who computed, then a row per
+    /// group), or who ordered its ids and the first of them; nothing for the others.
+    static func tableLines(_ outcome: Outcome, _ request: DemoRequest) -> [String] {
+        var lines: [String] = []
+        for layer in outcome.layers ?? [] where layer.error == nil {
+            if layer.statistics != nil {
+                lines += OutcomeText.tableLines(layer, columns: TableColumns(draft: request.draft)).map { "      " + $0 }
+            } else if let site = layer.orderedBy {
+                let ids = DemoCheck.ids(of: layer) ?? []
+                let shown = ids.prefix(OutcomeText.shownIds).map(String.init).joined(separator: ", ")
+                lines.append("          ordered by the \(site): \(shown)\(ids.count > OutcomeText.shownIds ? ", …" : "")")
+            }
+        }
+        return lines
     }
 
     static func padded(_ text: String, _ width: Int) -> String {

@@ -1,5 +1,5 @@
 package import FeatureGeometry
-import QueryLanguage
+package import QueryLanguage
 
 extension SampleDataset {
     /// The OBJECTIDs (ascending) of the features of `layer` that match a where clause and intersect an
@@ -24,6 +24,17 @@ extension SampleDataset {
         guard let store = daraa[collection] else { return [] }
         return try groundTruth(
             .generic(store), fields: DaraaGenerator.fields, spatialReference: .wgs84, where: clause, envelope: envelope)
+    }
+
+    /// One field's values for the given OBJECTIDs, read straight from the generated columns (`.null` for an id
+    /// the layer does not hold); `nil` when the layer has no such field (names compare case-insensitively).
+    /// What brute-force statistics, orderings and time windows (the demo's ground truth) are computed from,
+    /// without the server's query, statistics or sort code.
+    package func groundTruthValues(_ layer: SampleLayer, field: String, objectIDs: [Int]) -> [AttributeValue]? {
+        let fields = definition(layer).fields
+        guard let column = fields.firstIndex(where: { $0.name.lowercased() == field.lowercased() }) else { return nil }
+        let source = source(layer)
+        return objectIDs.map { id in source.contains(id - 1) ? source.value(column, id - 1) : .null }
     }
 
     private func groundTruth(
