@@ -56,6 +56,9 @@ package struct QueryLanguageError: Error, Sendable, Hashable, CustomStringConver
         package static let unusableField = Code("unusable_field")
         /// Values of different types are compared or combined.
         package static let typeMismatch = Code("type_mismatch")
+        /// The layer keeps its dates in a time zone the worker does not know, so a date literal compared with
+        /// one of its date fields cannot be written in the layer's terms.
+        package static let unknownTimeZone = Code("unknown_time_zone")
         /// The target language (CQL2) cannot express this construct; filter on the client instead.
         package static let unsupportedInTarget = Code("unsupported_in_target")
         /// A CQL2 spatial predicate stands somewhere other than as a top-level `AND` term (under `OR` or

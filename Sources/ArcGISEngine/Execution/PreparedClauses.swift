@@ -33,14 +33,17 @@ final class PreparedClauses: Sendable {
 
     init() {}
 
-    /// `clause` checked against `schema` and written for it: from the cache when its text was seen, else
-    /// checked and written now (and kept when it qualifies).
-    func prepared(_ clause: WhereClause, schema: LayerSchema) throws(QueryLanguageError) -> Prepared {
+    /// `clause` checked against `schema` and written for it (its date literals in `timeReference`, the layer's
+    /// zone when it is not UTC): from the cache when its text was seen, else checked and written now (and kept
+    /// when it qualifies). The cache belongs to one layer, so `timeReference` is the same on every call.
+    func prepared(
+        _ clause: WhereClause, schema: LayerSchema, timeReference: DateFieldsTimeReference? = nil
+    ) throws(QueryLanguageError) -> Prepared {
         guard let text = clause.sourceText, text.utf8.count <= Self.maxClauseBytes else {
-            return try Self.prepare(clause, schema: schema)
+            return try Self.prepare(clause, schema: schema, timeReference: timeReference)
         }
         if let hit = entries.withLock({ $0[text] }) { return hit }
-        let prepared = try Self.prepare(clause, schema: schema)
+        let prepared = try Self.prepare(clause, schema: schema, timeReference: timeReference)
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[text] = prepared
@@ -60,11 +63,26 @@ final class PreparedClauses: Sendable {
     /// How many clauses are held (for tests).
     var count: Int { entries.withLock { $0.count } }
 
-    private static func prepare(_ clause: WhereClause, schema: LayerSchema) throws(QueryLanguageError) -> Prepared {
+    private static func prepare(
+        _ clause: WhereClause, schema: LayerSchema, timeReference: DateFieldsTimeReference?
+    ) throws(QueryLanguageError) -> Prepared {
         let validated = try clause.validated(against: schema)
         var encoded: [UInt8] = []
-        HTTPRequest.appendFormEncoded(validated.arcGISSQL, to: &encoded)
+        HTTPRequest.appendFormEncoded(try sentSQL(of: validated, schema: schema, timeReference: timeReference), to: &encoded)
         return Prepared(validated: validated, encodedSQL: encoded)
+    }
+
+    /// The ArcGIS SQL sent for `validated` (a clause validated against `schema`): as it is for a UTC layer
+    /// (`timeReference` nil), else with the date literals compared with date fields moved from UTC into the
+    /// layer's wall time. ``Prepared/validated`` keeps the UTC meaning: the worker's own uses of the clause
+    /// (building narrowed clauses, checks) read it in the contract's terms.
+    static func sentSQL(
+        of validated: WhereClause, schema: LayerSchema, timeReference: DateFieldsTimeReference?
+    ) throws(QueryLanguageError) -> String {
+        guard let timeReference else { return validated.arcGISSQL }
+        return try validated.shiftingDateLiterals(schema: schema) { (utc) throws(QueryLanguageError) in
+            try timeReference.localTime(of: utc)
+        }.arcGISSQL
     }
 }
 

@@ -31,7 +31,8 @@ enum QueryCheck {
         var checked = CheckedClause(validated: nil, encoded: nil)
         if let clause = query.whereClause {
             do {
-                let prepared = try layer.preparedClauses.clauses.prepared(clause, schema: layer.schema)
+                let prepared = try layer.preparedClauses.clauses.prepared(
+                    clause, schema: layer.schema, timeReference: layer.dateFieldsTimeReference)
                 checked = CheckedClause(validated: prepared.validated, encoded: prepared.encodedSQL)
             } catch {
                 throw FeatureServiceError(

@@ -58,7 +58,7 @@ struct QueryParameters: Sendable {
         if let encoded = clause.encoded {
             bytes.append(contentsOf: encoded)
         } else if let clause = clause.validated {
-            FormBytes.append(encoding: clause.arcGISSQL, to: &bytes)
+            FormBytes.append(encoding: try sentSQL(of: clause, layer: layer), to: &bytes)
         } else {
             FormBytes.append("1%3D1", to: &bytes)  // 1=1
         }
@@ -104,6 +104,18 @@ struct QueryParameters: Sendable {
 
     /// `time`'s value: an instant as one epoch-milliseconds number, a window as `start,end` with `null` for
     /// an open end (ArcGIS's "infinity").
+    /// The SQL sent for `clause` (checked for `layer`) when its encoding was not cached: its date literals in
+    /// the layer's zone (``PreparedClauses/sentSQL(of:schema:timeReference:)``).
+    private static func sentSQL(of clause: WhereClause, layer: LayerMetadata) throws(FeatureServiceError) -> String {
+        do throws(QueryLanguageError) {
+            return try PreparedClauses.sentSQL(of: clause, schema: layer.schema, timeReference: layer.dateFieldsTimeReference)
+        } catch {
+            throw FeatureServiceError(
+                .invalidQuery, "the where clause does not fit \(layer.url) (\(layer.name)): \(error.message)",
+                layer: layer.url, details: [error.code.rawValue])
+        }
+    }
+
     static func timeValue(_ time: TimeWindow) -> String {
         if time.isInstant, let start = time.start { return String(start) }
         return "\(time.start.map(String.init) ?? "null"),\(time.end.map(String.init) ?? "null")"

@@ -40,6 +40,12 @@ struct LayerMetadata: Sendable, Hashable {
     var queryCapabilities = LayerQueryCapabilities()
     /// The layer's `timeInfo`; nil for a layer that is not time-aware.
     var timeInfo: LayerTimeInfo?
+    /// The zone of the layer's date fields when it is not UTC (`dateFieldsTimeReference`): where clauses'
+    /// date literals are written in it. nil for UTC layers, whose clauses are sent as written. A change starts
+    /// a new clause cache (the cached SQL depends on it).
+    var dateFieldsTimeReference: DateFieldsTimeReference? {
+        didSet { preparedClauses = PreparedClausesField() }
+    }
     /// Where clauses checked against ``schema``, by their text (not part of the value); a new schema starts
     /// a new cache.
     private(set) var preparedClauses = PreparedClausesField()

@@ -91,6 +91,7 @@ extension ArcGISResponse {
             spatialReference: spatialReference(members))
         metadata.queryCapabilities = LayerQueryCapabilities(members)
         metadata.timeInfo = LayerTimeInfo(members)
+        metadata.dateFieldsTimeReference = DateFieldsTimeReference(members)
         // The initialiser's schema sees only the usable fields; keep the others' types for error messages.
         metadata.schema = LayerSchema(metadataFields: allFields.map { (name: $0.name, type: $0.type) })
         return metadata

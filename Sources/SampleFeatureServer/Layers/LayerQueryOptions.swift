@@ -20,6 +20,12 @@ package enum QueryQuirk: String, CaseIterable, Sendable, Hashable {
     case shuffledPages = "shuffled-pages"
     /// `order-ignored`: `orderByFields` is accepted (and advertised) but ignored: features come in OBJECTID order.
     case orderIgnored = "order-ignored"
+    /// `pacific-date-fields`: not a misbehaviour but a server setting clients must honour: the layer keeps its
+    /// date fields in Pacific time. Its metadata publishes `dateFieldsTimeReference` (`Pacific Standard Time`,
+    /// `America/Los_Angeles`, daylight saving respected) and its where clauses read `DATE`/`TIMESTAMP` literals
+    /// compared with date fields as Pacific wall time, while results still give dates as UTC epoch ms, as
+    /// ArcGIS does.
+    case pacificDateFields = "pacific-date-fields"
 }
 
 /// What one layer advertises and obeys for feature-table queries beyond where/geometry/paging: the

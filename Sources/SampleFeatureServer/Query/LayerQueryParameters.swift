@@ -51,7 +51,9 @@ struct LayerQueryParameters: Sendable {
         format = try ResponseFormat(parameters)
         if format == .geojson, !layer.supportsGeoJSON { throw .unsupportedFormat }
         let whereText = parameters["where"]
-        predicate = try whereText.map { (text) throws(ArcGISServiceError) in try WherePredicate(text, layer: layer) }
+        predicate = try whereText.map { (text) throws(ArcGISServiceError) in 
+            try WherePredicate(text, layer: layer, pacificDateFields: options.has(.pacificDateFields))
+        }
         objectIDs = try Self.objectIDs(parameters["objectIds"])
         let geometryText = parameters["geometry"]
         spatial = try geometryText.flatMap { (text) throws(ArcGISServiceError) in

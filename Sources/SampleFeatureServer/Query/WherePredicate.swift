@@ -13,11 +13,16 @@ struct WherePredicate: Sendable {
     private let fieldCount: Int
 
     /// Reads `text` for `layer`. Syntax and validation failures become ArcGIS 400 errors whose details
-    /// carry the query language's message.
-    init(_ text: String, layer: LayerDefinition) throws(ArcGISServiceError) {
-        let clause: WhereClause
+    /// carry the query language's message. With `pacificDateFields` (the `pacific-date-fields` quirk) date
+    /// literals compared with date fields are Pacific wall time, as a layer with that `dateFieldsTimeReference`
+    /// reads them: they are moved to UTC, the zone the stored values are in.
+    init(_ text: String, layer: LayerDefinition, pacificDateFields: Bool = false) throws(ArcGISServiceError) {
+        var clause: WhereClause
         do {
             clause = try WhereClause(text).validated(against: layer.schema)
+            if pacificDateFields {
+                clause = try clause.shiftingDateLiterals(schema: layer.schema, PacificTime.utc(ofWallTime:))
+            }
             try self.init(validated: clause, fields: layer.fields)
         } catch {
             throw .invalidRequest("'where' parameter is invalid: \(error.message)")

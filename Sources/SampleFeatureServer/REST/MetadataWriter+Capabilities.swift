@@ -39,5 +39,10 @@ extension MetadataWriter {
             json.raw("],\"timeReference\":{\"timeZone\":\"UTC\",\"respectsDaylightSaving\":false}")
             json.raw(",\"timeInterval\":1,\"timeIntervalUnits\":\"esriTimeUnitsYears\",\"hasLiveData\":false}")
         }
+        if options.has(.pacificDateFields) {
+            // Absent otherwise: ArcGIS's default (UTC), and the other layers' metadata stays as it was.
+            json.raw(",\"dateFieldsTimeReference\":{\"timeZone\":\"Pacific Standard Time\",")
+            json.raw("\"timeZoneIANA\":\"America/Los_Angeles\",\"respectsDaylightSaving\":true}")
+        }
     }
 }
