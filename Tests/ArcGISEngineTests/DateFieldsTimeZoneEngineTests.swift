@@ -51,6 +51,8 @@ struct DateFieldsTimeZoneEngineTests {
     @Test("Same sales on a UTC layer and a Pacific layer, equal to the raw rows; the raw literal differs")
     func straddlingTheSpringChange() async throws {
         let (utcIds, utcCount, expected, expectedDay, utcDay) = try await ArcGISTestSupport.withEngine { server, engine in
+            let metadata = String(decoding: try await ArcGISTestSupport.fetch(server.layerURL(Self.sales) + "?f=json"), as: UTF8.self)
+            #expect(!metadata.contains("dateFieldsTimeReference"))
             let rows = try await FeatureTableEngineTests.rawSales(server)
             let (ids, count) = try await Self.engineAnswer(server, engine, Self.clause)
             let (day, _) = try await Self.engineAnswer(server, engine, Self.dayClause)

@@ -86,6 +86,7 @@ struct DateFieldsTimeReference: Sendable, Hashable {
         "hawaiian standard time": "Pacific/Honolulu",
         "hawaii standard time": "Pacific/Honolulu",
         "gmt standard time": "Europe/London",
+        "greenwich standard time": "Atlantic/Reykjavik",
         "w. europe standard time": "Europe/Berlin",
         "central europe standard time": "Europe/Budapest",
         "central european standard time": "Europe/Warsaw",
