@@ -41,28 +41,8 @@ struct QuerySpec: Sendable, Hashable {
         }
     }
 
-    /// What a query returns for each layer.
-    enum ResultKind: String, Sendable, Hashable, CaseIterable {
-        /// The selection: every matching object id (the default).
-        case ids
-        /// Only how many features match.
-        case count
-        /// The matching features as GeoJSON (with their ids).
-        case features
-        /// What each target offers to query: an OGC landing page's collections, an ArcGIS service's layers.
-        /// Takes no filter and no output options (the decoder refuses them).
-        case catalog
-        /// `statistics` over the selection, one row per `groupBy` group (since 1.2).
-        case statistics
-        /// The selection's extent and count (since 1.2).
-        case extent
-        /// The distinct combinations of `outFields` in the selection (since 1.2).
-        case distinct
-
-        /// Whether `orderBy` means something for this result: ids, features and statistics rows have an
-        /// order; a count, an extent, a distinct list and a catalog do not.
-        var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
-    }
+    /// What a query returns for each layer: the seam's kinds, which are the contract's `result` values.
+    typealias ResultKind = ServiceQuery.ResultKind
 
     /// The attribute filter.
     var filter: AttributeFilter
@@ -120,20 +100,17 @@ struct QuerySpec: Sendable, Hashable {
     /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
     /// named another output spatial reference.
     var serviceQuery: ServiceQuery {
-        let kind: ServiceQuery.ResultKind = switch result {
-        case .ids: .ids
-        case .count: .count
-        case .features: .features
-        case .catalog: .catalog
-        case .statistics: .statistics
-        case .extent: .extent
-        case .distinct: .distinct
-        }
         return ServiceQuery(
             whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
             outFields: outFields, returnGeometry: returnGeometry,
             outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
-            maxFeatures: maxFeatures, result: kind, objectIds: objectIds, time: time, orderBy: orderBy,
+            maxFeatures: maxFeatures, result: result, objectIds: objectIds, time: time, orderBy: orderBy,
             statistics: statistics, groupBy: groupBy)
     }
+}
+
+extension ServiceQuery.ResultKind {
+    /// Whether `orderBy` means something for this result: ids, features and statistics rows have an order; a
+    /// count, an extent, a distinct list and a catalog do not.
+    var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
 }

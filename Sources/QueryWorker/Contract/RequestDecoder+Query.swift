@@ -1,3 +1,4 @@
+import FeatureService
 import FeatureGeometry
 import FeatureQuerySupport
 import QueryLanguage
