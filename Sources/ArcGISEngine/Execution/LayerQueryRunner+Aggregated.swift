@@ -1,5 +1,7 @@
+import EngineExecution
 import FeatureService
 import Logging
+import QueryLanguage
 
 extension LayerQueryRunner {
     /// Every page of an aggregated answer (statistics groups, distinct values); nil when the worker must compute
@@ -40,5 +42,24 @@ extension LayerQueryRunner {
             offset += next.rows.count
         }
         return pages
+    }
+
+    /// An aggregated answer's rows in `terms`' order, and who ordered them: the service, when it was asked for
+    /// the order (`serverOrdered`) and its rows hold it (checked pair by pair); else the worker, which sorts
+    /// them (logging `outOfOrder` when the service's order broke). `orderedBy` is nil when the query named no
+    /// order (`terms` are then the default: the group or distinct fields ascending).
+    func inQueryOrder<Row>(
+        _ rows: [Row], terms: [OrderTerm], serverOrdered: Bool, outOfOrder: Logger.Message,
+        value: (Row, String) -> AttributeValue
+    ) -> (rows: [Row], orderedBy: ComputationSite?) {
+        let order = AttributeOrder(terms)
+        let keys = rows.map { row in terms.map { value(row, $0.field) } }
+        let named = !query.orderBy.isEmpty
+        if serverOrdered {
+            if order.isOrdered(keys) { return (rows, named ? .server : nil) }
+            transport.logger.warning(outOfOrder, metadata: ["layer": "\(layer.url)", "orderBy": "\(Self.orderByFields(terms))"])
+        }
+        let sorted = zip(keys, rows).sorted { order.compare($0.0, $1.0) < 0 }.map(\.1)
+        return (sorted, named ? .worker : nil)
     }
 }

@@ -7,23 +7,14 @@ extension LayerQueryRunner {
     /// `result: distinct`: the distinct combinations of `outFields`, from `returnDistinctValues` where the layer
     /// says `supportsDistinct` and the answer is whole, else computed by the worker from the selection.
     func runDistinct(_ base: QueryParameters) async throws -> ServiceLayerResult {
-        async let selected = fetchCountOf(base)
+        async let selected = fetchCount(base)
         let fields = query.outFields
         if layer.queryCapabilities.distinct, let (rows, serverOrdered) = try await serverDistinct(base, fields: fields) {
-            let terms = query.orderBy.isEmpty ? fields.map { OrderTerm(field: $0) } : query.orderBy
-            let order = AttributeOrder(terms)
-            let keys = rows.map { row in terms.map { term in row.first { $0.name.caseInsensitiveEquals(term.field) }?.value ?? .null } }
-            var site: ComputationSite? = query.orderBy.isEmpty ? nil : .server
-            var ordered = rows
-            if !serverOrdered || !order.isOrdered(keys) {
-                if serverOrdered {
-                    transport.logger.warning(
-                        "the service returned distinct values out of the order it was asked for; sorted by the worker",
-                        metadata: ["layer": "\(layer.url)"])
-                }
-                ordered = zip(keys, rows).sorted { order.compare($0.0, $1.0) < 0 }.map(\.1)
-                site = query.orderBy.isEmpty ? nil : .worker
-            }
+            let (ordered, site) = inQueryOrder(
+                rows, terms: query.orderBy.isEmpty ? fields.map { OrderTerm(field: $0) } : query.orderBy,
+                serverOrdered: serverOrdered,
+                outOfOrder: "the service returned distinct values out of the order it was asked for; sorted by the worker"
+            ) { row, field in row.first { $0.name.caseInsensitiveEquals(field) }?.value ?? .null }
             return aggregated(count: try await selected, selection: .distinct(ordered), by: .server, orderedBy: site)
         }
         var sink = DistinctSink(rows: try DistinctRows(fields: fields, layer: layer.url), budget: budget, layer: layer.url)

@@ -33,7 +33,7 @@ extension LayerQueryRunner {
         }
         narrowed.result = .count
         let checked = try QueryCheck.check(narrowed, for: layer)
-        return try await fetchCountOf(try QueryParameters.base(narrowed, clause: checked, layer: layer))
+        return try await fetchCount(try QueryParameters.base(narrowed, clause: checked, layer: layer))
     }
 
     /// SQL that holds for the rows before `key` (and object id `id`, the tie-break) in `terms`' order:

@@ -43,7 +43,7 @@ extension LayerQueryRunner {
     /// `maxFeatures` while it reads the selection.
     private func orderedIDs(_ base: QueryParameters) async throws -> (ids: [Int64], count: Int, site: ComputationSite) {
         let fields = query.orderBy.map(\.field)
-        let count = try await fetchCountOf(base)
+        let count = try await fetchCount(base)
         let wanted = min(count, query.maxFeatures ?? count)
         if layer.queryCapabilities.orderBy, layer.supportsPagination, let ids = try await serverOrderedIDs(base, fields: fields, wanted: wanted) {
             return (ids, count, .server)

@@ -35,7 +35,7 @@ extension LayerQueryRunner {
         _ base: QueryParameters, output: QueryParameters, columns: AttributeColumns, geometry: Bool,
         into sink: inout Sink
     ) async throws -> Int? {
-        let count = try await fetchCountOf(base)
+        let count = try await fetchCount(base)
         var planner = PagePlanner(wanted: count, pageSize: layer.maxRecordCount, extendPastWanted: true)
         let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
         var spans: [PageSpan] = []
@@ -67,7 +67,7 @@ extension LayerQueryRunner {
         _ base: QueryParameters, output: QueryParameters, columns: AttributeColumns, geometry: Bool,
         into sink: inout Sink
     ) async throws -> Int {
-        let ids = try await fetchIDsOf(base).objectIds.sortedUnique().ids
+        let ids = try await fetchIDs(base).objectIds.sortedUnique().ids
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var chunks = stride(from: 0, to: ids.count, by: chunkSize).reversed().map { ids[$0..<min($0 + chunkSize, ids.count)] }
         let (layer, transport, endpoint, origin, counter, query) = (layer, transport, endpoint, origin, counter, query)
@@ -102,18 +102,6 @@ extension LayerQueryRunner {
     /// added, so twice as many in flight hold less. The host's own limit still applies.
     func recordPageConcurrency(geometry: Bool) -> Int {
         geometry ? configuration.pageConcurrency : configuration.pageConcurrency * 2
-    }
-
-    func fetchCountOf(_ base: QueryParameters) async throws -> Int {
-        try await transport.fetch(endpoint, origin: origin, parameters: .countOnly(base), layer: layer.url, counter: counter) {
-            body throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: layer.url)
-        }
-    }
-
-    func fetchIDsOf(_ base: QueryParameters) async throws -> ObjectIDPage {
-        try await transport.fetch(endpoint, origin: origin, parameters: .idsOnly(base), layer: layer.url, counter: counter) {
-            body throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: layer.url)
-        }
     }
 }
 

@@ -10,7 +10,7 @@ extension LayerQueryRunner {
     /// worker from the complete selection. A service that claims statistics and fails ("Cannot complete
     /// operation"), or cuts grouped rows at its record limit without paging them, is answered by the worker.
     func runStatistics(_ base: QueryParameters) async throws -> ServiceLayerResult {
-        async let selected = fetchCountOf(base)
+        async let selected = fetchCount(base)
         if let rows = try await serverStatistics(base) {
             let (ordered, site) = orderedStatistics(rows.rows, serverOrdered: rows.serverOrdered)
             return aggregated(count: try await selected, selection: .statistics(ordered), by: .server, orderedBy: site)
@@ -63,23 +63,16 @@ extension LayerQueryRunner {
         return (rows, serverOrders)
     }
 
-    /// Rows in the query's order: the service's order when it ordered them and the order holds (checked
-    /// pairwise), else sorted here; without an `orderBy`, by group ascending, as the worker's own rows come.
+    /// Rows in the query's order (without one, by group ascending, as the worker's own rows come).
     private func orderedStatistics(_ rows: [StatisticsRow], serverOrdered: Bool) -> ([StatisticsRow], ComputationSite?) {
-        let terms = query.orderBy.isEmpty ? query.groupBy.map { OrderTerm(field: $0) } : query.orderBy
-        let order = AttributeOrder(terms)
-        let keys = rows.map { row in terms.map { term in Self.value(of: term.field, in: row) } }
-        if serverOrdered {
-            if order.isOrdered(keys) { return (rows, .server) }
-            transport.logger.warning(
-                "the service returned statistics out of the order it was asked for; sorted by the worker",
-                metadata: ["layer": "\(layer.url)", "orderBy": "\(Self.orderByFields(query.orderBy))"])
-        }
-        let sorted = zip(keys, rows).sorted { order.compare($0.0, $1.0) < 0 }.map(\.1)
-        return (sorted, query.orderBy.isEmpty ? nil : .worker)
+        inQueryOrder(
+            rows, terms: query.orderBy.isEmpty ? query.groupBy.map { OrderTerm(field: $0) } : query.orderBy,
+            serverOrdered: serverOrdered,
+            outOfOrder: "the service returned statistics out of the order it was asked for; sorted by the worker",
+            value: Self.value(of:_:))
     }
 
-    private static func value(of field: String, in row: StatisticsRow) -> AttributeValue {
+    private static func value(of row: StatisticsRow, _ field: String) -> AttributeValue {
         if let group = row.group.first(where: { $0.name.caseInsensitiveEquals(field) }) { return group.value }
         return row.values.first { $0.name.caseInsensitiveEquals(field) }?.value ?? .null
     }

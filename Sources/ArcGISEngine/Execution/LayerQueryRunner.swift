@@ -194,7 +194,7 @@ final class LayerQueryRunner: Sendable {
 
     // MARK: Requests
 
-    private func fetchCount(_ base: QueryParameters) async throws -> Int {
+    func fetchCount(_ base: QueryParameters) async throws -> Int {
         try await transport.fetch(endpoint, origin: origin, parameters: .countOnly(base), layer: layer.url, counter: counter) {
             body throws(FeatureServiceError) in try ArcGISResponse.count(body, layer: layer.url)
         }
@@ -204,7 +204,7 @@ final class LayerQueryRunner: Sendable {
         configuration.verifyCompleteness ? try await fetchCount(base) : nil
     }
 
-    private func fetchIDs(_ base: QueryParameters) async throws -> ObjectIDPage {
+    func fetchIDs(_ base: QueryParameters) async throws -> ObjectIDPage {
         try await transport.fetch(endpoint, origin: origin, parameters: .idsOnly(base), layer: layer.url, counter: counter) {
             body throws(FeatureServiceError) in try ArcGISResponse.objectIDs(body, layer: layer.url)
         }
