@@ -30,6 +30,10 @@ package struct CatalogEntry: Sendable, Hashable {
     package var isQueryable: Bool?
     /// ArcGIS: `advancedQueryCapabilities.supportsPagination`.
     package var supportsPagination: Bool?
+    /// ArcGIS: the relationships the layer advertises (what `result: related` can follow); empty for OGC.
+    package var relationships: [LayerRelationship] = []
+    /// ArcGIS: whether the layer's features have attachments (`hasAttachments`); `nil` for OGC.
+    package var hasAttachments: Bool?
 
     package init(
         id: String, title: String? = nil, description: String? = nil, url: String? = nil, extent: [Double]? = nil,

@@ -9,6 +9,10 @@ extension FeatureServiceError.Code {
     /// The layer exists but cannot answer the query (no `Query` capability, not a feature layer, an OGC
     /// collection whose `itemType` is not `feature`).
     package static let unsupportedLayer = Self("unsupported_layer")
+    /// The layer answers queries, but not this kind: an OGC API collection has no related records or
+    /// attachments (the protocol has no such operation), so `result: related` or `attachments` fails there
+    /// rather than answering an empty list that would look like "none".
+    package static let unsupportedQuery = Self("unsupported_query")
     /// The service answered with an error body (ArcGIS `{"error":…}`, an OGC exception on a status other than
     /// 400/404); `serviceCode` holds its code where it has one.
     package static let serviceError = Self("service_error")

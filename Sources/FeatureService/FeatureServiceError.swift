@@ -18,7 +18,7 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
         /// (FeatureServiceError+Codes.swift), so the worker's contract can document them without naming an
         /// engine. `invalid_url` and `too_many_layers` are shared with the worker's own rejections.
         package static let layerCodes: [Code] = [
-            .invalidQuery, .invalidURL, .unsupportedLayer, .serviceError, .authentication, .forbidden, .notFound,
+            .invalidQuery, .invalidURL, .unsupportedLayer, .unsupportedQuery, .serviceError, .authentication, .forbidden, .notFound,
             .httpStatus, .malformedResponse, .missingObjectID, .limitExceeded, .transport, .geometryConversion,
             .tooManyLayers, .cancelled, .unsupportedTarget, .pagingCycle, .foreignNextLink, .pagingStalled, .crsMismatch,
         ] + credentialCodes

@@ -22,6 +22,11 @@ package enum LayerSelection: Sendable {
     case extent(Envelope?)
     /// `result: distinct`: the distinct combinations of the query's `outFields` (null is a value).
     case distinct([[NamedValue]])
+    /// `result: related`: the related table and each origin's records, in origin object id order.
+    case related(RelatedSelection)
+    /// `result: attachments`: each selected feature's attachments, in object id order (features without one
+    /// omitted).
+    case attachments([AttachmentGroup])
 
     /// How many ids, features or catalog entries the selection holds (0 for a count).
     package var itemCount: Int {
@@ -34,6 +39,8 @@ package enum LayerSelection: Sendable {
         case .statistics(let rows): rows.count
         case .extent: 0
         case .distinct(let rows): rows.count
+        case .related(let selection): selection.recordCount
+        case .attachments(let groups): groups.reduce(0) { $0 + $1.attachments.count }
         }
     }
 }
@@ -81,8 +88,9 @@ package struct ServiceLayerResult: Sendable {
     package var filteredBy: FilterSite?
     /// Why ``isComplete`` is false, when the engine knows.
     package var incompleteReason: IncompleteReason?
-    /// Who computed the statistics or the distinct values (`statisticsBy`, `distinctBy`); `nil` for other
-    /// results.
+    /// Who computed the statistics or the distinct values (`statisticsBy`, `distinctBy`), who joined the
+    /// related records (`relatedBy`: the service's `queryRelatedRecords`, or the worker querying the related
+    /// table by key) or listed the attachments (`attachmentsBy`); `nil` for other results.
     package var aggregatedBy: ComputationSite?
     /// Who put ordered ids, features or statistics rows in the query's `orderBy`; `nil` without one.
     package var orderedBy: ComputationSite?

@@ -20,6 +20,10 @@ package struct ServiceQuery: Sendable, Hashable {
         case extent
         /// The distinct combinations of ``ServiceQuery/outFields`` in the selection.
         case distinct
+        /// The records related to the selection through ``ServiceQuery/related``'s relationship.
+        case related
+        /// The selection's attachments (id, name, type, size, keywords, URL), per feature.
+        case attachments
 
         /// Whether the result is one a feature table computes over the selection (statistics, extent,
         /// distinct values) rather than the selection itself.
@@ -51,14 +55,17 @@ package struct ServiceQuery: Sendable, Hashable {
     /// What `result: statistics` computes, and the fields it groups by.
     package var statistics: [StatisticDefinition]
     package var groupBy: [String]
+    /// What `result: related` follows and asks of the related table; `nil` for other results.
+    package var related: RelatedQuery?
 
     package init(
         whereClause: WhereClause? = nil, geometry: Geometry? = nil, spatialRelationship: SpatialRelation = .intersects,
         outFields: [String] = ["*"], returnGeometry: Bool = false, outSpatialReference: SpatialReference? = nil,
         maxFeatures: Int? = nil, result: ResultKind = .ids, credential: String? = nil,
         objectIds: [FeatureID]? = nil, time: TimeWindow? = nil, orderBy: [OrderTerm] = [],
-        statistics: [StatisticDefinition] = [], groupBy: [String] = []
+        statistics: [StatisticDefinition] = [], groupBy: [String] = [], related: RelatedQuery? = nil
     ) {
+        self.related = related
         self.objectIds = objectIds
         self.time = time
         self.orderBy = orderBy

@@ -68,6 +68,10 @@ final class LayerQueryRunner: Sendable {
             return try await runDistinct(base)
         case .extent:
             return try await runExtent(base)
+        case .related:
+            return try await runRelated(base)
+        case .attachments:
+            return try await runAttachments(base)
         }
     }
 

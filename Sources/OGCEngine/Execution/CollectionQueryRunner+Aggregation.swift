@@ -29,7 +29,7 @@ extension CollectionQueryRunner {
         }
         let spatialGeometry = spatial.hasLocalFilter
         switch query.result {
-        case .count, .catalog:
+        case .count, .catalog, .related, .attachments:
             return nil
         case .ids, .features:
             guard !query.orderBy.isEmpty else { return nil }

@@ -43,7 +43,7 @@ extension CollectionQueryRunner {
         }
         let selection: LayerSelection
         switch query.result {
-        case .count, .catalog, .statistics, .extent, .distinct: selection = .countOnly  // Aggregations: see `aggregated`.
+        case .count, .catalog, .statistics, .extent, .distinct, .related, .attachments: selection = .countOnly  // Aggregations: see `aggregated`.
         case .ids: selection = .featureIds(collector.ids)
         case .features: selection = .features(GeoJSONFeatureList(featureIds: collector.ids, json: collector.json))
         }

@@ -23,6 +23,13 @@ struct CollectionQueryRunner: Sendable {
     var layer: String { collection.url }
 
     func run() async throws -> ServiceLayerResult {
+        if query.result == .related || query.result == .attachments {
+            let what = query.result == .related ? "related records" : "attachments"
+            throw FeatureServiceError(
+                .unsupportedQuery,
+                "\(layer) is an OGC API collection, and OGC API Features has no \(what); ask an ArcGIS layer for them",
+                layer: layer)
+        }
         guard collection.itemType.lowercased() == "feature" else {
             throw FeatureServiceError(
                 .unsupportedLayer, "\(layer) holds \(collection.itemType) items, not features", layer: layer)
@@ -35,7 +42,7 @@ struct CollectionQueryRunner: Sendable {
         let keep: CheckedItemCollector.Keep
         var maxFeatures = query.maxFeatures
         switch query.result {
-        case .count, .catalog, .statistics, .extent, .distinct: keep = .nothing
+        case .count, .catalog, .statistics, .extent, .distinct, .related, .attachments: keep = .nothing
         case .ids: keep = .ids
         case .features:
             let fields = query.outFields.contains("*") ? nil : query.outFields
