@@ -36,8 +36,11 @@ extension ArcGISEngine {
 
     private static func entry(_ metadata: LayerMetadata, url: String) -> CatalogEntry {
         let isFeatureLayer = metadata.type.map { ["feature layer", "table"].contains($0.lowercased()) } ?? true
-        return CatalogEntry(
+        var entry = CatalogEntry(
             id: metadata.id.map(String.init) ?? url, title: metadata.name, url: url, geometryType: metadata.geometryType,
             isQueryable: isFeatureLayer && metadata.supportsQuery, supportsPagination: metadata.supportsPagination)
+        entry.relationships = metadata.relationships
+        entry.hasAttachments = metadata.hasAttachments
+        return entry
     }
 }

@@ -28,11 +28,15 @@ final class LayerQueryRunner: Sendable {
     let counter = RequestCounter()
     /// `<layer>/query`, built once: every request of the query is sent there.
     let endpoint: String
+    /// What `result: related` follows, resolved by the engine (``ArcGISEngine/relatedTarget(_:origin:url:auth:)``);
+    /// nil for other results.
+    let relatedTarget: RelatedTarget?
 
     init(
         transport: ArcGISSession, layer: LayerMetadata, origin: String, query: ServiceQuery, clause: CheckedClause,
-        configuration: ArcGISEngineConfiguration, budget: ResultBudget
+        configuration: ArcGISEngineConfiguration, budget: ResultBudget, relatedTarget: RelatedTarget? = nil
     ) {
+        self.relatedTarget = relatedTarget
         self.budget = budget
         self.transport = transport
         self.layer = layer

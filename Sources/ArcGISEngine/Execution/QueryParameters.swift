@@ -14,6 +14,9 @@ import FeatureService
 struct QueryParameters: Sendable {
     /// `name=value&...`, form-encoded: the query string of a GET, the body of a POST.
     private(set) var encodedBytes: [UInt8] = []
+    /// Sent as a POST whatever its length: `queryRelatedRecords` and `queryAttachments` take lists of object
+    /// ids that grow with the selection, and some servers refuse long GETs well below the engine's limit.
+    var alwaysPOST = false
 
     init(fields: [(String, String)]) {
         for (name, value) in fields { append(name, value) }
@@ -106,7 +109,7 @@ struct QueryParameters: Sendable {
     /// an open end (ArcGIS's "infinity").
     /// The SQL sent for `clause` (checked for `layer`) when its encoding was not cached: its date literals in
     /// the layer's zone (``PreparedClauses/sentSQL(of:schema:timeReference:)``).
-    private static func sentSQL(of clause: WhereClause, layer: LayerMetadata) throws(FeatureServiceError) -> String {
+    static func sentSQL(of clause: WhereClause, layer: LayerMetadata) throws(FeatureServiceError) -> String {
         do throws(QueryLanguageError) {
             return try PreparedClauses.sentSQL(of: clause, schema: layer.schema, timeReference: layer.dateFieldsTimeReference)
         } catch {
@@ -182,7 +185,7 @@ struct QueryParameters: Sendable {
     /// A GET with the fields in its URL when that fits in `maxGETURLLength` bytes, else a form-encoded POST
     /// (what `HTTPRequest.formPost` builds for the same fields, from the encoding already made).
     func request(endpoint: String, maxGETURLLength: Int) -> HTTPRequest {
-        if endpoint.utf8.count + 1 + encodedBytes.count <= maxGETURLLength {
+        if !alwaysPOST, endpoint.utf8.count + 1 + encodedBytes.count <= maxGETURLLength {
             return HTTPRequest(method: .get, url: url(endpoint: endpoint))
         }
         return HTTPRequest(

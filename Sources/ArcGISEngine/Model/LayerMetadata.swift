@@ -1,4 +1,5 @@
 import FeatureGeometry
+import FeatureService
 import QueryLanguage
 
 /// What the engine needs to know about a layer before querying it, from `{layer}?f=json`.
@@ -40,6 +41,10 @@ struct LayerMetadata: Sendable, Hashable {
     var queryCapabilities = LayerQueryCapabilities()
     /// The layer's `timeInfo`; nil for a layer that is not time-aware.
     var timeInfo: LayerTimeInfo?
+    /// The relationships the layer advertises (`relationships`), which `result: related` follows.
+    var relationships: [LayerRelationship] = []
+    /// `hasAttachments`: whether the layer's features can have attachments.
+    var hasAttachments = false
     /// The zone of the layer's date fields when it is not UTC (`dateFieldsTimeReference`): where clauses'
     /// date literals are written in it. nil for UTC layers, whose clauses are sent as written. A change starts
     /// a new clause cache (the cached SQL depends on it).

@@ -17,6 +17,14 @@ struct LayerQueryCapabilities: Sendable, Hashable {
     /// `resultOffset`/`resultRecordCount` on statistics and distinct queries: without it an aggregated answer
     /// cut at `maxRecordCount` cannot be completed on the service.
     var paginationOnAggregatedQueries = false
+    /// `resultOffset`/`resultRecordCount` on `queryRelatedRecords` (`supportsQueryRelatedPagination`): without
+    /// it a related answer cut at the transfer limit is completed by asking for fewer origins at a time.
+    var queryRelatedPagination = false
+    /// `orderByFields` and `returnCountOnly` on `queryRelatedRecords` (`supportsAdvancedQueryRelated`, 11.2+).
+    var advancedQueryRelated = false
+    /// `queryAttachments` (`supportsQueryAttachments`): without it each feature's attachments are read from
+    /// its own `<layer>/<objectId>/attachments` resource.
+    var queryAttachments = false
 
     init() {}
 
@@ -31,6 +39,10 @@ struct LayerQueryCapabilities: Sendable, Hashable {
         distinct = advanced["supportsDistinct"]?.boolValue ?? advancedQueries
         queryExtent = advanced["supportsReturningQueryExtent"]?.boolValue ?? false
         paginationOnAggregatedQueries = advanced["supportsPaginationOnAggregatedQueries"]?.boolValue ?? false
+        queryRelatedPagination = advanced["supportsQueryRelatedPagination"]?.boolValue ?? false
+        advancedQueryRelated = advanced["supportsAdvancedQueryRelated"]?.boolValue ?? false
+        queryAttachments = members["supportsQueryAttachments"]?.boolValue
+            ?? advanced["supportsQueryAttachments"]?.boolValue ?? false
     }
 }
 

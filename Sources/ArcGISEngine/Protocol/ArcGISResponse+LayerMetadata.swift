@@ -91,6 +91,8 @@ extension ArcGISResponse {
             spatialReference: spatialReference(members))
         metadata.queryCapabilities = LayerQueryCapabilities(members)
         metadata.timeInfo = LayerTimeInfo(members)
+        metadata.relationships = relationships(members)
+        metadata.hasAttachments = members["hasAttachments"]?.boolValue ?? false
         metadata.dateFieldsTimeReference = DateFieldsTimeReference(members)
         // The initialiser's schema sees only the usable fields; keep the others' types for error messages.
         metadata.schema = LayerSchema(metadataFields: allFields.map { (name: $0.name, type: $0.type) })
@@ -119,6 +121,18 @@ extension ArcGISResponse {
             text += ", not a feature layer or table; it cannot be queried for features"
         }
         return FeatureServiceError(.unsupportedLayer, text, layer: context.layer, details: details)
+    }
+
+    /// The `relationships` entries that name an id, a name and a related table; others (a service that lists
+    /// something else there) are skipped rather than failing the layer's every query.
+    private static func relationships(_ members: [String: ParsedJSON]) -> [LayerRelationship] {
+        (members["relationships"]?.arrayValue ?? []).compactMap { entry in
+            guard let id = entry["id"]?.integerValue, let table = entry["relatedTableId"]?.integerValue else { return nil }
+            return LayerRelationship(
+                id: id, name: entry["name"]?.stringValue ?? "", relatedTableId: table,
+                cardinality: entry["cardinality"]?.stringValue ?? "", role: entry["role"]?.stringValue ?? "",
+                keyField: entry["keyField"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+        }
     }
 
     /// `extent.spatialReference`, else `sourceSpatialReference`; nil when neither names a WKID.

@@ -1,0 +1,113 @@
+import FeatureService
+
+/// The state of one related read (``LayerQueryRunner/runRelated(_:)``): the steps still to ask, the records
+/// held, the counts the service gave. Its methods run on the reading task only (``BoundedWork``'s `next` and
+/// `completed`), so it is a plain value.
+struct RelatedRead: Sendable {
+    private(set) var progress: ChunkProgress
+    private(set) var collector: RelatedRecordCollector
+    /// Whether some origin's records were read from the related table by key (the worker joined them).
+    private(set) var usedTableQuery = false
+    /// The steps to ask, the next one last: steps an answer queues are asked before later chunks, so chunks
+    /// finish in order.
+    private var stack: [RelatedStep] = []
+    private let encoder: RelatedRecordEncoder
+    /// Whether the service pages related records (`supportsQueryRelatedPagination`).
+    private let paginates: Bool
+    /// How many related ids one records request of the fallback asks for.
+    private let recordsChunk: Int
+    /// Each origin's related record count, as the service counted it; nil where it does not count.
+    private var expected: [Int64: Int]?
+
+    /// A read of `origins` (ascending) in chunks of `chunkSize`, asking the service for counts when `counts`.
+    init(origins: [Int64], chunkSize: Int, paginates: Bool, counts: Bool, target: RelatedTarget) {
+        encoder = RelatedRecordEncoder(target: target)
+        collector = RelatedRecordCollector(orderBy: target.orderBy)
+        self.paginates = paginates
+        recordsChunk = max(1, target.table.maxRecordCount)
+        expected = counts ? [:] : nil
+        let starts = Array(stride(from: 0, to: origins.count, by: max(1, chunkSize)))
+        progress = ChunkProgress(chunks: starts.count, steps: counts ? 2 : 1)
+        for (chunk, start) in starts.enumerated().reversed() {
+            let ids = Array(origins[start..<min(start + chunkSize, origins.count)])
+            if counts { stack.append(.counts(chunk: chunk, origins: ids)) }
+            stack.append(.group(chunk: chunk, origins: ids, offset: 0))
+        }
+    }
+
+    /// The next step to ask; nil when none is queued (steps in flight may queue more).
+    mutating func next() -> RelatedStep? { stack.popLast() }
+
+    /// Takes `answer` to `step` in: holds its records, queues what it leaves to read (the next page, two
+    /// halves, the fallback by key). Returns the bytes newly held, for the budget.
+    mutating func record(_ step: RelatedStep, _ answer: RelatedAnswer) throws(FeatureServiceError) -> Int {
+        let before = collector.count
+        var bytes = 0
+        switch (step, answer) {
+        case (.group(let chunk, let origins, let offset), .group(let page)):
+            let asked = Set(origins)
+            for group in page.groups where asked.contains(group.objectId) {
+                var records: [HeldRelatedRecord] = []
+                records.reserveCapacity(group.rows.count)
+                for row in group.rows { records.append(try encoder.record(row, spatialReference: page.spatialReference)) }
+                bytes += collector.add(records, origin: group.objectId)
+            }
+            if page.exceededTransferLimit {
+                continueCut(chunk: chunk, origins: origins, offset: offset, page: page, added: collector.count - before)
+            }
+        case (.counts, .counts(let counts)):
+            for (origin, count) in counts { expected?[origin, default: 0] += count }
+        case (.keyIds(let chunk, let origin), .keyIds(let ids)):
+            for start in stride(from: 0, to: ids.count, by: recordsChunk).reversed() {
+                push(.records(chunk: chunk, origin: origin, ids: Array(ids[start..<min(start + recordsChunk, ids.count)])))
+            }
+        case (.records(_, let origin, _), .records(let page)):
+            var records: [HeldRelatedRecord] = []
+            records.reserveCapacity(page.rows.count)
+            for (index, attributes) in page.rows.enumerated() {
+                let geometry = index < page.geometries.count ? page.geometries[index] : nil
+                records.append(
+                    try encoder.record(RelatedRow(attributes: attributes, geometry: geometry), spatialReference: page.spatialReference))
+            }
+            bytes += collector.add(records, origin: origin)
+        default:
+            break
+        }
+        progress.finished(step.chunk, added: collector.count - before)
+        return bytes
+    }
+
+    /// Queues what an answer cut at the transfer limit left: the next page where the service pages (and the
+    /// page brought something new: a service that ignores `resultOffset` repeats its first page), else the
+    /// chunk's halves, else, for one origin, its records by key.
+    private mutating func continueCut(chunk: Int, origins: [Int64], offset: Int, page: RelatedRecordsPage, added: Int) {
+        if paginates, page.rowCount > 0, added > 0 {
+            push(.group(chunk: chunk, origins: origins, offset: offset + page.rowCount))
+        } else if origins.count > 1 {
+            let middle = origins.count / 2
+            push(.group(chunk: chunk, origins: Array(origins[middle...]), offset: 0))
+            push(.group(chunk: chunk, origins: Array(origins[..<middle]), offset: 0))
+        } else if let only = origins.first {
+            usedTableQuery = true
+            push(.keyIds(chunk: chunk, origin: only))
+        }
+    }
+
+    private mutating func push(_ step: RelatedStep) {
+        progress.started(step.chunk)
+        stack.append(step)
+    }
+
+    /// The records the service counted over all origins; nil where it does not count.
+    var expectedTotal: Int? { expected.map { $0.values.reduce(0, +) } }
+
+    /// How many origins hold a different number of records than the service counted; nil when all agree or
+    /// the service does not count.
+    func countMismatch() -> Int? {
+        guard let expected else { return nil }
+        var origins = Set(expected.keys)
+        origins.formUnion(collector.origins)
+        let differing = origins.filter { (expected[$0] ?? 0) != collector.count(of: $0) }.count
+        return differing == 0 ? nil : differing
+    }
+}

@@ -1,0 +1,72 @@
+import FeatureGeometry
+import FeatureQuerySupport
+import FeatureService
+import QueryLanguage
+
+/// A related record held until the result is assembled: its related object id (for deduplication and
+/// ties), its order key and the JSON a result publishes.
+struct HeldRelatedRecord: Sendable {
+    var relatedId: Int64
+    /// The values of the related order's fields (empty without one).
+    var key: [AttributeValue]
+    var json: [UInt8]
+}
+
+/// Turns rows of a related answer into ``HeldRelatedRecord``s: `{"attributes":{...}}` with the target's
+/// output fields in the related table's field order, and `"geometry"` as GeoJSON (null when a feature has
+/// none) when the target returns geometry. The same for `queryRelatedRecords` groups and for the related
+/// table's own `query` (the fallback), so that both give the same bytes for the same record.
+struct RelatedRecordEncoder: Sendable {
+    let target: RelatedTarget
+    private let orderColumns: AttributeColumns
+
+    init(target: RelatedTarget) {
+        self.target = target
+        let names = target.orderBy.map(\.field)
+        orderColumns = AttributeColumns(names: names, types: names.map { target.table.field(named: $0)?.type })
+    }
+
+    func record(_ row: RelatedRow, spatialReference: SpatialReference?) throws(FeatureServiceError) -> HeldRelatedRecord {
+        let table = target.table
+        guard let relatedId = Self.member(table.objectIdField, of: row.attributes)?.int64Value else {
+            throw FeatureServiceError(
+                .missingObjectID,
+                "a related record of \(table.url) (\(table.name)) has no integer \(table.objectIdField); records cannot "
+                    + "be told apart without it", layer: table.url)
+        }
+        var output = #"{"attributes":{"#
+        var first = true
+        for name in target.outputFields {
+            guard let value = Self.member(name, of: row.attributes) else { continue }
+            if !first { output += "," }
+            first = false
+            JSONString.append(name, to: &output)
+            output += ":"
+            output += value.jsonText
+        }
+        output += "}"
+        if target.returnsGeometry {
+            output += #","geometry":"#
+            if let geometry = row.geometry {
+                do {
+                    let decoded = try EsriJSON.decode(geometry, defaultSpatialReference: spatialReference)
+                    try GeoJSON.write(decoded, to: &output)
+                } catch {
+                    throw FeatureServiceError(
+                        .geometryConversion,
+                        "related record \(relatedId) of \(table.url) cannot be written as GeoJSON: \(error)", layer: table.url)
+                }
+            } else {
+                output += "null"
+            }
+        }
+        output += "}"
+        return HeldRelatedRecord(relatedId: relatedId, key: orderColumns.record(row.attributes), json: Array(output.utf8))
+    }
+
+    /// `attributes[name]`, else the member whose name equals it ignoring case (services answer `PARCELAPN`
+    /// for `ParcelAPN`).
+    private static func member(_ name: String, of attributes: [String: ParsedJSON]) -> ParsedJSON? {
+        attributes[name] ?? attributes.first { $0.key.caseInsensitiveEquals(name) }?.value
+    }
+}
