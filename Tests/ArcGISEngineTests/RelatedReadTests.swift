@@ -91,20 +91,42 @@ struct RelatedReadTests {
         #expect(error?.message.contains("FeatureServer/2") == true, "the related where clause is checked against the related table")
     }
 
-    @Test("chunks are asked in order, each with its count where the service counts")
+    @Test("chunks are asked in order; where the service counts, their counts first")
     func chunksInOrder() throws {
-        var read = RelatedRead(origins: Array(1...5), chunkSize: 2, paginates: false, counts: true, target: try Self.target())
+        for counts in [false, true] {
+            var read = RelatedRead(origins: Array(1...5), chunkSize: 2, paginates: false, counts: counts, target: try Self.target())
+            var steps: [String] = []
+            while let step = read.next() {
+                switch step {
+                case .group(let chunk, let origins, let offset): steps.append("group \(chunk) \(origins) \(offset)")
+                case .counts(let chunk, let origins): steps.append("counts \(chunk) \(origins)")
+                default: steps.append("other")
+                }
+            }
+            let kind = counts ? "counts" : "group"
+            let suffix = counts ? "" : " 0"
+            #expect(steps == ["\(kind) 0 [1, 2]\(suffix)", "\(kind) 1 [3, 4]\(suffix)", "\(kind) 2 [5]\(suffix)"])
+        }
+    }
+
+    @Test("counted origins are grouped to fit the transfer limit; none asked without records; one above it read by key")
+    func plannedFromCounts() throws {
+        var read = RelatedRead(origins: [1, 2, 3, 4, 5, 6], chunkSize: 6, paginates: false, counts: true, target: try Self.target())
+        let counts = try read.take()
+        _ = try read.record(counts, .counts([1: 600, 2: 300, 3: 200, 4: 1500, 6: 1]))
         var steps: [String] = []
         while let step = read.next() {
             switch step {
-            case .group(let chunk, let origins, let offset): steps.append("group \(chunk) \(origins) \(offset)")
-            case .counts(let chunk, let origins): steps.append("counts \(chunk) \(origins)")
+            case .group(_, let origins, _): steps.append("group \(origins)")
+            case .keyIds(_, let origin): steps.append("key \(origin)")
             default: steps.append("other")
             }
         }
-        #expect(steps == [
-            "group 0 [1, 2] 0", "counts 0 [1, 2]", "group 1 [3, 4] 0", "counts 1 [3, 4]", "group 2 [5] 0", "counts 2 [5]",
-        ])
+        #expect(steps == ["group [1, 2]", "key 4", "group [3, 6]"], "3 and 6 share a request: 201 records fit")
+        #expect(read.usedTableQuery)
+        var paging = RelatedRead(origins: [4], chunkSize: 6, paginates: true, counts: true, target: try Self.target())
+        _ = try paging.record(try paging.take(), .counts([4: 1500]))
+        guard case .group(_, [4], 0)? = paging.next() else { Issue.record("a paging service pages the big origin"); return }
     }
 
     @Test("a cut answer is continued: by offset where the service pages, in halves where not, by key for one origin")
@@ -166,9 +188,8 @@ struct RelatedReadTests {
     @Test("the service's counts check what arrived, origin by origin")
     func countsCheck() throws {
         var read = RelatedRead(origins: [1, 2], chunkSize: 2, paginates: false, counts: true, target: try Self.target())
+        _ = try read.record(try read.take(), .counts([1: 2, 2: 1]))
         let group = try read.take()
-        let counts = try read.take()
-        _ = try read.record(counts, .counts([1: 2, 2: 1]))
         _ = try read.record(group, .group(Self.page([(1, [Self.row(10, year: 2020), Self.row(11, year: 2021)]), (2, [])], exceeded: false)))
         #expect(read.expectedTotal == 3)
         #expect(read.countMismatch() == 1, "origin 2 was counted 1 and arrived 0")

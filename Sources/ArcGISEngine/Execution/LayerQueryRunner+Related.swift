@@ -6,10 +6,11 @@ extension LayerQueryRunner {
     /// `result: related`: the selection's object ids, then their related records, complete at any size.
     ///
     /// Origins go to `queryRelatedRecords` in chunks, in parallel within the page limit (and the host's).
-    /// An answer cut at the transfer limit is continued by `resultOffset` where the service pages related
-    /// records; elsewhere its chunk is split in halves and asked again, down to one origin, whose records are
-    /// then read from the related table by key (ids first, which no transfer limit bounds). Where the service
-    /// counts related records (`supportsAdvancedQueryRelated`), each chunk's counts check what arrived.
+    /// Where the service counts related records (`supportsAdvancedQueryRelated`), each chunk is counted first,
+    /// its record requests are planned to fit the transfer limit, and the counts check what arrived. An
+    /// answer cut at the transfer limit all the same is continued by `resultOffset` where the service pages
+    /// related records; elsewhere its chunk is split in halves and asked again, down to one origin, whose
+    /// records are then read from the related table by key (ids first, which no transfer limit bounds).
     /// `maxFeatures` bounds the records in all, in origin order: once the finished chunks hold more, no
     /// further chunk is asked.
     func runRelated(_ base: QueryParameters) async throws -> ServiceLayerResult {
@@ -17,10 +18,12 @@ extension LayerQueryRunner {
             throw FeatureServiceError(.invalidQuery, "result related needs a relationship to follow", layer: layer.url)
         }
         let origins = try await fetchIDs(base).objectIds.sortedUnique().ids
+        // Counted chunks are bigger: a count answer has one number per origin, never cut at the transfer limit.
+        let counts = layer.queryCapabilities.advancedQueryRelated
+        let chunkSize = min(configuration.objectIdChunkSize, target.table.maxRecordCount) * (counts ? 4 : 1)
         var read = RelatedRead(
-            origins: origins, chunkSize: max(1, min(configuration.objectIdChunkSize, target.table.maxRecordCount)),
-            paginates: layer.queryCapabilities.queryRelatedPagination, counts: layer.queryCapabilities.advancedQueryRelated,
-            target: target)
+            origins: origins, chunkSize: max(1, chunkSize), paginates: layer.queryCapabilities.queryRelatedPagination,
+            counts: counts, target: target)
         let requests = RelatedRequests(target: target, layer: layer, session: transport, origin: origin, counter: counter)
         let (budget, limit, logger, layerURL) = (budget, query.maxFeatures, transport.logger, layer.url)
         var cutByBudget = false

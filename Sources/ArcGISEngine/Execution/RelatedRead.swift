@@ -19,19 +19,23 @@ struct RelatedRead: Sendable {
     /// Each origin's related record count, as the service counted it; nil where it does not count.
     private var expected: [Int64: Int]?
 
-    /// A read of `origins` (ascending) in chunks of `chunkSize`, asking the service for counts when `counts`.
+    /// A read of `origins` (ascending) in chunks of `chunkSize`. Where the service counts (`counts`), each
+    /// chunk is counted first and its record requests are planned from the counts: origins without records
+    /// are not asked, the others are grouped so that no answer passes the transfer limit, and an origin
+    /// that passes it alone is paged or read by key at once. Elsewhere each chunk is asked whole and a cut
+    /// answer continued (``record(_:_:)``).
     init(origins: [Int64], chunkSize: Int, paginates: Bool, counts: Bool, target: RelatedTarget) {
         encoder = RelatedRecordEncoder(target: target)
         collector = RelatedRecordCollector(orderBy: target.orderBy)
         self.paginates = paginates
         recordsChunk = max(1, target.table.maxRecordCount)
         expected = counts ? [:] : nil
-        let starts = Array(stride(from: 0, to: origins.count, by: max(1, chunkSize)))
-        progress = ChunkProgress(chunks: starts.count, steps: counts ? 2 : 1)
+        let size = max(1, chunkSize)
+        let starts = Array(stride(from: 0, to: origins.count, by: size))
+        progress = ChunkProgress(chunks: starts.count, steps: 1)
         for (chunk, start) in starts.enumerated().reversed() {
-            let ids = Array(origins[start..<min(start + chunkSize, origins.count)])
-            if counts { stack.append(.counts(chunk: chunk, origins: ids)) }
-            stack.append(.group(chunk: chunk, origins: ids, offset: 0))
+            let ids = Array(origins[start..<min(start + size, origins.count)])
+            stack.append(counts ? .counts(chunk: chunk, origins: ids) : .group(chunk: chunk, origins: ids, offset: 0))
         }
     }
 
@@ -55,8 +59,9 @@ struct RelatedRead: Sendable {
             if page.exceededTransferLimit {
                 continueCut(chunk: chunk, origins: origins, offset: offset, page: page, added: collector.count - before)
             }
-        case (.counts, .counts(let counts)):
+        case (.counts(let chunk, let origins), .counts(let counts)):
             for (origin, count) in counts { expected?[origin, default: 0] += count }
+            plan(chunk: chunk, origins: origins, counts: counts)
         case (.keyIds(let chunk, let origin), .keyIds(let ids)):
             for start in stride(from: 0, to: ids.count, by: recordsChunk).reversed() {
                 push(.records(chunk: chunk, origin: origin, ids: Array(ids[start..<min(start + recordsChunk, ids.count)])))
@@ -91,6 +96,34 @@ struct RelatedRead: Sendable {
             usedTableQuery = true
             push(.keyIds(chunk: chunk, origin: only))
         }
+    }
+
+    /// Queues a counted chunk's record requests: consecutive origins with records, as many per request as
+    /// the transfer limit holds; an origin above the limit on its own request where the service pages, else
+    /// read by key.
+    private mutating func plan(chunk: Int, origins: [Int64], counts: [Int64: Int]) {
+        var planned: [RelatedStep] = []
+        var current: [Int64] = []
+        var held = 0
+        func flush() {
+            if !current.isEmpty { planned.append(.group(chunk: chunk, origins: current, offset: 0)) }
+            current = []
+            held = 0
+        }
+        for origin in origins {
+            let count = counts[origin] ?? 0
+            guard count > 0 else { continue }
+            if count > recordsChunk, !paginates {
+                usedTableQuery = true
+                planned.append(.keyIds(chunk: chunk, origin: origin))
+                continue
+            }
+            if held + count > recordsChunk { flush() }
+            current.append(origin)
+            held += count
+        }
+        flush()
+        for step in planned.reversed() { push(step) }
     }
 
     private mutating func push(_ step: RelatedStep) {
