@@ -60,7 +60,7 @@ struct QuerySpec: Sendable, Hashable {
     var outSpatialReference: SpatialReference?
     /// At most this many ids or features per layer; `nil` for all.
     var maxFeatures: Int?
-    /// Ids, count, features, catalog, statistics, extent or distinct.
+    /// Ids, count, features, catalog, statistics, extent, distinct, related or attachments.
     var result: ResultKind
     /// Only these features (`objectIds`: ArcGIS object ids or OGC feature ids), in the request's order;
     /// `nil` for any. ANDed with the other filters.
@@ -73,6 +73,8 @@ struct QuerySpec: Sendable, Hashable {
     var statistics: [StatisticDefinition] = []
     /// The fields statistics are grouped by, in the request's order.
     var groupBy: [String] = []
+    /// What `result: related` follows and asks of the related table; `nil` for other results.
+    var related: RelatedSpec?
 
     /// A query with the contract's defaults: every feature, ids only.
     init(
@@ -105,7 +107,7 @@ struct QuerySpec: Sendable, Hashable {
             outFields: outFields, returnGeometry: returnGeometry,
             outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
             maxFeatures: maxFeatures, result: result, objectIds: objectIds, time: time, orderBy: orderBy,
-            statistics: statistics, groupBy: groupBy)
+            statistics: statistics, groupBy: groupBy, related: related?.query)
     }
 }
 

@@ -7,6 +7,7 @@ extension RequestDecoder {
     static let queryFields = [
         "where", "namedWhere", "extent", "geometry", "spatialRelationship", "outFields", "returnGeometry",
         "outSpatialReference", "maxFeatures", "result", "objectIds", "time", "orderBy", "statistics", "groupBy",
+        "relationship", "relatedWhere", "relatedOutFields", "relatedOrderBy",
     ]
 
     static let relations: [(name: String, relation: SpatialRelation)] = [
@@ -70,7 +71,8 @@ extension RequestDecoder {
             throw ContractError.at(
                 reader.childPath(name), .invalidValue,
                 "a result: catalog request lists each target's collections or layers and selects no features, so it "
-                    + "takes no \(name); drop it, or ask for ids, count, features, statistics, extent or distinct")
+                    + "takes no \(name); drop it, or ask for ids, count, features, statistics, extent, distinct, related or "
+                    + "attachments")
         }
     }
 
@@ -94,20 +96,7 @@ extension RequestDecoder {
             throw ContractError.at(reader.childPath("namedWhere"), .invalidValue, "give where or namedWhere, not both")
         }
         if let text {
-            if let known = cache.clause(text) { return .clause(known) }
-            do throws(QueryLanguageError) {
-                let clause = try namedQueries.resolve(.free(text))
-                cache.store(clause: clause, for: text)
-                return .clause(clause)
-            } catch {
-                let path = reader.childPath("where")
-                if error.code == .freeClausesDisabled {
-                    throw ContractError.at(path, .freeClausesDisabled, error.message, details: ["names": Self.names(namedQueries)])
-                }
-                var details: [String: ParsedJSON] = ["clauseError": .string(error.code.rawValue)]
-                if let column = error.column { details["column"] = .number(Double(column)) }
-                throw ContractError.at(path, .invalidWhere, error.message, details: details)
-            }
+            return .clause(try freeClause(text, path: reader.childPath("where")))
         }
         guard let name else { return .all }
         let path = reader.childPath("namedWhere")
@@ -126,15 +115,35 @@ extension RequestDecoder {
         }
     }
 
+    /// A free where clause (`where`, `relatedWhere`), parsed within the clause limits and the operator's
+    /// policy: a worker that takes named queries only takes no free clause anywhere.
+    func freeClause(_ text: String, path: String) throws(ContractError) -> WhereClause {
+        if let known = cache.clause(text) { return known }
+        do throws(QueryLanguageError) {
+            let clause = try namedQueries.resolve(.free(text))
+            cache.store(clause: clause, for: text)
+            return clause
+        } catch {
+            if error.code == .freeClausesDisabled {
+                throw ContractError.at(path, .freeClausesDisabled, error.message, details: ["names": Self.names(namedQueries)])
+            }
+            var details: [String: ParsedJSON] = ["clauseError": .string(error.code.rawValue)]
+            if let column = error.column { details["column"] = .number(Double(column)) }
+            throw ContractError.at(path, .invalidWhere, error.message, details: details)
+        }
+    }
+
     private static func names(_ catalog: NamedQueryCatalog) -> ParsedJSON {
         .array(catalog.names.prefix(100).map { .string($0) })
     }
 
-    private static func readOutFields(_ items: [ParsedJSON], path: String) throws(ContractError) -> [String] {
+    /// `outFields` (and `relatedOutFields`, named `member` in the empty list's message): 1 to 1000 distinct
+    /// field names.
+    static func readOutFields(_ items: [ParsedJSON], path: String, member: String = "outFields") throws(ContractError) -> [String] {
         guard (1...1000).contains(items.count) else {
             throw ContractError.at(
                 path, .invalidValue,
-                items.isEmpty ? "is empty; omit outFields for all fields ([\"*\"])" : "lists \(items.count) fields; at most 1000")
+                items.isEmpty ? "is empty; omit \(member) for all fields ([\"*\"])" : "lists \(items.count) fields; at most 1000")
         }
         var fields: [String] = []
         for (index, item) in items.enumerated() {
