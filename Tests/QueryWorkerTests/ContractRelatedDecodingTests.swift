@@ -1,3 +1,4 @@
+import FeatureGeometry
 import FeatureService
 import QueryLanguage
 import Testing
@@ -38,6 +39,8 @@ import WorkerTestSupport
         #expect(query.related == RelatedQuery(relationship: .id(0)))
         #expect(query.related?.outFields == ["*"] && query.related?.whereClause == nil)
         #expect(query.returnGeometry)
+        #expect(query.outSpatialReference == .wgs84, "related records' geometries are GeoJSON")
+        #expect(try Self.decode(#"{"result":"attachments"}"#).serviceQuery.outSpatialReference == nil)
     }
 
     /// Other results carry no related query, and the selection members go with related and attachments.

@@ -74,6 +74,11 @@ extension RejectionCase {
         table("a catalog with a relationship", #"{"result":"catalog",\#(relationship)}"#, .invalidValue, "query.relationship",
               "a result: catalog request lists each target's collections or layers and selects no features, so it takes "
                 + "no relationship; drop it, or ask for ids, count, features, statistics, extent, distinct, related or attachments"),
+        table("related records in a projected spatial reference",
+              #"{"result":"related",\#(relationship),"returnGeometry":true,"outSpatialReference":{"wkid":2229}}"#,
+              .unsupportedSpatialReference, "query.outSpatialReference",
+              "wkid 2229 cannot be returned: related records' geometries are GeoJSON in WGS 84, so only 4326 or Web Mercator "
+                + "(3857, 102100) can be asked for; omit outSpatialReference to get WGS 84", schemaRejects: false),
         RejectionCase(
             name: "relatedWhere when only named queries are allowed",
             value: request(query: #"{"result":"related",\#(relationship),"relatedWhere":"Result = 'Fail'"}"#),

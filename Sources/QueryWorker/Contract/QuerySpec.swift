@@ -99,13 +99,13 @@ struct QuerySpec: Sendable, Hashable {
         return geometry
     }
 
-    /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
-    /// named another output spatial reference.
+    /// The query for the feature-service seam. Features and related records come back with GeoJSON
+    /// geometries, so in WGS 84 unless the request named another output spatial reference.
     var serviceQuery: ServiceQuery {
         return ServiceQuery(
             whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
             outFields: outFields, returnGeometry: returnGeometry,
-            outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
+            outSpatialReference: outSpatialReference ?? (result.hasGeoJSONGeometry ? .wgs84 : nil),
             maxFeatures: maxFeatures, result: result, objectIds: objectIds, time: time, orderBy: orderBy,
             statistics: statistics, groupBy: groupBy, related: related?.query)
     }
@@ -115,4 +115,8 @@ extension ServiceQuery.ResultKind {
     /// Whether `orderBy` means something for this result: ids, features and statistics rows have an order; a
     /// count, an extent, a distinct list and a catalog do not.
     var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
+
+    /// Whether the result carries geometries, as GeoJSON in WGS 84: features, and related records (with
+    /// `returnGeometry`, when the related table has geometry).
+    var hasGeoJSONGeometry: Bool { self == .features || self == .related }
 }

@@ -56,7 +56,7 @@ extension RequestDecoder {
         }
         try Self.checkCatalogQuery(spec, reader)
         try readTableMembers(reader, into: &spec)
-        if spec.result == .features, spec.outSpatialReference != nil {
+        if spec.result.hasGeoJSONGeometry, spec.outSpatialReference != nil {
             try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
         }
         return spec
@@ -76,15 +76,17 @@ extension RequestDecoder {
         }
     }
 
-    /// Result features are GeoJSON, always WGS 84: the worker projects Web Mercator itself and can project
-    /// nothing else, so with `result: features` any other `outSpatialReference` is refused on arrival
-    /// instead of failing every layer after its HTTP requests. For `ids` and `count` nothing is projected.
+    /// Result features (and related records' geometries) are GeoJSON, always WGS 84: the worker projects Web
+    /// Mercator itself and can project nothing else, so with `result: features` or `related` any other
+    /// `outSpatialReference` is refused on arrival instead of failing every layer after its HTTP requests. For
+    /// `ids` and `count` nothing is projected.
     static func checkOutputSpatialReference(_ spec: QuerySpec, path: String) throws(ContractError) {
-        guard spec.result == .features, let reference = spec.outSpatialReference else { return }
+        guard spec.result.hasGeoJSONGeometry, let reference = spec.outSpatialReference else { return }
         guard reference.wkid != 4326, !reference.isWebMercator else { return }
+        let what = spec.result == .related ? "related records' geometries" : "result features"
         throw ContractError.at(
             path, .unsupportedSpatialReference,
-            "wkid \(reference.wkid) cannot be returned: result features are GeoJSON in WGS 84, so only 4326 or Web "
+            "wkid \(reference.wkid) cannot be returned: \(what) are GeoJSON in WGS 84, so only 4326 or Web "
                 + "Mercator (3857, 102100) can be asked for; omit outSpatialReference to get WGS 84",
             details: ["wkid": .number(Double(reference.wkid))])
     }
