@@ -76,7 +76,8 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
     static let all: [RejectionCase] = {
         let base = request()
         let fields = "where, namedWhere, extent, geometry, spatialRelationship, outFields, returnGeometry, "
-            + "outSpatialReference, maxFeatures, result, objectIds, time, orderBy, statistics, groupBy"
+            + "outSpatialReference, maxFeatures, result, objectIds, time, orderBy, statistics, groupBy, relationship, "
+            + "relatedWhere, relatedOutFields, relatedOrderBy"
         let badRings = #"{"rings":[[[0,0],[1,"x"],[1,1],[0,0]]]}"#
         let rings = geometryMessage(badRings, esri: true)
         let emptyPoint = #"{"type":"Point","coordinates":[]}"#
@@ -137,7 +138,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 path: "query.extent.spatialReference.wkid"),
             RejectionCase(
                 name: "unknown result kind", value: request(query: #"{"result":"idz"}"#), code: .invalidValue,
-                message: #"query.result: "idz" is not one of "ids", "count", "features", "catalog", "statistics", "extent", "distinct" (did you mean "ids"?)"#,
+                message: #"query.result: "idz" is not one of "ids", "count", "features", "catalog", "statistics", "extent", "distinct", "related", "attachments" (did you mean "ids"?)"#,
                 path: "query.result"),
             RejectionCase(
                 name: "inverted extent", value: request(query: #"{"extent":{"xmin":10,"ymin":2,"xmax":5,"ymax":4}}"#),
@@ -192,13 +193,13 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 name: "a catalog with a where clause",
                 value: request(query: #"{"result":"catalog","where":"UseType = 'Residential'"}"#), code: .invalidValue,
                 message: "query.where: a result: catalog request lists each target's collections or layers and selects "
-                    + "no features, so it takes no where; drop it, or ask for ids, count, features, statistics, extent or distinct",
+                    + "no features, so it takes no where; drop it, or ask for ids, count, features, statistics, extent, distinct, related or attachments",
                 path: "query.where"),
             RejectionCase(
                 name: "a catalog with maxFeatures", value: request(query: #"{"maxFeatures":10,"result":"catalog"}"#),
                 code: .invalidValue,
                 message: "query.maxFeatures: a result: catalog request lists each target's collections or layers and "
-                    + "selects no features, so it takes no maxFeatures; drop it, or ask for ids, count, features, statistics, extent or distinct",
+                    + "selects no features, so it takes no maxFeatures; drop it, or ask for ids, count, features, statistics, extent, distinct, related or attachments",
                 path: "query.maxFeatures"),
             RejectionCase(
                 name: "a credential name with a space", value: request(extra: #","credential":"county gis""#),

@@ -12,7 +12,8 @@ import WorkerTestSupport
 /// algorithm into exactly the unsplit result.
 @Suite struct ContractSplitTests {
     /// The README's reassembly: parts in order; an entry with a new URL starts a layer, one with a known URL
-    /// appends its slices (`objectIds`, `featureIds`, `catalog`, `statistics`, `distinct`, `features.features`).
+    /// appends its slices (`objectIds`, `featureIds`, `catalog`, `statistics`, `distinct`, `features.features`;
+    /// `related` and `attachments` groups, a group continued from the previous part merged into its start).
     static func reassemble(_ parts: [[UInt8]]) throws -> ParsedJSON {
         let messages = try parts.map { try ParsedJSON(parsing: $0) }
         guard case .object(var whole)? = messages.first else { throw ContractTestFailure("no parts") }
@@ -34,6 +35,20 @@ import WorkerTestSupport
                 for name in ["objectIds", "featureIds", "catalog", "statistics", "distinct"] {
                     if case .array(let more)? = fields[name], case .array(let items)? = layer[name] {
                         layer[name] = .array(items + more)
+                    }
+                }
+                for (name, member) in [("related", "records"), ("attachments", "attachments")] {
+                    if case .array(var more)? = fields[name], case .array(var groups)? = layer[name] {
+                        // A first group with the last group's objectId continues it (split by records).
+                        if case .object(var last)? = groups.last, case .object(let first)? = more.first,
+                            last["objectId"] == first["objectId"], case .array(let head)? = last[member],
+                            case .array(let tail)? = first[member]
+                        {
+                            last[member] = .array(head + tail)
+                            groups[groups.count - 1] = .object(last)
+                            more.removeFirst()
+                        }
+                        layer[name] = .array(groups + more)
                     }
                 }
                 if case .array(let more)? = fields["features"]?["features"],

@@ -112,7 +112,7 @@ extension RejectionCase {
               "result: distinct needs named fields, not *: every feature would be its own combination"),
         table("a catalog with objectIds", #"{"result":"catalog","objectIds":[1]}"#, .invalidValue, "query.objectIds",
               "a result: catalog request lists each target's collections or layers and selects no features, so it takes "
-                + "no objectIds; drop it, or ask for ids, count, features, statistics, extent or distinct"),
+                + "no objectIds; drop it, or ask for ids, count, features, statistics, extent, distinct, related or attachments"),
     ]
 }
 

@@ -29,7 +29,7 @@ import Testing
                         (2, Array(#"{"type":"Feature","id":2,"geometry":null,"properties":{}}"#.utf8)),
                     ])
                     let selection: LayerSelection = switch query.result {
-                    case .count, .statistics, .extent, .distinct: .countOnly
+                    case .count, .statistics, .extent, .distinct, .related, .attachments: .countOnly
                     case .ids: .objectIds(features.objectIds)
                     case .features: .features(features)
                     case .catalog: .catalog([CatalogEntry(id: layer)])

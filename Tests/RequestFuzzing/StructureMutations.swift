@@ -15,6 +15,8 @@ package enum StructureMutations {
         [.key("query"), .key("objectIds"), .index(0)], [.key("query"), .key("time"), .key("start")],
         [.key("query"), .key("orderBy"), .index(0), .key("field")],
         [.key("query"), .key("statistics"), .index(0), .key("percentile")],
+        [.key("query"), .key("relationship"), .key("name")], [.key("query"), .key("relatedWhere")],
+        [.key("query"), .key("relatedOrderBy"), .index(0), .key("field")],
     ]
 
     /// A step of a path into a document.

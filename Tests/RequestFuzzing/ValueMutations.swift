@@ -9,7 +9,7 @@ package enum ValueMutations {
         "collection", "where", "namedWhere", "extent", "geometry", "spatialRelationship", "outFields", "returnGeometry",
         "outSpatialReference", "maxFeatures", "result", "xmin", "ymin", "xmax", "ymax", "spatialReference", "wkid", "x", "y",
         "rings", "coordinates", "objectIds", "time", "start", "end", "orderBy", "field", "direction", "statistics",
-        "groupBy", "name", "percentile", "bogus",
+        "groupBy", "name", "percentile", "relationship", "id", "relatedWhere", "relatedOutFields", "relatedOrderBy", "bogus",
     ]
 
     /// A random value of any JSON type, with strings and numbers the contract gives meaning to.
@@ -25,8 +25,9 @@ package enum ValueMutations {
         case 6: return .string(["ids", "count", "features", "arcgis", "ogc", "intersects", "government", "UseType = 'x'",
                                  "2025-06-01T12:00:00Z", "2025-13-01T00:00:00Z", "https://h.example/a/MapServer",
                                  "https://h.example/a/FeatureServer/0", "ftp://x", "a\u{0}b", "é😀", "Point", "Polygon",
-                                 "statistics", "extent", "distinct", "percentileCont", "desc", "sum", "*"][
-            Int.random(in: 0...23, using: &random)])
+                                 "statistics", "extent", "distinct", "percentileCont", "desc", "sum", "*", "related",
+                                 "attachments"][
+            Int.random(in: 0...25, using: &random)])
         case 7, 8, 9: return .string("r-\(Int.random(in: 0...9, using: &random))")
         case 10: return .array((0..<Int.random(in: 0...3, using: &random)).map { _ in randomValue(&random, depth: depth + 1) })
         default:

@@ -60,7 +60,7 @@ struct QuerySpec: Sendable, Hashable {
     var outSpatialReference: SpatialReference?
     /// At most this many ids or features per layer; `nil` for all.
     var maxFeatures: Int?
-    /// Ids, count, features, catalog, statistics, extent or distinct.
+    /// Ids, count, features, catalog, statistics, extent, distinct, related or attachments.
     var result: ResultKind
     /// Only these features (`objectIds`: ArcGIS object ids or OGC feature ids), in the request's order;
     /// `nil` for any. ANDed with the other filters.
@@ -73,6 +73,8 @@ struct QuerySpec: Sendable, Hashable {
     var statistics: [StatisticDefinition] = []
     /// The fields statistics are grouped by, in the request's order.
     var groupBy: [String] = []
+    /// What `result: related` follows and asks of the related table; `nil` for other results.
+    var related: RelatedSpec?
 
     /// A query with the contract's defaults: every feature, ids only.
     init(
@@ -97,15 +99,15 @@ struct QuerySpec: Sendable, Hashable {
         return geometry
     }
 
-    /// The query for the feature-service seam. Features come back as GeoJSON, so in WGS 84 unless the request
-    /// named another output spatial reference.
+    /// The query for the feature-service seam. Features and related records come back with GeoJSON
+    /// geometries, so in WGS 84 unless the request named another output spatial reference.
     var serviceQuery: ServiceQuery {
         return ServiceQuery(
             whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
             outFields: outFields, returnGeometry: returnGeometry,
-            outSpatialReference: outSpatialReference ?? (result == .features ? .wgs84 : nil),
+            outSpatialReference: outSpatialReference ?? (result.hasGeoJSONGeometry ? .wgs84 : nil),
             maxFeatures: maxFeatures, result: result, objectIds: objectIds, time: time, orderBy: orderBy,
-            statistics: statistics, groupBy: groupBy)
+            statistics: statistics, groupBy: groupBy, related: related?.query)
     }
 }
 
@@ -113,4 +115,8 @@ extension ServiceQuery.ResultKind {
     /// Whether `orderBy` means something for this result: ids, features and statistics rows have an order; a
     /// count, an extent, a distinct list and a catalog do not.
     var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
+
+    /// Whether the result carries geometries, as GeoJSON in WGS 84: features, and related records (with
+    /// `returnGeometry`, when the related table has geometry).
+    var hasGeoJSONGeometry: Bool { self == .features || self == .related }
 }

@@ -7,6 +7,7 @@ extension RequestDecoder {
     static let queryFields = [
         "where", "namedWhere", "extent", "geometry", "spatialRelationship", "outFields", "returnGeometry",
         "outSpatialReference", "maxFeatures", "result", "objectIds", "time", "orderBy", "statistics", "groupBy",
+        "relationship", "relatedWhere", "relatedOutFields", "relatedOrderBy",
     ]
 
     static let relations: [(name: String, relation: SpatialRelation)] = [
@@ -55,7 +56,7 @@ extension RequestDecoder {
         }
         try Self.checkCatalogQuery(spec, reader)
         try readTableMembers(reader, into: &spec)
-        if spec.result == .features, spec.outSpatialReference != nil {
+        if spec.result.hasGeoJSONGeometry, spec.outSpatialReference != nil {
             try Self.checkOutputSpatialReference(spec, path: reader.childPath("outSpatialReference"))
         }
         return spec
@@ -70,19 +71,22 @@ extension RequestDecoder {
             throw ContractError.at(
                 reader.childPath(name), .invalidValue,
                 "a result: catalog request lists each target's collections or layers and selects no features, so it "
-                    + "takes no \(name); drop it, or ask for ids, count, features, statistics, extent or distinct")
+                    + "takes no \(name); drop it, or ask for ids, count, features, statistics, extent, distinct, related or "
+                    + "attachments")
         }
     }
 
-    /// Result features are GeoJSON, always WGS 84: the worker projects Web Mercator itself and can project
-    /// nothing else, so with `result: features` any other `outSpatialReference` is refused on arrival
-    /// instead of failing every layer after its HTTP requests. For `ids` and `count` nothing is projected.
+    /// Result features (and related records' geometries) are GeoJSON, always WGS 84: the worker projects Web
+    /// Mercator itself and can project nothing else, so with `result: features` or `related` any other
+    /// `outSpatialReference` is refused on arrival instead of failing every layer after its HTTP requests. For
+    /// `ids` and `count` nothing is projected.
     static func checkOutputSpatialReference(_ spec: QuerySpec, path: String) throws(ContractError) {
-        guard spec.result == .features, let reference = spec.outSpatialReference else { return }
+        guard spec.result.hasGeoJSONGeometry, let reference = spec.outSpatialReference else { return }
         guard reference.wkid != 4326, !reference.isWebMercator else { return }
+        let what = spec.result == .related ? "related records' geometries" : "result features"
         throw ContractError.at(
             path, .unsupportedSpatialReference,
-            "wkid \(reference.wkid) cannot be returned: result features are GeoJSON in WGS 84, so only 4326 or Web "
+            "wkid \(reference.wkid) cannot be returned: \(what) are GeoJSON in WGS 84, so only 4326 or Web "
                 + "Mercator (3857, 102100) can be asked for; omit outSpatialReference to get WGS 84",
             details: ["wkid": .number(Double(reference.wkid))])
     }
@@ -94,20 +98,7 @@ extension RequestDecoder {
             throw ContractError.at(reader.childPath("namedWhere"), .invalidValue, "give where or namedWhere, not both")
         }
         if let text {
-            if let known = cache.clause(text) { return .clause(known) }
-            do throws(QueryLanguageError) {
-                let clause = try namedQueries.resolve(.free(text))
-                cache.store(clause: clause, for: text)
-                return .clause(clause)
-            } catch {
-                let path = reader.childPath("where")
-                if error.code == .freeClausesDisabled {
-                    throw ContractError.at(path, .freeClausesDisabled, error.message, details: ["names": Self.names(namedQueries)])
-                }
-                var details: [String: ParsedJSON] = ["clauseError": .string(error.code.rawValue)]
-                if let column = error.column { details["column"] = .number(Double(column)) }
-                throw ContractError.at(path, .invalidWhere, error.message, details: details)
-            }
+            return .clause(try freeClause(text, path: reader.childPath("where")))
         }
         guard let name else { return .all }
         let path = reader.childPath("namedWhere")
@@ -126,15 +117,35 @@ extension RequestDecoder {
         }
     }
 
+    /// A free where clause (`where`, `relatedWhere`), parsed within the clause limits and the operator's
+    /// policy: a worker that takes named queries only takes no free clause anywhere.
+    func freeClause(_ text: String, path: String) throws(ContractError) -> WhereClause {
+        if let known = cache.clause(text) { return known }
+        do throws(QueryLanguageError) {
+            let clause = try namedQueries.resolve(.free(text))
+            cache.store(clause: clause, for: text)
+            return clause
+        } catch {
+            if error.code == .freeClausesDisabled {
+                throw ContractError.at(path, .freeClausesDisabled, error.message, details: ["names": Self.names(namedQueries)])
+            }
+            var details: [String: ParsedJSON] = ["clauseError": .string(error.code.rawValue)]
+            if let column = error.column { details["column"] = .number(Double(column)) }
+            throw ContractError.at(path, .invalidWhere, error.message, details: details)
+        }
+    }
+
     private static func names(_ catalog: NamedQueryCatalog) -> ParsedJSON {
         .array(catalog.names.prefix(100).map { .string($0) })
     }
 
-    private static func readOutFields(_ items: [ParsedJSON], path: String) throws(ContractError) -> [String] {
+    /// `outFields` (and `relatedOutFields`, named `member` in the empty list's message): 1 to 1000 distinct
+    /// field names.
+    static func readOutFields(_ items: [ParsedJSON], path: String, member: String = "outFields") throws(ContractError) -> [String] {
         guard (1...1000).contains(items.count) else {
             throw ContractError.at(
                 path, .invalidValue,
-                items.isEmpty ? "is empty; omit outFields for all fields ([\"*\"])" : "lists \(items.count) fields; at most 1000")
+                items.isEmpty ? "is empty; omit \(member) for all fields ([\"*\"])" : "lists \(items.count) fields; at most 1000")
         }
         var fields: [String] = []
         for (index, item) in items.enumerated() {

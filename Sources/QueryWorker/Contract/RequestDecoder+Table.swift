@@ -25,6 +25,7 @@ extension RequestDecoder {
             spec.orderBy = try Self.readOrderBy(items, path: reader.childPath("orderBy"))
         }
         try Self.readAggregation(reader, into: &spec)
+        try readRelated(reader, into: &spec)
         try Self.checkOrderBy(spec, reader)
         try Self.checkDistinct(spec, reader)
     }
@@ -101,12 +102,15 @@ extension RequestDecoder {
         }
     }
 
-    /// `orderBy`: 1 to 8 `{"field": F, "direction": "asc"|"desc"}`, each field once; direction default `asc`.
-    static func readOrderBy(_ items: [ParsedJSON], path: String) throws(ContractError) -> [OrderTerm] {
+    /// `orderBy` (and `relatedOrderBy`): 1 to 8 `{"field": F, "direction": "asc"|"desc"}`, each field once;
+    /// direction default `asc`. `omitted` says what leaving the member out means, for the empty list's message.
+    static func readOrderBy(
+        _ items: [ParsedJSON], path: String, omitted: String = "omit orderBy for the service's order"
+    ) throws(ContractError) -> [OrderTerm] {
         guard (1...maxOrderTerms).contains(items.count) else {
             throw ContractError.at(
                 path, .invalidValue,
-                items.isEmpty ? "is empty; omit orderBy for the service's order"
+                items.isEmpty ? "is empty; \(omitted)"
                     : "has \(items.count) entries; at most \(maxOrderTerms)")
         }
         var terms: [OrderTerm] = []
@@ -129,9 +133,10 @@ extension RequestDecoder {
     static func checkOrderBy(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
         guard !spec.orderBy.isEmpty else { return }
         guard spec.result.isOrderable else {
+            let related = spec.result == .related ? " (relatedOrderBy orders each feature's related records)" : ""
             throw ContractError.at(
                 reader.childPath("orderBy"), .invalidValue,
-                "a result: \(spec.result.rawValue) has no order; orderBy orders ids, features and statistics rows")
+                "a result: \(spec.result.rawValue) has no order; orderBy orders ids, features and statistics rows\(related)")
         }
         guard spec.result == .statistics else { return }
         let names = spec.groupBy + spec.statistics.map(\.name)

@@ -95,7 +95,8 @@ extension ResultMessage {
     }
 
     func itemCount(of layer: Int) -> Int {
-        layers[layer].answer?.selection.itemCount ?? 0
+        if let grouped = groupedItems[layer] { return grouped.count }
+        return layers[layer].answer?.selection.itemCount ?? 0
     }
 
     /// Bytes item `index` of `layer` adds to a part: its id's digits (and feature bytes), plus the separating
@@ -123,6 +124,9 @@ extension ResultMessage {
             return JSONWriter.size(of: rows[index]) + (first ? 0 : 1)
         case .extent:
             return 0
+        case .related, .attachments:
+            guard let layout = groupedItems[layer] else { return 0 }
+            return groupedItemSize(layer, layout, index, first: first)
         }
     }
 
@@ -154,6 +158,7 @@ extension ResultMessage {
     private func itemTooLarge(layer: Int, index: Int, size: Int, limit: Int) -> ContractError {
         let url = layers[layer].url
         var id: ParsedJSON?
+        var grouped = ""
         if let selection = layers[layer].answer?.selection {
             switch selection {
             case .objectIds(let ids): id = .number(Double(ids[index]))
@@ -164,9 +169,15 @@ extension ResultMessage {
                 case .featureIds(let ids): id = ids[index].map(Self.json)
                 }
             case .countOnly, .catalog, .statistics, .extent, .distinct: id = nil
+            case .related(let related):
+                id = groupedItems[layer].map { .number(Double(related.groups[$0.locate(index).group].objectId)) }
+                grouped = "a related record of "
+            case .attachments(let groups):
+                id = groupedItems[layer].map { .number(Double(groups[$0.locate(index).group].objectId)) }
+                grouped = "an attachment of "
             }
         }
-        let what = id.map { "feature \(Self.text($0)) of \(url)" } ?? "an entry of \(url)"
+        let what = id.map { "\(grouped)feature \(Self.text($0)) of \(url)" } ?? "an entry of \(url)"
         var details: [String: ParsedJSON] = ["layer": .string(url), "size": .number(Double(size))]
         if let id { details[layers[layer].answer?.collection == nil ? "objectId" : "featureId"] = id }
         return tooLarge("\(what) takes \(size) bytes as GeoJSON", limit: limit, details: details)

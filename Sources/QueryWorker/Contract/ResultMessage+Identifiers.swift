@@ -69,6 +69,43 @@ extension JSONWriter {
             key("supportsPagination")
             bool(pagination)
         }
+        if !entry.relationships.isEmpty {
+            comma()
+            key("relationships")
+            raw("[")
+            for (index, relationship) in entry.relationships.enumerated() {
+                if index > 0 { comma() }
+                self.relationship(relationship)
+            }
+            raw("]")
+        }
+        if let attachments = entry.hasAttachments {
+            comma()
+            key("hasAttachments")
+            bool(attachments)
+        }
+        raw("}")
+    }
+
+    /// `{"id", "name", "relatedTableId", "cardinality", "role", "keyField"}`: what `result: related` can follow
+    /// from a layer (`keyField` only when the layer names it).
+    private mutating func relationship(_ relationship: LayerRelationship) {
+        raw("{")
+        key("id")
+        integer(relationship.id)
+        comma()
+        key("name")
+        string(relationship.name)
+        comma()
+        key("relatedTableId")
+        integer(relationship.relatedTableId)
+        comma()
+        key("cardinality")
+        string(relationship.cardinality)
+        comma()
+        key("role")
+        string(relationship.role)
+        optional("keyField", relationship.keyField)
         raw("}")
     }
 

@@ -3,10 +3,12 @@ import FeatureQuerySupport
 import FeatureService
 import QueryLanguage
 
-/// The layer fields of feature-table results (contract 1.2): who ordered, who aggregated, and the extent.
-/// They are header fields, written in every part of a split layer; statistics and distinct rows are items.
+/// The layer fields of feature-table results (contract 1.2): who ordered, who aggregated (or joined the related
+/// records, or listed the attachments), the extent and the related table. They are header fields, written in
+/// every part of a split layer; statistics and distinct rows, related records and attachments are items.
 extension ResultMessage {
-    /// `orderedBy`, `statisticsBy` or `distinctBy`, and `extent`, each only where the selection has it.
+    /// `orderedBy`, `statisticsBy`, `distinctBy`, `relatedBy` or `attachmentsBy`, `extent` and `relatedTable`,
+    /// each only where the selection has it.
     func writeTableFields(_ answer: ServiceLayerResult, to writer: inout JSONWriter) {
         if let site = answer.orderedBy {
             writer.comma()
@@ -30,6 +32,21 @@ extension ResultMessage {
             writer.comma()
             writer.key("extent")
             if let envelope { writer.envelope(envelope) } else { writer.raw("null") }
+        case .related(let related):
+            writer.comma()
+            writer.key("relatedTable")
+            writer.string(related.relatedTable)
+            if let site = answer.aggregatedBy {
+                writer.comma()
+                writer.key("relatedBy")
+                writer.string(site.rawValue)
+            }
+        case .attachments:
+            if let site = answer.aggregatedBy {
+                writer.comma()
+                writer.key("attachmentsBy")
+                writer.string(site.rawValue)
+            }
         case .countOnly, .objectIds, .featureIds, .features, .catalog:
             break
         }

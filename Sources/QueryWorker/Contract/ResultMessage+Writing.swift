@@ -128,6 +128,10 @@ extension ResultMessage {
                 Self.writeArray("distinct", start..<end, to: &writer) { $1.namedValues(rows[$0]) }
             case .extent:
                 break
+            case .related(let related):
+                if let layout = groupedItems[index] { Self.writeRelated(related, layout, start..<end, to: &writer) }
+            case .attachments(let groups):
+                if let layout = groupedItems[index] { Self.writeAttachments(groups, layout, start..<end, to: &writer) }
             case .features(let features):
                 switch features.identifiers {
                 case .objectIds(let ids): Self.writeArray("objectIds", start..<end, to: &writer) { $1.integer(ids[$0]) }

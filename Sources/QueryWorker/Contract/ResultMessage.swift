@@ -17,7 +17,12 @@ struct ResultMessage: Sendable {
     var taskId: String
     /// The layers in the order of the request's targets and their sublayers. URLs must be unique: a layer's
     /// URL is how a consumer joins its slices across parts.
-    var layers: [ServiceLayerOutcome]
+    var layers: [ServiceLayerOutcome] {
+        didSet { groupedItems = layers.map(GroupedItems.of) }
+    }
+    /// How each layer's related records or attachments count as items of parts (``GroupedItems``), worked out
+    /// once per result: planning asks for every item's size.
+    private(set) var groupedItems: [GroupedItems?]
     /// When the worker received the request, in milliseconds since the epoch.
     var receivedAt: Int64
     /// When the result was complete, in milliseconds since the epoch; the same in every part.
@@ -31,6 +36,7 @@ struct ResultMessage: Sendable {
         self.requestId = requestId
         self.taskId = taskId
         self.layers = layers
+        self.groupedItems = layers.map(GroupedItems.of)
         self.receivedAt = receivedAt
         self.finishedAt = finishedAt
         self.worker = worker

@@ -40,6 +40,11 @@ struct Outcome: Sendable, Decodable {
         var extent: Extent?
         var distinct: [FieldValues]?
         var distinctBy: String?
+        var relatedTable: String?
+        var related: [RelatedGroup]?
+        var relatedBy: String?
+        var attachments: [AttachmentGroup]?
+        var attachmentsBy: String?
         var error: ErrorBody?
 
         /// How many ids (or catalog entries, statistics or distinct rows) the entry holds, whichever it has.
@@ -54,6 +59,8 @@ struct Outcome: Sendable, Decodable {
             if let entries = slice.catalog { catalog = (catalog ?? []) + entries }
             if let rows = slice.statistics { statistics = (statistics ?? []) + rows }
             if let rows = slice.distinct { distinct = (distinct ?? []) + rows }
+            if let groups = slice.related { related = RelatedGroup.continued(related ?? [], groups) }
+            if let groups = slice.attachments { attachments = AttachmentGroup.continued(attachments ?? [], groups) }
         }
     }
 
@@ -104,7 +111,7 @@ struct Outcome: Sendable, Decodable {
     /// The whole outcome from the messages of one run of one request, in part order (one for an error or a
     /// result that fit in a message). Follows the contract's reassembly: the envelope of part 1, and each
     /// layer's `objectIds`, `featureIds`, `catalog`, `statistics` and `distinct` slices appended in part order,
-    /// matched by `url`.
+    /// matched by `url`, and its `related` and `attachments` groups (a group continued across parts joined).
     init(parts: [[UInt8]]) throws {
         let decoder = JSONDecoder()
         guard let first = parts.first else { throw OutcomeDecodingError(message: "an outcome without messages") }

@@ -42,6 +42,11 @@ enum OutcomeJSON {
                         layers[position][name] = (layers[position][name] as? [Any] ?? []) + items
                     }
                 }
+                for (name, member) in [("related", "records"), ("attachments", "attachments")] {
+                    if let groups = entry[name] as? [[String: Any]] {
+                        layers[position][name] = continued(layers[position][name] as? [[String: Any]] ?? [], groups, member)
+                    }
+                }
                 if let features = (entry["features"] as? [String: Any])?["features"] as? [Any],
                     var collection = layers[position]["features"] as? [String: Any]
                 {
@@ -54,5 +59,20 @@ enum OutcomeJSON {
         whole["part"] = 1
         whole["parts"] = 1
         return whole
+    }
+
+    /// `earlier` groups (related records or attachments per feature) followed by a later part's `groups`: a
+    /// first group with the `objectId` of the last one continues it (its `member` array appended), as the
+    /// worker splits a group too large for one part.
+    static func continued(_ earlier: [[String: Any]], _ groups: [[String: Any]], _ member: String) -> [[String: Any]] {
+        var earlier = earlier
+        var groups = groups[...]
+        if let last = earlier.last, let first = groups.first, let id = last["objectId"] as? Int64,
+            first["objectId"] as? Int64 == id
+        {
+            earlier[earlier.count - 1][member] = (last[member] as? [Any] ?? []) + (first[member] as? [Any] ?? [])
+            groups = groups.dropFirst()
+        }
+        return earlier + groups
     }
 }

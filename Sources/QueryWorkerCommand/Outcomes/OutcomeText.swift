@@ -45,6 +45,7 @@ enum OutcomeText {
                 lines.append("    … (\(grouped(count)) entries in all)")
             }
             lines += tableLines(layer, columns: columns)
+            lines += relatedLines(layer)
             if let collection = features.first(where: { $0.url == layer.url }) {
                 lines.append("    features (GeoJSON):")
                 lines.append(collection.geoJSON)

@@ -70,7 +70,7 @@ struct LayerList: Sendable, Hashable {
 
 /// The contract's `query.result`.
 enum ResultKindArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case ids, count, features, catalog, statistics, extent, distinct
+    case ids, count, features, catalog, statistics, extent, distinct, related, attachments
 }
 
 /// The contract's `query.spatialRelationship`.

@@ -16,9 +16,11 @@ struct QueryCommand: AsyncParsableCommand {
                                [--where <clause> | --named-where <name>] [--extent <box> | --geometry <json>]
                                [--spatial-relationship <relation>] [--out-fields <fields>] [--[no-]return-geometry]
                                [--out-sr <wkid>] [--max-features <n>]
-                               [--result ids|count|features|catalog|statistics|extent|distinct]
+                               [--result ids|count|features|catalog|statistics|extent|distinct|related|attachments]
                                [--statistic <type:field[:name][:p]>]... [--group-by <fields>]...
                                [--order-by <field[:desc]>]... [--time <start/end>] [--object-ids <ids>]
+                               [--relationship <name|id> [--related-where <clause>] [--related-out-fields <fields>]
+                                [--related-order-by <field[:desc]>]...]
                                [--timeout <duration> | --timeout-ms <ms> | --deadline <date-time>]
                                [--credential <name>] [--wait [--wait-timeout <duration>]] [--json | --reassembled]
                                [--dry-run]
@@ -79,6 +81,9 @@ struct QueryCommand: AsyncParsableCommand {
     @OptionGroup(title: "Feature table")
     var table: TableOptions
 
+    @OptionGroup(title: "Related records")
+    var related: RelatedOptions
+
     @OptionGroup(title: "Kafka")
     var kafkaOptions: KafkaOptions
 
@@ -112,7 +117,8 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
         let kafka = try kafkaOptions.settings()
-        let draft = request.draft(table: table)
+        var draft = request.draft(table: table)
+        related.apply(to: &draft.query)
         let (value, warnings) = try draft.checkedJSON(catalog: kafka.catalog)
         for warning in warnings { printError("warning: \(warning)") }
         if dryRun {

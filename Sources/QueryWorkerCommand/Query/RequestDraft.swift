@@ -42,6 +42,10 @@ struct RequestDraft: Sendable, Encodable {
         var orderBy: [Order]?
         var statistics: [Statistic]?
         var groupBy: [String]?
+        var relationship: Relationship?
+        var relatedWhere: String?
+        var relatedOutFields: [String]?
+        var relatedOrderBy: [Order]?
     }
 
     var requestId: String

@@ -69,7 +69,8 @@ struct RequestOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "What each target returns: ids (default), count, features (GeoJSON), catalog (what it offers to query), "
-                + "statistics (with --statistic), extent, or distinct (the distinct combinations of --out-fields)."))
+                + "statistics (with --statistic), extent, distinct (the distinct combinations of --out-fields), related "
+                + "(the records related through --relationship), or attachments (each feature's attachments)."))
     var result: ResultKindArgument?
 
     @Option(help: "The supersession key: a newer request with the same taskId replaces this one (default: the requestId).")
