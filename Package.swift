@@ -36,6 +36,7 @@ let package = Package(
         .executable(name: "worker-benchmark", targets: ["WorkerBenchmark"]),
         .executable(name: "engine-cpu-benchmark", targets: ["EngineCPUBenchmark"]),
         .executable(name: "statistics-benchmark", targets: ["StatisticsBenchmark"]),
+        .executable(name: "related-benchmark", targets: ["RelatedBenchmark"]),
     ],
     traits: [
         // `swift build --traits OTLP`: the worker can export spans over OTLP/HTTP (`--otlp-endpoint`).
@@ -347,6 +348,14 @@ let package = Package(
             dependencies: ["BenchmarkSupport", "FeatureService", "FeatureServiceEngines", "CurlHTTP", "QueryLanguage",
                            .product(name: "Logging", package: "swift-log"), argumentParser],
             path: "Benchmarks/Sources/StatisticsBenchmark", swiftSettings: benchmarkSwift),
+
+        // Related records of 10,000 parcels through the engines, against the peers' one call per chunk
+        // (run-related-benchmark.sh).
+        .executableTarget(
+            name: "RelatedBenchmark",
+            dependencies: ["BenchmarkSupport", "FeatureService", "FeatureServiceEngines", "CurlHTTP", "QueryLanguage",
+                           .product(name: "Logging", package: "swift-log"), argumentParser],
+            path: "Benchmarks/Sources/RelatedBenchmark", swiftSettings: benchmarkSwift),
 
         .executableTarget(
             name: "EngineCPUBenchmark",

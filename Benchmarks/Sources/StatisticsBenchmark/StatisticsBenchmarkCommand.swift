@@ -66,11 +66,11 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
         var cpus: [Double] = []
         var last: ServiceLayerResult?
         for _ in 0..<repetitions {
-            let cpuBefore = Measures.cpuSeconds()
+            let cpuBefore = ProcessMeasures.cpuSeconds()
             let started = ContinuousClock.now
             let outcomes = await router.query([target], query, budget: .unlimited())
             let wall = ContinuousClock.now - started
-            cpus.append(Measures.cpuSeconds() - cpuBefore)
+            cpus.append(ProcessMeasures.cpuSeconds() - cpuBefore)
             walls.append(Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
             guard let outcome = outcomes.first?.first else { throw BenchmarkError("no outcome") }
             switch outcome.result {
@@ -84,7 +84,7 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
         guard let result = last, case .statistics(let rows) = result.selection else { throw BenchmarkError("no statistics") }
         let median = walls.sorted()[walls.count / 2]
         output("RESULT wall_s=\(format(median, 3)) cpu_s=\(format(cpus.sorted()[cpus.count / 2], 3)) "
-            + "peak_rss_mib=\(format(Double(Measures.peakRSSKiB()) / 1024, 1)) features=\(result.count) groups=\(rows.count) "
+            + "peak_rss_mib=\(format(Double(ProcessMeasures.peakRSSKiB()) / 1024, 1)) features=\(result.count) groups=\(rows.count) "
             + "computed_by=\(result.aggregatedBy?.rawValue ?? "?") runs=\(walls.map { format($0, 3) }.joined(separator: ","))")
         for row in rows {
             let group = row.group.first.map { Self.text($0.value) } ?? ""
@@ -103,19 +103,3 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
     }
 }
 
-/// This process's CPU time and peak resident set size.
-enum Measures {
-    static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
-
-    /// `VmHWM` from /proc/self/status, in KiB.
-    static func peakRSSKiB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return 0 }
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-}
