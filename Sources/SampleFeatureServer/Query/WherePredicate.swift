@@ -16,7 +16,11 @@ struct WherePredicate: Sendable {
     /// carry the query language's message. With `pacificDateFields` (the `pacific-date-fields` quirk) date
     /// literals compared with date fields are Pacific wall time, as a layer with that `dateFieldsTimeReference`
     /// reads them: they are moved to UTC, the zone the stored values are in.
-    init(_ text: String, layer: LayerDefinition, pacificDateFields: Bool = false) throws(ArcGISServiceError) {
+    /// `parameter` names the clause in the error (`where`, or `definitionExpression` for the related and
+    /// attachment queries).
+    init(
+        _ text: String, layer: LayerDefinition, pacificDateFields: Bool = false, parameter: String = "where"
+    ) throws(ArcGISServiceError) {
         var clause: WhereClause
         do {
             clause = try WhereClause(text).validated(against: layer.schema)
@@ -25,7 +29,7 @@ struct WherePredicate: Sendable {
             }
             try self.init(validated: clause, fields: layer.fields)
         } catch {
-            throw .invalidRequest("'where' parameter is invalid: \(error.message)")
+            throw .invalidRequest("'\(parameter)' parameter is invalid: \(error.message)")
         }
     }
 
