@@ -46,9 +46,14 @@ enum LayerCatalog {
         FieldDefinition("POP2000", .integer, alias: "Population 2000"),
     ]
 
-    /// The version the service of `layer` reports.
+    /// The version the service reports: the parcels FeatureServer is 11.2, the first with ordered and counted
+    /// queryRelatedRecords (`supportsAdvancedQueryRelated`) on feature services; map services get them at 11.3.
     static func version(_ service: SampleService) -> String {
-        service == .laCountyParcelsLegacy ? "10" : "11.1"
+        switch service {
+        case .laCountyParcels: "11.2"
+        case .laCountyParcelsLegacy: "10"
+        case .usa: "11.1"
+        }
     }
 
     static func definition(_ layer: SampleLayer, extent: Envelope) -> LayerDefinition {
