@@ -41,6 +41,15 @@ struct RelatedTableQueryTests {
             #expect((count.countResult ?? 0) >= 1500 && (count.countResult ?? 0) <= 1512)
             let rows = try await client.tableRows(server, .parcelAssessments, key: "ParcelAPN", in: Array(apns.values))
             #expect(rows.count == count.countResult)
+            // The same clause the key index cannot serve (a top-level OR) scans the table: the same rows.
+            let scanned = try await client.query(server, .parcelAssessments, [
+                ("where", "ParcelAPN IN (\(list)) OR 1=0"), ("returnIdsOnly", "true"), ("f", "json"),
+            ])
+            #expect(scanned.objectIDs.sorted() == rows.compactMap { $0.int("OBJECTID") })
+            let andTerm = try await client.query(server, .parcelAssessments, [
+                ("where", "TaxYear >= 2020 AND ParcelAPN IN (\(list))"), ("returnIdsOnly", "true"), ("f", "json"),
+            ])
+            #expect(andTerm.objectIDs.sorted() == rows.filter { ($0.int("TaxYear") ?? 0) >= 2020 }.compactMap { $0.int("OBJECTID") })
             #expect(Set(rows.compactMap { $0["ParcelAPN"] as? String }) == Set(apns.values.filter { apn in rows.contains { $0["ParcelAPN"] as? String == apn } }))
             #expect(rows.allSatisfy { apns.values.contains($0["ParcelAPN"] as? String ?? "") })
             let ordered = try await client.query(server, .parcelAssessments, [

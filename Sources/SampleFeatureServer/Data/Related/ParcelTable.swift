@@ -39,6 +39,17 @@ final class ParcelTable: Sendable {
 
     var count: Int { rows.rowCount }
 
+    /// The rows whose key (field 1, the parcel's APN) is one of `apns`, ascending: what a where clause
+    /// `ParcelAPN IN (…)` can match, found without scanning the table.
+    func rows(keyedBy apns: Set<String>) -> [Int32] {
+        var result: [Int32] = []
+        for apn in apns {
+            guard let parcel = ParcelAttributes.index(ofAPN: apn) else { continue }
+            result += rows.rows(ofParcel: parcel).map { Int32(truncatingIfNeeded: $0) }
+        }
+        return result.sorted()
+    }
+
     func value(_ field: Int, _ row: Int) -> AttributeValue {
         if field == 0 { return .integer(Int64(row + 1)) }
         let parcel = rows.parcel(ofRow: row)
