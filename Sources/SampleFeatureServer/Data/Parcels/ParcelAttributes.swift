@@ -65,7 +65,7 @@ enum ParcelAttributes {
     static func index(ofAPN text: String) -> Int? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, let book = Int(parts[0]), let page = Int(parts[1]), let parcel = Int(parts[2]),
-            book >= 4000, (0..<1000).contains(page), (1...50).contains(parcel)
+            (4000..<54_000).contains(book), (0..<1000).contains(page), (1...50).contains(parcel)
         else { return nil }
         let index = (book - 4000) * 50_000 + page * 50 + parcel - 1
         return apn(index) == text ? index : nil
