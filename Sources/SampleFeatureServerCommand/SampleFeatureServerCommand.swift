@@ -15,9 +15,10 @@ struct SampleFeatureServerCommand: AsyncParsableCommand {
             output, then serves until SIGINT or SIGTERM. Logs go to standard error.
 
             Layers: LA_County_Parcels/FeatureServer/0 (paginating), LA_County_Parcels/FeatureServer/1 (parcel sales, \
-            time-aware), LA_County_Parcels_Legacy/MapServer/0 (no \
-            pagination), USA/MapServer/0-3 (cities, highways, states, counties), USA/MapServer/4 (raster, not \
-            queryable).
+            time-aware), LA_County_Parcels/FeatureServer/2-3 (tables Parcel_Assessments and Parcel_Owners, related \
+            to the parcels: queryRelatedRecords), LA_County_Parcels_Legacy/MapServer/0 (no \
+            pagination), USA/MapServer/0-3 (cities, highways, states, counties; states relate to counties), \
+            USA/MapServer/4 (raster, not queryable). Parcels and cities have attachments (queryAttachments).
 
             OGC API Features (Parts 1-3, CQL2) on the same server: landing page /ogc (logged as ogcURL). \
             Collections LA_County_Parcels, USA_Cities, USA_Highways, USA_States, USA_Counties, LA_County_Parcel_Sales (the ArcGIS \

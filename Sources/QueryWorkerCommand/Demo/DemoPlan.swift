@@ -168,6 +168,8 @@ struct DemoPlan: Sendable {
         case .states: "states"
         case .counties: "counties"
         case .elevation: "elevation"
+        case .parcelAssessments: "parcel assessments"
+        case .parcelOwners: "parcel owners"
         }
     }
 }

@@ -88,7 +88,7 @@ extension SampleDataset {
                 guard let extent = store.geometries[index].extent else { continue }
                 try visit(index, extent, { store.geometries[index] }, { store.value($0, index) })
             }
-        case .none:
+        case .table, .none:
             break
         }
         return ids

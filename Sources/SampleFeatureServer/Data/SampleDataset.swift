@@ -48,6 +48,13 @@ package final class SampleDataset: Sendable {
     /// The Daraa look-alike's collections (served by the OGC face only).
     let daraa: [DaraaCollection: GenericFeatureStore]
     let definitions: [SampleLayer: LayerDefinition]
+    /// The parcels' related tables (``SampleLayer/parcelAssessments``, ``SampleLayer/parcelOwners``).
+    let assessments: ParcelTable
+    let owners: ParcelTable
+    /// The counties of each state (by STATE_NAME, county indices ascending) and each state's index by name:
+    /// the `State_Counties` relationship.
+    let countiesByState: [String: [Int32]]
+    let stateByName: [String: Int32]
 
     /// Generates the dataset: `parcelCount` parcels (at least 1) and the USA layers, from `seed`. Takes about
     /// a second per million parcels in a release build.
@@ -59,12 +66,17 @@ package final class SampleDataset: Sendable {
         usa = try USAGenerator.generate(seed: seed)
         sales = try ParcelSalesGenerator.generate(parcels: parcels, seed: seed)
         daraa = try DaraaGenerator.generate(seed: seed)
+        assessments = ParcelTable(.assessments, parcelCount: self.parcelCount, seed: seed)
+        owners = ParcelTable(.owners, parcelCount: self.parcelCount, seed: seed)
+        let stateCounties = Self.stateCounties(usa)
+        countiesByState = stateCounties.0
+        stateByName = stateCounties.1
         var definitions: [SampleLayer: LayerDefinition] = [:]
         let parcelExtent = ParcelDensity.region
         for layer in SampleLayer.allCases {
             let extent: Envelope
             switch layer {
-            case .parcels, .legacyParcels: extent = parcelExtent
+            case .parcels, .legacyParcels, .parcelAssessments, .parcelOwners: extent = parcelExtent
             case .parcelSales: extent = sales.extent
             case .cities: extent = usa.cities.extent
             case .highways: extent = usa.highways.extent
@@ -125,6 +137,8 @@ package final class SampleDataset: Sendable {
         case .states: .generic(usa.states)
         case .counties: .generic(usa.counties)
         case .elevation: .none
+        case .parcelAssessments: .table(assessments)
+        case .parcelOwners: .table(owners)
         }
     }
 }

@@ -46,17 +46,26 @@ enum LayerCatalog {
         FieldDefinition("POP2000", .integer, alias: "Population 2000"),
     ]
 
-    /// The version the service of `layer` reports.
+    /// The version the service reports: the parcels FeatureServer is 11.2, the first with ordered and counted
+    /// queryRelatedRecords (`supportsAdvancedQueryRelated`) on feature services; map services get them at 11.3.
     static func version(_ service: SampleService) -> String {
-        service == .laCountyParcelsLegacy ? "10" : "11.1"
+        switch service {
+        case .laCountyParcels: "11.2"
+        case .laCountyParcelsLegacy: "10"
+        case .usa: "11.1"
+        }
     }
 
     static func definition(_ layer: SampleLayer, extent: Envelope) -> LayerDefinition {
         switch layer {
         case .parcels:
-            return feature(
+            var definition = feature(
                 layer, "LA_County_Parcels", .polygon, parcelFields, display: "APN", max: 2000, capabilities: "Query",
                 paginates: true, extent: extent, description: "Generated parcels of Los Angeles County.")
+            definition.hasAttachments = true
+            return definition
+        case .parcelAssessments, .parcelOwners:
+            return table(layer, extent: extent)
         case .parcelSales:
             var definition = feature(
                 layer, "Parcel_Sales", .point, ParcelSalesGenerator.fields, display: "APN", max: 1000, capabilities: "Query",
@@ -74,8 +83,11 @@ enum LayerCatalog {
                 description: "A subset of the parcels, served as an ArcGIS Server 10.0 layer (no pagination).",
                 emptyIdsAsNull: true)
         case .cities:
-            return feature(layer, "Cities", .point, cityFields, display: "CITY_NAME", max: 1000, capabilities: "Map,Query,Data",
-                           paginates: true, extent: extent, description: "Generated cities.")
+            var definition = feature(
+                layer, "Cities", .point, cityFields, display: "CITY_NAME", max: 1000, capabilities: "Map,Query,Data",
+                paginates: true, extent: extent, description: "Generated cities.")
+            definition.hasAttachments = true
+            return definition
         case .highways:
             return feature(layer, "Highways", .polyline, highwayFields, display: "ROUTE_NAME", max: 1000,
                            capabilities: "Map,Query,Data", paginates: true, extent: extent, description: "Generated highways.")

@@ -42,9 +42,13 @@ struct LayerDefinition: Sendable {
     let emptyIdsAsNull: Bool
     /// The layer's `timeInfo`: time-aware layers filter on its field when a query has `time`.
     var timeInfo: LayerTimeInfo? = nil
+    /// Whether features have attachments (`queryAttachments`, `<oid>/attachments`).
+    var hasAttachments = false
 
     var objectIdField: String { fields.first?.name ?? "OBJECTID" }
     var isFeatureLayer: Bool { type == "Feature Layer" }
+    /// A table: a queryable layer without geometry, listed under the service's `tables`.
+    var isTable: Bool { type == "Table" }
     var supportsQuery: Bool { capabilities.split(separator: ",").contains { $0.trimmingSpaces() == "Query" } }
     var supportedQueryFormats: String { supportsGeoJSON ? "JSON, geoJSON" : "JSON, AMF" }
 
@@ -64,7 +68,7 @@ struct LayerDefinition: Sendable {
             maxRecordCount: maxRecordCount, capabilities: capabilities, supportsPagination: supportsPagination,
             supportsAdvancedQueries: supportsAdvancedQueries, supportsGeoJSON: supportsGeoJSON,
             currentVersion: currentVersion, spatialReference: spatialReference, extent: extent,
-            description: description, emptyIdsAsNull: emptyIdsAsNull, timeInfo: timeInfo)
+            description: description, emptyIdsAsNull: emptyIdsAsNull, timeInfo: timeInfo, hasAttachments: hasAttachments)
     }
 }
 

@@ -26,6 +26,11 @@ package enum QueryQuirk: String, CaseIterable, Sendable, Hashable {
     /// compared with date fields as Pacific wall time, while results still give dates as UTC epoch ms, as
     /// ArcGIS does.
     case pacificDateFields = "pacific-date-fields"
+    /// `related-short-chunk`: a queryRelatedRecords answer whose rows come from more than one origin is cut
+    /// at half the related table's transfer limit (500 rows of 1000) with `exceededTransferLimit:true`, though
+    /// the real limit was not reached. A paging client gets a short page with the flag set (and must go on
+    /// from where it ended); a client without related paging must ask again for fewer origins.
+    case relatedShortChunk = "related-short-chunk"
 }
 
 /// What one layer advertises and obeys for feature-table queries beyond where/geometry/paging: the
@@ -48,6 +53,15 @@ package struct LayerQueryOptions: Sendable, Hashable {
     /// resultOffset/resultRecordCount on grouped statistics and distinct queries; without it those results
     /// are cut at maxRecordCount with `exceededTransferLimit:true` and paging parameters are refused.
     package var supportsPaginationOnAggregatedQueries = true
+    /// resultOffset/resultRecordCount on queryRelatedRecords. nil keeps the service's default: true on the
+    /// 11.2 parcels FeatureServer, false on the 11.1 USA MapServer (map services page related records from 11.3).
+    package var supportsQueryRelatedPagination: Bool?
+    /// orderByFields and returnCountOnly on queryRelatedRecords. nil keeps the service's default, as for
+    /// ``supportsQueryRelatedPagination``.
+    package var supportsAdvancedQueryRelated: Bool?
+    /// The queryAttachments operation. nil keeps the default: true on layers with attachments. A layer
+    /// without attachments never supports it, whatever this says.
+    package var supportsQueryAttachments: Bool?
     package var quirks: Set<QueryQuirk> = []
 
     package init() {}
@@ -55,7 +69,8 @@ package struct LayerQueryOptions: Sendable, Hashable {
     /// The flag names `set(_:_:)` accepts, as layer metadata spells them.
     package static let flagNames = [
         "supportsStatistics", "supportsPercentileStatistics", "supportsOrderBy", "supportsAdvancedQueries", "supportsDistinct",
-        "supportsReturningQueryExtent", "supportsPaginationOnAggregatedQueries",
+        "supportsReturningQueryExtent", "supportsPaginationOnAggregatedQueries", "supportsQueryRelatedPagination",
+        "supportsAdvancedQueryRelated", "supportsQueryAttachments",
     ]
 
     /// Sets a flag by its metadata name (any case; `supportsAdvancedQueries` is `supportsOrderBy`); false
@@ -68,6 +83,9 @@ package struct LayerQueryOptions: Sendable, Hashable {
         case "supportsdistinct": supportsDistinct = value
         case "supportsreturningqueryextent": supportsReturningQueryExtent = value
         case "supportspaginationonaggregatedqueries": supportsPaginationOnAggregatedQueries = value
+        case "supportsqueryrelatedpagination": supportsQueryRelatedPagination = value
+        case "supportsadvancedqueryrelated": supportsAdvancedQueryRelated = value
+        case "supportsqueryattachments": supportsQueryAttachments = value
         default: return false
         }
         return true

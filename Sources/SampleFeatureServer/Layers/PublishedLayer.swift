@@ -70,3 +70,11 @@ extension JSONWriter {
         raw("}")
     }
 }
+
+/// The related-records and attachments capabilities in effect: the options' overrides, or the service's
+/// defaults (11.2 FeatureServer: related paging and ordering; 11.1 MapServer: neither).
+extension PublishedLayer {
+    var supportsQueryRelatedPagination: Bool { options.supportsQueryRelatedPagination ?? (layer.service == .laCountyParcels) }
+    var supportsAdvancedQueryRelated: Bool { options.supportsAdvancedQueryRelated ?? (layer.service == .laCountyParcels) }
+    var supportsQueryAttachments: Bool { definition.hasAttachments && (options.supportsQueryAttachments ?? true) }
+}

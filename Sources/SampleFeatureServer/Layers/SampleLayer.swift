@@ -25,6 +25,12 @@ package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomString
     /// 2015–2024 with `timeInfo` on SaleDate; fields APN, UseType, DocType, SalePrice, SaleDate), whose first
     /// rows are statistics detector vectors (see ``ParcelSalesGenerator``).
     case parcelSales = "LA_County_Parcels/FeatureServer/1"
+    /// `LA_County_Parcels/FeatureServer/2`: the `Parcel_Assessments` table (no geometry), 0 to 6 rows per
+    /// parcel keyed by `ParcelAPN`, the many side of relationship `Parcel_Assessments` (see ``ParcelTable``).
+    case parcelAssessments = "LA_County_Parcels/FeatureServer/2"
+    /// `LA_County_Parcels/FeatureServer/3`: the `Parcel_Owners` table, at most one row per parcel keyed by
+    /// `OwnerAPN`, the one-to-one relationship `Parcel_Owner`.
+    case parcelOwners = "LA_County_Parcels/FeatureServer/3"
 
     /// The path under `/arcgis/rest/services`, e.g. `USA/MapServer/1`.
     package var path: String { rawValue }
@@ -32,7 +38,7 @@ package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomString
     /// The service's path, e.g. `USA/MapServer`.
     package var service: SampleService {
         switch self {
-        case .parcels, .parcelSales: .laCountyParcels
+        case .parcels, .parcelSales, .parcelAssessments, .parcelOwners: .laCountyParcels
         case .legacyParcels: .laCountyParcelsLegacy
         case .cities, .highways, .states, .counties, .elevation: .usa
         }
@@ -43,18 +49,21 @@ package enum SampleLayer: String, CaseIterable, Sendable, Hashable, CustomString
         switch self {
         case .parcels, .legacyParcels, .cities: 0
         case .highways, .parcelSales: 1
-        case .states: 2
-        case .counties: 3
+        case .states, .parcelAssessments: 2
+        case .counties, .parcelOwners: 3
         case .elevation: 4
         }
     }
+
+    /// Whether the service publishes it under `tables` (a table has no geometry) rather than `layers`.
+    package var isTable: Bool { self == .parcelAssessments || self == .parcelOwners }
 
     package var description: String { rawValue }
 }
 
 /// The services the sample server publishes.
 package enum SampleService: String, CaseIterable, Sendable, Hashable, CustomStringConvertible {
-    /// A hosted-style FeatureServer (version 11.1) with the parcels layer.
+    /// A hosted-style FeatureServer (version 11.2) with the parcels and sales layers and two related tables.
     case laCountyParcels = "LA_County_Parcels/FeatureServer"
     /// A 10.0-era MapServer with the non-paginating parcels layer.
     case laCountyParcelsLegacy = "LA_County_Parcels_Legacy/MapServer"
@@ -69,8 +78,12 @@ package enum SampleService: String, CaseIterable, Sendable, Hashable, CustomStri
     /// The service type (`FeatureServer` or `MapServer`).
     package var type: String { String(rawValue.split(separator: "/")[1]) }
 
-    /// The layers of this service, by id.
-    package var layers: [SampleLayer] { SampleLayer.allCases.filter { $0.service == self } }
+    /// The layers of this service, by id (tables apart: ``tables``).
+    package var layers: [SampleLayer] { SampleLayer.allCases.filter { $0.service == self && !$0.isTable } }
+    /// The tables of this service, by id.
+    package var tables: [SampleLayer] { SampleLayer.allCases.filter { $0.service == self && $0.isTable } }
+    /// Layers and tables: what a numbered path under the service can name.
+    package var members: [SampleLayer] { SampleLayer.allCases.filter { $0.service == self } }
 
     package var description: String { rawValue }
 }

@@ -58,7 +58,7 @@ enum OGCFeatureWriter {
             json.raw("]]}")
         case .generic(let store):
             geometry(store.geometries[index], crs: crs, to: &json)
-        case .none:
+        case .table, .none:
             json.raw("null")
         }
     }

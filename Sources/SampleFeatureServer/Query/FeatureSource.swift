@@ -8,6 +8,8 @@ enum FeatureSource: Sendable {
     /// Parcels; the layer holds those whose index is a multiple of `stride` (1: all of them).
     case parcels(ParcelStore, stride: Int)
     case generic(GenericFeatureStore)
+    /// A table about parcels, without geometry.
+    case table(ParcelTable)
     /// A layer without features (raster).
     case none
 
@@ -15,6 +17,7 @@ enum FeatureSource: Sendable {
         switch self {
         case .parcels(let store, let stride): (store.count + stride - 1) / stride
         case .generic(let store): store.count
+        case .table(let table): table.count
         case .none: 0
         }
     }
@@ -25,6 +28,7 @@ enum FeatureSource: Sendable {
         switch self {
         case .parcels(let store, let stride): index >= 0 && index < store.count && index % stride == 0
         case .generic(let store): index >= 0 && index < store.count
+        case .table(let table): index >= 0 && index < table.count
         case .none: false
         }
     }
@@ -36,6 +40,8 @@ enum FeatureSource: Sendable {
             for index in Swift.stride(from: 0, to: store.count, by: stride) { try body(index) }
         case .generic(let store):
             for index in 0..<store.count { try body(index) }
+        case .table(let table):
+            for index in 0..<table.count { try body(index) }
         case .none:
             break
         }
@@ -46,6 +52,7 @@ enum FeatureSource: Sendable {
         switch self {
         case .parcels(let store, _): store.value(field, index)
         case .generic(let store): store.value(field, index)
+        case .table(let table): table.value(field, index)
         case .none: .null
         }
     }
@@ -55,6 +62,7 @@ enum FeatureSource: Sendable {
         switch self {
         case .parcels(let store, _): store.writeValue(field, index, to: &json)
         case .generic(let store): json.attribute(store.value(field, index))
+        case .table(let table): json.attribute(table.value(field, index))
         case .none: json.raw("null")
         }
     }
@@ -64,7 +72,7 @@ enum FeatureSource: Sendable {
         switch self {
         case .parcels(let store, _): store.polygon(index)
         case .generic(let store): store.geometries[index]
-        case .none: nil
+        case .table, .none: nil
         }
     }
 
@@ -73,7 +81,7 @@ enum FeatureSource: Sendable {
         switch self {
         case .parcels(let store, _): store.extent(index)
         case .generic(let store): store.geometries[index].extent
-        case .none: nil
+        case .table, .none: nil
         }
     }
 
@@ -85,7 +93,7 @@ enum FeatureSource: Sendable {
             return try store.matches(query) { $0 % stride == 0 && include($0) }
         case .generic(let store):
             return try store.matches(query, include: include)
-        case .none:
+        case .table, .none:
             return []
         }
     }

@@ -56,8 +56,10 @@ struct LayerQueryParameters: Sendable {
         }
         objectIDs = try Self.objectIDs(parameters["objectIds"])
         let geometryText = parameters["geometry"]
+        // A table has no geometry: ArcGIS ignores the geometry parameters on it.
         spatial = try geometryText.flatMap { (text) throws(ArcGISServiceError) in
-            try GeometryParameter.spatialQuery(text, parameters: parameters, layer: layer)
+            guard !layer.isTable else { return nil }
+            return try GeometryParameter.spatialQuery(text, parameters: parameters, layer: layer)
         }
         guard whereText != nil || geometryText != nil || objectIDs != nil || parameters["time"] != nil else {
             throw .invalidRequest("Either 'where' or 'geometry' or 'objectIds' must be specified")
@@ -89,7 +91,7 @@ struct LayerQueryParameters: Sendable {
         selectionKey = key
     }
 
-    private static func objectIDs(_ text: String?) throws(ArcGISServiceError) -> [Int]? {
+    static func objectIDs(_ text: String?) throws(ArcGISServiceError) -> [Int]? {
         guard let text else { return nil }
         var ids: [Int] = []
         for part in text.split(separator: ",") {
@@ -103,7 +105,7 @@ struct LayerQueryParameters: Sendable {
         return ids
     }
 
-    private static func outFields(_ text: String?, layer: LayerDefinition) throws(ArcGISServiceError) -> [Int] {
+    static func outFields(_ text: String?, layer: LayerDefinition) throws(ArcGISServiceError) -> [Int] {
         guard let text else { return layer.fields.isEmpty ? [] : [0] }
         var positions: [Int] = []
         for part in text.split(separator: ",") {

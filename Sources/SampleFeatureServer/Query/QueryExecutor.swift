@@ -23,6 +23,9 @@ enum QueryExecutor {
             indices.sort()
             candidates = deduplicated(indices)
         }
+        if candidates == nil, case .table(let table) = source, let apns = request.predicate?.requiredStrings[1] {
+            candidates = table.rows(keyedBy: apns)  // the key's index: `ParcelAPN IN (…)` without a scan
+        }
         if let spatial = request.spatial {
             if let restriction = candidates {
                 candidates = try source.matches(spatial) { contains(restriction, Int32(truncatingIfNeeded: $0)) }

@@ -36,7 +36,7 @@ extension JSONWriter {
             store.writeRing(index, transform, to: &self)
         case .generic(let store):
             esriGeometry(store.geometries[index], transform)
-        case .none:
+        case .table, .none:
             raw("null")
         }
     }
@@ -103,7 +103,7 @@ extension JSONWriter {
             } catch {
                 raw("null")
             }
-        case .none:
+        case .table, .none:
             raw("null")
         }
     }

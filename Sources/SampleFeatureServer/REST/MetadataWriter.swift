@@ -61,7 +61,9 @@ enum MetadataWriter {
     }
 
     /// `{Service}/FeatureServer?f=json` and `{Service}/MapServer?f=json`.
-    static func service(_ service: SampleService, layers: [PublishedLayer]) -> [UInt8] {
+    /// `layers` holds the service's tables too: they are listed apart, under `tables`.
+    static func service(_ service: SampleService, layers members: [PublishedLayer]) -> [UInt8] {
+        let layers = members.filter { !$0.definition.isTable }
         let version = LayerCatalog.version(service)
         let reference = layers.first?.definition.spatialReference ?? .wgs84
         var extent = layers.first?.definition.extent ?? Envelope(xmin: 0, ymin: 0, xmax: 0, ymax: 0)
@@ -93,7 +95,16 @@ enum MetadataWriter {
             }
             json.raw("}")
         }
-        json.raw("],\"tables\":[],\"spatialReference\":")
+        json.raw("],\"tables\":[")
+        for (position, table) in members.filter(\.definition.isTable).enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw("{\"id\":")
+            json.integer(table.layer.layerID)
+            json.raw(",\"name\":")
+            json.string(table.definition.name)
+            json.raw("}")
+        }
+        json.raw("],\"spatialReference\":")
         json.spatialReference(reference)
         json.raw(",\"initialExtent\":")
         json.envelope(extent, reference)
@@ -120,11 +131,16 @@ enum MetadataWriter {
     static func layers(_ layers: [PublishedLayer]) -> [UInt8] {
         var json = JSONWriter(capacity: 4096)
         json.raw("{\"layers\":[")
-        for (position, layer) in layers.enumerated() {
+        for (position, layer) in layers.filter({ !$0.definition.isTable }).enumerated() {
             if position > 0 { json.raw(",") }
             json.raw(self.layer(layer))
         }
-        json.raw("],\"tables\":[]}")
+        json.raw("],\"tables\":[")
+        for (position, table) in layers.filter(\.definition.isTable).enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw(self.layer(table))
+        }
+        json.raw("]}")
         return json.bytes
     }
 
@@ -148,9 +164,14 @@ enum MetadataWriter {
             json.raw(",\"geometryType\":")
             json.string(type.esriName)
         }
-        json.raw(",\"minScale\":0,\"maxScale\":0,\"extent\":")
-        json.envelope(definition.extent, definition.spatialReference)
-        json.raw(",\"hasAttachments\":false,\"htmlPopupType\":\"esriServerHTMLPopupTypeNone\",\"displayField\":")
+        json.raw(",\"minScale\":0,\"maxScale\":0")
+        if !definition.isTable {
+            json.raw(",\"extent\":")
+            json.envelope(definition.extent, definition.spatialReference)
+        }
+        json.raw(",\"hasAttachments\":")
+        json.bool(definition.hasAttachments)
+        json.raw(",\"htmlPopupType\":\"esriServerHTMLPopupTypeNone\",\"displayField\":")
         json.string(definition.displayField)
         json.raw(",\"typeIdField\":null")
         if definition.fields.isEmpty {
@@ -170,7 +191,9 @@ enum MetadataWriter {
             }
             json.raw("]")
         }
-        json.raw(",\"relationships\":[],\"capabilities\":")
+        json.raw(",\"relationships\":")
+        relationships(&json, definition.layer)
+        json.raw(",\"capabilities\":")
         json.string(definition.capabilities)
         json.raw(",\"maxRecordCount\":")
         json.integer(definition.maxRecordCount)
@@ -182,9 +205,33 @@ enum MetadataWriter {
         } else if definition.type == "Raster Layer" {
             json.raw(",\"supportsStatistics\":false,\"supportsAdvancedQueries\":false")
         }
-        json.raw(",\"spatialReference\":")
-        json.spatialReference(definition.spatialReference)
+        if !definition.isTable {
+            json.raw(",\"spatialReference\":")
+            json.spatialReference(definition.spatialReference)
+        }
         json.raw("}")
         return json.bytes
+    }
+
+    /// `[{"id":4,"name":"Parcel_Assessments","relatedTableId":2,"cardinality":..,"role":..,"keyField":"APN","composite":false}]`.
+    static func relationships(_ json: inout JSONWriter, _ layer: SampleLayer) {
+        json.raw("[")
+        for (position, relationship) in SampleRelationship.of(layer).enumerated() {
+            if position > 0 { json.raw(",") }
+            json.raw("{\"id\":")
+            json.integer(relationship.id)
+            json.raw(",\"name\":")
+            json.string(relationship.name)
+            json.raw(",\"relatedTableId\":")
+            json.integer(relationship.related(from: layer).layerID)
+            json.raw(",\"cardinality\":")
+            json.string(relationship.cardinality)
+            json.raw(",\"role\":")
+            json.string(relationship.role(of: layer))
+            json.raw(",\"keyField\":")
+            json.string(relationship.keyField(of: layer))
+            json.raw(",\"composite\":false}")
+        }
+        json.raw("]")
     }
 }

@@ -8,7 +8,7 @@ extension RequestHandler {
     ) throws -> Response {
         recorder.query(layer.layer)
         let definition = layer.definition
-        guard definition.supportsQuery, definition.isFeatureLayer else {
+        guard definition.supportsQuery, definition.isFeatureLayer || definition.isTable else {
             recorder.error()
             return RESTResponseWriter.error(.operationNotSupported, format: format)
         }

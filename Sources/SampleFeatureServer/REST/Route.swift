@@ -8,6 +8,15 @@ enum Route: Sendable, Equatable {
     case serviceLayers(SampleService)
     case layer(SampleLayer)
     case query(SampleLayer)
+    /// `<layer>/queryRelatedRecords`.
+    case queryRelatedRecords(SampleLayer)
+    /// `<layer>/queryAttachments`.
+    case queryAttachments(SampleLayer)
+    /// `<layer>/<oid>/attachments`: the feature's attachment infos. The OBJECTID is kept as text (a path may
+    /// name any number) and read by the handler.
+    case attachmentInfos(SampleLayer, objectID: String)
+    /// `<layer>/<oid>/attachments/<id>`: one attachment's bytes.
+    case attachment(SampleLayer, objectID: String, attachmentID: String)
     /// No such service (or folder): ArcGIS answers with an error body.
     case unknownService(String)
     /// No such layer in an existing service.
@@ -63,13 +72,17 @@ enum Route: Sendable, Equatable {
             self = .invalidURL
             return
         }
-        guard let layer = service.layers.first(where: { $0.layerID == id }) else {
+        guard let layer = service.members.first(where: { $0.layerID == id }) else {
             self = .unknownLayer(service, String(first.prefix(20)))
             return
         }
         switch rest.count {
         case 1: self = .layer(layer)
         case 2 where rest[1] == "query": self = .query(layer)
+        case 2 where rest[1] == "queryrelatedrecords": self = .queryRelatedRecords(layer)
+        case 2 where rest[1] == "queryattachments": self = .queryAttachments(layer)
+        case 3 where rest[2] == "attachments": self = .attachmentInfos(layer, objectID: rest[1])
+        case 4 where rest[2] == "attachments": self = .attachment(layer, objectID: rest[1], attachmentID: rest[3])
         default: self = .invalidURL
         }
     }
@@ -77,14 +90,15 @@ enum Route: Sendable, Equatable {
     var service: SampleService? {
         switch self {
         case .service(let service), .serviceLayers(let service), .unknownLayer(let service, _): service
-        case .layer(let layer), .query(let layer): layer.service
-        default: nil
+        default: layer?.service
         }
     }
 
     var layer: SampleLayer? {
         switch self {
-        case .layer(let layer), .query(let layer): layer
+        case .layer(let layer), .query(let layer), .queryRelatedRecords(let layer), .queryAttachments(let layer),
+            .attachmentInfos(let layer, _), .attachment(let layer, _, _):
+            layer
         default: nil
         }
     }

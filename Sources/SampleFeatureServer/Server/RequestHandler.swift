@@ -9,6 +9,8 @@ import Synchronization
 /// request log stamped with the time.
 final class RequestHandler: Sendable {
     let layers: [SampleLayer: PublishedLayer]
+    /// The data behind the layers: relationships and attachments are derived from it.
+    let dataset: SampleDataset
     let faults: FaultInjector
     let recorder: StatisticsRecorder
     let cache = SelectionCache()
@@ -33,6 +35,7 @@ final class RequestHandler: Sendable {
                 definition: definition, source: dataset.source(layer), options: configuration.queryOptions(layer))
         }
         self.layers = layers
+        self.dataset = dataset
         ogc = OGCCatalog(dataset: dataset)
         self.faults = faults
         self.recorder = recorder
@@ -177,6 +180,19 @@ final class RequestHandler: Sendable {
         case .query(let layer):
             guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
             return try query(published, parameters: parameters, format: format, shortPageCap: shortPageCap)
+        case .queryRelatedRecords(let layer):
+            guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
+            return queryRelatedRecords(published, parameters: parameters, format: format)
+        case .queryAttachments(let layer):
+            guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
+            let base = AttachmentURLs(origin: request.host.map { "http://" + $0 } ?? origin, path: path, token: parameters["token"])
+            return queryAttachments(published, parameters: parameters, format: format, urls: base)
+        case .attachmentInfos(let layer, let objectID):
+            guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
+            return attachmentInfos(published, objectID: objectID, format: format)
+        case .attachment(let layer, let objectID, let attachmentID):
+            guard let published = layers[layer] else { return notFound(.layerNotFound(String(layer.layerID)), format) }
+            return attachment(published, objectID: objectID, attachmentID: attachmentID, format: format)
         case .unknownService(let name):
             return notFound(.serviceNotFound(name), format)
         case .unknownLayer(_, let id):
@@ -192,7 +208,7 @@ final class RequestHandler: Sendable {
     }
 
     private func published(_ service: SampleService) -> [PublishedLayer] {
-        service.layers.compactMap { layers[$0] }
+        service.members.compactMap { layers[$0] }
     }
 
     /// The bearer token of `X-Esri-Authorization` or `Authorization`, if either carries one.

@@ -61,6 +61,16 @@ enum ParcelAttributes {
         return "\(book)-\(pad3(page))-\(pad3(parcel))"
     }
 
+    /// The parcel index whose APN is exactly `text`, or nil (the inverse of ``apn(_:)``).
+    static func index(ofAPN text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, let book = Int(parts[0]), let page = Int(parts[1]), let parcel = Int(parts[2]),
+            (4000..<54_000).contains(book), (0..<1000).contains(page), (1...50).contains(parcel)
+        else { return nil }
+        let index = (book - 4000) * 50_000 + page * 50 + parcel - 1
+        return apn(index) == text ? index : nil
+    }
+
     /// Writes the APN as a JSON string without building a String.
     static func writeAPN(_ index: Int, to json: inout JSONWriter) {
         let book = 4000 + index / 50_000
