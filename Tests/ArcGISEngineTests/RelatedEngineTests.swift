@@ -225,3 +225,27 @@ struct RelatedEngineTests {
         }
     }
 }
+
+/// A related read stopped by its caller (a superseded or cancelled request) aborts its chunks at the server.
+@Suite("Related records: cancellation")
+struct RelatedCancellationTests {
+    @Test("cancelling a related read aborts its queryRelatedRecords requests in flight")
+    func cancellingAbortsChunks() async throws {
+        try await ArcGISTestSupport.withEngine(
+            faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "/queryRelatedRecords")]
+        ) { server, engine in
+            let url = server.layerURL(.parcels)
+            let query = try RelatedEngineTests.related(where: "OBJECTID <= 20000")
+            let task = Task { try await engine.query(layer: url, query) }
+            #expect(await server.waitUntil(timeout: .seconds(60)) { $0.serviceRequestsInProgress >= 2 })
+            let cancelled = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+            #expect(ContinuousClock.now - cancelled < .seconds(20), "the read must end without waiting for the 60 s answers")
+            if case .failure(let error as FeatureServiceError) = result { #expect(error.code == .cancelled) } else {
+                Issue.record("a cancelled read answered \(result)")
+            }
+            #expect(await server.waitUntil(timeout: .seconds(30)) { $0.aborted >= 2 })
+        }
+    }
+}
