@@ -46,30 +46,27 @@ struct RelatedBenchmarkCommand: AsyncParsableCommand {
         let query = ServiceQuery(
             whereClause: try WhereClause(`where`), result: .related,
             related: RelatedQuery(relationship: .name(relationship), outFields: ["*"]))
-        var walls: [Double] = []
-        var cpus: [Double] = []
-        var last: ServiceLayerResult?
-        for _ in 0..<repetitions {
-            let cpuBefore = ProcessMeasures.cpuSeconds()
-            let started = ContinuousClock.now
-            let outcomes = await router.query([ServiceTarget(kind: .arcgis, url: url)], query, budget: .unlimited())
-            let wall = ContinuousClock.now - started
-            cpus.append(ProcessMeasures.cpuSeconds() - cpuBefore)
-            walls.append(Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
-            guard let outcome = outcomes.first?.first else { throw BenchmarkError("no outcome") }
-            switch outcome.result {
-            case .success(let result): last = result
-            case .failure(let error):
-                await client.shutdown()
-                throw BenchmarkError("the query failed: \(error.code.rawValue): \(error.message)")
+        let runs: TimedRuns<ServiceLayerResult>
+        do {
+            runs = try await timedRuns(repetitions) {
+                let outcomes = await router.query([ServiceTarget(kind: .arcgis, url: url)], query, budget: .unlimited())
+                guard let outcome = outcomes.first?.first else { throw BenchmarkError("no outcome") }
+                switch outcome.result {
+                case .success(let result): return result
+                case .failure(let error): throw BenchmarkError("the query failed: \(error.code.rawValue): \(error.message)")
+                }
             }
+        } catch {
+            await client.shutdown()
+            throw error
         }
         await client.shutdown()
-        guard let result = last, case .related(let selection) = result.selection else { throw BenchmarkError("no related records") }
-        output("RESULT wall_s=\(format(walls.sorted()[walls.count / 2], 3)) cpu_s=\(format(cpus.sorted()[cpus.count / 2], 3)) "
+        let result = runs.last
+        guard case .related(let selection) = result.selection else { throw BenchmarkError("no related records") }
+        output("RESULT wall_s=\(format(runs.medianWall, 3)) cpu_s=\(format(runs.medianCPU, 3)) "
             + "peak_rss_mib=\(format(Double(ProcessMeasures.peakRSSKiB()) / 1024, 1)) records=\(selection.recordCount) "
             + "origins=\(selection.groups.count) complete=\(result.isComplete) related_by=\(result.aggregatedBy?.rawValue ?? "?") "
-            + "requests=\(result.requests) runs=\(walls.map { format($0, 3) }.joined(separator: ","))")
+            + "requests=\(result.requests) runs=\(runs.wallsText)")
         if let pairsOut {
             var text = ""
             for group in selection.groups {

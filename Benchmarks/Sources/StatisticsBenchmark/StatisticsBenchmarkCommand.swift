@@ -62,30 +62,26 @@ struct StatisticsBenchmarkCommand: AsyncParsableCommand {
                 StatisticDefinition(type: .percentileCont, field: field, name: "median", percentile: 0.5),
             ],
             groupBy: [groupBy])
-        var walls: [Double] = []
-        var cpus: [Double] = []
-        var last: ServiceLayerResult?
-        for _ in 0..<repetitions {
-            let cpuBefore = ProcessMeasures.cpuSeconds()
-            let started = ContinuousClock.now
-            let outcomes = await router.query([target], query, budget: .unlimited())
-            let wall = ContinuousClock.now - started
-            cpus.append(ProcessMeasures.cpuSeconds() - cpuBefore)
-            walls.append(Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)
-            guard let outcome = outcomes.first?.first else { throw BenchmarkError("no outcome") }
-            switch outcome.result {
-            case .success(let result): last = result
-            case .failure(let error):
-                await client.shutdown()
-                throw BenchmarkError("the query failed: \(error.code.rawValue): \(error.message)")
+        let runs: TimedRuns<ServiceLayerResult>
+        do {
+            runs = try await timedRuns(repetitions) {
+                let outcomes = await router.query([target], query, budget: .unlimited())
+                guard let outcome = outcomes.first?.first else { throw BenchmarkError("no outcome") }
+                switch outcome.result {
+                case .success(let result): return result
+                case .failure(let error): throw BenchmarkError("the query failed: \(error.code.rawValue): \(error.message)")
+                }
             }
+        } catch {
+            await client.shutdown()
+            throw error
         }
         await client.shutdown()
-        guard let result = last, case .statistics(let rows) = result.selection else { throw BenchmarkError("no statistics") }
-        let median = walls.sorted()[walls.count / 2]
-        output("RESULT wall_s=\(format(median, 3)) cpu_s=\(format(cpus.sorted()[cpus.count / 2], 3)) "
+        let result = runs.last
+        guard case .statistics(let rows) = result.selection else { throw BenchmarkError("no statistics") }
+        output("RESULT wall_s=\(format(runs.medianWall, 3)) cpu_s=\(format(runs.medianCPU, 3)) "
             + "peak_rss_mib=\(format(Double(ProcessMeasures.peakRSSKiB()) / 1024, 1)) features=\(result.count) groups=\(rows.count) "
-            + "computed_by=\(result.aggregatedBy?.rawValue ?? "?") runs=\(walls.map { format($0, 3) }.joined(separator: ","))")
+            + "computed_by=\(result.aggregatedBy?.rawValue ?? "?") runs=\(runs.wallsText)")
         for row in rows {
             let group = row.group.first.map { Self.text($0.value) } ?? ""
             output("ROW \(group)\t" + row.values.map { Self.text($0.value) }.joined(separator: "\t"))
