@@ -14,10 +14,14 @@ extension LayerQueryRunner {
     /// `maxFeatures` bounds the records in all, in origin order: once the finished chunks hold more, no
     /// further chunk is asked.
     func runRelated(_ base: QueryParameters) async throws -> ServiceLayerResult {
-        guard let target = relatedTarget else {
+        guard let resolve = relatedTarget else {
             throw FeatureServiceError(.invalidQuery, "result related needs a relationship to follow", layer: layer.url)
         }
-        let origins = try await fetchIDs(base).objectIds.sortedUnique().ids
+        // The relationship and the related table's metadata are resolved while the ids are fetched; a bad
+        // relationship still fails first.
+        async let ids = fetchIDs(base)
+        let target = try await resolve()
+        let origins = try await ids.objectIds.sortedUnique().ids
         // Counted chunks are bigger: a count answer has one number per origin, never cut at the transfer limit.
         let counts = layer.queryCapabilities.advancedQueryRelated
         let chunkSize = min(configuration.objectIdChunkSize, target.table.maxRecordCount) * (counts ? 4 : 1)
@@ -28,8 +32,10 @@ extension LayerQueryRunner {
         let (budget, limit, logger, layerURL) = (budget, query.maxFeatures, transport.logger, layer.url)
         var cutByBudget = false
         do {
+            // Twice the page concurrency, as for statistics pages: related answers are attribute rows, a
+            // fraction of a feature page, and the host limit still bounds them.
             try await BoundedWork.run(
-                limit: configuration.pageConcurrency,
+                limit: configuration.pageConcurrency * 2,
                 next: { budget.isSpent || read.progress.passes(limit) ? nil : read.next() },
                 execute: { step in try await requests.answer(step) },
                 completed: { (step: RelatedStep, answer: RelatedAnswer) in

@@ -28,13 +28,15 @@ final class LayerQueryRunner: Sendable {
     let counter = RequestCounter()
     /// `<layer>/query`, built once: every request of the query is sent there.
     let endpoint: String
-    /// What `result: related` follows, resolved by the engine (``ArcGISEngine/relatedTarget(_:origin:url:auth:)``);
-    /// nil for other results.
-    let relatedTarget: RelatedTarget?
+    /// Resolves what `result: related` follows (``ArcGISEngine/relatedTarget(_:origin:url:auth:)``, which reads
+    /// the related table's metadata through the engine's cache); nil for other results. A closure, so the
+    /// runner resolves it while the selection's ids are on their way.
+    let relatedTarget: (@Sendable () async throws -> RelatedTarget)?
 
     init(
         transport: ArcGISSession, layer: LayerMetadata, origin: String, query: ServiceQuery, clause: CheckedClause,
-        configuration: ArcGISEngineConfiguration, budget: ResultBudget, relatedTarget: RelatedTarget? = nil
+        configuration: ArcGISEngineConfiguration, budget: ResultBudget,
+        relatedTarget: (@Sendable () async throws -> RelatedTarget)? = nil
     ) {
         self.relatedTarget = relatedTarget
         self.budget = budget
