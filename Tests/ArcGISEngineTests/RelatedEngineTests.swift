@@ -249,3 +249,26 @@ struct RelatedCancellationTests {
         }
     }
 }
+
+/// The request's byte budget bounds related records and attachments as it bounds features.
+@Suite("Related records: the result budget")
+struct RelatedBudgetTests {
+    @Test("a related read beyond the budget stops, holds what was reserved, and says result_budget")
+    func relatedBeyondTheBudget() async throws {
+        let budget = ResultBudget(limit: 256 << 10)
+        try await ArcGISTestSupport.withEngine { server, engine in
+            let target = ServiceTarget(kind: .arcgis, url: server.layerURL(.parcels))
+            let outcomes = Array(await engine.query([target], try RelatedEngineTests.related(where: "OBJECTID <= 20000"), budget: budget).joined())
+            guard case .success(let layer)? = outcomes.first?.result, case .related(let selection) = layer.selection else {
+                Issue.record("no related answer: \(String(describing: outcomes.first?.result))")
+                return
+            }
+            #expect(!layer.isComplete && layer.incompleteReason == .resultBudget)
+            #expect(budget.isSpent && budget.used <= budget.limit)
+            let held = selection.groups.reduce(0) { $0 + $1.records.reduce(0) { $0 + $1.count } }
+            #expect(held > 0 && held <= budget.used)
+            let asked = server.statistics.recentRequests.filter { $0.path.hasSuffix("/queryRelatedRecords") }.count
+            #expect(asked < 20_000 * 3 / 1000, "reading stopped well before every record was asked for")
+        }
+    }
+}

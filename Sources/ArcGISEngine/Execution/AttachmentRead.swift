@@ -49,47 +49,56 @@ struct AttachmentRead: Sendable {
 
     mutating func next() -> AttachmentStep? { stack.popLast() }
 
-    /// Takes `answer` in; returns the bytes newly held. A `queryAttachments` answer cut at the transfer limit
-    /// is asked again in halves, and a single feature's from its own resource.
-    mutating func record(_ step: AttachmentStep, _ answer: AttachmentAnswer) -> Int {
+    /// Takes `answer` in, its attachments reserved with `reserve` (their bytes) first: when it refuses,
+    /// nothing of the answer is held and false is returned. A `queryAttachments` answer cut at the transfer
+    /// limit is asked again in halves, and a single feature's from its own resource.
+    mutating func record(_ step: AttachmentStep, _ answer: AttachmentAnswer, reserve: (Int) -> Bool = { _ in true }) -> Bool {
         let before = count
-        var bytes = 0
+        var groups: [(feature: Int64, infos: [AttachmentInfo])] = []
         switch (step, answer) {
-        case (.query(let chunk, let features), .page(let page)):
+        case (.query(_, let features), .page(let page)):
             let asked = Set(features)
             for group in page.groups where asked.contains(group.objectId) {
-                bytes += hold(group.rows, feature: group.objectId)
-            }
-            if page.exceededTransferLimit {
-                if features.count > 1 {
-                    let middle = features.count / 2
-                    push(.query(chunk: chunk, features: Array(features[middle...])))
-                    push(.query(chunk: chunk, features: Array(features[..<middle])))
-                } else if let only = features.first {
-                    readFeatures = true
-                    push(.feature(chunk: chunk, objectId: only))
-                }
+                groups.append((group.objectId, infos(group.rows, feature: group.objectId)))
             }
         case (.feature(_, let objectId), .feature(let rows)):
-            bytes += hold(rows, feature: objectId)
+            groups.append((objectId, infos(rows, feature: objectId)))
         default:
             break
         }
+        guard reserve(groups.reduce(0) { $0 + $1.infos.reduce(0) { $0 + Self.bytes(of: $1) } }) else { return false }
+        for group in groups { hold(group.infos, feature: group.feature) }
+        if case (.query(let chunk, let features), .page(let page)) = (step, answer), page.exceededTransferLimit {
+            if features.count > 1 {
+                let middle = features.count / 2
+                push(.query(chunk: chunk, features: Array(features[middle...])))
+                push(.query(chunk: chunk, features: Array(features[..<middle])))
+            } else if let only = features.first {
+                readFeatures = true
+                push(.feature(chunk: chunk, objectId: only))
+            }
+        }
         progress.finished(step.chunk, added: count - before)
-        return bytes
+        return true
     }
 
-    private mutating func hold(_ rows: [AttachmentRow], feature: Int64) -> Int {
-        var bytes = 0
-        for row in rows where held[feature]?[row.id] == nil {
-            let info = AttachmentInfo(
+    private func infos(_ rows: [AttachmentRow], feature: Int64) -> [AttachmentInfo] {
+        rows.map { row in
+            AttachmentInfo(
                 id: row.id, name: row.name, contentType: row.contentType, size: row.size, keywords: row.keywords,
                 url: AttachmentURL.clean(row.url, layer: layerURL, feature: feature, attachment: row.id))
-            held[feature, default: [:]][row.id] = info
-            bytes += 96 + info.name.utf8.count + info.contentType.utf8.count + info.keywords.utf8.count + info.url.utf8.count
+        }
+    }
+
+    private static func bytes(of info: AttachmentInfo) -> Int {
+        96 + info.name.utf8.count + info.contentType.utf8.count + info.keywords.utf8.count + info.url.utf8.count
+    }
+
+    private mutating func hold(_ infos: [AttachmentInfo], feature: Int64) {
+        for info in infos where held[feature]?[info.id] == nil {
+            held[feature, default: [:]][info.id] = info
             count += 1
         }
-        return bytes
     }
 
     private mutating func push(_ step: AttachmentStep) {

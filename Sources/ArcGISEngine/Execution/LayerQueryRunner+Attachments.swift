@@ -24,7 +24,7 @@ extension LayerQueryRunner {
                 next: { budget.isSpent || read.progress.passes(limit) ? nil : read.next() },
                 execute: { step in try await Self.answer(step, layer: layer, session: transport, origin: origin, counter: counter) },
                 completed: { (step: AttachmentStep, answer: AttachmentAnswer) in
-                    guard budget.reserve(read.record(step, answer)) else { throw AttachmentBudgetSpent() }
+                    guard read.record(step, answer, reserve: { budget.reserve($0) }) else { throw AttachmentBudgetSpent() }
                 })
         } catch is AttachmentBudgetSpent {
             cutByBudget = true

@@ -43,28 +43,21 @@ struct RelatedRead: Sendable {
     mutating func next() -> RelatedStep? { stack.popLast() }
 
     /// Takes `answer` to `step` in: holds its records, queues what it leaves to read (the next page, two
-    /// halves, the fallback by key). Returns the bytes newly held, for the budget.
-    mutating func record(_ step: RelatedStep, _ answer: RelatedAnswer) throws(FeatureServiceError) -> Int {
+    /// halves, the fallback by key). The answer's records are reserved with `reserve` (their bytes) before
+    /// they are held: when it refuses, nothing of the answer is held and false is returned.
+    mutating func record(
+        _ step: RelatedStep, _ answer: RelatedAnswer, reserve: (Int) -> Bool = { _ in true }
+    ) throws(FeatureServiceError) -> Bool {
         let before = collector.count
-        var bytes = 0
+        var groups: [(origin: Int64, records: [HeldRelatedRecord])] = []
         switch (step, answer) {
-        case (.group(let chunk, let origins, let offset), .group(let page)):
+        case (.group(_, let origins, _), .group(let page)):
             let asked = Set(origins)
             for group in page.groups where asked.contains(group.objectId) {
                 var records: [HeldRelatedRecord] = []
                 records.reserveCapacity(group.rows.count)
                 for row in group.rows { records.append(try encoder.record(row, spatialReference: page.spatialReference)) }
-                bytes += collector.add(records, origin: group.objectId)
-            }
-            if page.exceededTransferLimit {
-                continueCut(chunk: chunk, origins: origins, offset: offset, page: page, added: collector.count - before)
-            }
-        case (.counts(let chunk, let origins), .counts(let counts)):
-            for (origin, count) in counts { expected?[origin, default: 0] += count }
-            plan(chunk: chunk, origins: origins, counts: counts)
-        case (.keyIds(let chunk, let origin), .keyIds(let ids)):
-            for start in stride(from: 0, to: ids.count, by: recordsChunk).reversed() {
-                push(.records(chunk: chunk, origin: origin, ids: Array(ids[start..<min(start + recordsChunk, ids.count)])))
+                groups.append((group.objectId, records))
             }
         case (.records(_, let origin, _), .records(let page)):
             var records: [HeldRelatedRecord] = []
@@ -74,12 +67,27 @@ struct RelatedRead: Sendable {
                 records.append(
                     try encoder.record(RelatedRow(attributes: attributes, geometry: geometry), spatialReference: page.spatialReference))
             }
-            bytes += collector.add(records, origin: origin)
+            groups.append((origin, records))
+        default:
+            break
+        }
+        guard reserve(groups.reduce(0) { $0 + RelatedRecordCollector.bytes(of: $1.records) }) else { return false }
+        for group in groups { collector.add(group.records, origin: group.origin) }
+        switch (step, answer) {
+        case (.group(let chunk, let origins, let offset), .group(let page)) where page.exceededTransferLimit:
+            continueCut(chunk: chunk, origins: origins, offset: offset, page: page, added: collector.count - before)
+        case (.counts(let chunk, let origins), .counts(let counts)):
+            for (origin, count) in counts { expected?[origin, default: 0] += count }
+            plan(chunk: chunk, origins: origins, counts: counts)
+        case (.keyIds(let chunk, let origin), .keyIds(let ids)):
+            for start in stride(from: 0, to: ids.count, by: recordsChunk).reversed() {
+                push(.records(chunk: chunk, origin: origin, ids: Array(ids[start..<min(start + recordsChunk, ids.count)])))
+            }
         default:
             break
         }
         progress.finished(step.chunk, added: collector.count - before)
-        return bytes
+        return true
     }
 
     /// Queues what an answer cut at the transfer limit left: the next page where the service pages (and the

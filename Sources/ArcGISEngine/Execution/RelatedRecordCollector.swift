@@ -26,9 +26,14 @@ struct RelatedRecordCollector: Sendable {
         order = AttributeOrder(orderBy)
     }
 
-    /// Adds one answer's records of `origin`, in the answer's order; returns the bytes newly held.
-    mutating func add(_ records: [HeldRelatedRecord], origin: Int64) -> Int {
-        var bytes = 0
+    /// What holding `records` takes from the budget: their JSON and a little bookkeeping each.
+    static func bytes(of records: [HeldRelatedRecord]) -> Int {
+        records.reduce(0) { $0 + $1.json.count + 16 }
+    }
+
+    /// Adds one answer's records of `origin`, in the answer's order (a record held already is counted as a
+    /// duplicate and dropped).
+    mutating func add(_ records: [HeldRelatedRecord], origin: Int64) {
         var previous: HeldRelatedRecord?
         for record in records {
             if let previous, order.compare(previous.key, id: previous.relatedId, record.key, id: record.relatedId) > 0 {
@@ -40,10 +45,8 @@ struct RelatedRecordCollector: Sendable {
                 continue
             }
             groups[origin, default: []].append(record)
-            bytes += record.json.count + 16
             count += 1
         }
-        return bytes
     }
 
     /// Records held for `origin`.
