@@ -61,8 +61,10 @@ struct RelatedReadTests {
             geometry: nil)
     }
 
-    static func page(_ groups: [(Int64, [RelatedRow])], exceeded: Bool) -> RelatedRecordsPage {
-        RelatedRecordsPage(groups: groups.map { (objectId: $0.0, rows: $0.1) }, exceededTransferLimit: exceeded, spatialReference: nil)
+    /// A `queryRelatedRecords` answer as the read takes it: encoded for `target` (the read's own).
+    static func page(_ groups: [(Int64, [RelatedRow])], exceeded: Bool, target: RelatedTarget? = nil) throws -> EncodedRelatedPage {
+        let page = RelatedRecordsPage(groups: groups.map { (objectId: $0.0, rows: $0.1) }, exceededTransferLimit: exceeded, spatialReference: nil)
+        return try EncodedRelatedPage(page, encoder: RelatedRecordEncoder(target: try target ?? Self.target()))
     }
 
     @Test("a name resolves ignoring case, an id as it is; an unknown one lists what the layer offers")
@@ -113,7 +115,7 @@ struct RelatedReadTests {
     func plannedFromCounts() throws {
         var read = RelatedRead(origins: [1, 2, 3, 4, 5, 6], chunkSize: 6, paginates: false, counts: true, target: try Self.target())
         let counts = try read.take()
-        _ = try read.record(counts, .counts([1: 600, 2: 300, 3: 200, 4: 1500, 6: 1]))
+        _ = read.record(counts, .counts([1: 600, 2: 300, 3: 200, 4: 1500, 6: 1]))
         var steps: [String] = []
         while let step = read.next() {
             switch step {
@@ -125,7 +127,7 @@ struct RelatedReadTests {
         #expect(steps == ["group [1, 2]", "key 4", "group [3, 6]"], "3 and 6 share a request: 201 records fit")
         #expect(read.usedTableQuery)
         var paging = RelatedRead(origins: [4], chunkSize: 6, paginates: true, counts: true, target: try Self.target())
-        _ = try paging.record(try paging.take(), .counts([4: 1500]))
+        _ = paging.record(try paging.take(), .counts([4: 1500]))
         guard case .group(_, [4], 0)? = paging.next() else { Issue.record("a paging service pages the big origin"); return }
     }
 
@@ -133,19 +135,19 @@ struct RelatedReadTests {
     func cutAnswers() throws {
         var paging = RelatedRead(origins: [1, 2, 3, 4], chunkSize: 4, paginates: true, counts: false, target: try Self.target())
         let first = try paging.take()
-        _ = try paging.record(first, .group(Self.page([(1, [Self.row(10, year: 2020), Self.row(11, year: 2021)])], exceeded: true)))
+        _ = paging.record(first, .group(try Self.page([(1, [Self.row(10, year: 2020), Self.row(11, year: 2021)])], exceeded: true)))
         guard case .group(_, let origins, let offset)? = paging.next() else { Issue.record("a next page"); return }
         #expect(origins == [1, 2, 3, 4] && offset == 2)
 
         var splitting = RelatedRead(origins: [1, 2, 3, 4], chunkSize: 4, paginates: false, counts: false, target: try Self.target())
         let whole = try splitting.take()
-        _ = try splitting.record(whole, .group(Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)))
+        _ = splitting.record(whole, .group(try Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)))
         guard case .group(_, let low, 0)? = splitting.next() else { Issue.record("the first half"); return }
         #expect(low == [1, 2])
-        _ = try splitting.record(.group(chunk: 0, origins: [1, 2], offset: 0), .group(Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)))
+        _ = splitting.record(.group(chunk: 0, origins: [1, 2], offset: 0), .group(try Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)))
         guard case .group(_, let one, 0)? = splitting.next() else { Issue.record("a quarter"); return }
         #expect(one == [1])
-        _ = try splitting.record(.group(chunk: 0, origins: [1], offset: 0), .group(Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)))
+        _ = splitting.record(.group(chunk: 0, origins: [1], offset: 0), .group(try Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)))
         guard case .keyIds(_, 1)? = splitting.next() else { Issue.record("origin 1 read by key"); return }
         #expect(splitting.usedTableQuery)
         #expect(splitting.collector.count == 1, "the record seen in three answers is held once")
@@ -156,10 +158,10 @@ struct RelatedReadTests {
     func ignoredOffset() throws {
         var read = RelatedRead(origins: [1, 2], chunkSize: 2, paginates: true, counts: false, target: try Self.target())
         let step = try read.take()
-        let page = Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)
-        _ = try read.record(step, .group(page))
+        let page = try Self.page([(1, [Self.row(10, year: 2020)])], exceeded: true)
+        _ = read.record(step, .group(page))
         let next = try read.take()
-        _ = try read.record(next, .group(page))
+        _ = read.record(next, .group(page))
         guard case .group(_, let half, 0)? = read.next() else { Issue.record("halves after a page with nothing new"); return }
         #expect(half == [1])
     }
@@ -169,9 +171,9 @@ struct RelatedReadTests {
         let target = try Self.target(orderBy: [OrderTerm(field: "TaxYear", descending: true)])
         var read = RelatedRead(origins: [1, 2], chunkSize: 2, paginates: false, counts: false, target: target)
         let step = try read.take()
-        _ = try read.record(
+        _ = read.record(
             step,
-            .group(Self.page([(2, [Self.row(30, year: 2019)]), (1, [Self.row(12, year: 2020), Self.row(11, year: 2021), Self.row(10, year: 2020)])], exceeded: false)))
+            .group(try Self.page([(2, [Self.row(30, year: 2019)]), (1, [Self.row(12, year: 2020), Self.row(11, year: 2021), Self.row(10, year: 2020)])], exceeded: false, target: target)))
         #expect(!read.collector.arrivedOrdered, "2020 before 2021 descending is out of order")
         let (groups, cut) = read.collector.finish(limit: 3)
         #expect(groups.map(\.objectId) == [1])
@@ -188,9 +190,9 @@ struct RelatedReadTests {
     @Test("the service's counts check what arrived, origin by origin")
     func countsCheck() throws {
         var read = RelatedRead(origins: [1, 2], chunkSize: 2, paginates: false, counts: true, target: try Self.target())
-        _ = try read.record(try read.take(), .counts([1: 2, 2: 1]))
+        _ = read.record(try read.take(), .counts([1: 2, 2: 1]))
         let group = try read.take()
-        _ = try read.record(group, .group(Self.page([(1, [Self.row(10, year: 2020), Self.row(11, year: 2021)]), (2, [])], exceeded: false)))
+        _ = read.record(group, .group(try Self.page([(1, [Self.row(10, year: 2020), Self.row(11, year: 2021)]), (2, [])], exceeded: false)))
         #expect(read.expectedTotal == 3)
         #expect(read.countMismatch() == 1, "origin 2 was counted 1 and arrived 0")
     }

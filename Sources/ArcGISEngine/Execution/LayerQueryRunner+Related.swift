@@ -44,7 +44,7 @@ extension LayerQueryRunner {
                             "related records passed the transfer limit for one origin; reading them from the related table by key",
                             metadata: ["layer": "\(layerURL)", "objectId": "\(originId)", "related": "\(ids.count)"])
                     }
-                    guard try read.record(step, answer, reserve: { budget.reserve($0) }) else { throw RelatedBudgetSpent() }
+                    guard read.record(step, answer, reserve: { budget.reserve($0) }) else { throw RelatedBudgetSpent() }
                 })
         } catch is RelatedBudgetSpent {
             cutByBudget = true

@@ -11,7 +11,6 @@ struct RelatedRead: Sendable {
     /// The steps to ask, the next one last: steps an answer queues are asked before later chunks, so chunks
     /// finish in order.
     private var stack: [RelatedStep] = []
-    private let encoder: RelatedRecordEncoder
     /// Whether the service pages related records (`supportsQueryRelatedPagination`).
     private let paginates: Bool
     /// How many related ids one records request of the fallback asks for.
@@ -25,7 +24,6 @@ struct RelatedRead: Sendable {
     /// that passes it alone is paged or read by key at once. Elsewhere each chunk is asked whole and a cut
     /// answer continued (``record(_:_:)``).
     init(origins: [Int64], chunkSize: Int, paginates: Bool, counts: Bool, target: RelatedTarget) {
-        encoder = RelatedRecordEncoder(target: target)
         collector = RelatedRecordCollector(orderBy: target.orderBy)
         self.paginates = paginates
         recordsChunk = max(1, target.table.maxRecordCount)
@@ -45,34 +43,20 @@ struct RelatedRead: Sendable {
     /// Takes `answer` to `step` in: holds its records, queues what it leaves to read (the next page, two
     /// halves, the fallback by key). The answer's records are reserved with `reserve` (their bytes) before
     /// they are held: when it refuses, nothing of the answer is held and false is returned.
-    mutating func record(
-        _ step: RelatedStep, _ answer: RelatedAnswer, reserve: (Int) -> Bool = { _ in true }
-    ) throws(FeatureServiceError) -> Bool {
+    mutating func record(_ step: RelatedStep, _ answer: RelatedAnswer, reserve: (Int) -> Bool = { _ in true }) -> Bool {
         let before = collector.count
-        var groups: [(origin: Int64, records: [HeldRelatedRecord])] = []
+        var groups: [(objectId: Int64, records: [HeldRelatedRecord])] = []
         switch (step, answer) {
         case (.group(_, let origins, _), .group(let page)):
             let asked = Set(origins)
-            for group in page.groups where asked.contains(group.objectId) {
-                var records: [HeldRelatedRecord] = []
-                records.reserveCapacity(group.rows.count)
-                for row in group.rows { records.append(try encoder.record(row, spatialReference: page.spatialReference)) }
-                groups.append((group.objectId, records))
-            }
-        case (.records(_, let origin, _), .records(let page)):
-            var records: [HeldRelatedRecord] = []
-            records.reserveCapacity(page.rows.count)
-            for (index, attributes) in page.rows.enumerated() {
-                let geometry = index < page.geometries.count ? page.geometries[index] : nil
-                records.append(
-                    try encoder.record(RelatedRow(attributes: attributes, geometry: geometry), spatialReference: page.spatialReference))
-            }
-            groups.append((origin, records))
+            groups = page.groups.filter { asked.contains($0.objectId) }
+        case (.records, .records(let page)):
+            groups = page.groups
         default:
             break
         }
         guard reserve(groups.reduce(0) { $0 + RelatedRecordCollector.bytes(of: $1.records) }) else { return false }
-        for group in groups { collector.add(group.records, origin: group.origin) }
+        for group in groups { collector.add(group.records, origin: group.objectId) }
         switch (step, answer) {
         case (.group(let chunk, let origins, let offset), .group(let page)) where page.exceededTransferLimit:
             continueCut(chunk: chunk, origins: origins, offset: offset, page: page, added: collector.count - before)
@@ -93,7 +77,7 @@ struct RelatedRead: Sendable {
     /// Queues what an answer cut at the transfer limit left: the next page where the service pages (and the
     /// page brought something new: a service that ignores `resultOffset` repeats its first page), else the
     /// chunk's halves, else, for one origin, its records by key.
-    private mutating func continueCut(chunk: Int, origins: [Int64], offset: Int, page: RelatedRecordsPage, added: Int) {
+    private mutating func continueCut(chunk: Int, origins: [Int64], offset: Int, page: EncodedRelatedPage, added: Int) {
         if paginates, page.rowCount > 0, added > 0 {
             push(.group(chunk: chunk, origins: origins, offset: offset + page.rowCount))
         } else if origins.count > 1 {

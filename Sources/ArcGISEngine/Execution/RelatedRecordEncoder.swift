@@ -70,3 +70,40 @@ struct RelatedRecordEncoder: Sendable {
         attributes[name] ?? attributes.first { $0.key.caseInsensitiveEquals(name) }?.value
     }
 }
+
+/// An answer's records encoded where the answer was decoded (in the request's child task, in parallel with
+/// the other requests), so the reading task only reserves and holds them.
+struct EncodedRelatedPage: Sendable {
+    var groups: [(objectId: Int64, records: [HeldRelatedRecord])]
+    /// True when the service cut the answer at its transfer limit (or, paging, when rows follow).
+    var exceededTransferLimit: Bool
+
+    /// How many records the answer holds over all groups.
+    var rowCount: Int { groups.reduce(0) { $0 + $1.records.count } }
+
+    /// A `queryRelatedRecords` answer's groups, encoded.
+    init(_ page: RelatedRecordsPage, encoder: RelatedRecordEncoder) throws(FeatureServiceError) {
+        groups = []
+        groups.reserveCapacity(page.groups.count)
+        for group in page.groups {
+            var records: [HeldRelatedRecord] = []
+            records.reserveCapacity(group.rows.count)
+            for row in group.rows { records.append(try encoder.record(row, spatialReference: page.spatialReference)) }
+            groups.append((group.objectId, records))
+        }
+        exceededTransferLimit = page.exceededTransferLimit
+    }
+
+    /// A related table's `query` answer: one origin's records read by key.
+    init(_ page: AttributePage, origin: Int64, encoder: RelatedRecordEncoder) throws(FeatureServiceError) {
+        var records: [HeldRelatedRecord] = []
+        records.reserveCapacity(page.rows.count)
+        for (index, attributes) in page.rows.enumerated() {
+            let geometry = index < page.geometries.count ? page.geometries[index] : nil
+            records.append(
+                try encoder.record(RelatedRow(attributes: attributes, geometry: geometry), spatialReference: page.spatialReference))
+        }
+        groups = [(origin, records)]
+        exceededTransferLimit = page.exceededTransferLimit
+    }
+}

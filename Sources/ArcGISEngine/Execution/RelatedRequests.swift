@@ -23,10 +23,10 @@ enum RelatedStep: Sendable {
 }
 
 enum RelatedAnswer: Sendable {
-    case group(RelatedRecordsPage)
+    case group(EncodedRelatedPage)
     case counts([Int64: Int])
     case keyIds([Int64])
-    case records(AttributePage)
+    case records(EncodedRelatedPage)
 }
 
 /// Builds and sends the requests of a related read (``RelatedStep``), each a POST: the id lists grow with
@@ -37,6 +37,16 @@ struct RelatedRequests: Sendable {
     let session: ArcGISSession
     let origin: String
     let counter: RequestCounter
+    let encoder: RelatedRecordEncoder
+
+    init(target: RelatedTarget, layer: LayerMetadata, session: ArcGISSession, origin: String, counter: RequestCounter) {
+        self.target = target
+        self.layer = layer
+        self.session = session
+        self.origin = origin
+        self.counter = counter
+        encoder = RelatedRecordEncoder(target: target)
+    }
 
     var relatedEndpoint: String { layer.url + "/queryRelatedRecords" }
     var capabilities: LayerQueryCapabilities { layer.queryCapabilities }
@@ -45,9 +55,11 @@ struct RelatedRequests: Sendable {
         switch step {
         case .group(_, let origins, let offset):
             let parameters = try groupParameters(origins, offset: offset)
+            let encoder = encoder
             return .group(
                 try await session.fetch(relatedEndpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
-                    body throws(FeatureServiceError) in try ArcGISResponse.relatedRecords(body, layer: layer.url)
+                    body throws(FeatureServiceError) in
+                    try EncodedRelatedPage(try ArcGISResponse.relatedRecords(body, layer: layer.url), encoder: encoder)
                 })
         case .counts(_, let origins):
             var parameters = try common(origins)
@@ -58,7 +70,7 @@ struct RelatedRequests: Sendable {
                 })
         case .keyIds(_, let originId):
             return .keyIds(try await keyIds(originId))
-        case .records(_, _, let ids):
+        case .records(_, let originId, let ids):
             var parameters = QueryParameters(fields: [
                 ("f", "json"), ("objectIds", ids.map(String.init).joined(separator: ",")),
                 ("outFields", target.requestedFields.joined(separator: ",")),
@@ -66,11 +78,13 @@ struct RelatedRequests: Sendable {
             ])
             if target.returnsGeometry { parameters.append("outSR", "4326") }
             parameters.alwaysPOST = true
-            let table = target.table
+            let (table, encoder) = (target.table, encoder)
             return .records(
                 try await session.fetch(table.queryEndpoint, origin: origin, parameters: parameters, layer: table.url, counter: counter) {
                     body throws(FeatureServiceError) in
-                    try ArcGISResponse.attributePage(body, layer: table.url, geometry: target.returnsGeometry)
+                    try EncodedRelatedPage(
+                        try ArcGISResponse.attributePage(body, layer: table.url, geometry: target.returnsGeometry), origin: originId,
+                        encoder: encoder)
                 })
         }
     }
