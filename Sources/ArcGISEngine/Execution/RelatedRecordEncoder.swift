@@ -19,11 +19,18 @@ struct HeldRelatedRecord: Sendable {
 struct RelatedRecordEncoder: Sendable {
     let target: RelatedTarget
     private let orderColumns: AttributeColumns
+    /// Each output field with its `"name":` written once (not once per record).
+    private let outputKeys: [(name: String, key: [UInt8])]
 
     init(target: RelatedTarget) {
         self.target = target
         let names = target.orderBy.map(\.field)
         orderColumns = AttributeColumns(names: names, types: names.map { target.table.field(named: $0)?.type })
+        outputKeys = target.outputFields.map { name in
+            var writer = JSONWriter(capacity: name.utf8.count + 3)
+            writer.key(escaping: name)
+            return (name, writer.bytes)
+        }
     }
 
     func record(_ row: RelatedRow, spatialReference: SpatialReference?) throws(FeatureServiceError) -> HeldRelatedRecord {
@@ -34,34 +41,36 @@ struct RelatedRecordEncoder: Sendable {
                 "a related record of \(table.url) (\(table.name)) has no integer \(table.objectIdField); records cannot "
                     + "be told apart without it", layer: table.url)
         }
-        var output = #"{"attributes":{"#
+        var output = JSONWriter(capacity: 32 + outputKeys.count * 24)
+        output.raw(#"{"attributes":{"#)
         var first = true
-        for name in target.outputFields {
+        for (name, key) in outputKeys {
             guard let value = Self.member(name, of: row.attributes) else { continue }
-            if !first { output += "," }
+            if !first { output.raw(",") }
             first = false
-            JSONString.append(name, to: &output)
-            output += ":"
-            output += value.jsonText
+            output.raw(key)
+            output.value(value)
         }
-        output += "}"
+        output.raw("}")
         if target.returnsGeometry {
-            output += #","geometry":"#
+            output.raw(#","geometry":"#)
             if let geometry = row.geometry {
+                var text = ""
                 do {
                     let decoded = try EsriJSON.decode(geometry, defaultSpatialReference: spatialReference)
-                    try GeoJSON.write(decoded, to: &output)
+                    try GeoJSON.write(decoded, to: &text)
                 } catch {
                     throw FeatureServiceError(
                         .geometryConversion,
                         "related record \(relatedId) of \(table.url) cannot be written as GeoJSON: \(error)", layer: table.url)
                 }
+                output.rawText(text)
             } else {
-                output += "null"
+                output.raw("null")
             }
         }
-        output += "}"
-        return HeldRelatedRecord(relatedId: relatedId, key: orderColumns.record(row.attributes), json: Array(output.utf8))
+        output.raw("}")
+        return HeldRelatedRecord(relatedId: relatedId, key: orderColumns.record(row.attributes), json: output.bytes)
     }
 
     /// `attributes[name]`, else the member whose name equals it ignoring case (services answer `PARCELAPN`
