@@ -70,7 +70,7 @@ struct DemoCommand: AsyncParsableCommand {
                 + "\(OutcomeText.grouped(stack.server.dataset.parcelCount)) parcels, ready in \(Self.seconds(clock.now - started))")
         let truthStarted = clock.now
         let plan = try DemoPlan.make(server: stack.server)
-        let count = (plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.faultPhase).count + plan.securedPhase.all.count
+        let count = (plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.relatedPhase + plan.faultPhase).count + plan.securedPhase.all.count
         printLine("  truth    \(count) expected outcomes, computed by brute force over the dataset in \(Self.seconds(clock.now - truthStarted))")
         printLine("  worker   \(settings.workerID) in group \(settings.groupID), allowedHosts \(settings.allowedHosts.joined(separator: ","))")
         printLine("  secured  portal \(stack.server.portalURL ?? "-"); credentials file \(stack.credentials.file)")
@@ -85,15 +85,15 @@ struct DemoCommand: AsyncParsableCommand {
             for failure in report.failures { printLine("  \(failure)") }
             throw ExitCode(1)
         }
-        printLine("All as expected: \(summary); every count, id list and statistic matches the dataset's ground truth.")
+        printLine("All as expected: \(summary); every count, id list, statistic and related record matches the dataset's ground truth.")
     }
 
-    /// The phases: the seed queries, OGC API Features, the feature-table queries, the same fan-out with a
-    /// failing sublayer and the burst, then the secured layer (``DemoSecuredPhase``).
+    /// The phases: the seed queries, OGC API Features, the feature-table queries, related records, the same
+    /// fan-out with a failing sublayer and the burst, then the secured layer (``DemoSecuredPhase``).
     private func play(_ plan: DemoPlan, stack: DemoStack, producer: KafkaProducer, logger: Logger) async throws -> DemoReport {
         let topics = stack.settings.topics
         let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
-        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
+        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.relatedPhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
         // 100 s for the public phases, and the secured phase's download (about 80 s) and the rest of it.
         // The demo's topics are new: reading them from the beginning reads exactly the demo's outcomes.
         return try await OutcomeStream.withStream(
@@ -122,6 +122,13 @@ struct DemoCommand: AsyncParsableCommand {
                     + "a year of sales on the time-aware layer; a time window on a layer that is not time-aware:")
             try await DemoStack.send(plan.tablePhase, with: producer, topic: topics.requests)
             try await report.collect(plan.tablePhase, from: &stream)
+
+            printLine("")
+            printLine(
+                "Related records (contract 1.2): a parcel's \(DemoPlan.historyLength) assessments, newest first, and the "
+                    + "counties of the states over \(OutcomeText.grouped(DemoPlan.statePopulation)) people:")
+            try await DemoStack.send(plan.relatedPhase, with: producer, topic: topics.requests)
+            try await report.collect(plan.relatedPhase, from: &stream)
 
             stack.server.setFaults([
                 FaultRule(.htmlPage(status: 403), pathContains: DemoPlan.faultedLayer.path + "/query"),

@@ -15,55 +15,7 @@ import WorkerTestSupport
     /// appends its slices (`objectIds`, `featureIds`, `catalog`, `statistics`, `distinct`, `features.features`;
     /// `related` and `attachments` groups, a group continued from the previous part merged into its start).
     static func reassemble(_ parts: [[UInt8]]) throws -> ParsedJSON {
-        let messages = try parts.map { try ParsedJSON(parsing: $0) }
-        guard case .object(var whole)? = messages.first else { throw ContractTestFailure("no parts") }
-        var order: [String] = []
-        var layers: [String: [String: ParsedJSON]] = [:]
-        for (index, message) in messages.enumerated() {
-            #expect(message["part"] == .number(Double(index + 1)))
-            #expect(message["parts"] == .number(Double(messages.count)))
-            guard case .array(let entries)? = message["layers"] else { throw ContractTestFailure("part \(index + 1) has no layers") }
-            for entry in entries {
-                guard case .object(let fields) = entry, case .string(let url)? = fields["url"] else {
-                    throw ContractTestFailure("a layer entry without url")
-                }
-                guard var layer = layers[url] else {
-                    order.append(url)
-                    layers[url] = fields
-                    continue
-                }
-                for name in ["objectIds", "featureIds", "catalog", "statistics", "distinct"] {
-                    if case .array(let more)? = fields[name], case .array(let items)? = layer[name] {
-                        layer[name] = .array(items + more)
-                    }
-                }
-                for (name, member) in [("related", "records"), ("attachments", "attachments")] {
-                    if case .array(var more)? = fields[name], case .array(var groups)? = layer[name] {
-                        // A first group with the last group's objectId continues it (split by records).
-                        if case .object(var last)? = groups.last, case .object(let first)? = more.first,
-                            last["objectId"] == first["objectId"], case .array(let head)? = last[member],
-                            case .array(let tail)? = first[member]
-                        {
-                            last[member] = .array(head + tail)
-                            groups[groups.count - 1] = .object(last)
-                            more.removeFirst()
-                        }
-                        layer[name] = .array(groups + more)
-                    }
-                }
-                if case .array(let more)? = fields["features"]?["features"],
-                    case .object(var collection)? = layer["features"], case .array(let features)? = collection["features"]
-                {
-                    collection["features"] = .array(features + more)
-                    layer["features"] = .object(collection)
-                }
-                layers[url] = layer
-            }
-        }
-        whole["layers"] = .array(order.compactMap { layers[$0].map { .object($0) } })
-        whole["part"] = .number(1)
-        whole["parts"] = .number(1)
-        return .object(whole)
+        try ResultParts.reassemble(parts.map { try ParsedJSON(parsing: $0) })
     }
 
     static func randomResult(_ random: inout SplitMix64) -> ResultMessage {

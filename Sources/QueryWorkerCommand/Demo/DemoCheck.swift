@@ -36,6 +36,10 @@ enum DemoCheck {
             // An error outcome has no layers: its status line says all there is.
             guard outcome.layers != nil || problems.isEmpty else { return problems }
             return problems + statisticsProblems(outcome, want)
+        case .related(let want):
+            let problems = status(outcome, "succeeded")
+            guard outcome.layers != nil || problems.isEmpty else { return problems }
+            return problems + relatedProblems(outcome, want)
         }
     }
 

@@ -24,6 +24,9 @@ enum DemoExpectation: Sendable {
     /// `result: statistics` of one layer: succeeded, computed by `by` (`server` or `worker`), one row per
     /// group of the ground truth (``ExpectedStatistics``).
     case statistics(ExpectedStatistics)
+    /// `result: related` of one layer: succeeded and complete, each origin's records in the ground truth's
+    /// order (``ExpectedRelated``).
+    case related(ExpectedRelated)
 }
 
 /// A layer of an expected result: its URL, and the object ids that match (brute force over the dataset),
@@ -45,14 +48,16 @@ struct ExpectedLayer: Sendable {
 }
 
 /// The demo's requests, phase by phase: the seed's seven where clauses, the USA fan-out, a host outside
-/// the allowlist, the OGC flow, the feature-table queries, then (with faults on) a sublayer failing on its
-/// own and a burst showing supersession, then the secured layer.
+/// the allowlist, the OGC flow, the feature-table queries, related records, then (with faults on) a sublayer
+/// failing on its own and a burst showing supersession, then the secured layer.
 struct DemoPlan: Sendable {
     var seedPhase: [DemoRequest]
     /// The seed's OGC API Features flow (``ogcPhase(server:)``).
     var ogcPhase: [DemoRequest]
     /// Contract 1.2's feature-table queries: statistics, a top ten, time windows (``tablePhase(server:)``).
     var tablePhase: [DemoRequest]
+    /// Contract 1.2's related records: an assessment history, counties of states (``relatedPhase(server:)``).
+    var relatedPhase: [DemoRequest]
     var faultPhase: [DemoRequest]
     /// The secured layer behind a one-minute token (``securedPhase(server:)``).
     var securedPhase: SecuredPlan
@@ -93,7 +98,7 @@ struct DemoPlan: Sendable {
         faulted += try burst(server)
         return DemoPlan(
             seedPhase: seeds, ogcPhase: try ogcPhase(server: server), tablePhase: try tablePhase(server: server),
-            faultPhase: faulted,
+            relatedPhase: try relatedPhase(server: server), faultPhase: faulted,
             securedPhase: try securedPhase(server: server), labels: labels)
     }
 

@@ -67,12 +67,15 @@ struct DemoReport {
         return (known + other).joined(separator: ", ")
     }
 
-    /// Under a feature-table outcome's line: its statistics as a short table (who computed, then a row per
-    /// group), or who ordered its ids and the first of them; nothing for the others.
+    /// Under a feature-table outcome's line: who joined its related records (``relatedLine(_:_:)``), its
+    /// statistics as a short table (who computed, then a row per group), or who ordered its ids and the first
+    /// of them; nothing for the others.
     static func tableLines(_ outcome: Outcome, _ request: DemoRequest) -> [String] {
         var lines: [String] = []
         for layer in outcome.layers ?? [] where layer.error == nil {
-            if layer.statistics != nil {
+            if let groups = layer.related {
+                lines.append("          " + relatedLine(layer, groups))
+            } else if layer.statistics != nil {
                 lines += OutcomeText.tableLines(layer, columns: TableColumns(draft: request.draft)).map { "      " + $0 }
             } else if let site = layer.orderedBy {
                 let ids = DemoCheck.ids(of: layer) ?? []
@@ -81,6 +84,19 @@ struct DemoReport {
             }
         }
         return lines
+    }
+
+    /// `joined by the server, ordered by the server: 7: TaxYear 2024, 2023, …` for one origin, or
+    /// `joined by the worker: 5 origins, 12, 40, 41 related records, …` for several.
+    private static func relatedLine(_ layer: Outcome.Layer, _ groups: [Outcome.RelatedGroup]) -> String {
+        var text = "joined by the \(layer.relatedBy ?? "(absent)")"
+        if let site = layer.orderedBy { text += ", ordered by the \(site)" }
+        if groups.count == 1, let group = groups.first {
+            let years = group.records.prefix(OutcomeText.shownIds).map { $0.attributes?["TaxYear"]?.description ?? "?" }
+            return text + ": \(group.objectId): TaxYear " + years.joined(separator: ", ")
+        }
+        let counts = groups.prefix(OutcomeText.shownIds).map { String($0.count) }.joined(separator: ", ")
+        return text + ": \(groups.count) origins, \(counts)\(groups.count > OutcomeText.shownIds ? ", …" : "") related records"
     }
 
     static func padded(_ text: String, _ width: Int) -> String {
