@@ -32,10 +32,10 @@ extension LayerQueryRunner {
         let (budget, limit, logger, layerURL) = (budget, query.maxFeatures, transport.logger, layer.url)
         var cutByBudget = false
         do {
-            // Twice the page concurrency, as for statistics pages: related answers are attribute rows, a
-            // fraction of a feature page, and the host limit still bounds them.
+            // Up to the host limit: a related read is many small answers (attribute rows, counts), each
+            // waiting mostly on the service's latency; the host limiter still shares the host with others.
             try await BoundedWork.run(
-                limit: configuration.pageConcurrency * 2,
+                limit: max(configuration.pageConcurrency, configuration.maxConcurrentRequestsPerHost),
                 next: { budget.isSpent || read.progress.passes(limit) ? nil : read.next() },
                 execute: { step in try await requests.answer(step) },
                 completed: { (step: RelatedStep, answer: RelatedAnswer) in
