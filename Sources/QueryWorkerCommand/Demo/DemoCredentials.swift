@@ -14,7 +14,7 @@ struct DemoCredentials {
     static let password = "viewer-password"
     /// The referer the tokens are minted for (and sent with).
     static let referer = "https://query-worker.demo"
-    /// Minutes the worker asks for; the server caps every token at its own lifetime knob (a minute here).
+    /// Minutes the worker asks for; the server caps every token at its own lifetime knob (seven seconds here).
     static let expirationMinutes = 60
 
     /// The temporary folder holding both files.

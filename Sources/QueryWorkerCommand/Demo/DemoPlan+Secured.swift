@@ -3,7 +3,7 @@ import QueryLanguage
 import SampleFeatureServer
 
 /// The secured phase's requests: the parcels layer in the sample server's `Secured` folder,
-/// behind a one-minute token that the worker gets with the demo's `token` credential.
+/// behind a 7-second token that the worker gets with the demo's `token` credential.
 struct SecuredPlan: Sendable {
     /// One small request that makes the worker get its first token.
     var firstToken: DemoRequest

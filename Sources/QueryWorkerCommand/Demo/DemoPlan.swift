@@ -59,7 +59,7 @@ struct DemoPlan: Sendable {
     /// Contract 1.2's related records: an assessment history, counties of states (``relatedPhase(server:)``).
     var relatedPhase: [DemoRequest]
     var faultPhase: [DemoRequest]
-    /// The secured layer behind a one-minute token (``securedPhase(server:)``).
+    /// The secured layer behind a 7-second token (``securedPhase(server:)``).
     var securedPhase: SecuredPlan
     /// A short name per layer URL, for the one-line outcomes.
     var labels: [String: String]

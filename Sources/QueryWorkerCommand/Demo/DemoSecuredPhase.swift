@@ -1,12 +1,12 @@
 import Kafka
 import SampleFeatureServer
 
-/// The demo's secured phase: a 100,000-feature download that outlives its one-minute token, and
+/// The demo's secured phase: a 100,000-feature download that outlives its 7-second token, and
 /// 50 requests meeting a revoked token, each checked against ground truth, with the token calls the server
 /// counted: one token each (a generateToken and the exchange for the server, see ``calls(_:)``).
 ///
-/// The server is a portal; its `Secured` folder serves the same layers behind a token. Its tokens live one
-/// minute, and it reports their expiry an hour late (the sample server's clock-skew knob): the worker can't
+/// The server is a portal; its `Secured` folder serves the same layers behind a token. Its tokens live seven
+/// seconds, and it reports their expiry an hour late (the sample server's clock-skew knob): the worker can't
 /// refresh them early, so the expiry reaches it as 498s in the middle of the download, the case the worker
 /// must get right (one refresh, the rejected pages asked once more, nothing restarted, lost or duplicated).
 struct DemoSecuredPhase {
@@ -18,11 +18,12 @@ struct DemoSecuredPhase {
 
     /// How long the server holds each query of the secured parcels layer during the download. The worker
     /// sends at most 16 requests to a host at once: 4 counts, then 52 pages in 4 waves of 16, each wave
-    /// taking this long, so the run lasts about 5 waves (65 s) and the token (minted just before) expires
-    /// during the last one.
-    static let downloadLatencyMs = 13_000
+    /// taking this long, so the waves are sent at 0, 2, 4, 6 and 8 s after the token was minted (just before):
+    /// the 7-second token is valid when the fourth wave is sent and expired when the fifth is, a second from
+    /// either edge. (Until 2026-12 the token lived a minute and each page was held 13 s: the demo took 87 s.)
+    static let downloadLatencyMs = 2_000
     /// The server's token lifetime.
-    static let tokenLifetimeSeconds = 60
+    static let tokenLifetimeSeconds = 7
     /// How late the server reports each token's expiry.
     static let reportedExpiryLateSeconds = 3_600
 
