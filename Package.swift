@@ -525,6 +525,7 @@ let package = Package(
                 "CurlHTTP",
                 "SampleFeatureServer",
                 "PygeoapiFixture",
+                "ChildProcessFixture",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
