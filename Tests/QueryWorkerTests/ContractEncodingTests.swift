@@ -303,10 +303,10 @@ import WorkerTestSupport
     }
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func everythingTheEncoderWritesSatisfiesTheSchemas() throws {
+    func everythingTheEncoderWritesSatisfiesTheSchemas() async throws {
         let documents = try Self.encodedOutcomes()
         #expect(documents.count > 40)
-        let verdicts = try ContractSupport.validate(documents)
+        let verdicts = try await ContractSupport.validate(documents)
         for (index, verdict) in verdicts.enumerated() where !verdict.valid {
             let text = String(decoding: documents[index].bytes.prefix(600), as: UTF8.self)
             Issue.record("\(documents[index].schema) document \(index) is invalid: \(verdict.errors)\n\(text)")

@@ -78,7 +78,7 @@ import WorkerTestSupport
         #expect(parts.count > 1, "\(whole.count) bytes should not fit in 16 KiB")
         #expect(try ContractSplitTests.reassemble(parts) == (try ParsedJSON(parsing: whole)))
         if ContractSupport.schemaTestsEnabled {
-            let verdicts = try ContractSupport.validate([("result", whole)] + parts.map { ("result", $0) })
+            let verdicts = try await ContractSupport.validate([("result", whole)] + parts.map { ("result", $0) })
             for verdict in verdicts { #expect(verdict.valid, "\(verdict.errors)") }
         }
     }

@@ -154,9 +154,9 @@ import WorkerTestSupport
     }
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func everyExampleSatisfiesItsSchemaAndAsyncAPIReferencesThem() throws {
+    func everyExampleSatisfiesItsSchemaAndAsyncAPIReferencesThem() async throws {
         let python = try #require(ContractSupport.python, "no Python: run scripts/setup-deps")
-        let output = try ContractSupport.run(python, [ContractSupport.validator, "--examples"], timeout: 120)
+        let output = try await ContractSupport.run(python, [ContractSupport.validator, "--examples"], timeout: 120)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.contains(" examples, 0 problems"), "\(output.stdout)")
     }

@@ -51,7 +51,7 @@ import WorkerTestSupport
     }
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func theDecoderAcceptsNothingTheSchemaRefuses() throws {
+    func theDecoderAcceptsNothingTheSchemaRefuses() async throws {
         let decoder = try ContractSupport.decoder()
         let seeds = try Self.seeds().map { try ParsedJSON(parsing: $0) }
         var random = SplitMix64(seed: 2025)
@@ -64,7 +64,7 @@ import WorkerTestSupport
             documents.append((value["cancel"] == nil ? "request" : "cancel", bytes))
             answers.append(decoder.decode(bytes, key: nil, receivedAt: 1_000))
         }
-        let accepted = try ContractSupport.expectSchemaAgreement(documents, answers)
+        let accepted = try await ContractSupport.expectSchemaAgreement(documents, answers)
         #expect(accepted > 50, "enough mutations stay valid to test agreement")
     }
 }

@@ -73,7 +73,7 @@ import WorkerTestSupport
     }
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func theSchemaAgreesWithWhatTheDecoderAccepts() throws {
+    func theSchemaAgreesWithWhatTheDecoderAccepts() async throws {
         let decoder = try ContractSupport.decoder()
         var generator = try Self.generator(seed: 31)
         var documents: [(schema: String, bytes: [UInt8])] = []
@@ -85,7 +85,7 @@ import WorkerTestSupport
             documents.append((members["cancel"] == nil ? "request" : "cancel", value))
             answers.append(decoder.decode(value, key: message.key, receivedAt: 1_000))
         }
-        let accepted = try ContractSupport.expectSchemaAgreement(documents, answers)
+        let accepted = try await ContractSupport.expectSchemaAgreement(documents, answers)
         #expect(accepted > 50, "enough messages are valid to test agreement")
     }
 }

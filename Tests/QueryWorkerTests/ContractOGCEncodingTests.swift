@@ -189,11 +189,11 @@ import WorkerTestSupport
     // MARK: Against the schema
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func everyOGCAndCatalogResultSatisfiesTheSchema() throws {
+    func everyOGCAndCatalogResultSatisfiesTheSchema() async throws {
         let result = try Self.mixedResult()
         var documents: [(schema: String, bytes: [UInt8])] = [("result", try result.encoded())]
         for maxBytes in [1_200, 5_000] { documents += try result.split(maxBytes: maxBytes).map { ("result", $0) } }
-        let verdicts = try ContractSupport.validate(documents)
+        let verdicts = try await ContractSupport.validate(documents)
         for (index, verdict) in verdicts.enumerated() where !verdict.valid {
             Issue.record("document \(index) is invalid: \(verdict.errors)\n\(String(decoding: documents[index].bytes.prefix(600), as: UTF8.self))")
         }

@@ -84,7 +84,7 @@ import WorkerTestSupport
     }
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func whatTheEncoderWritesSatisfiesTheSchema() throws {
+    func whatTheEncoderWritesSatisfiesTheSchema() async throws {
         let results = [
             Self.result(.statistics(Self.statisticsRows), count: 8, aggregatedBy: .server, orderedBy: .worker),
             Self.result(.extent(Envelope(xmin: 1, ymin: 2, xmax: 3, ymax: 4, spatialReference: .wgs84)), count: 3),
@@ -92,7 +92,7 @@ import WorkerTestSupport
             Self.result(.distinct([[NamedValue("A", .date(5))]]), count: 1, aggregatedBy: .worker),
             Self.result(.objectIds([3, 1]), count: 2, orderedBy: .worker),
         ]
-        let verdicts = try ContractSupport.validate(try results.map { ("result", try $0.encoded()) })
+        let verdicts = try await ContractSupport.validate(try results.map { ("result", try $0.encoded()) })
         for verdict in verdicts { #expect(verdict.valid, "\(verdict.errors)") }
     }
 

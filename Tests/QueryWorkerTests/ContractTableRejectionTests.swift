@@ -123,9 +123,9 @@ extension RejectionCase {
     }
 
     @Test(.enabled(if: ContractSupport.schemaTestsEnabled, "Python with jsonschema is missing (scripts/setup-deps installs it)"))
-    func theSchemaRejectsWhatItCanExpress() throws {
+    func theSchemaRejectsWhatItCanExpress() async throws {
         let cases = RejectionCase.tableCases
-        let verdicts = try ContractSupport.validate(cases.map { ($0.schema, $0.value ?? []) })
+        let verdicts = try await ContractSupport.validate(cases.map { ($0.schema, $0.value ?? []) })
         for (example, verdict) in zip(cases, verdicts) {
             #expect(verdict.valid != example.schemaRejects, "\(example.name): schema valid = \(verdict.valid) \(verdict.errors)")
         }

@@ -132,16 +132,16 @@ struct CredentialsStartupTests {
     }
 
     @Test("a PKCS#12 client certificate must open with its password", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
-    func clientCertificatePassword() throws {
+    func clientCertificatePassword() async throws {
         let folder = try CredentialsFolder()
         defer { folder.remove() }
         let (key, certificate, bundle) = (folder.path("client.key"), folder.path("client.pem"), folder.path("client.p12"))
-        let made = try ContractSupport.run("/usr/bin/openssl", [
+        let made = try await ContractSupport.run("/usr/bin/openssl", [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
             "-subj", "/CN=query-worker-test",
         ])
         #expect(made.status == 0, "\(made.stderr)")
-        let exported = try ContractSupport.run("/usr/bin/openssl", [
+        let exported = try await ContractSupport.run("/usr/bin/openssl", [
             "pkcs12", "-export", "-inkey", key, "-in", certificate, "-out", bundle, "-passout", "pass:p12-MARKER-right",
         ])
         #expect(exported.status == 0, "\(exported.stderr)")

@@ -60,8 +60,10 @@ struct OperationsExecutableTests {
     }
 
     /// The first line of `process`'s log satisfying `accept` (30 s at most).
+    /// The first line of `process`'s output that `accept` takes, as soon as it is there. The bound is generous:
+    /// it only ends a wait that would otherwise hang (a child starved by parallel builds once took 30 s to print).
     static func line(of process: WatchedProcess, _ accept: (Substring) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let line = process.log.split(separator: "\n").first(where: accept) { return String(line) }
             try await Task.sleep(for: .milliseconds(50))

@@ -28,7 +28,7 @@ package enum ContractSupport {
     package static let schemaTestsEnabled: Bool = {
         if interopRequired { return true }
         guard let python else { return false }
-        return (try? run(python, ["-c", "import jsonschema, referencing, rfc3339_validator"]).status) == 0
+        return (try? runBlocking(python, ["-c", "import jsonschema, referencing, rfc3339_validator"]).status) == 0
     }()
 
     /// A decoder with the built-in named queries (government, residential, ...), checking credential names
@@ -59,7 +59,7 @@ package enum ContractSupport {
     }
 
     /// Validates every document against its schema in one Python run; the verdicts are in input order.
-    package static func validate(_ documents: [(schema: String, bytes: [UInt8])]) throws -> [Verdict] {
+    package static func validate(_ documents: [(schema: String, bytes: [UInt8])]) async throws -> [Verdict] {
         let python = try #require(python, "no Python: run scripts/setup-deps, or set QUERY_WORKER_PYTHON")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -72,7 +72,7 @@ package enum ContractSupport {
         }
         let manifestFile = directory.appendingPathComponent("manifest.tsv")
         try Data(manifest.utf8).write(to: manifestFile)
-        let output = try run(python, [validator, "--manifest", manifestFile.path], timeout: 300)
+        let output = try await run(python, [validator, "--manifest", manifestFile.path], timeout: 300)
         try #require(output.status == 0, "validate.py failed: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         try #require(lines.count == documents.count, "validate.py answered \(lines.count) of \(documents.count): \(output.stderr)")
@@ -91,16 +91,43 @@ package enum ContractSupport {
         package var stderr: String
     }
 
-    /// Runs a program to completion (killed after `timeout` seconds).
-    package static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> Output {
+    /// Runs a program to completion (killed after `timeout` seconds). Waits with `Task.sleep`, never blocking a
+    /// cooperative thread: the contract suites run beside the worker's timing-sensitive suites on two threads, and
+    /// a validator run blocking one of them for seconds starved those.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) async throws -> Output {
+        let (process, files) = try launch(executable, arguments)
+        defer { files.remove() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return finish(process, files)
+    }
+
+    /// ``run(_:_:timeout:)`` blocking its thread: only for the one-time check of a static initialiser (a
+    /// fraction of a second), which cannot await.
+    static func runBlocking(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> Output {
+        let (process, files) = try launch(executable, arguments)
+        defer { files.remove() }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        return finish(process, files)
+    }
+
+    private static func launch(_ executable: String, _ arguments: [String]) throws -> (Process, ProcessOutputFiles) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let files = try ProcessOutputFiles(for: process)
-        defer { files.remove() }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        do {
+            try process.run()
+        } catch {
+            files.remove()
+            throw error
+        }
+        return (process, files)
+    }
+
+    /// Ends a process past its deadline, and reads what it wrote.
+    private static func finish(_ process: Process, _ files: ProcessOutputFiles) -> Output {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         return Output(status: process.terminationStatus, stdout: files.stdout, stderr: files.stderr)
