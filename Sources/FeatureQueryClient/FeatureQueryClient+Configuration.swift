@@ -24,6 +24,7 @@ extension FeatureQueryClient {
         /// Further librdkafka properties of both clients (security settings, …).
         public var kafkaProperties: [String: String]
 
+        /// A value with these members.
         public init(
             bootstrapServers: [String], requestsTopic: String = "feature-queries",
             resultsTopic: String = "feature-query-results", errorsTopic: String = "feature-query-errors",

@@ -9,7 +9,9 @@ public struct FeatureQueryError: Error, Sendable, Hashable, CustomStringConverti
     /// An error code: the contract's codes pass through as they are, so a code a newer worker adds is
     /// still readable (judge it by ``FeatureQueryError/isRetryable``).
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code as published (`invalid_where`) or the client's own (`client_timeout`).
         public let rawValue: String
+        /// A code by its text, to match a contract code the client names no member for.
         public init(rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
 

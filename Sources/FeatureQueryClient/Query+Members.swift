@@ -1,12 +1,14 @@
 extension Query {
     /// `{xmin, ymin, xmax, ymax, spatialReference: {wkid}}`; wkid 4326 unless given.
     public struct Extent: Sendable, Hashable {
+        /// West, south, east and north edges, in ``wkid``'s units.
         public var xmin: Double
         public var ymin: Double
         public var xmax: Double
         public var ymax: Double
         public var wkid: Int
 
+        /// A value with these members.
         public init(xmin: Double, ymin: Double, xmax: Double, ymax: Double, wkid: Int = 4326) {
             (self.xmin, self.ymin, self.xmax, self.ymax, self.wkid) = (xmin, ymin, xmax, ymax, wkid)
         }
@@ -32,6 +34,7 @@ extension Query {
     public struct TimeWindow: Sendable, Hashable {
         public var start: String?
         public var end: String?
+        /// A value with these members.
         public init(start: String?, end: String?) { (self.start, self.end) = (start, end) }
     }
 
@@ -39,6 +42,7 @@ extension Query {
     public struct Order: Sendable, Hashable {
         public var field: String
         public var descending: Bool
+        /// A value with these members.
         public init(_ field: String, descending: Bool = false) { (self.field, self.descending) = (field, descending) }
     }
 
@@ -49,6 +53,7 @@ extension Query {
         public var field: String
         public var name: String?
         public var percentile: Double?
+        /// A value with these members.
         public init(_ type: String, field: String, name: String? = nil, percentile: Double? = nil) {
             (self.type, self.field, self.name, self.percentile) = (type, field, name, percentile)
         }

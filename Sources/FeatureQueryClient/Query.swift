@@ -10,25 +10,38 @@ public struct Query: Sendable, Hashable {
     public var extent: Extent?
     /// A GeoJSON or Esri JSON geometry to select with, as JSON text (passed on as written).
     public var geometry: String?
+    /// How the extent or geometry relates to a selected feature (`intersects` unless given); only with either.
     public var spatialRelationship: SpatialRelationship?
+    /// The fields returned with features (`["*"]` unless given); required for `distinct`.
     public var outFields: [String]?
+    /// Whether features carry geometry (`false` unless given).
     public var returnGeometry: Bool?
+    /// The wkid features are queried in; result features are GeoJSON in WGS 84 whatever it says.
     public var outSpatialReference: Int?
+    /// At most this many ids or features per layer (the layer is then `complete: false`).
     public var maxFeatures: Int?
+    /// What the outcome holds per layer (`ids` unless given).
     public var result: ResultKind?
     /// Only these features (1.2).
     public var objectIds: [FeatureID]?
     /// Only features of this time window (1.2).
     public var time: TimeWindow?
+    /// The order of ids, features or statistics rows (1.2).
     public var orderBy: [Order]?
+    /// The statistics of ``ResultKind/statistics`` (1.2).
     public var statistics: [Statistic]?
+    /// The fields statistics are grouped by (1.2).
     public var groupBy: [String]?
     /// The relationship to follow with ``ResultKind/related`` (1.2).
     public var relationship: Relationship?
+    /// A where clause on the related records (1.2).
     public var relatedWhere: String?
+    /// The related records' fields (1.2).
     public var relatedOutFields: [String]?
+    /// The order of each feature's related records (1.2).
     public var relatedOrderBy: [Order]?
 
+    /// A query; every member optional, as in the contract.
     public init(
         where clause: String? = nil, namedWhere: String? = nil, extent: Extent? = nil, geometry: String? = nil,
         spatialRelationship: SpatialRelationship? = nil, outFields: [String]? = nil, returnGeometry: Bool? = nil,

@@ -20,6 +20,7 @@ public struct QueryJob: Sendable, Hashable {
     /// A credential of the worker's credentials file, by name; never a secret.
     public var credential: String?
 
+    /// A value with these members.
     public init(
         taskId: String, requestId: String = UUID().uuidString, deadline: Date? = nil, timeout: Duration? = nil,
         targets: [Target], query: Query = Query(), credential: String? = nil

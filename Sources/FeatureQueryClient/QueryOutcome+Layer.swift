@@ -5,8 +5,11 @@ extension QueryOutcome {
     public struct LayerResult: Sendable {
         /// The normalised layer URL (`{landing}/collections/{id}` for OGC), unique in a result.
         public var url: String
+        /// The ArcGIS layer id.
         public var layerId: Int?
+        /// The OGC collection id.
         public var collection: String?
+        /// The layer's name (ArcGIS).
         public var name: String?
         /// Whether this layer succeeded; a failed layer of a `partial` result has ``error``.
         public var succeeded: Bool
@@ -14,6 +17,7 @@ extension QueryOutcome {
         public var count: Int?
         /// True when the entry holds every match.
         public var complete: Bool?
+        /// Why the entry is not complete (`maxFeatures`, the result budget, …).
         public var incompleteReason: String?
         /// ArcGIS object ids (`ids`, `features`), ascending unless ordered.
         public var objectIds: [Int64]?
@@ -49,6 +53,7 @@ extension QueryOutcome {
         public var group: [String: FieldValue]
         public var values: [String: FieldValue]
 
+        /// A value with these members.
         public init(group: [String: FieldValue], values: [String: FieldValue]) {
             (self.group, self.values) = (group, values)
         }

@@ -12,8 +12,11 @@ public struct QueryOutcome: Sendable {
         case succeeded, partial, failed, superseded, cancelled, rejected, expired
     }
 
+    /// The job's requestId.
     public var requestId: String
+    /// The job's taskId, as the worker read it.
     public var taskId: String?
+    /// How the job ended.
     public var status: Status
     /// Per queried layer (per target for a catalog), in the order of the targets; empty for an error.
     public var layers: [LayerResult]
@@ -27,6 +30,7 @@ public struct QueryOutcome: Sendable {
     /// (GeoJSON features, catalog entries' details, `source`).
     public var messages: [Data]
 
+    /// An outcome, for tests of code that handles outcomes.
     public init(
         requestId: String, taskId: String? = nil, status: Status, layers: [LayerResult] = [],
         error: FeatureQueryError? = nil, supersededBy: String? = nil, worker: String? = nil, messages: [Data] = []
