@@ -105,8 +105,8 @@ extension FeatureQueryClient {
         }
 
         /// One outcome message read. Another client's outcome (its `request-id` header names no call of ours)
-        /// is skipped unparsed; a split result's parts are held until all arrived, in any order; a duplicate of
-        /// an outcome already delivered is ignored (``OutcomeCollector``).
+        /// is skipped unparsed, as is a copy of an outcome already delivered (its call is gone); a split result's
+        /// parts are held until all arrived, in any order (``OutcomeCollector``), a part held twice counted once.
         mutating func received(requestIdHeader: String?, value: [UInt8]) -> [Effect] {
             if let id = requestIdHeader, calls[id]?.published != true { return [] }
             let completed: OutcomeCollector.Completed?
@@ -116,7 +116,11 @@ extension FeatureQueryClient {
                 guard let id = requestIdHeader else { return [] }
                 return end(id, FeatureQueryError(.malformedOutcome, "the outcome of \(id) could not be read: \(error)"))
             }
-            guard let completed, let id = completed.outcome.requestId, let call = calls[id], call.published else { return [] }
+            guard let completed, let id = completed.outcome.requestId else { return [] }
+            guard let call = calls[id], call.published else {
+                collector.forget(id)  // not ours (a message without the header): nothing to keep of it
+                return []
+            }
             remove(id)
             let result = Result { () throws(FeatureQueryError) in try QueryOutcome(completed) }
             return [.resume(call.waiter, result)] + promote()
@@ -130,6 +134,9 @@ extension FeatureQueryClient {
 
         private mutating func remove(_ requestId: String) {
             guard let call = calls.removeValue(forKey: requestId) else { return }
+            // A later copy of its outcome is ignored by the header check (no call waits for it), so nothing need
+            // be remembered of it: held parts and the delivered id go, and the machine does not grow with use.
+            collector.forget(requestId)
             if call.published {
                 publishedCount -= 1
             } else {

@@ -62,6 +62,14 @@ package struct OutcomeCollector {
         return try complete(requestId, parts: ordered)
     }
 
+    /// Drops what is held for `requestId`, delivered or not: for a long-lived reader (the client library),
+    /// which keeps its own account of the requests it still waits for, so the collector does not grow with
+    /// every outcome it ever delivered.
+    package mutating func forget(_ requestId: String) {
+        delivered.remove(requestId)
+        pending = pending.filter { $0.key.requestId != requestId }
+    }
+
     private mutating func complete(_ requestId: String, parts: [[UInt8]]) throws -> Completed {
         delivered.insert(requestId)
         pending = pending.filter { $0.key.requestId != requestId }

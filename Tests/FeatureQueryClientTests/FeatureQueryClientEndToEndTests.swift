@@ -63,6 +63,20 @@ struct FeatureQueryClientEndToEndTests {
         try await rig.stop()
     }
 
+    @Test func anOGCCollectionIsCountedAsTheGroundTruthSays() async throws {
+        let rig = try ClientRig.start(harness: try await WorkerHarness())
+        let harness = rig.harness
+        let collection = try WorkerHarness.collection(.states)
+        let states = try harness.dataset.groundTruthObjectIDs(.states, where: "POP2000 > 1000000")
+        let outcome = try await rig.client.submit(QueryJob(
+            taskId: "ogc", targets: [.ogc(landingPage: harness.server.ogcURL, collection: collection)],
+            query: Query(where: "POP2000 > 1000000", result: .count)))
+        #expect(outcome.status == .succeeded)
+        #expect(outcome.layers.first?.collection == collection)
+        #expect(outcome.layers.first?.count == states.count)
+        try await rig.stop()
+    }
+
     @Test func aJobTheWorkerWouldRejectIsThrownWithItsCodeAndNeverPublished() async throws {
         // Not running: a job that passed the checks would wait for the reader, so an answer proves none was sent.
         let client = try FeatureQueryClient(configuration: .init(bootstrapServers: ["127.0.0.1:1"]))
@@ -122,6 +136,21 @@ struct FeatureQueryClientEndToEndTests {
         let outcome = try await cancelled.value
         #expect(outcome.status == .cancelled)
         #expect(outcome.error?.code.rawValue == "cancel_requested")
+
+        // Cancelling the calling task ends its call (not the job, which the task's cancel then stops).
+        let before = harness.server.statistics.recentQueries(.legacyParcels).count
+        let abandoned = Task {
+            try await client.submit(QueryJob(taskId: "abandoned", targets: [.arcgis(url: harness.url(.legacyParcels))], query: slow))
+        }
+        #expect(await harness.server.waitUntil { $0.recentQueries(.legacyParcels).count > before })
+        abandoned.cancel()
+        do {
+            _ = try await abandoned.value
+            Issue.record("a cancelled call returned an outcome")
+        } catch let error as FeatureQueryError {
+            #expect(error.code == .callCancelled)
+        }
+        try await client.cancel(taskId: "abandoned")
 
         // Timeout: the call ends, retryable, while the job runs on (then it is cancelled).
         do throws(FeatureQueryError) {

@@ -149,3 +149,24 @@ struct FeatureQueryClientStateMachineTests {
         #expect(seen.published == ["b"])
     }
 }
+
+extension FeatureQueryClientStateMachineTests {
+    @Test func anOutcomeWithoutTheHeaderIsMatchedByItsRequestIdAndAStrangersIsDropped() throws {
+        var machine = Machine(maxInFlight: 4)
+        _ = machine.readerStarted()
+        _ = Self.submit(&machine, "mine", task: "t", waiter: 1)
+        #expect(Seen(machine.received(requestIdHeader: nil, value: Self.result("theirs", ids: [7]))).resumed.isEmpty)
+        let seen = Seen(machine.received(requestIdHeader: nil, value: Self.result("mine", ids: [8])))
+        #expect(try seen.resumed[1]?.get().layers.first?.objectIds == [8])
+        #expect(machine.pendingCount == 0)
+    }
+
+    @Test func anOutcomeThatIsNotTheContractsJSONIsIgnoredAndOneWithAnUnknownStatusFailsTheCall() {
+        var machine = Machine(maxInFlight: 4)
+        _ = machine.readerStarted()
+        _ = Self.submit(&machine, "a", task: "t", waiter: 1)
+        #expect(Seen(machine.received(requestIdHeader: "a", value: Array("not json".utf8))).resumed.isEmpty)
+        let odd = Array(#"{"requestId":"a","status":"pondering"}"#.utf8)
+        #expect(Seen(machine.received(requestIdHeader: "a", value: odd)).errorCode(1) == .malformedOutcome)
+    }
+}
