@@ -26,6 +26,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "query-worker", targets: ["QueryWorkerCommand"]),
+        // The one public API: the client library for services that publish query jobs.
+        .library(name: "FeatureQueryClient", targets: ["FeatureQueryClient"]),
         .executable(name: "sample-feature-server", targets: ["SampleFeatureServerCommand"]),
         // The benchmarks, each built and run by its script in Benchmarks/.
         .executable(name: "query-language-benchmark", targets: ["QueryLanguageBenchmark"]),
@@ -266,10 +268,25 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // Outcomes as a consumer reads them (a split result put back together), shared by `query-worker`'s
+        // commands and the client library.
+        .target(name: "QueryOutcomes", swiftSettings: strictSwift),
+        // The client library for services that publish query jobs: typed requests checked by the worker's own
+        // decoder, one producer and one group-less outcome reader, supersession, cancel, timeouts.
+        .target(
+            name: "FeatureQueryClient",
+            dependencies: [
+                "QueryOutcomes", "QueryWorker", "Kafka", "QueryLanguage", "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "QueryWorkerCommand",
             dependencies: [.product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 "WorkerOperations",
+                "QueryOutcomes",
                 metrics,
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
@@ -495,6 +512,18 @@ let package = Package(
                 "SampleFeatureServer",
                 "QueryLanguage",
                 "FeatureGeometry",
+                "FeatureQuerySupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The client library's suites: its state machine without I/O, and end to end against an in-process
+        // worker on the embedded cluster with the sample feature server.
+        .testTarget(
+            name: "FeatureQueryClientTests",
+            dependencies: [
+                "FeatureQueryClient", "WorkerTestSupport", "QueryWorker", "SampleFeatureServer", "FeatureGeometry",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,3 +1,5 @@
+import QueryOutcomes
+
 /// The related-records check: every origin's records, by OBJECTID, in exactly the ground truth's order.
 extension DemoCheck {
     static func relatedProblems(_ outcome: Outcome, _ want: ExpectedRelated) -> [String] {

@@ -1,3 +1,5 @@
+import QueryOutcomes
+
 /// The feature-table checks: statistics rows against the brute-force groups, ordered ids against the
 /// brute-force order.
 extension DemoCheck {

@@ -1,3 +1,5 @@
+import QueryOutcomes
+
 /// Compares an outcome with what the demo expects, and says what differs.
 ///
 /// The demo is a check as much as a show: counts and ids are compared with the dataset's ground truth

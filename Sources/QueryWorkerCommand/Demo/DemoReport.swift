@@ -1,3 +1,5 @@
+import QueryOutcomes
+
 /// What the demo saw: each outcome printed as it arrives and checked, then a summary.
 struct DemoReport {
     let labels: [String: String]

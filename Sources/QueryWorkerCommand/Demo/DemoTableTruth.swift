@@ -1,5 +1,6 @@
 import Foundation
 import QueryLanguage
+import QueryOutcomes
 import SampleFeatureServer
 
 /// What a statistics request must answer: one row per group, with these values (`nil`: SQL's null).

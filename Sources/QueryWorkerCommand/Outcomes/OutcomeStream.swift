@@ -1,6 +1,7 @@
 import Foundation
 import Kafka
 import Logging
+import QueryOutcomes
 
 /// Whole outcomes read from the results and errors topics.
 ///

@@ -1,4 +1,5 @@
 import FeatureService
+import QueryOutcomes
 
 /// The columns a feature-table result is printed in: the request's order (group fields, then statistic
 /// names; distinct's out fields), since a decoded JSON object has lost its members' order. Members the

@@ -1,3 +1,5 @@
+import QueryOutcomes
+
 /// Outcomes written for people: a block per outcome for `query`, one line per outcome for `demo`.
 ///
 /// The JSON is for programs (`query --json`); these texts answer what a person looks for first: did it

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QueryOutcomes
 import QueryWorker
 
 /// `query-worker query`: publish one request and, with `--wait`, print its outcome.

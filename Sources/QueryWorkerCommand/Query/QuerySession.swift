@@ -4,6 +4,7 @@ import Foundation
 import Kafka
 import Logging
 import QueryLanguage
+import QueryOutcomes
 import QueryWorker
 
 /// The Kafka side of `query`: where to publish and read, resolved as the worker resolves its own settings.

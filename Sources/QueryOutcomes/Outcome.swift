@@ -6,54 +6,54 @@ import Foundation
 /// Decoded with `JSONDecoder` from the contract's JSON (docs/contract/README.md): members the command does
 /// not show (GeoJSON features, `source`) are skipped, so this is a reader's view, not the worker's
 /// encoder types run backwards.
-struct Outcome: Sendable, Decodable {
-    var requestId: String?
-    var taskId: String?
-    var status: String
-    var part: Int?
-    var parts: Int?
-    var receivedAt: String?
-    var finishedAt: String?
-    var durationMs: Int?
-    var worker: String?
-    var layers: [Layer]?
-    var error: ErrorBody?
-    var supersededBy: String?
+package struct Outcome: Sendable, Decodable {
+    package var requestId: String?
+    package var taskId: String?
+    package var status: String
+    package var part: Int?
+    package var parts: Int?
+    package var receivedAt: String?
+    package var finishedAt: String?
+    package var durationMs: Int?
+    package var worker: String?
+    package var layers: [Layer]?
+    package var error: ErrorBody?
+    package var supersededBy: String?
 
     /// One layer's entry of a result (or, for `result: catalog`, one target's).
-    struct Layer: Sendable, Decodable {
-        var url: String
-        var collection: String?
-        var layerId: Int?
-        var name: String?
-        var status: String
-        var count: Int?
-        var complete: Bool?
-        var incompleteReason: String?
-        var filteredBy: String?
-        var objectIds: [Int64]?
-        var featureIds: [FeatureIdentifier?]?
-        var catalog: [CatalogItem]?
-        var orderedBy: String?
-        var statistics: [StatisticsRow]?
-        var statisticsBy: String?
-        var extent: Extent?
-        var distinct: [FieldValues]?
-        var distinctBy: String?
-        var relatedTable: String?
-        var related: [RelatedGroup]?
-        var relatedBy: String?
-        var attachments: [AttachmentGroup]?
-        var attachmentsBy: String?
-        var error: ErrorBody?
+    package struct Layer: Sendable, Decodable {
+        package var url: String
+        package var collection: String?
+        package var layerId: Int?
+        package var name: String?
+        package var status: String
+        package var count: Int?
+        package var complete: Bool?
+        package var incompleteReason: String?
+        package var filteredBy: String?
+        package var objectIds: [Int64]?
+        package var featureIds: [FeatureIdentifier?]?
+        package var catalog: [CatalogItem]?
+        package var orderedBy: String?
+        package var statistics: [StatisticsRow]?
+        package var statisticsBy: String?
+        package var extent: Extent?
+        package var distinct: [FieldValues]?
+        package var distinctBy: String?
+        package var relatedTable: String?
+        package var related: [RelatedGroup]?
+        package var relatedBy: String?
+        package var attachments: [AttachmentGroup]?
+        package var attachmentsBy: String?
+        package var error: ErrorBody?
 
         /// How many ids (or catalog entries, statistics or distinct rows) the entry holds, whichever it has.
-        var itemCount: Int {
+        package var itemCount: Int {
             objectIds?.count ?? featureIds?.count ?? catalog?.count ?? statistics?.count ?? distinct?.count ?? 0
         }
 
         /// Appends a later part's slices of this layer.
-        mutating func append(_ slice: Layer) {
+        package mutating func append(_ slice: Layer) {
             if let ids = slice.objectIds { objectIds = (objectIds ?? []) + ids }
             if let ids = slice.featureIds { featureIds = (featureIds ?? []) + ids }
             if let entries = slice.catalog { catalog = (catalog ?? []) + entries }
@@ -65,11 +65,11 @@ struct Outcome: Sendable, Decodable {
     }
 
     /// An OGC feature id as the server gave it: `1` and `"1"` differ.
-    enum FeatureIdentifier: Sendable, Hashable, Decodable, CustomStringConvertible {
+    package enum FeatureIdentifier: Sendable, Hashable, Decodable, CustomStringConvertible {
         case integer(Int64)
         case string(String)
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let number = try? container.decode(Int64.self) {
                 self = .integer(number)
@@ -79,7 +79,7 @@ struct Outcome: Sendable, Decodable {
         }
 
         /// `17`, or `"a-17"` quoted so that a string id never reads as a number.
-        var description: String {
+        package var description: String {
             switch self {
             case .integer(let number): String(number)
             case .string(let text): "\"\(text)\""
@@ -88,31 +88,31 @@ struct Outcome: Sendable, Decodable {
     }
 
     /// One entry of a catalog: a collection of an OGC landing page or a layer of an ArcGIS service.
-    struct CatalogItem: Sendable, Decodable {
-        var id: String
-        var title: String?
-        var url: String?
-        var itemType: String?
-        var geometryType: String?
-        var queryable: Bool?
-        var filterLanguages: [String]?
+    package struct CatalogItem: Sendable, Decodable {
+        package var id: String
+        package var title: String?
+        package var url: String?
+        package var itemType: String?
+        package var geometryType: String?
+        package var queryable: Bool?
+        package var filterLanguages: [String]?
     }
 
     /// The contract's `error` object.
-    struct ErrorBody: Sendable, Decodable {
-        var code: String
-        var message: String
-        var retryable: Bool?
+    package struct ErrorBody: Sendable, Decodable {
+        package var code: String
+        package var message: String
+        package var retryable: Bool?
     }
 
     /// Results are `succeeded` or `partial`; every other status comes on the errors topic.
-    var isResult: Bool { status == "succeeded" || status == "partial" }
+    package var isResult: Bool { status == "succeeded" || status == "partial" }
 
     /// The whole outcome from the messages of one run of one request, in part order (one for an error or a
     /// result that fit in a message). Follows the contract's reassembly: the envelope of part 1, and each
     /// layer's `objectIds`, `featureIds`, `catalog`, `statistics` and `distinct` slices appended in part order,
     /// matched by `url`, and its `related` and `attachments` groups (a group continued across parts joined).
-    init(parts: [[UInt8]]) throws {
+    package init(parts: [[UInt8]]) throws {
         let decoder = JSONDecoder()
         guard let first = parts.first else { throw OutcomeDecodingError(message: "an outcome without messages") }
         self = try decoder.decode(Outcome.self, from: Data(first))
@@ -138,7 +138,8 @@ struct Outcome: Sendable, Decodable {
 }
 
 /// An outcome message that is not the contract's JSON.
-struct OutcomeDecodingError: Error, CustomStringConvertible {
-    var message: String
-    var description: String { message }
+package struct OutcomeDecodingError: Error, CustomStringConvertible {
+    package var message: String
+    package init(message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -4,14 +4,14 @@ import Foundation
 /// names come from the request, so they are decoded as ordered pairs rather than into fixed fields.
 extension Outcome {
     /// A value of a result row: a number, a string or null (dates arrive as epoch milliseconds).
-    enum FieldValue: Sendable, Hashable, Decodable, CustomStringConvertible {
+    package enum FieldValue: Sendable, Hashable, Decodable, CustomStringConvertible {
         case null
         case integer(Int64)
         case number(Double)
         case string(String)
         case bool(Bool)
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
                 self = .null
@@ -27,7 +27,7 @@ extension Outcome {
         }
 
         /// `12`, `0.5`, `Residential`, or `null`: how a table cell shows it.
-        var description: String {
+        package var description: String {
             switch self {
             case .null: "null"
             case .integer(let number): String(number)
@@ -40,8 +40,8 @@ extension Outcome {
 
     /// A JSON object's members in the order the message wrote them (`JSONDecoder` loses the order of a
     /// dictionary, and a table's columns should follow the request).
-    struct FieldValues: Sendable, Decodable {
-        var pairs: [(name: String, value: FieldValue)]
+    package struct FieldValues: Sendable, Decodable {
+        package var pairs: [(name: String, value: FieldValue)]
 
         private struct Key: CodingKey {
             var stringValue: String
@@ -50,28 +50,28 @@ extension Outcome {
             init?(intValue: Int) { nil }
         }
 
-        init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             pairs = try container.allKeys.map { ($0.stringValue, try container.decode(FieldValue.self, forKey: $0)) }
         }
 
         /// The value of `name`, `nil` when the row has no such member.
-        subscript(name: String) -> FieldValue? { pairs.first { $0.name == name }?.value }
+        package subscript(name: String) -> FieldValue? { pairs.first { $0.name == name }?.value }
     }
 
     /// One group of a statistics answer.
-    struct StatisticsRow: Sendable, Decodable {
-        var group: FieldValues
-        var values: FieldValues
+    package struct StatisticsRow: Sendable, Decodable {
+        package var group: FieldValues
+        package var values: FieldValues
     }
 
     /// A layer's `extent`.
-    struct Extent: Sendable, Decodable {
-        struct Reference: Sendable, Decodable { var wkid: Int }
-        var xmin: Double
-        var ymin: Double
-        var xmax: Double
-        var ymax: Double
-        var spatialReference: Reference?
+    package struct Extent: Sendable, Decodable {
+        package struct Reference: Sendable, Decodable { package var wkid: Int }
+        package var xmin: Double
+        package var ymin: Double
+        package var xmax: Double
+        package var ymax: Double
+        package var spatialReference: Reference?
     }
 }

@@ -2,16 +2,16 @@ import Foundation
 
 /// The raw JSON of an outcome, for `--reassembled`: the message itself when it came whole, else the parts
 /// put back together as the contract's reference `reassemble` does (features included), with `part` and
-/// `parts` 1.
-enum OutcomeJSON {
-    static func text(parts: [[UInt8]]) throws -> String {
+/// `parts` 1. Shared by `query --reassembled` and the client library's GeoJSON features.
+package enum OutcomeJSON {
+    package static func text(parts: [[UInt8]]) throws -> String {
         if parts.count == 1, let only = parts.first { return String(decoding: only, as: UTF8.self) }
         let data = try JSONSerialization.data(withJSONObject: try whole(parts: parts), options: [.sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
 
     /// Each succeeded layer's features as GeoJSON FeatureCollection text, by layer URL, in layer order.
-    static func featureCollections(parts: [[UInt8]]) throws -> [(url: String, geoJSON: String)] {
+    package static func featureCollections(parts: [[UInt8]]) throws -> [(url: String, geoJSON: String)] {
         let layers = try whole(parts: parts)["layers"] as? [[String: Any]] ?? []
         return try layers.compactMap { layer in
             guard let url = layer["url"] as? String, let features = layer["features"] else { return nil }
@@ -21,7 +21,7 @@ enum OutcomeJSON {
     }
 
     /// The whole outcome as `JSONSerialization` objects.
-    static func whole(parts: [[UInt8]]) throws -> [String: Any] {
+    package static func whole(parts: [[UInt8]]) throws -> [String: Any] {
         var whole: [String: Any] = [:]
         var layers: [[String: Any]] = []
         var index: [String: Int] = [:]
@@ -64,7 +64,7 @@ enum OutcomeJSON {
     /// `earlier` groups (related records or attachments per feature) followed by a later part's `groups`: a
     /// first group with the `objectId` of the last one continues it (its `member` array appended), as the
     /// worker splits a group too large for one part.
-    static func continued(_ earlier: [[String: Any]], _ groups: [[String: Any]], _ member: String) -> [[String: Any]] {
+    package static func continued(_ earlier: [[String: Any]], _ groups: [[String: Any]], _ member: String) -> [[String: Any]] {
         var earlier = earlier
         var groups = groups[...]
         if let last = earlier.last, let first = groups.first, let id = last["objectId"] as? Int64,

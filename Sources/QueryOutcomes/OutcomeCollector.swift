@@ -5,17 +5,17 @@ import Foundation
 /// already held ignored, an outcome handed out once however often it is delivered.
 ///
 /// Pure state, no Kafka: the readers feed it each message's value and `request-id` header.
-struct OutcomeCollector {
+package struct OutcomeCollector {
     /// A finished outcome: every message of it, in part order, and the decoded whole.
-    struct Completed: Sendable {
-        var outcome: Outcome
-        var parts: [[UInt8]]
+    package struct Completed: Sendable {
+        package var outcome: Outcome
+        package var parts: [[UInt8]]
     }
 
     /// The request ids to collect; `nil` collects every outcome that names its request.
-    let wanted: Set<String>?
+    package let wanted: Set<String>?
     private var pending: [GroupKey: [Int: [UInt8]]] = [:]
-    private(set) var delivered: Set<String> = []
+    package private(set) var delivered: Set<String> = []
 
     private struct GroupKey: Hashable {
         var requestId: String
@@ -31,13 +31,13 @@ struct OutcomeCollector {
         var finishedAt: String?
     }
 
-    init(wanted: Set<String>?) {
+    package init(wanted: Set<String>?) {
         self.wanted = wanted
     }
 
     /// Whether a message with this `request-id` header can be skipped without parsing its value: another
     /// request's outcome (the topics hold everyone's), or one already handed out.
-    func skips(requestIdHeader: String?) -> Bool {
+    package func skips(requestIdHeader: String?) -> Bool {
         guard let id = requestIdHeader else { return false }
         if let wanted, !wanted.contains(id) { return true }
         return delivered.contains(id)
@@ -45,7 +45,7 @@ struct OutcomeCollector {
 
     /// Takes one message's value; returns the outcome it completes, if any. Values that are not outcome
     /// JSON are skipped (the topics are shared; one bad producer must not stop a reader).
-    mutating func add(_ value: [UInt8]) throws -> Completed? {
+    package mutating func add(_ value: [UInt8]) throws -> Completed? {
         guard let envelope = try? JSONDecoder().decode(Envelope.self, from: Data(value)),
             let requestId = envelope.requestId, !delivered.contains(requestId)
         else { return nil }
@@ -60,6 +60,14 @@ struct OutcomeCollector {
         let ordered = (1...total).compactMap { held[$0] }
         pending[key] = nil
         return try complete(requestId, parts: ordered)
+    }
+
+    /// Drops what is held for `requestId`, delivered or not: for a long-lived reader (the client library),
+    /// which keeps its own account of the requests it still waits for, so the collector does not grow with
+    /// every outcome it ever delivered.
+    package mutating func forget(_ requestId: String) {
+        delivered.remove(requestId)
+        pending = pending.filter { $0.key.requestId != requestId }
     }
 
     private mutating func complete(_ requestId: String, parts: [[UInt8]]) throws -> Completed {

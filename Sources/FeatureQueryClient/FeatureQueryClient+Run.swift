@@ -1,0 +1,93 @@
+import FeatureQuerySupport
+import Kafka
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+extension FeatureQueryClient {
+    /// How long looking up the outcome topics' partitions and start offsets may take.
+    static let lookupTimeout: Duration = .seconds(15)
+
+    /// Reads outcomes and publishes jobs until graceful shutdown (or cancellation); then every waiting call
+    /// ends with ``FeatureQueryError/Code/shutdown``.
+    ///
+    /// Throws when the outcome topics cannot be found or read: the client cannot work then, and its waiting
+    /// calls end with that error.
+    public func run() async throws {
+        do {
+            try await withGracefulShutdownHandler {
+                try await withThrowingDiscardingTaskGroup { group in
+                    group.addTask { try await self.producer.run() }
+                    try await startReading()
+                    group.addTask { try await self.reader.run() }
+                    group.addTask { try await self.readOutcomes() }
+                    for await publication in publications {
+                        group.addTask { await self.publish(publication) }
+                    }
+                    stopClients()
+                }
+            } onGracefulShutdown: {
+                self.shutdown()
+            }
+        } catch {
+            execute(state.withLock { $0.readerStopped(Self.readerError(error)) })
+            stopClients()
+            throw error
+        }
+        shutdown()
+    }
+
+    /// Fixes the reader's start (where the topics end now) and lets waiting calls publish.
+    private func startReading() async throws {
+        let topics = [configuration.resultsTopic, configuration.errorsTopic]
+        let partitions = try await reader.partitions(of: topics, timeout: Self.lookupTimeout)
+        let offsets = try await reader.startOffsets(
+            atOrAfterTimestampMs: WallClock.nowMilliseconds(), of: partitions, timeout: Self.lookupTimeout)
+        try reader.assign(offsets)
+        logger.debug("reading outcomes", metadata: ["partitions": "\(partitions.count)"])
+        execute(state.withLock { $0.readerStarted() })
+    }
+
+    private func readOutcomes() async throws {
+        for try await message in reader.messages {
+            guard let value = message.value else { continue }
+            let header = message.header("request-id")?.stringValue
+            execute(state.withLock { $0.received(requestIdHeader: header, value: value) })
+        }
+        // The reader ended (shutdown): nothing more will be read.
+        execute(state.withLock { $0.readerStopped(FeatureQueryError(.shutdown, "the client shut down", isRetryable: true)) })
+    }
+
+    private func publish(_ publication: Publication) async {
+        let message = KafkaProducerMessage(
+            topic: configuration.requestsTopic, key: Array(publication.key.utf8), value: publication.value)
+        do {
+            _ = try await producer.send(message)
+        } catch {
+            let failure = FeatureQueryError(
+                .kafka, "the job could not be published to \(configuration.requestsTopic): \(error)",
+                isRetryable: error.isRetryable, isFatal: error.isFatal)
+            execute(state.withLock { $0.publishFailed(requestId: publication.requestId, failure) })
+        }
+    }
+
+    /// Ends every call, stops reading and publishing.
+    func shutdown() {
+        execute(state.withLock { $0.readerStopped(FeatureQueryError(.shutdown, "the client shut down", isRetryable: true)) })
+        publicationsContinuation.finish()
+        stopClients()
+    }
+
+    private func stopClients() {
+        reader.triggerGracefulShutdown()
+        producer.triggerGracefulShutdown()
+    }
+
+    private static func readerError(_ error: any Error) -> FeatureQueryError {
+        if let error = error as? FeatureQueryError { return error }
+        if let error = error as? KafkaError {
+            return FeatureQueryError(.kafka, "the outcome topics could not be read: \(error)", isRetryable: error.isRetryable, isFatal: true)
+        }
+        return FeatureQueryError(.shutdown, "the client stopped: \(error)", isRetryable: true, isFatal: true)
+    }
+}

@@ -1,0 +1,55 @@
+import FeatureQuerySupport
+import QueryLanguage
+import QueryWorker
+
+/// Checks a job with the worker's own request decoder before it is published, so the client never publishes
+/// what a worker would reject: one set of rules, the worker's, not a copy that could drift from it.
+///
+/// What depends on the configuration of the worker the job reaches is left to that worker: its named queries,
+/// whether it takes free where clauses, its credentials file. Those rejections arrive as the outcome.
+struct JobValidator: Sendable {
+    private let decoder = RequestDecoder(namedQueries: JobValidator.catalog)
+
+    /// Any name passes the local check of `namedWhere`; the worker's catalog decides.
+    private static let catalog: NamedQueryCatalog = {
+        do {
+            return try NamedQueryCatalog(includeBuiltIns: false)
+        } catch {
+            // An empty catalog has no clause to fail on; this cannot be reached.
+            preconditionFailure("an empty named query catalog was refused: \(error)")
+        }
+    }()
+
+    private static let configurationDependent: Set<ContractError.Code> = [.unknownNamedQuery, .freeClausesDisabled]
+
+    /// The message value for `job`, or the worker's rejection as a ``FeatureQueryError`` with its code.
+    func check(_ job: QueryJob) throws(FeatureQueryError) -> [UInt8] {
+        let value = try job.messageValue()
+        switch decoder.decode(value, key: Array(job.taskId.utf8), receivedAt: WallClock.nowMilliseconds()) {
+        case .query:
+            return value
+        case .cancel:
+            throw FeatureQueryError(.encoding, "the job was read as a cancel message")
+        case .rejected(let rejection) where Self.configurationDependent.contains(rejection.code):
+            return value
+        case .rejected(let rejection):
+            throw FeatureQueryError(
+                .init(rawValue: rejection.code.rawValue), "a worker would reject this job: \(rejection.message)")
+        }
+    }
+
+    /// The contract's cancel message for `taskId`, checked as the worker reads it.
+    func cancelValue(taskId: String) throws(FeatureQueryError) -> [UInt8] {
+        var writer = JSONWriter(capacity: taskId.utf8.count + 32)
+        writer.value(.object(["cancel": .bool(true), "taskId": .string(taskId)]))
+        let value = writer.bytes
+        switch decoder.decode(value, key: Array(taskId.utf8), receivedAt: WallClock.nowMilliseconds()) {
+        case .cancel:
+            return value
+        case .query:
+            throw FeatureQueryError(.encoding, "the cancel was read as a job")
+        case .rejected(let rejection):
+            throw FeatureQueryError(.init(rawValue: rejection.code.rawValue), "a worker would reject this cancel: \(rejection.message)")
+        }
+    }
+}

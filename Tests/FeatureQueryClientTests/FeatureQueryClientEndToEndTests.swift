@@ -1,0 +1,168 @@
+import FeatureGeometry
+import Foundation
+import FeatureQueryClient
+import QueryWorker
+import SampleFeatureServer
+import Testing
+import WorkerTestSupport
+
+/// The client against a real worker: answers checked with the sample dataset's ground truth.
+@Suite("FeatureQueryClient end to end")
+struct FeatureQueryClientEndToEndTests {
+    static let seedExtent: Query.Extent = {
+        let box = SampleDataset.seedExtent
+        return Query.Extent(xmin: box.xmin, ymin: box.ymin, xmax: box.xmax, ymax: box.ymax, wkid: 102100)
+    }()
+
+    @Test func countIdsAndASplitResultMatchTheGroundTruth() async throws {
+        // Small result messages: the residential ids (thousands) come in several parts.
+        let rig = try ClientRig.start(harness: try await WorkerHarness { $0.limits.maxResultBytes = 4_096 })
+        let harness = rig.harness
+        let states = try harness.dataset.groundTruthObjectIDs(.states, where: "POP2000 > 1000000")
+        let government = try harness.dataset.groundTruthObjectIDs(
+            .parcels, where: "UseType = 'Government'", envelope: SampleDataset.seedExtent)
+        let residential = try harness.dataset.groundTruthObjectIDs(.parcels, where: "UseType = 'Residential'")
+
+        let count = try await rig.client.submit(QueryJob(
+            taskId: "count", targets: [.arcgis(url: harness.url(.states))],
+            query: Query(where: "POP2000 > 1000000", result: .count)))
+        #expect(count.status == .succeeded)
+        #expect(count.layers.first?.count == states.count)
+        #expect(count.layers.first?.objectIds == nil)
+
+        let table = try await rig.client.submit(QueryJob(
+            taskId: "table", targets: [.arcgis(url: harness.url(.states))],
+            query: Query(where: "POP2000 > 1000000", result: .statistics, statistics: [.init("count", field: "POP2000", name: "n")])))
+        #expect(table.layers.first?.statistics == [.init(group: [:], values: ["n": .integer(Int64(states.count))])])
+
+        let features = try await rig.client.submit(QueryJob(
+            taskId: "features", targets: [.arcgis(url: harness.url(.states))],
+            query: Query(where: "POP2000 > 1000000", outFields: ["POP2000"], result: .features)))
+        let collection = try #require(features.layers.first?.featureCollection)
+        let geoJSON = try #require(try JSONSerialization.jsonObject(with: collection) as? [String: Any])
+        #expect(geoJSON["type"] as? String == "FeatureCollection")
+        #expect((geoJSON["features"] as? [Any])?.count == states.count)
+
+        let outcomes = await rig.client.submit([
+            QueryJob(
+                taskId: "government", targets: [.arcgis(url: harness.url(.parcels))],
+                query: Query(where: "UseType = 'Government'", extent: Self.seedExtent)),
+            QueryJob(
+                taskId: "residential", targets: [.arcgis(url: harness.url(.parcels))],
+                query: Query(where: "UseType = 'Residential'", result: .ids)),
+        ])
+        let ids = try outcomes[0].get()
+        #expect(ids.status == .succeeded)
+        #expect(ids.layers.first?.objectIds == government.map(Int64.init))
+        let split = try outcomes[1].get()
+        #expect(split.messages.count > 1, "the residential ids came in one message: the split went untested")
+        #expect(split.layers.count == 1)
+        #expect(split.layers.first?.complete == true)
+        #expect(split.layers.first?.objectIds == residential.map(Int64.init))
+        #expect(split.layers.first?.count == residential.count)
+        try await rig.stop()
+    }
+
+    @Test func anOGCCollectionIsCountedAsTheGroundTruthSays() async throws {
+        let rig = try ClientRig.start(harness: try await WorkerHarness())
+        let harness = rig.harness
+        let collection = try WorkerHarness.collection(.states)
+        let states = try harness.dataset.groundTruthObjectIDs(.states, where: "POP2000 > 1000000")
+        let outcome = try await rig.client.submit(QueryJob(
+            taskId: "ogc", targets: [.ogc(landingPage: harness.server.ogcURL, collection: collection)],
+            query: Query(where: "POP2000 > 1000000", result: .count)))
+        #expect(outcome.status == .succeeded)
+        #expect(outcome.layers.first?.collection == collection)
+        #expect(outcome.layers.first?.count == states.count)
+        try await rig.stop()
+    }
+
+    @Test func aJobTheWorkerWouldRejectIsThrownWithItsCodeAndNeverPublished() async throws {
+        // Not running: a job that passed the checks would wait for the reader, so an answer proves none was sent.
+        let client = try FeatureQueryClient(configuration: .init(bootstrapServers: ["127.0.0.1:1"]))
+        let jobs = [
+            (QueryJob(taskId: "t", targets: [.arcgis(url: "http://127.0.0.1/x/FeatureServer/0")], query: Query(where: "UseType = ")), "invalid_where"),
+            (QueryJob(taskId: "t", targets: [], query: Query()), "no_targets"),
+            (QueryJob(taskId: "t", targets: [.ogc(landingPage: "http://127.0.0.1/ogc", collection: nil)], query: Query()), "missing_field"),
+            (QueryJob(taskId: "t", targets: [.arcgis(url: "http://127.0.0.1/x/FeatureServer/0")], query: Query(result: .count, orderBy: [.init("A")])), "invalid_value"),
+            (QueryJob(taskId: "t", targets: [.arcgis(url: "ftp://127.0.0.1/x/FeatureServer/0")]), "invalid_url"),
+        ]
+        for (job, code) in jobs {
+            do throws(FeatureQueryError) {
+                _ = try await client.submit(job, timeout: .seconds(1))
+                Issue.record("\(job) was accepted")
+            } catch {
+                #expect(error.code.rawValue == code, "\(error)")
+                #expect(!error.isRetryable)
+                #expect(!error.isFatal)
+            }
+        }
+        // A valid job passes the same check.
+        #expect(throws: Never.self) {
+            try client.validate(QueryJob(
+                taskId: "t", targets: [.arcgis(url: "http://127.0.0.1/x/FeatureServer/0")],
+                query: Query(where: "A = 1", result: .ids, time: .init(start: "2020-01-01T00:00:00Z", end: nil))))
+        }
+    }
+
+    @Test func supersessionCancelAndTimeout() async throws {
+        // The legacy layer answers after a minute: its jobs stay in flight until superseded or cancelled.
+        let slowPath = "LA_County_Parcels_Legacy/MapServer/0/query"
+        let rig = try ClientRig.start(harness: try await WorkerHarness(faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: slowPath)]))
+        let harness = rig.harness
+        let client = rig.client
+        let slow = Query(where: "UseType = 'Residential'")
+
+        // Supersession: the older call returns `superseded`, naming the newer job.
+        let older = Task {
+            try await client.submit(QueryJob(taskId: "map", requestId: "map-1", targets: [.arcgis(url: harness.url(.legacyParcels))], query: slow))
+        }
+        #expect(await harness.server.waitUntil { $0.recentQueries(.legacyParcels).count >= 1 })
+        let newer = try await client.submit(QueryJob(
+            taskId: "map", requestId: "map-2", targets: [.arcgis(url: harness.url(.states))], query: Query(result: .count)))
+        #expect(newer.status == .succeeded)
+        let superseded = try await older.value
+        #expect(superseded.status == .superseded)
+        #expect(superseded.supersededBy == "map-2")
+        #expect(superseded.error?.code.rawValue == "superseded")
+
+        // Cancel: the task's job in flight is answered `cancelled`.
+        let seen = harness.server.statistics.recentQueries(.legacyParcels).count
+        let cancelled = Task {
+            try await client.submit(QueryJob(taskId: "cancel-me", targets: [.arcgis(url: harness.url(.legacyParcels))], query: slow))
+        }
+        #expect(await harness.server.waitUntil { $0.recentQueries(.legacyParcels).count > seen })
+        try await client.cancel(taskId: "cancel-me")
+        let outcome = try await cancelled.value
+        #expect(outcome.status == .cancelled)
+        #expect(outcome.error?.code.rawValue == "cancel_requested")
+
+        // Cancelling the calling task ends its call (not the job, which the task's cancel then stops).
+        let before = harness.server.statistics.recentQueries(.legacyParcels).count
+        let abandoned = Task {
+            try await client.submit(QueryJob(taskId: "abandoned", targets: [.arcgis(url: harness.url(.legacyParcels))], query: slow))
+        }
+        #expect(await harness.server.waitUntil { $0.recentQueries(.legacyParcels).count > before })
+        abandoned.cancel()
+        do {
+            _ = try await abandoned.value
+            Issue.record("a cancelled call returned an outcome")
+        } catch let error as FeatureQueryError {
+            #expect(error.code == .callCancelled)
+        }
+        try await client.cancel(taskId: "abandoned")
+
+        // Timeout: the call ends, retryable, while the job runs on (then it is cancelled).
+        do throws(FeatureQueryError) {
+            _ = try await client.submit(
+                QueryJob(taskId: "patient", targets: [.arcgis(url: harness.url(.legacyParcels))], query: slow),
+                timeout: .milliseconds(500))
+            Issue.record("a minute-long job answered within half a second")
+        } catch {
+            #expect(error.code == .timeout)
+            #expect(error.isRetryable)
+        }
+        try await client.cancel(taskId: "patient")
+        try await rig.stop()
+    }
+}
