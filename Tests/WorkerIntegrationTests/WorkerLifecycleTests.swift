@@ -101,8 +101,19 @@ struct WorkerLifecycleTests {
         #expect(Set(fromFirst.compactMap(\.requestId)).count == fromFirst.count, "no request answered twice")
         let cancelled = fromFirst.filter { $0.status == "cancelled" }
         #expect(cancelled.allSatisfy { $0.errorCode == "shutdown" })
-        #expect(cancelled.count >= inFlightAtShutdown / 2, "requests in flight at shutdown are answered cancelled")
-        #expect(fromFirst.allSatisfy { $0.status == "succeeded" || $0.status == "cancelled" })
+        // A counties request cannot finish (its query is held 60 s), so each one the first worker received was in
+        // flight at shutdown and is answered cancelled; a states request answers at once, so it succeeded (or, on
+        // a loaded machine, was caught by the shutdown too). Exact, whatever mix of the two was in flight when the
+        // gate paused (a count there once held more states than it seemed, and fewer counties than half).
+        let counties = Set(ids.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element))
+        for outcome in fromFirst {
+            if let id = outcome.requestId, counties.contains(id) {
+                #expect(outcome.status == "cancelled", "\(id) (counties) was in flight at shutdown: \(outcome.status ?? "?")")
+            } else {
+                #expect(outcome.status == "succeeded" || outcome.status == "cancelled", "\(outcome.requestId ?? "?")")
+            }
+        }
+        #expect(!cancelled.isEmpty, "requests in flight at shutdown are answered cancelled")
         #expect(fromFirst.contains { $0.status == "succeeded" })
         #expect(received < ids.count, "some requests were still unread at shutdown: the restart must pick them up")
 
