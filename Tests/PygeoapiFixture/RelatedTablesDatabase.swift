@@ -65,27 +65,12 @@ private struct TableRows {
     var csv: String
 
     static func fetch(_ layers: [(SampleLayer, String)], dataset: SampleDataset) async throws -> [TableRows] {
-        let logger = Logger(label: "related-fixture") { _ in SwiftLogNoOpLogHandler() }
-        let server = try await SampleFeatureServer.start(dataset: dataset, logger: logger)
-        let client: HTTPClient
-        do {
-            client = try HTTPClient(logger: logger)
-        } catch {
-            await server.shutdown()
-            throw error
-        }
-        do {
+        try await SampleGeoJSON.withSampleServer(dataset) { server, client in
             var tables: [TableRows] = []
             for (layer, outFields) in layers {
                 tables.append(try await read(layer, outFields: outFields, expected: dataset.featureCount(layer), server: server, client: client))
             }
-            await client.shutdown()
-            await server.shutdown()
             return tables
-        } catch {
-            await client.shutdown()
-            await server.shutdown()
-            throw error
         }
     }
 

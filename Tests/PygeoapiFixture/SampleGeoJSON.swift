@@ -13,6 +13,25 @@ enum SampleGeoJSON {
     static func featureCollections(
         _ layers: [SampleLayer], dataset: SampleDataset, firstFeatures: Int? = nil
     ) async throws -> [SampleLayer: Data] {
+        try await withSampleServer(dataset) { server, client in
+            var collections: [SampleLayer: Data] = [:]
+            for layer in layers {
+                let count = dataset.featureCount(layer)
+                let features = try await fetchAll(
+                    layer, server: server, client: client, expected: min(count, firstFeatures ?? count),
+                    where: firstFeatures.map { "OBJECTID <= \($0)" } ?? "1=1")
+                collections[layer] = try JSONSerialization.data(
+                    withJSONObject: ["type": "FeatureCollection", "features": features] as [String: Any], options: [.sortedKeys])
+            }
+            return collections
+        }
+    }
+
+    /// Runs `body` with a sample server over `dataset` and an HTTP client, both shut down after it, whatever it
+    /// throws: how the fixtures read the sample data through the server's own `/query`.
+    static func withSampleServer<T>(
+        _ dataset: SampleDataset, _ body: (SampleFeatureServer, HTTPClient) async throws -> T
+    ) async throws -> T {
         let logger = Logger(label: "pygeoapi-fixture") { _ in SwiftLogNoOpLogHandler() }
         let server = try await SampleFeatureServer.start(dataset: dataset, logger: logger)
         let client: HTTPClient
@@ -23,18 +42,10 @@ enum SampleGeoJSON {
             throw error
         }
         do {
-            var collections: [SampleLayer: Data] = [:]
-            for layer in layers {
-                let count = dataset.featureCount(layer)
-                let features = try await fetchAll(
-                    layer, server: server, client: client, expected: min(count, firstFeatures ?? count),
-                    where: firstFeatures.map { "OBJECTID <= \($0)" } ?? "1=1")
-                collections[layer] = try JSONSerialization.data(
-                    withJSONObject: ["type": "FeatureCollection", "features": features] as [String: Any], options: [.sortedKeys])
-            }
+            let result = try await body(server, client)
             await client.shutdown()
             await server.shutdown()
-            return collections
+            return result
         } catch {
             await client.shutdown()
             await server.shutdown()
