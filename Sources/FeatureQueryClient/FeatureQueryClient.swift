@@ -32,8 +32,9 @@ public final class FeatureQueryClient: Service, Sendable {
     let publications: AsyncStream<Publication>
     let publicationsContinuation: AsyncStream<Publication>.Continuation
 
-    /// A client for `configuration`. Nothing connects until ``run()``.
-    public init(configuration: Configuration, logger: Logger = Logger(label: "feature-query-client")) throws(FeatureQueryError) {
+    /// A client for `configuration`, logging to the caller's `logger` (the library makes none of its own, so its
+    /// lines go where the service's go). Nothing connects until ``run()``.
+    public init(configuration: Configuration, logger: Logger) throws(FeatureQueryError) {
         self.configuration = configuration
         self.logger = logger
         let client = KafkaClientConfiguration(

@@ -79,7 +79,7 @@ struct FeatureQueryClientEndToEndTests {
 
     @Test func aJobTheWorkerWouldRejectIsThrownWithItsCodeAndNeverPublished() async throws {
         // Not running: a job that passed the checks would wait for the reader, so an answer proves none was sent.
-        let client = try FeatureQueryClient(configuration: .init(bootstrapServers: ["127.0.0.1:1"]))
+        let client = try FeatureQueryClient(configuration: .init(bootstrapServers: ["127.0.0.1:1"]), logger: WorkerHarness.logger)
         let jobs = [
             (QueryJob(taskId: "t", targets: [.arcgis(url: "http://127.0.0.1/x/FeatureServer/0")], query: Query(where: "UseType = ")), "invalid_where"),
             (QueryJob(taskId: "t", targets: [], query: Query()), "no_targets"),
