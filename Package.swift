@@ -228,6 +228,13 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // The worker: request contract, supersession, offsets, flow control, outcomes.
+        // The request contract as the worker reads it: one decoder, shared by the worker and the client library
+        // (which checks a job before publishing it), without the worker's engines, HTTP client or servers.
+        .target(
+            name: "RequestContract",
+            dependencies: ["FeatureService", "QueryLanguage", "FeatureGeometry", "FeatureQuerySupport", "Credentials"],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "QueryWorker",
             dependencies: [.product(name: "UnixSignals", package: "swift-service-lifecycle"), 
@@ -235,6 +242,7 @@ let package = Package(
                 tracing,
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
                 "Kafka",
+                "RequestContract",
                 "Authentication",
                 "Credentials",
                 "EngineExecution",
@@ -276,7 +284,7 @@ let package = Package(
         .target(
             name: "FeatureQueryClient",
             dependencies: [
-                "QueryOutcomes", "QueryWorker", "Kafka", "QueryLanguage", "FeatureQuerySupport",
+                "QueryOutcomes", "RequestContract", "Kafka", "QueryLanguage", "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -284,7 +292,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "QueryWorkerCommand",
-            dependencies: [.product(name: "UnixSignals", package: "swift-service-lifecycle"), 
+            dependencies: ["RequestContract", .product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 "WorkerOperations",
                 "QueryOutcomes",
                 metrics,
@@ -496,7 +504,7 @@ let package = Package(
         // the host policy, metrics' catalog, the documentation checks, `query-worker run --help`.
         .testTarget(
             name: "QueryWorkerTests",
-            dependencies: [
+            dependencies: ["RequestContract", 
                 metricsTestKit, metrics,
                 "QueryWorker",
                 "WorkerTestSupport",
@@ -606,7 +614,7 @@ let package = Package(
         // catalog check. `package` declarations over the worker's `package` API, so it builds in release too.
         .target(
             name: "WorkerTestSupport",
-            dependencies: [
+            dependencies: ["RequestContract", 
                 metricsTestKit,
                 "QueryWorker",
                 "Authentication",
@@ -629,7 +637,7 @@ let package = Package(
         // `RequestFuzz` tool of Fuzz/run-request-fuzz.sh, without making the generator the worker's API.
         .target(
             name: "RequestFuzzing",
-            dependencies: ["FeatureGeometry", "QueryWorker", "FeatureQuerySupport"],
+            dependencies: ["RequestContract", "FeatureGeometry", "QueryWorker", "FeatureQuerySupport"],
             path: "Tests/RequestFuzzing",
             swiftSettings: strictSwift
         ),
@@ -637,7 +645,7 @@ let package = Package(
         // to write the messages of the live run (Benchmarks/python/request_fuzz_live.py).
         .executableTarget(
             name: "RequestFuzz",
-            dependencies: ["RequestFuzzing", "QueryWorker", "QueryLanguage", "FeatureQuerySupport"],
+            dependencies: ["RequestFuzzing", "RequestContract", "QueryWorker", "QueryLanguage", "FeatureQuerySupport"],
             path: "Fuzz/RequestFuzz",
             swiftSettings: strictSwift
         ),

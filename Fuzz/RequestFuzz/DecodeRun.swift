@@ -2,6 +2,7 @@ import FeatureQuerySupport
 import Foundation
 import QueryWorker
 import RequestFuzzing
+import RequestContract
 
 /// `decode`: N messages through the decoder, the figures, and every ill-formed answer.
 struct DecodeRun {

@@ -2,6 +2,7 @@ import Foundation
 import QueryLanguage
 import QueryWorker
 import RequestFuzzing
+import RequestContract
 
 /// The tool's command line: a mode, then `--name value` pairs.
 struct FuzzOptions {

@@ -1,6 +1,7 @@
 import Foundation
 import QueryWorker
 import RequestFuzzing
+import RequestContract
 
 /// `generate`: the live run's messages as JSON lines, each with the answer this decoder gives it, which the
 /// live worker's outcome must match.

@@ -1,6 +1,6 @@
 import FeatureQuerySupport
 import QueryLanguage
-import QueryWorker
+import RequestContract
 
 /// Checks a job with the worker's own request decoder before it is published, so the client never publishes
 /// what a worker would reject: one set of rules, the worker's, not a copy that could drift from it.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import QueryWorker
 import Testing
+@testable import RequestContract
 
 /// Settings that were accepted or ignored without a word.
 @Suite struct ConfigurationDefectTests {

@@ -1,6 +1,7 @@
 import QueryLanguage
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 

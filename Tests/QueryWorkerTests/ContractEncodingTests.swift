@@ -6,6 +6,7 @@ import Foundation
 import Kafka
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 

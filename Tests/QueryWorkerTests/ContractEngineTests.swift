@@ -10,6 +10,7 @@ import Testing
 import WorkerTestSupport
 
 @testable import QueryWorker
+@testable import RequestContract
 
 /// The contract end to end against the sample feature server: a request message decoded, run by the ArcGIS
 /// engine, and its result (real GeoJSON pages, a failed layer) encoded, split, validated and put back

@@ -1,5 +1,6 @@
 import EngineExecution
 import FeatureService
+@testable import RequestContract
 
 @testable import QueryWorker
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 
@@ -36,7 +37,7 @@ import WorkerTestSupport
     /// mints (`static let name = Code("…")` in ContractError.swift) is on it, so a code added there without a
     /// row in the contract fails here.
     @Test func everyCodeContractErrorMintsIsOnTheList() throws {
-        let minted = try Self.mintedCodes(in: "Sources/QueryWorker/Contract/ContractError.swift")
+        let minted = try Self.mintedCodes(in: "Sources/RequestContract/ContractError.swift")
         #expect(minted.count >= 20, "found only \(minted.count) codes: has ContractError.swift changed shape?")
         let known = Set(ContractError.Code.allKnown.map(\.rawValue))
         #expect(minted.filter { !known.contains($0) } == [], "codes ContractError mints that the list (and so the contract) omits")

@@ -8,6 +8,7 @@ import Testing
 @testable import QueryWorker
 import FeatureService
 import WorkerTestSupport
+@testable import RequestContract
 
 /// The examples in docs/contract/examples: each satisfies its schema, and the worker reads each request and
 /// cancel as the README says.

@@ -7,6 +7,7 @@ import Testing
 @testable import QueryWorker
 import SampleFeatureServer
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Random mutations of valid messages: the decoder never crashes, always answers query, cancel or a
 /// well-formed rejection, and never accepts what the schema refuses.

@@ -5,6 +5,7 @@ import Testing
 
 @testable import QueryWorker
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Related records and attachments in results larger than a message: groups are split by records (or
 /// attachments), a group continuing in the next part under the same `objectId`, and the README's reassembly

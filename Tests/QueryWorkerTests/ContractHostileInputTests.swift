@@ -6,6 +6,7 @@ import Testing
 @testable import QueryWorker
 import FeatureGeometry
 import WorkerTestSupport
+@testable import RequestContract
 
 /// The shared hostile-message generator (Tests/RequestFuzzing) at CI scale: the decoder answers every
 /// message well, the generator repeats itself from a seed, and the schema agrees with what was accepted.

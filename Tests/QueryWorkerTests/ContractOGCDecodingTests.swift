@@ -1,6 +1,7 @@
 import FeatureService
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 

@@ -6,6 +6,7 @@ import Testing
 @testable import QueryWorker
 import FeatureGeometry
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Contract 1.1's result fields as the encoder writes them: OGC layer entries (`collection`, `featureIds`,
 /// `filteredBy`, `incompleteReason`) and catalogs reproduce their examples, split into parts that the README's

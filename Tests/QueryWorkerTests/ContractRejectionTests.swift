@@ -6,6 +6,7 @@ import Testing
 @testable import QueryWorker
 import FeatureQuerySupport
 import WorkerTestSupport
+@testable import RequestContract
 
 /// One malformed message and exactly how the decoder must answer it.
 struct RejectionCase: Sendable, CustomTestStringConvertible {

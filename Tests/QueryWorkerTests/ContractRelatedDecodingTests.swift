@@ -5,6 +5,7 @@ import Testing
 
 @testable import QueryWorker
 import WorkerTestSupport
+@testable import RequestContract
 
 /// `result: related` and `attachments` (contract 1.2) as the decoder reads them: the examples, the defaults,
 /// what the feature-service seam receives; and requests that differ in a related member never share a run.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import QueryWorker
 import WorkerTestSupport
+@testable import RequestContract
 
 /// `result: related` and `attachments` (contract 1.2), malformed one way each: every validation error of
 /// `relationship`, `relatedWhere`, `relatedOutFields` and `relatedOrderBy`, and the members of other results

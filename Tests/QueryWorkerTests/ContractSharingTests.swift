@@ -4,6 +4,7 @@ import Testing
 
 @testable import QueryWorker
 import FeatureService
+@testable import RequestContract
 
 /// Two requests of a task that ask the same share one run, however their where clauses are spelled:
 /// field names in any letter case, whole numbers with or without `.0`.

@@ -7,6 +7,7 @@ import Testing
 @testable import QueryWorker
 import SampleFeatureServer
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Results larger than a message: split into parts within the limit, and put back together by the README's
 /// algorithm into exactly the unsplit result.

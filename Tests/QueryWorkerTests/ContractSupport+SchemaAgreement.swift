@@ -1,6 +1,7 @@
 import RequestFuzzing
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 

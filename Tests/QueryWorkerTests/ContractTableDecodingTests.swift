@@ -4,6 +4,7 @@ import Testing
 
 @testable import QueryWorker
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Contract 1.2's feature-table members as the decoder reads them: the examples, the defaults, and what the
 /// feature-service seam receives; and requests that differ in them never share a run.

@@ -7,6 +7,7 @@ import Testing
 
 @testable import QueryWorker
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Contract 1.2's result fields as the encoder writes them (golden JSON), valid against the schema, and split
 /// into parts like ids: statistics and distinct rows are items, the extent a header field.

@@ -2,6 +2,7 @@ import Testing
 
 @testable import QueryWorker
 import WorkerTestSupport
+@testable import RequestContract
 
 /// Contract 1.2's feature-table members, malformed one way each: every validation error of `objectIds`,
 /// `time`, `orderBy`, `statistics`, `groupBy` and distinct's `outFields`, with its code, message and path, and

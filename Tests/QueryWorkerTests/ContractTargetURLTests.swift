@@ -1,5 +1,6 @@
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 

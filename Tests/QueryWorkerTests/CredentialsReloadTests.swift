@@ -9,6 +9,7 @@ import Testing
 import WorkerTestSupport
 
 @testable import QueryWorker
+@testable import RequestContract
 
 /// The credentials file reloaded on change: a Kubernetes volume update (a `..data` symlink swap), an edit that
 /// does not validate (kept out), a removed credential (new requests naming it are `unknown_credential`).

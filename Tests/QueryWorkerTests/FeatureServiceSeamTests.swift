@@ -2,6 +2,7 @@ import FeatureService
 import Foundation
 import Synchronization
 import Testing
+@testable import RequestContract
 
 @testable import QueryWorker
 

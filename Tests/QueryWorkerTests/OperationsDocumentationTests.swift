@@ -5,6 +5,7 @@ import Testing
 @testable import QueryWorker
 import EngineExecution
 import WorkerTestSupport
+@testable import RequestContract
 
 /// docs/operations.md promises every metric, every log message and every error code with what to do about it;
 /// these tests hold it to the sources, so a metric, message or code added without a line there fails here.

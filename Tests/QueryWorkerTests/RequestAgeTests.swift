@@ -1,6 +1,7 @@
 import Kafka
 @testable import QueryWorker
 import Testing
+@testable import RequestContract
 
 /// Issue 16, item 6: the age bound on requests (``RequestAge``) and its setting, `maxRequestAge`.
 @Suite struct RequestAgeTests {

@@ -9,6 +9,7 @@ import Logging
 import QueryLanguage
 import SampleFeatureServer
 import Testing
+@testable import RequestContract
 
 @testable import QueryWorker
 

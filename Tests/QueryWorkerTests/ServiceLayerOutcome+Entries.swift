@@ -1,4 +1,5 @@
 import FeatureService
+@testable import RequestContract
 
 @testable import QueryWorker
 

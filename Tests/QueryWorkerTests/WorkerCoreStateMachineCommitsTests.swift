@@ -1,5 +1,6 @@
 import Kafka
 import Testing
+@testable import RequestContract
 
 @testable import QueryWorker
 

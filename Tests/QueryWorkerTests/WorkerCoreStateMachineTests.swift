@@ -1,6 +1,7 @@
 import FeatureQuerySupport
 import Kafka
 import Testing
+@testable import RequestContract
 
 @testable import QueryWorker
 

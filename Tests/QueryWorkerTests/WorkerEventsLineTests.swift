@@ -6,6 +6,7 @@ import Testing
 @testable import QueryWorker
 import Kafka
 import FeatureService
+@testable import RequestContract
 
 /// Lines a sink received, in memory.
 private final class Lines: Sendable {

@@ -5,6 +5,7 @@ import Testing
 @testable import QueryWorker
 import CurlHTTP
 import Synchronization
+@testable import RequestContract
 
 /// The drain and revocation paths wait on the request life cycle (``WorkerCore/waitUntil(_:deadline:)``). They
 /// used to poll with `try? await Task.sleep`, which returns at once in a cancelled task: a cancelled worker

@@ -1,4 +1,5 @@
-package import QueryWorker
+import QueryWorker
+package import RequestContract
 
 /// What the decoder must answer to any message, checked without knowing what the message was meant to be:
 /// one of query, cancel and rejection, with well-formed contents and a specific rejection code.

@@ -3,6 +3,7 @@ import Kafka
 import RequestFuzzing
 import Testing
 import WorkerTestSupport
+@testable import RequestContract
 
 @testable import QueryWorker
 

@@ -5,6 +5,7 @@ import Testing
 @testable import QueryWorker
 import Synchronization
 import WorkerTestSupport
+@testable import RequestContract
 
 extension WorkerLifecycleTests {
     // MARK: A rebalance while requests are in flight

@@ -2,8 +2,9 @@ import FeatureGeometry
 package import FeatureQuerySupport
 package import Foundation
 import QueryLanguage
-package import QueryWorker
+import QueryWorker
 import Testing
+package import RequestContract
 
 /// Locating the contract's files and running its Python schema validator, for the Contract suites.
 ///

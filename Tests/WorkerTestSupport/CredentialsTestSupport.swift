@@ -3,6 +3,7 @@ package import Foundation
 import Synchronization
 
 import QueryWorker
+import RequestContract
 
 /// The credentials as a decoder checks names against them, without an authenticator: the store alone.
 package final class FixedCredentials: CurrentCredentials {

@@ -10,6 +10,7 @@ package import ServiceLifecycle
 
 package import QueryWorker
 import Credentials
+package import RequestContract
 
 /// One worker in process against the embedded Kafka cluster and the sample feature server, with a producer
 /// for requests and a reader of both outcome topics: real sockets all the way.

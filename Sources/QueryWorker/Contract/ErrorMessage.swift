@@ -1,5 +1,6 @@
 import FeatureQuerySupport
 import Kafka
+import RequestContract
 
 /// The outcome of a request that has no result, as published on the errors topic: rejected, failed,
 /// superseded, cancelled or expired. Also the answer to a message that is no valid request or cancel.

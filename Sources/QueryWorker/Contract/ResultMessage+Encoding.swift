@@ -1,5 +1,6 @@
 import FeatureQuerySupport
 import FeatureService
+import RequestContract
 
 extension ResultMessage {
     /// The result as one message (part 1 of 1), whatever its size.

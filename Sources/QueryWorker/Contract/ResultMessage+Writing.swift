@@ -2,6 +2,7 @@ import FeatureQuerySupport
 import FeatureGeometry
 import FeatureService
 import FeatureQuerySupport
+import RequestContract
 
 extension ResultMessage {
     /// One part: the envelope, then each segment as a layer entry with its slice of items.

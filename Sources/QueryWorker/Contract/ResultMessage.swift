@@ -1,5 +1,6 @@
 import FeatureService
 import Kafka
+import RequestContract
 
 /// The result of a request, as published on the results topic: one entry per queried layer.
 ///

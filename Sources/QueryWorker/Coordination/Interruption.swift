@@ -1,3 +1,4 @@
+import RequestContract
 /// Why a request ended without its run's outcome. Coordination decides these at the moment it detaches the
 /// request from its run (``TaskRegistry`` returns them with the request), which is what keeps them from racing
 /// the run's own result. Each reason maps to exactly one contract code, here and nowhere else; the published

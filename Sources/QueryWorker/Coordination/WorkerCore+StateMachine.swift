@@ -1,3 +1,4 @@
+import RequestContract
 internal import Kafka
 
 extension WorkerCore {

@@ -1,6 +1,7 @@
 import Credentials
 import Logging
 import ServiceLifecycle
+import RequestContract
 
 /// Watches the credentials file and hands each new valid version to the worker's current credentials
 /// (``CurrentCredentials/replace(store:)``), so new requests use it within about two seconds.

@@ -1,4 +1,5 @@
 import Foundation
+import RequestContract
 
 extension WorkerSettings {
     /// Settings as loaded, with where each came from.

@@ -2,6 +2,7 @@ import CurlHTTP
 import EngineExecution
 package import Logging
 package import QueryLanguage
+import RequestContract
 
 extension WorkerSettings {
     /// The allowlist of ``allowedHosts`` (already validated by ``load(flags:environment:configFile:)``).

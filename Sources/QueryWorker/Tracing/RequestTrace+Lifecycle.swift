@@ -1,5 +1,6 @@
 import Kafka
 import Tracing
+import RequestContract
 
 extension RequestTrace {
     /// What the worker made of the message (decoded ids, run started or shared), and the span's end when no

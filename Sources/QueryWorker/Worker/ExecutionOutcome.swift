@@ -1,3 +1,4 @@
+import RequestContract
 /// How running one admitted request ended, before it is turned into a message.
 ///
 /// Kept apart from the messages themselves (``ResultMessage``, ``ErrorMessage``) because the run does not know

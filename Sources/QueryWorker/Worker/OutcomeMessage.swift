@@ -1,3 +1,4 @@
+import RequestContract
 /// A terminal outcome on its way out: a result (possibly split into parts) or an error.
 enum OutcomeMessage: Sendable {
     case result(ResultMessage)

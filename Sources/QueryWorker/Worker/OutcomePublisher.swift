@@ -1,5 +1,6 @@
 import Kafka
 import Logging
+import RequestContract
 
 /// Sends outcomes to the result and error topics and reports whether every part was delivered.
 ///

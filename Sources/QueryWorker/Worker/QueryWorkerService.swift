@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import QueryLanguage
 import Synchronization
+import RequestContract
 
 /// The query worker: consumes requests, runs them in a task group, supersedes like `.task(id:)`, and
 /// publishes exactly one outcome per request before storing its offset.

@@ -1,4 +1,5 @@
 import Synchronization
+import RequestContract
 
 /// What the worker answered lately, for the status page's chart and tables: answers and errors per
 /// ``bucketMilliseconds`` over the last ``bucketCount`` intervals (a ring of fixed size, so memory does not grow

@@ -1,5 +1,6 @@
 import FeatureService
 import FeatureQuerySupport
+import RequestContract
 
 /// Runs one decoded request against the feature services and says how it ended: the step between the
 /// contract (a ``QueryRequest``) and the messages published about it. No Kafka here, so it is tested against

@@ -5,6 +5,7 @@ import EngineExecution
 import FeatureService
 import FeatureServiceEngines
 import Logging
+import RequestContract
 
 /// How the worker's credentials reach its parts: one ``CredentialAuthenticator`` for the engines, which is also
 /// where the decoder reads the credential names and where the reloader swaps in a new file, so the three never

@@ -8,6 +8,7 @@ package import Logging
 package import Metrics
 package import ServiceLifecycle
 import UnixSignals
+package import RequestContract
 
 /// The worker's parts, made from its settings: HTTP client, feature-service engines, producer, consumer and the
 /// worker itself, in the order a `ServiceGroup` must run them.

@@ -2,6 +2,7 @@ import FeatureQuerySupport
 import Kafka
 import Logging
 import Synchronization
+import RequestContract
 
 extension WorkerCore {
     /// Publishes one answer until it is delivered, reporting it queued (it leaves the in-flight gate's count)

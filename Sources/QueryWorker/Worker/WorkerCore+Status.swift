@@ -2,6 +2,7 @@ import FeatureQuerySupport
 import Kafka
 import Logging
 import Synchronization
+import RequestContract
 
 extension WorkerCore {
     /// The worker's state now, for the operations endpoint: the machine's figures read under one lock, the

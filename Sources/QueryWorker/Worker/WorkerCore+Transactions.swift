@@ -2,6 +2,7 @@ import FeatureQuerySupport
 import Kafka
 import Logging
 import Synchronization
+import RequestContract
 
 extension WorkerCore {
     /// Publishes one answer in the exactly-once mode: its messages join the next transaction, and its request

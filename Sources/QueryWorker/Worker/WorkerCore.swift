@@ -4,6 +4,7 @@ import Kafka
 import Logging
 import ServiceLifecycle
 import Synchronization
+import RequestContract
 
 /// The owner of every request's life: feeds each event to its ``StateMachine`` under one lock and
 /// does what it answers once the lock is released: starts and cancels runs, publishes outcomes, stores

@@ -1,6 +1,7 @@
 import JSONLogging
 import Kafka
 import Logging
+import RequestContract
 
 /// The worker's log lines: one per request state change, with the fields operators search by.
 ///

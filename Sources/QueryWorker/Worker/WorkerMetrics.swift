@@ -2,6 +2,7 @@ import EngineExecution
 import FeatureQuerySupport
 package import Kafka
 package import Metrics
+import RequestContract
 
 /// The worker's own metrics (``MetricCatalog``): requests received and answered, durations, supersessions and
 /// shares, what is in flight, flow control, rebalances and outcome deliveries; the Kafka gauges (lag,

@@ -3,6 +3,7 @@ import FeatureQuerySupport
 import Kafka
 import Logging
 import Synchronization
+import RequestContract
 
 /// Counts the summary line needs that the request machine does not keep: answers that were errors.
 final class SummaryCounts: Sendable {

@@ -3,6 +3,7 @@ import FeatureQuerySupport
 import Foundation
 import QueryLanguage
 import QueryWorker
+import RequestContract
 
 /// A request as `query` and `demo` build it: the fields of the contract's request (docs/contract/README.md),
 /// encoded as its JSON and checked with the worker's own decoder before anything is published.

@@ -17,7 +17,7 @@ package enum CredentialNames: Sendable {
     /// Refuses `name` unless it is configured and one of its scopes covers each target's URL (the URL the
     /// engine starts from: a layer, a service, an OGC landing page; everything the engine reaches from it
     /// lies below it).
-    func check(_ name: String, targets: [QueryTarget]) throws(ContractError) {
+    package func check(_ name: String, targets: [QueryTarget]) throws(ContractError) {
         let shown = RequestFieldReader.excerpt(name)
         let store: CredentialStore
         switch self {

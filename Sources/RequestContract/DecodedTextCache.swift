@@ -1,4 +1,4 @@
-import QueryLanguage
+package import QueryLanguage
 import Synchronization
 
 /// What ``RequestDecoder`` read from texts it saw before: a `where` clause's parse and an ArcGIS target URL's
@@ -9,38 +9,38 @@ import Synchronization
 /// worked out again, with its message, each time); the result is a function of the text alone (the decoder's
 /// catalog and limits don't change), so a cached answer is the answer. Bounded: a full cache is emptied,
 /// so a stream of distinct texts costs one dictionary insert each and never more memory than the bound.
-final class DecodedTextCache: Sendable {
+package final class DecodedTextCache: Sendable {
     /// A target URL as ``RequestDecoder/arcGISURL(_:)`` returns it.
-    typealias ArcGISURL = (text: String, isLayer: Bool)
+    package typealias ArcGISURL = (text: String, isLayer: Bool)
 
     private struct Entries {
-        var clauses: [String: WhereClause] = [:]
-        var urls: [String: ArcGISURL] = [:]
+        package var clauses: [String: WhereClause] = [:]
+        package var urls: [String: ArcGISURL] = [:]
     }
 
     /// Texts kept per kind before the cache starts over.
-    let capacity: Int
+    package let capacity: Int
     private let entries = Mutex(Entries())
 
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(1, capacity)
     }
 
     /// The free `where` clause parsed from `text` before, if any.
-    func clause(_ text: String) -> WhereClause? {
+    package func clause(_ text: String) -> WhereClause? {
         entries.withLock { $0.clauses[text] }
     }
 
-    func store(clause: WhereClause, for text: String) {
+    package func store(clause: WhereClause, for text: String) {
         entries.withLock { Self.insert(clause, for: text, into: &$0.clauses, capacity: capacity) }
     }
 
     /// The ArcGIS URL accepted for the raw `url` member `text` before, if any.
-    func arcGISURL(_ text: String) -> ArcGISURL? {
+    package func arcGISURL(_ text: String) -> ArcGISURL? {
         entries.withLock { $0.urls[text] }
     }
 
-    func store(arcGISURL: ArcGISURL, for text: String) {
+    package func store(arcGISURL: ArcGISURL, for text: String) {
         entries.withLock { Self.insert(arcGISURL, for: text, into: &$0.urls, capacity: capacity) }
     }
 

@@ -1,25 +1,25 @@
 import FeatureService
-import FeatureGeometry
-import FeatureQuerySupport
-import QueryLanguage
+package import FeatureGeometry
+package import FeatureQuerySupport
+package import QueryLanguage
 
 extension RequestDecoder {
-    static let queryFields = [
+    package static let queryFields = [
         "where", "namedWhere", "extent", "geometry", "spatialRelationship", "outFields", "returnGeometry",
         "outSpatialReference", "maxFeatures", "result", "objectIds", "time", "orderBy", "statistics", "groupBy",
         "relationship", "relatedWhere", "relatedOutFields", "relatedOrderBy",
     ]
 
-    static let relations: [(name: String, relation: SpatialRelation)] = [
+    package static let relations: [(name: String, relation: SpatialRelation)] = [
         ("intersects", .intersects), ("contains", .contains), ("within", .within),
         ("envelopeIntersects", .envelopeIntersects),
     ]
 
-    static let relationNames = relations.map(\.name)
-    static let resultKindNames = QuerySpec.ResultKind.allCases.map(\.rawValue)
+    package static let relationNames = relations.map(\.name)
+    package static let resultKindNames = QuerySpec.ResultKind.allCases.map(\.rawValue)
 
     /// `query`: the attribute filter, the spatial filter and what to return, with the contract's defaults.
-    func readQuery(_ value: ParsedJSON) throws(ContractError) -> QuerySpec {
+    package func readQuery(_ value: ParsedJSON) throws(ContractError) -> QuerySpec {
         let reader = try RequestFieldReader(value, path: "query")
         try reader.rejectUnknown(allowed: Self.queryFields)
         var spec = QuerySpec()
@@ -65,7 +65,7 @@ extension RequestDecoder {
     /// A catalog lists what each target offers; it selects no features, so a filter or an output option in a
     /// catalog request is a mistake (the producer meant another result kind) and is refused rather than
     /// silently ignored.
-    static func checkCatalogQuery(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
+    package static func checkCatalogQuery(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
         guard spec.result == .catalog else { return }
         for name in queryFields where name != "result" && reader.members[name] != nil {
             throw ContractError.at(
@@ -80,7 +80,7 @@ extension RequestDecoder {
     /// Mercator itself and can project nothing else, so with `result: features` or `related` any other
     /// `outSpatialReference` is refused on arrival instead of failing every layer after its HTTP requests. For
     /// `ids` and `count` nothing is projected.
-    static func checkOutputSpatialReference(_ spec: QuerySpec, path: String) throws(ContractError) {
+    package static func checkOutputSpatialReference(_ spec: QuerySpec, path: String) throws(ContractError) {
         guard spec.result.hasGeoJSONGeometry, let reference = spec.outSpatialReference else { return }
         guard reference.wkid != 4326, !reference.isWebMercator else { return }
         let what = spec.result == .related ? "related records' geometries" : "result features"
@@ -119,7 +119,7 @@ extension RequestDecoder {
 
     /// A free where clause (`where`, `relatedWhere`), parsed within the clause limits and the operator's
     /// policy: a worker that takes named queries only takes no free clause anywhere.
-    func freeClause(_ text: String, path: String) throws(ContractError) -> WhereClause {
+    package func freeClause(_ text: String, path: String) throws(ContractError) -> WhereClause {
         if let known = cache.clause(text) { return known }
         do throws(QueryLanguageError) {
             let clause = try namedQueries.resolve(.free(text))
@@ -141,7 +141,7 @@ extension RequestDecoder {
 
     /// `outFields` (and `relatedOutFields`, named `member` in the empty list's message): 1 to 1000 distinct
     /// field names.
-    static func readOutFields(_ items: [ParsedJSON], path: String, member: String = "outFields") throws(ContractError) -> [String] {
+    package static func readOutFields(_ items: [ParsedJSON], path: String, member: String = "outFields") throws(ContractError) -> [String] {
         guard (1...1000).contains(items.count) else {
             throw ContractError.at(
                 path, .invalidValue,
@@ -167,7 +167,7 @@ extension RequestDecoder {
     // MARK: Spatial
 
     /// `{"wkid": n}`, n from 1 to 2^31-1.
-    static func readSpatialReference(
+    package static func readSpatialReference(
         _ value: ParsedJSON, path: @autoclosure () -> String
     ) throws(ContractError) -> SpatialReference {
         // The usual `{"wkid": n}` with a valid n, read without a field reader (what it would accept, the same).
@@ -183,7 +183,7 @@ extension RequestDecoder {
     }
 
     /// The extent: four finite edges in order; in WGS 84 (the default) within ±180 / ±90 degrees.
-    static func readExtent(_ value: ParsedJSON, path: String) throws(ContractError) -> Envelope {
+    package static func readExtent(_ value: ParsedJSON, path: String) throws(ContractError) -> Envelope {
         let reader = try RequestFieldReader(value, path: path)
         try reader.rejectUnknown(allowed: ["xmin", "ymin", "xmax", "ymax", "spatialReference"])
         // Four locals and static names, not arrays: every request with an extent comes through here.
@@ -219,7 +219,7 @@ extension RequestDecoder {
 
     /// A GeoJSON geometry (it has `type`; WGS 84) or an Esri JSON one (no `type`; its spatialReference, else
     /// WGS 84), decoded by FeatureGeometry within the vertex limit. Empty geometries are refused.
-    func readGeometry(_ value: ParsedJSON, path: String) throws(ContractError) -> Geometry {
+    package func readGeometry(_ value: ParsedJSON, path: String) throws(ContractError) -> Geometry {
         guard case .object(let members) = value else {
             throw ContractError.at(path, .invalidType, "expected a geometry object, found \(RequestFieldReader.describe(value))")
         }

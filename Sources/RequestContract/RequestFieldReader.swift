@@ -1,16 +1,16 @@
-import FeatureQuerySupport
+package import FeatureQuerySupport
 
 /// Reads the members of one JSON object of a request, turning every mismatch with the contract into a
 /// ``ContractError`` that names the JSON path (`query.extent.xmin`) and what was found there.
 ///
 /// A member that is present with the value `null` counts as present with the wrong type, as in the schema.
-struct RequestFieldReader {
-    let members: [String: ParsedJSON]
+package struct RequestFieldReader {
+    package let members: [String: ParsedJSON]
     /// The object's own path: "" for the message, `query`, `targets[2]`.
-    let path: String
+    package let path: String
 
     /// Reads `value` as an object found at `path`.
-    init(_ value: ParsedJSON, path: String) throws(ContractError) {
+    package init(_ value: ParsedJSON, path: String) throws(ContractError) {
         guard case .object(let members) = value else {
             throw ContractError.at(path, .invalidType, "expected an object, found \(Self.describe(value))")
         }
@@ -19,12 +19,12 @@ struct RequestFieldReader {
     }
 
     /// The path of member `name`.
-    func childPath(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+    package func childPath(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
-    func has(_ name: String) -> Bool { members[name] != nil }
+    package func has(_ name: String) -> Bool { members[name] != nil }
 
     /// Refuses members not in `allowed` (the first in sorted order, so the answer is stable).
-    func rejectUnknown(allowed: [String]) throws(ContractError) {
+    package func rejectUnknown(allowed: [String]) throws(ContractError) {
         guard members.keys.contains(where: { !allowed.contains($0) }) else { return }  // the usual case, no array
         let unknown = members.keys.filter { !allowed.contains($0) }.sorted()
         guard let first = unknown.first else { return }
@@ -40,7 +40,7 @@ struct RequestFieldReader {
     }
 
     /// A required member, or `missing_field`.
-    func required(_ name: String) throws(ContractError) -> ParsedJSON {
+    package func required(_ name: String) throws(ContractError) -> ParsedJSON {
         guard let value = members[name] else {
             let owner = path.isEmpty ? "the request" : path
             throw ContractError.at(childPath(name), .missingField, "required field missing from \(owner)")
@@ -49,7 +49,7 @@ struct RequestFieldReader {
     }
 
     /// A string of `minLength...maxLength` characters (Unicode scalars, as JSON Schema counts them).
-    func string(_ name: String, required: Bool = false, length: ClosedRange<Int> = 1...Int.max) throws(ContractError) -> String? {
+    package func string(_ name: String, required: Bool = false, length: ClosedRange<Int> = 1...Int.max) throws(ContractError) -> String? {
         guard let value = try member(name, required: required) else { return nil }
         guard case .string(let text) = value else {
             throw ContractError.at(childPath(name), .invalidType, "expected a string, found \(Self.describe(value))")
@@ -70,13 +70,13 @@ struct RequestFieldReader {
 
     /// An integer in `range`. JSON numbers arrive as Doubles, so integrality is checked (`2.0` counts as 2, as
     /// in JSON Schema); `1.5` is `invalid_type`, an integer outside `range` `invalid_value`.
-    func integer(_ name: String, required: Bool = false, in range: ClosedRange<Int64>) throws(ContractError) -> Int64? {
+    package func integer(_ name: String, required: Bool = false, in range: ClosedRange<Int64>) throws(ContractError) -> Int64? {
         guard let value = try member(name, required: required) else { return nil }
         return try Self.integer(value, path: childPath(name), in: range)
     }
 
     /// `path` is made only for an error: most values are valid, and a path is an allocation.
-    static func integer(
+    package static func integer(
         _ value: ParsedJSON, path: @autoclosure () -> String, in range: ClosedRange<Int64>
     ) throws(ContractError) -> Int64 {
         guard case .number(let number) = value, number.isFinite, number.rounded(.towardZero) == number else {
@@ -90,7 +90,7 @@ struct RequestFieldReader {
     }
 
     /// A finite number.
-    func number(_ name: String, required: Bool = false) throws(ContractError) -> Double? {
+    package func number(_ name: String, required: Bool = false) throws(ContractError) -> Double? {
         guard let value = try member(name, required: required) else { return nil }
         guard case .number(let number) = value else {
             throw ContractError.at(childPath(name), .invalidType, "expected a number, found \(Self.describe(value))")
@@ -101,7 +101,7 @@ struct RequestFieldReader {
         return number
     }
 
-    func bool(_ name: String) throws(ContractError) -> Bool? {
+    package func bool(_ name: String) throws(ContractError) -> Bool? {
         guard let value = members[name] else { return nil }
         guard case .bool(let flag) = value else {
             throw ContractError.at(childPath(name), .invalidType, "expected true or false, found \(Self.describe(value))")
@@ -109,7 +109,7 @@ struct RequestFieldReader {
         return flag
     }
 
-    func array(_ name: String, required: Bool = false) throws(ContractError) -> [ParsedJSON]? {
+    package func array(_ name: String, required: Bool = false) throws(ContractError) -> [ParsedJSON]? {
         guard let value = try member(name, required: required) else { return nil }
         guard case .array(let items) = value else {
             throw ContractError.at(childPath(name), .invalidType, "expected an array, found \(Self.describe(value))")
@@ -118,7 +118,7 @@ struct RequestFieldReader {
     }
 
     /// One of `allowed` strings.
-    func oneOf(_ name: String, _ allowed: [String]) throws(ContractError) -> String? {
+    package func oneOf(_ name: String, _ allowed: [String]) throws(ContractError) -> String? {
         guard let text = try string(name, length: 0...Int.max) else { return nil }
         guard allowed.contains(text) else {
             let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -137,7 +137,7 @@ struct RequestFieldReader {
     // MARK: Describing values
 
     /// A short description of a JSON value for messages: `the string "abc"`, `the number 1.5`, `null`.
-    static func describe(_ value: ParsedJSON) -> String {
+    package static func describe(_ value: ParsedJSON) -> String {
         switch value {
         case .null: "null"
         case .bool(let flag): "the boolean \(flag)"
@@ -148,13 +148,13 @@ struct RequestFieldReader {
         }
     }
 
-    static func format(_ number: Double) -> String {
+    package static func format(_ number: Double) -> String {
         if number.isFinite, number.rounded(.towardZero) == number, abs(number) < 1e15 { return String(Int64(number)) }
         return "\(number)"
     }
 
     /// `text`, cut to 60 characters with an ellipsis, and with control characters shown as `?`.
-    static func excerpt(_ text: String, limit: Int = 60) -> String {
+    package static func excerpt(_ text: String, limit: Int = 60) -> String {
         var result = ""
         for (index, scalar) in text.unicodeScalars.enumerated() {
             if index == limit {
@@ -167,7 +167,7 @@ struct RequestFieldReader {
     }
 
     /// The allowed name closest to `name` (same letters ignoring case, or at most two edits), if any.
-    static func suggestion(for name: String, among allowed: [String]) -> String? {
+    package static func suggestion(for name: String, among allowed: [String]) -> String? {
         let lowered = name.lowercased()
         if let same = allowed.first(where: { $0.lowercased() == lowered }) { return same }
         guard name.utf8.count <= 64 else { return nil }
@@ -195,7 +195,7 @@ struct RequestFieldReader {
 
 extension ContractError {
     /// A rejection about the value at `path`: the message starts with the path, and `details.path` holds it.
-    static func at(_ path: String, _ code: Code, _ message: String, details extra: [String: ParsedJSON] = [:]) -> ContractError {
+    package static func at(_ path: String, _ code: Code, _ message: String, details extra: [String: ParsedJSON] = [:]) -> ContractError {
         var details = extra
         if !path.isEmpty { details["path"] = .string(path) }
         let text = path.isEmpty ? message : "\(path): \(message)"

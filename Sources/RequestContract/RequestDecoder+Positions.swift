@@ -1,4 +1,4 @@
-import FeatureQuerySupport
+package import FeatureQuerySupport
 
 extension RequestDecoder {
     /// The keys of a geometry object that hold positions, or geometries that do.
@@ -9,7 +9,7 @@ extension RequestDecoder {
     /// FeatureGeometry reads services' responses too, and drops a Z or M it cannot use (an array, an object)
     /// rather than refuse a page a service wrote; a request is the caller's own and the contract's schema says
     /// what a position is, so a string or an object there is refused (`invalid_geometry`), not ignored.
-    static func checkPositionExtras(_ value: ParsedJSON, path: String) throws(ContractError) {
+    package static func checkPositionExtras(_ value: ParsedJSON, path: String) throws(ContractError) {
         switch value {
         case .array(let items):
             if items.count >= 2, case .number = items[0], case .number = items[1] {

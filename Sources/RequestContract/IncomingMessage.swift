@@ -1,4 +1,4 @@
-import FeatureQuerySupport
+package import FeatureQuerySupport
 
 /// What one message on the requests topic is, once read: a query to run, a cancel, or a rejection to answer.
 ///
@@ -23,15 +23,15 @@ package struct RejectedRequest: Error, Sendable, Hashable, CustomStringConvertib
     /// What is wrong and where, for a person: `query.extent.xmin: expected a number, found the string "1"`.
     package var message: String
     /// The message's `requestId`, when it is present and valid.
-    var requestId: String?
+    package var requestId: String?
     /// The message's `taskId` (or, when it has none, its `requestId`), when present and valid.
-    var taskId: String?
+    package var taskId: String?
     /// Facts for programs: always `path` (the JSON path of the offending field) when the problem is in one
     /// place, plus code-specific members (`field`, `column`, `limit`, ...). `nil` when there are none.
-    var details: ParsedJSON?
+    package var details: ParsedJSON?
 
     /// A rejection; the decoder makes these.
-    init(
+    package init(
         code: ContractError.Code, message: String, requestId: String? = nil, taskId: String? = nil,
         details: ParsedJSON? = nil
     ) {
@@ -43,7 +43,7 @@ package struct RejectedRequest: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The `error` object of the rejection's outcome (never retryable: the same message fails the same way).
-    var error: ContractError {
+    package var error: ContractError {
         ContractError(code, message, retryable: false, details: details)
     }
 

@@ -1,5 +1,5 @@
-import FeatureQuerySupport
-import FeatureService
+package import FeatureQuerySupport
+package import FeatureService
 
 /// The `error` object of the message contract: what went wrong with a request or one of its layers, as the
 /// errors topic and a result's failed layers carry it.
@@ -19,91 +19,91 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
         /// A code; prefer the static members.
         package init(rawValue: String) { self.rawValue = rawValue }
         /// A code; prefer the static members.
-        init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         package var description: String { rawValue }
 
         // MARK: Rejections (status `rejected`): the message is not a valid request
 
         /// The value is not JSON, not UTF-8, absent (a tombstone), or not a JSON object.
-        static let invalidJSON = Code("invalid_json")
+        package static let invalidJSON = Code("invalid_json")
         /// A required field is absent.
-        static let missingField = Code("missing_field")
+        package static let missingField = Code("missing_field")
         /// A field has the wrong JSON type (a string where a number belongs, 1.5 where an integer belongs).
-        static let invalidType = Code("invalid_type")
+        package static let invalidType = Code("invalid_type")
         /// A field has the right type but a value outside its rules (a bad date-time, a negative timeout, an
         /// unknown enum value, an inverted extent, `deadline` together with `timeoutMs`).
-        static let invalidValue = Code("invalid_value")
+        package static let invalidValue = Code("invalid_value")
         /// A field the contract does not define; `details.field` names it.
-        static let unknownField = Code("unknown_field")
+        package static let unknownField = Code("unknown_field")
         /// More targets than the worker accepts (`maxTargets`, at most the contract's 16).
-        static let tooManyTargets = Code("too_many_targets")
+        package static let tooManyTargets = Code("too_many_targets")
         /// The targets name more layers than the worker queries for one request (`maxLayers`). Status
         /// `rejected` when `layers` lists say so on arrival; `failed` when whole services expand to more.
-        static let tooManyLayers = Code("too_many_layers")
+        package static let tooManyLayers = Code("too_many_layers")
         /// An empty `targets` array.
-        static let noTargets = Code("no_targets")
+        package static let noTargets = Code("no_targets")
         /// The message is larger than the worker accepts; checked before it is parsed.
-        static let tooLarge = Code("too_large")
+        package static let tooLarge = Code("too_large")
         /// `query.where` is not a valid ArcGIS SQL where clause (syntax; fields are checked per layer later).
-        static let invalidWhere = Code("invalid_where")
+        package static let invalidWhere = Code("invalid_where")
         /// `query.namedWhere` names no query the operator configured.
         package static let unknownNamedQuery = Code("unknown_named_query")
         /// The operator allows only named queries, and the request sent a `where` clause.
         package static let freeClausesDisabled = Code("free_clauses_disabled")
         /// A failed layer (not a rejection since contract 1.1): no engine of this worker queries the target's
         /// type (the router's code, passed through).
-        static let unsupportedTarget = Code("unsupported_target")
+        package static let unsupportedTarget = Code("unsupported_target")
         /// The request's `credential` names no credential the worker has now (none without a credentials
         /// file; a reload may have removed it).
-        static let unknownCredential = Code("unknown_credential")
+        package static let unknownCredential = Code("unknown_credential")
         /// The request's `credential` does not cover every target: none of its scopes is a prefix of the
         /// target's URL.
-        static let credentialScopeMismatch = Code("credential_scope_mismatch")
+        package static let credentialScopeMismatch = Code("credential_scope_mismatch")
         /// `query.geometry` is not a usable Esri JSON or GeoJSON geometry.
-        static let invalidGeometry = Code("invalid_geometry")
+        package static let invalidGeometry = Code("invalid_geometry")
         /// A target URL is not an http(s) URL of the right shape.
-        static let invalidURL = Code("invalid_url")
+        package static let invalidURL = Code("invalid_url")
         /// The message key is not the request's taskId, so the task's messages could reach different workers.
-        static let keyMismatch = Code("key_mismatch")
+        package static let keyMismatch = Code("key_mismatch")
         /// A target's host is not in the operator's `allowedHosts` (the host policy's code, passed through).
-        static let hostNotAllowed = Code("host_not_allowed")
+        package static let hostNotAllowed = Code("host_not_allowed")
         /// `query.outSpatialReference` names a spatial reference the worker cannot return results in.
-        static let unsupportedSpatialReference = Code("unsupported_spatial_reference")
+        package static let unsupportedSpatialReference = Code("unsupported_spatial_reference")
 
         // MARK: Outcomes of accepted requests
 
         /// Status `superseded`: a newer request for the same task replaced this one.
-        static let superseded = Code("superseded")
+        package static let superseded = Code("superseded")
         /// Status `cancelled`: a cancel message for the task stopped this request.
-        static let cancelRequested = Code("cancel_requested")
+        package static let cancelRequested = Code("cancel_requested")
         /// Status `cancelled`: the worker shut down before the request finished (send it again).
-        static let shutdown = Code("shutdown")
+        package static let shutdown = Code("shutdown")
         /// Status `cancelled`: the request's partition moved to another worker before the request finished.
-        static let partitionRevoked = Code("partition_revoked")
+        package static let partitionRevoked = Code("partition_revoked")
         /// Status `expired`: the request's deadline passed before it finished.
-        static let deadlineExceeded = Code("deadline_exceeded")
+        package static let deadlineExceeded = Code("deadline_exceeded")
         /// Status `expired`: the request waited in Kafka longer than the worker's `maxRequestAge` (by its
         /// message timestamp); it was answered without a query.
-        static let requestTooOld = Code("request_too_old")
+        package static let requestTooOld = Code("request_too_old")
         /// Status `failed`: the result cannot be published, even split (one feature exceeds the message limit).
-        static let resultTooLarge = Code("result_too_large")
+        package static let resultTooLarge = Code("result_too_large")
         /// Status `failed`: every layer failed, with different codes; `details.layers` has each layer's error.
-        static let layersFailed = Code("layers_failed")
+        package static let layersFailed = Code("layers_failed")
         /// Status `failed`: a fault in the worker itself.
-        static let `internal` = Code("internal")
+        package static let `internal` = Code("internal")
     }
 
     /// What went wrong, to branch on.
-    var code: Code
+    package var code: Code
     /// A sentence for a person: what is wrong and where (a JSON path such as `query.extent.xmin`).
-    var message: String
+    package var message: String
     /// Whether sending the same request again may succeed (a timeout, HTTP 503); false for bad input.
-    var retryable: Bool
+    package var retryable: Bool
     /// Extra facts for programs (`{"path": "query.where", "column": 12}`); `nil` for none. An object or array.
-    var details: ParsedJSON?
+    package var details: ParsedJSON?
 
     /// An error with the contract's fields.
-    init(_ code: Code, _ message: String, retryable: Bool = false, details: ParsedJSON? = nil) {
+    package init(_ code: Code, _ message: String, retryable: Bool = false, details: ParsedJSON? = nil) {
         self.code = code
         self.message = message
         self.retryable = retryable
@@ -112,7 +112,7 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The contract's view of an engine's error: same code and message; `details` carries the layer, the
     /// HTTP status, the service's error code and details, and the requested wait, when there are any.
-    init(_ error: FeatureServiceError) {
+    package init(_ error: FeatureServiceError) {
         var details: [String: ParsedJSON] = ["layer": .string(error.layer)]
         if let status = error.httpStatus { details["httpStatus"] = .number(Double(status)) }
         if let code = error.serviceCode { details["serviceCode"] = .number(Double(code)) }
@@ -128,7 +128,7 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
     /// The error of a request whose layers all failed: the layers' common error when they share a code (the
     /// usual case: one layer), else ``Code/layersFailed``. Retryable when any layer's error is; `details.layers`
     /// lists every layer's URL and error.
-    static func allLayersFailed(_ failures: [(url: String, error: ContractError)]) -> ContractError {
+    package static func allLayersFailed(_ failures: [(url: String, error: ContractError)]) -> ContractError {
         let layers = ParsedJSON.array(failures.map { failure in
             .object(["url": .string(failure.url), "error": failure.error.jsonValue])
         })
@@ -145,7 +145,7 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The error as a JSON value, for nesting it in another error's details.
-    var jsonValue: ParsedJSON {
+    package var jsonValue: ParsedJSON {
         var members: [String: ParsedJSON] = [
             "code": .string(code.rawValue), "message": .string(message), "retryable": .bool(retryable),
         ]

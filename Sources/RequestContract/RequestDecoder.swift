@@ -1,33 +1,32 @@
-import FeatureQuerySupport
-import Kafka
+package import FeatureQuerySupport
 package import QueryLanguage
 
 /// Bounds on what one request may cost to read: checked before the work they bound is done.
 package struct RequestLimits: Sendable, Hashable {
     /// The largest message value accepted, in bytes, checked before parsing (`too_large`). Default 1 MB, the
     /// usual Kafka `message.max.bytes`.
-    var maxMessageBytes: Int
+    package var maxMessageBytes: Int
     /// The most vertices `query.geometry` may have (`invalid_geometry`). Default 100 000.
-    var maxGeometryPositions: Int
+    package var maxGeometryPositions: Int
     /// The deepest nesting of arrays and objects (`invalid_json`). Default 32: a MultiPolygon needs 7.
-    var maxDepth: Int
+    package var maxDepth: Int
     /// The most entries of `targets` (`too_many_targets`): the operator's `maxTargets`, at most the contract's
     /// ``contractMaxTargets``, which the schema states, so a request the worker accepts stays schema-valid.
-    var maxTargets: Int
+    package var maxTargets: Int
     /// The most layers a request may name: a layer URL counts one, a service with `layers` counts its list
     /// (`too_many_layers`). A service without `layers` counts one here; what it expands to is bounded by the
     /// engine (`ArcGISEngineConfiguration.maxLayersPerQuery`, set through `StandardEngines.Limits`), which knows the service's layer list.
-    var maxLayers: Int
+    package var maxLayers: Int
 
     /// The contract's limit on `targets` (the schema's `maxItems`).
-    static let contractMaxTargets = 16
+    package static let contractMaxTargets = 16
     /// The most sublayer ids one target may list (the schema's `maxItems` of `layers`).
-    static let maxLayersPerTarget = 100
+    package static let maxLayersPerTarget = 100
     /// The most layers a request can name within the contract: every target a service listing the most layers.
-    static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
+    package static let contractMaxLayers = contractMaxTargets * maxLayersPerTarget
 
     /// Limits with the defaults described on each property.
-    init(
+    package init(
         maxMessageBytes: Int = 1_000_000, maxGeometryPositions: Int = 100_000, maxDepth: Int = 32,
         maxTargets: Int = RequestLimits.contractMaxTargets, maxLayers: Int = 100
     ) {
@@ -49,14 +48,14 @@ package struct RequestLimits: Sendable, Hashable {
 /// throws, never crashes.
 package struct RequestDecoder: Sendable {
     /// The operator's named queries, and whether free `where` clauses are allowed.
-    let namedQueries: NamedQueryCatalog
+    package let namedQueries: NamedQueryCatalog
     /// What a message may cost.
-    let limits: RequestLimits
+    package let limits: RequestLimits
     /// The credentials a request's `credential` may name.
-    let credentials: CredentialNames
+    package let credentials: CredentialNames
     /// Clauses and target URLs read before, shared by the decoder's copies: a client sends the same ones again
     /// and again.
-    let cache = DecodedTextCache()
+    package let cache = DecodedTextCache()
 
     /// A decoder resolving `namedWhere` in `namedQueries` and checking `credential` against `credentials`.
     package init(
@@ -106,11 +105,6 @@ package struct RequestDecoder: Sendable {
                 code: error.code, message: error.message, requestId: ids.requestId, taskId: ids.taskId,
                 details: error.details))
         }
-    }
-
-    /// Reads a consumed Kafka message (its value and key).
-    func decode(_ message: KafkaConsumerMessage, receivedAt: Int64) -> IncomingMessage {
-        decode(message.value, key: message.key, receivedAt: receivedAt)
     }
 
     // MARK: Messages
@@ -183,7 +177,7 @@ package struct RequestDecoder: Sendable {
     // MARK: Helpers
 
     /// The ids a producer would match a rejection by, read leniently: each only when it is itself valid.
-    static func readableIds(_ members: [String: ParsedJSON]) -> (requestId: String?, taskId: String?) {
+    package static func readableIds(_ members: [String: ParsedJSON]) -> (requestId: String?, taskId: String?) {
         func identifier(_ name: String) -> String? {
             guard case .string(let text)? = members[name], (1...128).contains(text.unicodeScalars.count) else { return nil }
             return text
@@ -196,7 +190,7 @@ package struct RequestDecoder: Sendable {
     /// Producers key every message of a task by its taskId so the task's messages reach one partition, hence
     /// one worker, in order: supersession depends on it. A message without a key is accepted (all
     /// guarantees then rest on a single partition); a different key is refused.
-    static func checkKey(_ key: [UInt8]?, taskId: String) throws(ContractError) {
+    package static func checkKey(_ key: [UInt8]?, taskId: String) throws(ContractError) {
         guard let key else { return }
         if key.elementsEqual(taskId.utf8) { return }
         let shown = String(validating: key, as: UTF8.self).map { "\"\(RequestFieldReader.excerpt($0))\"" }
@@ -208,7 +202,7 @@ package struct RequestDecoder: Sendable {
             details: .object(["taskId": .string(RequestFieldReader.excerpt(taskId))]))
     }
 
-    static func isCredentialNameByte(_ byte: UInt8) -> Bool {
+    package static func isCredentialNameByte(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
             || byte == 0x5F || byte == 0x2E || byte == 0x2D
     }

@@ -1,14 +1,14 @@
-import FeatureQuerySupport
-import FeatureService
+package import FeatureQuerySupport
+package import FeatureService
 
 /// `statistics` and `groupBy` (contract 1.2): what `result: statistics` computes and the fields it groups by.
 /// Both belong to that result alone; names follow ArcGIS's `outStatisticFieldName` rule so that every engine
 /// can pass them to the service unchanged.
 extension RequestDecoder {
-    static let statisticTypeNames = StatisticType.allCases.map(\.rawValue)
+    package static let statisticTypeNames = StatisticType.allCases.map(\.rawValue)
 
     /// Reads `statistics` and `groupBy` into `spec`: required and allowed with `result: statistics` only.
-    static func readAggregation(_ reader: RequestFieldReader, into spec: inout QuerySpec) throws(ContractError) {
+    package static func readAggregation(_ reader: RequestFieldReader, into spec: inout QuerySpec) throws(ContractError) {
         let isStatistics = spec.result == .statistics
         for name in ["statistics", "groupBy"] where !isStatistics && reader.has(name) {
             throw ContractError.at(
@@ -25,7 +25,7 @@ extension RequestDecoder {
     }
 
     /// `groupBy`: 0 to 8 distinct field names.
-    static func readGroupBy(_ items: [ParsedJSON], path: String) throws(ContractError) -> [String] {
+    package static func readGroupBy(_ items: [ParsedJSON], path: String) throws(ContractError) -> [String] {
         guard items.count <= maxGroupFields else {
             throw ContractError.at(path, .invalidValue, "lists \(items.count) fields; at most \(maxGroupFields)")
         }
@@ -48,7 +48,7 @@ extension RequestDecoder {
 
     /// `statistics`: 1 to 32 `{"type", "field", "name"?, "percentile"?}` with distinct names, none of them a
     /// `groupBy` field (an `orderBy` entry names either, so they must not be confused).
-    static func readStatistics(
+    package static func readStatistics(
         _ items: [ParsedJSON], path: String, groupBy: [String]
     ) throws(ContractError) -> [StatisticDefinition] {
         guard (1...maxStatistics).contains(items.count) else {

@@ -1,5 +1,5 @@
 import FeatureGeometry
-import FeatureService
+package import FeatureService
 import QueryLanguage
 
 /// A feature-query request that passed every check of the contract: what the worker runs.
@@ -14,21 +14,21 @@ package struct QueryRequest: Sendable, Hashable {
     package var taskId: String
     /// When the outcome stops being useful, in milliseconds since the epoch: the message's `deadline`, or
     /// `receivedAt + timeoutMs`; `nil` when the message set neither (the worker's own limit applies).
-    var deadline: Int64?
+    package var deadline: Int64?
     /// When the worker received the message, in milliseconds since the epoch.
-    var receivedAt: Int64
+    package var receivedAt: Int64
     /// The layers to query, 1 to `maxTargets` (at most 16) targets, in the message's order.
-    var targets: [QueryTarget]
+    package var targets: [QueryTarget]
     /// What to select and return.
-    var query: QuerySpec
+    package var query: QuerySpec
     /// The operator's credential the request picked by name (checked: it exists and covers every target);
     /// `nil` applies whatever credential covers each target by scope.
-    var credential: String?
+    package var credential: String?
     /// How many targets the request has, for checks outside this module (the request fuzzer's oracle).
     package var targetCount: Int { targets.count }
 
     /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
-    init(
+    package init(
         requestId: String, taskId: String? = nil, deadline: Int64? = nil, receivedAt: Int64, targets: [QueryTarget],
         query: QuerySpec, credential: String? = nil
     ) {
@@ -42,7 +42,7 @@ package struct QueryRequest: Sendable, Hashable {
     }
 
     /// The query for the feature-service seam, with the request's credential.
-    var serviceQuery: ServiceQuery {
+    package var serviceQuery: ServiceQuery {
         var query = query.serviceQuery
         query.credential = credential
         return query
@@ -50,11 +50,11 @@ package struct QueryRequest: Sendable, Hashable {
 
     /// The targets as the feature-service seam takes them, in order; the engine behind the seam picks the
     /// protocol by each target's kind.
-    var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
+    package var serviceTargets: [ServiceTarget] { targets.map(\.serviceTarget) }
 }
 
 /// One entry of a request's `targets`.
-enum QueryTarget: Sendable, Hashable {
+package enum QueryTarget: Sendable, Hashable {
     /// An ArcGIS REST layer URL (`…/FeatureServer/0`), or a service URL (`…/MapServer`) with the sublayer ids
     /// to query (`nil`: every feature layer of the service). The URL has no query string or trailing slash.
     case arcgis(url: String, layers: [Int]?)
@@ -63,7 +63,7 @@ enum QueryTarget: Sendable, Hashable {
     case ogc(url: String, collection: String?)
 
     /// The target's URL.
-    var url: String {
+    package var url: String {
         switch self {
         case .arcgis(let url, _), .ogc(let url, _): url
         }
@@ -71,7 +71,7 @@ enum QueryTarget: Sendable, Hashable {
 
     /// The target for the feature-service seam: its kind, URL and layers (sublayer ids as text, or the
     /// collection id; `nil` for a whole service or landing page).
-    var serviceTarget: ServiceTarget {
+    package var serviceTarget: ServiceTarget {
         switch self {
         case .arcgis(let url, let layers): ServiceTarget(kind: .arcgis, url: url, layers: layers?.map(String.init))
         case .ogc(let url, let collection): ServiceTarget(kind: .ogc, url: url, layers: collection.map { [$0] })

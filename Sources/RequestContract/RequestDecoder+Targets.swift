@@ -6,7 +6,7 @@ extension RequestDecoder {
     /// `targets`: 1 to ``RequestLimits/maxTargets`` distinct ArcGIS layers or services, or OGC collections
     /// (landing pages without `collection` only in a catalog request, checked by ``checkCollections(_:result:)``),
     /// naming at most ``RequestLimits/maxLayers`` layers together.
-    func readTargets(_ reader: RequestFieldReader) throws(ContractError) -> [QueryTarget] {
+    package func readTargets(_ reader: RequestFieldReader) throws(ContractError) -> [QueryTarget] {
         guard let items = try reader.array("targets", required: true) else { return [] }
         guard !items.isEmpty else {
             throw ContractError.at("targets", .noTargets, "the array is empty; name 1 to \(limits.maxTargets) layers or services")
@@ -82,7 +82,7 @@ extension RequestDecoder {
 
     /// Every `ogc` target names its collection, except in a `result: catalog` request, where a landing page
     /// alone means "list its collections".
-    static func checkCollections(_ targets: [QueryTarget], result: QuerySpec.ResultKind) throws(ContractError) {
+    package static func checkCollections(_ targets: [QueryTarget], result: QuerySpec.ResultKind) throws(ContractError) {
         guard result != .catalog else { return }
         for (index, target) in targets.enumerated() {
             guard case .ogc(_, nil) = target else { continue }
@@ -125,7 +125,7 @@ extension RequestDecoder {
     /// An ArcGIS REST URL: `http(s)://host[:port]/…/FeatureServer` or `…/MapServer`, optionally followed by a
     /// layer id, nothing else (no query string: tokens never travel in target URLs). Returned without the
     /// trailing slash.
-    static func arcGISURL(_ reader: RequestFieldReader) throws(ContractError) -> (text: String, isLayer: Bool) {
+    package static func arcGISURL(_ reader: RequestFieldReader) throws(ContractError) -> (text: String, isLayer: Bool) {
         let text = try httpURL(reader)
         // The last two path segments, read in place: a server segment, or a server segment and a layer id.
         let bytes = text.utf8
@@ -151,7 +151,7 @@ extension RequestDecoder {
 
     /// An `http://` or `https://` URL of printable ASCII with a host, no user info, no query string or fragment
     /// and no empty path segment; returned without a trailing slash.
-    static func httpURL(_ reader: RequestFieldReader) throws(ContractError) -> String {
+    package static func httpURL(_ reader: RequestFieldReader) throws(ContractError) -> String {
         let path = reader.childPath("url")
         guard var text = try reader.string("url", required: true, length: 1...2048) else {
             throw ContractError(.internal, "url was not read")
@@ -187,11 +187,11 @@ extension RequestDecoder {
         return text
     }
 
-    static func isPrintableASCII(_ text: String) -> Bool {
+    package static func isPrintableASCII(_ text: String) -> Bool {
         text.utf8.allSatisfy { $0 >= 0x21 && $0 <= 0x7E }
     }
 
-    static func sameTarget(_ a: QueryTarget, _ b: QueryTarget) -> Bool {
+    package static func sameTarget(_ a: QueryTarget, _ b: QueryTarget) -> Bool {
         switch (a, b) {
         case (.arcgis(let urlA, let layersA), .arcgis(let urlB, let layersB)):
             urlA == urlB && layersA.map { Set($0) } == layersB.map { Set($0) }

@@ -1,15 +1,15 @@
-import FeatureQuerySupport
-import FeatureService
+package import FeatureQuerySupport
+package import FeatureService
 
 /// The members of `result: related` (contract 1.2): `relationship`, `relatedWhere`, `relatedOutFields` and
 /// `relatedOrderBy`. They shape the related table's records, so with any other result they are a mistake (the
 /// producer meant related records) and are refused at their path rather than ignored.
 extension RequestDecoder {
-    static let relatedFields = ["relationship", "relatedWhere", "relatedOutFields", "relatedOrderBy"]
+    package static let relatedFields = ["relationship", "relatedWhere", "relatedOutFields", "relatedOrderBy"]
 
     /// Reads the related members into `spec`, whose `result` is already known: `relationship` is required with
     /// `result: related`, and every related member is refused with another result.
-    func readRelated(_ reader: RequestFieldReader, into spec: inout QuerySpec) throws(ContractError) {
+    package func readRelated(_ reader: RequestFieldReader, into spec: inout QuerySpec) throws(ContractError) {
         guard spec.result == .related else {
             for name in Self.relatedFields where reader.has(name) {
                 throw ContractError.at(
@@ -39,7 +39,7 @@ extension RequestDecoder {
 
     /// `relationship`: `{"name": N}` (1 to 128 characters) or `{"id": I}` (I ≥ 0), exactly one of the two. A
     /// name is what a producer should prefer: ids differ between deployments of a service, names do not.
-    static func readRelationship(_ value: ParsedJSON, path: String) throws(ContractError) -> RelationshipReference {
+    package static func readRelationship(_ value: ParsedJSON, path: String) throws(ContractError) -> RelationshipReference {
         let reader = try RequestFieldReader(value, path: path)
         try reader.rejectUnknown(allowed: ["name", "id"])
         let name = try reader.string("name", length: 1...128)

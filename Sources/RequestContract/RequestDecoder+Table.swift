@@ -1,5 +1,5 @@
-import FeatureQuerySupport
-import FeatureService
+package import FeatureQuerySupport
+package import FeatureService
 
 /// The feature-table members of `query` (contract 1.2): `objectIds`, `time`, `orderBy`, `statistics` and
 /// `groupBy`. Read after `result`, because what they may hold depends on it: a producer that sends statistics
@@ -7,14 +7,14 @@ import FeatureService
 extension RequestDecoder {
     /// The most ids `objectIds` may list: ArcGIS servers take ids by the thousand, and 100 000 of them is still
     /// well inside the worker's message limit.
-    static let maxObjectIds = 100_000
+    package static let maxObjectIds = 100_000
     /// The most `orderBy` entries, `statistics` entries and `groupBy` fields.
-    static let maxOrderTerms = 8
-    static let maxStatistics = 32
-    static let maxGroupFields = 8
+    package static let maxOrderTerms = 8
+    package static let maxStatistics = 32
+    package static let maxGroupFields = 8
 
     /// Reads the 1.2 members into `spec`, whose `result` is already known.
-    func readTableMembers(_ reader: RequestFieldReader, into spec: inout QuerySpec) throws(ContractError) {
+    package func readTableMembers(_ reader: RequestFieldReader, into spec: inout QuerySpec) throws(ContractError) {
         if let items = try reader.array("objectIds") {
             spec.objectIds = try Self.readObjectIds(items, path: reader.childPath("objectIds"))
         }
@@ -32,7 +32,7 @@ extension RequestDecoder {
 
     /// `objectIds`: 1 to 100 000 distinct ids, integers (ArcGIS object ids, OGC integer ids) or strings (OGC).
     /// `1` and `"1"` are different ids, as OGC servers keep them.
-    static func readObjectIds(_ items: [ParsedJSON], path: String) throws(ContractError) -> [FeatureID] {
+    package static func readObjectIds(_ items: [ParsedJSON], path: String) throws(ContractError) -> [FeatureID] {
         guard (1...maxObjectIds).contains(items.count) else {
             throw ContractError.at(
                 path, .invalidValue,
@@ -64,7 +64,7 @@ extension RequestDecoder {
 
     /// `time`: `{"start": T|null, "end": T|null}`, RFC 3339 with a zone, `null` (or absent) an open end; equal
     /// bounds are an instant. At least one bound, and the start not after the end.
-    static func readTime(_ value: ParsedJSON, path: String) throws(ContractError) -> TimeWindow {
+    package static func readTime(_ value: ParsedJSON, path: String) throws(ContractError) -> TimeWindow {
         let reader = try RequestFieldReader(value, path: path)
         try reader.rejectUnknown(allowed: ["start", "end"])
         let start = try readInstant(reader, "start")
@@ -104,7 +104,7 @@ extension RequestDecoder {
 
     /// `orderBy` (and `relatedOrderBy`): 1 to 8 `{"field": F, "direction": "asc"|"desc"}`, each field once;
     /// direction default `asc`. `omitted` says what leaving the member out means, for the empty list's message.
-    static func readOrderBy(
+    package static func readOrderBy(
         _ items: [ParsedJSON], path: String, omitted: String = "omit orderBy for the service's order"
     ) throws(ContractError) -> [OrderTerm] {
         guard (1...maxOrderTerms).contains(items.count) else {
@@ -130,7 +130,7 @@ extension RequestDecoder {
 
     /// Orders exist for ids, features and statistics rows; statistics rows are ordered by what they hold (a
     /// group field or a statistic's name), not by a field of the features.
-    static func checkOrderBy(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
+    package static func checkOrderBy(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
         guard !spec.orderBy.isEmpty else { return }
         guard spec.result.isOrderable else {
             let related = spec.result == .related ? " (relatedOrderBy orders each feature's related records)" : ""
@@ -149,7 +149,7 @@ extension RequestDecoder {
     }
 
     /// A distinct list is of named fields: `*` would make every feature its own combination.
-    static func checkDistinct(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
+    package static func checkDistinct(_ spec: QuerySpec, _ reader: RequestFieldReader) throws(ContractError) {
         guard spec.result == .distinct else { return }
         guard reader.has("outFields") else {
             throw ContractError.at(

@@ -1,11 +1,11 @@
-import FeatureGeometry
-import FeatureService
-import QueryLanguage
+package import FeatureGeometry
+package import FeatureService
+package import QueryLanguage
 
 /// The `query` object of a request, with defaults applied and every part parsed.
-struct QuerySpec: Sendable, Hashable {
+package struct QuerySpec: Sendable, Hashable {
     /// Where the attribute filter came from.
-    enum AttributeFilter: Sendable, Hashable {
+    package enum AttributeFilter: Sendable, Hashable {
         /// No `where` and no `namedWhere`: every feature.
         case all
         /// A `where` clause of the request's own.
@@ -14,7 +14,7 @@ struct QuerySpec: Sendable, Hashable {
         case named(String, WhereClause)
 
         /// The clause to send, `nil` for every feature.
-        var whereClause: WhereClause? {
+        package var whereClause: WhereClause? {
             switch self {
             case .all: nil
             case .clause(let clause), .named(_, let clause): clause
@@ -23,7 +23,7 @@ struct QuerySpec: Sendable, Hashable {
 
         /// Clauses compare by meaning (``WhereClause/meaningKey``: field names in any case, `100000.0` as
         /// `100000`), so that two requests of a task that ask the same share one run however they spell it.
-        static func == (lhs: AttributeFilter, rhs: AttributeFilter) -> Bool {
+        package static func == (lhs: AttributeFilter, rhs: AttributeFilter) -> Bool {
             switch (lhs, rhs) {
             case (.all, .all): true
             case (.clause(let a), .clause(let b)): a.meansSame(as: b)
@@ -32,7 +32,7 @@ struct QuerySpec: Sendable, Hashable {
             }
         }
 
-        func hash(into hasher: inout Hasher) {
+        package func hash(into hasher: inout Hasher) {
             switch self {
             case .all: hasher.combine(0)
             case .clause(let clause): hasher.combine(1); hasher.combine(clause.meaningKey)
@@ -42,42 +42,42 @@ struct QuerySpec: Sendable, Hashable {
     }
 
     /// What a query returns for each layer: the seam's kinds, which are the contract's `result` values.
-    typealias ResultKind = ServiceQuery.ResultKind
+    package typealias ResultKind = ServiceQuery.ResultKind
 
     /// The attribute filter.
-    var filter: AttributeFilter
+    package var filter: AttributeFilter
     /// The visible extent as the spatial filter (its spatial reference defaults to WGS 84); `nil` for none.
-    var extent: Envelope?
+    package var extent: Envelope?
     /// Any geometry as the spatial filter; never set together with ``extent``.
-    var geometry: Geometry?
+    package var geometry: Geometry?
     /// How ``extent`` or ``geometry`` relates to a feature to select it.
-    var spatialRelationship: SpatialRelation
+    package var spatialRelationship: SpatialRelation
     /// Fields returned with features; `["*"]` for all.
-    var outFields: [String]
+    package var outFields: [String]
     /// Whether features carry geometry.
-    var returnGeometry: Bool
+    package var returnGeometry: Bool
     /// The spatial reference to query features in; `nil` keeps the layer's.
-    var outSpatialReference: SpatialReference?
+    package var outSpatialReference: SpatialReference?
     /// At most this many ids or features per layer; `nil` for all.
-    var maxFeatures: Int?
+    package var maxFeatures: Int?
     /// Ids, count, features, catalog, statistics, extent, distinct, related or attachments.
-    var result: ResultKind
+    package var result: ResultKind
     /// Only these features (`objectIds`: ArcGIS object ids or OGC feature ids), in the request's order;
     /// `nil` for any. ANDed with the other filters.
-    var objectIds: [FeatureID]?
+    package var objectIds: [FeatureID]?
     /// Only features in this time window (`time`); `nil` for any time.
-    var time: TimeWindow?
+    package var time: TimeWindow?
     /// The order of ids, features or statistics rows (`orderBy`); empty for the service's order.
-    var orderBy: [OrderTerm] = []
+    package var orderBy: [OrderTerm] = []
     /// What `result: statistics` computes, each with its (default or given) name.
-    var statistics: [StatisticDefinition] = []
+    package var statistics: [StatisticDefinition] = []
     /// The fields statistics are grouped by, in the request's order.
-    var groupBy: [String] = []
+    package var groupBy: [String] = []
     /// What `result: related` follows and asks of the related table; `nil` for other results.
-    var related: RelatedSpec?
+    package var related: RelatedSpec?
 
     /// A query with the contract's defaults: every feature, ids only.
-    init(
+    package init(
         filter: AttributeFilter = .all, extent: Envelope? = nil, geometry: Geometry? = nil,
         spatialRelationship: SpatialRelation = .intersects, outFields: [String] = ["*"], returnGeometry: Bool = false,
         outSpatialReference: SpatialReference? = nil, maxFeatures: Int? = nil, result: ResultKind = .ids
@@ -94,14 +94,14 @@ struct QuerySpec: Sendable, Hashable {
     }
 
     /// The spatial filter: the extent as an envelope, or the geometry; `nil` for none.
-    var filterGeometry: Geometry? {
+    package var filterGeometry: Geometry? {
         if let extent { return .envelope(extent) }
         return geometry
     }
 
     /// The query for the feature-service seam. Features and related records come back with GeoJSON
     /// geometries, so in WGS 84 unless the request named another output spatial reference.
-    var serviceQuery: ServiceQuery {
+    package var serviceQuery: ServiceQuery {
         return ServiceQuery(
             whereClause: filter.whereClause, geometry: filterGeometry, spatialRelationship: spatialRelationship,
             outFields: outFields, returnGeometry: returnGeometry,
@@ -114,9 +114,9 @@ struct QuerySpec: Sendable, Hashable {
 extension ServiceQuery.ResultKind {
     /// Whether `orderBy` means something for this result: ids, features and statistics rows have an order; a
     /// count, an extent, a distinct list and a catalog do not.
-    var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
+    package var isOrderable: Bool { self == .ids || self == .features || self == .statistics }
 
     /// Whether the result carries geometries, as GeoJSON in WGS 84: features, and related records (with
     /// `returnGeometry`, when the related table has geometry).
-    var hasGeoJSONGeometry: Bool { self == .features || self == .related }
+    package var hasGeoJSONGeometry: Bool { self == .features || self == .related }
 }
