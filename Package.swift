@@ -292,7 +292,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "QueryWorkerCommand",
-            dependencies: ["RequestContract", .product(name: "UnixSignals", package: "swift-service-lifecycle"), 
+            dependencies: ["RequestContract", "FeatureQueryClient", .product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 "WorkerOperations",
                 "QueryOutcomes",
                 metrics,

@@ -23,13 +23,21 @@ extension FeatureQueryClient {
         public var fetchWaitMax: Duration?
         /// Further librdkafka properties of both clients (security settings, …).
         public var kafkaProperties: [String: String]
+        /// How long publishing one message may take (librdkafka's `message.timeout.ms`) before the call fails
+        /// with ``FeatureQueryError/Code/kafka``: a wrong bootstrap address shows up after this, not after minutes.
+        public var publishTimeout: Duration
+        /// Whether the client reads outcomes. `false` makes a client that only publishes (``FeatureQueryClient/publish(_:)``,
+        /// ``FeatureQueryClient/cancel(taskId:)``): it needs no outcome topics, and ``FeatureQueryClient/submit(_:timeout:)``
+        /// fails with ``FeatureQueryError/Code/notReading``.
+        public var readsOutcomes: Bool
 
         /// A value with these members.
         public init(
             bootstrapServers: [String], requestsTopic: String = "feature-queries",
             resultsTopic: String = "feature-query-results", errorsTopic: String = "feature-query-errors",
             clientID: String = "feature-query-client", readCommitted: Bool = false, maxInFlight: Int = 1_000,
-            defaultTimeout: Duration = .seconds(60), fetchWaitMax: Duration? = nil, kafkaProperties: [String: String] = [:]
+            defaultTimeout: Duration = .seconds(60), fetchWaitMax: Duration? = nil, kafkaProperties: [String: String] = [:],
+            publishTimeout: Duration = .seconds(30), readsOutcomes: Bool = true
         ) {
             self.bootstrapServers = bootstrapServers
             self.requestsTopic = requestsTopic
@@ -41,6 +49,8 @@ extension FeatureQueryClient {
             self.defaultTimeout = defaultTimeout
             self.fetchWaitMax = fetchWaitMax
             self.kafkaProperties = kafkaProperties
+            self.publishTimeout = publishTimeout
+            self.readsOutcomes = readsOutcomes
         }
     }
 }

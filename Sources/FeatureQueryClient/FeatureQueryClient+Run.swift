@@ -12,15 +12,23 @@ extension FeatureQueryClient {
     /// ends with ``FeatureQueryError/Code/shutdown``.
     ///
     /// Throws when the outcome topics cannot be found or read: the client cannot work then, and its waiting
-    /// calls end with that error.
+    /// calls end with that error. A client that does not read outcomes only runs its producer.
     public func run() async throws {
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { group in
                     group.addTask { try await self.producer.run() }
-                    try await startReading()
-                    group.addTask { try await self.reader.run() }
-                    group.addTask { try await self.readOutcomes() }
+                    if let reader {
+                        try await startReading(reader)
+                        group.addTask { try await reader.run() }
+                        group.addTask { try await self.readOutcomes(reader) }
+                    } else {
+                        execute(state.withLock {
+                            $0.readerStopped(FeatureQueryError(
+                                .notReading, "this client was configured not to read outcomes (readsOutcomes: false)",
+                                isFatal: true))
+                        })
+                    }
                     for await publication in publications {
                         group.addTask { await self.publish(publication) }
                     }
@@ -38,7 +46,7 @@ extension FeatureQueryClient {
     }
 
     /// Fixes the reader's start (where the topics end now) and lets waiting calls publish.
-    private func startReading() async throws {
+    private func startReading(_ reader: KafkaPartitionReader) async throws {
         let topics = [configuration.resultsTopic, configuration.errorsTopic]
         let partitions = try await reader.partitions(of: topics, timeout: Self.lookupTimeout)
         let offsets = try await reader.startOffsets(
@@ -48,7 +56,7 @@ extension FeatureQueryClient {
         execute(state.withLock { $0.readerStarted() })
     }
 
-    private func readOutcomes() async throws {
+    private func readOutcomes(_ reader: KafkaPartitionReader) async throws {
         for try await message in reader.messages {
             guard let value = message.value else { continue }
             let header = message.header("request-id")?.stringValue
@@ -59,15 +67,24 @@ extension FeatureQueryClient {
     }
 
     private func publish(_ publication: Publication) async {
-        let message = KafkaProducerMessage(
-            topic: configuration.requestsTopic, key: Array(publication.key.utf8), value: publication.value)
-        do {
-            _ = try await producer.send(message)
+        do throws(FeatureQueryError) {
+            try await send(key: publication.key, value: publication.value, what: "the job")
         } catch {
-            let failure = FeatureQueryError(
-                .kafka, "the job could not be published to \(configuration.requestsTopic): \(error)",
+            execute(state.withLock { $0.publishFailed(requestId: publication.requestId, error) })
+        }
+    }
+
+    /// Publishes one message on the requests topic and waits for the broker's acknowledgement.
+    func send(key: String, value: [UInt8], what: String) async throws(FeatureQueryError) {
+        let message = KafkaProducerMessage(topic: configuration.requestsTopic, key: Array(key.utf8), value: value)
+        do {
+            let report = try await producer.send(message)
+            logger.debug(
+                "published", metadata: ["topic": "\(report.topic)", "partition": "\(report.partition)", "offset": "\(report.offset)"])
+        } catch {
+            throw FeatureQueryError(
+                .kafka, "\(what) could not be published to \(configuration.requestsTopic): \(error)",
                 isRetryable: error.isRetryable, isFatal: error.isFatal)
-            execute(state.withLock { $0.publishFailed(requestId: publication.requestId, failure) })
         }
     }
 
@@ -79,7 +96,7 @@ extension FeatureQueryClient {
     }
 
     private func stopClients() {
-        reader.triggerGracefulShutdown()
+        reader?.triggerGracefulShutdown()
         producer.triggerGracefulShutdown()
     }
 

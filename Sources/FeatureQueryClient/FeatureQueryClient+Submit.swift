@@ -15,7 +15,7 @@ extension FeatureQueryClient {
     ///   ``FeatureQueryError/Code/callCancelled``.
     public func submit(_ job: QueryJob, timeout: Duration? = nil) async throws(FeatureQueryError) -> QueryOutcome {
         let value = try validator.check(job)
-        let publication = Publication(requestId: job.requestId, key: job.taskId, value: value)
+        let publication = Publication(requestId: job.requestId, key: job.key, value: value)
         let limit = timeout ?? configuration.defaultTimeout
         let result = await withTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -49,17 +49,17 @@ extension FeatureQueryClient {
         }
     }
 
+    /// Publishes `job` keyed by its taskId and returns once the broker has it, without waiting for its outcome:
+    /// for jobs whose outcome another part of the system reads (or nobody). Checked first as ``submit(_:timeout:)``
+    /// checks it. Works with a client that does not read outcomes.
+    public func publish(_ job: QueryJob) async throws(FeatureQueryError) {
+        try await send(key: job.key, value: try validator.check(job), what: "the job")
+    }
+
     /// Publishes the contract's cancel for `taskId`: the workers answer the task's jobs in flight `cancelled`
     /// (their calls return that outcome); a task with nothing in flight is left alone.
     public func cancel(taskId: String) async throws(FeatureQueryError) {
-        let value = try validator.cancelValue(taskId: taskId)
-        do {
-            _ = try await producer.send(KafkaProducerMessage(topic: configuration.requestsTopic, key: Array(taskId.utf8), value: value))
-        } catch {
-            throw FeatureQueryError(
-                .kafka, "the cancel could not be published to \(configuration.requestsTopic): \(error)",
-                isRetryable: error.isRetryable, isFatal: error.isFatal)
-        }
+        try await send(key: taskId, value: try validator.cancelValue(taskId: taskId), what: "the cancel")
     }
 
     /// Registers the call and waits for its outcome; the calling task's cancellation ends it.
@@ -67,7 +67,7 @@ extension FeatureQueryClient {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: Waiter) in
                 execute(state.withLock {
-                    $0.submit(requestId: job.requestId, taskId: job.taskId, waiter: continuation, payload: publication)
+                    $0.submit(requestId: job.requestId, taskId: job.key, waiter: continuation, payload: publication)
                 })
                 // A cancellation before the call was registered found nothing to end: end it now.
                 if Task.isCancelled { execute(state.withLock { $0.callCancelled(requestId: job.requestId) }) }

@@ -25,7 +25,8 @@ public final class FeatureQueryClient: Service, Sendable {
     public let configuration: Configuration
     let logger: Logger
     let producer: KafkaProducer
-    let reader: KafkaPartitionReader
+    /// The outcome reader; `nil` for a client that only publishes (``Configuration/readsOutcomes``).
+    let reader: KafkaPartitionReader?
     let validator = JobValidator()
     let state: Mutex<Machine>
     /// Jobs the state machine released for publishing; ``run()`` publishes them.
@@ -45,9 +46,12 @@ public final class FeatureQueryClient: Service, Sendable {
         do {
             // No linger: a caller waits for each job, and batching would only delay it.
             producer = try KafkaProducer(
-                configuration: KafkaProducerConfiguration(client: client, linger: .zero, messageTimeout: .seconds(30)),
+                configuration: KafkaProducerConfiguration(
+                    client: client, linger: .zero, messageTimeout: configuration.publishTimeout),
                 logger: logger)
-            reader = try KafkaPartitionReader(client: readerClient, fetchWaitMax: configuration.fetchWaitMax, logger: logger)
+            reader = configuration.readsOutcomes
+                ? try KafkaPartitionReader(client: readerClient, fetchWaitMax: configuration.fetchWaitMax, logger: logger)
+                : nil
         } catch {
             throw FeatureQueryError(.kafka, "the Kafka clients could not be created: \(error)", isFatal: true)
         }

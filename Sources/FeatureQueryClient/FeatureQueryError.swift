@@ -27,6 +27,8 @@ public struct FeatureQueryError: Error, Sendable, Hashable, CustomStringConverti
         public static let encoding = Code(rawValue: "client_encoding")
         /// Another call of this client waits for the same requestId.
         public static let duplicateRequest = Code(rawValue: "client_duplicate_request")
+        /// The client was configured not to read outcomes (``FeatureQueryClient/Configuration/readsOutcomes``).
+        public static let notReading = Code(rawValue: "client_not_reading")
         /// The outcome messages were not the contract's JSON.
         public static let malformedOutcome = Code(rawValue: "client_malformed_outcome")
     }

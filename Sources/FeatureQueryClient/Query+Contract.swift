@@ -64,7 +64,10 @@ extension Query.TimeWindow {
 }
 
 extension Query.Order {
-    var contractJSON: ParsedJSON { .object(["field": .string(field), "direction": .string(descending ? "desc" : "asc")]) }
+    /// Ascending is the contract's default, so only `desc` is written.
+    var contractJSON: ParsedJSON {
+        descending ? .object(["field": .string(field), "direction": .string("desc")]) : .object(["field": .string(field)])
+    }
 }
 
 extension Query.Statistic {

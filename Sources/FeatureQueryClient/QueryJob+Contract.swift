@@ -6,7 +6,7 @@ extension QueryJob {
     /// that the worker's decoder, not a second set of rules here, judges it (``FeatureQueryClient/validate(_:)``).
     func contractJSON() throws(FeatureQueryError) -> ParsedJSON {
         var object: [String: ParsedJSON] = [
-            "requestId": .string(requestId), "taskId": .string(taskId),
+            "requestId": .string(requestId),
             "targets": .array(targets.map(\.contractJSON)), "query": try query.contractJSON(),
         ]
         if let deadline {
@@ -14,12 +14,13 @@ extension QueryJob {
         }
         // Sub-millisecond parts would make a fraction, which the contract refuses; round up so a tiny timeout stays ≥ 1.
         if let timeout { object["timeoutMs"] = .number(Double(timeout.clampedMillisecondsRoundedUp)) }
+        if let taskId { object["taskId"] = .string(taskId) }
         if let credential { object["credential"] = .string(credential) }
         return .object(object)
     }
 
     /// The message value as published.
-    func messageValue() throws(FeatureQueryError) -> [UInt8] {
+    package func messageValue() throws(FeatureQueryError) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
         writer.value(try contractJSON())
         return writer.bytes

@@ -6,7 +6,8 @@ public import Foundation
 /// ``FeatureQueryClient`` checks it with the worker's own decoder before publishing it.
 public struct QueryJob: Sendable, Hashable {
     /// The supersession key and message key: a newer job for the same task replaces an older one in flight.
-    public var taskId: String
+    /// `nil` makes the job a task of its own (the contract then keys it by its ``requestId``).
+    public var taskId: String?
     /// Names this job in its outcome; unique per job (a new UUID unless given).
     public var requestId: String
     /// When the outcome is no longer wanted, as an instant (counts time spent waiting in the topic).
@@ -22,7 +23,7 @@ public struct QueryJob: Sendable, Hashable {
 
     /// A value with these members.
     public init(
-        taskId: String, requestId: String = UUID().uuidString, deadline: Date? = nil, timeout: Duration? = nil,
+        taskId: String? = nil, requestId: String = UUID().uuidString, deadline: Date? = nil, timeout: Duration? = nil,
         targets: [Target], query: Query = Query(), credential: String? = nil
     ) {
         self.taskId = taskId
@@ -33,6 +34,10 @@ public struct QueryJob: Sendable, Hashable {
         self.query = query
         self.credential = credential
     }
+
+    /// The message key and supersession key: the taskId, or the requestId of a job without one (the contract's
+    /// keying rule, which puts a task's jobs on one partition, in order).
+    public var key: String { taskId ?? requestId }
 
     /// A layer or service to query.
     public enum Target: Sendable, Hashable {

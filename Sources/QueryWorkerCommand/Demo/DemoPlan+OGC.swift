@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import FeatureGeometry
 import QueryLanguage
 import SampleFeatureServer
@@ -17,30 +18,30 @@ extension DemoPlan {
         let landing = server.ogcURL
         let daraa = daraaCollection
         let daraaURL = "\(landing)/collections/\(daraa.id)"
-        let ogcTarget = RequestDraft.Target(type: "ogc", url: landing, collection: daraa.id)
+        let ogcTarget = QueryJob.Target.ogc(landingPage: landing, collection: daraa.id)
 
         let collectionIDs = SampleLayer.allCases.compactMap(SampleFeatureServer.ogcCollectionID)
             + DaraaCollection.allCases.map(\.id)
         let browse = DemoRequest(
-            draft: draft("ogc/browse", targets: [RequestDraft.Target(type: "ogc", url: landing)], query: .init(result: "catalog")),
+            job: job("ogc/browse", targets: [.ogc(landingPage: landing, collection: nil)], query: .init(result: .catalog)),
             expected: .catalog(url: landing, ids: collectionIDs))
 
         let all = try dataset.groundTruthObjectIDs(daraa)
         let load = DemoRequest(
-            draft: draft("ogc/load-1000", targets: [ogcTarget], query: .init(maxFeatures: ogcMaxFeatures, result: "features")),
+            job: job("ogc/load-1000", targets: [ogcTarget], query: .init(maxFeatures: ogcMaxFeatures, result: .features)),
             expected: .succeeded([ExpectedLayer(
                 url: daraaURL, truth: all, idsReturned: true, filteredBy: nil, maxFeatures: ogcMaxFeatures)]))
 
         let named = "ZI005_FNA <> 'No Information' AND FCSUBTYPE <> -999999"
         let serverSide = DemoRequest(
-            draft: draft("ogc/server-filtered", targets: [ogcTarget], query: .init(where: named)),
+            job: job("ogc/server-filtered", targets: [ogcTarget], query: .init(where: named)),
             expected: .succeeded([ExpectedLayer(
                 url: daraaURL, truth: try dataset.groundTruthObjectIDs(daraa, where: named), idsReturned: true,
                 filteredBy: "server")]))
 
         let lengthy = "CHAR_LENGTH(ZI005_FNA) > 12"
         let clientSide = DemoRequest(
-            draft: draft("ogc/client-filtered", targets: [ogcTarget], query: .init(where: lengthy)),
+            job: job("ogc/client-filtered", targets: [ogcTarget], query: .init(where: lengthy)),
             expected: .succeeded([ExpectedLayer(
                 url: daraaURL, truth: try dataset.groundTruthObjectIDs(daraa, where: lengthy), idsReturned: true,
                 filteredBy: "client")]))
@@ -58,13 +59,13 @@ extension DemoPlan {
         let seed = SampleDataset.seedExtent
         let extent = ExtentArgument(
             xmin: seed.xmin, ymin: seed.ymin, xmax: seed.xmax, ymax: seed.ymax, wkid: seed.spatialReference?.wkid ?? 102_100)
-        let targets = [
-            RequestDraft.Target(url: server.layerURL(.parcels)),
-            RequestDraft.Target(type: "ogc", url: server.ogcURL, collection: collection),
+        let targets: [QueryJob.Target] = [
+            .arcgis(url: server.layerURL(.parcels)),
+            .ogc(landingPage: server.ogcURL, collection: collection),
         ]
         return DemoRequest(
-            draft: draft("ogc/same-as-arcgis", targets: targets,
-                         query: .init(namedWhere: named.name, extent: RequestDraft.extent(extent))),
+            job: job("ogc/same-as-arcgis", targets: targets,
+                         query: .init(namedWhere: named.name, extent: Query.Extent(extent))),
             expected: .succeeded([
                 ExpectedLayer(url: server.layerURL(.parcels), truth: truth, idsReturned: true),
                 ExpectedLayer(url: "\(server.ogcURL)/collections/\(collection)", truth: truth, idsReturned: true, filteredBy: "server"),

@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import SampleFeatureServer
 
 /// Contract 1.2's related records, as a pop-up asks for them: one parcel's assessment history, newest first,
@@ -12,12 +13,12 @@ extension DemoPlan {
         let parcels = server.layerURL(.parcels)
         let (parcel, records) = try DemoRelatedTruth.assessmentHistory(dataset, wanted: historyLength)
         let history = DemoRequest(
-            draft: draft(
-                "related/assessment-history", targets: [.init(url: parcels)],
+            job: job(
+                "related/assessment-history", targets: [.arcgis(url: parcels)],
                 query: .init(
-                    where: "OBJECTID = \(parcel)", result: "related", relationship: .init(name: "Parcel_Assessments"),
+                    where: "OBJECTID = \(parcel)", result: .related, relationship: .name("Parcel_Assessments"),
                     relatedOutFields: ["OBJECTID", "TaxYear", "AssessedValue"],
-                    relatedOrderBy: [.init(field: "TaxYear", direction: "desc")])),
+                    relatedOrderBy: [Query.Order("TaxYear", descending: true)])),
             expected: .related(ExpectedRelated(
                 url: parcels, relatedTable: server.layerURL(.parcelAssessments), groups: [(parcel, records)], ordered: true)))
 
@@ -25,10 +26,10 @@ extension DemoPlan {
         let counties = try DemoRelatedTruth.countiesOfStates(dataset, population: statePopulation)
         guard !counties.isEmpty else { throw DemoPlanError(message: "no state has POP2000 over \(statePopulation)") }
         let populous = DemoRequest(
-            draft: draft(
-                "related/state-counties", targets: [.init(url: states)],
+            job: job(
+                "related/state-counties", targets: [.arcgis(url: states)],
                 query: .init(
-                    where: "POP2000 > \(statePopulation)", result: "related", relationship: .init(name: "State_Counties"),
+                    where: "POP2000 > \(statePopulation)", result: .related, relationship: .name("State_Counties"),
                     relatedOutFields: ["OBJECTID", "NAME"])),
             expected: .related(ExpectedRelated(
                 url: states, relatedTable: server.layerURL(.counties), groups: counties, ordered: false)))

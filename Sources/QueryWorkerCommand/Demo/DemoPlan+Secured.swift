@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import FeatureGeometry
 import QueryLanguage
 import SampleFeatureServer
@@ -37,26 +38,26 @@ extension DemoPlan {
         let seed = SampleDataset.seedExtent
         let firstTruth = try dataset.groundTruthObjectIDs(.parcels, where: named.clause, envelope: seed)
         let firstToken = DemoRequest(
-            draft: draft("secured/first-token", targets: [.init(url: url)],
-                         query: .init(namedWhere: named.name, extent: RequestDraft.extent(extentArgument(seed)))),
+            job: job("secured/first-token", targets: [.arcgis(url: url)],
+                         query: .init(namedWhere: named.name, extent: Query.Extent(extentArgument(seed)))),
             expected: .succeeded([ExpectedLayer(url: url, truth: firstTruth, idsReturned: true)]))
 
         let share = downloadFeatures / downloadParts
         let download: [DemoRequest] = try (1...downloadParts).map { part in
             let clause = "OBJECTID > \((part - 1) * share) AND OBJECTID <= \(part * share)"
             let truth = try dataset.groundTruthObjectIDs(.parcels, where: clause)
-            var request = draft(
-                "secured/download-\(part)of\(downloadParts)", targets: [.init(url: url)],
-                query: .init(where: clause, outFields: ["OBJECTID"], returnGeometry: false, result: "features"))
-            request.timeoutMs = downloadTimeoutMs
-            return DemoRequest(draft: request, expected: .succeeded([ExpectedLayer(url: url, truth: truth, idsReturned: true)]))
+            var request = job(
+                "secured/download-\(part)of\(downloadParts)", targets: [.arcgis(url: url)],
+                query: .init(where: clause, outFields: ["OBJECTID"], returnGeometry: false, result: .features))
+            request.timeout = .milliseconds(downloadTimeoutMs)
+            return DemoRequest(job: request, expected: .succeeded([ExpectedLayer(url: url, truth: truth, idsReturned: true)]))
         }
 
         let revoked: [DemoRequest] = try revokedTiles(seed).enumerated().map { index, tile in
             let truth = try dataset.groundTruthObjectIDs(.parcels, envelope: tile)
             let id = "secured/revoked-\(index + 1 < 10 ? "0" : "")\(index + 1)"
             return DemoRequest(
-                draft: draft(id, targets: [.init(url: url)], query: .init(extent: RequestDraft.extent(extentArgument(tile)))),
+                job: job(id, targets: [.arcgis(url: url)], query: .init(extent: Query.Extent(extentArgument(tile)))),
                 expected: .succeeded([ExpectedLayer(url: url, truth: truth, idsReturned: true)]))
         }
         return SecuredPlan(firstToken: firstToken, download: download, revoked: revoked)

@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import QueryLanguage
 import SampleFeatureServer
 
@@ -26,48 +27,48 @@ extension DemoPlan {
         let inView = try dataset.groundTruthObjectIDs(.parcels, envelope: SampleDataset.seedExtent)
         let groups = try DemoTableTruth.grouped(
             dataset, .parcels, ids: inView, groupField: "UseType", valueField: "Roll_LandValue", names: statisticNames)
-        let extent = RequestDraft.extent(seedExtent)
-        let statistics = RequestDraft.Query(
-            extent: extent, result: "statistics",
+        let extent = Query.Extent(seedExtent)
+        let statistics = Query(
+            extent: extent, result: .statistics,
             statistics: [
-                .init(type: "count", field: "Roll_LandValue", name: statisticNames.count),
-                .init(type: "sum", field: "Roll_LandValue", name: statisticNames.sum),
-                .init(type: "avg", field: "Roll_LandValue", name: statisticNames.avg),
+                Query.Statistic("count", field: "Roll_LandValue", name: statisticNames.count),
+                Query.Statistic("sum", field: "Roll_LandValue", name: statisticNames.sum),
+                Query.Statistic("avg", field: "Roll_LandValue", name: statisticNames.avg),
             ],
             groupBy: ["UseType"])
 
         let byServer = DemoRequest(
-            draft: draft("table/land-value-by-use", targets: [.init(url: parcels)], query: statistics),
+            job: job("table/land-value-by-use", targets: [.arcgis(url: parcels)], query: statistics),
             expected: .statistics(ExpectedStatistics(url: parcels, count: inView.count, groupField: "UseType", groups: groups, by: "server")))
         let ogcURL = "\(server.ogcURL)/collections/\(collection)"
         let byWorker = DemoRequest(
-            draft: draft(
-                "table/land-value-ogc", targets: [.init(type: "ogc", url: server.ogcURL, collection: collection)],
+            job: job(
+                "table/land-value-ogc", targets: [.ogc(landingPage: server.ogcURL, collection: collection)],
                 query: statistics),
             expected: .statistics(ExpectedStatistics(url: ogcURL, count: inView.count, groupField: "UseType", groups: groups, by: "worker")))
 
         let top = DemoRequest(
-            draft: draft(
-                "table/top-\(topCount)-land-value", targets: [.init(url: parcels)],
+            job: job(
+                "table/top-\(topCount)-land-value", targets: [.arcgis(url: parcels)],
                 query: .init(
-                    extent: extent, maxFeatures: topCount, result: "ids",
-                    orderBy: [.init(field: "Roll_LandValue", direction: "desc")])),
+                    extent: extent, maxFeatures: topCount, result: .ids,
+                    orderBy: [Query.Order("Roll_LandValue", descending: true)])),
             expected: .succeeded([ExpectedLayer(
                 url: parcels, truth: try DemoTableTruth.descending(dataset, .parcels, ids: inView, field: "Roll_LandValue"),
                 idsReturned: true, maxFeatures: topCount, ordered: true)]))
 
         let sold = try DemoTableTruth.within(dataset, .parcelSales, field: "SaleDate", start: salesWindow.start, end: salesWindow.end)
         let year = DemoRequest(
-            draft: draft(
-                "table/sales-2020", targets: [.init(url: sales)],
-                query: .init(result: "count", time: .init(start: salesWindow.start, end: salesWindow.end))),
+            job: job(
+                "table/sales-2020", targets: [.arcgis(url: sales)],
+                query: .init(result: .count, time: .init(start: salesWindow.start, end: salesWindow.end))),
             expected: .succeeded([ExpectedLayer(url: sales, truth: sold, idsReturned: false)]))
 
         let soldLastYear = try DemoTableTruth.within(dataset, .parcelSales, field: "SaleDate", start: lastYear.start, end: lastYear.end)
         let notTimeAware = DemoRequest(
-            draft: draft(
-                "table/time-not-time-aware", targets: [.init(url: parcels), .init(url: sales)],
-                query: .init(result: "count", time: .init(start: lastYear.start, end: lastYear.end))),
+            job: job(
+                "table/time-not-time-aware", targets: [.arcgis(url: parcels), .arcgis(url: sales)],
+                query: .init(result: .count, time: .init(start: lastYear.start, end: lastYear.end))),
             expected: .partial([
                 ExpectedLayer(url: parcels, truth: nil, idsReturned: false, failureCode: "invalid_query"),
                 ExpectedLayer(url: sales, truth: soldLastYear, idsReturned: false),

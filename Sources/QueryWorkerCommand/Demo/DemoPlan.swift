@@ -1,12 +1,13 @@
+import FeatureQueryClient
 import QueryLanguage
 import SampleFeatureServer
 import FeatureGeometry
 
 /// One request of the demo and the outcome it must get.
 struct DemoRequest: Sendable {
-    var draft: RequestDraft
+    var job: QueryJob
     var expected: DemoExpectation
-    var requestId: String { draft.requestId }
+    var requestId: String { job.requestId }
 }
 
 /// The outcome a demo request must get, with the dataset's ground truth for every layer that succeeds.
@@ -85,16 +86,16 @@ struct DemoPlan: Sendable {
         var seeds: [DemoRequest] = try NamedQueryCatalog.builtInExamples.map { named in
             let truth = try dataset.groundTruthObjectIDs(.parcels, where: named.clause, envelope: SampleDataset.seedExtent)
             return DemoRequest(
-                draft: draft("seed/\(named.name)", targets: [.init(url: server.layerURL(.parcels))],
-                             query: .init(namedWhere: named.name, extent: RequestDraft.extent(seedExtent))),
+                job: job("seed/\(named.name)", targets: [.arcgis(url: server.layerURL(.parcels))],
+                             query: .init(namedWhere: named.name, extent: Query.Extent(seedExtent))),
                 expected: .succeeded([ExpectedLayer(url: server.layerURL(.parcels), truth: truth, idsReturned: true)]))
         }
-        seeds.append(try usaRequest(server, "usa/pop2000-over-500k", population: 500_000, result: "count", faulted: false))
+        seeds.append(try usaRequest(server, "usa/pop2000-over-500k", population: 500_000, result: .count, faulted: false))
         seeds.append(DemoRequest(
-            draft: draft("outside/la-county-parcels", targets: [.init(url: Self.realParcelsURL)], query: .init()),
+            job: job("outside/la-county-parcels", targets: [.arcgis(url: Self.realParcelsURL)], query: .init()),
             expected: .rejected(code: "host_not_allowed")))
 
-        var faulted = [try usaRequest(server, "usa/pop2000-over-100k", population: 100_000, result: "ids", faulted: true)]
+        var faulted = [try usaRequest(server, "usa/pop2000-over-100k", population: 100_000, result: .ids, faulted: true)]
         faulted += try burst(server)
         return DemoPlan(
             seedPhase: seeds, ogcPhase: try ogcPhase(server: server), tablePhase: try tablePhase(server: server),
@@ -115,7 +116,7 @@ struct DemoPlan: Sendable {
 
     /// `USA/MapServer` with sublayers 0, 2 and 3 (cities, states, counties) and `POP2000 > population`.
     private static func usaRequest(
-        _ server: SampleFeatureServer, _ name: String, population: Int, result: String, faulted: Bool
+        _ server: SampleFeatureServer, _ name: String, population: Int, result: Query.ResultKind, faulted: Bool
     ) throws -> DemoRequest {
         let clause = "POP2000 > \(population)"
         // The dataset's own envelope, moved: this target does not depend on FeatureGeometry to name the type.
@@ -125,12 +126,12 @@ struct DemoPlan: Sendable {
         let layers: [ExpectedLayer] = try [SampleLayer.cities, .states, .counties].map { layer in
             let failing = faulted && layer == faultedLayer
             let truth = failing ? nil : try server.dataset.groundTruthObjectIDs(layer, where: clause, envelope: envelope)
-            return ExpectedLayer(url: server.layerURL(layer), truth: truth, idsReturned: result == "ids")
+            return ExpectedLayer(url: server.layerURL(layer), truth: truth, idsReturned: result == .ids)
         }
         return DemoRequest(
-            draft: draft(
-                name, targets: [.init(url: server.serviceURL(.usa), layers: [0, 2, 3])],
-                query: .init(where: clause, extent: RequestDraft.extent(usExtent), result: result)),
+            job: job(
+                name, targets: [.arcgis(url: server.serviceURL(.usa), layers: [0, 2, 3])],
+                query: .init(where: clause, extent: Query.Extent(usExtent), result: result)),
             expected: faulted ? .partial(layers) : .succeeded(layers))
     }
 
@@ -153,14 +154,14 @@ struct DemoPlan: Sendable {
             let extent = ExtentArgument(
                 xmin: envelope.xmin, ymin: envelope.ymin, xmax: envelope.xmax, ymax: envelope.ymax,
                 wkid: envelope.spatialReference?.wkid ?? 102_100)
-            var request = draft(id, targets: [.init(url: url)], query: .init(extent: RequestDraft.extent(extent)))
+            var request = job(id, targets: [.arcgis(url: url)], query: .init(extent: Query.Extent(extent)))
             request.taskId = burstTask
-            return DemoRequest(draft: request, expected: expected)
+            return DemoRequest(job: request, expected: expected)
         }
     }
 
-    static func draft(_ id: String, targets: [RequestDraft.Target], query: RequestDraft.Query) -> RequestDraft {
-        RequestDraft(requestId: id, taskId: nil, timeoutMs: 30_000, targets: targets, query: query)
+    static func job(_ id: String, targets: [QueryJob.Target], query: Query) -> QueryJob {
+        QueryJob(requestId: id, timeout: .seconds(30), targets: targets, query: query)
     }
 
     private static func shortName(_ layer: SampleLayer) -> String {

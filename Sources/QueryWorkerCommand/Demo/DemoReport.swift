@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import QueryOutcomes
 
 /// What the demo saw: each outcome printed as it arrives and checked, then a summary.
@@ -78,7 +79,7 @@ struct DemoReport {
             if let groups = layer.related {
                 lines.append("          " + relatedLine(layer, groups))
             } else if layer.statistics != nil {
-                lines += OutcomeText.tableLines(layer, columns: TableColumns(draft: request.draft)).map { "      " + $0 }
+                lines += OutcomeText.tableLines(layer, columns: TableColumns(query: request.job.query)).map { "      " + $0 }
             } else if let site = layer.orderedBy {
                 let ids = DemoCheck.ids(of: layer) ?? []
                 let shown = ids.prefix(OutcomeText.shownIds).map(String.init).joined(separator: ", ")

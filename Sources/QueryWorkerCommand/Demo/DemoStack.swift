@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import Kafka
 import Logging
 import QueryWorker
@@ -111,7 +112,7 @@ struct DemoStack {
     /// Publishes requests in order, each keyed by its taskId, and waits for the broker to take them all.
     static func send(_ requests: [DemoRequest], with producer: KafkaProducer, topic: String) async throws {
         let messages = try requests.map { request in
-            KafkaProducerMessage(topic: topic, key: Array(request.draft.key.utf8), value: try request.draft.json())
+            KafkaProducerMessage(topic: topic, key: Array(request.job.key.utf8), value: try request.job.messageValue())
         }
         for result in await producer.send(messages) { _ = try result.get() }
     }

@@ -1,3 +1,4 @@
+import FeatureQueryClient
 import FeatureService
 import QueryOutcomes
 
@@ -12,15 +13,15 @@ struct TableColumns: Sendable, Hashable {
     /// no extent at all once decoded.
     var extent = false
 
-    /// The columns of `draft`'s query: its names, and the default names of unnamed statistics.
-    init(draft: RequestDraft) {
-        group = draft.query.groupBy ?? []
-        statistics = (draft.query.statistics ?? []).map { statistic in
+    /// The columns of `query`: its names, and the default names of unnamed statistics.
+    init(query: Query) {
+        group = query.groupBy ?? []
+        statistics = (query.statistics ?? []).map { statistic in
             statistic.name ?? StatisticDefinition.defaultName(
                 type: StatisticType(rawValue: statistic.type) ?? .count, field: statistic.field)
         }
-        distinct = draft.query.outFields ?? []
-        extent = draft.query.result == "extent"
+        distinct = query.outFields ?? []
+        extent = query.result == .extent
     }
 
     init(group: [String] = [], statistics: [String] = [], distinct: [String] = [], extent: Bool = false) {

@@ -45,9 +45,7 @@ struct CancelCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.cancel", level: logLevel.level)
         let kafka = try kafkaOptions.settings()
-        let value = try RequestDraft.cancel(taskId: taskId)
-        let session = QuerySession(kafka: kafka, key: taskId, requestId: taskId, value: value, logger: logger)
-        try await session.publish()
-        printLine(json ? String(decoding: value, as: UTF8.self) : taskId)
+        try await QueryClientSession(kafka: kafka, logger: logger).cancel(taskId: taskId)
+        printLine(json ? String(decoding: try CheckedJob.cancelValue(taskId: taskId), as: UTF8.self) : taskId)
     }
 }

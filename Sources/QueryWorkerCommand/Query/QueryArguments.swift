@@ -127,6 +127,8 @@ struct FieldList: Sendable, Hashable {
 /// the worker's decoder before publishing.
 struct GeometryArgument: Sendable, Hashable {
     var json: ParsedJSON
+    /// The JSON as typed (checked to be JSON), as the client library takes a geometry.
+    var text: String
 
     static func parse(_ argument: String) throws -> GeometryArgument {
         var text = argument
@@ -138,7 +140,7 @@ struct GeometryArgument: Sendable, Hashable {
             text = String(decoding: contents, as: UTF8.self)
         }
         do throws(JSONReadError) {
-            return GeometryArgument(json: try ParsedJSON(reading: Array(text.utf8)))
+            return GeometryArgument(json: try ParsedJSON(reading: Array(text.utf8)), text: text)
         } catch {
             throw ValidationError("the geometry is not JSON: \(error.message)")
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeatureQueryClient
 import Foundation
 import Logging
 import QueryOutcomes
@@ -118,45 +119,41 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
         let kafka = try kafkaOptions.settings()
-        var draft = request.draft(table: table)
-        related.apply(to: &draft.query)
-        let (value, warnings) = try draft.checkedJSON(catalog: kafka.catalog)
-        for warning in warnings { printError("warning: \(warning)") }
+        let job = try request.job(table: table, related: related)
+        let value = try CheckedJob.value(of: job, catalog: kafka.catalog)
         if dryRun {
             printLine(String(decoding: value, as: UTF8.self))
             return
         }
-        let session = QuerySession(kafka: kafka, draft: draft, value: value, logger: logger)
+        let session = QueryClientSession(kafka: kafka, logger: logger)
         guard wait else {
-            try await session.publish()
-            printLine(json ? String(decoding: value, as: UTF8.self) : draft.requestId)
+            try await session.publish(job)
+            printLine(json ? String(decoding: value, as: UTF8.self) : job.requestId)
             return
         }
         let waitTimeout = self.waitTimeout ?? DurationArgument(seconds: 60)
-        let completed = try await session.publishAndWait(timeout: waitTimeout.duration) {
-            if !json, !reassembled { printLine(draft.requestId) }
-        } received: { completed in
-            try printOutcome(completed, draft: draft)
-        }
-        guard let completed else {
+        if !json, !reassembled { printLine(job.requestId) }
+        guard let outcome = try await session.submit(job, timeout: waitTimeout.duration) else {
             printError(
-                "no outcome for request \(draft.requestId) within \(waitTimeout) on \(kafka.settings.topics.results) or "
+                "no outcome for request \(job.requestId) within \(waitTimeout) on \(kafka.settings.topics.results) or "
                     + "\(kafka.settings.topics.errors): is a worker (query-worker run) consuming \(kafka.settings.topics.requests) "
                     + "at \(kafka.settings.bootstrapServers.joined(separator: ","))?")
             throw ExitCode(1)
         }
-        guard completed.outcome.isResult else { throw ExitCode(2) }
+        try printOutcome(outcome, job: job)
+        guard outcome.status == .succeeded || outcome.status == .partial else { throw ExitCode(2) }
     }
 
-    /// Prints an outcome as the flags ask; called as soon as it is complete, before the reader stops.
-    private func printOutcome(_ completed: OutcomeCollector.Completed, draft: RequestDraft) throws {
+    /// Prints an outcome as the flags ask.
+    private func printOutcome(_ outcome: QueryOutcome, job: QueryJob) throws {
+        let parts = outcome.messages.map { Array($0) }
         if json {
-            for part in completed.parts { printLine(String(decoding: part, as: UTF8.self)) }
+            for part in parts { printLine(String(decoding: part, as: UTF8.self)) }
         } else if reassembled {
-            printLine(try OutcomeJSON.text(parts: completed.parts))
+            printLine(try OutcomeJSON.text(parts: parts))
         } else {
-            let features = draft.query.result == "features" ? try OutcomeJSON.featureCollections(parts: completed.parts) : []
-            printLine(OutcomeText.block(completed.outcome, features: features, columns: TableColumns(draft: draft)))
+            let features = job.query.result == .features ? try OutcomeJSON.featureCollections(parts: parts) : []
+            printLine(OutcomeText.block(try Outcome(parts: parts), features: features, columns: TableColumns(query: job.query)))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeatureQueryClient
 
 /// `query`'s flags for `--result related` (contract 1.2): which relationship to follow and what to ask of the
 /// related table. The worker's decoder refuses them with any other result, so the combination is checked
@@ -34,14 +35,12 @@ struct RelatedOptions: ParsableArguments {
     }
 
     /// Adds the flags' members to `query`.
-    func apply(to query: inout RequestDraft.Query) {
-        query.relationship = relationship.map { RequestDraft.Relationship(name: $0.name, id: $0.id) }
+    func apply(to query: inout Query) {
+        query.relationship = relationship.map { argument in argument.id.map(Query.Relationship.id) ?? .name(argument.name ?? "") }
         query.relatedWhere = relatedWhere
         query.relatedOutFields = relatedOutFields?.names
         if !relatedOrderBy.isEmpty {
-            query.relatedOrderBy = relatedOrderBy.map {
-                RequestDraft.Order(field: $0.field, direction: $0.descending ? "desc" : nil)
-            }
+            query.relatedOrderBy = relatedOrderBy.map { Query.Order($0.field, descending: $0.descending) }
         }
     }
 }
@@ -60,13 +59,5 @@ struct RelationshipArgument: Sendable, Hashable {
             return RelationshipArgument(id: id)
         }
         return RelationshipArgument(name: argument)
-    }
-}
-
-extension RequestDraft {
-    /// `query.relationship`: `{"name": N}` or `{"id": I}`.
-    struct Relationship: Sendable, Encodable {
-        var name: String?
-        var id: Int?
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FeatureQueryClient
+import FeatureQuerySupport
 import Foundation
 
 /// `query`'s flags for the request's own fields: one flag per field of the contract's request
@@ -121,31 +123,46 @@ struct RequestOptions: ParsableArguments {
         if Set(collections).count != collections.count { throw ValidationError("a --collection is named twice") }
     }
 
-    /// The request these flags (and `table`'s) describe; the worker's decoder checks it before it is published.
-    func draft(table: TableOptions? = nil) -> RequestDraft {
-        var targets: [RequestDraft.Target] = []
+    /// The job these flags (and `table`'s and `related`'s) describe, as the client library types it; the worker's
+    /// decoder checks it before it is published.
+    func job(table: TableOptions? = nil, related: RelatedOptions? = nil) throws -> QueryJob {
+        var targets: [QueryJob.Target] = []
         for target in self.targets {
             switch target.kind {
             case .arcgis:
-                targets.append(RequestDraft.Target(url: target.url, layers: target.isArcGISService ? layers?.ids : nil))
+                targets.append(.arcgis(url: target.url, layers: target.isArcGISService ? layers?.ids : nil))
             case .ogc where collections.isEmpty:
-                targets.append(RequestDraft.Target(type: "ogc", url: target.url))
+                targets.append(.ogc(landingPage: target.url, collection: nil))
             case .ogc:
-                for collection in collections {
-                    targets.append(RequestDraft.Target(type: "ogc", url: target.url, collection: collection))
-                }
+                for collection in collections { targets.append(.ogc(landingPage: target.url, collection: collection)) }
             }
         }
-        var query = RequestDraft.Query(
-            where: whereClause, namedWhere: namedWhere, extent: extent.map(RequestDraft.extent),
-            geometry: geometry.map { EncodableJSON(value: $0.json) }, spatialRelationship: spatialRelationship?.rawValue,
-            outFields: outFields?.names, returnGeometry: returnGeometry,
-            outSpatialReference: outSpatialReference.map { RequestDraft.Reference(wkid: $0) }, maxFeatures: maxFeatures,
-            result: result?.rawValue)
+        var query = Query(
+            where: whereClause, namedWhere: namedWhere, extent: extent.map(Query.Extent.init),
+            geometry: geometry.map(\.text), spatialRelationship: spatialRelationship.map { Query.SpatialRelationship(rawValue: $0.rawValue) } ?? nil,
+            outFields: outFields?.names, returnGeometry: returnGeometry, outSpatialReference: outSpatialReference,
+            maxFeatures: maxFeatures, result: result.map { Query.ResultKind(rawValue: $0.rawValue) } ?? nil)
         table?.apply(to: &query)
-        let milliseconds = timeout.map { max(1, Int(($0.duration / .milliseconds(1)).rounded())) }
-        return RequestDraft(
-            requestId: requestId ?? UUID().uuidString.lowercased(), taskId: taskId, deadline: deadline,
-            timeoutMs: timeoutMs ?? milliseconds, targets: targets, query: query, credential: credential)
+        related?.apply(to: &query)
+        return QueryJob(
+            taskId: taskId, requestId: requestId ?? UUID().uuidString.lowercased(), deadline: try deadlineDate(),
+            timeout: timeoutMs.map { .milliseconds($0) } ?? timeout?.duration, targets: targets, query: query,
+            credential: credential)
+    }
+
+    /// `--deadline` as an instant: RFC 3339 with a zone, as the contract's `deadline`.
+    private func deadlineDate() throws -> Date? {
+        guard let deadline else { return nil }
+        guard let milliseconds = RFC3339.milliseconds(from: deadline) else {
+            throw ValidationError("--deadline \(deadline) is not an RFC 3339 date-time with a zone, e.g. 2025-06-01T12:05:00Z")
+        }
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}
+
+extension Query.Extent {
+    /// `--extent`'s box.
+    init(_ argument: ExtentArgument) {
+        self.init(xmin: argument.xmin, ymin: argument.ymin, xmax: argument.xmax, ymax: argument.ymax, wkid: argument.wkid)
     }
 }

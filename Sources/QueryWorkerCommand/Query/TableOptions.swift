@@ -1,4 +1,5 @@
 import ArgumentParser
+import FeatureQueryClient
 import FeatureService
 
 /// `query`'s flags for feature-table queries (contract 1.2): statistics, grouping, order, a time window and
@@ -53,52 +54,20 @@ struct TableOptions: ParsableArguments {
     }
 
     /// Adds the flags' members to `query`.
-    func apply(to query: inout RequestDraft.Query) {
-        query.objectIds = objectIds?.ids.map(RequestDraft.ObjectId.init)
-        query.time = time.map { RequestDraft.Time(start: $0.start, end: $0.end) }
-        if !orderBy.isEmpty {
-            query.orderBy = orderBy.map { RequestDraft.Order(field: $0.field, direction: $0.descending ? "desc" : nil) }
+    func apply(to query: inout Query) {
+        query.objectIds = objectIds?.ids.map { id in
+            switch id {
+            case .integer(let value): Query.FeatureID.integer(value)
+            case .string(let value): Query.FeatureID.string(value)
+            }
         }
+        query.time = time.map { Query.TimeWindow(start: $0.start, end: $0.end) }
+        if !orderBy.isEmpty { query.orderBy = orderBy.map { Query.Order($0.field, descending: $0.descending) } }
         if !statistics.isEmpty {
             query.statistics = statistics.map {
-                RequestDraft.Statistic(type: $0.type.rawValue, field: $0.field, name: $0.name, percentile: $0.percentile)
+                Query.Statistic($0.type.rawValue, field: $0.field, name: $0.name, percentile: $0.percentile)
             }
         }
         if !groupBy.isEmpty { query.groupBy = groupFields }
-    }
-}
-
-extension RequestDraft {
-    /// An entry of `objectIds`: a JSON integer or string, as the id was typed.
-    struct ObjectId: Sendable, Encodable {
-        var id: FeatureID
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch id {
-            case .integer(let value): try container.encode(value)
-            case .string(let value): try container.encode(value)
-            }
-        }
-    }
-
-    /// `time`: an absent bound is an open end.
-    struct Time: Sendable, Encodable {
-        var start: String?
-        var end: String?
-    }
-
-    /// An entry of `orderBy`; no direction is ascending.
-    struct Order: Sendable, Encodable {
-        var field: String
-        var direction: String?
-    }
-
-    /// An entry of `statistics`.
-    struct Statistic: Sendable, Encodable {
-        var type: String
-        var field: String
-        var name: String?
-        var percentile: Double?
     }
 }
