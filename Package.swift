@@ -583,6 +583,7 @@ let package = Package(
             name: "WorkerOutageTests",
             dependencies: [
                 "QueryWorker",
+                "FeatureQueryClient",
                 "WorkerTestSupport",
                 "ChildProcessFixture",
                 "Kafka",

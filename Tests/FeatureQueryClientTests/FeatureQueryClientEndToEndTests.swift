@@ -105,6 +105,33 @@ struct FeatureQueryClientEndToEndTests {
         }
     }
 
+    @Test func aPublishOnlyClientPublishesJobsAndRefusesToWait() async throws {
+        let harness = try await WorkerHarness()
+        let settings = harness.settings
+        // No outcome topics named that exist: a client that only publishes never looks for them.
+        let client = try FeatureQueryClient(
+            configuration: .init(
+                bootstrapServers: settings.bootstrapServers, requestsTopic: settings.topics.requests,
+                resultsTopic: "no-such-results", errorsTopic: "no-such-errors", readsOutcomes: false),
+            logger: WorkerHarness.logger)
+        let running = Task { try await client.run() }
+        let job = QueryJob(targets: [.arcgis(url: harness.url(.states))], query: Query(where: "POP2000 > 1000000", result: .count))
+        do throws(FeatureQueryError) {
+            _ = try await client.submit(job, timeout: .seconds(5))
+            Issue.record("a client that reads no outcomes waited for one")
+        } catch {
+            #expect(error.code == .notReading)
+            #expect(error.isFatal)
+        }
+        // Published without a taskId (keyed by its requestId): the worker runs it.
+        let before = harness.server.statistics.recentQueries(.states).count
+        try await client.publish(job)
+        #expect(await harness.server.waitUntil { $0.recentQueries(.states).count > before }, "the worker ran the published job")
+        running.cancel()
+        _ = await running.result
+        try await harness.stop()
+    }
+
     @Test func supersessionCancelAndTimeout() async throws {
         // The legacy layer answers after a minute: its jobs stay in flight until superseded or cancelled.
         let slowPath = "LA_County_Parcels_Legacy/MapServer/0/query"

@@ -1,4 +1,5 @@
 import ChildProcessFixture
+import FeatureQueryClient
 import Foundation
 import Glibc
 import SampleFeatureServer
@@ -95,6 +96,7 @@ struct WorkerExactlyOnceEndToEndTests {
         #expect(try await rig.barrier(timeout: .seconds(60)))
         let tally = rig.tally(ids)
         #expect(tally.lost.isEmpty && tally.repeated.isEmpty, "each request answered once: \(tally)")
+        try await Self.clientReadsCommittedOutcomes(rig)
         await first.stop()
         await second.stop()
         try await rig.stop()
@@ -172,6 +174,31 @@ struct WorkerExactlyOnceEndToEndTests {
         #expect(worker.termination == .exited(0), "a clean stop after the outage: \(worker.log.suffix(2_000))")
         print("exactly-once outage: \(tally)")
         try await rig.stop()
+    }
+
+    /// The client library configured for an exactly-once worker (`readCommitted`): its group-less reader starts
+    /// at offsets resolved by timestamp and reads outcomes only as their transactions commit (the last stable
+    /// offset); each job's outcome arrives, with the count the dataset says.
+    static func clientReadsCommittedOutcomes(_ rig: ExactlyOnceRig) async throws {
+        let client = try FeatureQueryClient(
+            configuration: .init(
+                bootstrapServers: [rig.cluster.bootstrapServers], requestsTopic: ExactlyOnceRig.requestsTopic,
+                resultsTopic: ExactlyOnceRig.resultsTopic, errorsTopic: ExactlyOnceRig.errorsTopic,
+                clientID: "eos-client", readCommitted: true, defaultTimeout: .seconds(60), fetchWaitMax: .milliseconds(10)),
+            logger: ExactlyOnceRig.logger)
+        let running = Task { try await client.run() }
+        let states = try rig.server.dataset.groundTruthObjectIDs(.states, where: "POP2000 > 1000000")
+        let jobs = (0..<6).map { index in
+            QueryJob(
+                taskId: "client-\(index)", targets: [.arcgis(url: rig.server.layerURL(.states))],
+                query: Query(where: "POP2000 > 1000000", result: .count))
+        }
+        for result in await client.submit(jobs) {
+            let outcome = try result.get()
+            #expect(outcome.status == .succeeded && outcome.layers.first?.count == states.count, "\(outcome)")
+        }
+        running.cancel()
+        _ = await running.result
     }
 
     static func rig(faults: [FaultRule] = []) async throws -> ExactlyOnceRig {
