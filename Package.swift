@@ -531,7 +531,7 @@ let package = Package(
         .testTarget(
             name: "FeatureQueryClientTests",
             dependencies: [
-                "FeatureQueryClient", "WorkerTestSupport", "QueryWorker", "SampleFeatureServer", "FeatureGeometry",
+                "FeatureQueryClient", "QueryOutcomes", "WorkerTestSupport", "QueryWorker", "SampleFeatureServer", "FeatureGeometry",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
