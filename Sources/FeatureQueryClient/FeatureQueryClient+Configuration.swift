@@ -8,6 +8,9 @@ extension FeatureQueryClient {
         /// The topics the workers publish results and errors to.
         public var resultsTopic: String
         public var errorsTopic: String
+        /// The topic the workers publish progress events to (``FeatureQueryClient/progress(of:)``); `nil` reads
+        /// none. A topic that does not exist is skipped (progress is optional for workers too).
+        public var progressTopic: String?
         /// A name for the client's Kafka connections (logs, quotas).
         public var clientID: String
         /// Whether outcomes are read `read_committed`: set it when the workers run with `exactlyOnce`, so that
@@ -35,6 +38,7 @@ extension FeatureQueryClient {
         public init(
             bootstrapServers: [String], requestsTopic: String = "feature-queries",
             resultsTopic: String = "feature-query-results", errorsTopic: String = "feature-query-errors",
+            progressTopic: String? = "feature-query-progress",
             clientID: String = "feature-query-client", readCommitted: Bool = false, maxInFlight: Int = 1_000,
             defaultTimeout: Duration = .seconds(60), fetchWaitMax: Duration? = nil, kafkaProperties: [String: String] = [:],
             publishTimeout: Duration = .seconds(30), readsOutcomes: Bool = true
@@ -43,6 +47,7 @@ extension FeatureQueryClient {
             self.requestsTopic = requestsTopic
             self.resultsTopic = resultsTopic
             self.errorsTopic = errorsTopic
+            self.progressTopic = progressTopic
             self.clientID = clientID
             self.readCommitted = readCommitted
             self.maxInFlight = maxInFlight

@@ -48,7 +48,15 @@ extension FeatureQueryClient {
     /// Fixes the reader's start (where the topics end now) and lets waiting calls publish.
     private func startReading(_ reader: KafkaPartitionReader) async throws {
         let topics = [configuration.resultsTopic, configuration.errorsTopic]
-        let partitions = try await reader.partitions(of: topics, timeout: Self.lookupTimeout)
+        var partitions = try await reader.partitions(of: topics, timeout: Self.lookupTimeout)
+        if let progressTopic = configuration.progressTopic {
+            do {
+                partitions += try await reader.partitions(of: [progressTopic], timeout: Self.lookupTimeout)
+            } catch {
+                // Optional, as for the workers: jobs still get their outcomes, without progress.
+                logger.info("no progress topic: progress events will not be read", metadata: ["topic": "\(progressTopic)", "error": "\(error)"])
+            }
+        }
         let offsets = try await reader.startOffsets(
             atOrAfterTimestampMs: WallClock.nowMilliseconds(), of: partitions, timeout: Self.lookupTimeout)
         try reader.assign(offsets)
@@ -58,6 +66,10 @@ extension FeatureQueryClient {
 
     private func readOutcomes(_ reader: KafkaPartitionReader) async throws {
         for try await message in reader.messages {
+            if message.topic == configuration.progressTopic {
+                deliverProgress(message)
+                continue
+            }
             guard let value = message.value else { continue }
             let header = message.header("request-id")?.stringValue
             execute(state.withLock { $0.received(requestIdHeader: header, value: value) })
@@ -91,6 +103,7 @@ extension FeatureQueryClient {
     /// Ends every call, stops reading and publishing.
     func shutdown() {
         execute(state.withLock { $0.readerStopped(FeatureQueryError(.shutdown, "the client shut down", isRetryable: true)) })
+        endAllProgress()
         publicationsContinuation.finish()
         stopClients()
     }

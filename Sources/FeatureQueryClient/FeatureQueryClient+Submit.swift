@@ -26,6 +26,7 @@ extension FeatureQueryClient {
             }
             let result = await wait(for: job, publication)
             group.cancelAll()
+            endProgress(of: job.requestId)
             return result
         }
         return try result.get()

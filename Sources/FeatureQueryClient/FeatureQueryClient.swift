@@ -29,6 +29,8 @@ public final class FeatureQueryClient: Service, Sendable {
     let reader: KafkaPartitionReader?
     let validator = JobValidator()
     let state: Mutex<Machine>
+    /// The streams of ``progress(of:)``, by requestId.
+    let progressListeners = Mutex(ProgressSubscriptions<AsyncStream<QueryProgress>.Continuation>())
     /// Jobs the state machine released for publishing; ``run()`` publishes them.
     let publications: AsyncStream<Publication>
     let publicationsContinuation: AsyncStream<Publication>.Continuation

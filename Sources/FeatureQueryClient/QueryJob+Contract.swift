@@ -15,6 +15,7 @@ extension QueryJob {
         // Sub-millisecond parts would make a fraction, which the contract refuses; round up so a tiny timeout stays ≥ 1.
         if let timeout { object["timeoutMs"] = .number(Double(timeout.clampedMillisecondsRoundedUp)) }
         if let taskId { object["taskId"] = .string(taskId) }
+        if progress { object["progress"] = .bool(true) }
         if let credential { object["credential"] = .string(credential) }
         return .object(object)
     }

@@ -20,11 +20,13 @@ public struct QueryJob: Sendable, Hashable {
     public var query: Query
     /// A credential of the worker's credentials file, by name; never a secret.
     public var credential: String?
+    /// Whether the worker publishes progress events while the job runs (``FeatureQueryClient/progress(of:)``).
+    public var progress: Bool
 
     /// A value with these members.
     public init(
         taskId: String? = nil, requestId: String = UUID().uuidString, deadline: Date? = nil, timeout: Duration? = nil,
-        targets: [Target], query: Query = Query(), credential: String? = nil
+        targets: [Target], query: Query = Query(), credential: String? = nil, progress: Bool = false
     ) {
         self.taskId = taskId
         self.requestId = requestId
@@ -33,6 +35,7 @@ public struct QueryJob: Sendable, Hashable {
         self.targets = targets
         self.query = query
         self.credential = credential
+        self.progress = progress
     }
 
     /// The message key and supersession key: the taskId, or the requestId of a job without one (the contract's
