@@ -6,7 +6,8 @@ import PackageDescription
 // CI (scripts/test) builds it against the code of the same commit.
 let package = Package(
     name: "feature-query-examples",
-    platforms: [.macOS(.v15)],
+    // macOS 26 for `Task.immediate` (Run.swift); Linux has it with Swift 6.2.
+    platforms: [.macOS("26.0")],
     products: [.executable(name: "job-submitter", targets: ["JobSubmitter"])],
     dependencies: [
         .package(name: "feature-query-worker", path: ".."),

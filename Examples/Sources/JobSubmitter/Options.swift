@@ -49,22 +49,26 @@ struct Options {
                 options.mode = flag == "--supersede" ? .supersede : .cancel
                 continue
             }
-            guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+            func value() throws(UsageError) -> String {
+                guard let value = rest.popFirst() else { throw UsageError(description: "\(flag) needs a value") }
+                return value
+            }
             switch flag {
-            case "--bootstrap-servers": options.bootstrapServers = value.split(separator: ",").map(String.init)
-            case "--target": options.target = value
-            case "--where": options.whereClause = value
-            case "--task-id": options.taskId = value
+            case "--bootstrap-servers": options.bootstrapServers = try value().split(separator: ",").map(String.init)
+            case "--target": options.target = try value()
+            case "--where": options.whereClause = try value()
+            case "--task-id": options.taskId = try value()
             case "--result":
-                guard let kind = Query.ResultKind(rawValue: value), [.count, .ids, .features].contains(kind) else {
-                    throw UsageError(description: "--result is count, ids or features, not \(value)")
+                let text = try value()
+                guard let kind = Query.ResultKind(rawValue: text), [.count, .ids, .features].contains(kind) else {
+                    throw UsageError(description: "--result is count, ids or features, not \(text)")
                 }
                 options.result = kind
             case "--jobs":
-                guard let count = Int(value), count > 0 else { throw UsageError(description: "--jobs is a positive number") }
+                guard let count = Int(try value()), count > 0 else { throw UsageError(description: "--jobs is a positive number") }
                 options.mode = .jobs(count)
             case "--timeout":
-                guard let timeout = Self.duration(value) else { throw UsageError(description: "--timeout is like 30s, 500ms or 2m") }
+                guard let timeout = Self.duration(try value()) else { throw UsageError(description: "--timeout is like 30s, 500ms or 2m") }
                 options.timeout = timeout
             default:
                 throw UsageError(description: "unknown flag \(flag)")
