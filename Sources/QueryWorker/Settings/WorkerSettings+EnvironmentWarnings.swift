@@ -34,7 +34,7 @@ enum SettingsEnvironmentNames {
     /// Variables read by `scripts/test` and the test suites, not by the worker: set in every test run.
     static let toolingVariables: Set<String> = [
         "QUERY_WORKER_PYTHON", "QUERY_WORKER_REQUIRE_INTEROP", "QUERY_WORKER_TRANSACTIONAL_KAFKA",
-        "QUERY_WORKER_REQUIRE_TRANSACTIONAL_KAFKA",
+        "QUERY_WORKER_REQUIRE_TRANSACTIONAL_KAFKA", "QUERY_WORKER_REQUIRE_EXAMPLES",
     ]
 
     /// Kubernetes' service-link variables of a service named `query-worker`: `QUERY_WORKER_SERVICE_HOST`,
