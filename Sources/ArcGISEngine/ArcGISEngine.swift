@@ -98,6 +98,7 @@ package final class ArcGISEngine: Sendable {
         } catch {
             result = .failure(Self.mappedError(error, layer: layer.url))
         }
+        budget.progress?.layerFinished(ProgressLayer(url: layer.url, layerId: layer.layerId))
         return ServiceLayerOutcome(url: layer.url, result: result)
     }
 

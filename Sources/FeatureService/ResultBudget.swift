@@ -6,9 +6,14 @@ import Synchronization
 /// reservation that does not fit is refused, the engine stops fetching and answers what it holds, marked
 /// incomplete. So no request makes a worker hold more than the budget, whatever its `maxFeatures` says.
 /// Pages in flight are not counted: they are bounded by the engine's page concurrency and page size.
+///
+/// It also carries the request's ``ProgressSink``: the budget is the one per-request object every page loop of
+/// every engine already holds, so reporting pages needs no new parameter through the seam.
 package final class ResultBudget: Sendable {
     /// The budget in bytes.
     package let limit: Int
+    /// Who hears of the pages read, when the request asked for progress (`progress: true`); else `nil`.
+    package let progress: (any ProgressSink)?
     private let state: Mutex<State>
 
     private struct State {
@@ -16,8 +21,9 @@ package final class ResultBudget: Sendable {
         var refused = false
     }
 
-    package init(limit: Int) {
+    package init(limit: Int, progress: (any ProgressSink)? = nil) {
         self.limit = max(0, limit)
+        self.progress = progress
         self.state = Mutex(State())
     }
 

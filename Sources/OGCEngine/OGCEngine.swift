@@ -125,8 +125,10 @@ package final class OGCEngine: Sendable {
             let result = try await EngineSpans.layer(collection.url, engine: "ogc", errorCode: Self.spanErrorCode) {
                 try await runner.run()
             }
+            budget.progress?.layerFinished(ProgressLayer(url: collection.url, collection: collection.id))
             return ServiceLayerOutcome(url: collection.url, result: .success(result))
         } catch {
+            budget.progress?.layerFinished(ProgressLayer(url: collection.url, collection: collection.id))
             return ServiceLayerOutcome(url: collection.url, result: .failure(failure(error, layer: collection.url)))
         }
     }

@@ -14,6 +14,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.requestsTopic), help: .setting(.requestsTopic)) var requestsTopic: String?
     @Option(name: .setting(.resultsTopic), help: .setting(.resultsTopic)) var resultsTopic: String?
     @Option(name: .setting(.errorsTopic), help: .setting(.errorsTopic)) var errorsTopic: String?
+    @Option(name: .setting(.progressTopic), help: .setting(.progressTopic)) var progressTopic: String?
     @Option(name: .setting(.allowedHosts), help: .setting(.allowedHosts)) var allowedHosts: String?
     @Option(name: .setting(.maxInFlight), help: .setting(.maxInFlight)) var maxInFlight: String?
     @Option(name: .setting(.lowMark), help: .setting(.lowMark)) var lowMark: String?
@@ -72,6 +73,7 @@ struct SettingFlags: ParsableArguments {
         let given: [(SettingsKey, String?)] = [
             (.bootstrapServers, bootstrapServers), (.groupID, groupID), (.workerID, workerID),
             (.requestsTopic, requestsTopic), (.resultsTopic, resultsTopic), (.errorsTopic, errorsTopic),
+            (.progressTopic, progressTopic),
             (.allowedHosts, allowedHosts), (.maxInFlight, maxInFlight), (.lowMark, lowMark),
             (.maxRequestBytes, maxRequestBytes), (.maxResultBytes, maxResultBytes), (.maxTargets, maxTargets),
             (.maxLayers, maxLayers), (.maxRequestsPerHost, maxRequestsPerHost), (.maxResultTotalBytes, maxResultTotalBytes),

@@ -24,13 +24,17 @@ package struct QueryRequest: Sendable, Hashable {
     /// The operator's credential the request picked by name (checked: it exists and covers every target);
     /// `nil` applies whatever credential covers each target by scope.
     package var credential: String?
+    /// Whether the asker wants progress events while the request runs (`progress: true`, since 1.2). Advisory:
+    /// it changes what else is published, never the outcome. Part of the sharing fingerprint, so every run
+    /// publishes progress exactly for the requests on it (see the contract's "Progress").
+    package var progress: Bool
     /// How many targets the request has, for checks outside this module (the request fuzzer's oracle).
     package var targetCount: Int { targets.count }
 
     /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
     package init(
         requestId: String, taskId: String? = nil, deadline: Int64? = nil, receivedAt: Int64, targets: [QueryTarget],
-        query: QuerySpec, credential: String? = nil
+        query: QuerySpec, credential: String? = nil, progress: Bool = false
     ) {
         self.requestId = requestId
         self.taskId = taskId ?? requestId
@@ -39,6 +43,7 @@ package struct QueryRequest: Sendable, Hashable {
         self.targets = targets
         self.query = query
         self.credential = credential
+        self.progress = progress
     }
 
     /// The query for the feature-service seam, with the request's credential.

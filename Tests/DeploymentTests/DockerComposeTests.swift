@@ -110,7 +110,7 @@ struct DockerComposeTests {
         #expect(joined(healthcheck["test"]).contains("/opt/kafka/bin/kafka-broker-api-versions.sh"))
     }
 
-    @Test(arguments: ["feature-queries", "feature-query-results", "feature-query-errors"])
+    @Test(arguments: ["feature-queries", "feature-query-results", "feature-query-errors", "feature-query-progress"])
     func kafkaInitCreatesTopic(_ topic: String) throws {
         let initService = try service("kafka-init")
         let dependsOn = try #require(initService["depends_on"] as? [String: Any])

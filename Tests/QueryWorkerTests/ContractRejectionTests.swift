@@ -160,8 +160,14 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 requestId: nil, schema: "cancel"),
             RejectionCase(
                 name: "unknown top-level field", value: request(extra: #","colour":1"#), code: .unknownField,
-                message: "colour: unknown field; the fields of a request are requestId, taskId, deadline, timeoutMs, targets, query, credential",
+                message: "colour: unknown field; the fields of a request are requestId, taskId, deadline, timeoutMs, targets, query, credential, progress",
                 path: "colour"),
+            RejectionCase(
+                name: "progress as a string", value: request(extra: #","progress":"yes""#), code: .invalidType,
+                message: #"progress: expected true or false, found the string "yes""#, path: "progress"),
+            RejectionCase(
+                name: "progress as a number", value: request(extra: #","progress":1"#), code: .invalidType,
+                message: "progress: expected true or false, found the number 1", path: "progress"),
             RejectionCase(
                 name: "misspelt query field", value: request(query: #"{"extnt":{}}"#), code: .unknownField,
                 message: #"query.extnt: unknown field (did you mean "extent"?); the fields of query are \#(fields)"#,

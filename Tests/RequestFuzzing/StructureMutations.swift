@@ -7,6 +7,7 @@ package enum StructureMutations {
     /// Where the contract keeps values a mutation may aim at, beside a random member of the root.
     static let places: [[PathStep]] = [
         [.key("requestId")], [.key("taskId")], [.key("timeoutMs")], [.key("deadline")], [.key("credential")],
+        [.key("progress")],
         [.key("cancel")], [.key("query"), .key("maxFeatures")], [.key("query"), .key("where")],
         [.key("query"), .key("result")], [.key("query"), .key("extent"), .key("xmin")],
         [.key("query"), .key("outSpatialReference"), .key("wkid")], [.key("query"), .key("geometry")],

@@ -9,7 +9,7 @@ package enum ValueMutations {
         "collection", "where", "namedWhere", "extent", "geometry", "spatialRelationship", "outFields", "returnGeometry",
         "outSpatialReference", "maxFeatures", "result", "xmin", "ymin", "xmax", "ymax", "spatialReference", "wkid", "x", "y",
         "rings", "coordinates", "objectIds", "time", "start", "end", "orderBy", "field", "direction", "statistics",
-        "groupBy", "name", "percentile", "relationship", "id", "relatedWhere", "relatedOutFields", "relatedOrderBy", "bogus",
+        "groupBy", "name", "percentile", "relationship", "id", "relatedWhere", "relatedOutFields", "relatedOrderBy", "progress", "bogus",
     ]
 
     /// A random value of any JSON type, with strings and numbers the contract gives meaning to.

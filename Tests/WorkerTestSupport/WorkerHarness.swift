@@ -76,12 +76,14 @@ package final class WorkerHarness: Sendable {
         settings.topics.requests = "requests-\(suffix)"
         settings.topics.results = "results-\(suffix)"
         settings.topics.errors = "errors-\(suffix)"
+        settings.topics.progress = "progress-\(suffix)"
         settings.allowedHosts = ["127.0.0.1"]
         settings.summaryInterval = .zero
         settings.timeouts.shutdown = .seconds(5)
         try cluster.createTopic(settings.topics.requests, partitions: requestPartitions)
         try cluster.createTopic(settings.topics.results, partitions: 1)
         try cluster.createTopic(settings.topics.errors, partitions: 1)
+        try cluster.createTopic(settings.topics.progress, partitions: 1)
         return settings
     }
 

@@ -23,6 +23,7 @@ extension LayerQueryRunner {
             }
         }
         guard let first = try await fetch(parameters) else { return nil }
+        progress?.pageRead(features: first.rows.count)
         guard first.exceededTransferLimit else { return [first] }
         guard layer.queryCapabilities.paginationOnAggregatedQueries else {
             transport.logger.notice(
@@ -38,6 +39,7 @@ extension LayerQueryRunner {
             guard !last.rows.isEmpty, pages.count < 10_000 else { return nil }
             let page = parameters.adding([("resultOffset", String(offset)), ("resultRecordCount", String(layer.maxRecordCount))])
             guard let next = try await fetch(page) else { return nil }
+            progress?.pageRead(features: next.rows.count)
             pages.append(next)
             offset += next.rows.count
         }

@@ -16,7 +16,7 @@ extension LayerQueryRunner {
         var read = AttachmentRead(
             features: features, chunkSize: min(configuration.objectIdChunkSize, layer.maxRecordCount),
             viaQuery: layer.queryCapabilities.queryAttachments, layerURL: layer.url)
-        let (layer, transport, origin, counter, budget, limit) = (layer, transport, origin, counter, budget, query.maxFeatures)
+        let (layer, transport, origin, counter, budget, limit, progress) = (layer, transport, origin, counter, budget, query.maxFeatures, progress)
         var cutByBudget = false
         do {
             try await BoundedWork.run(
@@ -24,6 +24,8 @@ extension LayerQueryRunner {
                 next: { budget.isSpent || read.progress.passes(limit) ? nil : read.next() },
                 execute: { step in try await Self.answer(step, layer: layer, session: transport, origin: origin, counter: counter) },
                 completed: { (step: AttachmentStep, answer: AttachmentAnswer) in
+                    let before = read.count
+                    defer { progress?.pageRead(features: read.count - before) }
                     guard read.record(step, answer, reserve: { budget.reserve($0) }) else { throw AttachmentBudgetSpent() }
                 })
         } catch is AttachmentBudgetSpent {

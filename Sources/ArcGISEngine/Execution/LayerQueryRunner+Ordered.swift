@@ -61,7 +61,7 @@ extension LayerQueryRunner {
         let output = ordered
         let pageSize = max(1, layer.maxRecordCount)
         var ranges = stride(from: 0, to: wanted, by: pageSize).reversed().map { ($0, min(pageSize, wanted - $0)) }
-        let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
+        let (layer, transport, endpoint, origin, counter, progress) = (layer, transport, endpoint, origin, counter, progress)
         let columns = columns(fields + [layer.objectIdField])
         var pages: [Int: [[AttributeValue]]] = [:]
         try await BoundedWork.run(limit: configuration.pageConcurrency, next: { ranges.popLast() }) { range in
@@ -70,6 +70,7 @@ extension LayerQueryRunner {
                 body throws(FeatureServiceError) in try ArcGISResponse.attributePage(body, layer: layer.url)
             }
         } completed: { range, page in
+            progress?.pageRead(features: page.rows.count, expected: wanted)
             pages[range.0] = page.rows.map(columns.record)
         }
         let records = pages.sorted { $0.key < $1.key }.flatMap(\.value).prefix(wanted)

@@ -37,7 +37,7 @@ extension LayerQueryRunner {
     ) async throws -> Int? {
         let count = try await fetchCount(base)
         var planner = PagePlanner(wanted: count, pageSize: layer.maxRecordCount, extendPastWanted: true)
-        let (layer, transport, endpoint, origin, counter) = (layer, transport, endpoint, origin, counter)
+        let (layer, transport, endpoint, origin, counter, progress) = (layer, transport, endpoint, origin, counter, progress)
         var spans: [PageSpan] = []
         var read = 0
         try await BoundedWork.run(limit: recordPageConcurrency(geometry: geometry), next: { planner.next() }) { range in
@@ -50,6 +50,7 @@ extension LayerQueryRunner {
             let ids = page.rows.map { AttributeColumns.value($0[layer.objectIdField], type: .objectID) }
             spans.append(PageSpan(offset: range.offset, first: ids.first, last: ids.last))
             read += page.rows.count
+            progress?.pageRead(features: page.rows.count, expected: count)
             try sink.add(page.rows.map(columns.record), page: page)
         }
         guard read == count, PageSpan.areDisjoint(spans) else {
@@ -70,7 +71,7 @@ extension LayerQueryRunner {
         let ids = try await fetchIDs(base).objectIds.sortedUnique().ids
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var chunks = stride(from: 0, to: ids.count, by: chunkSize).reversed().map { ids[$0..<min($0 + chunkSize, ids.count)] }
-        let (layer, transport, endpoint, origin, counter, query) = (layer, transport, endpoint, origin, counter, query)
+        let (layer, transport, endpoint, origin, counter, query, progress) = (layer, transport, endpoint, origin, counter, query, progress)
         let names = columns.names.contains { $0.caseInsensitiveEquals(layer.objectIdField) }
             ? columns.names : columns.names + [layer.objectIdField]
         var read = 0
@@ -91,6 +92,7 @@ extension LayerQueryRunner {
                         + "cannot compute over a selection it cannot read whole", layer: layer.url, isRetryable: true)
             }
             read += page.rows.count
+            progress?.pageRead(features: page.rows.count, expected: ids.count)
             try sink.add(page.rows.map(columns.record), page: page)
         }
         return read

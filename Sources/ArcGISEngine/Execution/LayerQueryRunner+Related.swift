@@ -29,7 +29,7 @@ extension LayerQueryRunner {
             origins: origins, chunkSize: max(1, chunkSize), paginates: layer.queryCapabilities.queryRelatedPagination,
             counts: counts, target: target)
         let requests = RelatedRequests(target: target, layer: layer, session: transport, origin: origin, counter: counter)
-        let (budget, limit, logger, layerURL) = (budget, query.maxFeatures, transport.logger, layer.url)
+        let (budget, limit, logger, layerURL, progress) = (budget, query.maxFeatures, transport.logger, layer.url, progress)
         var cutByBudget = false
         do {
             // Up to the host limit: a related read is many small answers (attribute rows, counts), each
@@ -44,6 +44,8 @@ extension LayerQueryRunner {
                             "related records passed the transfer limit for one origin; reading them from the related table by key",
                             metadata: ["layer": "\(layerURL)", "objectId": "\(originId)", "related": "\(ids.count)"])
                     }
+                    let before = read.collector.count
+                    defer { progress?.pageRead(features: read.collector.count - before) }
                     guard read.record(step, answer, reserve: { budget.reserve($0) }) else { throw RelatedBudgetSpent() }
                 })
         } catch is RelatedBudgetSpent {

@@ -25,6 +25,8 @@ final class LayerQueryRunner: Sendable {
     let clause: CheckedClause
     let configuration: ArcGISEngineConfiguration
     let budget: ResultBudget
+    /// Hears of every page read, when the request asked for progress (see ``ProgressSink``).
+    let progress: LayerProgress?
     let counter = RequestCounter()
     /// `<layer>/query`, built once: every request of the query is sent there.
     let endpoint: String
@@ -40,6 +42,7 @@ final class LayerQueryRunner: Sendable {
     ) {
         self.relatedTarget = relatedTarget
         self.budget = budget
+        self.progress = budget.progress(of: ProgressLayer(url: layer.url, layerId: layer.id))
         self.transport = transport
         self.layer = layer
         self.origin = origin
@@ -87,6 +90,7 @@ final class LayerQueryRunner: Sendable {
         async let expected = optionalCount(base)
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
         let count = try await expected
+        progress?.pageRead(features: ids.count, expected: count)
         var (kept, truncated) = cut(ids)
         // An id is 8 bytes held, and about as many in a published result.
         let affordable = budget.reserve(count: kept.count, unit: 8)
@@ -115,7 +119,7 @@ final class LayerQueryRunner: Sendable {
         let output = base.withFeatureOutput(query, layer: layer)
         var planner = PagePlanner(
             wanted: wanted, pageSize: layer.maxRecordCount, extendPastWanted: query.maxFeatures == nil)
-        let (layer, transport, endpoint, origin, counter, budget) = (layer, transport, endpoint, origin, counter, budget)
+        let (layer, transport, endpoint, origin, counter, budget, progress) = (layer, transport, endpoint, origin, counter, budget, progress)
         var cutByBudget = false
         do {
             try await BoundedWork.run(
@@ -127,6 +131,7 @@ final class LayerQueryRunner: Sendable {
                 }
             } completed: { range, page in
                 planner.record(range, received: GeoJSONPageCollector.rowCount(page), exceededTransferLimit: GeoJSONPageCollector.exceededTransferLimit(page))
+                progress?.pageRead(features: GeoJSONPageCollector.rowCount(page), expected: wanted)
                 guard budget.reserve(GeoJSONPageCollector.heldBytes(page)) else { throw BudgetSpent() }
                 try collector.add(page, only: nil)
             }
@@ -178,7 +183,7 @@ final class LayerQueryRunner: Sendable {
             var chunks = stride(from: 0, to: missing.count, by: chunkSize).reversed().map {
                 Array(missing[$0..<min($0 + chunkSize, missing.count)])
             }
-            let (query, layer, transport, endpoint, origin, counter, budget) = (query, layer, transport, endpoint, origin, counter, budget)
+            let (query, layer, transport, endpoint, origin, counter, budget, progress) = (query, layer, transport, endpoint, origin, counter, budget, progress)
             do {
                 try await BoundedWork.run(
                     limit: configuration.pageConcurrency, next: { budget.isSpent ? nil : chunks.popLast() }
@@ -188,6 +193,7 @@ final class LayerQueryRunner: Sendable {
                         body throws(FeatureServiceError) in try GeoJSONPageCollector.decode(body, layer: layer)
                     }
                 } completed: { chunk, page in
+                    progress?.pageRead(features: GeoJSONPageCollector.rowCount(page))
                     guard budget.reserve(GeoJSONPageCollector.heldBytes(page)) else { throw BudgetSpent() }
                     try collector.add(page, only: Set(chunk))
                 }

@@ -29,7 +29,7 @@ extension CollectionQueryRunner {
         let tiles = TilePlanner.tiles(region: tiling.region, extent: collection.extent, perSide: tiling.perSide)
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,
-            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages, progress: progress, reportsTotal: false)
         let itemsURL = collection.itemsURL
         let fallbackLimit = configuration.fallbackPageLimit
         let server = filter.server

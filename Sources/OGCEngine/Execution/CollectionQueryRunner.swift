@@ -21,6 +21,8 @@ struct CollectionQueryRunner: Sendable {
     var configuration: OGCEngineConfiguration { transport.configuration }
 
     var layer: String { collection.url }
+    /// Hears of every page read, when the request asked for progress (see ``ProgressSink``).
+    var progress: LayerProgress? { budget.progress(of: ProgressLayer(url: collection.url, collection: collection.id)) }
 
     func run() async throws -> ServiceLayerResult {
         if query.result == .related || query.result == .attachments {
@@ -153,10 +155,11 @@ struct CollectionQueryRunner: Sendable {
     private func sequential(
         _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout CheckedItemCollector
     ) async throws -> Pass {
+        let spatial = plan.spatial
         let pager = ItemPager(
             transport: transport, layer: layer, origin: service.origin,
-            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages)
-        let spatial = plan.spatial
+            maxConsecutiveEmptyPages: configuration.maxConsecutiveEmptyPages, progress: progress,
+            reportsTotal: spatial.isEmpty || spatial.boxes.count <= 1)
         var pass = Pass()
         let boxes: [[Double]?] = spatial.isEmpty ? [nil] : spatial.boxes
         for box in boxes {

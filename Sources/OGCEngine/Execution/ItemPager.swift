@@ -18,6 +18,10 @@ struct ItemPager: Sendable {
     let layer: String
     let origin: String
     let maxConsecutiveEmptyPages: Int
+    /// Hears of each page read when the request asked for progress. `reportsTotal`: the pages' `numberMatched`
+    /// is the layer's total (one sequence), not one tile's or one box's.
+    var progress: LayerProgress? = nil
+    var reportsTotal = true
 
     /// What the caller tells the pager after each page.
     enum Decision {
@@ -32,6 +36,7 @@ struct ItemPager: Sendable {
             group.addTask { try await self.firstPage(first, fallback: fallback) }
             while let page = try await group.next() {
                 seen.insert(page.url)
+                progress?.pageRead(features: page.features.count, expected: reportsTotal ? page.numberMatched : nil)
                 emptyInARow = page.features.isEmpty ? emptyInARow + 1 : 0
                 var nextURL: String?
                 if let next = page.next {

@@ -92,6 +92,9 @@ struct TaskRegistry<Fingerprint: Equatable & Sendable>: Sendable {
 
     init() {}
 
+    /// The requests on `run` now, in arrival order; empty once it finished. Progress events go to each.
+    func requests(of run: RunID) -> [AttachedRequest] { runs[run]?.requests ?? [] }
+
     // MARK: Transitions
 
     /// A request message arrived (in partition order). See the type's documentation for each outcome.

@@ -13,16 +13,20 @@ struct PendingRequest: Sendable {
 /// What makes two requests of one task "the same work": equal targets, query and credential. Equal
 /// fingerprints share a run (`.task(id:)` does not restart for an unchanged id); different ones supersede it.
 /// The credential is part of it because one credential may see features another may not: a request must never
-/// be answered with a run made under another request's credential.
+/// be answered with a run made under another request's credential. `progress` is part of it because a run
+/// publishes progress for the request it started with: a request asking for events must not join a run that
+/// sends none, and one asking for none must not receive another's (the newer request supersedes instead).
 struct WorkFingerprint: Equatable, Sendable {
     var targets: [QueryTarget]
     var query: QuerySpec
     var credential: String?
+    var progress: Bool
 
     init(_ request: QueryRequest) {
         targets = request.targets
         query = request.query
         credential = request.credential
+        progress = request.progress
     }
 }
 

@@ -18,6 +18,7 @@ extension SettingsKey {
             requestsTopic.name: defaults.topics.requests,
             resultsTopic.name: defaults.topics.results,
             errorsTopic.name: defaults.topics.errors,
+            progressTopic.name: defaults.topics.progress,
             allowedHosts.name: defaults.allowedHosts.isEmpty ? "none (every host is refused)" : defaults.allowedHosts.joined(separator: ","),
             maxInFlight.name: String(defaults.limits.maxInFlight),
             lowMark.name: "three quarters of maxInFlight",

@@ -119,6 +119,8 @@ extension SettingsKey {
     package static let requestsTopic = SettingsKey("topics.requests", .text, "Topic of query requests.")
     package static let resultsTopic = SettingsKey("topics.results", .text, "Topic results are published to.")
     package static let errorsTopic = SettingsKey("topics.errors", .text, "Topic errors are published to.")
+    package static let progressTopic = SettingsKey(
+        "topics.progress", .text, "Topic progress events are published to (requests with progress: true; optional).")
     package static let allowedHosts = SettingsKey(
         "allowedHosts", .list, "Hosts requests may query: names, *.suffix, IPs, CIDR ranges, each with optional :port.")
     package static let maxInFlight = SettingsKey("maxInFlight", .integer, "Requests running at once (fetching pauses there).")
@@ -166,7 +168,7 @@ extension SettingsKey {
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [
-        bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, allowedHosts, maxInFlight,
+        bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, progressTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         maxRequestAge, httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
         fetchWaitMax, httpLoopRunsRequests, otlpEndpoint,

@@ -87,7 +87,11 @@ enum SettingsValidation {
 
     /// The requests topic must differ from the output topics, or the worker would consume its own results.
     static func topicsDiffer(_ topics: WorkerSettings.Topics, origins: [String: SettingsOrigin]) throws(SettingsError) {
-        for (key, topic) in [(SettingsKey.resultsTopic, topics.results), (SettingsKey.errorsTopic, topics.errors)]
+        let outputs = [
+            (SettingsKey.resultsTopic, topics.results), (SettingsKey.errorsTopic, topics.errors),
+            (SettingsKey.progressTopic, topics.progress),
+        ]
+        for (key, topic) in outputs
         where topic == topics.requests {
             let origin = origins[key.name] ?? origins[SettingsKey.requestsTopic.name] ?? .defaultValue(key: key.name)
             throw SettingsError(

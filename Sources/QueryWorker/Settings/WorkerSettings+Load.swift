@@ -76,6 +76,7 @@ struct SettingsResolver {
         if let found = try find(.requestsTopic) { settings.topics.requests = try SettingsValidation.topic(found) }
         if let found = try find(.resultsTopic) { settings.topics.results = try SettingsValidation.topic(found) }
         if let found = try find(.errorsTopic) { settings.topics.errors = try SettingsValidation.topic(found) }
+        if let found = try find(.progressTopic) { settings.topics.progress = try SettingsValidation.topic(found) }
         if let found = try find(.allowedHosts) { settings.allowedHosts = try SettingsValidation.hosts(found) }
         try resolveLimits(&settings)
         try resolveBuffers(&settings)

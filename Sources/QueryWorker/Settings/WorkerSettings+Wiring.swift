@@ -51,7 +51,10 @@ extension WorkerSettings {
             "bootstrapServers": .array(bootstrapServers.map { .string($0) }),
             "groupId": .string(groupID),
             "workerId": .string(workerID),
-            "topics": ["requests": .string(topics.requests), "results": .string(topics.results), "errors": .string(topics.errors)],
+            "topics": [
+                "requests": .string(topics.requests), "results": .string(topics.results), "errors": .string(topics.errors),
+                "progress": .string(topics.progress),
+            ],
             "allowedHosts": .array(allowedHosts.map { .string($0) }),
             "maxInFlight": .stringConvertible(limits.maxInFlight),
             "lowMark": .stringConvertible(limits.lowMark),

@@ -58,6 +58,9 @@ package struct WorkerSettings: Sendable, Hashable {
         package var requests = "feature-queries"
         package var results = "feature-query-results"
         package var errors = "feature-query-errors"
+        /// Progress events of requests that ask for them (`progress: true`); optional: a missing topic costs
+        /// the events, never the requests.
+        package var progress = "feature-query-progress"
         package init() {}
     }
 

@@ -61,6 +61,10 @@ package enum MetricCatalog {
     package static let outcomeDeliveryRetries = MetricDescription(
         "outcome_delivery_retries_total", .counter,
         help: "Outcomes sent again after a failed delivery (after a backoff, or as a failed outcome when too large).")
+    package static let progressEvents = MetricDescription(
+        "progress_events_total", .counter, labels: ["result"],
+        help: "Progress events of requests that asked for them: published, or failed (the progress topic is "
+            + "missing or the producer could not deliver them; the requests are unaffected).")
     package static let kafkaConnected = MetricDescription(
         "kafka_connected", .gauge,
         help: "1 while the worker reaches the Kafka cluster and has joined its group, 0 while it does not.")
@@ -75,7 +79,7 @@ package enum MetricCatalog {
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
         intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, transactions, outcomeDeliveryFailures,
-        outcomeDeliveryRetries, kafkaConnected, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
+        outcomeDeliveryRetries, progressEvents, kafkaConnected, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
         EngineMetrics.httpRetries, EngineMetrics.httpRetryAfterWaits, EngineMetrics.httpRetryAfterWaitSeconds,
         TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, EngineMetrics.metadataCacheRequests,
         traceContextInvalid,

@@ -56,11 +56,16 @@ struct RequestExecutor: Sendable {
     /// passes while the request runs is the caller's to enforce by cancelling the calling task (the worker
     /// does, for all its runs, in one loop), which aborts the engine's transfers; the outcome is then
     /// `cancelled` (the caller knows why), as for any other cancellation.
-    func execute(_ request: QueryRequest) async -> ExecutionOutcome {
+    ///
+    /// `progress` hears of the pages read when the request asked for progress; it is finished as soon as the
+    /// engine has answered, before the result's `finishedAt` is taken, so no event comes after the outcome.
+    func execute(_ request: QueryRequest, progress: ProgressReporter? = nil) async -> ExecutionOutcome {
+        defer { progress?.finish() }
         if Task.isCancelled { return .cancelled }
         if let deadline = request.deadline, clock() >= deadline { return .expired }
-        let budget = ResultBudget(limit: maxResultTotalBytes)
+        let budget = ResultBudget(limit: maxResultTotalBytes, progress: progress)
         let outcomes = await engine.query(request.serviceTargets, request.serviceQuery, budget: budget)
+        progress?.finish()
         if Task.isCancelled { return .cancelled }
         return outcome(of: request, layers: outcomes)
     }

@@ -20,6 +20,10 @@ final class WorkerCore: Sendable {
     let decoder: RequestDecoder
     let executor: RequestExecutor
     let publisher: OutcomePublisher
+    /// Where the progress events of requests that ask for them go (``ProgressReporter``).
+    let progressPublisher: ProgressPublisher
+    /// The least time between two progress events of a run; tests shorten it before the worker runs.
+    let progressInterval = Mutex<Duration>(.seconds(1))
     let events: WorkerEvents
     let tracing: WorkerTracing
     let logger: Logger
@@ -59,6 +63,8 @@ final class WorkerCore: Sendable {
         self.decoder = decoder
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
+        self.progressPublisher = ProgressPublisher(
+            producer: producer, topic: settings.topics.progress, workerID: settings.workerID, metrics: metrics, logger: logger)
         self.events = WorkerEvents(logger: logger)
         self.outcomes = OutcomeObservers(metrics: metrics, events: events)
         self.tracing = WorkerTracing(groupID: settings.groupID, logger: logger)
@@ -223,8 +229,22 @@ final class WorkerCore: Sendable {
 
     private func execute(_ start: StateMachine.RunStart) async {
         // Deadlines while running are the deadline loop's (see deadlineLoop()), not a timer per request.
-        let outcome = await RequestLogContext.$current.withValue(start.logIdentity) { await executor.execute(start.request) }
+        let progress = start.request.progress ? progressReporter(for: start.run) : nil
+        let outcome = await RequestLogContext.$current.withValue(start.logIdentity) {
+            await executor.execute(start.request, progress: progress)
+        }
         await deliver(finish(start.run, outcome))
+    }
+
+    /// The progress reporter of a run whose requests asked for progress: its events go to every request on
+    /// the run when each is made (runs are shared only by requests that all asked, see ``WorkFingerprint``).
+    private func progressReporter(for run: RunID) -> ProgressReporter {
+        ProgressReporter(
+            intervalMs: progressInterval.withLock { $0 }.clampedMilliseconds, worker: settings.workerID,
+            askers: { [weak self] in
+                self?.state.withLock { $0.registry.requests(of: run) }.map { ($0.requestId, $0.taskId) } ?? []
+            },
+            publish: { [progressPublisher] events in progressPublisher.publish(events) })
     }
 
     /// The run's outcome to the machine; returns the answers to deliver. Synchronous and not inlined, so the

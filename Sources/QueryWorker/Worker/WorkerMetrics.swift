@@ -26,6 +26,7 @@ package final class WorkerMetrics: Sendable {
     private let transactions: (committed: Counter, aborted: Counter)
     private let deliveryFailures: LabelledHandles<KafkaError.Code, Counter>
     private let deliveryRetries: Counter
+    private let progressEvents: (published: Counter, failed: Counter)
     private let kafkaConnected: Gauge
     private let partitions: LabelledHandles<KafkaTopicPartition, PartitionGauges>
 
@@ -74,6 +75,9 @@ package final class WorkerMetrics: Sendable {
         )
         deliveryFailures = LabelledHandles { code in MetricCatalog.outcomeDeliveryFailures.counter(factory, code.rawValue) }
         deliveryRetries = MetricCatalog.outcomeDeliveryRetries.counter(factory)
+        progressEvents = (
+            MetricCatalog.progressEvents.counter(factory, "published"), MetricCatalog.progressEvents.counter(factory, "failed")
+        )
         kafkaConnected = MetricCatalog.kafkaConnected.gauge(factory)
         partitions = LabelledHandles { partition in
             let number = String(partition.partition)
@@ -156,6 +160,12 @@ package final class WorkerMetrics: Sendable {
     /// The producer could not deliver an outcome (`code` is the Kafka error's).
     func deliveryFailed(_ code: KafkaError.Code) {
         deliveryFailures[code].increment()
+    }
+
+    /// Progress events were delivered (`published`) or not (`failed`).
+    func progressPublished(_ count: Int, failed: Int) {
+        if count > 0 { progressEvents.published.increment(by: Int64(count)) }
+        if failed > 0 { progressEvents.failed.increment(by: Int64(failed)) }
     }
 
     /// An outcome is sent again after a failed delivery.

@@ -47,6 +47,7 @@ struct DemoStack {
         try cluster.createTopic(settings.topics.requests, partitions: requestPartitions)
         try cluster.createTopic(settings.topics.results, partitions: outcomePartitions)
         try cluster.createTopic(settings.topics.errors, partitions: outcomePartitions)
+        try cluster.createTopic(settings.topics.progress, partitions: outcomePartitions)
         let authority = SampleTokenAuthority(knobs: DemoSecuredPhase.knobs)
         let server = try await SampleFeatureServer.start(
             configuration: SampleServerConfiguration(

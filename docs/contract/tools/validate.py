@@ -4,7 +4,7 @@
 Needs the PyPI packages jsonschema and rfc3339-validator (scripts/requirements-test.txt; without the
 latter, jsonschema silently skips the date-time format check, so this script refuses to run).
 
-    validate.py SCHEMA FILE...      validate files against one schema (request, cancel, result, error)
+    validate.py SCHEMA FILE...      validate files against one schema (request, cancel, result, error, progress)
     validate.py --examples          validate docs/contract/examples/*.json (the schema is the name's prefix),
                                     the schemas against the draft 2020-12 meta-schema, and asyncapi.yaml
     validate.py --manifest FILE     for the tests: FILE has lines "SCHEMA<TAB>PATH"; prints one JSON
@@ -20,7 +20,7 @@ import sys
 CONTRACT = pathlib.Path(__file__).resolve().parent.parent
 SCHEMAS = CONTRACT / "schemas"
 EXAMPLES = CONTRACT / "examples"
-MESSAGE_SCHEMAS = ("request", "cancel", "result", "error")
+MESSAGE_SCHEMAS = ("request", "cancel", "result", "error", "progress")
 
 try:
     import jsonschema
