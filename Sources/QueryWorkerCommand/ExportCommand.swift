@@ -21,7 +21,9 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
             Give an ArcGIS layer URL (--arcgis …/FeatureServer/0), or an OGC API Features landing page and a \
             collection (--ogc URL --collection ID). The summary (count, complete, where the filter ran) goes to \
-            standard error; the features to --output (or standard output). Exit status 2 when the layer failed.
+            standard error, and while pages arrive, the progress (a bar on a terminal, a line a second \
+            otherwise; --no-progress: none); the features to --output (or standard output). Exit status 2 \
+            when the layer failed.
             """)
 
     @Option(help: ArgumentHelp("An ArcGIS layer URL.", valueName: "url")) var arcgis: String?
@@ -40,6 +42,10 @@ struct ExportCommand: AsyncParsableCommand {
     var credentialsFile: String?
     @Option(help: ArgumentHelp("The credential to use among several that cover the target.", valueName: "name"))
     var credential: String?
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Show the pages and features read so far on standard error: a bar on a terminal, a line a second otherwise.")
+    var progress = true
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -74,7 +80,10 @@ struct ExportCommand: AsyncParsableCommand {
             throw error
         }
         let engine = StandardEngines.router(httpClient: client, limits: limits, logger: logger, authenticator: authenticator)
-        let outcome = await engine.query([target], query, budget: .unlimited()).first?.first
+        let display = ProgressDisplay()
+        let budget = ResultBudget(limit: .max, progress: progress ? ExportProgress(display: display) : nil)
+        let outcome = await engine.query([target], query, budget: budget).first?.first
+        display.finish()
         await client.shutdown()
         switch outcome?.result {
         case .success(let layer)?:

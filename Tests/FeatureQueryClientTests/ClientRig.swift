@@ -25,7 +25,8 @@ struct ClientRig {
         let client = try FeatureQueryClient(
             configuration: .init(
                 bootstrapServers: settings.bootstrapServers, requestsTopic: settings.topics.requests,
-                resultsTopic: settings.topics.results, errorsTopic: settings.topics.errors, clientID: "client-tests",
+                resultsTopic: settings.topics.results, errorsTopic: settings.topics.errors,
+                progressTopic: settings.topics.progress, clientID: "client-tests",
                 defaultTimeout: defaultTimeout, fetchWaitMax: .milliseconds(10)),
             logger: WorkerHarness.logger)
         let group = ServiceGroup(services: [client], logger: WorkerHarness.logger)

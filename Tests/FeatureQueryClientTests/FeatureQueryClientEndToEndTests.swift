@@ -105,6 +105,41 @@ struct FeatureQueryClientEndToEndTests {
         }
     }
 
+    @Test func progressArrivesAsAStreamThatEndsWithTheCall() async throws {
+        // Four slow OGC pages of 15 states: two or three events at the worker's one a second.
+        let states = try WorkerHarness.collection(.states)
+        let rig = try ClientRig.start(harness: try await WorkerHarness(faults: [
+            FaultRule(.latency(milliseconds: 700), pathContains: "/collections/\(states)/items")
+        ]))
+        let harness = rig.harness
+        let job = QueryJob(
+            taskId: "progress", targets: [.ogc(landingPage: harness.server.ogcURL(quirks: ["max-limit-15"]), collection: states)],
+            query: Query(result: .ids), progress: true)
+        let stream = rig.client.progress(of: job.requestId)
+        let watched = Task {
+            var events: [QueryProgress] = []
+            for await event in stream { events.append(event) }
+            return events
+        }
+        let outcome = try await rig.client.submit(job)
+        #expect(outcome.status == .succeeded)
+        // The stream finished with the call: the watcher ends on its own.
+        let events = await watched.value
+        #expect(events.count >= 2, "\(events)")
+        #expect(events.allSatisfy { $0.requestId == job.requestId })
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.features <= $1.features && $0.pages <= $1.pages })
+        #expect((events.last?.features ?? 0) > (events.first?.features ?? 0))
+        #expect(events.first?.expected == (try harness.dataset.groundTruthObjectIDs(.states)).count, "numberMatched")
+        // A job without progress: a stream for it gets nothing and ends with its call.
+        let quiet = QueryJob(taskId: "quiet", targets: [.arcgis(url: harness.url(.states))], query: Query(result: .count))
+        let none = rig.client.progress(of: quiet.requestId)
+        _ = try await rig.client.submit(quiet)
+        var count = 0
+        for await _ in none { count += 1 }
+        #expect(count == 0)
+        try await rig.stop()
+    }
+
     @Test func aPublishOnlyClientPublishesJobsAndRefusesToWait() async throws {
         let harness = try await WorkerHarness()
         let settings = harness.settings

@@ -29,12 +29,24 @@ struct QueryClientSession {
         try await withClient(readsOutcomes: false, timeout: nil) { client in try await client.cancel(taskId: taskId) }
     }
 
-    /// Publishes `job` and returns its outcome, or `nil` when none came within `timeout`.
-    func submit(_ job: QueryJob, timeout: Duration) async throws -> QueryOutcome? {
+    /// Publishes `job` and returns its outcome, or `nil` when none came within `timeout`; a job that asked for
+    /// progress has its events handed to `progress` as they arrive, until the outcome.
+    func submit(
+        _ job: QueryJob, timeout: Duration, progress: (@Sendable (QueryProgress) -> Void)? = nil
+    ) async throws -> QueryOutcome? {
         try await withClient(readsOutcomes: true, timeout: timeout) { client in
+            // Listening starts before the job is published, so no event is missed; the stream ends with the call.
+            let events = job.progress ? progress.map { (client.progress(of: job.requestId), $0) } : nil
+            async let watched: Void = {
+                guard let (stream, handle) = events else { return }
+                for await event in stream { handle(event) }
+            }()
             do {
-                return try await client.submit(job, timeout: timeout)
+                let outcome = try await client.submit(job, timeout: timeout)
+                await watched
+                return outcome
             } catch let error as FeatureQueryError where error.code == .timeout {
+                await watched
                 return nil
             }
         }

@@ -24,7 +24,8 @@ struct QueryCommand: AsyncParsableCommand {
                                [--relationship <name|id> [--related-where <clause>] [--related-out-fields <fields>]
                                 [--related-order-by <field[:desc]>]...]
                                [--timeout <duration> | --timeout-ms <ms> | --deadline <date-time>]
-                               [--credential <name>] [--wait [--wait-timeout <duration>]] [--json | --reassembled]
+                               [--credential <name>] [--wait [--wait-timeout <duration>] [--no-progress]]
+                               [--json | --reassembled]
                                [--dry-run]
                                [--bootstrap-servers <servers>] [<other options>]
             """,
@@ -35,8 +36,10 @@ struct QueryCommand: AsyncParsableCommand {
             (putting a result split into parts back together) and prints it: the status, and per layer the \
             URL, the count, whether the selection is complete (and why not), where an OGC filter ran, the \
             first ids, a catalog's entries, statistics and distinct rows as a table, an extent, and with \
-            --result features the features as GeoJSON; or the error. --dry-run prints the checked request \
-            and publishes nothing.
+            --result features the features as GeoJSON; or the error. While it waits, the worker's progress events \
+            (pages and features so far, the expected total, the rate and the time left) show on standard error: \
+            a bar on a terminal, a line per event otherwise (--no-progress: none). --dry-run prints the checked \
+            request and publishes nothing.
 
             Targets: an ArcGIS layer or service URL, or ogc: followed by an OGC API Features landing page URL; \
             each ogc: target queries each --collection (--result catalog without --collection lists the \
@@ -95,6 +98,11 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long --wait waits, e.g. 30s, 500ms, 2m (default: 60s).", valueName: "duration"))
     var waitTimeout: DurationArgument?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "With --wait, ask the worker for progress events and show them on standard error: a bar on a terminal, a line per event otherwise.")
+    var progress = true
+
     @Flag(help: "Print JSON as published: the request, or with --wait each outcome message on its own line.")
     var json = false
 
@@ -119,7 +127,8 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = StandardErrorLogging.logger(label: "query-worker.query", level: logLevel.level)
         let kafka = try kafkaOptions.settings()
-        let job = try request.job(table: table, related: related)
+        var job = try request.job(table: table, related: related)
+        job.progress = wait && progress
         let value = try CheckedJob.value(of: job, catalog: kafka.catalog)
         if dryRun {
             printLine(String(decoding: value, as: UTF8.self))
@@ -133,7 +142,12 @@ struct QueryCommand: AsyncParsableCommand {
         }
         let waitTimeout = self.waitTimeout ?? DurationArgument(seconds: 60)
         if !json, !reassembled { printLine(job.requestId) }
-        guard let outcome = try await session.submit(job, timeout: waitTimeout.duration) else {
+        let display = ProgressDisplay(interval: .milliseconds(500))
+        let outcome = try await session.submit(job, timeout: waitTimeout.duration) { event in
+            display.update(ProgressMeter.Reading(features: event.features, expected: event.expected, pages: event.pages, elapsed: event.elapsed))
+        }
+        display.finish()
+        guard let outcome else {
             printError(
                 "no outcome for request \(job.requestId) within \(waitTimeout) on \(kafka.settings.topics.results) or "
                     + "\(kafka.settings.topics.errors): is a worker (query-worker run) consuming \(kafka.settings.topics.requests) "
