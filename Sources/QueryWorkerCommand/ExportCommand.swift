@@ -126,11 +126,22 @@ struct ExportCommand: AsyncParsableCommand {
         }
         bytes.append(contentsOf: "]}\n".utf8)
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw ValidationError("cannot write \(output)")
-            }
+            try Self.write(bytes, to: output)
         } else {
             FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+
+    /// Writes `bytes` into the file at `path` in place: opened, truncated and written, never replaced by a new file
+    /// (an atomic write renames over the path, which turns `/dev/null`, a FIFO or a symbolic link into a plain file).
+    private static func write(_ bytes: [UInt8], to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ValidationError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: bytes)
+        } catch {
+            throw ValidationError("cannot write \(path): \(error)")
         }
     }
 

@@ -48,6 +48,9 @@ import Testing
         #expect(!quiet.stderr.contains("progress: "), "--no-progress: \(quiet.stderr)")
         let export = try await exported
         #expect(export.status == 0, "\(export)")
+        // Written in place: an atomic write (a new file renamed over the path) would have made /dev/null a plain file.
+        let null = try FileManager.default.attributesOfItem(atPath: "/dev/null")
+        #expect(null[.type] as? FileAttributeType == .typeCharacterSpecial, "/dev/null is still a device: \(null)")
         #expect(export.stderr.split(separator: "\n").filter { $0.hasPrefix("progress: ") }.count >= 2, "\(export.stderr)")
         #expect(export.stderr.contains("49 features"), "the summary: \(export.stderr)")
     }
