@@ -228,6 +228,9 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // The worker: request contract, supersession, offsets, flow control, outcomes.
+        // What the worker writes to the object store for a large result (issue 31): the object's bytes framed,
+        // cut into multipart parts, hashed and counted as pages arrive, and its name.
+        .target(name: "StoredResults", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // The request contract as the worker reads it: one decoder, shared by the worker and the client library
         // (which checks a job before publishing it), without the worker's engines, HTTP client or servers.
         .target(
@@ -528,6 +531,11 @@ let package = Package(
         ),
         // The client library's suites: its state machine without I/O, and end to end against an in-process
         // worker on the embedded cluster with the sample feature server.
+        .testTarget(
+            name: "StoredResultsTests",
+            dependencies: ["StoredResults", "FeatureQuerySupport"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "FeatureQueryClientTests",
             dependencies: [

@@ -81,3 +81,28 @@ void qw_sha256(const unsigned char *data, size_t length, unsigned char *digest) 
     static const unsigned char empty = 0;
     SHA256(length > 0 ? data : &empty, length, digest);
 }
+
+void *qw_sha256_begin(void) {
+    EVP_MD_CTX *context = EVP_MD_CTX_new();
+    if (context == NULL) return NULL;
+    if (EVP_DigestInit_ex(context, EVP_sha256(), NULL) != 1) {
+        EVP_MD_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+void qw_sha256_update(void *context, const unsigned char *data, size_t length) {
+    if (context != NULL && length > 0) EVP_DigestUpdate((EVP_MD_CTX *)context, data, length);
+}
+
+void qw_sha256_end(void *context, unsigned char *digest) {
+    unsigned int written = 0;
+    if (context == NULL) return;
+    EVP_DigestFinal_ex((EVP_MD_CTX *)context, digest, &written);
+    EVP_MD_CTX_free((EVP_MD_CTX *)context);
+}
+
+void qw_sha256_discard(void *context) {
+    if (context != NULL) EVP_MD_CTX_free((EVP_MD_CTX *)context);
+}

@@ -32,4 +32,12 @@ int qw_check_pem(const char *certificate_path, const char *key_path, const char 
 /* The SHA-256 digest of the `length` bytes at `data` (NULL when `length` is 0) into the 32 bytes at `digest`. */
 void qw_sha256(const unsigned char *data, size_t length, unsigned char *digest);
 
+/* A SHA-256 over bytes that arrive in pieces (a stored result, written part by part). `qw_sha256_begin` returns
+ * a context (NULL when out of memory) that `qw_sha256_update` feeds and `qw_sha256_end` finishes into the 32
+ * bytes at `digest` and frees; `qw_sha256_discard` frees one that is not finished. */
+void *qw_sha256_begin(void);
+void qw_sha256_update(void *context, const unsigned char *data, size_t length);
+void qw_sha256_end(void *context, unsigned char *digest);
+void qw_sha256_discard(void *context);
+
 #endif

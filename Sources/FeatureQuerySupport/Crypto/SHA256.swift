@@ -19,3 +19,42 @@ package enum SHA256 {
         }
     }
 }
+
+/// A SHA-256 over bytes that arrive in pieces: a result written to the object store part by part is hashed as it
+/// is cut, so its checksum is known when the upload completes without holding the object.
+///
+/// Noncopyable: it owns libcrypto's context, which ``finish()`` consumes and frees (`deinit` frees one that is
+/// dropped unfinished); being the only owner is also what makes handing it to another task safe.
+package struct SHA256Stream: ~Copyable, @unchecked Sendable {
+    private let context: UnsafeMutableRawPointer
+
+    /// A stream at its start; `nil` only when libcrypto cannot allocate a context.
+    package init?() {
+        guard let context = qw_sha256_begin() else { return nil }
+        self.context = context
+    }
+
+    /// Adds `bytes` to what is hashed.
+    package mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { qw_sha256_update(context, $0.baseAddress, $0.count) }
+    }
+
+    /// Adds `bytes` to what is hashed.
+    package mutating func update(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { qw_sha256_update(context, $0.baseAddress, $0.count) }
+    }
+
+    /// The 32-byte digest of everything added; the stream is used up.
+    package consuming func finish() -> [UInt8] {
+        let context = self.context
+        discard self
+        return [UInt8](unsafeUninitializedCapacity: SHA256.digestLength) { digest, initialized in
+            qw_sha256_end(context, digest.baseAddress)
+            initialized = SHA256.digestLength
+        }
+    }
+
+    deinit {
+        qw_sha256_discard(context)
+    }
+}

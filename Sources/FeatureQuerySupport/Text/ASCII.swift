@@ -7,6 +7,17 @@ package enum ASCII {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
     }
 
+    /// `bytes` as lowercase hexadecimal text, two digits a byte: how digests are written (`sha256`, SigV4).
+    package static func hexString(_ bytes: some Collection<UInt8>) -> String {
+        var digits: [UInt8] = []
+        digits.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            digits.append(hexDigit(byte >> 4))
+            digits.append(hexDigit(byte & 0x0F))
+        }
+        return String(decoding: digits, as: UTF8.self)
+    }
+
     /// The uppercase hexadecimal digit for `nibble` (0–15), as percent-encoding writes `%2F`.
     @inline(__always)
     package static func uppercaseHexDigit(_ nibble: UInt8) -> UInt8 {
