@@ -230,7 +230,8 @@ let package = Package(
         // The worker: request contract, supersession, offsets, flow control, outcomes.
         // What the worker writes to the object store for a large result (issue 31): the object's bytes framed,
         // cut into multipart parts, hashed and counted as pages arrive, and its name.
-        .target(name: "StoredResults", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
+        .target(name: "CCompressionShims", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("zstd")]),
+        .target(name: "StoredResults", dependencies: ["CCompressionShims", "FeatureQuerySupport"], swiftSettings: strictSwift),
         // The request contract as the worker reads it: one decoder, shared by the worker and the client library
         // (which checks a job before publishing it), without the worker's engines, HTTP client or servers.
         .target(

@@ -9,12 +9,12 @@ import FeatureQuerySupport
 package enum StoredObjectName {
     /// The key of layer `layerIndex` (0-based, in the order of the outcome's layers) of the request.
     package static func key(
-        prefix: String, taskId: String, requestId: String, layerIndex: Int, format: StoredObjectFormat, compression: String? = nil
+        prefix: String, taskId: String, requestId: String, layerIndex: Int, format: StoredObjectFormat, compression: StoredObjectCompression? = nil
     ) -> String {
         var trimmed = Substring(prefix)
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         while trimmed.hasPrefix("/") { trimmed = trimmed.dropFirst() }
-        let name = "\(layerIndex).\(format.fileExtension)" + (compression.map { ".\($0)" } ?? "")
+        let name = "\(layerIndex).\(format.fileExtension)" + (compression.map { ".\($0.fileExtension)" } ?? "")
         let path = [segment(taskId), segment(requestId), name].joined(separator: "/")
         return trimmed.isEmpty ? path : "\(trimmed)/\(path)"
     }

@@ -43,22 +43,37 @@ package struct StoredObjectWriter: ~Copyable {
     package static let growthAfterParts = 1_000
 
     package let format: StoredObjectFormat
+    package let compression: StoredObjectCompression?
     private let partBytes: Int
+    /// The object's bytes not yet cut into a part (compressed, when compressing).
     private var buffer: [UInt8]
+    /// Framed bytes not yet compressed: compressing each feature on its own would cost a call per feature.
+    private var staged: [UInt8] = []
+    private var compressor: StreamCompressor
     private var hasher: SHA256Stream
     private var cutParts = 0
     private var writtenBytes = 0
     private var features = 0
 
-    /// A writer for `format`, cutting parts of `partBytes` (at least S3's 5 MiB, except in tests, which pass
-    /// `allowingSmallParts`). `nil` when libcrypto cannot make a digest context.
-    package init?(format: StoredObjectFormat, partBytes: Int = StoredObjectWriter.defaultPartBytes, allowingSmallParts: Bool = false) {
-        guard let hasher = SHA256Stream() else { return nil }
+    /// How many framed bytes are staged before they are compressed.
+    static let compressionBatch = 256 << 10
+
+    /// A writer for `format`, compressed with `compression` (none: `nil`), cutting parts of `partBytes` (at least
+    /// S3's 5 MiB, except in tests, which pass `allowingSmallParts`). `nil` when libcrypto cannot make a digest
+    /// context or the compression library a stream.
+    package init?(
+        format: StoredObjectFormat, compression: StoredObjectCompression? = nil,
+        partBytes: Int = StoredObjectWriter.defaultPartBytes, allowingSmallParts: Bool = false
+    ) {
+        guard let hasher = SHA256Stream(), let compressor = StreamCompressor(compression) else { return nil }
         self.format = format
+        self.compression = compression
         self.partBytes = allowingSmallParts ? max(1, partBytes) : max(Self.minimumPartBytes, partBytes)
         self.hasher = hasher
-        buffer = format.head
+        self.compressor = compressor
+        buffer = []
         buffer.reserveCapacity(self.partBytes + 64 << 10)
+        staged = format.head
     }
 
     /// The part size for the next part cut.
@@ -66,12 +81,16 @@ package struct StoredObjectWriter: ~Copyable {
         cutParts < Self.growthAfterParts ? partBytes : max(partBytes, Self.grownPartBytes)
     }
 
-    /// Adds one feature's JSON; returns a part when the buffer reached the part size.
-    package mutating func append(feature json: some Collection<UInt8>) -> Part? {
-        if features > 0 { buffer.append(contentsOf: format.separator) }
-        buffer.append(contentsOf: json)
-        buffer.append(contentsOf: format.terminator)
+    /// Adds one feature's JSON; returns a part when the object's bytes reached the part size.
+    package mutating func append(feature json: some Collection<UInt8>) throws(CompressionFailure) -> Part? {
+        if features > 0 { staged.append(contentsOf: format.separator) }
+        staged.append(contentsOf: json)
+        staged.append(contentsOf: format.terminator)
         features += 1
+        // Uncompressed bytes go straight on; compressed ones in batches.
+        guard compression == nil || staged.count >= Self.compressionBatch else { return nil }
+        try compressor.compress(staged, finishing: false, into: &buffer)
+        staged.removeAll(keepingCapacity: true)
         guard buffer.count >= currentPartBytes else { return nil }
         return cut()
     }
@@ -80,8 +99,9 @@ package struct StoredObjectWriter: ~Copyable {
     package var partsCut: Int { cutParts }
 
     /// Ends the object: the tail is written, and what is left is the last part, or the whole object.
-    package consuming func finish() -> Completion {
-        buffer.append(contentsOf: format.tail)
+    package consuming func finish() throws(CompressionFailure) -> Completion {
+        staged.append(contentsOf: format.tail)
+        try compressor.compress(staged, finishing: true, into: &buffer)
         let rest = buffer
         hasher.update(rest)
         let total = writtenBytes + rest.count

@@ -11,18 +11,20 @@ import Testing
     }
 
     /// Writes `count` features in parts of `partBytes`; returns the parts in order and the completion's summary.
-    static func write(_ count: Int, format: StoredObjectFormat, partBytes: Int) throws -> (parts: [[UInt8]], summary: StoredObjectWriter.Summary, single: Bool) {
-        guard var writer = StoredObjectWriter(format: format, partBytes: partBytes, allowingSmallParts: true) else {
+    static func write(
+        _ count: Int, format: StoredObjectFormat, compression: StoredObjectCompression? = nil, partBytes: Int
+    ) throws -> (parts: [[UInt8]], summary: StoredObjectWriter.Summary, single: Bool) {
+        guard var writer = StoredObjectWriter(format: format, compression: compression, partBytes: partBytes, allowingSmallParts: true) else {
             throw NoDigest()
         }
         var parts: [[UInt8]] = []
         for id in 0..<count {
-            if let part = writer.append(feature: feature(id)) {
+            if let part = try writer.append(feature: feature(id)) {
                 #expect(part.number == parts.count + 1, "parts numbered from 1 in order")
                 parts.append(part.bytes)
             }
         }
-        switch writer.finish() {
+        switch try writer.finish() {
         case .single(let bytes, let summary):
             return ([bytes], summary, true)
         case .multipart(let last, let summary):
@@ -72,9 +74,48 @@ import Testing
         guard var writer = StoredObjectWriter(format: .ndjson, partBytes: 1_000) else { throw NoDigest() }
         var cut = false
         // 1 MiB of features: below S3's 5 MiB minimum, so no part may be cut yet.
-        for id in 0..<10_000 where writer.append(feature: Self.feature(id)) != nil { cut = true }
+        for id in 0..<10_000 where try writer.append(feature: Self.feature(id)) != nil { cut = true }
         #expect(!cut)
         #expect(writer.partsCut == 0)
+    }
+}
+
+/// Compressed objects, read back by the command-line tools a user would use (gzip and zstd from Debian).
+@Suite struct StoredObjectCompressionTests {
+    @Test(arguments: StoredObjectCompression.allCases)
+    func compressedPartsDecompressToTheSameDocument(compression: StoredObjectCompression) async throws {
+        let plain = try StoredObjectWriterTests.write(20_000, format: .ndjson, partBytes: 1 << 20).parts.flatMap { $0 }
+        let (parts, summary, single) = try StoredObjectWriterTests.write(
+            20_000, format: .ndjson, compression: compression, partBytes: 4 << 10)
+        #expect(!single && parts.count > 2, "several parts: \(parts.map(\.count))")
+        let stored = parts.flatMap { $0 }
+        #expect(summary.bytes == stored.count && summary.sha256 == ASCII.hexString(SHA256.digest(stored)))
+        #expect(stored.count * 5 < plain.count, "JSON compresses: \(stored.count) of \(plain.count)")
+        let tool = compression == .gzip ? "gzip" : "zstd"
+        let decompressed = try Decompress.run(tool, stored)
+        #expect(decompressed == plain, "\(tool) -dc gives back the uncompressed object")
+        #expect(compression.contentEncoding == (compression == .gzip ? "gzip" : "zstd"))
+    }
+}
+
+/// `gzip -dc` or `zstd -dc` over bytes, through a file (no pipe-buffer juggling).
+enum Decompress {
+    struct Failed: Error, CustomStringConvertible { var description: String }
+
+    static func run(_ tool: String, _ bytes: [UInt8]) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stored-\(UUID().uuidString)").path
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw Failed(description: "cannot write \(path)") }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool, "-dc", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failed(description: "\(tool) -dc exited \(process.terminationStatus)") }
+        return Array(data)
     }
 }
 
@@ -85,7 +126,7 @@ struct NoDigest: Error {}
     @Test func aRequestsLayerHasOneNameWhateverTheIds() {
         #expect(StoredObjectName.key(prefix: "feature-queries/", taskId: "map-1", requestId: "r.2", layerIndex: 0, format: .geojson)
             == "feature-queries/map-1/r.2/0.geojson")
-        #expect(StoredObjectName.key(prefix: "", taskId: "t", requestId: "r", layerIndex: 3, format: .ndjson, compression: "gz")
+        #expect(StoredObjectName.key(prefix: "", taskId: "t", requestId: "r", layerIndex: 3, format: .ndjson, compression: .gzip)
             == "t/r/3.ndjson.gz")
         // No id climbs out of its folder or needs escaping in a URL.
         let hostile = StoredObjectName.key(prefix: "p", taskId: "../..", requestId: "a/b c?d", layerIndex: 1, format: .geojson)
