@@ -32,4 +32,10 @@ int qw_check_pem(const char *certificate_path, const char *key_path, const char 
 /* The SHA-256 digest of the `length` bytes at `data` (NULL when `length` is 0) into the 32 bytes at `digest`. */
 void qw_sha256(const unsigned char *data, size_t length, unsigned char *digest);
 
+/* HMAC-SHA256 (RFC 2104) of the `length` bytes at `data` under the `key_length` bytes at `key` into the 32
+ * bytes at `digest`: AWS Signature Version 4 derives its signing key and signs with it. Returns 1, or 0 when
+ * libcrypto failed (the digest is then zeroed). */
+int qw_hmac_sha256(const unsigned char *key, size_t key_length, const unsigned char *data, size_t length,
+                   unsigned char *digest);
+
 #endif
