@@ -76,9 +76,10 @@ struct ErrorTests {
         let moto = try await SharedMoto.server()
         let keys = AWSCredentials(accessKeyID: "AKIANOTAKEY000000000", secretAccessKey: "whatever")
         let error = try await ObjectStoreTestSupport.withClient(moto, credentials: keys) { s3 in
-            await #expect(throws: ObjectStoreError.self) { try await s3.headObject(key: "anything") }
+            await #expect(throws: ObjectStoreError.self) { try await s3.putObject(key: "anything", body: [1]) }
         }
         #expect(error?.code == .accessDenied)
+        #expect(error?.s3Code == "InvalidAccessKeyId")
     }
 
     /// A bucket that does not exist: `no_such_bucket`, fatal (someone must create it or fix the location).

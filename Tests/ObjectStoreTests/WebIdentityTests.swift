@@ -54,5 +54,6 @@ struct WebIdentityTests {
             await #expect(throws: ObjectStoreError.self) { try await s3.putObject(key: object, body: [1]) }
         }
         #expect(error?.code == .accessDenied)
+        #expect(error?.s3Code == "InvalidToken")
     }
 }
