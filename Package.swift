@@ -119,6 +119,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The object store for large results (the claim check): S3 requests signed by libcurl (SigV4), multipart
+        // uploads, presigned GET URLs signed in Swift, credentials from the environment, the shared file or a web
+        // identity, one error model. C stays in CurlHTTP and COpenSSLShims.
+        .target(name: "ObjectStore", dependencies: ["CurlHTTP", "FeatureQuerySupport"], swiftSettings: strictSwift),
         // Where clauses: parse, validate against a layer's fields, render for ArcGIS and OGC, evaluate.
         .target(name: "QueryLanguage", dependencies: ["FeatureQuerySupport"], swiftSettings: strictSwift),
         // Geometry, spatial references, Esri JSON and GeoJSON, spatial relations and a spatial index.
@@ -691,6 +695,25 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/PygeoapiFixture",
+            swiftSettings: strictSwift
+        ),
+        // Test code only: moto (`moto[server]` from the venv) as a watched child process with signature checking
+        // on (an IAM user's keys), and the independent clients that read what the object store bridge wrote
+        // (boto3, the AWS CLI, curl).
+        .target(
+            name: "ObjectStoreFixture",
+            dependencies: ["ChildProcessFixture", "CurlHTTP", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/ObjectStoreFixture",
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ObjectStoreTests",
+            dependencies: [
+                "ObjectStore", "ObjectStoreFixture", "HTTPTestServer", "CurlHTTP", "FeatureQuerySupport", "ChildProcessFixture",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(

@@ -3,6 +3,7 @@
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/pem.h>
 #include <openssl/pkcs12.h>
 #include <openssl/sha.h>
@@ -105,4 +106,17 @@ void qw_sha256_end(void *context, unsigned char *digest) {
 
 void qw_sha256_discard(void *context) {
     if (context != NULL) EVP_MD_CTX_free((EVP_MD_CTX *)context);
+}
+
+int qw_hmac_sha256(const unsigned char *key, size_t key_length, const unsigned char *data, size_t length,
+                   unsigned char *digest) {
+    static const unsigned char empty = 0;
+    unsigned int written = 0;
+    if (HMAC(EVP_sha256(), key_length > 0 ? key : &empty, (int)key_length, length > 0 ? data : &empty, length,
+             digest, &written) == NULL || written != 32) {
+        memset(digest, 0, 32);
+        ERR_clear_error();
+        return 0;
+    }
+    return 1;
 }

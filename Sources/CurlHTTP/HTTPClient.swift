@@ -118,6 +118,12 @@ package final class HTTPClient: Sendable {
         } else {
             credential = configuration.credentials.first { $0.matches(request.url, target: target) }
         }
+        if let signing = options.awsSigning {
+            try signing.validate()
+            guard credential?.authentication == nil else {
+                throw HTTPError(code: .credential, message: "a request signed for AWS can't also use HTTP authentication (\(target.origin))")
+            }
+        }
         let settings = CurlTransfer.Settings(
             connectTimeout: options.connectTimeout ?? configuration.connectTimeout,
             timeout: options.timeout ?? configuration.timeout,
@@ -134,7 +140,9 @@ package final class HTTPClient: Sendable {
             noProxy: originFormTargets,
             // Digest authentication hashes the path and query libcurl parsed: transfers that authenticate keep
             // the whole URL (a rule with only TLS settings does not touch the request line).
-            originForm: originFormTargets && credential?.authentication == nil ? scan.flatMap(CurlOriginForm.init) : nil
+            // AWS signing hashes the query libcurl parsed, too.
+            originForm: originFormTargets && credential?.authentication == nil && options.awsSigning == nil
+                ? scan.flatMap(CurlOriginForm.init) : nil
         )
         return CurlTransfer(request: request, settings: settings)
     }

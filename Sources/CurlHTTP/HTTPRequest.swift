@@ -71,19 +71,24 @@ package struct HTTPRequestOptions: Sendable, Hashable {
     /// Applied only if its `match` covers the request's URL; otherwise the request fails with a `credential`
     /// error, so a rule can't reach a host it was not made for.
     package var credentials: HTTPCredentialRule?
+    /// AWS Signature Version 4 for this request, computed by libcurl (see ``HTTPAWSSigning`` for what the
+    /// request must look like). Not combined with a rule's ``HTTPAuthentication``: both write `Authorization`.
+    package var awsSigning: HTTPAWSSigning?
 
     package init(
         connectTimeout: Duration? = nil,
         timeout: Duration? = nil,
         maxResponseSize: Int? = nil,
         followRedirects: HTTPRedirectPolicy? = nil,
-        credentials: HTTPCredentialRule? = nil
+        credentials: HTTPCredentialRule? = nil,
+        awsSigning: HTTPAWSSigning? = nil
     ) {
         self.connectTimeout = connectTimeout
         self.timeout = timeout
         self.maxResponseSize = maxResponseSize
         self.followRedirects = followRedirects
         self.credentials = credentials
+        self.awsSigning = awsSigning
     }
 }
 

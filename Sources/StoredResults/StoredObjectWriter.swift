@@ -108,7 +108,7 @@ package struct StoredObjectWriter: ~Copyable {
         let parts = cutParts
         let count = features
         let digest = hasher.finish()
-        let summary = Summary(bytes: total, sha256: ASCII.hexString(digest), features: count, parts: max(1, parts + 1))
+        let summary = Summary(bytes: total, sha256: SHA256.hex(digest), features: count, parts: max(1, parts + 1))
         if parts == 0 { return .single(rest, Summary(bytes: total, sha256: summary.sha256, features: count, parts: 1)) }
         return .multipart(last: Part(number: parts + 1, bytes: rest), summary)
     }

@@ -40,4 +40,10 @@ void qw_sha256_update(void *context, const unsigned char *data, size_t length);
 void qw_sha256_end(void *context, unsigned char *digest);
 void qw_sha256_discard(void *context);
 
+/* HMAC-SHA256 (RFC 2104) of the `length` bytes at `data` under the `key_length` bytes at `key` into the 32
+ * bytes at `digest`: AWS Signature Version 4 derives its signing key and signs with it. Returns 1, or 0 when
+ * libcrypto failed (the digest is then zeroed). */
+int qw_hmac_sha256(const unsigned char *key, size_t key_length, const unsigned char *data, size_t length,
+                   unsigned char *digest);
+
 #endif

@@ -3,7 +3,7 @@ extension CurlTransfer {
     /// transfers with equal profiles leave an easy handle with the same options, so the second one can
     /// skip `curl_easy_reset` and set only its own URL, headers and pointers.
     ///
-    /// Only plain GETs (no body, no credential rule) have a profile: a method, a body or credentials leave
+    /// Only plain GETs (no body, no credential rule, no AWS signing) have a profile: a method, a body or credentials leave
     /// options behind that a later request must not inherit, so those handles are reset as before.
     struct Profile: Equatable {
         var connectTimeout: Duration
@@ -23,7 +23,9 @@ extension CurlTransfer {
     /// loop compares it when the transfer starts and keeps it when it ends); `nil` when its handle must be
     /// reset after it.
     static func profile(of request: HTTPRequest, _ settings: Settings) -> Profile? {
-        guard request.method == .get, request.body == nil, settings.credential == nil else { return nil }
+        guard request.method == .get, request.body == nil, settings.credential == nil, request.options.awsSigning == nil else {
+            return nil
+        }
         return Profile(
             connectTimeout: settings.connectTimeout,
             timeout: settings.timeout,

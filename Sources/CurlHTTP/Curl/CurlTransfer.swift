@@ -102,6 +102,12 @@ final class CurlTransfer: @unchecked Sendable {
         }
         try configureMethodAndBody(easy)
         if let credential = settings.credential { try configure(credential, easy) }
+        if let signing = request.options.awsSigning {
+            try easy.set(CURLOPT_AWS_SIGV4, signing.curlProvider)
+            // Separate options rather than `CURLOPT_USERPWD`: no ':' in a secret can move the split.
+            try easy.set(CURLOPT_USERNAME, signing.accessKeyID)
+            try easy.set(CURLOPT_PASSWORD, signing.secretAccessKey)
+        }
         try installConnectionGate(handle, opaque: opaque)
         if settings.verboseLogger != nil { try CurlVerboseLog.install(on: easy, opaque: opaque) }
         try configureRequest(handle)
@@ -162,8 +168,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func configureHeaders(_ easy: CurlEasy) throws(HTTPError) {
+        let signing = request.options.awsSigning
         // Without a body there is no "Expect" to suppress: a request without headers needs no list.
-        guard request.body != nil || !request.headers.isEmpty else {
+        guard request.body != nil || !request.headers.isEmpty || signing != nil else {
             return try easy.set(CURLOPT_HTTPHEADER, pointer: nil)
         }
         var list: UnsafeMutablePointer<curl_slist>?
@@ -174,8 +181,17 @@ final class CurlTransfer: @unchecked Sendable {
             }
             list = appended
         }
-        // No "Expect: 100-continue" round trip for form posts.
-        try append("Expect:")
+        if let signing {
+            // libcurl signs every line of this list: an "Expect:" line would be signed but never sent.
+            if request.headers[HTTPAWSSigning.payloadHashHeader] == nil {
+                let hash = request.body.map(SHA256.hexDigest) ?? SHA256.hexDigest([])
+                try append("\(HTTPAWSSigning.payloadHashHeader): \(hash)")
+            }
+            if let token = signing.sessionToken { try append("\(HTTPAWSSigning.sessionTokenHeader): \(token)") }
+        } else {
+            // No "Expect: 100-continue" round trip for form posts.
+            try append("Expect:")
+        }
         for field in request.headers { try append("\(field.name): \(field.value)") }
         headerList = list
         try easy.set(CURLOPT_HTTPHEADER, pointer: list.map { UnsafeRawPointer($0) })
