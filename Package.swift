@@ -235,7 +235,7 @@ let package = Package(
         // What the worker writes to the object store for a large result (issue 31): the object's bytes framed,
         // cut into multipart parts, hashed and counted as pages arrive, and its name.
         .target(name: "CCompressionShims", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("zstd")]),
-        .target(name: "StoredResults", dependencies: ["CCompressionShims", "FeatureQuerySupport"], swiftSettings: strictSwift),
+        .target(name: "StoredResults", dependencies: ["CCompressionShims", "FeatureQuerySupport", "ObjectStore"], swiftSettings: strictSwift),
         // The request contract as the worker reads it: one decoder, shared by the worker and the client library
         // (which checks a job before publishing it), without the worker's engines, HTTP client or servers.
         .target(
@@ -708,7 +708,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectStoreTests",
-            dependencies: [
+            dependencies: ["StoredResults", 
                 "ObjectStore", "ObjectStoreFixture", "HTTPTestServer", "CurlHTTP", "FeatureQuerySupport", "ChildProcessFixture",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -6,11 +6,15 @@ import CurlHTTP
 ///
 /// Queries are written canonically (`uploads=`, names sorted) because libcurl 7.88 signs them as written.
 extension S3Client {
-    /// Starts an upload of `key` and returns its upload id. `contentType` is the finished object's.
-    package func createMultipartUpload(key: String, contentType: String = "application/octet-stream") async throws -> String {
+    /// Starts an upload of `key` and returns its upload id. `contentType` and `contentEncoding` (`gzip`, `zstd`) are
+    /// the finished object's, as a `GET` will answer them.
+    package func createMultipartUpload(
+        key: String, contentType: String = "application/octet-stream", contentEncoding: String? = nil
+    ) async throws -> String {
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let contentEncoding { headers.replace("Content-Encoding", contentEncoding) }
         let response = try await send(
-            .post, key: key, query: [("uploads", "")], body: [], headers: ["Content-Type": contentType],
-            operation: "CreateMultipartUpload")
+            .post, key: key, query: [("uploads", "")], body: [], headers: headers, operation: "CreateMultipartUpload")
         guard let uploadID = S3XML.text("UploadId", in: Substring(response.bodyString)), !uploadID.isEmpty else {
             throw ObjectStoreError(
                 code: .malformedResponse, message: "CreateMultipartUpload of \(target(key)) answered without an UploadId",

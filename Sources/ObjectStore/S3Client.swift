@@ -86,8 +86,12 @@ extension S3Client {
     /// Stores `body` as one object (up to 5 GiB; results above a few MiB go through a multipart upload instead,
     /// so a failed part is sent again alone) and returns its ETag.
     @discardableResult
-    package func putObject(key: String, body: [UInt8], contentType: String = "application/octet-stream") async throws -> String {
-        let response = try await send(.put, key: key, body: body, headers: ["Content-Type": contentType], operation: "PutObject")
+    package func putObject(
+        key: String, body: [UInt8], contentType: String = "application/octet-stream", contentEncoding: String? = nil
+    ) async throws -> String {
+        var headers: HTTPHeaders = ["Content-Type": contentType]
+        if let contentEncoding { headers.replace("Content-Encoding", contentEncoding) }
+        let response = try await send(.put, key: key, body: body, headers: headers, operation: "PutObject")
         return try eTag(response, operation: "PutObject", key: key)
     }
 
