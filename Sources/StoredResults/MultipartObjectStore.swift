@@ -26,3 +26,10 @@ package struct StoredPartReceipt: Sendable, Hashable {
         self.etag = etag
     }
 }
+
+/// What a store's error says about trying again: a part refused with 503 SlowDown, or lost to a dropped connection,
+/// is sent again after the store's `Retry-After` (or a short backoff); a denied request is not.
+package protocol StoreRetryAdvice: Error {
+    var isRetryable: Bool { get }
+    var retryAfter: Duration? { get }
+}

@@ -128,7 +128,7 @@ package actor StoredObjectUpload {
         }
         do {
             let id = try await uploadID()
-            let etag = try await store.uploadPart(key: key, uploadId: id, partNumber: part.number, bytes: part.bytes)
+            let etag = try await sendPart(part, uploadId: id)
             receipts.append(StoredPartReceipt(partNumber: part.number, etag: etag))
         } catch {
             // The first failure ends the upload for every appender: aborted here, so no part stays behind even
@@ -137,6 +137,26 @@ package actor StoredObjectUpload {
             await abort()
             throw failure
         }
+    }
+
+    /// How often a part is sent in all when the store's refusals are retryable, and the first wait when the store
+    /// names none (doubling after each).
+    package static let partAttempts = 4
+    package static let firstBackoff: Duration = .milliseconds(200)
+
+    /// Sends one part, again after a retryable refusal (503 SlowDown, a dropped connection): a result of thousands
+    /// of parts should not fail on one throttled request. The store's `Retry-After` is honoured.
+    private func sendPart(_ part: StoredObjectWriter.Part, uploadId: String) async throws -> String {
+        var backoff = Self.firstBackoff
+        for attempt in 1... {
+            do {
+                return try await store.uploadPart(key: key, uploadId: uploadId, partNumber: part.number, bytes: part.bytes)
+            } catch let advice as any StoreRetryAdvice where advice.isRetryable && attempt < Self.partAttempts && failure == nil {
+                try await Task.sleep(for: advice.retryAfter ?? backoff)
+                backoff *= 2
+            }
+        }
+        throw Failure(message: "part \(part.number) of \(key) was not accepted")
     }
 
     /// The upload id, created once however many parts ask at the same time.

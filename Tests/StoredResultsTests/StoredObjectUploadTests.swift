@@ -10,6 +10,12 @@ struct StoreRefusal: Error {
     var message: String
 }
 
+/// The double's 503 SlowDown: retryable, after a short Retry-After.
+struct SlowDown: StoreRetryAdvice {
+    var isRetryable: Bool { true }
+    var retryAfter: Duration? { .milliseconds(5) }
+}
+
 @Suite struct StoredObjectUploadTests {
     /// S3's multipart API over dictionaries, counting what was asked of it.
     final class MemoryStore: MultipartObjectStore {
@@ -20,14 +26,18 @@ struct StoreRefusal: Error {
             var mostInFlight = 0
             var aborted = 0
             var puts = 0
+            var attempts: [Int: Int] = [:]
         }
         let state = Mutex(State())
         let failPart: Int?
         let sizeSkew: Int
+        /// Part number → how many of its first attempts are answered 503 SlowDown.
+        let slowDowns: [Int: Int]
 
-        init(failPart: Int? = nil, sizeSkew: Int = 0) {
+        init(failPart: Int? = nil, sizeSkew: Int = 0, slowDowns: [Int: Int] = [:]) {
             self.failPart = failPart
             self.sizeSkew = sizeSkew
+            self.slowDowns = slowDowns
         }
 
         func createMultipartUpload(key: String, contentType: String, contentEncoding: String?) async throws -> String {
@@ -43,7 +53,12 @@ struct StoreRefusal: Error {
             // Let other appends run while this part is "on the wire".
             for _ in 0..<20 { await Task.yield() }
             defer { state.withLock { $0.inFlight -= 1 } }
-            if partNumber == failPart { throw StoreRefusal(message: "part \(partNumber) refused (503)") }
+            if partNumber == failPart { throw StoreRefusal(message: "part \(partNumber) refused (403)") }
+            let attempt = state.withLock { state in
+                state.attempts[partNumber, default: 0] += 1
+                return state.attempts[partNumber, default: 0]
+            }
+            if attempt <= slowDowns[partNumber, default: 0] { throw SlowDown() }
             try state.withLock { state in
                 guard state.uploads[uploadId] != nil else { throw StoreRefusal(message: "NoSuchUpload") }
                 state.uploads[uploadId]?[partNumber] = bytes
@@ -123,6 +138,23 @@ struct StoreRefusal: Error {
         let (aborted, open, objects) = store.state.withLock { ($0.aborted, $0.uploads.count, $0.objects.count) }
         #expect(aborted == 1 && open == 0, "aborted, nothing left behind")
         #expect(objects == 0, "no object was made")
+    }
+
+    @Test func aThrottledPartIsSentAgainAndTheUploadCompletes() async throws {
+        let store = MemoryStore(slowDowns: [3: 2])
+        let stored = try await Self.upload(store, features: 3_000)
+        #expect(stored.summary.features == 3_000)
+        let (attempts, objects) = store.state.withLock { ($0.attempts[3], $0.objects.count) }
+        #expect(attempts == 3, "two 503s, then accepted")
+        #expect(objects == 1)
+    }
+
+    @Test func aPartThrottledEveryTimeEndsTheUploadAborted() async throws {
+        let store = MemoryStore(slowDowns: [3: 100])
+        await #expect(throws: SlowDown.self) { try await Self.upload(store, features: 3_000) }
+        let (attempts, aborted, open) = store.state.withLock { ($0.attempts[3], $0.aborted, $0.uploads.count) }
+        #expect(attempts == StoredObjectUpload.partAttempts)
+        #expect(aborted >= 1 && open == 0)
     }
 
     @Test func aStoredSizeThatDisagreesIsAFailure() async throws {
