@@ -27,6 +27,16 @@ extension MotoServer {
         }
     }
 
+    /// Runs the AWS CLI (the one next to the Python, in the venv) against this server with the user's keys; its
+    /// standard output.
+    @discardableResult
+    package func runAWSCLI(_ arguments: [String]) async throws -> String {
+        let aws = URL(fileURLWithPath: python).deletingLastPathComponent().appendingPathComponent("aws").path
+        return try await ChildProcesses.run(
+            [aws] + arguments + ["--endpoint-url", endpoint, "--region", region], environment: .adding(clientEnvironment),
+            timeout: .seconds(120))
+    }
+
     /// What plain curl gets from `url` (a presigned URL: no credentials of its own); fails on an HTTP error.
     package func readWithCurl(url: String) async throws -> [UInt8] {
         try await readingFile { path in
