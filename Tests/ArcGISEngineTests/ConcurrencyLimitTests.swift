@@ -10,15 +10,32 @@ import FeatureService
 struct ConcurrencyLimitTests {
     /// A paginating point layer of `count` features on a loopback server that records how many queries it
     /// holds at once; each query takes `delay`.
+    ///
+    /// With `gate`, queries are held until `gate` of them are in flight at once (or `gateTimeout` passes): that the
+    /// engine reaches its limit is then an event the server waits for, not a race between 30 ms sleeps on a busy
+    /// machine (a peak of 2 instead of 3 was seen with the suites of a whole test process beside it). A gate the
+    /// engine cannot reach (it does not run that many at once) still opens after the timeout, and the peak says so.
     final class CountingLayer: Sendable {
         struct Gauge { var current = 0; var peak = 0; var queries = 0 }
         let gauge = Mutex(Gauge())
         let count: Int
         let delay: Duration
+        let gate: Int?
+        static let gateTimeout: Duration = .seconds(10)
 
-        init(count: Int, delay: Duration) {
+        init(count: Int, delay: Duration, gate: Int? = nil) {
             self.count = count
             self.delay = delay
+            self.gate = gate
+        }
+
+        /// Holds a page query until the gate's number of queries were in flight at once (the peak reached it).
+        private func passGate() async throws {
+            guard let gate else { return }
+            let deadline = ContinuousClock.now + Self.gateTimeout
+            while gauge.withLock({ $0.peak }) < gate, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(2))
+            }
         }
 
         func handle(_ request: Request) async throws -> Response {
@@ -29,8 +46,10 @@ struct ConcurrencyLimitTests {
             }
             gauge.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current); $0.queries += 1 }
             defer { gauge.withLock { $0.current -= 1 } }
-            try await Task.sleep(for: delay)
             let parameters = try await request.parameters()
+            // Only pages wait at the gate: an engine sends the count alone, before any page.
+            if parameters.value("returnCountOnly") != "true" { try await passGate() }
+            try await Task.sleep(for: delay)
             if parameters.value("returnCountOnly") == "true" { return .json(#"{"count":\#(count)}"#) }
             let offset = Int(parameters.value("resultOffset") ?? "0") ?? 0
             let size = min(500, Int(parameters.value("resultRecordCount") ?? "500") ?? 500)
@@ -56,7 +75,7 @@ struct ConcurrencyLimitTests {
     }
 
     @Test func pagesOfOneQueryRunInParallelUpToThePageLimit() async throws {
-        let layer = CountingLayer(count: 6_000, delay: .milliseconds(50))
+        let layer = CountingLayer(count: 6_000, delay: .milliseconds(50), gate: 4)
         try await withLayer(layer, configuration: ArcGISEngineConfiguration(pageConcurrency: 4)) { url, engine in
             let result = try await engine.query(layer: url, ServiceQuery(result: .features))
             #expect(result.selection.geoJSON?.count == 6_000)
@@ -68,7 +87,7 @@ struct ConcurrencyLimitTests {
     }
 
     @Test func queriesToOneHostShareItsLimit() async throws {
-        let layer = CountingLayer(count: 3_000, delay: .milliseconds(30))
+        let layer = CountingLayer(count: 3_000, delay: .milliseconds(30), gate: 3)
         let configuration = ArcGISEngineConfiguration(maxConcurrentRequestsPerHost: 3, pageConcurrency: 6)
         try await withLayer(layer, configuration: configuration) { url, engine in
             try await withThrowingTaskGroup(of: Int.self) { group in
