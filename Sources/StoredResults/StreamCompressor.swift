@@ -25,7 +25,9 @@ package struct CompressionFailure: Error, Sendable, Hashable, CustomStringConver
 /// compression, so the writer has one path. Noncopyable: it owns the C stream, which `deinit` frees.
 struct StreamCompressor: ~Copyable {
     private let stream: OpaquePointer?
-    private static let chunk = 256 << 10
+    /// Where each call's output lands before it is appended: one buffer for the stream's life, not one per call.
+    private var chunk: [UInt8] = []
+    private static let chunkBytes = 256 << 10
 
     /// A compressor for `compression` (`nil`: bytes pass through); `nil` when the library cannot make one.
     init?(_ compression: StoredObjectCompression?) {
@@ -45,7 +47,7 @@ struct StreamCompressor: ~Copyable {
         }
         var offset = 0
         var finished: Int32 = 0
-        var chunk = [UInt8](repeating: 0, count: Self.chunk)
+        if chunk.isEmpty { chunk = [UInt8](repeating: 0, count: Self.chunkBytes) }
         repeat {
             var consumed = 0
             let written = input.withUnsafeBufferPointer { bytes in

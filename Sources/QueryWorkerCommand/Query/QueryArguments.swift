@@ -126,8 +126,7 @@ struct FieldList: Sendable, Hashable {
 /// `--geometry`: a GeoJSON or Esri JSON geometry, as text or `@file`; checked as JSON here, as a geometry by
 /// the worker's decoder before publishing.
 struct GeometryArgument: Sendable, Hashable {
-    var json: ParsedJSON
-    /// The JSON as typed (checked to be JSON), as the client library takes a geometry.
+    /// The JSON as typed (checked to be JSON here, so a typo is a usage error), as the client library takes a geometry.
     var text: String
 
     static func parse(_ argument: String) throws -> GeometryArgument {
@@ -140,7 +139,8 @@ struct GeometryArgument: Sendable, Hashable {
             text = String(decoding: contents, as: UTF8.self)
         }
         do throws(JSONReadError) {
-            return GeometryArgument(json: try ParsedJSON(reading: Array(text.utf8)), text: text)
+            _ = try ParsedJSON(reading: Array(text.utf8))
+            return GeometryArgument(text: text)
         } catch {
             throw ValidationError("the geometry is not JSON: \(error.message)")
         }
