@@ -14,6 +14,10 @@ package final class ResultBudget: Sendable {
     package let limit: Int
     /// Who hears of the pages read, when the request asked for progress (`progress: true`); else `nil`.
     package let progress: (any ProgressSink)?
+    /// Where large layers go instead of the result, when the request may store them (``ResultStore``); else
+    /// `nil`, and engines collect as they always did. What a writer streams is not reserved here: its memory is
+    /// the writer's parts in flight, so a stored layer is bounded by the store's pace, not by this budget.
+    package let store: (any ResultStore)?
     private let state: Mutex<State>
 
     private struct State {
@@ -21,9 +25,10 @@ package final class ResultBudget: Sendable {
         var refused = false
     }
 
-    package init(limit: Int, progress: (any ProgressSink)? = nil) {
+    package init(limit: Int, progress: (any ProgressSink)? = nil, store: (any ResultStore)? = nil) {
         self.limit = max(0, limit)
         self.progress = progress
+        self.store = store
         self.state = Mutex(State())
     }
 

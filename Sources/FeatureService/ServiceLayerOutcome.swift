@@ -27,6 +27,9 @@ package enum LayerSelection: Sendable {
     /// `result: attachments`: each selected feature's attachments, in object id order (features without one
     /// omitted).
     case attachments([AttachmentGroup])
+    /// `result: features` or `ids` written to the object store (``ResultStore``): where the object is and what
+    /// it holds, instead of the selection itself.
+    case stored(StoredSelection)
 
     /// How many ids, features or catalog entries the selection holds (0 for a count).
     package var itemCount: Int {
@@ -41,6 +44,7 @@ package enum LayerSelection: Sendable {
         case .distinct(let rows): rows.count
         case .related(let selection): selection.recordCount
         case .attachments(let groups): groups.reduce(0) { $0 + $1.attachments.count }
+        case .stored(let stored): stored.count
         }
     }
 }

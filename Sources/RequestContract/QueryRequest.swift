@@ -28,13 +28,15 @@ package struct QueryRequest: Sendable, Hashable {
     /// it changes what else is published, never the outcome. Part of the sharing fingerprint, so every run
     /// publishes progress exactly for the requests on it (see the contract's "Progress").
     package var progress: Bool
+    /// Where the selection goes and in what form (`delivery`, `format`, `compression`, since 1.3).
+    package var delivery: ResultDelivery
     /// How many targets the request has, for checks outside this module (the request fuzzer's oracle).
     package var targetCount: Int { targets.count }
 
     /// A request; ``RequestDecoder`` makes these from messages, tests and tools may build them directly.
     package init(
         requestId: String, taskId: String? = nil, deadline: Int64? = nil, receivedAt: Int64, targets: [QueryTarget],
-        query: QuerySpec, credential: String? = nil, progress: Bool = false
+        query: QuerySpec, credential: String? = nil, progress: Bool = false, delivery: ResultDelivery = .default
     ) {
         self.requestId = requestId
         self.taskId = taskId ?? requestId
@@ -44,6 +46,7 @@ package struct QueryRequest: Sendable, Hashable {
         self.query = query
         self.credential = credential
         self.progress = progress
+        self.delivery = delivery
     }
 
     /// The query for the feature-service seam, with the request's credential.

@@ -129,7 +129,8 @@ package struct RequestDecoder: Sendable {
 
     private func decodeRequest(_ root: ParsedJSON, key: [UInt8]?, receivedAt: Int64) throws(ContractError) -> QueryRequest {
         let reader = try RequestFieldReader(root, path: "")
-        try reader.rejectUnknown(allowed: ["requestId", "taskId", "deadline", "timeoutMs", "targets", "query", "credential", "progress"])
+        try reader.rejectUnknown(allowed: ["requestId", "taskId", "deadline", "timeoutMs", "targets", "query", "credential", "progress",
+            "delivery", "format", "compression"])
         guard let requestId = try reader.string("requestId", required: true, length: 1...128) else {
             throw ContractError(.internal, "requestId was not read")
         }
@@ -147,13 +148,14 @@ package struct RequestDecoder: Sendable {
             }
         }
         let progress = try reader.bool("progress") ?? false
+        let delivery = try ResultDelivery.read(reader)
         try Self.checkCollections(targets, result: query.result)
         // Checks against the operator's credentials come last, so that a message with a mistake hears of the
         // mistake first.
         if let credential { try credentials.check(credential, targets: targets) }
         return QueryRequest(
             requestId: requestId, taskId: taskId, deadline: deadline, receivedAt: receivedAt, targets: targets, query: query,
-            credential: credential, progress: progress)
+            credential: credential, progress: progress, delivery: delivery)
     }
 
     private func readDeadline(_ reader: RequestFieldReader, receivedAt: Int64) throws(ContractError) -> Int64? {

@@ -80,7 +80,7 @@ enum ArcGISTestSupport {
     /// The ids a result selected, whatever its form (none for a count).
     static func ids(_ result: ServiceLayerResult) -> [Int] {
         switch result.selection {
-        case .countOnly, .catalog, .statistics, .extent, .distinct, .related, .attachments: []
+        case .countOnly, .catalog, .statistics, .extent, .distinct, .related, .attachments, .stored: []
         case .objectIds(let ids): ids.map { Int($0) }
         case .features(let features): features.objectIds.map { Int($0) }
         case .featureIds(let ids): ids.compactMap { $0.flatMap { Int($0.description) } }

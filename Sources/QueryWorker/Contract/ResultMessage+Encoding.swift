@@ -97,6 +97,8 @@ extension ResultMessage {
 
     func itemCount(of layer: Int) -> Int {
         if let grouped = groupedItems[layer] { return grouped.count }
+        // A stored layer's items are in its object: the result carries only its location.
+        if case .stored = layers[layer].answer?.selection { return 0 }
         return layers[layer].answer?.selection.itemCount ?? 0
     }
 
@@ -105,7 +107,7 @@ extension ResultMessage {
     func itemSize(_ layer: Int, _ index: Int, first: Bool) -> Int {
         guard let selection = layers[layer].answer?.selection else { return 0 }
         switch selection {
-        case .countOnly:
+        case .countOnly, .stored:
             return 0
         case .objectIds(let ids):
             return JSONWriter.digitCount(ids[index]) + (first ? 0 : 1)
@@ -169,7 +171,7 @@ extension ResultMessage {
                 case .objectIds(let ids): id = .number(Double(ids[index]))
                 case .featureIds(let ids): id = ids[index].map(Self.json)
                 }
-            case .countOnly, .catalog, .statistics, .extent, .distinct: id = nil
+            case .countOnly, .catalog, .statistics, .extent, .distinct, .stored: id = nil
             case .related(let related):
                 id = groupedItems[layer].map { .number(Double(related.groups[$0.locate(index).group].objectId)) }
                 grouped = "a related record of "

@@ -41,7 +41,7 @@ struct GroupedItems: Sendable, Hashable {
         switch selection {
         case .related(let related): return GroupedItems(members: related.groups.map(\.records.count))
         case .attachments(let groups): return GroupedItems(members: groups.map(\.attachments.count))
-        case .countOnly, .objectIds, .featureIds, .features, .catalog, .statistics, .extent, .distinct: return nil
+        case .countOnly, .objectIds, .featureIds, .features, .catalog, .statistics, .extent, .distinct, .stored: return nil
         }
     }
 }
@@ -64,7 +64,7 @@ extension ResultMessage {
             let attachments = groups[group].attachments
             let attachment = member < attachments.count ? JSONWriter.size(of: attachments[member]) : 0
             return separator + attachment + (opens ? JSONWriter.groupFrameSize(groups[group]) : 0)
-        case .countOnly, .objectIds, .featureIds, .features, .catalog, .statistics, .extent, .distinct:
+        case .countOnly, .objectIds, .featureIds, .features, .catalog, .statistics, .extent, .distinct, .stored:
             return 0
         }
     }

@@ -47,7 +47,7 @@ extension ResultMessage {
                 writer.key("attachmentsBy")
                 writer.string(site.rawValue)
             }
-        case .countOnly, .objectIds, .featureIds, .features, .catalog:
+        case .countOnly, .objectIds, .featureIds, .features, .catalog, .stored:
             break
         }
     }

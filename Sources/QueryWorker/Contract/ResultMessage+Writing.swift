@@ -129,6 +129,8 @@ extension ResultMessage {
                 Self.writeArray("distinct", start..<end, to: &writer) { $1.namedValues(rows[$0]) }
             case .extent:
                 break
+            case .stored(let stored):
+                Self.writeLocation(stored, to: &writer)
             case .related(let related):
                 if let layout = groupedItems[index] { Self.writeRelated(related, layout, start..<end, to: &writer) }
             case .attachments(let groups):

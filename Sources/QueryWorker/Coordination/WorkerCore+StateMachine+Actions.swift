@@ -21,12 +21,15 @@ struct WorkFingerprint: Equatable, Sendable {
     var query: QuerySpec
     var credential: String?
     var progress: Bool
+    /// Where the selection goes (a stored run and an inline one answer differently).
+    var delivery: ResultDelivery
 
     init(_ request: QueryRequest) {
         targets = request.targets
         query = request.query
         credential = request.credential
         progress = request.progress
+        delivery = request.delivery
     }
 }
 
