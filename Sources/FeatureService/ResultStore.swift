@@ -10,11 +10,12 @@
 package protocol ResultStore: Sendable {
     /// When a layer's features go to the store.
     var delivery: StoreDelivery { get }
-    /// Starts the object of `layer` (the request's `index`th layer, in the order of its targets and their
-    /// sublayers, which names the object). `kind` says what the object holds.
+    /// Starts the object of `layer`; `kind` says what it holds. The store names the object by the request and
+    /// the layer's identity (its URL, layer id or collection), never by arrival order, so a redelivered request
+    /// writes the same key (overwrites, never duplicates).
     ///
     /// Throws a ``FeatureServiceError`` the layer fails with (`store_unavailable`, `store_denied`).
-    func open(_ layer: ProgressLayer, index: Int, kind: StoredSelection.Kind) async throws(FeatureServiceError)
+    func open(_ layer: ProgressLayer, kind: StoredSelection.Kind) async throws(FeatureServiceError)
         -> any StoredLayerWriter
 }
 
