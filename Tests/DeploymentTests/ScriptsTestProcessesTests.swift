@@ -46,6 +46,21 @@ struct ScriptsTestProcessesTests {
         #expect(withoutTheRest.problems == ["BTests runs in 0 processes"])
     }
 
+    /// The process run beside the others counts as one of the plan's, and its targets as run.
+    @Test func aProcessRunBesideTheOthersIsAProcessOfThePlan() {
+        let manifest = #".testTarget(name: "ATests"), .testTarget(name: "BTests"), .testTarget(name: "CTests")"#
+        let plan = TestProcessPlan(manifest: manifest, script: """
+            run_targets_beside ATests
+            run_targets BTests
+            wait_beside
+            timeout 15m swift test --skip-build --skip "^($skipped)\\." || status=1
+            """)
+        #expect(plan.processCount == 3)
+        #expect(plan.problems.isEmpty, "\(plan.problems)")
+        let twice = TestProcessPlan(manifest: manifest, script: "run_targets_beside ATests\nrun_targets ATests BTests CTests\n")
+        #expect(twice.problems == ["ATests runs in 2 processes"])
+    }
+
     /// A process chosen by suite names, as the script's were before its targets: refused, whatever it runs.
     @Test func aProcessChosenBySuiteNamesIsFound() {
         let plan = TestProcessPlan(manifest: #".testTarget(name: "ATests")"#, script: """
@@ -58,11 +73,12 @@ struct ScriptsTestProcessesTests {
     }
 }
 
-/// The test processes of `scripts/test`, read from its text: a `run_targets A B` line is a process running
-/// targets A and B; the line whose `--skip` is built from `$skipped` (the targets the `run_targets` lines
-/// named) is the last process, running every other target, whether it calls `swift test` itself or through the
-/// script's `run_process`. The function's own `swift test` line and the
-/// pass-through of arguments (`swift test "$@"`) are not processes of the plan.
+/// The test processes of `scripts/test`, read from its text: a `run_targets A B` line (or `run_targets_beside A B`,
+/// the process run in the background beside the next ones) is a process running targets A and B; the line
+/// whose `--skip` is built from `$skipped` (the targets the `run_targets` lines named) is the last process,
+/// running every other target, whether it calls `swift test` itself or through the script's `run_process`. The
+/// function's own `swift test` line and the pass-through of arguments (`swift test "$@"`) are not processes of
+/// the plan.
 struct TestProcessPlan {
     /// The test targets of Package.swift, in its order.
     let testTargets: [String]
@@ -79,7 +95,7 @@ struct TestProcessPlan {
         var problems: [String] = []
         for line in script.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             if line.hasPrefix("#") { continue }
-            if line.hasPrefix("run_targets ") {
+            if line.hasPrefix("run_targets ") || line.hasPrefix("run_targets_beside ") {
                 namedProcesses += 1
                 named += line.split(separator: " ").dropFirst().map(String.init)
             } else if line.contains(#"--skip "^($skipped)\."#) {
