@@ -226,10 +226,14 @@ struct CredentialsReloadTests {
         let current = FixedCredentials(credentials.store)
         let standard = try #require(CredentialsReloader(credentials: credentials, target: current, logger: Self.logger))
         #expect(standard.interval <= .seconds(1), "a change must be in use within about two seconds")
+        // What the group and the reloader said, shown if the change is not applied (once under a heavy load, it
+        // was not within 60 s: these lines tell whether the service ran and what each look decided).
+        let capture = LogCapture()
+        let logger = capture.logger(label: "credentials-reload", level: .trace)
         let reloader = try #require(
-            CredentialsReloader(credentials: credentials, target: current, interval: .milliseconds(200), logger: Self.logger))
+            CredentialsReloader(credentials: credentials, target: current, interval: .milliseconds(200), logger: logger))
         #expect(CredentialsReloader(credentials: .none, target: current, logger: Self.logger) == nil)
-        let group = ServiceGroup(configuration: .init(services: [reloader], logger: Self.logger))
+        let group = ServiceGroup(configuration: .init(services: [reloader], logger: logger))
         let running = Task { try await group.run() }
 
         try volume.publish(CredentialsFolder.file(SampleCredentials.apiKey("state-gis", scope: Self.county, variable: "K")))
@@ -237,7 +241,8 @@ struct CredentialsReloadTests {
         while current.store.credential(named: "state-gis") == nil, ContinuousClock.now - start < .seconds(60) {
             try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(current.store.all.map(\.name) == ["state-gis"])
+        let waited = ContinuousClock.now - start
+        #expect(current.store.all.map(\.name) == ["state-gis"], "after \(waited): \(capture.events.joined(separator: "; "))")
         #expect(current.replaceCount == 1, "one change, one replacement")
 
         await group.triggerGracefulShutdown()

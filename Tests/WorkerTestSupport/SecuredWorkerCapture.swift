@@ -13,6 +13,8 @@ package final class LogCapture: Sendable {
     private let written = Mutex<[String]>([])
     private let raw = Mutex<[String]>([])
 
+    package init() {}
+
     /// A logger at `level` that writes to this capture.
     package func logger(label: String = "worker-credentials-e2e", level: Logger.Level) -> Logger {
         let sink = JSONLogSink { line in self.written.withLock { $0.append(String(decoding: line, as: UTF8.self)) } }
