@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureGeometry
 import FeatureQuerySupport
 import FeatureService
@@ -24,7 +25,8 @@ extension CollectionQueryRunner {
     /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
     /// the layer (the others are cancelled).
     func runTiles(
-        _ tiling: Tiling, filter: FilterPlan, extra: [QueryParameter], pageLimit: Int, into collector: inout CheckedItemCollector
+        _ tiling: Tiling, filter: FilterPlan, extra: [QueryParameter], pageLimit: Int, into collector: inout CheckedItemCollector,
+        stream: inout StoredLayerStream
     ) async throws {
         let tiles = TilePlanner.tiles(region: tiling.region, extent: collection.extent, perSide: tiling.perSide)
         let pager = ItemPager(
@@ -57,7 +59,10 @@ extension CollectionQueryRunner {
                 case .page(let index, let features):
                     let accept: (Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
                     // The untiled first page is sequence 0, tile `index` is sequence `index + 1`.
-                    guard collector.add(features, box: tiles[index], sequence: index + 1, accept: accept) else {
+                    let heldBefore = collector.heldCount
+                    let more = collector.add(features, box: tiles[index], sequence: index + 1, accept: accept)
+                    try await absorb(&collector, from: heldBefore, stream: &stream)
+                    guard more else {
                         group.cancelAll()
                         continuation.finish()
                         return
