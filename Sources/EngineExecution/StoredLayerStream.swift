@@ -124,9 +124,13 @@ package struct StoredLayerStream: Sendable {
         return try await finish()
     }
 
-    /// Completes the object and says where it is; nil for a layer that stayed inline.
+    /// Completes the object and says where it is; nil for a layer that stayed inline. A cancelled task never
+    /// completes an object (its pages may have ended early): it throws `cancelled`, and the caller aborts.
     package mutating func finish() async throws(FeatureServiceError) -> StoredSelection? {
         guard phase == .streaming, let writer else { return nil }
+        if Task.isCancelled {
+            throw FeatureServiceError(.cancelled, "\(layer.url): the query was cancelled while its layer was stored", layer: layer.url)
+        }
         let stored = try await writer.finish()
         phase = .finished
         self.writer = nil

@@ -96,8 +96,11 @@ struct StoredCollectionTests {
 
     @Test func aFailingAppendFailsTheCollectionWithTheWritersCodeAndAborts() async throws {
         try await SampleServerInteropTests.withSample { server, engine in
-            let store = RecordingResultStore(delivery: .always, failOnAppend: 2, failure: .storeUnavailable)
-            let outcome = await Self.run(engine, server.ogcURL(quirks: []), ServiceQuery(result: .features), store: store)
+            // Pages of 100 (then tiles): the third append is well inside the collection.
+            let store = RecordingResultStore(delivery: .always, failOnAppend: 3, failure: .storeUnavailable)
+            let outcome = await Self.run(
+                engine, server.ogcURL(quirks: ["max-limit-100"]), ServiceQuery(result: .features), collection: "TransportationGroundCrv",
+                store: store)
             #expect(outcome.failure?.code == .storeUnavailable)
             let writer = try #require(store.writers.first)
             #expect(await writer.aborts >= 1)
@@ -108,8 +111,10 @@ struct StoredCollectionTests {
     @Test func cancellingMidCollectionAborts() async throws {
         try await SampleServerInteropTests.withSample { server, engine in
             let store = RecordingResultStore(delivery: .always, holdAppends: true)
-            let landing = server.ogcURL(quirks: [])
-            let task = Task { await Self.run(engine, landing, ServiceQuery(result: .features), store: store) }
+            let landing = server.ogcURL(quirks: ["max-limit-100"])
+            let task = Task {
+                await Self.run(engine, landing, ServiceQuery(result: .features), collection: "TransportationGroundCrv", store: store)
+            }
             try await StoredResultWaits.waitUntil { store.gate.waiting > 0 }
             task.cancel()
             store.gate.release()
