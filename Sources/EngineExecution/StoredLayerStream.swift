@@ -84,6 +84,8 @@ package struct StoredLayerStream: Sendable {
         case .streaming:
             try await append(items)
         case .inline:
+            // Nothing kept (a page of repeats, or a selection the worker computes and stores whole): no switch.
+            guard !items.isEmpty else { return }
             heldBytes += Self.bytes(of: items)
             heldItems += items.count
             guard let store, passesThreshold(bytes: heldBytes, items: heldItems) else { return }

@@ -200,6 +200,30 @@ struct StoredResultTests {
         }
     }
 
+    @Test func aSuspendedStoreStopsOrderedChunks() async throws {
+        let query = ServiceQuery(
+            geometry: ArcGISTestSupport.seedExtent, maxFeatures: 2_300, result: .features,
+            orderBy: [OrderTerm(field: "Roll_LandValue", descending: true)])
+        var configuration = ArcGISEngineConfiguration(pageConcurrency: 2, retry: ArcGISTestSupport.fastRetries)
+        configuration.objectIdChunkSize = 100
+        try await ArcGISTestSupport.withEngine(configuration: configuration) { server, engine in
+            let inline = try #require(await Self.outcome(engine, server.layerURL(.parcels), query, store: nil).success)
+            let store = RecordingResultStore(delivery: .always, holdAppends: true)
+            let url = server.layerURL(.parcels)
+            let task = Task { await Self.outcome(engine, url, query, store: store) }
+            try await Self.waitUntil { store.gate.waiting > 0 }
+            let before = server.statistics.queries(.parcels)
+            try await Task.sleep(for: .milliseconds(300))
+            // At most the chunks in flight when the append began finish: none starts while the store is behind.
+            #expect(server.statistics.queries(.parcels) - before <= 2)
+            store.gate.release()
+            let stored = try #require(await task.value.success)
+            let ids = try await Self.storedFeatureIDs(try #require(store.writers.first))
+            #expect(ids == ArcGISTestSupport.ids(inline))
+            #expect(stored.isComplete == inline.isComplete)
+        }
+    }
+
     /// Waits (up to 20 s) until `condition` holds.
     static func waitUntil(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(20)

@@ -70,6 +70,14 @@ struct StoredLayerStreamTests {
         #expect(await store.writers.first?.items.count == 3)
     }
 
+    @Test func absorbingNothingOpensNoWriterEvenWhenTheStoreTakesEveryLayer() async throws {
+        let store = RecordingResultStore(delivery: .always)
+        var stream = StoredLayerStream(store: store, layer: layer, kind: .features)
+        try await stream.absorb([]) { Issue.record("nothing to hand over"); return [] }
+        #expect(stream.phase == .inline)
+        #expect(store.writers.isEmpty)
+    }
+
     @Test func aSmallLayerAboveNothingStaysInline() async throws {
         let store = RecordingResultStore(delivery: .above(thresholdBytes: 100))
         var stream = StoredLayerStream(store: store, layer: layer, kind: .features)

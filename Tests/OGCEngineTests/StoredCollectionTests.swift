@@ -165,6 +165,53 @@ struct StoredCollectionTests {
     }
 }
 
+extension StoredCollectionTests {
+    @Test func anOrderedSelectionIsStoredWholeInItsOrder() async throws {
+        try await SampleServerInteropTests.withSample { server, engine in
+            let landing = server.ogcURL(quirks: [])
+            for kind in [ServiceQuery.ResultKind.features, .ids] {
+                let query = ServiceQuery(result: kind, orderBy: [OrderTerm(field: "STATE_NAME", descending: true)])
+                let inline = try #require(await Self.run(engine, landing, query, store: nil).success)
+                let store = RecordingResultStore(delivery: .always)
+                let stored = try #require(await Self.run(engine, landing, query, store: store).success, "\(kind)")
+                guard case .stored(let location) = stored.selection else { Issue.record("\(kind): not stored"); continue }
+                let writer = try #require(store.writers.first)
+                #expect(try await Self.storedIDs(writer) == inline.featureIds, "\(kind)")
+                #expect(location.count == 49)
+                #expect(stored.orderedBy == inline.orderedBy)
+                #expect(store.writers.count == 1)
+            }
+        }
+    }
+
+    @Test func aSuspendedStoreStopsTheNextLinksBeingFollowed() async throws {
+        let server = try await SampleFeatureServer.start(
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 3),
+            dataset: try SampleDataset.shared(parcelCount: 20_000, seed: 3), logger: OGCTestServer.logger)
+        let client = try HTTPClientFixture.make()
+        var configuration = OGCTestServer.fastConfiguration
+        configuration.tileWhenPagesExceed = nil
+        let engine = OGCEngine(httpClient: client, configuration: configuration, logger: OGCTestServer.logger)
+        let store = RecordingResultStore(delivery: .always, holdAppends: true)
+        let landing = server.ogcURL(quirks: ["max-limit-100"])
+        let task = Task { await Self.run(engine, landing, ServiceQuery(result: .features), collection: "TransportationGroundCrv", store: store) }
+        try await StoredResultWaits.waitUntil { store.gate.waiting > 0 }
+        try await Task.sleep(for: .milliseconds(300))
+        // The page being appended and the next one, fetched meanwhile: no further `next` while the store is behind.
+        let held = server.statistics.ogcItemRequests("TransportationGroundCrv")
+        store.gate.release()
+        let outcome = await task.value
+        let total = server.statistics.ogcItemRequests("TransportationGroundCrv")
+        await client.shutdown()
+        await server.shutdown()
+        #expect(held <= 2)
+        #expect(total >= 38)
+        let result = try #require(outcome.success, "\(String(describing: outcome.failure))")
+        guard case .stored(let location) = result.selection else { Issue.record("not stored"); return }
+        #expect(location.count == 3_712)
+    }
+}
+
 enum StoredResultWaits {
     /// Waits (up to 20 s) until `condition` holds.
     static func waitUntil(_ condition: () -> Bool) async throws {

@@ -82,7 +82,8 @@ struct CollectionQueryRunner: Sendable {
             store: stored ? budget.store : nil, layer: ProgressLayer(url: collection.url, collection: collection.id),
             kind: query.result == .ids ? .ids : .features, maxInlineItems: configuration.maxFeaturesInMemory)
         return try await withStoredLayer(stream) { stream in
-            try await stream.begin()
+            // A selection the worker orders is complete only at the end: it is stored whole then (`storedWhole`).
+            if aggregator == nil { try await stream.begin() }
             func started() -> CheckedItemCollector {
                 var collector = newCollector()
                 if stream.isStreaming { collector.dropHeld() }
