@@ -15,12 +15,12 @@ package final class RecordingResultStore: ResultStore {
 
     package init(
         delivery: StoreDelivery, failOnAppend: Int? = nil, failure: FeatureServiceError.Code = .storeUnavailable,
-        holdAppends: Bool = false
+        holdAppends: Bool = false, passingFirst: Int = 0
     ) {
         self.delivery = delivery
         self.failOnAppend = failOnAppend
         self.failure = failure
-        self.gate = AppendGate(open: !holdAppends)
+        self.gate = AppendGate(open: !holdAppends, passingFirst: passingFirst)
     }
 
     package func open(_ layer: ProgressLayer, kind: StoredSelection.Kind) async throws(FeatureServiceError) -> any StoredLayerWriter {
@@ -78,12 +78,14 @@ package actor RecordingWriter: StoredLayerWriter {
 package final class AppendGate: Sendable {
     private struct State {
         var open: Bool
+        /// Appends that pass a closed gate before it starts holding them.
+        var passes: Int
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state: Mutex<State>
 
-    init(open: Bool) { state = Mutex(State(open: open)) }
+    init(open: Bool, passingFirst: Int = 0) { state = Mutex(State(open: open, passes: passingFirst)) }
 
     /// Appends waiting now.
     package var waiting: Int { state.withLock { $0.waiting.count } }
@@ -92,6 +94,10 @@ package final class AppendGate: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let resume = state.withLock { state -> Bool in
                 if state.open { return true }
+                if state.passes > 0 {
+                    state.passes -= 1
+                    return true
+                }
                 state.waiting.append(continuation)
                 return false
             }

@@ -210,6 +210,39 @@ extension StoredCollectionTests {
         guard case .stored(let location) = result.selection else { Issue.record("not stored"); return }
         #expect(location.count == 3_712)
     }
+
+    @Test func aSuspendedStoreHoldsTilesBackToAPageEach() async throws {
+        let server = try await SampleFeatureServer.start(
+            configuration: SampleServerConfiguration(parcelCount: 20_000, seed: 3),
+            dataset: try SampleDataset.shared(parcelCount: 20_000, seed: 3), logger: OGCTestServer.logger)
+        let client = try HTTPClientFixture.make()
+        let engine = OGCEngine(httpClient: client, configuration: OGCTestServer.fastConfiguration, logger: OGCTestServer.logger)
+        let landing = server.ogcURL(quirks: ["max-limit-100"])
+        let collection = "LA_County_Parcels"
+        let inline = await Self.run(engine, landing, ServiceQuery(result: .ids), collection: collection, store: nil)
+        let before = server.statistics.ogcItemRequests(collection)
+        // The untiled first page passes; the first tile page waits.
+        let store = RecordingResultStore(delivery: .always, holdAppends: true, passingFirst: 1)
+        let task = Task { await Self.run(engine, landing, ServiceQuery(result: .features), collection: collection, store: store) }
+        try await StoredResultWaits.waitUntil { store.gate.waiting > 0 }
+        try await Task.sleep(for: .milliseconds(300))
+        let held = server.statistics.ogcItemRequests(collection) - before
+        store.gate.release()
+        let outcome = await task.value
+        let total = server.statistics.ogcItemRequests(collection) - before
+        await client.shutdown()
+        await server.shutdown()
+        let truth = try #require(inline.success)
+        // 16 tiles: each has read at most a page handed over, one waiting for a credit and the next one.
+        #expect(held <= 2 + 16 * 3)
+        #expect(total > held)
+        let result = try #require(outcome.success, "\(String(describing: outcome.failure))")
+        guard case .stored(let location) = result.selection else { Issue.record("not stored"); return }
+        #expect(location.count == truth.featureIds.count)
+        let ids = try await Self.storedIDs(try #require(store.writers.first))
+        #expect(Set(ids) == Set(truth.featureIds))
+        #expect(ids.count == truth.featureIds.count)
+    }
 }
 
 enum StoredResultWaits {

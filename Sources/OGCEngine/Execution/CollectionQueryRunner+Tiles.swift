@@ -36,6 +36,9 @@ extension CollectionQueryRunner {
         let fallbackLimit = configuration.fallbackPageLimit
         let server = filter.server
         let (events, continuation) = AsyncThrowingStream.makeStream(of: TileEvent.self)
+        // A stored collection's runner waits for the store: tiles then hold their pages (one each) instead of
+        // queueing every page they can read.
+        let credits = PageCredits(limit: stream.hasStore ? tiles.count : nil)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, tile) in tiles.enumerated() {
                 group.addTask {
@@ -44,6 +47,7 @@ extension CollectionQueryRunner {
                         ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server, extra: extra) : nil
                     do {
                         try await pager.run(first: first, fallback: fallback) { page in
+                            await credits.acquire()
                             continuation.yield(.page(index, page.features))
                             return .more
                         }
@@ -62,6 +66,7 @@ extension CollectionQueryRunner {
                     let heldBefore = collector.heldCount
                     let more = collector.add(features, box: tiles[index], sequence: index + 1, accept: accept)
                     try await absorb(&collector, from: heldBefore, stream: &stream)
+                    credits.release()
                     guard more else {
                         group.cancelAll()
                         continuation.finish()
