@@ -234,7 +234,7 @@ extension StoredCollectionTests {
         await server.shutdown()
         let truth = try #require(inline.success)
         // 16 tiles: each has read at most a page handed over, one waiting for a credit and the next one.
-        #expect(held <= 2 + 16 * 3)
+        #expect(held <= 2 + 16 * 3, "held \(held) total \(total)")
         #expect(total > held)
         let result = try #require(outcome.success, "\(String(describing: outcome.failure))")
         guard case .stored(let location) = result.selection else { Issue.record("not stored"); return }
