@@ -485,7 +485,7 @@ let package = Package(
         // references and the worker-side computations (Aggregation/), without an engine around them.
         .testTarget(
             name: "EngineExecutionTests",
-            dependencies: ["EngineExecution", "FeatureService", "FeatureQuerySupport", "QueryLanguage", "FeatureGeometry"],
+            dependencies: ["EngineExecution", "EngineTestSupport", "FeatureService", "FeatureQuerySupport", "QueryLanguage", "FeatureGeometry"],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -667,7 +667,7 @@ let package = Package(
         // Features server) as child processes, with the sample data loaded, for any test target to depend on.
         // The engines' test double for the credentials seam, shared by both engines' suites.
         .target(
-            name: "EngineTestSupport", dependencies: ["EngineExecution"], path: "Tests/EngineTestSupport",
+            name: "EngineTestSupport", dependencies: ["EngineExecution", "FeatureService"], path: "Tests/EngineTestSupport",
             swiftSettings: strictSwift),
         // Test code only: fake HTTP servers as Hummingbird applications on loopback, with counters of what their
         // connections saw (reuse, a client giving up) for the tests of the HTTP client and the engines.

@@ -2,6 +2,10 @@ import FeatureService
 
 /// Gathers a layer's GeoJSON pages as they arrive (``GeoJSONPageTranscoder`` wrote them), keeping their bytes
 /// as they are and one reference per object id: one feature per id, however often paging repeats it.
+///
+/// A layer streamed to the result store (``StoredLayerStream``) hands what it holds over once (``handOver()``)
+/// and from then on keeps only the id set: each ``add(_:only:)`` returns the page's newly kept features for
+/// the writer, and nothing of the page is retained.
 struct GeoJSONPageCollector {
     fileprivate var pages: [[UInt8]] = []
     fileprivate var references: [Reference] = []
@@ -14,12 +18,17 @@ struct GeoJSONPageCollector {
         var end: Int
     }
     private(set) var duplicates = 0
+    /// Features kept (held, or handed to the store).
+    private(set) var count = 0
+    /// Whether kept features are held here (false once the layer streams to the store).
+    private(set) var retains: Bool
     let limit: Int
     let layer: String
 
-    init(limit: Int, layer: String) {
+    init(limit: Int, layer: String, retains: Bool = true) {
         self.limit = limit
         self.layer = layer
+        self.retains = retains
     }
 
     static func decode(_ body: [UInt8], layer: LayerMetadata) throws(FeatureServiceError) -> GeoJSONPage {
@@ -32,24 +41,36 @@ struct GeoJSONPageCollector {
     /// and its id and slice in the published result.
     static func heldBytes(_ page: GeoJSONPage) -> Int { page.bytes.count + page.entries.count * 48 }
 
-    var count: Int { references.count }
-
     func contains(_ id: Int64) -> Bool { seen.contains(id) }
 
-    mutating func add(_ page: GeoJSONPage, only: Set<Int64>?) throws(FeatureServiceError) {
+    /// Keeps the page's features not seen before (of `only`, when given) and returns their bytes, in the
+    /// page's order: what a streamed layer appends.
+    @discardableResult
+    mutating func add(_ page: GeoJSONPage, only: Set<Int64>?) throws(FeatureServiceError) -> [ArraySlice<UInt8>] {
         let index = Int32(pages.count)
-        var kept = 0
+        var kept: [ArraySlice<UInt8>] = []
         for entry in page.entries {
             if let only, !only.contains(entry.objectId) { continue }
             guard seen.insert(entry.objectId).inserted else {
                 duplicates += 1
                 continue
             }
-            references.append(.init(objectId: entry.objectId, page: index, start: entry.start, end: entry.end))
-            kept += 1
+            if retains { references.append(.init(objectId: entry.objectId, page: index, start: entry.start, end: entry.end)) }
+            kept.append(page.bytes[entry.start..<entry.end])
         }
-        pages.append(kept > 0 ? page.bytes : [])
-        try checkLimit(references.count, limit: limit, layer: layer)
+        count += kept.count
+        if retains { pages.append(kept.isEmpty ? [] : page.bytes) }
+        try checkLimit(count, limit: limit, layer: layer)
+        return kept
+    }
+
+    /// Everything held, in arrival order, for the store's writer; from now on nothing is held (only the ids).
+    mutating func handOver() -> [ArraySlice<UInt8>] {
+        let held = references.map { pages[Int($0.page)][$0.start..<$0.end] }
+        references = []
+        pages = []
+        retains = false
+        return held
     }
 
     /// The features ordered by object id, each a slice of the page it arrived in (not a copy).

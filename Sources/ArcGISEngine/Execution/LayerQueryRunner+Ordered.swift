@@ -8,6 +8,13 @@ extension LayerQueryRunner {
     /// `maxFeatures` of them exactly, never the first pages' best.
     func runOrderedIDs(_ base: QueryParameters) async throws -> ServiceLayerResult {
         let (ids, count, site) = try await orderedIDs(base)
+        if let stored = try await storedIDs(ids) {
+            var answer = result(
+                count: count, selection: .stored(stored),
+                completeness: Completeness(expected: count, received: count, truncatedByLimit: ids.count < count))
+            answer.orderedBy = site
+            return answer
+        }
         var kept = ids
         let affordable = budget.reserve(count: kept.count, unit: 8)
         let cutByBudget = affordable < kept.count
@@ -20,12 +27,15 @@ extension LayerQueryRunner {
     }
 
     /// `result: features` with an `orderBy`: the ordered ids first, then their features by id, in that order.
+    /// With a result store, the features go through it in that order (``orderedThroughStore(_:count:site:)``).
     func runOrderedFeatures(_ base: QueryParameters) async throws -> ServiceLayerResult {
         let (ids, count, site) = try await orderedIDs(base)
+        if budget.store != nil { return try await orderedThroughStore(ids, count: count, site: site) }
         let wanted = try wantedFeatures(of: ids.count)
         let selected = Array(ids.prefix(wanted))
         var collector = GeoJSONPageCollector(limit: max(query.maxFeatures ?? 0, configuration.maxFeaturesInMemory), layer: layer.url)
-        let cutByBudget = try await fetchByIDs(selected, into: &collector)
+        var inline = storedStream(kind: .features)
+        let cutByBudget = try await fetchByIDs(selected, into: &collector, stream: &inline)
         let features = collector.finish(inOrderOf: selected)
         var answer = result(
             count: count, selection: .features(features),

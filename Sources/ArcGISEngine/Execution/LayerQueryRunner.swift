@@ -67,10 +67,7 @@ final class LayerQueryRunner: Sendable {
         case .ids:
             return try await runIDs(base)
         case .features:
-            let limit = max(query.maxFeatures ?? 0, configuration.maxFeaturesInMemory)
-            var collector = GeoJSONPageCollector(limit: limit, layer: layer.url)
-            let (count, completeness) = try await collect(base, into: &collector)
-            return result(count: count, selection: .features(collector.finish()), completeness: completeness)
+            return try await runFeatures(base)
         case .statistics:
             return try await runStatistics(base)
         case .distinct:
@@ -92,6 +89,10 @@ final class LayerQueryRunner: Sendable {
         let count = try await expected
         progress?.pageRead(features: ids.count, expected: count)
         var (kept, truncated) = cut(ids)
+        if let stored = try await storedIDs(kept) {
+            let completeness = Completeness(expected: count, received: ids.count, duplicates: duplicates, truncatedByLimit: truncated)
+            return result(count: count ?? ids.count, selection: .stored(stored), completeness: completeness)
+        }
         // An id is 8 bytes held, and about as many in a published result.
         let affordable = budget.reserve(count: kept.count, unit: 8)
         let cutByBudget = affordable < kept.count
@@ -104,18 +105,21 @@ final class LayerQueryRunner: Sendable {
 
     // MARK: Features
 
-    /// Gathers every wanted feature: by offset pages where the layer paginates, else by object id.
-    private func collect(
-        _ base: QueryParameters, into collector: inout GeoJSONPageCollector
+    /// Gathers every wanted feature: by offset pages where the layer paginates, else by object id. Kept
+    /// features go through `stream`: held in `collector`, or appended to the store's writer.
+    func collect(
+        _ base: QueryParameters, into collector: inout GeoJSONPageCollector, stream: inout StoredLayerStream
     ) async throws -> (count: Int, completeness: Completeness) {
-        layer.supportsPagination ? try await collectPaged(base, into: &collector) : try await collectByIDs(base, into: &collector)
+        layer.supportsPagination
+            ? try await collectPaged(base, into: &collector, stream: &stream)
+            : try await collectByIDs(base, into: &collector, stream: &stream)
     }
 
     private func collectPaged(
-        _ base: QueryParameters, into collector: inout GeoJSONPageCollector
+        _ base: QueryParameters, into collector: inout GeoJSONPageCollector, stream: inout StoredLayerStream
     ) async throws -> (count: Int, completeness: Completeness) {
         let count = try await fetchCount(base)
-        let wanted = try wantedFeatures(of: count)
+        let wanted = try wantedFeatures(of: count, stored: stream.hasStore)
         let output = base.withFeatureOutput(query, layer: layer)
         var planner = PagePlanner(
             wanted: wanted, pageSize: layer.maxRecordCount, extendPastWanted: query.maxFeatures == nil)
@@ -123,7 +127,7 @@ final class LayerQueryRunner: Sendable {
         var cutByBudget = false
         do {
             try await BoundedWork.run(
-                limit: configuration.pageConcurrency, next: { budget.isSpent ? nil : planner.next() }
+                limit: configuration.pageConcurrency, next: { budget.isSpent && !stream.isStreaming ? nil : planner.next() }
             ) { range in
                 let parameters = QueryParameters.page(output, objectIdField: layer.objectIdField, offset: range.offset, count: range.count)
                 return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
@@ -132,28 +136,30 @@ final class LayerQueryRunner: Sendable {
             } completed: { range, page in
                 planner.record(range, received: GeoJSONPageCollector.rowCount(page), exceededTransferLimit: GeoJSONPageCollector.exceededTransferLimit(page))
                 progress?.pageRead(features: GeoJSONPageCollector.rowCount(page), expected: wanted)
-                guard budget.reserve(GeoJSONPageCollector.heldBytes(page)) else { throw BudgetSpent() }
-                try collector.add(page, only: nil)
+                // A streamed page is the writer's memory, not the result's.
+                if !stream.isStreaming, !budget.reserve(GeoJSONPageCollector.heldBytes(page)) { throw BudgetSpent() }
+                let kept = try collector.add(page, only: nil)
+                try await stream.absorb(kept) { collector.handOver() }
             }
         } catch is BudgetSpent {
             cutByBudget = true
         }
         var repaired = 0
-        if collector.count < wanted, !cutByBudget, !budget.isSpent {
-            (repaired, cutByBudget) = try await repair(base, output: output, wanted: wanted, collector: &collector)
+        if collector.count < wanted, !cutByBudget, stream.isStreaming || !budget.isSpent {
+            (repaired, cutByBudget) = try await repair(base, output: output, wanted: wanted, collector: &collector, stream: &stream)
         }
-        cutByBudget = cutByBudget || (budget.isSpent && collector.count < wanted)
+        cutByBudget = cutByBudget || (budget.isSpent && !stream.isStreaming && collector.count < wanted)
         return (count, Completeness(
             expected: count, received: collector.count, duplicates: collector.duplicates, repaired: repaired,
             truncatedByLimit: wanted < count, truncatedByBudget: cutByBudget))
     }
 
     private func collectByIDs(
-        _ base: QueryParameters, into collector: inout GeoJSONPageCollector
+        _ base: QueryParameters, into collector: inout GeoJSONPageCollector, stream: inout StoredLayerStream
     ) async throws -> (count: Int, completeness: Completeness) {
         let (ids, duplicates) = try await fetchIDs(base).objectIds.sortedUnique()
-        let wanted = try wantedFeatures(of: ids.count)
-        let cutByBudget = try await fetchByIDs(Array(ids.prefix(wanted)), into: &collector)
+        let wanted = try wantedFeatures(of: ids.count, stored: stream.hasStore)
+        let cutByBudget = try await fetchByIDs(Array(ids.prefix(wanted)), into: &collector, stream: &stream)
         return (ids.count, Completeness(
             expected: ids.count, received: collector.count, duplicates: duplicates + collector.duplicates,
             truncatedByLimit: wanted < ids.count, truncatedByBudget: cutByBudget))
@@ -161,13 +167,14 @@ final class LayerQueryRunner: Sendable {
 
     /// Fetches by id what paging missed; returns how many features it recovered, and whether the budget cut it.
     private func repair(
-        _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout GeoJSONPageCollector
+        _ base: QueryParameters, output: QueryParameters, wanted: Int, collector: inout GeoJSONPageCollector,
+        stream: inout StoredLayerStream
     ) async throws -> (repaired: Int, cutByBudget: Bool) {
         let ids = try await fetchIDs(base).objectIds.sortedUnique().ids.prefix(wanted)
         let missing = ids.filter { !collector.contains($0) }
         guard !missing.isEmpty else { return (0, false) }
         let before = collector.count
-        let cutByBudget = try await fetchByIDs(missing, into: &collector)
+        let cutByBudget = try await fetchByIDs(missing, into: &collector, stream: &stream)
         transport.logger.notice(
             "paging missed features; fetched them by object id",
             metadata: ["layer": "\(layer.url)", "missing": "\(missing.count)", "recovered": "\(collector.count - before)"])
@@ -176,7 +183,9 @@ final class LayerQueryRunner: Sendable {
 
     /// Features by `objectIds` chunks, in parallel; chunks the service trimmed are asked again (three rounds).
     /// Returns true when the budget refused a chunk (the rest is not fetched).
-    func fetchByIDs(_ ids: [Int64], into collector: inout GeoJSONPageCollector) async throws -> Bool {
+    func fetchByIDs(
+        _ ids: [Int64], into collector: inout GeoJSONPageCollector, stream: inout StoredLayerStream
+    ) async throws -> Bool {
         let chunkSize = max(1, min(configuration.objectIdChunkSize, layer.maxRecordCount))
         var missing = ids
         for _ in 0..<3 where !missing.isEmpty {
@@ -186,7 +195,7 @@ final class LayerQueryRunner: Sendable {
             let (query, layer, transport, endpoint, origin, counter, budget, progress) = (query, layer, transport, endpoint, origin, counter, budget, progress)
             do {
                 try await BoundedWork.run(
-                    limit: configuration.pageConcurrency, next: { budget.isSpent ? nil : chunks.popLast() }
+                    limit: configuration.pageConcurrency, next: { budget.isSpent && !stream.isStreaming ? nil : chunks.popLast() }
                 ) { chunk in
                     let parameters = QueryParameters.objectIds(chunk[...], query: query, layer: layer)
                     return try await transport.fetch(endpoint, origin: origin, parameters: parameters, layer: layer.url, counter: counter) {
@@ -194,13 +203,14 @@ final class LayerQueryRunner: Sendable {
                     }
                 } completed: { chunk, page in
                     progress?.pageRead(features: GeoJSONPageCollector.rowCount(page))
-                    guard budget.reserve(GeoJSONPageCollector.heldBytes(page)) else { throw BudgetSpent() }
-                    try collector.add(page, only: Set(chunk))
+                    if !stream.isStreaming, !budget.reserve(GeoJSONPageCollector.heldBytes(page)) { throw BudgetSpent() }
+                    let kept = try collector.add(page, only: Set(chunk))
+                    try await stream.absorb(kept) { collector.handOver() }
                 }
             } catch is BudgetSpent {
                 return true
             }
-            if budget.isSpent { return true }
+            if budget.isSpent, !stream.isStreaming { return true }
             let before = missing.count
             missing = missing.filter { !collector.contains($0) }
             if missing.count == before { break }
@@ -230,16 +240,19 @@ final class LayerQueryRunner: Sendable {
 
     /// Thrown from a page's completion when the budget refuses the page: ends the page loop, which cancels
     /// the pages still in flight.
-    private struct BudgetSpent: Error {}
+    struct BudgetSpent: Error {}
 
     private func cut(_ ids: [Int64]) -> ([Int64], Bool) {
         guard let max = query.maxFeatures, ids.count > max else { return (ids, false) }
         return (Array(ids.prefix(max)), true)
     }
 
-    func wantedFeatures(of count: Int) throws(FeatureServiceError) -> Int {
+    /// The features to fetch: all `count`, or the first `maxFeatures`. Without `maxFeatures`, more than a result
+    /// may hold in memory is refused (`limit_exceeded`), unless the request has a store (`stored`): the layer
+    /// then goes there (``StoredLayerStream`` switches at that count), however large.
+    func wantedFeatures(of count: Int, stored: Bool = false) throws(FeatureServiceError) -> Int {
         if let max = query.maxFeatures { return min(count, max) }
-        guard count <= configuration.maxFeaturesInMemory else {
+        guard stored || count <= configuration.maxFeaturesInMemory else {
             throw FeatureServiceError(
                 .limitExceeded,
                 "\(layer.url) matches \(count) features, more than the \(configuration.maxFeaturesInMemory) one "

@@ -33,6 +33,11 @@ struct CheckedItemCollector {
 
     private(set) var ids: [FeatureID?] = []
     private(set) var json: [ArraySlice<UInt8>] = []
+    /// Features kept so far, held or handed to the result store (what `maxFeatures` counts).
+    private(set) var kept = 0
+    /// The layer streams to the result store: what is kept is handed over after each page (``stopHolding()``),
+    /// not reserved from the budget, and only the id set remains here.
+    private(set) var streamed = false
     /// Each id seen, with its index among the kept features (-1: seen, not kept).
     private var seen: [FeatureID: Int] = [:]
     /// Distinct features the server sent (what its `numberMatched` counts), before local filtering.
@@ -103,7 +108,7 @@ struct CheckedItemCollector {
             }
             if let earlier = seen[id] {
                 // A copy seen before: the same feature. The earliest sequence's place is kept, whichever came first.
-                if earlier >= 0, key < sortKeys[earlier] { sortKeys[earlier] = key }
+                if earlier >= 0, earlier < sortKeys.count, key < sortKeys[earlier] { sortKeys[earlier] = key }
                 continue
             }
             seen[id] = take(feature, id: id, key: key, box: box, geometry: nil, decoded: false) ?? -1
@@ -141,7 +146,8 @@ struct CheckedItemCollector {
         keepFeature(feature, id: id, properties: properties)
         guard ids.count > index else { return nil }
         sortKeys.append(key)
-        return index
+        // A streamed feature's index does not last (what is held is handed over): seen, not held.
+        return streamed ? nil : index
     }
 
     /// Hands a matching feature to the aggregator (moved out while it works, so its state is not copied).
@@ -167,6 +173,16 @@ struct CheckedItemCollector {
         return selection.finish()
     }
 
+    /// Forgets what is held (the result store's writer has it): the features or ids and their places. The id
+    /// set stays, so a later page's copies are still dropped; from now on nothing is held (``streamed``).
+    mutating func dropHeld() {
+        if !streamed { seen = seen.mapValues { _ in -1 } }
+        streamed = true
+        ids = []
+        json = []
+        sortKeys = []
+    }
+
     /// Orders what is kept by sequence, then by place within it: a tiled collection's answer is then the same
     /// whichever tile answered first.
     mutating func putInSequenceOrder() {
@@ -190,27 +206,29 @@ struct CheckedItemCollector {
         case .nothing:
             return
         case .ids:
-            guard ids.count < maxFeatures ?? .max else {
+            guard kept < maxFeatures ?? .max else {
                 cutByMaxFeatures = true
                 return
             }
-            guard budget.reserve(16) else {
+            guard streamed || budget.reserve(16) else {
                 cutByBudget = true
                 return
             }
             ids.append(id)
+            kept += 1
         case .features(let outFields, let returnGeometry):
-            guard ids.count < maxFeatures ?? .max else {
+            guard kept < maxFeatures ?? .max else {
                 cutByMaxFeatures = true
                 return
             }
             let bytes = Self.write(feature, id: id, properties: properties, outFields: outFields, returnGeometry: returnGeometry)
-            guard budget.reserve(bytes.count + 16) else {
+            guard streamed || budget.reserve(bytes.count + 16) else {
                 cutByBudget = true
                 return
             }
             ids.append(id)
             json.append(bytes[...])
+            kept += 1
         }
     }
 }

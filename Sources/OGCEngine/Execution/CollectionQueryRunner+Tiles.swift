@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureGeometry
 import FeatureQuerySupport
 import FeatureService
@@ -24,7 +25,8 @@ extension CollectionQueryRunner {
     /// whose box its geometry intersects (``TilePlanner/owns(_:of:geometry:)``). The first failing tile fails
     /// the layer (the others are cancelled).
     func runTiles(
-        _ tiling: Tiling, filter: FilterPlan, extra: [QueryParameter], pageLimit: Int, into collector: inout CheckedItemCollector
+        _ tiling: Tiling, filter: FilterPlan, extra: [QueryParameter], pageLimit: Int, into collector: inout CheckedItemCollector,
+        stream: inout StoredLayerStream
     ) async throws {
         let tiles = TilePlanner.tiles(region: tiling.region, extent: collection.extent, perSide: tiling.perSide)
         let pager = ItemPager(
@@ -34,6 +36,9 @@ extension CollectionQueryRunner {
         let fallbackLimit = configuration.fallbackPageLimit
         let server = filter.server
         let (events, continuation) = AsyncThrowingStream.makeStream(of: TileEvent.self)
+        // A stored collection's runner waits for the store: tiles then hold their pages (one each) instead of
+        // queueing every page they can read.
+        let credits = PageCredits(limit: stream.hasStore ? tiles.count : nil)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, tile) in tiles.enumerated() {
                 group.addTask {
@@ -42,6 +47,7 @@ extension CollectionQueryRunner {
                         ? ItemsURL.build(itemsURL, limit: fallbackLimit, box: tile, filter: server, extra: extra) : nil
                     do {
                         try await pager.run(first: first, fallback: fallback) { page in
+                            await credits.acquire()
                             continuation.yield(.page(index, page.features))
                             return .more
                         }
@@ -57,7 +63,11 @@ extension CollectionQueryRunner {
                 case .page(let index, let features):
                     let accept: (Geometry?) -> Bool = { TilePlanner.owns(index, of: tiles, geometry: $0) }
                     // The untiled first page is sequence 0, tile `index` is sequence `index + 1`.
-                    guard collector.add(features, box: tiles[index], sequence: index + 1, accept: accept) else {
+                    let heldBefore = collector.heldCount
+                    let more = collector.add(features, box: tiles[index], sequence: index + 1, accept: accept)
+                    try await absorb(&collector, from: heldBefore, stream: &stream)
+                    credits.release()
+                    guard more else {
                         group.cancelAll()
                         continuation.finish()
                         return

@@ -1,3 +1,4 @@
+import EngineExecution
 import FeatureGeometry
 import FeatureQuerySupport
 import FeatureService
@@ -49,7 +50,9 @@ struct CollectionQueryRunner: Sendable {
         case .features:
             let fields = query.outFields.contains("*") ? nil : query.outFields
             keep = .features(outFields: fields, returnGeometry: query.returnGeometry)
-            maxFeatures = maxFeatures ?? configuration.maxFeaturesInMemory
+            // With a store, a collection past what memory may hold is streamed there (the stream switches at
+            // that count), not refused.
+            maxFeatures = maxFeatures ?? (budget.store == nil ? configuration.maxFeaturesInMemory : nil)
         }
         let computation = try workerComputation(filter: filter, spatial: spatial)
         let options = try ItemsOptions.plan(
@@ -74,15 +77,38 @@ struct CollectionQueryRunner: Sendable {
                 serverFiltered: filter.server != .none && filter.serverEvaluatesAll, objectIDs: objectIDs,
                 aggregator: aggregator)
         }
-        var collector = newCollector()
-        var pass: Pass
-        do {
-            pass = try await passes(plan, pageLimit: pageLimit, into: &collector, restart: newCollector)
-        } catch let error as FeatureServiceError where isOutOfTemporalRange(error) {
-            // pygeoapi's answer to a window outside the collection's temporal extent: nothing is in it.
-            collector = newCollector()
-            pass = Pass(matchedByServer: [0], countedByServer: true)
+        let stored = query.result == .features || query.result == .ids
+        let stream = StoredLayerStream(
+            store: stored ? budget.store : nil, layer: ProgressLayer(url: collection.url, collection: collection.id),
+            kind: query.result == .ids ? .ids : .features, maxInlineItems: configuration.maxFeaturesInMemory)
+        return try await withStoredLayer(stream) { stream in
+            // A selection the worker orders is complete only at the end: it is stored whole then (`storedWhole`).
+            if aggregator == nil { try await stream.begin() }
+            func started() -> CheckedItemCollector {
+                var collector = newCollector()
+                if stream.isStreaming { collector.dropHeld() }
+                return collector
+            }
+            var collector = started()
+            var pass: Pass
+            do {
+                pass = try await passes(plan, pageLimit: pageLimit, into: &collector, stream: &stream, restart: newCollector)
+            } catch let error as FeatureServiceError where isOutOfTemporalRange(error) {
+                // pygeoapi's answer to a window outside the collection's temporal extent: nothing is in it.
+                collector = started()
+                pass = Pass(matchedByServer: [0], countedByServer: true)
+            }
+            return try await answered(collector: &collector, pass: pass, plan: plan, keep: keep, stream: &stream)
         }
+    }
+
+    /// The layer's answer once its pages are read: the checks that fail it, then the inline, stored or
+    /// aggregated selection.
+    private func answered(
+        collector: inout CheckedItemCollector, pass: Pass, plan: Plan, keep: CheckedItemCollector.Keep,
+        stream: inout StoredLayerStream
+    ) async throws -> ServiceLayerResult {
+        let filter = plan.filter
         if let failure = collector.failure { throw failure }
         if !collector.isCut, !pass.countedByServer, collector.arrived > 0, !collector.fieldsNotSeen.isEmpty {
             // The whole collection was read and no feature has the field: a misspelt name (ArcGIS answers 400),
@@ -92,36 +118,45 @@ struct CollectionQueryRunner: Sendable {
                 layer, "the where clause names \(names.map { "\"\($0)\"" }.joined(separator: ", ")), which none of the "
                     + "\(collector.arrived) features read has and the collection's queryables do not declare; check the name")
         }
-        if case .features = keep, query.maxFeatures == nil, collector.cutByMaxFeatures || collector.matched > configuration.maxFeaturesInMemory {
+        if case .features = keep, query.maxFeatures == nil, !stream.hasStore,
+            collector.cutByMaxFeatures || collector.matched > configuration.maxFeaturesInMemory
+        {
             throw FeatureServiceError(
                 .limitExceeded,
                 "\(layer) matches more than \(configuration.maxFeaturesInMemory) features, the most held without a "
                     + "`maxFeatures`; set one, or narrow the query",
                 layer: layer)
         }
-        let answer = answer(
-            collector, matchedByServer: pass.matchedByServer, countedByServer: pass.countedByServer, serverComplete: serverComplete)
-        return try aggregated(answer, collector: &collector, keep: keep, serverSorts: options.serverSorts)
+        var inline = answer(
+            collector, matchedByServer: pass.matchedByServer, countedByServer: pass.countedByServer, serverComplete: plan.serverComplete)
+        if let stored = try await stream.finish() {
+            inline.selection = .stored(stored)
+            return inline
+        }
+        let result = try aggregated(inline, collector: &collector, keep: keep, serverSorts: plan.options.serverSorts)
+        return try await storedWhole(result, stream: &stream)
     }
 
     /// The sequential pass (a count's cheap probe first), then the tiles when the first page called for them.
     private func passes(
-        _ plan: Plan, pageLimit: Int, into collector: inout CheckedItemCollector, restart: () -> CheckedItemCollector
+        _ plan: Plan, pageLimit: Int, into collector: inout CheckedItemCollector, stream: inout StoredLayerStream,
+        restart: () -> CheckedItemCollector
     ) async throws -> Pass {
         var pass: Pass
         if query.result == .count, plan.serverComplete, pageLimit > Self.countProbeLimit {
             // A count reads `numberMatched` off a small first page (whose features are still checked); only
             // a server that gives none, or whose page fails the check, is read whole.
-            pass = try await sequential(plan, pageLimit: Self.countProbeLimit, probing: true, into: &collector)
+            pass = try await sequential(plan, pageLimit: Self.countProbeLimit, probing: true, into: &collector, stream: &stream)
             if pass.probeInconclusive {
                 collector = restart()
-                pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+                pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector, stream: &stream)
             }
         } else {
-            pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector)
+            pass = try await sequential(plan, pageLimit: pageLimit, probing: false, into: &collector, stream: &stream)
         }
         if let tiling = pass.tiling {
-            try await runTiles(tiling, filter: plan.filter, extra: plan.options.parameters, pageLimit: pageLimit, into: &collector)
+            try await runTiles(
+                tiling, filter: plan.filter, extra: plan.options.parameters, pageLimit: pageLimit, into: &collector, stream: &stream)
             collector.putInSequenceOrder()
         }
         return pass
@@ -153,7 +188,8 @@ struct CollectionQueryRunner: Sendable {
     /// Pages each bbox's sequence (one, or none for no spatial filter: one sequence) into `collector`, stopping
     /// early for a count the server answers, or to tile.
     private func sequential(
-        _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout CheckedItemCollector
+        _ plan: Plan, pageLimit: Int, probing: Bool, into collector: inout CheckedItemCollector,
+        stream: inout StoredLayerStream
     ) async throws -> Pass {
         let spatial = plan.spatial
         let pager = ItemPager(
@@ -178,7 +214,10 @@ struct CollectionQueryRunner: Sendable {
                 first = false
                 if isFirst { pass.matchedByServer.append(page.numberMatched) }
                 let arrivedBefore = collector.arrived
-                guard collector.add(page.features, box: spatial.comparableBox(box)) else { return .stop }
+                let heldBefore = collector.heldCount
+                let more = collector.add(page.features, box: spatial.comparableBox(box))
+                try await absorb(&collector, from: heldBefore, stream: &stream)
+                guard more else { return .stop }
                 repeatsInARow = !page.features.isEmpty && collector.arrived == arrivedBefore ? repeatsInARow + 1 : 0
                 if repeatsInARow >= configuration.maxConsecutiveEmptyPages {
                     throw FeatureServiceError(

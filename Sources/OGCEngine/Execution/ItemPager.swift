@@ -13,6 +13,9 @@ import Logging
 /// to one on an exact last page). A 400 (or a 500 that outlasted its retries, or a body larger than the HTTP
 /// client takes) to the first page is asked once more with the smaller `fallback` URL (servers refuse or break
 /// on a large `limit`); no `offset` is made up.
+///
+/// `handle` may suspend (a page appended to the result store waits while the store is behind): at most the
+/// next page is fetched meanwhile, so a streamed collection's memory is two pages, whatever its size.
 struct ItemPager: Sendable {
     let transport: OGCSession
     let layer: String
@@ -29,7 +32,7 @@ struct ItemPager: Sendable {
         case stop
     }
 
-    func run(first: String, fallback: String?, handle: (ItemPage) throws -> Decision) async throws {
+    func run(first: String, fallback: String?, handle: (ItemPage) async throws -> Decision) async throws {
         try await withThrowingTaskGroup(of: ItemPage.self) { group in
             var seen: Set<String> = [first]
             var emptyInARow = 0
@@ -45,7 +48,7 @@ struct ItemPager: Sendable {
                     nextURL = next
                     group.addTask { try await self.fetch(next) }
                 }
-                if try handle(page) == .stop || nextURL == nil {
+                if try await handle(page) == .stop || nextURL == nil {
                     group.cancelAll()
                     return
                 }
