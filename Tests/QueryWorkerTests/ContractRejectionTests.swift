@@ -160,7 +160,7 @@ struct RejectionCase: Sendable, CustomTestStringConvertible {
                 requestId: nil, schema: "cancel"),
             RejectionCase(
                 name: "unknown top-level field", value: request(extra: #","colour":1"#), code: .unknownField,
-                message: "colour: unknown field; the fields of a request are requestId, taskId, deadline, timeoutMs, targets, query, credential, progress",
+                message: "colour: unknown field; the fields of a request are requestId, taskId, deadline, timeoutMs, targets, query, credential, progress, delivery, format, compression",
                 path: "colour"),
             RejectionCase(
                 name: "progress as a string", value: request(extra: #","progress":"yes""#), code: .invalidType,

@@ -124,14 +124,14 @@ struct NoDigest: Error {}
 
 @Suite struct StoredObjectNameTests {
     @Test func aRequestsLayerHasOneNameWhateverTheIds() {
-        #expect(StoredObjectName.key(prefix: "feature-queries/", taskId: "map-1", requestId: "r.2", layerIndex: 0, format: .geojson)
+        #expect(StoredObjectName.key(prefix: "feature-queries/", taskId: "map-1", requestId: "r.2", layer: "0", format: .geojson)
             == "feature-queries/map-1/r.2/0.geojson")
-        #expect(StoredObjectName.key(prefix: "", taskId: "t", requestId: "r", layerIndex: 3, format: .ndjson, compression: .gzip)
+        #expect(StoredObjectName.key(prefix: "", taskId: "t", requestId: "r", layer: "3", format: .ndjson, compression: .gzip)
             == "t/r/3.ndjson.gz")
         // No id climbs out of its folder or needs escaping in a URL.
-        let hostile = StoredObjectName.key(prefix: "p", taskId: "../..", requestId: "a/b c?d", layerIndex: 1, format: .geojson)
+        let hostile = StoredObjectName.key(prefix: "p", taskId: "../..", requestId: "a/b c?d", layer: "1", format: .geojson)
         #expect(hostile == "p/%2E.%2F../a%2Fb%20c%3Fd/1.geojson")
         #expect(!hostile.split(separator: "/").contains { $0 == ".." || $0 == "." })
-        #expect(StoredObjectName.key(prefix: "p", taskId: "", requestId: "é", layerIndex: 0, format: .geojson) == "p/%00/%C3%A9/0.geojson")
+        #expect(StoredObjectName.key(prefix: "p", taskId: "", requestId: "é", layer: "0", format: .geojson) == "p/%00/%C3%A9/0.geojson")
     }
 }
