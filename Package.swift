@@ -515,7 +515,7 @@ let package = Package(
         // the host policy, metrics' catalog, the documentation checks, `query-worker run --help`.
         .testTarget(
             name: "QueryWorkerTests",
-            dependencies: ["RequestContract", 
+            dependencies: ["RequestContract", "ObjectStore", "StoredResults",
                 metricsTestKit, metrics,
                 "QueryWorker",
                 "WorkerTestSupport",

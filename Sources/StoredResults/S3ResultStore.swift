@@ -41,8 +41,8 @@ package final class S3ResultStore: ResultStore {
     let configuration: Configuration
     package let taskId: String
     package let requestId: String
-    let format: StoredObjectFormat
-    let compression: StoredObjectCompression?
+    package let format: StoredObjectFormat
+    package let compression: StoredObjectCompression?
     /// Now, for presigned URLs' signing time and `expiresAt`; injected by tests.
     let now: @Sendable () -> Date
     private let open = Mutex<[ObjectIdentifier: S3LayerWriter]>([:])

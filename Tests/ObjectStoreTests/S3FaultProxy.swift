@@ -19,6 +19,8 @@ final class S3FaultProxy: Sendable {
         case internalError
         /// moto's answer with `Content-Length` changed by `delta` (a `HEAD`: the stored size looks different).
         case sizeOff(delta: Int)
+        /// moto's answer with another `ETag` (a part's receipt that does not match what the store holds).
+        case wrongETag
     }
 
     struct Rule: Sendable {
@@ -90,7 +92,7 @@ final class S3FaultProxy: Sendable {
             return .bytes(
                 Array(Self.errorXML(code: "InternalError", message: "We encountered an internal error. Please try again.").utf8),
                 status: .internalServerError, headers: [.contentType: "application/xml"])
-        case .sizeOff, nil:
+        case .sizeOff, .wrongETag, nil:
             break
         }
         var headers = HTTPHeaders()
@@ -107,6 +109,8 @@ final class S3FaultProxy: Sendable {
             if field == .contentLength, method != "HEAD" { continue }
             if field == .contentLength, case .sizeOff(let delta) = fault, let size = Int(value) {
                 fields[field] = String(size + delta)
+            } else if field == .eTag, case .wrongETag = fault {
+                fields[field] = "\"0123456789abcdef0123456789abcdef\""
             } else {
                 fields.append(HTTPField(name: field, value: value))
             }

@@ -125,6 +125,24 @@ struct S3ResultStoreFaultTests {
         }
     }
 
+    /// A part's ETag that is not what the store holds: completing the upload fails (S3's `InvalidPart`), the
+    /// layer is `store_unavailable` and the upload is aborted.
+    @Test func anETagMismatchOnCompletionIsDetected() async throws {
+        let moto = try await SharedMoto.openServer()
+        let rules = [S3FaultProxy.Rule(method: "PUT", contains: "partNumber=1&", fault: .wrongETag, times: 1)]
+        try await S3FaultProxy.withProxy(to: moto.endpoint, rules: rules, logger: ObjectStoreTestSupport.logger) { proxy, endpoint in
+            try await Self.withClient(endpoint, moto) { s3 in
+                let store = ResultStoreTestSupport.store(s3)
+                let writer = try await store.open(ResultStoreTestSupport.layer, kind: .features)
+                try await ResultStoreTestSupport.appendFeatures(20_000, to: writer)
+                let error = await #expect(throws: FeatureServiceError.self) { _ = try await writer.finish() }
+                #expect(error?.code == .storeUnavailable && error?.isRetryable == true, "\(String(describing: error))")
+                #expect(proxy.log.contains { $0.hasPrefix("POST ") && $0.contains("uploadId=") && !$0.hasSuffix("→ 200") }, "\(proxy.log)")
+                #expect(try await ResultStoreTestSupport.openUploads(moto, under: "result-store-tests/\(store.taskId)/") == 0)
+            }
+        }
+    }
+
     /// A run cancelled mid-upload (supersession, cancel, deadline): the engine's `abort` in the cancelled task
     /// still reaches the store, and ``S3ResultStore/abortUnfinished()`` drops what an engine left open.
     @Test func cancellationLeavesNoUploadBehind() async throws {

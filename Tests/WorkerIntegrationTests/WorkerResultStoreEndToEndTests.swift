@@ -55,7 +55,7 @@ struct WorkerResultStoreEndToEndTests {
             settings.resultStore.endpoint = moto.endpoint
             settings.resultStore.partBytes = 5 << 20
         }, environment: environment)
-        try await harness.send("big", WorkerHarness.request(
+        try await harness.send("stored", WorkerHarness.request(
             "big", task: "stored", url: harness.url(.parcels), query: #"{"result":"features","returnGeometry":true}"#,
             extra: #","delivery":"store","format":"geojson""#))
         let outcome = try #require(try await harness.outcomesByRequest(1)["big"]?.first)
