@@ -40,10 +40,11 @@ import Testing
     @Test func aStoreWithoutCredentialsFailsAtStart() async throws {
         try await Self.withHTTP { http in
             let environment = ["AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials", "HOME": "/nonexistent"]
-            let error = #expect(throws: ObjectStoreError.self) {
+            let error = #expect(throws: ResultStoreStartupError.self) {
                 _ = try WorkerAssembly.resultStores(settings: Self.settings(), httpClient: http, environment: environment)
             }
-            #expect(error?.code == .credentials)
+            #expect(error?.code == "credentials")
+            #expect(error?.message.hasPrefix("resultStore s3://results/feature-queries cannot be used: no AWS credentials") == true)
             #expect(error?.message.contains("AWS_ACCESS_KEY_ID") == true)
         }
     }
