@@ -32,6 +32,19 @@ import Testing
         #expect(settings.logMetadata["resultStore"] == "s3://results/feature-queries")
     }
 
+    /// The spellings the documentation gives (swift-configuration's encoding: no underscore inside `URL`).
+    @Test func variablesAndFlags() {
+        #expect(SettingsKey.resultStore.environmentVariable == "QUERY_WORKER_RESULT_STORE")
+        #expect(SettingsKey.resultStorePartBytes.flag == "--result-store-part-bytes")
+        #expect(SettingsKey.resultStoreURLLifetime.environmentVariable == "QUERY_WORKER_RESULT_STORE_URLLIFETIME")
+        #expect(SettingsKey.resultStoreURLLifetime.flag == "--result-store-urllifetime")
+    }
+
+    @Test func theLifetimeIsReadFromItsVariable() throws {
+        let settings = try WorkerSettings.load(environment: ["QUERY_WORKER_RESULT_STORE_URLLIFETIME": "2h"]).settings
+        #expect(settings.resultStore.urlLifetime == .seconds(7_200))
+    }
+
     @Test func theRegionFallsBackOnTheAWSVariables() {
         let store = WorkerSettings.ResultStore()
         #expect(store.resolvedRegion(environment: ["AWS_REGION": "ap-south-1", "AWS_DEFAULT_REGION": "eu-central-1"]) == "ap-south-1")
