@@ -12,8 +12,9 @@ final class S3LayerWriter: StoredLayerWriter {
     let layer: String
     /// `s3://bucket/key`.
     let target: String
-    /// Told when this writer ends, so ``S3ResultStore/abortUnfinished()`` skips it. Unowned in spirit: the
-    /// store outlives its writers (it is the request's), and the reference is dropped when the writer ends.
+    /// Told when this writer ends, so ``S3ResultStore/abortUnfinished()`` skips it; also the client and the URL
+    /// lifetime. The store holds its open writers and each writer its store: the cycle ends when the writer
+    /// finishes or aborts, or when the worker calls `abortUnfinished()` after the run (which it always does).
     private let store: S3ResultStore
 
     init(upload: StoredObjectUpload, kind: StoredSelection.Kind, layer: String, target: String, store: S3ResultStore) {
