@@ -135,3 +135,31 @@ struct NoDigest: Error {}
         #expect(StoredObjectName.key(prefix: "p", taskId: "", requestId: "é", layer: "0", format: .geojson) == "p/%00/%C3%A9/0.geojson")
     }
 }
+
+/// Ids are framed as one JSON array (`geojson`) or one per line (`ndjson`), with their own content type; a layer
+/// with nothing in it is still a valid document.
+@Suite struct StoredIdsFramingTests {
+    static func whole(_ format: StoredObjectFormat, _ content: StoredObjectContent, _ items: [String]) throws -> String {
+        guard var writer = StoredObjectWriter(format: format, content: content, partBytes: 1 << 20, allowingSmallParts: true) else {
+            throw NoDigest()
+        }
+        for item in items { #expect(try writer.append(feature: Array(item.utf8)) == nil) }
+        guard case .single(let bytes, let summary) = try writer.finish() else { throw NoDigest() }
+        #expect(summary.features == items.count && summary.bytes == bytes.count)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func idsAreAnArrayOrLines() throws {
+        #expect(try Self.whole(.geojson, .ids, ["1", "2", "3"]) == "[1,2,3]\n")
+        #expect(try Self.whole(.ndjson, .ids, ["\"a\"", "\"b\""]) == "\"a\"\n\"b\"\n")
+        #expect(StoredObjectFormat.geojson.contentType(for: .ids) == "application/json")
+        #expect(StoredObjectFormat.ndjson.contentType(for: .ids) == "application/x-ndjson")
+        #expect(StoredObjectFormat.geojson.contentType(for: .features) == "application/geo+json")
+    }
+
+    @Test func nothingAppendedIsStillAValidDocument() throws {
+        #expect(try Self.whole(.geojson, .features, []) == #"{"type":"FeatureCollection","features":[]}"# + "\n")
+        #expect(try Self.whole(.geojson, .ids, []) == "[]\n")
+        #expect(try Self.whole(.ndjson, .features, []) == "")
+    }
+}
