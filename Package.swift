@@ -235,7 +235,7 @@ let package = Package(
         // What the worker writes to the object store for a large result (issue 31): the object's bytes framed,
         // cut into multipart parts, hashed and counted as pages arrive, and its name.
         .target(name: "CCompressionShims", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("zstd")]),
-        .target(name: "StoredResults", dependencies: ["CCompressionShims", "FeatureQuerySupport", "ObjectStore"], swiftSettings: strictSwift),
+        .target(name: "StoredResults", dependencies: ["CCompressionShims", "FeatureQuerySupport", "FeatureService", "ObjectStore"], swiftSettings: strictSwift),
         // The request contract as the worker reads it: one decoder, shared by the worker and the client library
         // (which checks a job before publishing it), without the worker's engines, HTTP client or servers.
         .target(
@@ -257,6 +257,9 @@ let package = Package(
                 "CurlHTTP",
                 "FeatureService",
                 "FeatureServiceEngines",
+                // The result store (issue 31): the S3 bridge and the stored objects.
+                "ObjectStore",
+                "StoredResults",
                 "QueryLanguage",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
@@ -512,7 +515,7 @@ let package = Package(
         // the host policy, metrics' catalog, the documentation checks, `query-worker run --help`.
         .testTarget(
             name: "QueryWorkerTests",
-            dependencies: ["RequestContract", 
+            dependencies: ["RequestContract", "ObjectStore", "StoredResults",
                 metricsTestKit, metrics,
                 "QueryWorker",
                 "WorkerTestSupport",
@@ -575,6 +578,7 @@ let package = Package(
                 "CurlHTTP",
                 "SampleFeatureServer",
                 "PygeoapiFixture",
+                "ObjectStoreFixture",
                 "ChildProcessFixture",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
@@ -708,7 +712,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectStoreTests",
-            dependencies: ["StoredResults", 
+            dependencies: ["StoredResults", "FeatureService",
                 "ObjectStore", "ObjectStoreFixture", "HTTPTestServer", "CurlHTTP", "FeatureQuerySupport", "ChildProcessFixture",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -21,6 +21,7 @@ package struct FeatureServiceError: Error, Sendable, Hashable, CustomStringConve
             .invalidQuery, .invalidURL, .unsupportedLayer, .unsupportedQuery, .serviceError, .authentication, .forbidden, .notFound,
             .httpStatus, .malformedResponse, .missingObjectID, .limitExceeded, .transport, .geometryConversion,
             .tooManyLayers, .cancelled, .unsupportedTarget, .pagingCycle, .foreignNextLink, .pagingStalled, .crsMismatch,
+            .storeUnavailable, .storeDenied,
         ] + credentialCodes
 
         /// The codes of the worker's credentials (`AuthenticationFailure` in EngineExecution), which both

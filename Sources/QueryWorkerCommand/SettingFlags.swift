@@ -49,6 +49,13 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.exactlyOnce), help: .setting(.exactlyOnce)) var exactlyOnce: String?
     @Option(name: .setting(.transactionalID), help: .setting(.transactionalID)) var transactionalID: String?
     @Option(name: .setting(.transactionInterval), help: .setting(.transactionInterval)) var transactionInterval: String?
+    // The result store (credentials only from the AWS environment, shared file or web identity: no flag takes them).
+    @Option(name: .setting(.resultStore), help: .setting(.resultStore)) var resultStore: String?
+    @Option(name: .setting(.resultStoreEndpoint), help: .setting(.resultStoreEndpoint)) var resultStoreEndpoint: String?
+    @Option(name: .setting(.resultStoreRegion), help: .setting(.resultStoreRegion)) var resultStoreRegion: String?
+    @Option(name: .setting(.resultStoreThreshold), help: .setting(.resultStoreThreshold)) var resultStoreThreshold: String?
+    @Option(name: .setting(.resultStorePartBytes), help: .setting(.resultStorePartBytes)) var resultStorePartBytes: String?
+    @Option(name: .setting(.resultStoreURLLifetime), help: .setting(.resultStoreURLLifetime)) var resultStoreURLLifetime: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -86,6 +93,9 @@ struct SettingFlags: ParsableArguments {
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
             (.opsPort, opsPort), (.opsAddress, opsAddress),
             (.exactlyOnce, exactlyOnce), (.transactionalID, transactionalID), (.transactionInterval, transactionInterval),
+            (.resultStore, resultStore), (.resultStoreEndpoint, resultStoreEndpoint), (.resultStoreRegion, resultStoreRegion),
+            (.resultStoreThreshold, resultStoreThreshold), (.resultStorePartBytes, resultStorePartBytes),
+            (.resultStoreURLLifetime, resultStoreURLLifetime),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

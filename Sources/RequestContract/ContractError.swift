@@ -69,6 +69,8 @@ package struct ContractError: Error, Sendable, Hashable, CustomStringConvertible
         package static let hostNotAllowed = Code("host_not_allowed")
         /// `query.outSpatialReference` names a spatial reference the worker cannot return results in.
         package static let unsupportedSpatialReference = Code("unsupported_spatial_reference")
+        /// `delivery: store` (since 1.3) sent to a worker without a result store (its `resultStore` setting unset).
+        package static let storeNotConfigured = Code("store_not_configured")
 
         // MARK: Outcomes of accepted requests
 

@@ -15,25 +15,39 @@ package enum StoredObjectFormat: String, Sendable, Hashable, CaseIterable {
     /// The object name's extension.
     package var fileExtension: String { rawValue }
 
-    /// What comes before the first feature.
-    var head: [UInt8] {
-        switch self {
-        case .geojson: Array(#"{"type":"FeatureCollection","features":["#.utf8)
-        case .ndjson: []
+    /// How features (or ids) of `content` are framed in this format.
+    func framing(_ content: StoredObjectContent) -> StoredObjectFraming {
+        switch (self, content) {
+        case (.geojson, .features):
+            StoredObjectFraming(head: Array(#"{"type":"FeatureCollection","features":["#.utf8), separator: [UInt8(ascii: ",")], terminator: [], tail: Array("]}\n".utf8))
+        case (.geojson, .ids):
+            StoredObjectFraming(head: [UInt8(ascii: "[")], separator: [UInt8(ascii: ",")], terminator: [], tail: Array("]\n".utf8))
+        case (.ndjson, _):
+            StoredObjectFraming(head: [], separator: [], terminator: [UInt8(ascii: "\n")], tail: [])
         }
     }
 
-    /// What comes between two features (GeoJSON) or after each (NDJSON: the line end).
-    var separator: [UInt8] { self == .geojson ? [UInt8(ascii: ",")] : [] }
-
-    /// What ends each feature.
-    var terminator: [UInt8] { self == .ndjson ? [UInt8(ascii: "\n")] : [] }
-
-    /// What comes after the last feature.
-    var tail: [UInt8] {
-        switch self {
-        case .geojson: Array("]}\n".utf8)
-        case .ndjson: []
-        }
+    /// The object's `Content-Type` for `content`: an ids array is plain JSON, not GeoJSON.
+    package func contentType(for content: StoredObjectContent) -> String {
+        self == .geojson && content == .ids ? "application/json" : contentType
     }
+}
+
+/// What a stored object holds: GeoJSON Features, or a layer's ids (JSON numbers or strings).
+package enum StoredObjectContent: String, Sendable, Hashable {
+    case features
+    case ids
+}
+
+/// The bytes around and between items: a FeatureCollection's head and tail, an ids array's brackets, NDJSON's
+/// line ends. Computed once per writer, so appending an item costs no `switch`.
+struct StoredObjectFraming: Sendable, Hashable {
+    /// What comes before the first item.
+    var head: [UInt8]
+    /// What comes between two items.
+    var separator: [UInt8]
+    /// What ends each item (NDJSON: the line end).
+    var terminator: [UInt8]
+    /// What comes after the last item.
+    var tail: [UInt8]
 }

@@ -41,7 +41,7 @@ package actor StoredObjectUpload {
     package init(store: any MultipartObjectStore, key: String, writer: consuming StoredObjectWriter, maxPartsInFlight: Int = 2) {
         self.store = store
         self.key = key
-        contentType = writer.format.contentType
+        contentType = writer.format.contentType(for: writer.content)
         contentEncoding = writer.compression?.contentEncoding
         self.maxPartsInFlight = max(1, maxPartsInFlight)
         self.writer = .some(writer)
@@ -111,7 +111,10 @@ package actor StoredObjectUpload {
         self.uploadId = nil
         creating = nil
         guard let id else { return }
-        try? await store.abortMultipartUpload(key: key, uploadId: id)
+        // In a task of its own: the caller is often cancelled (a superseded or cancelled request), and the S3
+        // client gives up at once in a cancelled task, which would leave the upload (and its parts) behind.
+        let (store, key) = (store, key)
+        await Task { try? await store.abortMultipartUpload(key: key, uploadId: id) }.value
     }
 
     private func send(_ part: StoredObjectWriter.Part) async throws {

@@ -44,6 +44,9 @@ package struct StoredObjectWriter: ~Copyable {
 
     package let format: StoredObjectFormat
     package let compression: StoredObjectCompression?
+    /// What the object holds (features, or ids framed as one JSON array or one per line).
+    package let content: StoredObjectContent
+    private let framing: StoredObjectFraming
     private let partBytes: Int
     /// The object's bytes not yet cut into a part (compressed, when compressing).
     private var buffer: [UInt8]
@@ -62,18 +65,20 @@ package struct StoredObjectWriter: ~Copyable {
     /// S3's 5 MiB, except in tests, which pass `allowingSmallParts`). `nil` when libcrypto cannot make a digest
     /// context or the compression library a stream.
     package init?(
-        format: StoredObjectFormat, compression: StoredObjectCompression? = nil,
+        format: StoredObjectFormat, compression: StoredObjectCompression? = nil, content: StoredObjectContent = .features,
         partBytes: Int = StoredObjectWriter.defaultPartBytes, allowingSmallParts: Bool = false
     ) {
         guard let hasher = SHA256Stream(), let compressor = StreamCompressor(compression) else { return nil }
         self.format = format
         self.compression = compression
+        self.content = content
+        framing = format.framing(content)
         self.partBytes = allowingSmallParts ? max(1, partBytes) : max(Self.minimumPartBytes, partBytes)
         self.hasher = hasher
         self.compressor = compressor
         buffer = []
         buffer.reserveCapacity(self.partBytes + 64 << 10)
-        staged = format.head
+        staged = framing.head
     }
 
     /// The part size for the next part cut.
@@ -81,11 +86,11 @@ package struct StoredObjectWriter: ~Copyable {
         cutParts < Self.growthAfterParts ? partBytes : max(partBytes, Self.grownPartBytes)
     }
 
-    /// Adds one feature's JSON; returns a part when the object's bytes reached the part size.
+    /// Adds one feature's (or id's) JSON; returns a part when the object's bytes reached the part size.
     package mutating func append(feature json: some Collection<UInt8>) throws(CompressionFailure) -> Part? {
-        if features > 0 { staged.append(contentsOf: format.separator) }
+        if features > 0 { staged.append(contentsOf: framing.separator) }
         staged.append(contentsOf: json)
-        staged.append(contentsOf: format.terminator)
+        staged.append(contentsOf: framing.terminator)
         features += 1
         // Uncompressed bytes go straight on; compressed ones in batches.
         guard compression == nil || staged.count >= Self.compressionBatch else { return nil }
@@ -100,7 +105,7 @@ package struct StoredObjectWriter: ~Copyable {
 
     /// Ends the object: the tail is written, and what is left is the last part, or the whole object.
     package consuming func finish() throws(CompressionFailure) -> Completion {
-        staged.append(contentsOf: format.tail)
+        staged.append(contentsOf: framing.tail)
         try compressor.compress(staged, finishing: true, into: &buffer)
         let rest = buffer
         hasher.update(rest)

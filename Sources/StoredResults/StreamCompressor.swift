@@ -1,4 +1,4 @@
-import CCompressionShims
+internal import CCompressionShims
 
 /// How a stored result is compressed: the object's `Content-Encoding` and the name's extension.
 package enum StoredObjectCompression: String, Sendable, Hashable, CaseIterable {

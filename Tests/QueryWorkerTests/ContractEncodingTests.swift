@@ -41,6 +41,27 @@ import WorkerTestSupport
 
     // MARK: The documented examples, reproduced
 
+    /// Contract 1.3: a stored layer carries `location` (the claim check) instead of its selection.
+    @Test func storedResultMatchesItsExample() throws {
+        let key = "feature-queries/export-parcels/export-parcels-2025-06-01/layer0-5d1c64b2e9a0.ndjson.zst"
+        let stored = StoredSelection(
+            kind: .features, url: "s3://results/\(key)",
+            httpURL: "https://results.s3.us-east-1.amazonaws.com/\(key)?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20250601%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20250601T130412Z&X-Amz-Expires=3600&X-Amz-SignedHeaders=host&X-Amz-Signature=4f2c1e8b0b7c3d6a9e5f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d",
+            expiresAt: try Self.ms("2025-06-01T14:04:12.000Z"), bytes: 391_284_117,
+            sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", contentType: "application/x-ndjson",
+            contentEncoding: "zstd", count: 2_400_000)
+        let message = ResultMessage(
+            requestId: "export-parcels-2025-06-01", taskId: "export-parcels",
+            layers: [
+                ServiceLayerOutcome(
+                    url: Self.parcels, layerId: 0, name: "LA_County_Parcels", objectIdField: "OBJECTID",
+                    outcome: .succeeded(count: 2_400_000, complete: true, selection: .stored(stored))),
+            ],
+            receivedAt: try Self.ms("2025-06-01T13:00:00.000Z"), finishedAt: try Self.ms("2025-06-01T13:04:12.500Z"),
+            worker: "query-worker-7d9f/1")
+        #expect(try ParsedJSON(parsing: message.encoded()) == Self.example("result-stored.json"))
+    }
+
     @Test func idsResultMatchesItsExample() throws {
         let message = ResultMessage(
             requestId: "map-view-1/0042", taskId: "map-view-1",

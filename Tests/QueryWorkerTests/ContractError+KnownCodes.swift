@@ -17,7 +17,7 @@ extension ContractError.Code {
         .invalidJSON, .tooLarge, .missingField, .invalidType, .invalidValue, .unknownField, .noTargets,
         .tooManyTargets, .tooManyLayers, .invalidURL, .invalidWhere, .freeClausesDisabled, .unknownNamedQuery,
         .invalidGeometry, .unsupportedSpatialReference, .keyMismatch, .unknownCredential, .credentialScopeMismatch,
-        .hostNotAllowed,
+        .hostNotAllowed, .storeNotConfigured,
     ]
 
     /// Outcomes of accepted requests that are the worker's own (`failed`, `superseded`, `cancelled`, `expired`).

@@ -112,6 +112,27 @@ import Testing
         }
     }
 
+    /// `delivery: store` on a worker without a result store is refused before anything runs, naming the setting;
+    /// `auto` (the default) runs inline there.
+    @Test func storeDeliveryWithoutAStoreIsRefusedBeforeAnyRequest() async throws {
+        try await ExecutorTestSupport.withExecutor { server, executor in
+            var request = ExecutorTestSupport.request([.arcgis(url: server.layerURL(.parcels), layers: nil)], QuerySpec())
+            request.delivery = ResultDelivery(mode: .store, format: .ndjson, compression: .gzip)
+            let error = try #require(executor.admit(request))
+            #expect(error.code == .storeNotConfigured && error.code.rawValue == "store_not_configured")
+            #expect(!error.retryable)
+            #expect(error.message.contains("resultStore"))
+            #expect(server.statistics.requests == 0)
+            request.delivery = ResultDelivery(mode: .auto)
+            #expect(executor.admit(request) == nil)
+            guard case .result(let result) = await executor.execute(request) else {
+                Issue.record("auto without a store did not run inline")
+                return
+            }
+            #expect(result.layers.count == 1 && result.status == .succeeded)
+        }
+    }
+
     /// The executor checks a deadline on arrival only: a run whose deadline passes later is ended by the
     /// worker's deadline loop cancelling it (``cancellingTheCallerEndsTheRunAsCancelled()``).
     @Test func aRunPastItsDeadlineOnArrivalExpiresWithoutARequest() async throws {

@@ -1,5 +1,6 @@
 import Authentication
 import EngineExecution
+import FeatureService
 import FeatureQuerySupport
 import Kafka
 import Metrics
@@ -15,7 +16,7 @@ struct WorkerMetricsTests {
     @Test func theCatalogNamesEachMetricOnceWithBoundedLabelsAndHelp() {
         let names = MetricCatalog.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 27)
+        #expect(names.count == 30)
         for metric in MetricCatalog.all {
             #expect(metric.name.hasPrefix("query_worker_"))
             #expect(!metric.help.isEmpty && !metric.help.contains("\n"), "\(metric.name)")
@@ -38,6 +39,11 @@ struct WorkerMetricsTests {
         worker.intakePaused(true)
         worker.recordPartitions([KafkaTopicPartition(topic: "requests", partition: 0): (committed: 5, lag: 2)])
         worker.recordKafkaConnected(true)
+        let stored = StoredSelection(
+            kind: .features, url: "s3://results/k", httpURL: "https://s3/k", expiresAt: 0, bytes: 1_234, sha256: "00",
+            contentType: "application/geo+json", contentEncoding: nil, count: 3)
+        worker.storeObserved(ServiceLayerOutcome(url: "l", result: .success(ServiceLayerResult(url: "l", count: 3, isComplete: true, selection: .stored(stored)))))
+        worker.storeObserved(ServiceLayerOutcome(url: "l", result: .failure(FeatureServiceError(.storeUnavailable, "down", layer: "l"))))
         let engine = EngineMetrics(factory: metrics)
         engine.host("https://gis.example.com").exchanged(status: 503, duration: .milliseconds(3))
         engine.host("https://gis.example.com").retried(delay: .seconds(2), retryAfter: .seconds(2))
@@ -54,6 +60,8 @@ struct WorkerMetricsTests {
         #expect(made == Set(MetricCatalog.all.map(\.name)).subtracting(elsewhere))
         #expect(try metrics.expectCounter(MetricCatalog.outcomeDeliveryFailures.name, [("code", "delivery")]).totalValue == 1)
         #expect(try metrics.expectGauge(MetricCatalog.intakePaused.name).lastValue == 1)
+        #expect(try metrics.expectCounter(MetricCatalog.storedBytes.name).totalValue == 1_234)
+        #expect(try metrics.expectCounter(MetricCatalog.storeFailures.name, [("code", "store_unavailable")]).totalValue == 1)
         #expect(
             try metrics.expectCounter(EngineMetrics.httpRequests.name, [("host", "gis.example.com"), ("status_class", "5xx")])
                 .totalValue == 1)

@@ -124,14 +124,42 @@ struct NoDigest: Error {}
 
 @Suite struct StoredObjectNameTests {
     @Test func aRequestsLayerHasOneNameWhateverTheIds() {
-        #expect(StoredObjectName.key(prefix: "feature-queries/", taskId: "map-1", requestId: "r.2", layerIndex: 0, format: .geojson)
+        #expect(StoredObjectName.key(prefix: "feature-queries/", taskId: "map-1", requestId: "r.2", layer: "0", format: .geojson)
             == "feature-queries/map-1/r.2/0.geojson")
-        #expect(StoredObjectName.key(prefix: "", taskId: "t", requestId: "r", layerIndex: 3, format: .ndjson, compression: .gzip)
+        #expect(StoredObjectName.key(prefix: "", taskId: "t", requestId: "r", layer: "3", format: .ndjson, compression: .gzip)
             == "t/r/3.ndjson.gz")
         // No id climbs out of its folder or needs escaping in a URL.
-        let hostile = StoredObjectName.key(prefix: "p", taskId: "../..", requestId: "a/b c?d", layerIndex: 1, format: .geojson)
+        let hostile = StoredObjectName.key(prefix: "p", taskId: "../..", requestId: "a/b c?d", layer: "1", format: .geojson)
         #expect(hostile == "p/%2E.%2F../a%2Fb%20c%3Fd/1.geojson")
         #expect(!hostile.split(separator: "/").contains { $0 == ".." || $0 == "." })
-        #expect(StoredObjectName.key(prefix: "p", taskId: "", requestId: "é", layerIndex: 0, format: .geojson) == "p/%00/%C3%A9/0.geojson")
+        #expect(StoredObjectName.key(prefix: "p", taskId: "", requestId: "é", layer: "0", format: .geojson) == "p/%00/%C3%A9/0.geojson")
+    }
+}
+
+/// Ids are framed as one JSON array (`geojson`) or one per line (`ndjson`), with their own content type; a layer
+/// with nothing in it is still a valid document.
+@Suite struct StoredIdsFramingTests {
+    static func whole(_ format: StoredObjectFormat, _ content: StoredObjectContent, _ items: [String]) throws -> String {
+        guard var writer = StoredObjectWriter(format: format, content: content, partBytes: 1 << 20, allowingSmallParts: true) else {
+            throw NoDigest()
+        }
+        for item in items { #expect(try writer.append(feature: Array(item.utf8)) == nil) }
+        guard case .single(let bytes, let summary) = try writer.finish() else { throw NoDigest() }
+        #expect(summary.features == items.count && summary.bytes == bytes.count)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func idsAreAnArrayOrLines() throws {
+        #expect(try Self.whole(.geojson, .ids, ["1", "2", "3"]) == "[1,2,3]\n")
+        #expect(try Self.whole(.ndjson, .ids, ["\"a\"", "\"b\""]) == "\"a\"\n\"b\"\n")
+        #expect(StoredObjectFormat.geojson.contentType(for: .ids) == "application/json")
+        #expect(StoredObjectFormat.ndjson.contentType(for: .ids) == "application/x-ndjson")
+        #expect(StoredObjectFormat.geojson.contentType(for: .features) == "application/geo+json")
+    }
+
+    @Test func nothingAppendedIsStillAValidDocument() throws {
+        #expect(try Self.whole(.geojson, .features, []) == #"{"type":"FeatureCollection","features":[]}"# + "\n")
+        #expect(try Self.whole(.geojson, .ids, []) == "[]\n")
+        #expect(try Self.whole(.ndjson, .features, []) == "")
     }
 }

@@ -39,7 +39,7 @@ package final class WorkerHarness: Sendable {
     package init(
         faults: [FaultRule] = [], security: SampleSecurity? = nil, recentRequestLimit: Int = 1_000, configure: (inout WorkerSettings) -> Void = { _ in },
         prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in },
-        logger workerLogger: Logger = WorkerHarness.logger
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger workerLogger: Logger = WorkerHarness.logger
     ) async throws {
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
@@ -52,7 +52,7 @@ package final class WorkerHarness: Sendable {
         configure(&settings)
         try prepare(&settings, server)
         self.settings = settings
-        let assembly = try WorkerAssembly(settings: settings, logger: workerLogger)
+        let assembly = try WorkerAssembly(settings: settings, environment: environment, logger: workerLogger)
         credentials = assembly.currentCredentials
         group = assembly.serviceGroup(handlesSignals: false, logger: workerLogger)
         let client = KafkaClientConfiguration(bootstrapServers: [cluster.bootstrapServers])

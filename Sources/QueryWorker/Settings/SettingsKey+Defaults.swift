@@ -47,6 +47,7 @@ extension SettingsKey {
         return texts.merging(bufferDefaultTexts(defaults)) { first, _ in first }
             .merging(operationsDefaultTexts(defaults)) { first, _ in first }
             .merging(exactlyOnceDefaultTexts(defaults)) { first, _ in first }
+            .merging(resultStoreDefaultTexts(defaults)) { first, _ in first }
     }()
 
     /// `1MiB`, `512KiB`, or bytes: the largest binary unit that divides the size.

@@ -87,6 +87,12 @@ extension WorkerSettings {
             "producerQueueBytes": .stringConvertible(buffers.producerQueueBytes),
             "opsPort": .stringConvertible(operations.port),
             "opsAddress": .string(operations.address),
+            // Where results go, never with what credentials (those are the AWS environment's, not settings).
+            "resultStore": .string(resultStore.location ?? "none"),
+            "resultStoreEndpoint": .string(resultStore.endpoint ?? "none"),
+            "resultStoreThreshold": .stringConvertible(resultStore.thresholdBytes),
+            "resultStorePartBytes": .stringConvertible(resultStore.partBytes),
+            "resultStoreURLLifetime": .string("\(resultStore.urlLifetime)"),
         ]
     }
 }

@@ -28,6 +28,8 @@ package struct WorkerSettings: Sendable, Hashable {
     package var operations = Operations()
     /// Exactly-once outcomes (see ``ExactlyOnce``): off unless asked for.
     package var exactlyOnce = ExactlyOnce()
+    /// The object store large results go to (see ``ResultStore``): off unless a location is set.
+    package var resultStore = ResultStore()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
     package var summaryInterval: Duration = .seconds(30)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the

@@ -69,6 +69,17 @@ package enum MetricCatalog {
         "kafka_connected", .gauge,
         help: "1 while the worker reaches the Kafka cluster and has joined its group, 0 while it does not.")
 
+    // MARK: Result store
+
+    package static let storedObjects = MetricDescription(
+        "stored_objects_total", .counter,
+        help: "Layers written to the result store (resultStore) and completed: one object each, named in the result's location.")
+    package static let storedBytes = MetricDescription(
+        "stored_bytes_total", .counter, help: "Bytes of completed objects in the result store (after compression).")
+    package static let storeFailures = MetricDescription(
+        "store_failures_total", .counter, labels: ["code"],
+        help: "Layers that failed writing to the result store, by code: store_unavailable (retryable) or store_denied.")
+
     // MARK: Traces
 
     package static let traceContextInvalid = MetricDescription(
@@ -79,7 +90,7 @@ package enum MetricCatalog {
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
         intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, transactions, outcomeDeliveryFailures,
-        outcomeDeliveryRetries, progressEvents, kafkaConnected, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
+        outcomeDeliveryRetries, progressEvents, kafkaConnected, storedObjects, storedBytes, storeFailures, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
         EngineMetrics.httpRetries, EngineMetrics.httpRetryAfterWaits, EngineMetrics.httpRetryAfterWaitSeconds,
         TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, EngineMetrics.metadataCacheRequests,
         traceContextInvalid,

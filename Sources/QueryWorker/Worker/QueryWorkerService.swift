@@ -29,13 +29,15 @@ final class QueryWorkerService: Service, Sendable {
     /// hop but the consumer's hand-over and the HTTP exchange's own, which the loop serves between turns.
     init(
         settings: WorkerSettings, engine: any FeatureServiceEngine, credentials: CredentialNames, producer: KafkaProducer,
-        taskExecutor: (any TaskExecutor)? = nil, metrics: WorkerMetrics = WorkerMetrics(), logger: Logger
+        taskExecutor: (any TaskExecutor)? = nil, stores: ResultStoreProvider? = nil, metrics: WorkerMetrics = WorkerMetrics(),
+        logger: Logger
     ) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
         let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits, credentials: credentials)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
-            maxResultTotalBytes: settings.limits.maxResultTotalBytes, clock: { WallClock.nowMilliseconds() })
+            maxResultTotalBytes: settings.limits.maxResultTotalBytes, stores: stores,
+            storeObserver: { layer in metrics.storeObserved(layer) }, clock: { WallClock.nowMilliseconds() })
         // The Kafka clients first, then the core that holds them; the consumer's calls reach the core once it
         // exists (see ConsumerCallbacks).
         let callbacks = ConsumerCallbacks()

@@ -1,4 +1,5 @@
 package import Authentication
+import Foundation
 package import CurlHTTP
 import EngineExecution
 import FeatureService
@@ -30,20 +31,23 @@ package final class WorkerAssembly: Sendable {
     /// A worker with the credentials of ``WorkerSettings/credentialsFile`` (read and checked here: a bad file
     /// throws `CredentialsConfigurationError`).
     package convenience init(
-        settings: WorkerSettings, metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
+        settings: WorkerSettings, metricsFactory: any MetricsFactory = MetricsSystem.factory,
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger
     ) throws {
         try self.init(
             settings: settings, credentials: try WorkerCredentials.load(settings: settings), metricsFactory: metricsFactory,
-            logger: logger)
+            environment: environment, logger: logger)
     }
 
     /// A worker with `credentials` already loaded (the executable loads them first, to echo them at start).
     /// `tokenPolicy` is the token timing rules: the worker's by default; end-to-end tests shorten a window. Every
     /// metric is made through `metricsFactory`, read when the assembly is made: the executable bootstraps its
-    /// Prometheus factory before, and tests pass `TestMetrics`.
+    /// Prometheus factory before, and tests pass `TestMetrics`. `environment` is where the result store's AWS
+    /// credentials and region are looked up (the process's; tests pass moto's keys without touching it).
     package init(
         settings: WorkerSettings, credentials: WorkerCredentials, tokenPolicy: TokenRefreshPolicy = TokenRefreshPolicy(),
-        metricsFactory: any MetricsFactory = MetricsSystem.factory, logger: Logger
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, environment: [String: String] = ProcessInfo.processInfo.environment,
+        logger: Logger
     ) throws {
         self.settings = settings
         self.logger = logger
@@ -65,6 +69,7 @@ package final class WorkerAssembly: Sendable {
         worker = try QueryWorkerService(
             settings: settings, engine: engine, credentials: wiring.names, producer: producer,
             taskExecutor: settings.httpLoopRunsRequests ? httpClient.taskExecutor : nil,
+            stores: try Self.resultStores(settings: settings, httpClient: httpClient, environment: environment),
             metrics: WorkerMetrics(factory: metricsFactory), logger: logger)
     }
 

@@ -233,6 +233,8 @@ final class WorkerCore: Sendable {
         let outcome = await RequestLogContext.$current.withValue(start.logIdentity) {
             await executor.execute(start.request, progress: progress)
         }
+        // Published only now, after the engine returned: a stored layer's object was completed and size-checked
+        // inside `execute`, so no outcome (nor, in the exactly-once mode, any transaction) names an incomplete one.
         await deliver(finish(start.run, outcome))
     }
 

@@ -1,5 +1,6 @@
 import EngineExecution
 import FeatureQuerySupport
+import FeatureService
 package import Kafka
 package import Metrics
 import RequestContract
@@ -28,6 +29,8 @@ package final class WorkerMetrics: Sendable {
     private let deliveryRetries: Counter
     private let progressEvents: (published: Counter, failed: Counter)
     private let kafkaConnected: Gauge
+    private let stored: (objects: Counter, bytes: Counter)
+    private let storeFailures: LabelledHandles<String, Counter>
     private let partitions: LabelledHandles<KafkaTopicPartition, PartitionGauges>
 
     /// An outcome's labels: the published status and the error code (`none` for a result).
@@ -79,6 +82,8 @@ package final class WorkerMetrics: Sendable {
             MetricCatalog.progressEvents.counter(factory, "published"), MetricCatalog.progressEvents.counter(factory, "failed")
         )
         kafkaConnected = MetricCatalog.kafkaConnected.gauge(factory)
+        stored = (MetricCatalog.storedObjects.counter(factory), MetricCatalog.storedBytes.counter(factory))
+        storeFailures = LabelledHandles { code in MetricCatalog.storeFailures.counter(factory, code) }
         partitions = LabelledHandles { partition in
             let number = String(partition.partition)
             return PartitionGauges(
@@ -114,6 +119,20 @@ package final class WorkerMetrics: Sendable {
         let handles = outcomes[key]
         handles.count.increment()
         handles.duration.recordMilliseconds(max(0, nowMs - receivedAt))
+    }
+
+    /// A layer of a request that had a result store: a completed object is counted with its bytes, a layer that
+    /// failed with a store code by the code. Other layers (inline, failed elsewhere) are not the store's.
+    func storeObserved(_ layer: ServiceLayerOutcome) {
+        switch layer.result {
+        case .success(let result):
+            if case .stored(let selection) = result.selection {
+                stored.objects.increment()
+                stored.bytes.increment(by: Int64(selection.bytes))
+            }
+        case .failure(let error):
+            if error.code == .storeUnavailable || error.code == .storeDenied { storeFailures[error.code.rawValue].increment() }
+        }
     }
 
     /// What the machine holds after an event: requests in flight, runs, assigned partitions. Called under the
