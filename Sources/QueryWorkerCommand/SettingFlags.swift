@@ -55,7 +55,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.resultStoreRegion), help: .setting(.resultStoreRegion)) var resultStoreRegion: String?
     @Option(name: .setting(.resultStoreThreshold), help: .setting(.resultStoreThreshold)) var resultStoreThreshold: String?
     @Option(name: .setting(.resultStorePartBytes), help: .setting(.resultStorePartBytes)) var resultStorePartBytes: String?
-    @Option(name: .setting(.resultStoreURLLifetime), help: .setting(.resultStoreURLLifetime)) var resultStoreURLLifetime: String?
+    @Option(name: .setting(.resultStoreUrlLifetime), help: .setting(.resultStoreUrlLifetime)) var resultStoreUrlLifetime: String?
 
     @Option(
         name: .customLong("kafka"),
@@ -95,7 +95,7 @@ struct SettingFlags: ParsableArguments {
             (.exactlyOnce, exactlyOnce), (.transactionalID, transactionalID), (.transactionInterval, transactionInterval),
             (.resultStore, resultStore), (.resultStoreEndpoint, resultStoreEndpoint), (.resultStoreRegion, resultStoreRegion),
             (.resultStoreThreshold, resultStoreThreshold), (.resultStorePartBytes, resultStorePartBytes),
-            (.resultStoreURLLifetime, resultStoreURLLifetime),
+            (.resultStoreUrlLifetime, resultStoreUrlLifetime),
         ]
         var values: [SettingsKey: String] = [:]
         for case let (key, value?) in given { values[key] = value }

@@ -17,7 +17,7 @@ import Testing
 
     @Test func everyKeyIsReadFromTheEnvironmentAndFlags() throws {
         let settings = try WorkerSettings.load(
-            flags: ["resultStoreURLLifetime": "15m", "resultStorePartBytes": "16MiB"],
+            flags: ["resultStoreUrlLifetime": "15m", "resultStorePartBytes": "16MiB"],
             environment: [
                 "QUERY_WORKER_RESULT_STORE": "s3://results/feature-queries", "QUERY_WORKER_RESULT_STORE_ENDPOINT": "http://127.0.0.1:9000",
                 "QUERY_WORKER_RESULT_STORE_REGION": "eu-west-1", "QUERY_WORKER_RESULT_STORE_THRESHOLD": "2MiB",
@@ -36,12 +36,12 @@ import Testing
     @Test func variablesAndFlags() {
         #expect(SettingsKey.resultStore.environmentVariable == "QUERY_WORKER_RESULT_STORE")
         #expect(SettingsKey.resultStorePartBytes.flag == "--result-store-part-bytes")
-        #expect(SettingsKey.resultStoreURLLifetime.environmentVariable == "QUERY_WORKER_RESULT_STORE_URLLIFETIME")
-        #expect(SettingsKey.resultStoreURLLifetime.flag == "--result-store-urllifetime")
+        #expect(SettingsKey.resultStoreUrlLifetime.environmentVariable == "QUERY_WORKER_RESULT_STORE_URL_LIFETIME")
+        #expect(SettingsKey.resultStoreUrlLifetime.flag == "--result-store-url-lifetime")
     }
 
     @Test func theLifetimeIsReadFromItsVariable() throws {
-        let settings = try WorkerSettings.load(environment: ["QUERY_WORKER_RESULT_STORE_URLLIFETIME": "2h"]).settings
+        let settings = try WorkerSettings.load(environment: ["QUERY_WORKER_RESULT_STORE_URL_LIFETIME": "2h"]).settings
         #expect(settings.resultStore.urlLifetime == .seconds(7_200))
     }
 
@@ -61,8 +61,8 @@ import Testing
         (["resultStoreRegion": "EU_WEST"], "resultStoreRegion", "region name"),
         (["resultStorePartBytes": "1MiB"], "resultStorePartBytes", "between 5242880"),
         (["resultStoreThreshold": "lots"], "resultStoreThreshold", "size in bytes"),
-        (["resultStoreURLLifetime": "200h"], "resultStoreURLLifetime", "at most a week"),
-        (["resultStoreURLLifetime": "500ms"], "resultStoreURLLifetime", "at least 1s"),
+        (["resultStoreUrlLifetime": "200h"], "resultStoreUrlLifetime", "at most a week"),
+        (["resultStoreUrlLifetime": "500ms"], "resultStoreUrlLifetime", "at least 1s"),
     ])
     func badValuesAreRefusedNamingTheSetting(_ flags: [String: String], _ key: String, _ fragment: String) {
         #expect {

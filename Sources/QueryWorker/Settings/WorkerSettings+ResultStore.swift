@@ -47,12 +47,12 @@ extension SettingsKey {
         "resultStoreThreshold", .size, "With resultStore: a layer of a delivery: auto request larger than this is stored.")
     package static let resultStorePartBytes = SettingsKey(
         "resultStorePartBytes", .size, "With resultStore: multipart part size, 5MiB to 5GiB (two parts in memory per stored layer).")
-    package static let resultStoreURLLifetime = SettingsKey(
-        "resultStoreURLLifetime", .duration, "With resultStore: how long a result's presigned GET URL works, 1s to 7 days.")
+    package static let resultStoreUrlLifetime = SettingsKey(
+        "resultStoreUrlLifetime", .duration, "With resultStore: how long a result's presigned GET URL works, 1s to 7 days.")
 
     /// The result store's keys, in the order `--help` lists them.
     static let resultStoreKeys = [
-        resultStore, resultStoreEndpoint, resultStoreRegion, resultStoreThreshold, resultStorePartBytes, resultStoreURLLifetime,
+        resultStore, resultStoreEndpoint, resultStoreRegion, resultStoreThreshold, resultStorePartBytes, resultStoreUrlLifetime,
     ]
 
     /// ``defaultText`` of the result store's keys.
@@ -63,7 +63,7 @@ extension SettingsKey {
             resultStoreRegion.name: "AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1",
             resultStoreThreshold.name: sizeText(defaults.resultStore.thresholdBytes),
             resultStorePartBytes.name: sizeText(defaults.resultStore.partBytes),
-            resultStoreURLLifetime.name: "1h",
+            resultStoreUrlLifetime.name: "1h",
         ]
     }
 }
@@ -86,9 +86,9 @@ extension SettingsResolver {
         if let found = try find(.resultStorePartBytes) {
             settings.resultStore.partBytes = try found.size(in: WorkerSettings.ResultStore.minimumPartBytes...(5 << 30))
         }
-        if let found = try find(.resultStoreURLLifetime) {
+        if let found = try find(.resultStoreUrlLifetime) {
             let lifetime = try found.duration()
-            guard lifetime >= .seconds(1) else { throw found.error("resultStoreURLLifetime must be at least 1s") }
+            guard lifetime >= .seconds(1) else { throw found.error("resultStoreUrlLifetime must be at least 1s") }
             settings.resultStore.urlLifetime = lifetime
         }
     }

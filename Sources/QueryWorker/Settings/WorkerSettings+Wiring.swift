@@ -92,7 +92,7 @@ extension WorkerSettings {
             "resultStoreEndpoint": .string(resultStore.endpoint ?? "none"),
             "resultStoreThreshold": .stringConvertible(resultStore.thresholdBytes),
             "resultStorePartBytes": .stringConvertible(resultStore.partBytes),
-            "resultStoreURLLifetime": .string("\(resultStore.urlLifetime)"),
+            "resultStoreUrlLifetime": .string("\(resultStore.urlLifetime)"),
         ]
     }
 }
