@@ -28,26 +28,10 @@ struct WorkerResultStoreEndToEndTests {
         try await harness.stop()
     }
 
-    /// Whether the engines stream layers into the request's store: until they do (the engines' branch of issue 31),
-    /// a stored layer cannot come back and this test is skipped unless `QUERY_WORKER_STORE_E2E=1` forces it.
-    static let enginesStream: Bool = {
-        if ProcessInfo.processInfo.environment["QUERY_WORKER_STORE_E2E"] == "1" { return true }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let engine = root.appendingPathComponent("Sources/ArcGISEngine")
-        let files = (try? FileManager.default.subpathsOfDirectory(atPath: engine.path)) ?? []
-        return files.contains { file in
-            guard file.hasSuffix(".swift"), let text = try? String(contentsOf: engine.appendingPathComponent(file), encoding: .utf8) else {
-                return false
-            }
-            return text.contains("budget.store") || text.contains(".open(") && text.contains("StoredLayerWriter")
-        }
-    }()
-
     /// `delivery: store` of a features layer (the 20,000 sample parcels with geometry) to moto checking every
     /// signature: the result's layer carries a `location` and no `features`; the object there is a
     /// FeatureCollection of exactly the ground truth's ids, its size and SHA-256 those of the location.
-    @Test(.enabled(if: enginesStream, "the engines do not stream into budget.store yet (set QUERY_WORKER_STORE_E2E=1 to force)"))
-    func aStoredLayerArrivesAsALocationOfTheWholeLayer() async throws {
+    @Test func aStoredLayerArrivesAsALocationOfTheWholeLayer() async throws {
         let moto = try await MotoServer.start(bucket: "results")
         let environment = moto.clientEnvironment.merging(["AWS_REGION": moto.region]) { $1 }
         let harness = try await WorkerHarness(configure: { settings in
