@@ -58,7 +58,20 @@ struct DemoCommand: AsyncParsableCommand {
         let started = clock.now
         let logger = StandardErrorLogging.logger(label: "demo", level: logLevel.level)
         printLine("query-worker demo")
-        let stack = try await DemoStack.start(parcels: parcels, seed: seed, logger: logger)
+        let objectStore: DemoObjectStore?
+        switch await DemoObjectStore.start() {
+        case .success(let store): objectStore = store
+        case .failure(let unavailable):
+            objectStore = nil
+            printLine("  store    none, so no stored result: \(unavailable)")
+        }
+        let stack: DemoStack
+        do {
+            stack = try await DemoStack.start(parcels: parcels, seed: seed, objectStore: objectStore, logger: logger)
+        } catch {
+            await objectStore?.stop()
+            throw error
+        }
         defer { stack.credentials.remove() }
         let settings = stack.settings
         printLine(
@@ -75,9 +88,21 @@ struct DemoCommand: AsyncParsableCommand {
         printLine("  worker   \(settings.workerID) in group \(settings.groupID), allowedHosts \(settings.allowedHosts.joined(separator: ","))")
         printLine("  secured  portal \(stack.server.portalURL ?? "-"); credentials file \(stack.credentials.file)")
 
-        let report = try await stack.run { producer in
-            try await play(plan, stack: stack, producer: producer, logger: logger)
+        if let objectStore {
+            printLine(
+                "  store    moto's S3 API at \(objectStore.endpoint), bucket \(objectStore.bucket): a layer above "
+                    + "\(OutcomeText.grouped(settings.resultStore.thresholdBytes >> 10)) KiB, or asked with delivery store, goes there")
         }
+        let report: DemoReport
+        do {
+            report = try await stack.run { producer in
+                try await play(plan, stack: stack, producer: producer, logger: logger)
+            }
+        } catch {
+            await objectStore?.stop()
+            throw error
+        }
+        await objectStore?.stop()
         printLine("")
         let summary = "\(report.received) of \(report.requested) outcomes (\(report.statusSummary)) in \(Self.seconds(clock.now - started))"
         guard report.allAsExpected else {

@@ -1,3 +1,4 @@
+import Foundation
 import FeatureQueryClient
 import Kafka
 import Logging
@@ -24,6 +25,8 @@ struct DemoStack {
     let authority: SampleTokenAuthority
     let credentials: DemoCredentials
     let settings: WorkerSettings
+    /// moto, when installed: the worker then stores large results there (``DemoObjectStore``).
+    let objectStore: DemoObjectStore?
     let logger: Logger
 
     /// Partitions of the requests topic: several, so the keying by taskId matters.
@@ -34,7 +37,7 @@ struct DemoStack {
     static let outcomePartitions = 12
 
     /// Starts the cluster and the server (generating `parcels` parcels) and settles the worker's settings.
-    static func start(parcels: Int, seed: UInt64, logger: Logger) async throws -> DemoStack {
+    static func start(parcels: Int, seed: UInt64, objectStore: DemoObjectStore?, logger: Logger) async throws -> DemoStack {
         let cluster = try EmbeddedKafkaCluster(brokers: 1, logger: logger)
         var settings = WorkerSettings()
         settings.bootstrapServers = [cluster.bootstrapServers]
@@ -44,6 +47,12 @@ struct DemoStack {
         settings.summaryInterval = .zero
         settings.timeouts.shutdown = .seconds(5)
         settings.logLevel = logger.logLevel
+        if let objectStore {
+            settings.resultStore.location = "s3://\(objectStore.bucket)/demo"
+            settings.resultStore.endpoint = objectStore.endpoint
+            settings.resultStore.region = "us-east-1"
+            settings.resultStore.partBytes = WorkerSettings.ResultStore.minimumPartBytes
+        }
         try cluster.createTopic(settings.topics.requests, partitions: requestPartitions)
         try cluster.createTopic(settings.topics.results, partitions: outcomePartitions)
         try cluster.createTopic(settings.topics.errors, partitions: outcomePartitions)
@@ -62,13 +71,16 @@ struct DemoStack {
         }
         settings.credentialsFile = credentials.file
         return DemoStack(
-            cluster: cluster, server: server, authority: authority, credentials: credentials, settings: settings, logger: logger)
+            cluster: cluster, server: server, authority: authority, credentials: credentials, settings: settings,
+            objectStore: objectStore, logger: logger)
     }
 
     /// Runs the worker and a request producer while `body` runs, then shuts everything down in order.
     func run<T: Sendable>(_ body: (KafkaProducer) async throws -> T) async throws -> T {
         let settings = await ClusterFetchWait.resolve(self.settings, logger: logger)
-        let assembly = try WorkerAssembly(settings: settings, logger: logger)
+        // moto's keys reach the worker as its environment, not the demo's process.
+        let environment = ProcessInfo.processInfo.environment.merging(objectStore == nil ? [:] : DemoObjectStore.environment) { $1 }
+        let assembly = try WorkerAssembly(settings: settings, environment: environment, logger: logger)
         let workers = assembly.serviceGroup(handlesSignals: false, logger: logger)
         let producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
