@@ -66,12 +66,15 @@ import Testing
         #expect(try Self.read(bytes, location, cut: 1) == ["1", "22", #""a,b""#, "-4"])
     }
 
-    @Test func aTopLevelArrayOfIdsIsRead() throws {
-        let bytes = Array("[1, 2,\n3]\n".utf8)
+    /// Ids as one JSON array (`application/json`, how the worker frames a GeoJSON-format ids layer), numbers and
+    /// strings.
+    @Test(arguments: ["application/json", "application/geo+json"])
+    func aTopLevelArrayOfIdsIsRead(contentType: String) throws {
+        let bytes = Array("[1, 2,\n3,\"x]\"]\n".utf8)
         let location = StoredResultLocation(
             url: "s3://b/k", httpURL: "http://127.0.0.1:1/k", expiresAt: Date(), bytes: bytes.count,
-            sha256: SHA256.hexDigest(bytes), contentType: "application/geo+json", ids: 3)
-        #expect(try Self.read(bytes, location, cut: 2) == ["1", "2", "3"])
+            sha256: SHA256.hexDigest(bytes), contentType: contentType, ids: 4)
+        #expect(try Self.read(bytes, location, cut: 2) == ["1", "2", "3", #""x]""#])
     }
 
     @Test func anEmptyLayerHasNoItems() throws {
