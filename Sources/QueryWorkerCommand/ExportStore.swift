@@ -70,9 +70,9 @@ struct ExportStoreOptions: ParsableArguments {
             credentials: credentials)
         let format = StoredObjectFormat(rawValue: (format ?? .geojson).rawValue) ?? .geojson
         let compression = StoredObjectCompression(rawValue: (compression ?? CompressionArgument.none).rawValue)
-        let key = StoredObjectName.key(
-            prefix: location.prefix, taskId: "export", requestId: UUID().uuidString.lowercased(), layerIndex: 0, format: format,
-            compression: compression)
+        // One export per key: `export/<uuid>/0.<format>[.gz|.zst]` under the prefix (no request to name it by).
+        let name = "0.\(format.fileExtension)" + (compression.map { ".\($0.fileExtension)" } ?? "")
+        let key = location.key("export/\(UUID().uuidString.lowercased())/\(name)")
         guard let writer = StoredObjectWriter(format: format, compression: compression) else {
             throw CommandFailure("no digest or compression context could be made")
         }

@@ -1,5 +1,4 @@
 import FeatureQuerySupport
-import StreamCompression
 
 /// Turns a result's features, as the engine's pages deliver them, into the parts of a multipart upload: framed as
 /// ``StoredObjectFormat`` says, cut at the part size, hashed and counted on the way, so the worker holds one part
@@ -66,7 +65,7 @@ package struct StoredObjectWriter: ~Copyable {
         format: StoredObjectFormat, compression: StoredObjectCompression? = nil,
         partBytes: Int = StoredObjectWriter.defaultPartBytes, allowingSmallParts: Bool = false
     ) {
-        guard let hasher = SHA256Stream(), let compressor = StreamCompressor(compression?.algorithm) else { return nil }
+        guard let hasher = SHA256Stream(), let compressor = StreamCompressor(compression) else { return nil }
         self.format = format
         self.compression = compression
         self.partBytes = allowingSmallParts ? max(1, partBytes) : max(Self.minimumPartBytes, partBytes)

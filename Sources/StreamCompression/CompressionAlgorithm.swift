@@ -15,10 +15,10 @@ package enum CompressionAlgorithm: String, Sendable, Hashable, CaseIterable {
     var kind: Int32 { self == .gzip ? Int32(QW_COMPRESSION_GZIP.rawValue) : Int32(QW_COMPRESSION_ZSTD.rawValue) }
 }
 
-/// Compressing or decompressing failed inside zlib or zstd: for compression a broken stream state (any bytes
+/// Compressing or decompressing failed inside zlib or zstd (StoredResults reports it as its `CompressionFailure`): for compression a broken stream state (any bytes
 /// compress), for decompression input that is not a valid stream, or one that ends early.
-package struct CompressionFailure: Error, Sendable, Hashable, CustomStringConvertible {
+package struct CodecFailure: Error, Sendable, Hashable, CustomStringConvertible {
     package var message: String
     package init(message: String) { self.message = message }
-    package var description: String { "compression failed: \(message)" }
+    package var description: String { "compression codec failed: \(message)" }
 }

@@ -20,7 +20,7 @@ package struct StreamCompressor: ~Copyable {
     }
 
     /// Compresses `input` (with `finishing`: and ends the stream), appending the output to `output`.
-    package mutating func compress(_ input: [UInt8], finishing: Bool, into output: inout [UInt8]) throws(CompressionFailure) {
+    package mutating func compress(_ input: [UInt8], finishing: Bool, into output: inout [UInt8]) throws(CodecFailure) {
         guard let stream else {
             output.append(contentsOf: input)
             return
@@ -37,7 +37,7 @@ package struct StreamCompressor: ~Copyable {
                         finishing ? 1 : 0, &finished)
                 }
             }
-            guard written >= 0 else { throw CompressionFailure(message: "the compressor refused its input") }
+            guard written >= 0 else { throw CodecFailure(message: "the compressor refused its input") }
             offset += consumed
             output.append(contentsOf: chunk[0..<written])
             // More to take, or (finishing) the trailer not yet written: go on; otherwise everything is in.
@@ -45,7 +45,7 @@ package struct StreamCompressor: ~Copyable {
             if written == 0, consumed == 0 {
                 // No progress with room to write: done when only more input could help, broken when finishing.
                 guard finishing else { return }
-                throw CompressionFailure(message: "the compressor made no progress while ending the stream")
+                throw CodecFailure(message: "the compressor made no progress while ending the stream")
             }
         } while true
     }

@@ -23,7 +23,7 @@ package struct StreamDecompressor: ~Copyable {
     ///
     /// Throws when the bytes are not a valid stream, or when bytes follow the stream's end (a stored object is one
     /// stream: anything after it means the object is not what the worker wrote).
-    package mutating func decompress(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(CompressionFailure) {
+    package mutating func decompress(_ input: ArraySlice<UInt8>, into output: inout [UInt8]) throws(CodecFailure) {
         guard let stream else {
             output.append(contentsOf: input)
             return
@@ -33,7 +33,7 @@ package struct StreamDecompressor: ~Copyable {
         var written = 0
         repeat {
             if ended {
-                guard offset >= input.count else { throw CompressionFailure(message: "bytes follow the end of the compressed stream") }
+                guard offset >= input.count else { throw CodecFailure(message: "bytes follow the end of the compressed stream") }
                 return
             }
             var consumed = 0
@@ -45,20 +45,20 @@ package struct StreamDecompressor: ~Copyable {
                         &finished)
                 }
             }
-            guard written >= 0 else { throw CompressionFailure(message: "the bytes are not a valid compressed stream") }
+            guard written >= 0 else { throw CodecFailure(message: "the bytes are not a valid compressed stream") }
             offset += consumed
             ended = finished != 0
             output.append(contentsOf: chunk[0..<written])
             if written == 0, consumed == 0, offset < input.count, !ended {
-                throw CompressionFailure(message: "the decompressor made no progress")
+                throw CodecFailure(message: "the decompressor made no progress")
             }
             // Go on while input is left, or while the output filled the chunk (the library may hold more).
         } while offset < input.count || written == chunk.count
     }
 
     /// Checks that the stream ended: a stream cut short (a truncated object) decodes without error up to its cut.
-    package func finish() throws(CompressionFailure) {
-        guard stream == nil || ended else { throw CompressionFailure(message: "the compressed stream ends early") }
+    package func finish() throws(CodecFailure) {
+        guard stream == nil || ended else { throw CodecFailure(message: "the compressed stream ends early") }
     }
 
     deinit {

@@ -41,8 +41,8 @@ extension MotoServer {
         _ items: [[UInt8]], format: StoredObjectFormat, compression: StoredObjectCompression?,
         partBytes: Int = StoredObjectWriter.minimumPartBytes, expires: Duration = .seconds(600), name: String = "stored"
     ) async throws -> StoredObject {
-        let key = StoredObjectName.key(
-            prefix: "fixture", taskId: name, requestId: UUID().uuidString, layerIndex: 0, format: format, compression: compression)
+        let key = "fixture/\(name)/\(UUID().uuidString.lowercased())/0.\(format.fileExtension)"
+            + (compression.map { ".\($0.fileExtension)" } ?? "")
         return try await withS3Client { s3 in
             guard let writer = StoredObjectWriter(format: format, compression: compression, partBytes: partBytes) else {
                 throw StoredObjectUpload.Failure(message: "no digest or compression context")

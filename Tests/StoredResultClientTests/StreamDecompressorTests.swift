@@ -74,18 +74,18 @@ import Testing
     @Test(arguments: CompressionAlgorithm.allCases)
     func aTruncatedStreamFailsAtTheEnd(algorithm: CompressionAlgorithm) throws {
         let compressed = try Self.compress(Array(repeating: UInt8(ascii: "a"), count: 10_000), algorithm)
-        #expect(throws: CompressionFailure.self) { try Self.decompress(Array(compressed.dropLast(3)), algorithm, cuts: [5]) }
+        #expect(throws: CodecFailure.self) { try Self.decompress(Array(compressed.dropLast(3)), algorithm, cuts: [5]) }
     }
 
     @Test(arguments: CompressionAlgorithm.allCases)
     func bytesAfterTheStreamFail(algorithm: CompressionAlgorithm) throws {
         let compressed = try Self.compress(Array("payload".utf8), algorithm)
-        #expect(throws: CompressionFailure.self) { try Self.decompress(compressed + [0x7B], algorithm, cuts: [3]) }
+        #expect(throws: CodecFailure.self) { try Self.decompress(compressed + [0x7B], algorithm, cuts: [3]) }
     }
 
     @Test(arguments: CompressionAlgorithm.allCases)
     func bytesThatAreNotAStreamFail(algorithm: CompressionAlgorithm) {
-        #expect(throws: CompressionFailure.self) { try Self.decompress(Array(#"{"type":"FeatureCollection"}"#.utf8), algorithm, cuts: [4]) }
+        #expect(throws: CodecFailure.self) { try Self.decompress(Array(#"{"type":"FeatureCollection"}"#.utf8), algorithm, cuts: [4]) }
     }
 
     @Test func withoutCompressionBytesPassThrough() throws {
