@@ -235,7 +235,10 @@ let package = Package(
         // What the worker writes to the object store for a large result (issue 31): the object's bytes framed,
         // cut into multipart parts, hashed and counted as pages arrive, and its name.
         .target(name: "CCompressionShims", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("zstd")]),
-        .target(name: "StoredResults", dependencies: ["CCompressionShims", "FeatureQuerySupport", "FeatureService", "ObjectStore"], swiftSettings: strictSwift),
+        // The streaming gzip/zstd codecs (compressor and decompressor) over CCompressionShims, without I/O: shared by
+        // the worker's writer (StoredResults) and the client library's reader, which must not need the S3 bridge.
+        .target(name: "StreamCompression", dependencies: ["CCompressionShims"], swiftSettings: strictSwift),
+        .target(name: "StoredResults", dependencies: ["StreamCompression", "FeatureQuerySupport", "FeatureService", "ObjectStore"], swiftSettings: strictSwift),
         // The request contract as the worker reads it: one decoder, shared by the worker and the client library
         // (which checks a job before publishing it), without the worker's engines, HTTP client or servers.
         .target(
@@ -296,6 +299,8 @@ let package = Package(
             name: "FeatureQueryClient",
             dependencies: [
                 "QueryOutcomes", "RequestContract", "Kafka", "QueryLanguage", "FeatureQuerySupport",
+                // Fetching a stored result (issue 31): the presigned GET over libcurl, and the codecs.
+                "CurlHTTP", "StreamCompression",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -303,7 +308,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "QueryWorkerCommand",
-            dependencies: ["RequestContract", "FeatureQueryClient", .product(name: "UnixSignals", package: "swift-service-lifecycle"), 
+            dependencies: ["RequestContract", "FeatureQueryClient", "StoredResults", "ObjectStore", .product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 "WorkerOperations",
                 "QueryOutcomes",
                 metrics,
@@ -403,6 +408,8 @@ let package = Package(
             name: "KafkaTests",
             dependencies: [
                 "ChildProcessFixture",
+                // `query --wait` fetching stored results and `export --store`, against moto.
+                "ObjectStoreFixture", "StoredResults", "FeatureQuerySupport",
                 "Kafka",
                 "KafkaTestSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -542,6 +549,17 @@ let package = Package(
         .testTarget(
             name: "StoredResultsTests",
             dependencies: ["StoredResults", "FeatureQuerySupport"],
+            swiftSettings: strictSwift
+        ),
+        // The client library reading stored results (issue 31): the codecs and the object pipeline without I/O,
+        // locations in outcomes, and fetching from moto what the worker's writer stored there.
+        .testTarget(
+            name: "StoredResultClientTests",
+            dependencies: [
+                "FeatureQueryClient", "StoredResults", "StreamCompression", "ObjectStore", "ObjectStoreFixture", "CurlHTTP",
+                "FeatureQuerySupport", .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(
@@ -706,7 +724,7 @@ let package = Package(
         // (boto3, the AWS CLI, curl).
         .target(
             name: "ObjectStoreFixture",
-            dependencies: ["ChildProcessFixture", "CurlHTTP", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ChildProcessFixture", "CurlHTTP", "ObjectStore", "StoredResults", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ObjectStoreFixture",
             swiftSettings: strictSwift
         ),

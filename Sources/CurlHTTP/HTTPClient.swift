@@ -142,7 +142,8 @@ package final class HTTPClient: Sendable {
             // the whole URL (a rule with only TLS settings does not touch the request line).
             // AWS signing hashes the query libcurl parsed, too.
             originForm: originFormTargets && credential?.authentication == nil && options.awsSigning == nil
-                ? scan.flatMap(CurlOriginForm.init) : nil
+                ? scan.flatMap(CurlOriginForm.init) : nil,
+            decodesContentEncoding: configuration.decodesContentEncoding
         )
         return CurlTransfer(request: request, settings: settings)
     }

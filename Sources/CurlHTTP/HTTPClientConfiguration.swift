@@ -22,6 +22,11 @@ package struct HTTPClientConfiguration: Sendable, Hashable {
     /// Asked before every new connection with the address DNS returned; `nil` allows all. How a worker
     /// keeps requests off internal addresses even when a permitted name resolves to one.
     package var connectionPolicy: HTTPConnectionPolicy?
+    /// Whether responses are decoded as their `Content-Encoding` says (gzip, br, zstd: offered in
+    /// `Accept-Encoding`). `false` hands over the bytes as sent: a stored result is compressed *as an object*
+    /// (S3 keeps its `Content-Encoding`), is checked by the SHA-256 of those bytes, and is fetched in ranges, which
+    /// no decoder can start in the middle of.
+    package var decodesContentEncoding: Bool
 
     package struct LowSpeedLimit: Sendable, Hashable {
         package var bytesPerSecond: Int
@@ -44,7 +49,8 @@ package struct HTTPClientConfiguration: Sendable, Hashable {
         userAgent: String = "query-worker",
         enableHTTP2: Bool = true,
         credentials: [HTTPCredentialRule] = [],
-        connectionPolicy: HTTPConnectionPolicy? = nil
+        connectionPolicy: HTTPConnectionPolicy? = nil,
+        decodesContentEncoding: Bool = true
     ) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerHost = maxConnectionsPerHost
@@ -58,6 +64,7 @@ package struct HTTPClientConfiguration: Sendable, Hashable {
         self.enableHTTP2 = enableHTTP2
         self.credentials = credentials
         self.connectionPolicy = connectionPolicy
+        self.decodesContentEncoding = decodesContentEncoding
     }
 }
 

@@ -23,6 +23,9 @@ public final class FeatureQueryClient: Service, Sendable {
     }
 
     public let configuration: Configuration
+    /// Reads what workers stored for large layers (``QueryOutcome/LayerResult/location``); its HTTP client starts at
+    /// the first fetch, and works whether or not ``run()`` runs.
+    public let storedResults: StoredResultReader
     let logger: Logger
     let producer: KafkaProducer
     /// The outcome reader; `nil` for a client that only publishes (``Configuration/readsOutcomes``).
@@ -40,6 +43,7 @@ public final class FeatureQueryClient: Service, Sendable {
     public init(configuration: Configuration, logger: Logger) throws(FeatureQueryError) {
         self.configuration = configuration
         self.logger = logger
+        storedResults = StoredResultReader(logger: logger)
         let client = KafkaClientConfiguration(
             bootstrapServers: configuration.bootstrapServers, clientID: configuration.clientID,
             additionalProperties: configuration.kafkaProperties)

@@ -17,6 +17,10 @@ extension QueryJob {
         if let taskId { object["taskId"] = .string(taskId) }
         if progress { object["progress"] = .bool(true) }
         if let credential { object["credential"] = .string(credential) }
+        // Only what differs from the contract's defaults, so a job that sets nothing is a 1.2 message.
+        if delivery != .auto { object["delivery"] = .string(delivery.rawValue) }
+        if format != .geojson { object["format"] = .string(format.rawValue) }
+        if compression != .none { object["compression"] = .string(compression.rawValue) }
         return .object(object)
     }
 

@@ -22,11 +22,19 @@ public struct QueryJob: Sendable, Hashable {
     public var credential: String?
     /// Whether the worker publishes progress events while the job runs (``FeatureQueryClient/progress(of:)``).
     public var progress: Bool
+    /// Where the selection goes: in the result message, or in the worker's object store with the result carrying
+    /// its ``StoredResultLocation`` (contract 1.3). ``Delivery/auto`` unless set.
+    public var delivery: Delivery
+    /// How a stored selection is laid out; only for a result that may be stored (not with ``Delivery/inline``).
+    public var format: StoredFormat
+    /// How a stored selection is compressed; only for a result that may be stored (not with ``Delivery/inline``).
+    public var compression: StoredCompression
 
     /// A value with these members.
     public init(
         taskId: String? = nil, requestId: String = UUID().uuidString, deadline: Date? = nil, timeout: Duration? = nil,
-        targets: [Target], query: Query = Query(), credential: String? = nil, progress: Bool = false
+        targets: [Target], query: Query = Query(), credential: String? = nil, progress: Bool = false,
+        delivery: Delivery = .auto, format: StoredFormat = .geojson, compression: StoredCompression = .none
     ) {
         self.taskId = taskId
         self.requestId = requestId
@@ -36,6 +44,9 @@ public struct QueryJob: Sendable, Hashable {
         self.query = query
         self.credential = credential
         self.progress = progress
+        self.delivery = delivery
+        self.format = format
+        self.compression = compression
     }
 
     /// The message key and supersession key: the taskId, or the requestId of a job without one (the contract's

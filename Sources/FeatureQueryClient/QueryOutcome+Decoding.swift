@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import QueryOutcomes
 
 extension QueryOutcome {
@@ -11,11 +11,31 @@ extension QueryOutcome {
                 .malformedOutcome, "an outcome with status \(outcome.status) and requestId \(outcome.requestId ?? "none")")
         }
         let collections = Self.featureCollections(completed.parts)
-        var layers = (outcome.layers ?? []).map(LayerResult.init)
+        var layers: [LayerResult] = []
+        for layer in outcome.layers ?? [] { layers.append(try LayerResult(layer)) }
         for index in layers.indices { layers[index].featureCollection = collections[layers[index].url] }
         self.init(
             requestId: requestId, taskId: outcome.taskId, status: status, layers: layers, error: outcome.error.map(FeatureQueryError.init),
             supersededBy: outcome.supersededBy, worker: outcome.worker, messages: completed.parts.map { Data($0) })
+    }
+}
+
+extension QueryOutcome {
+    /// An outcome read from its messages as published, in any order (a split result's parts put back together):
+    /// for a service that reads the results topic itself, and for tests. Throws
+    /// ``FeatureQueryError/Code/malformedOutcome`` for messages that are not one whole outcome of the contract.
+    public init(messages: [Data]) throws(FeatureQueryError) {
+        var collector = OutcomeCollector(wanted: nil)
+        var completed: OutcomeCollector.Completed?
+        do {
+            for message in messages where completed == nil { completed = try collector.add(Array(message)) }
+        } catch {
+            throw FeatureQueryError(.malformedOutcome, "the outcome could not be read: \(error)")
+        }
+        guard let completed else {
+            throw FeatureQueryError(.malformedOutcome, "the messages are not one whole outcome (a part is missing, or none names its request)")
+        }
+        try self.init(completed)
     }
 }
 
@@ -27,7 +47,7 @@ extension FeatureQueryError {
 }
 
 extension QueryOutcome.LayerResult {
-    init(_ layer: Outcome.Layer) {
+    init(_ layer: Outcome.Layer) throws(FeatureQueryError) {
         url = layer.url
         layerId = layer.layerId
         collection = layer.collection
@@ -57,6 +77,7 @@ extension QueryOutcome.LayerResult {
         }
         error = layer.error.map(FeatureQueryError.init)
         featureCollection = nil
+        location = try layer.location.map { location throws(FeatureQueryError) in try StoredResultLocation(location, layer: layer.url) }
     }
 }
 

@@ -37,6 +37,10 @@ extension QueryOutcome {
         public var featureCollection: Data?
         /// The layer's error when it failed.
         public var error: FeatureQueryError?
+        /// Where the layer's features or ids are when the worker stored them (contract 1.3) instead of putting
+        /// them in ``featureCollection``, ``objectIds`` or ``featureIds``: fetch them with
+        /// ``FeatureQueryClient/storedFeatures(of:)`` or ``FeatureQueryClient/resolvingStoredLayers(of:maxBytes:)``.
+        public var location: StoredResultLocation?
     }
 
     /// A value of an attribute, a group field or a statistic.

@@ -46,6 +46,8 @@ package struct Outcome: Sendable, Decodable {
         package var attachments: [AttachmentGroup]?
         package var attachmentsBy: String?
         package var error: ErrorBody?
+        /// Where a stored layer's features or ids are (contract 1.3), instead of `features` or `objectIds`.
+        package var location: Location?
 
         /// How many ids (or catalog entries, statistics or distinct rows) the entry holds, whichever it has.
         package var itemCount: Int {

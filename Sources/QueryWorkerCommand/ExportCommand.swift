@@ -22,8 +22,11 @@ struct ExportCommand: AsyncParsableCommand {
             Give an ArcGIS layer URL (--arcgis …/FeatureServer/0), or an OGC API Features landing page and a \
             collection (--ogc URL --collection ID). The summary (count, complete, where the filter ran) goes to \
             standard error, and while pages arrive, the progress (a bar on a terminal, a line a second \
-            otherwise; --no-progress: none); the features to --output (or standard output). Exit status 2 \
-            when the layer failed.
+            otherwise; --no-progress: none); the features to --output (or standard output). With --store \
+            s3://bucket/prefix the features go to that S3-compatible store instead (as a worker stores a large \
+            result: --format, --compression; credentials the AWS way, from the environment or the shared \
+            file), and the object's location (s3 URL, presigned URL, size, SHA-256) is printed as JSON. Exit \
+            status 2 when the layer failed.
             """)
 
     @Option(help: ArgumentHelp("An ArcGIS layer URL.", valueName: "url")) var arcgis: String?
@@ -46,6 +49,8 @@ struct ExportCommand: AsyncParsableCommand {
         inversion: .prefixedNo,
         help: "Show the pages and features read so far on standard error: a bar on a terminal, a line a second otherwise.")
     var progress = true
+    @OptionGroup(title: "Object store")
+    var storeOptions: ExportStoreOptions
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -54,6 +59,7 @@ struct ExportCommand: AsyncParsableCommand {
         if arcgis != nil, collection != nil { throw ValidationError("--collection goes with --ogc") }
         if let maxFeatures, maxFeatures < 1 { throw ValidationError("--max-features must be at least 1") }
         guard (1...64).contains(maxRequestsPerHost) else { throw ValidationError("--max-requests-per-host is 1 to 64") }
+        if storeOptions.store != nil, output != nil { throw ValidationError("--store and --output exclude each other") }
     }
 
     func run() async throws {
@@ -87,7 +93,12 @@ struct ExportCommand: AsyncParsableCommand {
         await client.shutdown()
         switch outcome?.result {
         case .success(let layer)?:
-            try write(layer)
+            if storeOptions.store != nil {
+                let features: [ArraySlice<UInt8>] = if case .features(let list) = layer.selection { list.json } else { [] }
+                printLine(try await storeOptions.upload(features, logger: logger))
+            } else {
+                try write(layer)
+            }
             var summary = "\(layer.url): \(layer.selection.itemCount) features, count \(layer.count), complete \(layer.isComplete)"
             if let site = layer.filteredBy { summary += ", filtered by the \(site)" }
             if let reason = layer.incompleteReason { summary += " (\(reason))" }

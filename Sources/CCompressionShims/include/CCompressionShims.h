@@ -25,4 +25,22 @@ long qw_compressor_run(qw_compressor *compressor, const unsigned char *input, si
 
 void qw_compressor_free(qw_compressor *compressor);
 
+/* Streaming decompression of what the compressor writes (a client reading a stored result): gzip (zlib's inflate
+ * expecting a gzip header) and zstd, behind one opaque decompressor. */
+
+typedef struct qw_decompressor qw_decompressor;
+
+/* A decompressor of `kind`; NULL when it cannot be made. */
+qw_decompressor *qw_decompressor_new(int kind);
+
+/* Decompresses from `input_length` bytes at `input` into at most `output_capacity` bytes at `output`. Sets
+ * `*consumed` to the input bytes taken and `*finished` to 1 once the end of the compressed stream (its trailer
+ * checked) was reached. Returns the bytes written, or -1 when the input is not a valid stream. Call again with the
+ * rest of the input, and with no new input while output fills the whole capacity. Bytes after the stream's end are
+ * not consumed. */
+long qw_decompressor_run(qw_decompressor *decompressor, const unsigned char *input, size_t input_length, size_t *consumed,
+                         unsigned char *output, size_t output_capacity, int *finished);
+
+void qw_decompressor_free(qw_decompressor *decompressor);
+
 #endif

@@ -33,6 +33,9 @@ final class CurlTransfer: @unchecked Sendable {
         /// The URL split into what libcurl parses and the request target (see ``CurlOriginForm``); nil sends
         /// the whole URL as `CURLOPT_URL`.
         var originForm: CurlOriginForm? = nil
+        /// ``HTTPClientConfiguration/decodesContentEncoding``: client-wide, so every transfer of a loop (and every
+        /// reused handle) has the same value.
+        var decodesContentEncoding: Bool = true
     }
 
     let request: HTTPRequest
@@ -79,7 +82,11 @@ final class CurlTransfer: @unchecked Sendable {
         try check(qw_curl_easy_setopt_write_cb(handle, CURLOPT_WRITEFUNCTION, Self.writeCallback))
         try check(qw_curl_easy_setopt_write_cb(handle, CURLOPT_HEADERFUNCTION, Self.headerCallback))
         try easy.set(CURLOPT_FOLLOWLOCATION, false)  // redirects are the client's decision, per origin
-        try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every decoder built in: gzip, deflate, br, zstd
+        if settings.decodesContentEncoding {
+            try easy.set(CURLOPT_ACCEPT_ENCODING, "")  // every decoder built in: gzip, deflate, br, zstd
+        } else {
+            try easy.set(CURLOPT_HTTP_CONTENT_DECODING, false)  // the body as sent, whatever its Content-Encoding
+        }
         try easy.set(CURLOPT_SSL_VERIFYPEER, true)
         try easy.set(CURLOPT_SSL_VERIFYHOST, 2)
         try easy.set(CURLOPT_TCP_KEEPALIVE, true)

@@ -14,8 +14,12 @@ enum OutcomeText {
     /// `query`'s block: a status line, then per layer its url, count, completeness (and why not, and where
     /// the filter ran), its first ids or its catalog entries, and its features as GeoJSON (`features`, by
     /// layer URL, from ``OutcomeJSON/featureCollections(parts:)``); or the error.
+    ///
+    /// A stored layer (contract 1.3) gets a `stored` line; with `locationOnly` also its presigned URL and expiry
+    /// (`query --location-only`), otherwise its ids and features were fetched into `outcome` and `features`.
     static func block(
-        _ outcome: Outcome, features: [(url: String, geoJSON: String)] = [], columns: TableColumns = TableColumns()
+        _ outcome: Outcome, features: [(url: String, geoJSON: String)] = [], columns: TableColumns = TableColumns(),
+        locationOnly: Bool = false
     ) -> String {
         var header = "\(outcome.status)  request \(outcome.requestId ?? "(unknown)")"
         if let task = outcome.taskId, task != outcome.requestId { header += "  task \(task)" }
@@ -34,6 +38,7 @@ enum OutcomeText {
                 continue
             }
             lines.append(summary(layer))
+            if let location = layer.location { lines += storedLines(location, locationOnly: locationOnly) }
             if let ids = layer.objectIds, !ids.isEmpty {
                 lines.append(idLine(ids.map(String.init)))
             }
@@ -68,6 +73,21 @@ enum OutcomeText {
         if layer.complete != true, let reason = layer.incompleteReason { text += " (\(reason))" }
         if let site = layer.filteredBy { text += ", filtered by the \(site)" }
         return text
+    }
+
+    /// `stored s3://… (2,000 features, 1,234,567 bytes, application/x-ndjson, zstd, sha256 …)`, and with
+    /// `locationOnly` the presigned URL and when it expires.
+    static func storedLines(_ location: Outcome.Location, locationOnly: Bool) -> [String] {
+        let count = location.features.map { "\(grouped($0)) features" } ?? "\(grouped(location.ids ?? 0)) ids"
+        var details = [count, "\(grouped(location.bytes)) bytes", location.contentType]
+        if let encoding = location.contentEncoding { details.append(encoding) }
+        details.append("sha256 \(location.sha256)")
+        var lines = ["    stored \(location.url) (\(details.joined(separator: ", ")))"]
+        if locationOnly {
+            lines.append("    httpUrl \(location.httpUrl)")
+            lines.append("    expires \(location.expiresAt)")
+        }
+        return lines
     }
 
     private static func idLine(_ ids: [String]) -> String {

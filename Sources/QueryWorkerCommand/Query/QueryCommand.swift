@@ -25,7 +25,8 @@ struct QueryCommand: AsyncParsableCommand {
                                 [--related-order-by <field[:desc]>]...]
                                [--timeout <duration> | --timeout-ms <ms> | --deadline <date-time>]
                                [--credential <name>] [--wait [--wait-timeout <duration>] [--no-progress]]
-                               [--json | --reassembled]
+                               [--delivery inline|store|auto] [--format geojson|ndjson] [--compression none|gzip|zstd]
+                               [--location-only] [--json | --reassembled]
                                [--dry-run]
                                [--bootstrap-servers <servers>] [<other options>]
             """,
@@ -66,6 +67,12 @@ struct QueryCommand: AsyncParsableCommand {
                 --statistic percentileCont:Roll_LandValue:median:0.5 --group-by UseType \\
                 --order-by parcels:desc --wait
 
+            Large results (a worker with an object store, contract 1.3): --delivery store (or auto, above the \
+            worker's threshold) puts a layer's features or ids in the store, with --format and --compression; the \
+            result then carries its location. --wait fetches it through its presigned URL, checks its size and \
+            SHA-256, decompresses it and prints it as an inline layer; --location-only prints the location instead \
+            (--json and --reassembled print the location as published, fetching nothing).
+
             Output: text for people by default; --json prints JSON as published: the request without --wait, \
             and with --wait each outcome message (each part of a split result) on its own line; --reassembled \
             prints the outcome as one JSON object, a split result's parts put back together.
@@ -88,6 +95,9 @@ struct QueryCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "Related records")
     var related: RelatedOptions
+
+    @OptionGroup(title: "Stored results")
+    var deliveryOptions: DeliveryOptions
 
     @OptionGroup(title: "Kafka")
     var kafkaOptions: KafkaOptions
@@ -122,6 +132,7 @@ struct QueryCommand: AsyncParsableCommand {
         if reassembled, !wait { throw ValidationError("--reassembled applies only with --wait") }
         if reassembled, json { throw ValidationError("--json and --reassembled exclude each other: pick one output") }
         if dryRun, wait { throw ValidationError("--dry-run publishes nothing, so there is nothing to --wait for") }
+        if deliveryOptions.locationOnly, !wait { throw ValidationError("--location-only applies only with --wait") }
     }
 
     func run() async throws {
@@ -129,6 +140,7 @@ struct QueryCommand: AsyncParsableCommand {
         let kafka = try kafkaOptions.settings()
         var job = try request.job(table: table, related: related)
         job.progress = wait && progress
+        deliveryOptions.apply(to: &job)
         let value = try CheckedJob.value(of: job, catalog: kafka.catalog)
         if dryRun {
             printLine(String(decoding: value, as: UTF8.self))
@@ -154,21 +166,40 @@ struct QueryCommand: AsyncParsableCommand {
                     + "at \(kafka.settings.bootstrapServers.joined(separator: ","))?")
             throw ExitCode(1)
         }
-        try printOutcome(outcome, job: job)
+        try await printOutcome(outcome, job: job, logger: logger)
         guard outcome.status == .succeeded || outcome.status == .partial else { throw ExitCode(2) }
     }
 
-    /// Prints an outcome as the flags ask.
-    private func printOutcome(_ outcome: QueryOutcome, job: QueryJob) throws {
+    /// Prints an outcome as the flags ask. `--json` and `--reassembled` print the JSON as published (a stored
+    /// layer's `location` included); the text fetches stored layers (checked against their SHA-256) and prints
+    /// them as inline ones, or with `--location-only` prints where they are.
+    private func printOutcome(_ outcome: QueryOutcome, job: QueryJob, logger: Logger) async throws {
         let parts = outcome.messages.map { Array($0) }
         if json {
             for part in parts { printLine(String(decoding: part, as: UTF8.self)) }
         } else if reassembled {
             printLine(try OutcomeJSON.text(parts: parts))
         } else {
-            let features = job.query.result == .features ? try OutcomeJSON.featureCollections(parts: parts) : []
-            printLine(OutcomeText.block(try Outcome(parts: parts), features: features, columns: TableColumns(query: job.query)))
+            printLine(try await Self.text(parts: parts, query: job.query, locationOnly: deliveryOptions.locationOnly, logger: logger))
         }
+    }
+
+    /// The text block of an outcome's messages, stored layers fetched unless `locationOnly`.
+    static func text(parts: [[UInt8]], query: Query, locationOnly: Bool, logger: Logger) async throws -> String {
+        var decoded = try Outcome(parts: parts)
+        var features = query.result == .features ? try OutcomeJSON.featureCollections(parts: parts) : []
+        if !locationOnly {
+            let reader = StoredResultReader(logger: logger)
+            let fetched: Result<[(url: String, geoJSON: String)], any Error>
+            do {
+                fetched = .success(try await StoredLayerFetch.resolve(&decoded, parts: parts, reader: reader))
+            } catch {
+                fetched = .failure(error)
+            }
+            await reader.shutdown()
+            features += try fetched.get()
+        }
+        return OutcomeText.block(decoded, features: features, columns: TableColumns(query: query), locationOnly: locationOnly)
     }
 }
 
