@@ -1,12 +1,12 @@
 import FeatureQuerySupport
 import Foundation
-import QueryOutcomes
+package import QueryOutcomes
 
 extension StoredResultLocation {
     /// The contract's `location` of the layer at `url`, checked: a location the client could not use (no presigned
     /// URL, a size below zero, a checksum that is not a SHA-256, neither or both counts) makes the outcome
     /// ``FeatureQueryError/Code/malformedOutcome`` at once, not a confusing failure when it is fetched.
-    init(_ location: Outcome.Location, layer url: String) throws(FeatureQueryError) {
+    package init(_ location: Outcome.Location, layer url: String) throws(FeatureQueryError) {
         func malformed(_ what: String) -> FeatureQueryError {
             FeatureQueryError(.malformedOutcome, "the location of layer \(url) \(what)")
         }

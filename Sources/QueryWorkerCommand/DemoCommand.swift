@@ -118,7 +118,8 @@ struct DemoCommand: AsyncParsableCommand {
     private func play(_ plan: DemoPlan, stack: DemoStack, producer: KafkaProducer, logger: Logger) async throws -> DemoReport {
         let topics = stack.settings.topics
         let client = KafkaClientConfiguration(bootstrapServers: stack.settings.bootstrapServers, clientID: "demo-outcomes")
-        let wanted = Set((plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.relatedPhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
+        var wanted = Set((plan.seedPhase + plan.ogcPhase + plan.tablePhase + plan.relatedPhase + plan.faultPhase + plan.securedPhase.all).map(\.requestId))
+        if stack.objectStore != nil { wanted.insert(DemoStoredPhase.requestId) }
         // 100 s for the public phases, and the secured phase's download (about 80 s) and the rest of it.
         // The demo's topics are new: reading them from the beginning reads exactly the demo's outcomes.
         return try await OutcomeStream.withStream(
@@ -154,6 +155,11 @@ struct DemoCommand: AsyncParsableCommand {
                     + "counties of the states over \(OutcomeText.grouped(DemoPlan.statePopulation)) people:")
             try await DemoStack.send(plan.relatedPhase, with: producer, topic: topics.requests)
             try await report.collect(plan.relatedPhase, from: &stream)
+
+            if stack.objectStore != nil {
+                let stored = DemoStoredPhase(server: stack.server, producer: producer, topic: topics.requests, logger: logger)
+                try await stored.play(into: &report, from: &stream)
+            }
 
             stack.server.setFaults([
                 FaultRule(.htmlPage(status: 403), pathContains: DemoPlan.faultedLayer.path + "/query"),

@@ -54,6 +54,20 @@ struct DemoReport {
         }
     }
 
+    /// Records an outcome a phase read and checked itself (the stored result, fetched back): counted with the
+    /// others, and its problems fail the demo.
+    mutating func record(_ requestId: String, status: String?, problems: [String]) {
+        requested += 1
+        if let status {
+            received += 1
+            statuses[status, default: 0] += 1
+        }
+        for problem in problems {
+            printLine("  WRONG \(Self.padded(requestId, 26)) \(problem)")
+            failures.append("\(requestId): \(problem)")
+        }
+    }
+
     /// Records a check beyond the outcomes (token calls, pages asked): prints `problem` and fails the demo
     /// when `holds` is false.
     mutating func check(_ holds: Bool, _ subject: String, _ problem: @autoclosure () -> String) {
