@@ -34,7 +34,8 @@ struct DemoObjectStore {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-moto-\(UUID().uuidString.prefix(8))")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let script = folder.appendingPathComponent("moto.py")
+            // Not "moto.py": the script's folder comes first on sys.path, and that name would hide the package.
+            let script = folder.appendingPathComponent("demo_store.py")
             try Data(launcher.utf8).write(to: script)
             let endpointFile = folder.appendingPathComponent("endpoint")
             let process = Process()
@@ -43,7 +44,10 @@ struct DemoObjectStore {
             let input = Pipe()
             process.standardInput = input
             process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            // moto's own log (one line per S3 call), kept in the folder: its end says why it stopped, if it does.
+            let log = folder.appendingPathComponent("moto.log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
             try process.run()
             let store = DemoObjectStore(endpoint: "", bucket: bucket, process: process, input: input, folder: folder)
             for _ in 0..<300 {
@@ -55,8 +59,11 @@ struct DemoObjectStore {
                 guard process.isRunning else { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
+            let said = (try? String(contentsOf: folder.appendingPathComponent("moto.log"), encoding: .utf8)) ?? ""
+            let last = said.split(separator: "\n").suffix(3).joined(separator: " | ")
             await store.stop()
-            return .failure(Unavailable(description: "moto (\(python)) did not start within 30 s"))
+            return .failure(Unavailable(
+                description: "moto (\(python)) did not start within 30 s" + (last.isEmpty ? "" : ": \(last)")))
         } catch {
             try? FileManager.default.removeItem(at: folder)
             return .failure(Unavailable(description: "moto could not be started: \(error)"))
