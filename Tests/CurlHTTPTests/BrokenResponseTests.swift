@@ -33,6 +33,23 @@ struct BrokenResponseTests {
         }
     }
 
+    /// A HEAD's Content-Length is the resource's size, not a body coming: an object store's HEAD of a
+    /// multi-gigabyte object must not fail as too large (it did, with libcurl's MAXFILESIZE, on the first
+    /// 2,400,000-parcel stored result).
+    @Test("A HEAD of a resource larger than the limit answers with its length")
+    func headOfALargeResource() async throws {
+        try await TestSupport.withServer({ _ in .bytes(TestSupport.pattern(count: 5000)) }) { server in
+            try await TestSupport.withClient(HTTPClientConfiguration(maxResponseSize: 1000)) { client in
+                let head = try await client.execute(HTTPRequest(method: .head, url: server.url("/big")))
+                #expect(head.status == 200)
+                #expect(head.headers["Content-Length"] == "5000")
+                #expect(head.body.isEmpty)
+                let error = await #expect(throws: HTTPError.self) { try await client.execute(HTTPRequest(url: server.url("/big"))) }
+                #expect(error?.code == .tooLarge, "a GET of it still is too large")
+            }
+        }
+    }
+
     @Test("A chunked body without a length fails with tooLarge once it passes the limit")
     func tooLargeChunked() async throws {
         try await TestSupport.withServer({ _ in .generated(totalBytes: 10_000_000, chunkSize: 1000) }) { server in

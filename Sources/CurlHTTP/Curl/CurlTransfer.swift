@@ -101,7 +101,11 @@ final class CurlTransfer: @unchecked Sendable {
             try easy.set(CURLOPT_LOW_SPEED_LIMIT, low.bytesPerSecond)
             try easy.set(CURLOPT_LOW_SPEED_TIME, max(1, Int(low.duration.components.seconds)))
         }
-        try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maxResponseSize))
+        // A HEAD reads no body, and its Content-Length is the resource's size (an object store's HEAD of a
+        // multi-gigabyte object): libcurl would refuse it as a file too large.
+        if request.method != .head {
+            try easy.set(CURLOPT_MAXFILESIZE_LARGE, offset: Int64(settings.maxResponseSize))
+        }
         if settings.noProxy {
             // "No proxy", decided by the client: libcurl then reads none of the proxy variables per transfer.
             try easy.set(CURLOPT_PROXY, "")
