@@ -10,6 +10,7 @@ import Foundation
 import Logging
 import QueryLanguage
 import QueryWorker
+import StoredResults
 
 /// `query-worker export`: one layer or collection's selection, fetched by the worker's engines in this process
 /// (no Kafka) and written as a GeoJSON FeatureCollection: what ogr2ogr does, for an operator checking a service
@@ -85,17 +86,24 @@ struct ExportCommand: AsyncParsableCommand {
             await client.shutdown()
             throw error
         }
+        let store: S3ResultStore?
+        do {
+            store = try storeOptions.resultStore(http: client)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
         let engine = StandardEngines.router(httpClient: client, limits: limits, logger: logger, authenticator: authenticator)
         let display = ProgressDisplay()
-        let budget = ResultBudget(limit: .max, progress: progress ? ExportProgress(display: display) : nil)
+        let budget = ResultBudget(limit: .max, progress: progress ? ExportProgress(display: display) : nil, store: store)
         let outcome = await engine.query([target], query, budget: budget).first?.first
+        await store?.abortUnfinished()
         display.finish()
         await client.shutdown()
         switch outcome?.result {
         case .success(let layer)?:
-            if storeOptions.store != nil {
-                let features: [ArraySlice<UInt8>] = if case .features(let list) = layer.selection { list.json } else { [] }
-                printLine(try await storeOptions.upload(features, logger: logger))
+            if case .stored(let stored) = layer.selection {
+                printLine(ExportStoreOptions.locationJSON(stored))
             } else {
                 try write(layer)
             }

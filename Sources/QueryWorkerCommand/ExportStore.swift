@@ -1,16 +1,13 @@
 import ArgumentParser
 import CurlHTTP
 import FeatureQuerySupport
+import FeatureService
 import Foundation
-import Logging
 import ObjectStore
 import StoredResults
 
-/// `export --store`: the exported features written to an S3-compatible store as the worker writes a large result
-/// (framed, compressed, cut into multipart parts, hashed, size-checked), and the contract's `location` printed.
-///
-/// Written through StoredObjectWriter and StoredObjectUpload directly: the worker's `ResultStore` is not part of
-/// this command (it runs the engines in process, with no request to name the object by).
+/// `export --store`: the exported layer written to an S3-compatible store as the worker writes a large result,
+/// and the contract's `location` printed.
 struct ExportStoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the features to this bucket and prefix (s3://bucket/prefix) and print their location.", valueName: "url"))
     var store: String?
@@ -37,87 +34,43 @@ struct ExportStoreOptions: ParsableArguments {
         }
     }
 
-    /// Uploads `features` (each one GeoJSON Feature) and returns the location's JSON, one line.
-    func upload(_ features: [ArraySlice<UInt8>], logger: Logger) async throws -> String {
-        guard let store else { throw CommandFailure("no --store") }
-        let location: S3Location
-        let endpoint: S3Endpoint
+    /// The store the engine streams the export into (`nil` without `--store`): the worker's `S3ResultStore`, so
+    /// the layer is written as its pages arrive (framed, compressed, cut into multipart parts, hashed, its size
+    /// checked) with a memory bound of a few parts, whatever the layer's size. The object is named
+    /// `<prefix>/export/<uuid>/…`: there is no request to name it by.
+    func resultStore(http: HTTPClient) throws -> S3ResultStore? {
+        guard let store else { return nil }
         let environment = ProcessInfo.processInfo.environment
         let region = storeRegion ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"] ?? "us-east-1"
+        let location: S3Location
+        let endpoint: S3Endpoint
         do throws(ObjectStoreError) {
             location = try S3Location(parsing: store)
             endpoint = try storeEndpoint.map { url throws(ObjectStoreError) in try S3Endpoint(url: url) } ?? .aws(region: region)
         } catch {
             throw ValidationError("--store: \(error.message)")
         }
-        let http = try HTTPClient(logger: logger)
+        let credentials: any AWSCredentialsProvider
+        let client: S3Client
         do {
-            let json = try await upload(features, to: location, endpoint: endpoint, region: region, http: http)
-            await http.shutdown()
-            return json
+            credentials = try AWSCredentialsChain.provider(stsClient: STSClient(http: http))
+            client = try S3Client(
+                http: http, configuration: S3Client.Configuration(bucket: location.bucket, region: region, endpoint: endpoint),
+                credentials: credentials)
         } catch {
-            await http.shutdown()
-            throw CommandFailure("the features could not be stored at \(store): \(error)")
+            throw CommandFailure("--store \(store): \(error)")
         }
+        return S3ResultStore(
+            configuration: S3ResultStore.Configuration(client: client, location: location, urlLifetime: Self.urlLifetime),
+            delivery: .always, taskId: "export", requestId: UUID().uuidString.lowercased(),
+            format: StoredObjectFormat(rawValue: (format ?? .geojson).rawValue) ?? .geojson,
+            compression: StoredObjectCompression(rawValue: (compression ?? CompressionArgument.none).rawValue))
     }
 
-    private func upload(
-        _ features: [ArraySlice<UInt8>], to location: S3Location, endpoint: S3Endpoint, region: String, http: HTTPClient
-    ) async throws -> String {
-        let credentials = try AWSCredentialsChain.provider(stsClient: STSClient(http: http))
-        let s3 = try S3Client(
-            http: http, configuration: S3Client.Configuration(bucket: location.bucket, region: region, endpoint: endpoint),
-            credentials: credentials)
-        let format = StoredObjectFormat(rawValue: (format ?? .geojson).rawValue) ?? .geojson
-        let compression = StoredObjectCompression(rawValue: (compression ?? CompressionArgument.none).rawValue)
-        // One export per key: `export/<uuid>/0.<format>[.gz|.zst]` under the prefix (no request to name it by).
-        let name = "0.\(format.fileExtension)" + (compression.map { ".\($0.fileExtension)" } ?? "")
-        let key = location.key("export/\(UUID().uuidString.lowercased())/\(name)")
-        guard let writer = StoredObjectWriter(format: format, compression: compression) else {
-            throw CommandFailure("no digest or compression context could be made")
-        }
-        let upload = StoredObjectUpload(store: s3, key: key, writer: writer)
-        for start in stride(from: 0, to: features.count, by: 1_000) {
-            try await upload.append(Array(features[start..<min(start + 1_000, features.count)]))
-        }
-        let stored = try await upload.finish()
-        let now = Date()
-        let url = try await s3.presignedGetURL(key: key, expires: Self.urlLifetime, now: now)
-        let expiresAt = Int64((now.timeIntervalSince1970 + Double(Self.urlLifetime.components.seconds)) * 1000)
-        return Self.locationJSON(
-            url: "s3://\(location.bucket)/\(key)", httpURL: url, expiresAt: expiresAt, stored: stored)
-    }
-
-    /// The contract's `location` object (as ResultMessage+Location writes it).
-    static func locationJSON(url: String, httpURL: String, expiresAt: Int64, stored: StoredObjectUpload.Stored) -> String {
+    /// The contract's `location` object of the stored layer, one line (as a result carries it).
+    static func locationJSON(_ stored: StoredSelection) -> String {
         var writer = JSONWriter(capacity: 512)
-        writer.raw("{")
-        writer.key("url")
-        writer.string(url)
-        writer.comma()
-        writer.key("httpUrl")
-        writer.string(httpURL)
-        writer.comma()
-        writer.key("expiresAt")
-        writer.timestamp(milliseconds: expiresAt)
-        writer.comma()
-        writer.key("bytes")
-        writer.integer(stored.summary.bytes)
-        writer.comma()
-        writer.key("sha256")
-        writer.string(stored.summary.sha256)
-        writer.comma()
-        writer.key("contentType")
-        writer.string(stored.contentType)
-        if let encoding = stored.contentEncoding {
-            writer.comma()
-            writer.key("contentEncoding")
-            writer.string(encoding)
-        }
-        writer.comma()
-        writer.key("features")
-        writer.integer(stored.summary.features)
-        writer.raw("}")
+        writer.storedLocation(stored)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

@@ -155,7 +155,7 @@ import Testing
             try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "\(output)")
         let url = try #require(location["url"] as? String)
         #expect(url.hasPrefix("s3://exports/runs/today/export/"))
-        #expect(url.hasSuffix("/0.ndjson.gz"))
+        #expect(url.hasSuffix(".ndjson.gz") && url.contains("/layer0-"), "one object per layer, named as the worker names them")
         #expect(location["contentType"] as? String == "application/x-ndjson")
         #expect(location["contentEncoding"] as? String == "gzip")
         let features = try #require(location["features"] as? Int)
