@@ -596,12 +596,22 @@ let package = Package(
                 "CurlHTTP",
                 "SampleFeatureServer",
                 "PygeoapiFixture",
-                "ObjectStoreFixture",
                 "ChildProcessFixture",
                 "FeatureGeometry",
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The worker's result store end to end (issue 31): a stored layer through Kafka into moto and read back. A
+        // target of its own so that it runs outside the worker's process (scripts/test's "every other target"):
+        // its 20,000 features with geometry grew that process's resident memory, which the worker's fault mix
+        // measures.
+        .testTarget(
+            name: "WorkerResultStoreTests",
+            dependencies: [
+                "QueryWorker", "WorkerTestSupport", "SampleFeatureServer", "ObjectStoreFixture", "FeatureQuerySupport",
             ],
             swiftSettings: strictSwift
         ),
