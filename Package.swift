@@ -548,7 +548,7 @@ let package = Package(
         // worker on the embedded cluster with the sample feature server.
         .testTarget(
             name: "StoredResultsTests",
-            dependencies: ["StoredResults", "FeatureQuerySupport"],
+            dependencies: ["StoredResults", "FeatureQuerySupport", "ChildProcessFixture"],
             swiftSettings: strictSwift
         ),
         // The client library reading stored results (issue 31): the codecs and the object pipeline without I/O,

@@ -134,7 +134,7 @@ struct StoredResultTests {
             let store = RecordingResultStore(delivery: .always, holdAppends: true)
             let url = server.layerURL(.parcels)
             let task = Task { await Self.outcome(engine, url, Self.extent, store: store) }
-            try await Self.waitUntil { store.gate.waiting > 0 }
+            try await EventWait.until("the engine reaching the held store") { store.gate.waiting > 0 }
             task.cancel()
             store.gate.release()
             let outcome = await task.value
@@ -187,7 +187,7 @@ struct StoredResultTests {
         try await ConcurrencyLimitTests().withLayer(layer, configuration: ArcGISEngineConfiguration(pageConcurrency: concurrency)) { url, engine in
             let store = RecordingResultStore(delivery: .always, holdAppends: true)
             let task = Task { await Self.outcome(engine, url, ServiceQuery(result: .features), store: store) }
-            try await Self.waitUntil { store.gate.waiting > 0 }
+            try await EventWait.until("the engine reaching the held store") { store.gate.waiting > 0 }
             try await Task.sleep(for: .milliseconds(300))
             // The count, the page being appended and the pages in flight: nothing more while the store is behind.
             let held = layer.gauge.withLock { $0.queries }
@@ -211,7 +211,7 @@ struct StoredResultTests {
             let store = RecordingResultStore(delivery: .always, holdAppends: true)
             let url = server.layerURL(.parcels)
             let task = Task { await Self.outcome(engine, url, query, store: store) }
-            try await Self.waitUntil { store.gate.waiting > 0 }
+            try await EventWait.until("the engine reaching the held store") { store.gate.waiting > 0 }
             let before = server.statistics.queries(.parcels)
             try await Task.sleep(for: .milliseconds(300))
             // At most the chunks in flight when the append began finish: none starts while the store is behind.
@@ -224,15 +224,4 @@ struct StoredResultTests {
         }
     }
 
-    /// Waits (up to 20 s) until `condition` holds.
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }

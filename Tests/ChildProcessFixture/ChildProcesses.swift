@@ -69,6 +69,13 @@ package enum ChildProcesses {
     package static func run(
         _ arguments: [String], environment: Environment = .inherited, timeout: Duration = .seconds(120)
     ) async throws -> String {
+        String(decoding: try await output(of: arguments, environment: environment, timeout: timeout), as: UTF8.self)
+    }
+
+    /// ``run(_:environment:timeout:)``'s standard output as bytes (a decompressor's, say, which need not be text).
+    package static func output(
+        of arguments: [String], environment: Environment = .inherited, timeout: Duration = .seconds(120)
+    ) async throws -> [UInt8] {
         guard let executable = arguments.first else { throw ChildProcessFailure("no command to run") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -95,13 +102,14 @@ package enum ChildProcesses {
             if termination == nil { child.signal(SIGKILL) }
             termination = await child.waitForExit(timeout: .seconds(10))
         }
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let bytes = FileManager.default.contents(atPath: output).map { [UInt8]($0) } ?? []
+        let text = String(decoding: bytes, as: UTF8.self)
         guard termination == .exited(0) else {
             let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
             let how = termination.map { "\($0)" } ?? "still running"
             throw ChildProcessFailure(
                 "\(arguments.joined(separator: " ")) failed (\(how)): \(text.suffix(1_000)) \(stderr.suffix(2_000))")
         }
-        return text
+        return bytes
     }
 }

@@ -74,7 +74,8 @@ struct ScriptsTestProcessesTests {
 }
 
 /// The test processes of `scripts/test`, read from its text: a `run_targets A B` line (or `run_targets_beside A B`,
-/// the process run in the background beside the next ones) is a process running targets A and B; the line
+/// the process run in the background beside the next ones, or `run_targets_last A B`, the one run last and
+/// alone) is a process running targets A and B; the line
 /// whose `--skip` is built from `$skipped` (the targets the `run_targets` lines named) is the last process,
 /// running every other target, whether it calls `swift test` itself or through the script's `run_process`. The
 /// function's own `swift test` line and the pass-through of arguments (`swift test "$@"`) are not processes of
@@ -95,7 +96,7 @@ struct TestProcessPlan {
         var problems: [String] = []
         for line in script.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             if line.hasPrefix("#") { continue }
-            if line.hasPrefix("run_targets ") || line.hasPrefix("run_targets_beside ") {
+            if line.hasPrefix("run_targets ") || line.hasPrefix("run_targets_beside ") || line.hasPrefix("run_targets_last ") {
                 namedProcesses += 1
                 named += line.split(separator: " ").dropFirst().map(String.init)
             } else if line.contains(#"--skip "^($skipped)\."#) {

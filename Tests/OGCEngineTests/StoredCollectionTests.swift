@@ -115,7 +115,7 @@ struct StoredCollectionTests {
             let task = Task {
                 await Self.run(engine, landing, ServiceQuery(result: .features), collection: "TransportationGroundCrv", store: store)
             }
-            try await StoredResultWaits.waitUntil { store.gate.waiting > 0 }
+            try await EventWait.until("the engine reaching the held store") { store.gate.waiting > 0 }
             task.cancel()
             store.gate.release()
             #expect(await task.value.failure != nil)
@@ -195,7 +195,7 @@ extension StoredCollectionTests {
         let store = RecordingResultStore(delivery: .always, holdAppends: true)
         let landing = server.ogcURL(quirks: ["max-limit-100"])
         let task = Task { await Self.run(engine, landing, ServiceQuery(result: .features), collection: "TransportationGroundCrv", store: store) }
-        try await StoredResultWaits.waitUntil { store.gate.waiting > 0 }
+        try await EventWait.until("the engine reaching the held store") { store.gate.waiting > 0 }
         try await Task.sleep(for: .milliseconds(300))
         // The page being appended and the next one, fetched meanwhile: no further `next` while the store is behind.
         let held = server.statistics.ogcItemRequests("TransportationGroundCrv")
@@ -224,7 +224,7 @@ extension StoredCollectionTests {
         // The untiled first page passes; the first tile page waits.
         let store = RecordingResultStore(delivery: .always, holdAppends: true, passingFirst: 1)
         let task = Task { await Self.run(engine, landing, ServiceQuery(result: .features), collection: collection, store: store) }
-        try await StoredResultWaits.waitUntil { store.gate.waiting > 0 }
+        try await EventWait.until("the engine reaching the held store") { store.gate.waiting > 0 }
         try await Task.sleep(for: .milliseconds(300))
         let held = server.statistics.ogcItemRequests(collection) - before
         store.gate.release()
@@ -242,19 +242,5 @@ extension StoredCollectionTests {
         let ids = try await Self.storedIDs(try #require(store.writers.first))
         #expect(Set(ids) == Set(truth.featureIds))
         #expect(ids.count == truth.featureIds.count)
-    }
-}
-
-enum StoredResultWaits {
-    /// Waits (up to 20 s) until `condition` holds.
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 }

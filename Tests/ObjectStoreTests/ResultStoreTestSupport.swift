@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import FeatureQuerySupport
 import FeatureService
 import Foundation
@@ -43,20 +44,12 @@ enum ResultStoreTestSupport {
     }
 
     /// `bytes` decompressed by the command-line tool (`gzip -dc`, `zstd -dc`): an independent decoder.
-    static func decompress(_ bytes: [UInt8], with tool: String) throws -> [UInt8] {
+    static func decompress(_ bytes: [UInt8], with tool: String) async throws -> [UInt8] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stored-\(UUID().uuidString)").path
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw ToolFailure(message: "cannot write \(path)") }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool, "-dc", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let plain = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ToolFailure(message: "\(tool) -dc exited \(process.terminationStatus)") }
-        return [UInt8](plain)
+        // Waited for asynchronously: a blocking read would hold one of the two cooperative threads meanwhile.
+        return try await ChildProcesses.output(of: ["/usr/bin/env", tool, "-dc", path])
     }
 
     /// The open multipart uploads under the store's prefix, as the AWS CLI lists them (an independent client).

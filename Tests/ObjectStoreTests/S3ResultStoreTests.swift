@@ -56,7 +56,7 @@ struct S3ResultStoreTests {
             #expect(stored.url.hasSuffix(".ndjson.\(compression.fileExtension)"))
             let read = try await moto.readWithBoto3(key: store.key(of: ResultStoreTestSupport.layer))
             #expect(read.count == stored.bytes && SHA256.hexDigest(read) == stored.sha256)
-            let plain = try ResultStoreTestSupport.decompress(read, with: compression == .gzip ? "gzip" : "zstd")
+            let plain = try await ResultStoreTestSupport.decompress(read, with: compression == .gzip ? "gzip" : "zstd")
             let lines = plain.split(separator: UInt8(ascii: "\n"))
             #expect(lines.count == count)
             let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0])) as? [String: Any])

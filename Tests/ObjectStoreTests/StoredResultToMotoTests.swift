@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import FeatureQuerySupport
 import Foundation
 import ObjectStore
@@ -64,15 +65,8 @@ struct StoredResultToMotoTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stored-\(UUID().uuidString).gz").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(read)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let gunzip = Process()
-        gunzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gunzip.arguments = ["gzip", "-dc", path]
-        let output = Pipe()
-        gunzip.standardOutput = output
-        try gunzip.run()
-        let plain = output.fileHandleForReading.readDataToEndOfFile()
-        gunzip.waitUntilExit()
-        #expect(gunzip.terminationStatus == 0)
+        // Waited for asynchronously (a blocking read would hold one of the two cooperative threads meanwhile).
+        let plain = try await ChildProcesses.output(of: ["/usr/bin/env", "gzip", "-dc", path])
         #expect(plain.split(separator: UInt8(ascii: "\n")).count == 10_000)
     }
 }

@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import FeatureQuerySupport
 import Foundation
 import StoredResults
@@ -92,7 +93,7 @@ import Testing
         #expect(summary.bytes == stored.count && summary.sha256 == ASCII.hexString(SHA256.digest(stored)))
         #expect(stored.count * 5 < plain.count, "JSON compresses: \(stored.count) of \(plain.count)")
         let tool = compression == .gzip ? "gzip" : "zstd"
-        let decompressed = try Decompress.run(tool, stored)
+        let decompressed = try await Decompress.run(tool, stored)
         #expect(decompressed == plain, "\(tool) -dc gives back the uncompressed object")
         #expect(compression.contentEncoding == (compression == .gzip ? "gzip" : "zstd"))
     }
@@ -102,20 +103,12 @@ import Testing
 enum Decompress {
     struct Failed: Error, CustomStringConvertible { var description: String }
 
-    static func run(_ tool: String, _ bytes: [UInt8]) throws -> [UInt8] {
+    static func run(_ tool: String, _ bytes: [UInt8]) async throws -> [UInt8] {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("stored-\(UUID().uuidString)").path
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { throw Failed(description: "cannot write \(path)") }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool, "-dc", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failed(description: "\(tool) -dc exited \(process.terminationStatus)") }
-        return Array(data)
+        // Waited for asynchronously: a blocking read would hold one of the two cooperative threads meanwhile.
+        return try await ChildProcesses.output(of: ["/usr/bin/env", tool, "-dc", path])
     }
 }
 
