@@ -9,8 +9,12 @@ import ServiceLifecycle
 @Suite(.serialized)
 struct OperationsEndpointTests {
     @Test func healthMetricsAndPageOfARunningWorker() async throws {
+        // The drain (held by the slow request) lasts the shutdown timeout: 10 s, not the harness's 2, so that the
+        // draining checks below see the worker draining however long a loaded machine takes to ask (with 2 s, a
+        // live check once came after the worker had stopped).
         let harness = try await OperationsHarness(
-            faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "LA_County_Parcels_Legacy/MapServer/0/query")])
+            faults: [FaultRule(.latency(milliseconds: 60_000), pathContains: "LA_County_Parcels_Legacy/MapServer/0/query")],
+            configure: { $0.timeouts.shutdown = .seconds(10) })
         let ready = try await harness.waitForEndpoint("/health/ready", status: 200)
         #expect(ready.status == 200, "ready: \(ready.body)")
         #expect(ready.body.contains(#""status":"ok""#))
