@@ -22,9 +22,11 @@ package final class SpawnedChild: Sendable {
 
     /// Starts `arguments[0]` (an absolute path) with the rest as arguments, `standardInput`, `standardOutput` and
     /// `standardError` as its descriptors 0, 1 and 2, and `environment` (nil: this process's).
+    /// `ownProcessGroup` starts the child in a process group of its own: a signal another process sends to the
+    /// test process's group (a stray `kill(0, …)`, a tool's cleanup) then does not reach it.
     package init(
         _ arguments: [String], environment: [String: String]? = nil,
-        standardInput: Int32, standardOutput: Int32, standardError: Int32
+        standardInput: Int32, standardOutput: Int32, standardError: Int32, ownProcessGroup: Bool = false
     ) throws {
         guard let executable = arguments.first else { throw ChildProcessFailure("no command to run") }
         guard let closeFrom = Self.closeFrom else {
@@ -48,7 +50,12 @@ package final class SpawnedChild: Sendable {
         var all = sigset_t()
         sigfillset(&all)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let variables = (environment ?? Self.currentEnvironment).map { "\($0.key)=\($0.value)" }
         let argv = arguments.map { strdup($0) } + [nil]

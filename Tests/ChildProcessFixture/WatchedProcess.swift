@@ -28,8 +28,10 @@ package final class WatchedProcess: Sendable {
             sleep 1 &
             wait $!
         done
+        if (( stopping == 0 )) && kill -0 "$child" 2>/dev/null; then echo "watchdog: the test process $parent is gone" >&2; fi
         kill -"$signal" -- -"$child" 2>/dev/null
         wait "$child"; code=$?
+        echo "watchdog: the server ended with status $code$( (( stopping )) && echo ', as asked')" >&2
         IFS=: read -r -a directories <<<"$cleanup"
         for directory in "${directories[@]}"; do [[ -n "$directory" ]] && rm -rf -- "$directory"; done
         exit "$code"
@@ -55,8 +57,10 @@ package final class WatchedProcess: Sendable {
         let launcher = prefix + [
             "/bin/bash", "-c", Self.watchdog, "watchdog", stopSignal, removeOnExit.joined(separator: ":"), String(getpid()),
         ]
+        // A process group of its own: only ``stop()`` (or the test process's end) stops the server.
         child = try SpawnedChild(
-            launcher + arguments, environment: environment, standardInput: input, standardOutput: log, standardError: log)
+            launcher + arguments, environment: environment, standardInput: input, standardOutput: log, standardError: log,
+            ownProcessGroup: true)
     }
 
     package var isRunning: Bool { child.isRunning }
@@ -64,8 +68,13 @@ package final class WatchedProcess: Sendable {
     /// How the child ended (the watchdog exits with the child's status), or nil while it runs.
     package var termination: SpawnedChild.Termination? { child.termination }
 
-    /// What the child (and the watchdog) wrote so far.
-    package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    /// What the child (and the watchdog) wrote so far; once it has ended, how it ended (a watchdog killed from
+    /// outside says so here, having had no chance to write).
+    package var log: String {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        guard let termination = child.termination else { return text }
+        return text + "[\(name): the watchdog ended: \(termination)]"
+    }
 
     /// Signals the watchdog (it stops the child and removes its directories) and waits up to `timeout` for it to
     /// be gone; after that the watchdog is killed (the child may then linger).
