@@ -36,18 +36,27 @@ qw_compressor *qw_compressor_new(int kind, int level) {
     return NULL;
 }
 
+/* A valid pointer for an empty input (zlib and zstd both want one). */
+static const unsigned char qw_empty = 0;
+
+/* Points a zlib stream at the next input and output (zlib counts in uInt: at most 4 GiB a call; the rest is
+   offered on the next call). An empty input still needs a valid pointer. Shared by deflate and inflate. */
+static void qw_zlib_window(z_stream *stream, const unsigned char *input, size_t input_length, unsigned char *output,
+                           size_t output_capacity) {
+    stream->next_in = (Bytef *)(input_length > 0 ? input : &qw_empty);
+    stream->avail_in = (uInt)(input_length > 0xFFFFFFFFu ? 0xFFFFFFFFu : input_length);
+    stream->next_out = output;
+    stream->avail_out = (uInt)(output_capacity > 0xFFFFFFFFu ? 0xFFFFFFFFu : output_capacity);
+}
+
 long qw_compressor_run(qw_compressor *compressor, const unsigned char *input, size_t input_length, size_t *consumed,
                        unsigned char *output, size_t output_capacity, int finishing, int *finished) {
-    static const unsigned char empty = 0;
     *consumed = 0;
     *finished = compressor->ended;
     if (compressor->ended || output_capacity == 0) return 0;
     if (compressor->kind == QW_COMPRESSION_GZIP) {
         z_stream *stream = &compressor->zlib;
-        stream->next_in = (Bytef *)(input_length > 0 ? input : &empty);
-        stream->avail_in = (uInt)(input_length > 0xFFFFFFFFu ? 0xFFFFFFFFu : input_length);
-        stream->next_out = output;
-        stream->avail_out = (uInt)(output_capacity > 0xFFFFFFFFu ? 0xFFFFFFFFu : output_capacity);
+        qw_zlib_window(stream, input, input_length, output, output_capacity);
         size_t offered = stream->avail_in;
         size_t room = stream->avail_out;
         int status = deflate(stream, finishing ? Z_FINISH : Z_NO_FLUSH);
@@ -57,7 +66,7 @@ long qw_compressor_run(qw_compressor *compressor, const unsigned char *input, si
         *finished = compressor->ended;
         return (long)(room - stream->avail_out);
     }
-    ZSTD_inBuffer in = { input_length > 0 ? input : &empty, input_length, 0 };
+    ZSTD_inBuffer in = { input_length > 0 ? input : &qw_empty, input_length, 0 };
     ZSTD_outBuffer out = { output, output_capacity, 0 };
     size_t remaining = ZSTD_compressStream2(compressor->zstd, &out, &in, finishing ? ZSTD_e_end : ZSTD_e_continue);
     if (ZSTD_isError(remaining)) return -1;
@@ -107,16 +116,12 @@ qw_decompressor *qw_decompressor_new(int kind) {
 
 long qw_decompressor_run(qw_decompressor *decompressor, const unsigned char *input, size_t input_length, size_t *consumed,
                          unsigned char *output, size_t output_capacity, int *finished) {
-    static const unsigned char empty = 0;
     *consumed = 0;
     *finished = decompressor->ended;
     if (decompressor->ended || output_capacity == 0) return 0;
     if (decompressor->kind == QW_COMPRESSION_GZIP) {
         z_stream *stream = &decompressor->zlib;
-        stream->next_in = (Bytef *)(input_length > 0 ? input : &empty);
-        stream->avail_in = (uInt)(input_length > 0xFFFFFFFFu ? 0xFFFFFFFFu : input_length);
-        stream->next_out = output;
-        stream->avail_out = (uInt)(output_capacity > 0xFFFFFFFFu ? 0xFFFFFFFFu : output_capacity);
+        qw_zlib_window(stream, input, input_length, output, output_capacity);
         size_t offered = stream->avail_in;
         size_t room = stream->avail_out;
         int status = inflate(stream, Z_NO_FLUSH);
@@ -127,7 +132,7 @@ long qw_decompressor_run(qw_decompressor *decompressor, const unsigned char *inp
         *finished = decompressor->ended;
         return (long)(room - stream->avail_out);
     }
-    ZSTD_inBuffer in = { input_length > 0 ? input : &empty, input_length, 0 };
+    ZSTD_inBuffer in = { input_length > 0 ? input : &qw_empty, input_length, 0 };
     ZSTD_outBuffer out = { output, output_capacity, 0 };
     size_t hint = ZSTD_decompressStream(decompressor->zstd, &out, &in);
     if (ZSTD_isError(hint)) return -1;
