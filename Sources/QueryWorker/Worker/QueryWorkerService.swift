@@ -64,8 +64,14 @@ final class QueryWorkerService: Service, Sendable {
     }
 
     func run() async throws {
+        let runTasks = core.runTasks
         await withTaskExecutorPreference(core.taskExecutor) {
-            await runMessageLoop()
+            // Runs are not children of the loop's group (see RunTasks): they are cancelled with this task here.
+            await withTaskCancellationHandler {
+                await runMessageLoop()
+            } onCancel: {
+                runTasks.cancelAll()
+            }
         }
         core.enter(.stopped)
         core.logger.info("worker stopped")
@@ -104,6 +110,9 @@ final class QueryWorkerService: Service, Sendable {
             core.enter(.draining)
             await core.drain(in: &group)
             group.cancelAll()
+            // What the drain left running is cancelled too, and the loop returns once the last run ended.
+            core.runTasks.cancelAll()
+            await core.runTasks.waitUntilNoneLive()
         }
     }
 }

@@ -47,6 +47,8 @@ final class WorkerCore: Sendable {
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
+    /// The runs' tasks while they live: cancelled with the worker's task, awaited before it returns.
+    let runTasks = RunTasks()
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
     let phase = Mutex(WorkerStatus.Phase.starting)
 
@@ -75,7 +77,7 @@ final class WorkerCore: Sendable {
 
     // MARK: Messages
 
-    /// Handles one request-topic message. Runs and publications become children of `group`.
+    /// Handles one request-topic message. Publications become children of `group`, runs tasks of their own.
     func handle(_ message: KafkaConsumerMessage, in group: inout DiscardingTaskGroup) {
         let position = MessagePosition(message.topicPartition, offset: message.offset)
         let now = WallClock.nowMilliseconds()
@@ -166,10 +168,10 @@ final class WorkerCore: Sendable {
         transition { state in ((), event(&state)) }.1
     }
 
-    /// Does an action: runs and answers become children of `group`.
+    /// Does an action: answers become children of `group`; a run gets a task of its own (``RunTasks``).
     func perform(_ action: StateMachine.Action, in group: inout DiscardingTaskGroup) {
         apply(action)
-        if let start = action.start { self.start(start, in: &group) }
+        if let start = action.start { self.start(start) }
         for delivery in action.publish {
             group.addTask { await self.deliver(delivery) }
         }
@@ -216,15 +218,12 @@ final class WorkerCore: Sendable {
 
     // MARK: Runs
 
-    /// Starts a run as a child of `group`, in a task of its own so that it can be cancelled alone (which
-    /// aborts its HTTP transfers); cancelling the group cancels it too.
-    private func start(_ start: StateMachine.RunStart, in group: inout DiscardingTaskGroup) {
-        group.addTask {
-            // Unstructured tasks do not inherit an executor preference: it is passed on.
-            let task = Task(executorPreference: self.taskExecutor) { await self.execute(start) }
-            if self.state.withLock({ $0.runTaskCreated(start.run, task) }) { task.cancel() }
-            await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
-        }
+    /// Starts a run in a task of its own (``RunTasks``), so that it can be cancelled alone, which aborts its
+    /// HTTP transfers; the worker's cancellation cancels it too. Unstructured tasks do not inherit an executor
+    /// preference: it is passed on.
+    private func start(_ start: StateMachine.RunStart) {
+        let task = runTasks.start(start.run, executor: taskExecutor) { await self.execute(start) }
+        if state.withLock({ $0.runTaskCreated(start.run, task) }) { task.cancel() }
     }
 
     private func execute(_ start: StateMachine.RunStart) async {
