@@ -64,6 +64,10 @@ final class RunTasks: Sendable {
     /// How many runs' tasks are live (tests).
     var live: Int { state.withLock { $0.live } }
 
+    /// How many runs are held for cancellation, and ended early ones remembered (tests): both empty once no
+    /// run is live, whichever came first for each run, its end or its registration.
+    var registered: Int { state.withLock { $0.tasks.count + $0.endedEarly.count } }
+
     private func ended(_ run: RunID) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             if state.tasks.removeValue(forKey: run) == nil { state.endedEarly.insert(run) }
