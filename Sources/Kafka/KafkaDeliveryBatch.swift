@@ -2,12 +2,19 @@ internal import CRDKafka
 import Glibc
 import Synchronization
 
-/// Collects the delivery reports of one `send` call and resumes the caller when the last one is in.
+/// Collects the delivery reports of one `send` call and resumes the caller when the last one is in, or, for a
+/// send that does not wait (``KafkaProducer/send(_:queued:whenDelivered:)``), calls its handler there.
 ///
 /// One allocation per batch, not per message: each message's opaque points at its slot, and each slot's
 /// outcome is written exactly once (by the poll thread's delivery callback, or by the sender when the
 /// message was never queued). The atomic countdown orders those writes before the read at the end.
+///
+/// A batch with a handler counts one more than its messages, released by the sender with ``arm()`` once it
+/// has done what must come before the reports (its `queued`), and keeps itself alive until the handler ran:
+/// no task holds it meanwhile.
 final class KafkaDeliveryBatch: @unchecked Sendable {
+    typealias Reports = [Result<KafkaDeliveryReport, KafkaError>]
+
     enum Outcome {
         case delivered(partition: Int32, offset: Int64)
         case failed(KafkaError)
@@ -23,10 +30,25 @@ final class KafkaDeliveryBatch: @unchecked Sendable {
     private let outcomes: UnsafeMutablePointer<Outcome?>
     private let remaining: Atomic<Int>
     private let waiter = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    /// The handler of a send that does not wait, and its messages' topics (for the reports).
+    private let handler: (whenDelivered: @Sendable (Reports) -> Void, topics: [String])?
 
-    init(count: Int) {
+    /// A batch whose sender waits for it (``wait(topics:)``).
+    convenience init(count: Int) {
+        self.init(count: count, handler: nil)
+    }
+
+    /// A batch that calls `whenDelivered` with every report, on the thread that completes it last, once the
+    /// sender has called ``arm()``. It holds itself until then.
+    convenience init(topics: [String], whenDelivered: @escaping @Sendable (Reports) -> Void) {
+        self.init(count: topics.count, handler: (whenDelivered, topics))
+        _ = Unmanaged.passRetained(self)
+    }
+
+    private init(count: Int, handler: (whenDelivered: @Sendable (Reports) -> Void, topics: [String])?) {
         self.count = count
-        remaining = Atomic(count)
+        self.handler = handler
+        remaining = Atomic(handler == nil ? count : count + 1)
         slots = .allocate(capacity: max(1, count))
         outcomes = .allocate(capacity: max(1, count))
         outcomes.initialize(repeating: nil, count: max(1, count))
@@ -48,11 +70,26 @@ final class KafkaDeliveryBatch: @unchecked Sendable {
 
     func complete(_ index: Int, _ outcome: Outcome) {
         outcomes[index] = outcome
+        countDown()
+    }
+
+    /// The sender of a batch with a handler is done with what comes before the reports: from now on the last
+    /// report (or this call, if every report is in) calls the handler.
+    func arm() {
+        countDown()
+    }
+
+    private func countDown() {
         guard remaining.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        waiter.withLock { waiter in
-            defer { waiter = nil }
-            return waiter
-        }?.resume()
+        guard let handler else {
+            waiter.withLock { waiter in
+                defer { waiter = nil }
+                return waiter
+            }?.resume()
+            return
+        }
+        handler.whenDelivered(reports { handler.topics[$0] })
+        Unmanaged.passUnretained(self).release()  // the reference taken in init; the caller holds another
     }
 
     /// Waits for every report. Delivery can't be called back once a message is queued, so this does not
@@ -68,7 +105,12 @@ final class KafkaDeliveryBatch: @unchecked Sendable {
                 if done { continuation.resume() }
             }
         }
-        return (0..<count).map { index in
+        return reports(topics)
+    }
+
+    /// One result per message, once every report is in.
+    private func reports(_ topics: (Int) -> String) -> Reports {
+        (0..<count).map { index in
             switch outcomes[index] {
             case .delivered(let partition, let offset)?:
                 .success(KafkaDeliveryReport(topic: topics(index), partition: partition, offset: offset))

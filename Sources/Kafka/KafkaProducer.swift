@@ -58,12 +58,36 @@ package final class KafkaProducer: Service, Sendable {
         _ messages: [KafkaProducerMessage], queued: () -> Void = {}
     ) async -> [Result<KafkaDeliveryReport, KafkaError>] {
         let batch = KafkaDeliveryBatch(count: messages.count)
+        await enqueueAll(messages, into: batch)
+        queued()
+        return await batch.wait { messages[$0].topic }
+    }
+
+    /// Sends messages in order and returns once every message is in librdkafka's queue (or has failed to get
+    /// there), after calling `queued`; `whenDelivered` then gets one result per message when the last delivery
+    /// report is in, on the producer's poll thread (or in this call, if every report is in by then).
+    ///
+    /// For a caller whose next step needs no task: a report reaches it without resuming one, so a busy
+    /// producer's poll thread hands a whole poll's reports over without waking a thread per message, and the
+    /// sending task may end as soon as its messages are queued. `whenDelivered` runs on the poll thread: keep
+    /// it short and never block in it.
+    package func send(
+        _ messages: [KafkaProducerMessage], queued: () -> Void = {},
+        whenDelivered: @escaping @Sendable ([Result<KafkaDeliveryReport, KafkaError>]) -> Void
+    ) async {
+        let batch = KafkaDeliveryBatch(topics: messages.map(\.topic), whenDelivered: whenDelivered)
+        await enqueueAll(messages, into: batch)
+        queued()
+        batch.arm()
+    }
+
+    /// Queues every message in order, waiting for room while the local queue is full (it drains as delivery
+    /// reports arrive). A cancelled sender fails what it has not queued yet.
+    private func enqueueAll(_ messages: [KafkaProducerMessage], into batch: KafkaDeliveryBatch) async {
         var next = 0
         while next < messages.count {
             next = enqueue(messages, from: next, into: batch)
             guard next < messages.count else { break }
-            // Backpressure: the local queue is full; it drains as delivery reports arrive. A cancelled sender
-            // fails what it has not queued yet, and still waits for the reports of what it has.
             do {
                 try await Task.sleep(for: .milliseconds(1))
             } catch {
@@ -71,8 +95,6 @@ package final class KafkaProducer: Service, Sendable {
                 next += 1
             }
         }
-        queued()
-        return await batch.wait { messages[$0].topic }
     }
 
     /// Queues `messages` from index `first` on, in order, failing in `batch` those that cannot be queued; returns

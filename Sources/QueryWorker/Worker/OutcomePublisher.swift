@@ -13,12 +13,17 @@ struct OutcomePublisher: Sendable {
     let settings: WorkerSettings
     let logger: Logger
 
-    /// Sends the outcome; nil once every part is delivered, else the first delivery error. `queued` runs once
-    /// the outcome's messages are in the producer's queue (see ``KafkaProducer/send(_:queued:)``).
-    func publish(_ outcome: OutcomeMessage, source: MessageSource, queued: () -> Void = {}) async -> KafkaError? {
-        let reports = await producer.send(messages(outcome, source: source), queued: queued)
-        for case .failure(let error) in reports { return error }
-        return nil
+    /// Sends the outcome and returns once its messages are in the producer's queue, after calling `queued`;
+    /// `reported` then gets nil once every part is delivered, else the first delivery error, on the producer's
+    /// poll thread (see ``KafkaProducer/send(_:queued:whenDelivered:)``).
+    func publish(
+        _ outcome: OutcomeMessage, source: MessageSource, queued: () -> Void,
+        reported: @escaping @Sendable (KafkaError?) -> Void
+    ) async {
+        await producer.send(messages(outcome, source: source), queued: queued) { reports in
+            for case .failure(let error) in reports { return reported(error) }
+            reported(nil)
+        }
     }
 
     /// The outcome's messages. Not inlined: encoding's locals would otherwise sit in the calling task's frame.

@@ -84,6 +84,7 @@ final class QueryWorkerService: Service, Sendable {
         core.enter(.running)
         await withDiscardingTaskGroup { group in
             group.addTask { await core.loadOutcomeTopicsMetadata() }
+            group.addTask { await core.redeliveryLoop() }
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
             group.addTask { await core.connectivityLoop() }

@@ -32,6 +32,9 @@ extension WorkerCore {
             await waitUntil(.partitionsDone(revoked), deadline: .now + window - Self.revokePublishReserve(window))
             let (cancelled, action) = transition { $0.revoke(revoked) }
             await perform(action)
+            // Their delivery reports come back on the producer's thread: the partitions are done once every
+            // answer is delivered (or given up on) and its offset stored.
+            await waitUntil(.partitionsDone(revoked), deadline: .now + Self.revokePublishReserve(window))
             // Committed here, before the partitions go: librdkafka's own commit of unassigned partitions is sent
             // after the handler returns, racing the member's next JoinGroup, which makes a coordinator refuse it.
             if let transactions {

@@ -49,6 +49,8 @@ final class WorkerCore: Sendable {
     private let storeOrder = Mutex<Void>(())
     /// The runs' tasks while they live: cancelled with the worker's task, awaited before it returns.
     let runTasks = RunTasks()
+    /// Failed publications on their way from the producer's poll thread to ``redeliveryLoop()``.
+    let redeliveries = RedeliveryQueue()
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
     let phase = Mutex(WorkerStatus.Phase.starting)
 
@@ -177,9 +179,10 @@ final class WorkerCore: Sendable {
         }
     }
 
-    /// Does an action and returns once its answers are delivered or given up on: for the paths without the
-    /// message loop's group (runs, revocation). Only ``StateMachine/receive(_:at:nowMs:)`` starts runs,
-    /// and the message loop performs its actions with ``perform(_:in:)``.
+    /// Does an action and returns once its answers are queued (their reports come back on the producer's
+    /// thread, see ``deliver(_:)``): for the paths without the message loop's group (runs, revocation). Only
+    /// ``StateMachine/receive(_:at:nowMs:)`` starts runs, and the message loop performs its actions with
+    /// ``perform(_:in:)``.
     func perform(_ action: StateMachine.Action) async {
         apply(action)
         await deliver(action.publish)
