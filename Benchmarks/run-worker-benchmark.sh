@@ -46,12 +46,16 @@
 #    with 200,000 parcels (always: the selections are sized for it). Fresh process per run, sides
 #    alternating. Prints requests/s, worker CPU µs/request (utime+stime over the steady state), server CPU
 #    µs/request and the ratios. Targets (count): peer CPU / ours >= 8x, our requests/s / peer's >= 1.0.
-#    A third side for count, the C floor (Benchmarks/c/floor_worker.c, compiled into Benchmarks/bin/floor_worker:
-#    librdkafka + libcurl multi on one thread, the worker's Kafka settings, the peer's HTTP request, JSON log
-#    lines, offsets stored after delivery; count only, no validation, cancellation or errors topic): what the
-#    two libraries cost per request under the leanest C program, printed as "floor CPU / ours" (a reference,
-#    not a target). CPU_ARGS="..." adds options (say "--kinds count --count-requests 20000", or "--sides floor"
-#    to run one side alone; see `worker-benchmark cpu --help`).
+#    A third side, the C floor (Benchmarks/c/floor_worker.c, compiled into Benchmarks/bin/floor_worker:
+#    librdkafka + libcurl multi on one thread, the worker's Kafka settings, the engine's HTTP requests for each
+#    of count, ids and features, the same outcomes (ids ascending; features transcoded from the server's Esri
+#    JSON to GeoJSON in one pass), JSON log lines, offsets stored after delivery; no validation, cancellation or
+#    errors topic): what the two libraries cost per request under the leanest C program, printed per kind as
+#    "floor CPU / ours" (a reference, not a target). After each run the driver checks every side's outcomes
+#    against the worker's, request by request (count, complete, objectIds, the features' ids, geometry and
+#    properties). CPU_ARGS="..." adds options (say "--kinds count --count-requests 20000",
+#    "--kinds count,ids,features --sides worker,floor", or "--sides floor" to run one side alone; see
+#    `worker-benchmark cpu --help`).
 #    Issue 15's cost of operations: CPU_ARGS="--kinds count --sides worker,metrics" runs the worker beside itself
 #    with --ops-port on and /metrics scraped every second, and prints "metrics CPU / query-worker's" (goal <=
 #    1.05). OTLP=1 builds query-worker with `--traits OTLP`, starts Benchmarks/python/otlp_sink.py and passes

@@ -9,8 +9,8 @@ partition's offsets up to the last request whose outcome is delivered.
 
 Requests per query (GET, as the engine sends short queries): count: returnCountOnly; ids: returnIdsOnly and
 returnCountOnly at once; features: returnCountOnly, then pages of the layer's maxRecordCount ordered by the
-object-id field (outFields, returnGeometry, outSR=4326), turned into GeoJSON features. A layer's metadata is
-read once. Not a product: no validation, retries, cancellation or errors topic; a failed query stops it.
+object-id field (outFields, returnGeometry, outSR=4326), turned into GeoJSON features (polygons wound as RFC 7946
+says, as the worker writes them). A layer's metadata is read once. Not a product: no validation, retries, cancellation or errors topic; a failed query stops it.
 
     python peer_worker.py --bootstrap-servers HOST:PORT --group-id G --requests-topic R --results-topic S
 """
@@ -80,8 +80,10 @@ class Peer:
         elif kind == "ids":
             ids, count = await asyncio.gather(self.get(endpoint, {**base, "returnIdsOnly": "true"}),
                                               self.get(endpoint, {**base, "returnCountOnly": "true"}))
-            out["objectIds"] = sorted(ids.get("objectIds") or [])
+            out["objectIds"] = sorted(set(ids.get("objectIds") or []))
             out["count"] = count["count"]
+            if len(out["objectIds"]) < out["count"]:
+                out.update(complete=False, incompleteReason="rows_lost")
         else:
             count = (await self.get(endpoint, {**base, "returnCountOnly": "true"}))["count"]
             wanted = min(count, query.get("maxFeatures", count))
@@ -94,6 +96,8 @@ class Peer:
             features = [geojson(row, oid) for page in pages for row in page.get("features", [])]
             out.update(count=count, complete=len(features) >= count, objectIds=[f["id"] for f in features],
                        features={"type": "FeatureCollection", "features": features})
+            if not out["complete"]:  # why, as the worker says it
+                out["incompleteReason"] = "max_features" if wanted < count else "rows_lost"
         return out
 
     async def handle(self, message, slots):
@@ -141,11 +145,24 @@ class Peer:
             task.add_done_callback(lambda t: tasks.discard(t) if not t.exception() else fail(t))
 
 
+def signed_area(ring):
+    return sum(x0 * y1 - x1 * y0 for (x0, y0, *_), (x1, y1, *_) in zip(ring, ring[1:])) / 2
+
+
+def polygon(rings):
+    """RFC 7946's winding, as the worker writes it: one ring counter-clockwise; several as Esri's clockwise
+    exterior first, then its holes, every ring turned around."""
+    if len(rings) == 1:
+        return [rings[0] if signed_area(rings[0]) >= 0 else rings[0][::-1]]
+    exterior = min(range(len(rings)), key=lambda index: signed_area(rings[index]))
+    return [rings[exterior][::-1]] + [ring[::-1] for index, ring in enumerate(rings) if index != exterior]
+
+
 def geojson(row, oid):
     attributes, geometry = row.get("attributes", {}), row.get("geometry")
     shape = None
     if geometry and "rings" in geometry:
-        shape = {"type": "Polygon", "coordinates": geometry["rings"]}
+        shape = {"type": "Polygon", "coordinates": polygon(geometry["rings"])}
     elif geometry and "x" in geometry:
         shape = {"type": "Point", "coordinates": [geometry["x"], geometry["y"]]}
     return {"type": "Feature", "id": attributes.get(oid), "geometry": shape, "properties": attributes}

@@ -5,9 +5,9 @@ import Logging
 
 /// `cpu`: the worker's CPU time per request against a plain Python worker's (aiokafka + aiohttp,
 /// `Benchmarks/python/peer_worker.py`) on the same queued requests, for `count`, `ids` and `features`
-/// queries, and for `count` against the C floor (`Benchmarks/c/floor_worker.c`): what
-/// librdkafka and libcurl cost per request under the leanest C program, the least any worker built on them
-/// can spend.
+/// queries, and against the C floor (`Benchmarks/c/floor_worker.c`, the same three kinds): what librdkafka and
+/// libcurl cost per request under the leanest C program, the least any worker built on them can spend. Every
+/// side's outcomes must answer every request as the worker's do (``OutcomeDigest``).
 struct CPUBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cpu",
@@ -16,11 +16,13 @@ struct CPUBenchmark: AsyncParsableCommand {
             For each kind, each repetition: the kind's requests are queued on a fresh 3-partition request \
             topic of the mock cluster in this process, then a fresh `query-worker run` works through them \
             while this process reads the outcomes; then the same for a fresh Python peer on its own fresh \
-            topics, and the same for the C floor (count only) when --floor-worker is given (the order of the \
+            topics, and the same for the C floor when --floor-worker is given (the order of the \
             sides rotates between repetitions). All run at --max-in-flight with as many HTTP connections to \
             the server, log one JSON line per state change at info to a file and commit offsets. Figures over the steady state (after the first tenth of the outcomes): \
             requests/s, the worker's CPU (utime+stime of the process) per request, the server's and this \
-            driver's (mock cluster + reader). Every outcome must be `succeeded`. Give it a sample server \
+            driver's (mock cluster + reader). Every outcome must be `succeeded`, and once a run is over its \
+            outcomes are checked (count, complete, incompleteReason, objectIds ascending, the GeoJSON features' \
+            ids, geometry and properties) against the worker's first run's, request by request. Give it a sample server \
             with 200,000 parcels (the selections are sized for it).
             """
     )
@@ -39,12 +41,12 @@ struct CPUBenchmark: AsyncParsableCommand {
     @Option(help: "The peer's script (Benchmarks/python/peer_worker.py).")
     var peerScript: String
 
-    @Option(help: "The compiled C floor (Benchmarks/bin/floor_worker, built by run-worker-benchmark.sh); runs count only.")
+    @Option(help: "The compiled C floor (Benchmarks/bin/floor_worker, built by run-worker-benchmark.sh): count, ids and features.")
     var floorWorker: String?
 
     @Option(help: """
         The sides to run, comma-separated: worker, peer, floor, metrics, tracing. Default: worker and peer, and \
-        floor when --floor-worker is given. The floor runs count only; the verdict needs worker and peer. \
+        floor when --floor-worker is given. The verdict needs worker and peer. \
         metrics: the worker with --ops-port, its /metrics scraped every --scrape-interval; tracing: the worker \
         with --otlp-endpoint (a query-worker built with `--traits OTLP`); each is printed against the plain worker.
         """)
@@ -152,15 +154,14 @@ struct CPUBenchmark: AsyncParsableCommand {
     ) async throws -> CPUResults {
         output("\(workload.kind.rawValue): \(workload.requests) requests per run (\(workload.summary))")
         var results = CPUResults(kind: workload.kind)
-        // The floor does count only (floor_worker.c).
-        let runSides = chosenSides.filter { $0 != .floor || workload.kind == .count }
+        let sides = chosenSides
         for repetition in 0..<common.repetitions {
-            for index in runSides.indices {
-                let side = runSides[(index + repetition) % runSides.count]
+            for index in sides.indices {
+                let side = sides[(index + repetition) % sides.count]
                 let name = "cpu-\(workload.kind.rawValue)-\(side.rawValue)\(repetition)-\(UUID().uuidString.prefix(6))"
                 let run = CPURun(
-                    rig: rig, messages: workload.messages(layerURLs: [layerURL], run: name), skip: workload.skip,
-                    serverPID: serverPID, resultsPartitions: resultsPartitions ?? (workload.kind == .count ? 1 : 3), logger: logger)
+                    rig: rig, kind: workload.kind, messages: workload.messages(layerURLs: [layerURL], run: name),
+                    skip: workload.skip, serverPID: serverPID, resultsPartitions: resultsPartitions ?? (workload.kind == .count ? 1 : 3), logger: logger)
                 let figures = try await run.run(name) { topics, group in
                     try start(side, topics: topics, group: group, logFile: "\(work.path)/\(name).log", rig: rig)
                 }
@@ -171,6 +172,9 @@ struct CPUBenchmark: AsyncParsableCommand {
                     + "\(format(figures.kafkaCPUMicroseconds, 0)) µs/request")
             }
         }
+        let reference = try results.checkAgreement()
+        output("  outcomes: every run of every side answered each of the \(workload.requests) requests as \(reference) did "
+            + "(count, complete, incompleteReason, objectIds, GeoJSON features)")
         return results
     }
 

@@ -31,6 +31,27 @@ struct CPUResults {
     }
     func medianKafka(_ side: Side) -> Double { median((runs[side] ?? []).map(\.kafkaCPUMicroseconds)) }
 
+    /// Checks that every run of every side answered every request as the reference run did: the worker's
+    /// first run, or without the worker the first run of the first side that ran (then the sides agree with
+    /// each other, not with the worker). Returns the reference's label.
+    func checkAgreement() throws -> String {
+        guard let side = Side.allCases.first(where: measured), let reference = runs[side]?.first?.outcomes else { return "-" }
+        for (other, sideRuns) in runs {
+            for (run, figures) in sideRuns.enumerated() {
+                guard figures.outcomes.count == reference.count else {
+                    throw BenchmarkError("\(kind.rawValue): \(other.label) run \(run + 1) has \(figures.outcomes.count) outcomes, "
+                        + "\(side.label) run 1 \(reference.count)")
+                }
+                for (index, expected) in reference.sorted(by: { $0.key < $1.key }) where figures.outcomes[index] != expected {
+                    let found = figures.outcomes[index].map { $0.difference(from: expected) } ?? "no outcome"
+                    throw BenchmarkError("\(kind.rawValue) request \(index): \(other.label) run \(run + 1) answered "
+                        + "otherwise than \(side.label) run 1: \(found)")
+                }
+            }
+        }
+        return "\(side.label) run 1"
+    }
+
     /// Whether `side` ran at least once (`--sides` may leave any out).
     func measured(_ side: Side) -> Bool { !(runs[side] ?? []).isEmpty }
 

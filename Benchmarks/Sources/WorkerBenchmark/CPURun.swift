@@ -4,7 +4,7 @@ import Logging
 
 /// One measured run of one side of the CPU benchmark: the requests queued on fresh topics before the worker
 /// starts, then the worker (a fresh process, ours or the peer) works through them while this process reads
-/// the outcomes back.
+/// the outcomes back; once the side is stopped, each outcome is checked and digested (``OutcomeDigest``).
 ///
 /// Rates and CPU times cover the steady state (``SteadyStateWindow``).
 struct CPURun {
@@ -17,9 +17,13 @@ struct CPURun {
         var serverCPUMicroseconds: Double?
         /// This driver's CPU per request (the mock cluster and the outcome reader), in microseconds.
         var kafkaCPUMicroseconds: Double
+        /// What each request's outcome answered, by request index (read after the measured window).
+        var outcomes: [Int: OutcomeDigest] = [:]
     }
 
     let rig: KafkaRig
+    /// The kind the messages ask for: what their outcomes must hold.
+    let kind: CPUWorkload.Kind
     let messages: [(key: String, value: String)]
     let skip: Int
     let serverPID: Int32?
@@ -34,7 +38,7 @@ struct CPURun {
         try rig.cluster.createTopic(topics.results, partitions: resultsPartitions)
         try rig.cluster.createTopic(topics.errors, partitions: 1)
         try await rig.publish(messages, topic: topics.requests)
-        let reader = try OutcomeReader(rig: rig, topics: topics, logger: logger)
+        let reader = try OutcomeReader(rig: rig, topics: topics, keepingValues: true, logger: logger)
         guard await reader.waitAssigned(timeout: .seconds(30)) else {
             await reader.stop()
             throw BenchmarkError("the outcome reader was assigned no partitions in 30 s")
@@ -44,16 +48,16 @@ struct CPURun {
             await reader.stop()
             throw error
         }
-        do {
-            let figures = try await measure(worker, reader)
-            await worker.stop(timeout: .seconds(10))
-            await reader.stop()
-            return figures
-        } catch {
+        var figures: Figures
+        do { figures = try await measure(worker, reader) } catch {
             await worker.stop(timeout: .seconds(10))
             await reader.stop()
             throw error
         }
+        await worker.stop(timeout: .seconds(10))
+        await reader.stop()
+        figures.outcomes = try OutcomeDigest.digests(reader.outcomes, kind: kind, log: worker.logFile)
+        return figures
     }
 
     private func measure(_ worker: any MeasuredWorker, _ reader: OutcomeReader) async throws -> Figures {

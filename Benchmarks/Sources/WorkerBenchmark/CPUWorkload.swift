@@ -17,6 +17,8 @@ struct CPUWorkload: Sendable {
     let requests: Int
     /// Outcomes left out of the rates at the start (joining, connections, metadata).
     let skip: Int
+    /// A features request's `maxFeatures`: one page of the sample server's.
+    static let maxFeatures = 100
 
     /// The workload of a kind with `requests` per run (the first tenth is left out of the rates).
     init(_ kind: Kind, requests: Int) {
@@ -61,7 +63,7 @@ struct CPUWorkload: Sendable {
     /// A request in the contract's format (docs/contract/examples/request-map-extent.json); features add
     /// `maxFeatures` and `returnGeometry`.
     func requestJSON(requestId: String, layerURL: String, _ spec: QuerySpec) -> String {
-        let extra = kind == .features ? #","maxFeatures":100,"returnGeometry":true"# : ""
+        let extra = kind == .features ? #","maxFeatures":\#(Self.maxFeatures),"returnGeometry":true"# : ""
         return #"{"requestId":"\#(requestId)","taskId":"\#(requestId)","targets":[{"type":"arcgis","url":"\#(layerURL)"}],"#
             + #""query":{"where":"\#(spec.whereClause)","extent":{"xmin":\#(spec.xmin),"ymin":\#(spec.ymin),"#
             + #""xmax":\#(spec.xmax),"ymax":\#(spec.ymax),"spatialReference":{"wkid":3857}},"result":"\#(kind.rawValue)"\#(extra)}}"#

@@ -68,13 +68,17 @@ final class OutcomeReader: Sendable {
         var producedMs: Int64?
         var status: String
         var requestId: String
+        /// The message's value, when the reader keeps them (`keepingValues`); empty otherwise.
+        var value: [UInt8] = []
     }
 
     private let consumer: KafkaConsumer
     private let tasks: [Task<Void, any Error>]
     private let state: LockedOutcomes
 
-    init(rig: KafkaRig, topics: BenchmarkTopics, logger: Logger) throws {
+    /// `keepingValues`: keep every message's value for a check after the run (the CPU benchmark's), at the
+    /// cost of holding them; nothing is decoded while the measured worker runs.
+    init(rig: KafkaRig, topics: BenchmarkTopics, keepingValues: Bool = false, logger: Logger) throws {
         // The mock cluster holds an idle fetch for the whole fetch.wait.max.ms (librdkafka's 500 ms): with
         // that the reader saw outcomes in half-second bursts, and a short run's outcomes all at once.
         var client = KafkaClientConfiguration(bootstrapServers: [rig.bootstrapServers], clientID: "bench-reader")
@@ -95,7 +99,7 @@ final class OutcomeReader: Sendable {
                     let value = message.value ?? []
                     state.append(Outcome(
                         arrived: arrived, producedMs: message.timestampMs, status: OutcomeFields.string("status", in: value) ?? "?",
-                        requestId: OutcomeFields.string("requestId", in: value) ?? "?"))
+                        requestId: OutcomeFields.string("requestId", in: value) ?? "?", value: keepingValues ? value : []))
                 }
             },
         ]

@@ -14,8 +14,8 @@ extension WorkerChild: MeasuredWorker {}
 
 /// A peer the CPU benchmark measures beside the worker, as a child process: the Python peer
 /// (`Benchmarks/python/peer_worker.py`, aiokafka + aiohttp) or the C floor (`Benchmarks/c/floor_worker.c`:
-/// librdkafka + libcurl multi, one thread, `count` only, what the two libraries the worker is built on cost per
-/// request when the leanest C program drives them). Both take the same arguments; JSON log lines go to a file,
+/// librdkafka + libcurl multi, one thread, `count`, `ids` and `features`, what the two libraries the worker is
+/// built on cost per request when the leanest C program drives them). Both take the same arguments; JSON log lines go to a file,
 /// optionally pinned with `taskset`, stopped with SIGTERM.
 final class PeerChild: MeasuredWorker {
     /// Which peer runs.
