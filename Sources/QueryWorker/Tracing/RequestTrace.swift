@@ -38,7 +38,7 @@ final class RequestTrace: Sendable, Hashable {
         madeFallback.withLock { made in
             if let made { return made }
             let context = TraceContext(
-                traceID: incoming?.traceID ?? .random(), spanID: .random(), flags: incoming?.flags ?? .sampled,
+                traceID: incoming?.traceID ?? TraceIDSource.traceID(), spanID: TraceIDSource.spanID(), flags: incoming?.flags ?? .sampled,
                 state: incoming?.state ?? TraceState())
             made = context
             return context
