@@ -33,23 +33,51 @@ package enum ChildProcesses {
         try outcome.withLock { $0 }?.get()
     }
 
-    /// A loopback port free right now (bound to port 0, read back, released), for servers that need their
-    /// port in a configuration file.
+    /// A loopback port free right now, for servers that need their port on their command line or in a
+    /// configuration file, taken from below the kernel's ephemeral range.
+    ///
+    /// Why not the kernel's choice (bind to port 0, read it back, release it): that port is in the ephemeral
+    /// range, which every outgoing connection's source port is also drawn from. Between the release and the
+    /// server's own bind (a second or more for moto, postgres or pygeoapi) a connection of any process could
+    /// take it, and the server then exited at start ("address in use"): it happened beside the outage suites,
+    /// whose clients reconnect to stopped brokers every few milliseconds. No connection takes a port below the
+    /// range. Ports handed out by this process are not handed out again.
     package static func unusedPort() throws -> Int {
+        let (low, _) = ephemeralRange()
+        let candidates = max(1_024, low - 12_000)..<low
+        for _ in 0..<200 {
+            guard let port = candidates.randomElement() else { break }
+            guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
+            if bindable(port) { return port }
+        }
+        throw ChildProcessFailure("no free loopback port below \(low) after 200 tries")
+    }
+
+    /// Ports this process gave out (a server may not have bound its port yet when another fixture asks).
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// `net.ipv4.ip_local_port_range`: where connect(2) draws source ports from (32768–60999 by default).
+    private static func ephemeralRange() -> (Int, Int) {
+        let text = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+        let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 2, numbers[0] > 1_024 + 1_000 else { return (32_768, 60_999) }
+        return (numbers[0], numbers[1])
+    }
+
+    /// Whether 127.0.0.1:`port` can be bound now (it is released at once).
+    private static func bindable(_ port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ChildProcessFailure("socket() failed: errno \(errno)") }
+        guard socket >= 0 else { return false }
         defer { _ = Glibc.close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                Glibc.bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+                Glibc.bind(socket, pointer, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard bound else { throw ChildProcessFailure("bind() on 127.0.0.1 failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// How a one-shot tool's environment is made.

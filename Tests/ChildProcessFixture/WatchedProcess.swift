@@ -14,7 +14,7 @@ import Glibc
 /// one of the few cooperative threads.
 package final class WatchedProcess: Sendable {
     /// The watchdog: `$1` the signal that stops the child, `$2` a colon-separated list of directories to
-    /// remove once it has exited, `$3` the test process's pid, the rest the child's command. The child leads a
+    /// remove once it has exited (kept when it failed on its own, with its log, which often lives there), `$3` the test process's pid, the rest the child's command. The child leads a
     /// session of its own (`setsid`), and the signal goes to its whole process group: a launcher script's current
     /// step (initdb, say) stops with it. SIGTERM to the watchdog is ``stop()``: its trap ends the wait at once.
     /// The test process is looked for in /proc, which works whatever user the watchdog runs as.
@@ -32,8 +32,12 @@ package final class WatchedProcess: Sendable {
         kill -"$signal" -- -"$child" 2>/dev/null
         wait "$child"; code=$?
         echo "watchdog: the server ended with status $code$( (( stopping )) && echo ', as asked')" >&2
-        IFS=: read -r -a directories <<<"$cleanup"
-        for directory in "${directories[@]}"; do [[ -n "$directory" ]] && rm -rf -- "$directory"; done
+        if (( stopping == 0 && code != 0 )); then
+            echo "watchdog: kept $cleanup (a server that failed on its own keeps its files and log)" >&2
+        else
+            IFS=: read -r -a directories <<<"$cleanup"
+            for directory in "${directories[@]}"; do [[ -n "$directory" ]] && rm -rf -- "$directory"; done
+        fi
         exit "$code"
         """
     package let name: String
