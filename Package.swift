@@ -541,6 +541,8 @@ let package = Package(
                 "FeatureQuerySupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                tracing,
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             ],
             swiftSettings: strictSwift
         ),

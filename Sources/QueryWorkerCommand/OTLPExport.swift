@@ -16,7 +16,7 @@ import ServiceLifecycle
 /// swift-otel is told to trace only: its logs and metrics are off (it would otherwise bootstrap swift-log and
 /// swift-metrics, which the worker does itself), and its configuration comes from here, not from `OTEL_*`
 /// variables (except `OTEL_SERVICE_NAME` and the sampler's `OTEL_TRACES_SAMPLER`/`OTEL_TRACES_SAMPLER_ARG`,
-/// read here: ``OTLPSampler``). Without an endpoint no tracer is bootstrapped: the
+/// read here into the worker's own sampler: ``OTLPSampler``, ``QueryWorker/HeadSampler``). Without an endpoint no tracer is bootstrapped: the
 /// worker still propagates W3C trace context on its own (see the QueryWorker module's `WorkerTracing`).
 enum OTLPExport {
     static let defaultServiceName = "feature-query-worker"
@@ -39,7 +39,11 @@ enum OTLPExport {
             configuration.traces.otlpExporter.endpoint = endpoint
             configuration.traces.otlpExporter.protocol = .httpProtobuf
             configuration.traces.otlpExporter.timeout = exportTimeout
-            if let sampler = try OTLPSampler.configuration(environment) { configuration.traces.sampler = sampler }
+            // The sampling is the worker's (HeadSampler): swift-otel records every span it is given.
+            if let sampler = try OTLPSampler.headSampler(environment) {
+                configuration.traces.sampler = .alwaysOn
+                HeadSampler.bootstrap(sampler)
+            }
             configuration.propagators = [.traceContext]
             configuration.diagnosticLogger = .custom(logger)
             configuration.diagnosticLogLevel = .warning

@@ -26,10 +26,27 @@ final class RequestTrace: Sendable, Hashable {
     /// The request's correlation headers, echoed on its outcomes.
     let echoed: [KafkaHeader]
 
+    /// For a request the worker's own sampler dropped (``HeadSampler``): the trace id it starts when the message
+    /// carried none, and the sampled flag cleared on its outcomes.
+    private let unsampled: (newTraceID: TraceID?, flags: TraceFlags)?
+
     init(span: any Span, incoming: TraceContext?, echoed: [KafkaHeader]) {
         self.span = span
         self.incoming = incoming
         self.echoed = echoed
+        self.unsampled = nil
+    }
+
+    /// A request the worker's sampler dropped: no tracer span (a non-recording one, without context, so the
+    /// tracer injects nothing); its outcomes carry the incoming trace continued, or `newTraceID`, with the
+    /// sampled flag off.
+    init(unsampled incoming: TraceContext?, newTraceID: TraceID, echoed: [KafkaHeader]) {
+        self.span = NoOpTracer.NoOpSpan(context: .topLevel)
+        self.incoming = incoming
+        self.echoed = echoed
+        var flags = incoming?.flags ?? TraceFlags()
+        flags.remove(.sampled)
+        self.unsampled = (incoming == nil ? newTraceID : nil, flags)
     }
 
     /// The W3C context outcomes carry when the tracer injects none: the incoming trace id continued (or a new
@@ -38,8 +55,8 @@ final class RequestTrace: Sendable, Hashable {
         madeFallback.withLock { made in
             if let made { return made }
             let context = TraceContext(
-                traceID: incoming?.traceID ?? TraceIDSource.traceID(), spanID: TraceIDSource.spanID(), flags: incoming?.flags ?? .sampled,
-                state: incoming?.state ?? TraceState())
+                traceID: incoming?.traceID ?? unsampled?.newTraceID ?? TraceIDSource.traceID(), spanID: TraceIDSource.spanID(),
+                flags: unsampled?.flags ?? incoming?.flags ?? .sampled, state: incoming?.state ?? TraceState())
             made = context
             return context
         }

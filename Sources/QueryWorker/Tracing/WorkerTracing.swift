@@ -33,17 +33,41 @@ final class WorkerTracing: Sendable {
     private let invalidContexts: Counter
     private let invalidSeen = Atomic<Int>(0)
 
-    init(groupID: String, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory) {
+    /// The worker's own sampling decision (``HeadSampler``), as bootstrapped when the worker was made; nil: the
+    /// tracer's sampler decides.
+    let headSampler: HeadSampler?
+
+    init(
+        groupID: String, logger: Logger, metrics: any MetricsFactory = MetricsSystem.factory,
+        headSampler: HeadSampler? = HeadSampler.current
+    ) {
         self.groupID = groupID
         self.logger = logger
         self.invalidContexts = MetricCatalog.traceContextInvalid.counter(metrics)
+        self.headSampler = headSampler
     }
 
     /// How many messages carried an unreadable trace context so far.
     var invalidContextCount: Int { invalidSeen.load(ordering: .relaxed) }
 
     /// Starts the request span of a message just read: the message's context continued when it has one.
+    /// A request the worker's own sampler drops never reaches the tracer (see ``HeadSampler``).
     func begin(_ message: KafkaConsumerMessage) -> RequestTrace {
+        let headers = message.headers
+        if let headSampler {
+            let incoming = headers.isEmpty ? nil : incomingContext(headers, message)
+            let newTraceID = TraceIDSource.traceID()
+            guard headSampler.samples(incoming: incoming, newTraceID: newTraceID) else {
+                let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
+                return RequestTrace(unsampled: incoming, newTraceID: newTraceID, echoed: echoed)
+            }
+            return traced(message, incoming: incoming)
+        }
+        return traced(message, incoming: headers.isEmpty ? nil : incomingContext(headers, message))
+    }
+
+    /// The request's span from the tracer, continuing the message's context.
+    private func traced(_ message: KafkaConsumerMessage, incoming: TraceContext?) -> RequestTrace {
         let headers = message.headers
         guard !headers.isEmpty else {
             let span = startSpan("process \(message.topic)", context: .topLevel, ofKind: .consumer)
@@ -52,7 +76,6 @@ final class WorkerTracing: Sendable {
         }
         var context = ServiceContext.topLevel
         InstrumentationSystem.instrument.extract(headers, into: &context, using: KafkaHeaderExtractor())
-        let incoming = incomingContext(headers, message)
         let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
         let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
         if span.isRecording { describe(span, message, correlation: echoed.first?.value) }
