@@ -160,8 +160,14 @@ struct DemoPlan: Sendable {
         }
     }
 
+    /// A demo job, answered inline: every phase but the stored one checks the ids and features in the result
+    /// message, and the demo's worker has a result store whenever moto is installed, where `auto` would move a
+    /// large selection (the secured phase's 25,000-parcel downloads) to the store. The stored phase asks
+    /// `delivery: store` itself.
     static func job(_ id: String, targets: [QueryJob.Target], query: Query) -> QueryJob {
-        QueryJob(requestId: id, timeout: .seconds(30), targets: targets, query: query)
+        var job = QueryJob(requestId: id, timeout: .seconds(30), targets: targets, query: query)
+        job.delivery = .inline
+        return job
     }
 
     private static func shortName(_ layer: SampleLayer) -> String {
