@@ -377,7 +377,7 @@ let package = Package(
         // run-worker-benchmark.sh.
         .executableTarget(
             name: "WorkerBenchmark",
-            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer", "FeatureQuerySupport"],
+            dependencies: benchmarkEngineDependencies + ["Kafka", "SampleFeatureServer", "FeatureQuerySupport", "QueryOutcomes"],
             path: "Benchmarks/Sources/WorkerBenchmark", swiftSettings: benchmarkSwift),
         // The ArcGIS engine's own CPU per count / ids / features query at 64 in flight, without Kafka or the
         // worker; two builds side by side with run-engine-cpu-ab.sh. Run: swift run -c release engine-cpu-benchmark

@@ -1,5 +1,6 @@
 import BenchmarkSupport
 import Foundation
+import QueryOutcomes
 
 /// What one outcome of the CPU benchmark answered, reduced to what every side must agree on: the layer's
 /// `count`, `complete` and `incompleteReason`, its `objectIds` and its GeoJSON features (each one's id, geometry
@@ -123,7 +124,7 @@ private struct ResultMessage: Decodable {
         var type: String
         var id: Int64?
         var geometry: Geometry?
-        var properties: [String: Scalar]?
+        var properties: [String: Outcome.FieldValue]?
     }
 
     struct Geometry: Decodable, Hashable {
@@ -142,27 +143,6 @@ private struct ResultMessage: Decodable {
                 self = .number(number)
             } else {
                 self = .list(try container.decode([Coordinates].self))
-            }
-        }
-    }
-
-    /// A property's value: the sample server's attributes are strings, numbers and nulls.
-    enum Scalar: Decodable, Hashable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let number = try? container.decode(Double.self) {
-                self = .number(number)
-            } else if let flag = try? container.decode(Bool.self) {
-                self = .bool(flag)
-            } else {
-                self = .string(try container.decode(String.self))
             }
         }
     }

@@ -56,10 +56,11 @@ final class WorkerTracing: Sendable {
         let headers = message.headers
         if let headSampler {
             let incoming = headers.isEmpty ? nil : incomingContext(headers, message)
-            let newTraceID = TraceIDSource.traceID()
-            guard headSampler.samples(incoming: incoming, newTraceID: newTraceID) else {
+            // A trace id is minted only for a message that brings none.
+            let traceID = incoming?.traceID ?? TraceIDSource.traceID()
+            guard headSampler.samples(incoming: incoming, newTraceID: traceID) else {
                 let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
-                return RequestTrace(unsampled: incoming, newTraceID: newTraceID, echoed: echoed)
+                return RequestTrace(unsampled: incoming, newTraceID: traceID, echoed: echoed)
             }
             return traced(message, incoming: incoming)
         }
