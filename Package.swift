@@ -41,8 +41,6 @@ let package = Package(
         .executable(name: "related-benchmark", targets: ["RelatedBenchmark"]),
     ],
     traits: [
-        // `swift build --traits OTLP`: the worker can export spans over OTLP/HTTP (`--otlp-endpoint`).
-        .trait(name: "OTLP"),
         // `swift build --traits AsyncHTTPClientPeer`: the HTTP benchmark also measures AsyncHTTPClient (its peer);
         // the product never depends on it, and CI's build does not compile it.
         .trait(name: "AsyncHTTPClientPeer"),
@@ -66,8 +64,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context.git", from: "1.0.0"),
-        // The OTLP exporter is built only with our `OTLP` trait (several minutes on two cores; not in CI's build).
-        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
         // Only the HTTP benchmark's peer, with the `AsyncHTTPClientPeer` trait.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
@@ -246,12 +242,24 @@ let package = Package(
             dependencies: ["FeatureService", "QueryLanguage", "FeatureGeometry", "FeatureQuerySupport", "Credentials"],
             swiftSettings: strictSwift
         ),
+        // The worker's tracer and its OTLP/HTTP span exporter (protobuf written here, sent over CurlHTTP).
+        .target(
+            name: "TraceExport",
+            dependencies: [
+                "CurlHTTP", "FeatureQuerySupport", tracing,
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "QueryWorker",
             dependencies: [.product(name: "UnixSignals", package: "swift-service-lifecycle"), 
                 metrics,
                 tracing,
                 .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                "TraceExport",
                 "Kafka",
                 "RequestContract",
                 "Authentication",
@@ -313,7 +321,7 @@ let package = Package(
                 "QueryOutcomes",
                 metrics,
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
+                "TraceExport",
                 "Kafka",
                 "QueryWorker",
                 "Authentication",
@@ -493,6 +501,18 @@ let package = Package(
         ),
         // EngineExecution's own suites: the per-host limiter, the expiring metadata cache, retry backoff, URI
         // references and the worker-side computations (Aggregation/), without an engine around them.
+        // The tracer, its queue and the OTLP exporter against a loopback collector.
+        .testTarget(
+            name: "TraceExportTests",
+            dependencies: [
+                "TraceExport", "HTTPTestServer", "ChildProcessFixture", tracing,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "EngineExecutionTests",
             dependencies: ["EngineExecution", "EngineTestSupport", "FeatureService", "FeatureQuerySupport", "QueryLanguage", "FeatureGeometry"],
@@ -525,6 +545,7 @@ let package = Package(
             dependencies: ["RequestContract", "ObjectStore", "StoredResults",
                 metricsTestKit, metrics,
                 "QueryWorker",
+                "TraceExport",
                 "WorkerTestSupport",
                 "RequestFuzzing",
                 "Authentication",

@@ -58,8 +58,9 @@
 #    `worker-benchmark cpu --help`).
 #    Issue 15's cost of operations: CPU_ARGS="--kinds count --sides worker,metrics" runs the worker beside itself
 #    with --ops-port on and /metrics scraped every second, and prints "metrics CPU / query-worker's" (goal <=
-#    1.05). OTLP=1 builds query-worker with `--traits OTLP`, starts Benchmarks/python/otlp_sink.py and passes
-#    its endpoint, so "--sides worker,metrics,tracing" adds the worker exporting every span (goal <= 1.10).
+#    1.05). OTLP=1 starts Benchmarks/python/otlp_sink.py and passes its endpoint, so
+#    "--sides worker,metrics,tracing" adds the worker exporting every span (goal <= 1.10). OTEL_TRACES_SAMPLER
+#    and OTEL_TRACES_SAMPLER_ARG, when set, reach the workers.
 # 6. scale: 1, 2 and 3 `query-worker run` processes in one group (12 partitions) on the
 #    driver's mock cluster, --requests count queries per run spread over --scale-servers (default 3) sample
 #    servers of 200,000 parcels each (pinned like the other servers); total requests/s, partitions and
@@ -156,9 +157,7 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     done
     if [[ -z "${QUERY_WORKER:-}" ]]; then
         log "building query-worker (release, scratch path $SCRATCH)"
-        traits=()
-        [[ "${OTLP:-0}" == 1 ]] && traits=(--traits OTLP)
-        (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH" "${traits[@]}")
+        (cd "$ROOT" && swift build -c release --product query-worker --scratch-path "$SCRATCH")
     fi
     log "building sample-feature-server (release, scratch path $SCRATCH)"
     (cd "$ROOT" && swift build -c release --product sample-feature-server --scratch-path "$SCRATCH")

@@ -1,14 +1,14 @@
 import QueryWorker
+import TraceExport
 
 /// OpenTelemetry's standard sampler variables, `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG`, for the
 /// OTLP export: exporting every span costs about as much CPU again as the worker's own work (docs/performance,
 /// "Operations cost"), so a busy worker samples, usually `parentbased_traceidratio` with a ratio. Unset, every
-/// span is sampled (swift-otel's default, `parentbased_always_on`). A value the worker cannot use stops it at
+/// span is sampled (OpenTelemetry's default, `parentbased_always_on`). A value the worker cannot use stops it at
 /// start with a settings error, never a silent default.
 ///
-/// The variables configure the worker's own ``HeadSampler``, and swift-otel is told to record every span it is
-/// given (`always_on`): a request the worker does not sample never reaches swift-otel, whose per-span cost is
-/// paid for dropped spans too (see ``HeadSampler`` for why).
+/// The variables configure the worker's ``HeadSampler`` (a request it does not sample never asks the tracer for
+/// a span) and the tracer's own sampling of spans outside a request.
 enum OTLPSampler {
     static let samplerVariable = "OTEL_TRACES_SAMPLER"
     static let argumentVariable = "OTEL_TRACES_SAMPLER_ARG"

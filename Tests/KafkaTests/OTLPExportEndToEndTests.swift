@@ -4,24 +4,15 @@ import Synchronization
 import Testing
 import KafkaTestSupport
 
-/// `query-worker run --otlp-endpoint` built with `--traits OTLP` (scripts/test-otlp), against a real OTLP/HTTP
-/// receiver (Tests/KafkaTests/Interop/otlp_receiver.py, PyPI's opentelemetry-proto decoding
-/// ExportTraceServiceRequest): the spans of one request arrive as one tree in the caller's trace, and the
-/// outcome's `traceparent` names the request's span. Skipped in a build without the trait (CI's): the binary
-/// then has no exporter.
+/// `query-worker run --otlp-endpoint` against a real OTLP/HTTP receiver (Tests/KafkaTests/Interop/otlp_receiver.py,
+/// PyPI's opentelemetry-proto decoding ExportTraceServiceRequest, independent of the worker's encoder): the spans
+/// of one request arrive as one tree in the caller's trace, and the outcome's `traceparent` names the request's
+/// span.
 @Suite struct OTLPExportEndToEndTests {
-    static let builtWithOTLP: Bool = {
-        #if OTLP
-            true
-        #else
-            false
-        #endif
-    }()
-
     static let incomingTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
     static let incomingSpan = "00f067aa0ba902b7"
 
-    @Test(.enabled(if: builtWithOTLP, "built without --traits OTLP (scripts/test-otlp builds with it)"))
+    @Test
     func spansOfARequestReachACollectorAsOneTree() async throws {
         let executable = try #require(QueryWorkerCommandTests.queryWorker, "query-worker was not built")
         let serverExecutable = try #require(QueryWorkerCommandTests.sampleServer, "sample-feature-server was not built")

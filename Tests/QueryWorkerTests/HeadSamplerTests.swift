@@ -6,6 +6,7 @@ import Tracing
 import W3CTraceContext
 
 @testable import QueryWorker
+@testable import TraceExport
 
 /// The worker's own sampling (``HeadSampler``): OpenTelemetry's decisions, made before the tracer is asked, and
 /// what a dropped request's outcomes still carry.

@@ -48,7 +48,7 @@ struct CPUBenchmark: AsyncParsableCommand {
         The sides to run, comma-separated: worker, peer, floor, metrics, tracing. Default: worker and peer, and \
         floor when --floor-worker is given. The verdict needs worker and peer. \
         metrics: the worker with --ops-port, its /metrics scraped every --scrape-interval; tracing: the worker \
-        with --otlp-endpoint (a query-worker built with `--traits OTLP`); each is printed against the plain worker.
+        with --otlp-endpoint; each is printed against the plain worker.
         """)
     var sides: String?
 

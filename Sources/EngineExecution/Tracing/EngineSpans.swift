@@ -25,7 +25,8 @@ package enum EngineSpans {
         do {
             return try await ServiceContext.withValue(span.context) { try await body() }
         } catch {
-            span.attributes["error.type"] = errorCode(error) ?? errorType(error)
+            let type = errorCode(error) ?? errorType(error)
+            span.updateAttributes { $0["error.type"] = type }
             span.setStatus(SpanStatus(code: .error))
             throw error
         }

@@ -47,7 +47,7 @@ package enum HTTPClientSpan {
 
     static func describe(_ response: HTTPResponse, on span: any Span) {
         guard response.status >= 400 else {
-            span.attributes["http.response.status_code"] = response.status
+            span.updateAttributes { $0["http.response.status_code"] = response.status }
             return
         }
         span.updateAttributes { attributes in
@@ -58,7 +58,7 @@ package enum HTTPClientSpan {
     }
 
     static func failed(_ span: any Span, type: String) {
-        span.attributes["error.type"] = type
+        span.updateAttributes { $0["error.type"] = type }
         span.setStatus(SpanStatus(code: .error))
     }
 }

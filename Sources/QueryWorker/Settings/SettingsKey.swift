@@ -164,7 +164,7 @@ extension SettingsKey {
     // Traces.
     package static let otlpEndpoint = SettingsKey(
         "otlpEndpoint", .text,
-        "OTLP/HTTP collector to export spans to (http(s)://host:4318; /v1/traces is added); needs a build with --traits OTLP.")
+        "OTLP/HTTP collector to export spans to (http(s)://host:4318; /v1/traces is added).")
 
     /// Every fixed key, in the order `--help` lists them.
     package static let all: [SettingsKey] = [

@@ -1,7 +1,7 @@
 import Kafka
 import Tracing
 
-/// Reads trace context from a Kafka message's headers for the bootstrapped tracer's propagator (swift-otel's
+/// Reads trace context from a Kafka message's headers for the bootstrapped tracer's propagator (TraceExport's
 /// W3C propagator asks for `traceparent` and `tracestate`). The last header with the key wins, as a proxy that
 /// appends its own would expect.
 struct KafkaHeaderExtractor: Extractor {

@@ -1,20 +1,20 @@
 import EngineExecution
 import Kafka
 import Synchronization
+import TraceExport
 import Tracing
 import W3CTraceContext
 
 /// One request message's trace: its consumer span (from the message's arrival to its outcome's delivery) and
 /// the headers every outcome message of it carries.
 ///
-/// The outcome's `traceparent` is the request span's context as the bootstrapped tracer injects it (swift-otel:
-/// the span's own ids). When no tracer writes one (no tracer bootstrapped, or a test's in-memory tracer, whose
-/// keys are not W3C's), ``fallback`` does: the incoming trace id continued (or a new one), a span id minted for
-/// this request, the incoming flags and `tracestate`. So propagation works in every build, with or without
-/// swift-otel. That context is made only when an outcome needs it (with swift-otel bootstrapped, only under the
-/// `always_off` sampler, whose spans carry no context: otherwise its injection writes `traceparent` for sampled
-/// and unsampled spans alike), and then once, so every outcome of the request names the same span. Correlation headers of request/reply frameworks
-/// (``WorkerTracing/echoedHeaders``) are copied byte for byte.
+/// The outcome's `traceparent` is the request span's context as the bootstrapped tracer injects it
+/// (TraceExport's: the span's own ids, for sampled and unsampled spans alike). When no tracer writes one (no
+/// tracer bootstrapped, a request the worker's own sampler dropped, or a test's in-memory tracer, whose keys are
+/// not W3C's), ``fallback`` does: the incoming trace id continued (or a new one), a span id minted for this
+/// request, the incoming flags and `tracestate`. So propagation works with or without an exporter. That context
+/// is made only when an outcome needs it, and then once, so every outcome of the request names the same span.
+/// Correlation headers of request/reply frameworks (``WorkerTracing/echoedHeaders``) are copied byte for byte.
 ///
 /// Carried in ``MessageSource`` so every answer (result, error, rejection, supersession) finds it. Identity is
 /// its equality: two sources are the same message's only if they share the trace made when it was read.

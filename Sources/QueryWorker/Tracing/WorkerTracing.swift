@@ -4,6 +4,7 @@ import Kafka
 import Logging
 import Metrics
 import Synchronization
+import TraceExport
 import Tracing
 import W3CTraceContext
 
@@ -13,13 +14,12 @@ import W3CTraceContext
 /// Propagation is the library's own, not only the tracer's: with no tracer bootstrapped the NoOp tracer's
 /// extract and inject do nothing, so a `traceparent` would be dropped. The W3C header is therefore also read
 /// here (swift-w3c-trace-context, no dependencies) and written on outcomes when the tracer wrote none, so a
-/// build without swift-otel still continues the caller's trace. A bootstrapped tracer (swift-otel) continues it
-/// itself, and its injection wins.
+/// worker without an exporter still continues the caller's trace. A bootstrapped tracer (TraceExport's)
+/// continues it itself, and its injection wins.
 ///
-/// With the NoOp tracer, a request costs a non-recording span and, on its outcome, one `traceparent` header
-/// (a random span id); no attribute is computed, and its runs start no layer or HTTP spans
-/// (``RequestTrace/withContext(_:)``). With swift-otel and a request the sampler drops, the same plus the
-/// tracer's own sampling decision and injection.
+/// With the NoOp tracer, or a request the worker's sampler drops, a request costs a non-recording span and, on
+/// its outcome, one `traceparent` header (a minted span id); no attribute is computed, and its runs start no
+/// layer or HTTP spans (``RequestTrace/withContext(_:)``).
 final class WorkerTracing: Sendable {
     static let traceParent = "traceparent"
     static let traceState = "tracestate"

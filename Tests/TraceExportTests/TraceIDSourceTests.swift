@@ -1,7 +1,7 @@
 import Testing
 import W3CTraceContext
 
-@testable import QueryWorker
+import TraceExport
 
 /// The ids the worker mints for requests that arrive without a trace come from a seeded fast generator, not a
 /// system call each: they must still be distinct and never the all-zero id W3C Trace Context calls invalid.

@@ -1,6 +1,6 @@
 import FeatureQuerySupport
 import Synchronization
-import W3CTraceContext
+package import W3CTraceContext
 
 /// Where the trace and span ids the worker mints come from: SplitMix64, seeded once per process from the
 /// system's generator.
@@ -9,14 +9,14 @@ import W3CTraceContext
 /// id, two per request that arrives without a trace (about 2 % of the worker's CPU per `count` request in the
 /// profile). W3C Trace Context asks for ids that are unique and random-looking, not unpredictable; OpenTelemetry's
 /// SDKs seed a fast generator the same way. Distinct processes start from distinct seeds.
-enum TraceIDSource {
+package enum TraceIDSource {
     private static let generator = Mutex(SplitMix64(seed: UInt64.random(in: .min ... .max)))
 
-    static func traceID() -> TraceID {
+    package static func traceID() -> TraceID {
         generator.withLock { TraceID.random(using: &$0) }
     }
 
-    static func spanID() -> SpanID {
+    package static func spanID() -> SpanID {
         generator.withLock { SpanID.random(using: &$0) }
     }
 }

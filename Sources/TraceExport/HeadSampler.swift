@@ -3,14 +3,10 @@ package import W3CTraceContext
 
 /// Which requests get a recorded trace, decided by the worker before it asks the tracer for a span.
 ///
-/// Why not leave it to the tracer's sampler: swift-otel 1.6.0 hands every span's start and end to a task of
-/// its own through an `AsyncStream`, sampled or not, a wake of a pool thread each; a request the sampler then
-/// drops still cost about 30 µs at a 0.1 ratio, 40 % of the worker's CPU per `count` request (docs/performance,
-/// "Operations cost"). The batch span processor's settings do not reach that hand-off, and its processor
-/// protocol is internal. So the executable that bootstraps swift-otel sets its sampler to `always_on` and gives
-/// the worker this one: a request it does not sample gets the no-tracer path (a non-recording span, no child
-/// spans, the W3C context written on its outcomes by the worker with the sampled flag off), and swift-otel
-/// sees only the requests it records.
+/// Why not leave it to the tracer's sampler: a request the worker does not sample then gets the no-tracer path
+/// (a non-recording span, no child spans, no span object or ids per layer and page, the W3C context written on
+/// its outcomes by the worker with the sampled flag off), and the tracer sees only the requests it records
+/// (``tracerSampler(given:)``). The same sampler decides spans outside any request in ``BatchingTracer``.
 ///
 /// The decisions are OpenTelemetry's samplers': parent-based (a message's `traceparent` decides by its
 /// sampled flag; a message without one by the ratio) or not (the ratio alone, on the trace id), and
@@ -44,6 +40,15 @@ package struct HeadSampler: Sendable, Hashable {
         return low < UInt64(ratio * 18_446_744_073_709_551_616.0)
     }
 
+    /// The sampler the tracer applies to spans without a local parent, given the worker's own (`nil`: none
+    /// bootstrapped). With a head sampler the worker has decided before it asks for a request's span, so the
+    /// tracer records what it is asked for (`always_on`, as OpenTelemetry names it): deciding again, on a
+    /// trace id of its own, would sample `ratio²` of the requests. Without one, OpenTelemetry's default,
+    /// `parentbased_always_on`.
+    package static func tracerSampler(given headSampler: HeadSampler?) -> HeadSampler {
+        HeadSampler(parentBased: headSampler == nil, ratio: 1)
+    }
+
     private static let installed = Mutex<HeadSampler?>(nil)
 
     /// The sampler of every worker made from now on (nil: every span goes to the tracer, which samples). Set
@@ -53,5 +58,5 @@ package struct HeadSampler: Sendable, Hashable {
         installed.withLock { $0 = sampler }
     }
 
-    static var current: HeadSampler? { installed.withLock { $0 } }
+    package static var current: HeadSampler? { installed.withLock { $0 } }
 }
