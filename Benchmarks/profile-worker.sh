@@ -2,7 +2,7 @@
 # Where the query worker spends its CPU at load: a measured run and a profiled run of `query-worker run`
 # working through `count` requests at 64 in flight against the sample server, then its folded stacks.
 #
-#   Benchmarks/profile-worker.sh [--label NAME] [--requests N] [--parcels N] [--result count|ids]
+#   Benchmarks/profile-worker.sh [--label NAME] [--requests N] [--parcels N] [--result count|ids|features] [--envelope M]
 #                                [--repetitions N] [--frequency HZ] [--call-graph fp|dwarf] [--no-profile]
 #                                [--slice N]
 #
@@ -16,6 +16,8 @@
 #
 # 1. measure: --repetitions runs (default 3), no profiler: the figure to compare, and its median.
 #    --slice N also prints CPU per request for every N outcomes of each run: does the cost drift as a run goes on?
+#    --envelope M sets the map view's side (meters, default 200); 60000 gives ~20,000 ids an `ids` request, as the
+#    CPU benchmark's ids kind; `--result features --envelope 1200` is its features kind (maxFeatures 100, geometry).
 # 2. profile: one more run with `perf record -g -F --frequency` attached to the worker from outcome 1,000 to
 #    the last (the steady state only). `perf script` -> `swift demangle` -> Benchmarks/profile/folded_stacks.py
 #    gives folded stacks (first frame: the thread's name), the top frames and the split by part of the code.
@@ -47,17 +49,19 @@ FREQUENCY=499
 CALL_GRAPH=fp
 PROFILE=1
 SLICE=0
+ENVELOPE=200
 while (( $# > 0 )); do
     case "$1" in
         --label) LABEL="${2:?--label needs a name}"; shift 2 ;;
         --requests) REQUESTS="${2:?--requests needs a number}"; shift 2 ;;
         --parcels) PARCELS="${2:?--parcels needs a number}"; shift 2 ;;
-        --result) RESULT="${2:?--result needs count or ids}"; shift 2 ;;
+        --result) RESULT="${2:?--result needs count, ids or features}"; shift 2 ;;
         --repetitions) REPETITIONS="${2:?--repetitions needs a number}"; shift 2 ;;
         --frequency) FREQUENCY="${2:?--frequency needs a number}"; shift 2 ;;
         --call-graph) CALL_GRAPH="${2:?--call-graph needs fp or dwarf}"; shift 2 ;;
         --no-profile) PROFILE=0; shift ;;
         --slice) SLICE="${2:?--slice needs a number}"; shift 2 ;;
+        --envelope) ENVELOPE="${2:?--envelope needs meters}"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
@@ -66,7 +70,7 @@ done
 [[ "$REQUESTS" =~ ^[1-9][0-9]*$ && "$REQUESTS" -gt 1001 ]] || die "--requests must be a number above 1001"
 [[ "$SLICE" =~ ^[0-9]+$ ]] || die "--slice must be a number (0: none)"
 [[ "$REPETITIONS" =~ ^[0-9]+$ ]] || die "--repetitions must be a number (0: profile only)"
-[[ "$RESULT" == count || "$RESULT" == ids ]] || die "--result takes count or ids"
+[[ "$RESULT" == count || "$RESULT" == ids || "$RESULT" == features ]] || die "--result takes count, ids or features"
 [[ "$CALL_GRAPH" == fp || "$CALL_GRAPH" == dwarf ]] || die "--call-graph takes fp or dwarf"
 (( PROFILE == 0 )) || command -v perf >/dev/null || die "perf is missing (Debian package linux-perf)"
 
@@ -126,7 +130,7 @@ run() {
     done
     "${pin[@]}" python3 "$BENCH/profile/drive_worker.py" --query-worker "$QUERY_WORKER" \
         --bootstrap-servers "$(head -n 1 "$WORK/$name.cluster")" --topic-prefix "$name" \
-        --layer-url "$SERVER_URL/LA_County_Parcels/FeatureServer/0" --requests "$REQUESTS" --result "$RESULT" \
+        --layer-url "$SERVER_URL/LA_County_Parcels/FeatureServer/0" --requests "$REQUESTS" --result "$RESULT" --envelope "$ENVELOPE" \
         --cpus "$WORKER_CPUS" --log "$WORK/$name.log" --slice "$SLICE" "$@"
     stop_cluster
 }

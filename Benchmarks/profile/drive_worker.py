@@ -48,6 +48,8 @@ def requests(count, layer_url, result, seed=42, size=200.0, spread=3000.0):
                 "result": result,
             },
         }
+        if result == "features":  # the CPU benchmark's features kind: a first page of 100 with geometry
+            body["query"].update({"maxFeatures": 100, "returnGeometry": True})
         yield ident, json.dumps(body, separators=(",", ":"))
 
 
@@ -106,7 +108,8 @@ def main():
     parser.add_argument("--topic-prefix", required=True)
     parser.add_argument("--requests", type=int, default=20000)
     parser.add_argument("--skip", type=int, default=1000)
-    parser.add_argument("--result", default="count", choices=["count", "ids"])
+    parser.add_argument("--result", default="count", choices=["count", "ids", "features"])
+    parser.add_argument("--envelope", type=float, default=200.0, help="the map view's side in meters (60000: ~20,000 ids)")
     parser.add_argument("--max-in-flight", type=int, default=64)
     parser.add_argument("--cpus", default="")
     parser.add_argument("--log", required=True)
@@ -120,7 +123,7 @@ def main():
 
     batch = args.log + ".requests"
     with open(batch, "w") as out:
-        for key, value in requests(args.requests, args.layer_url, args.result):
+        for key, value in requests(args.requests, args.layer_url, args.result, size=args.envelope):
             out.write("%s\t%s\n" % (key, value))
     subprocess.run(
         ["kcat", "-P", "-b", args.bootstrap_servers, "-t", topics["requests"], "-K", "\t", "-l",

@@ -206,6 +206,12 @@ extension GeoJSONTranscoderTests {
             """#)),
         ("no spatial reference, a byte-order mark", "\u{FEFF} " + #"{"features":[{"attributes":{"OBJECTID":1},"geometry":{"x":500000,"y":4000000}}]}"#),
         ("a GeoJSON-style transfer flag under properties", #"{"properties":{"exceededTransferLimit":true},"features":[]}"#),
+        // Coordinates with 17 and 19 significant digits (mantissas over 2^53, read within a rounding), a ring
+        // closed by `1.50` after `1.5`, and a hole whose winding is decided far outside that rounding.
+        ("long Web Mercator coordinates and a ring closed by another spelling", page(#"""
+            {"attributes":{"OBJECTID":1},"geometry":{"rings":[[[-13163012.123456789,4035001.5],[-13163012.123456789,4035101.987654321],[-13162912.000000000001,4035101.987654321],[-13162912.000000000001,4035001.5],[-13163012.123456789,4035001.50]]]}},
+            {"attributes":{"OBJECTID":2},"geometry":{"rings":[[[-13163000.5,4035000.25],[-13163000.5,4035100.75],[-13162900.125,4035100.75],[-13162900.125,4035000.25],[-13163000.5,4035000.25]],[[-13162990.999999999,4035010.000000001],[-13162910.000000001,4035010.000000001],[-13162910.000000001,4035090.999999999],[-13162990.999999999,4035090.999999999],[-13162990.999999999,4035010.000000001]]]}}
+            """#)),
     ]
 
     @Test("pages the fast path writes itself agree with the reference", arguments: fastPages)

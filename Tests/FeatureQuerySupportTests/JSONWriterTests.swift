@@ -24,6 +24,20 @@ struct JSONWriterTests {
         #expect(JSONWriter.digitCount(value) == String(value).utf8.count)
     }
 
+    @Test func anIntegerListIsItsIntegersJoinedByCommasAfterWhatWasWritten() {
+        var generator = SplitMix64(seed: 7)
+        var values: [Int64] = [Int64.min, -1, 0, 9, 10, Int64.max]
+        for _ in 0..<1_000 { values.append(Int64(bitPattern: generator.next()) >> Int64(generator.next() % 64)) }
+        let written = Self.written { writer in
+            writer.raw("[")
+            writer.integerList(values[2...])
+            writer.raw("]")
+        }
+        #expect(written == "[" + values[2...].map(String.init).joined(separator: ",") + "]")
+        #expect(Self.written { $0.integerList([]) } == "")
+        #expect(Self.written { $0.integerList([Int64.min]) } == String(Int64.min))
+    }
+
     @Test func largestUnsignedInteger() {
         #expect(Self.written { $0.integer(UInt64.max) } == String(UInt64.max))
     }

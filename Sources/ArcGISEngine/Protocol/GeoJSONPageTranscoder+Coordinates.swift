@@ -114,8 +114,7 @@ extension GeoJSONPageTranscoder {
             }
             let count = ringPositions.count - start
             // An unclosed ring is closed by the reference decoder; too short a ring is its error.
-            guard count >= 4, ringPositions[start].x == ringPositions[start + count - 1].x,
-                ringPositions[start].y == ringPositions[start + count - 1].y,
+            guard count >= 4, ringIsClosed(ringPositions[start], ringPositions[start + count - 1]),
                 let area = RingWinding.signedArea(ringPositions, start: start, count: count)
             else { return false }
             rings.append(RingInfo(start: start, count: count, area: area))
@@ -192,6 +191,24 @@ extension GeoJSONPageTranscoder {
         return PositionText(
             start: start, end: scanner.index, isCompact: xStart == start + 1 && yStart == xEnd + 1 && yEnd + 1 == scanner.index,
             xStart: xStart, xEnd: xEnd, yStart: yStart, yEnd: yEnd, x: x, y: y)
+    }
+
+    /// Whether a ring's last position is its first: the same texts, or (rarely: `1.5` and `1.50`) texts whose
+    /// correctly rounded values are equal, as the reference decoder compares them. Coordinates' values may be
+    /// a rounding off the correct ones (``JSONNumberText/scanPlain(_:_:)``), so they are not compared.
+    func ringIsClosed(_ first: PositionText, _ last: PositionText) -> Bool {
+        sameNumber(first.xStart, first.xEnd, last.xStart, last.xEnd)
+            && sameNumber(first.yStart, first.yEnd, last.yStart, last.yEnd)
+    }
+
+    private func sameNumber(_ start: Int, _ end: Int, _ otherStart: Int, _ otherEnd: Int) -> Bool {
+        let bytes = scanner.bytes
+        if end - start == otherEnd - otherStart,
+            (0..<(end - start)).allSatisfy({ bytes[start + $0] == bytes[otherStart + $0] })
+        {
+            return true
+        }
+        return JSONNumberText.value(bytes, start, end) == JSONNumberText.value(bytes, otherStart, otherEnd)
     }
 
     /// A number at the read position, checked and read in one pass; nil when the value there is not a number.

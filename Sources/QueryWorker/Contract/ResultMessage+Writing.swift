@@ -9,7 +9,8 @@ extension ResultMessage {
     func write(part: Int, of parts: Int, segments: [ResultSegment]) -> [UInt8] {
         var capacity = 512
         for segment in segments {
-            capacity += 256 + (segment.start..<segment.end).reduce(0) { $0 + itemSize(segment.layer, $1, first: false) }
+            let selection = layers[segment.layer].answer?.selection
+            capacity += 256 + (segment.start..<segment.end).reduce(0) { $0 + itemSize(segment.layer, selection, $1, first: false) }
         }
         var writer = JSONWriter(capacity: capacity)
         writeEnvelopeHead(part: part, of: parts, to: &writer)
@@ -118,7 +119,7 @@ extension ResultMessage {
             case .countOnly:
                 break
             case .objectIds(let ids):
-                Self.writeArray("objectIds", start..<end, to: &writer) { $1.integer(ids[$0]) }
+                Self.writeObjectIds(ids, start..<end, to: &writer)
             case .featureIds(let ids):
                 Self.writeArray("featureIds", start..<end, to: &writer) { $1.featureId(ids[$0]) }
             case .catalog(let entries):
@@ -137,7 +138,7 @@ extension ResultMessage {
                 if let layout = groupedItems[index] { Self.writeAttachments(groups, layout, start..<end, to: &writer) }
             case .features(let features):
                 switch features.identifiers {
-                case .objectIds(let ids): Self.writeArray("objectIds", start..<end, to: &writer) { $1.integer(ids[$0]) }
+                case .objectIds(let ids): Self.writeObjectIds(ids, start..<end, to: &writer)
                 case .featureIds(let ids): Self.writeArray("featureIds", start..<end, to: &writer) { $1.featureId(ids[$0]) }
                 }
                 writer.comma()
@@ -151,6 +152,15 @@ extension ResultMessage {
             }
         }
         writer.raw("}")
+    }
+
+    /// `,"objectIds":[…]` holding ids `range`, written as one list (``JSONWriter/integerList(_:)``).
+    static func writeObjectIds(_ ids: [Int64], _ range: Range<Int>, to writer: inout JSONWriter) {
+        writer.comma()
+        writer.key("objectIds")
+        writer.raw("[")
+        writer.integerList(ids[range])
+        writer.raw("]")
     }
 
     /// `,"key":[…]` holding items `range` of a layer's selection, each written by `element` (given the item's
