@@ -169,7 +169,7 @@ struct CPUBenchmark: AsyncParsableCommand {
                 output("  run \(repetition + 1) \(side.label): \(format(figures.requestsPerSecond, 0)) requests/s, "
                     + "worker CPU \(format(figures.workerCPUMicroseconds, 0)) µs/request, server CPU "
                     + "\(figures.serverCPUMicroseconds.map { format($0, 0) } ?? "-") µs/request, Kafka (mock cluster + reader) "
-                    + "\(format(figures.kafkaCPUMicroseconds, 0)) µs/request")
+                    + "\(format(figures.kafkaCPUMicroseconds, 0)) µs/request, outcome \(format(figures.outcomeBytes, 0)) bytes")
             }
         }
         let reference = try results.checkAgreement()

@@ -19,6 +19,9 @@ struct CPURun {
         var kafkaCPUMicroseconds: Double
         /// What each request's outcome answered, by request index (read after the measured window).
         var outcomes: [Int: OutcomeDigest] = [:]
+        /// The outcomes' mean size as published (before the producer's compression): what the Kafka side of
+        /// each side carries.
+        var outcomeBytes: Double = 0
     }
 
     let rig: KafkaRig
@@ -57,6 +60,8 @@ struct CPURun {
         await worker.stop(timeout: .seconds(10))
         await reader.stop()
         figures.outcomes = try OutcomeDigest.digests(reader.outcomes, kind: kind, log: worker.logFile)
+        let outcomes = reader.outcomes
+        figures.outcomeBytes = outcomes.isEmpty ? 0 : Double(outcomes.reduce(0) { $0 + $1.value.count }) / Double(outcomes.count)
         return figures
     }
 

@@ -203,10 +203,10 @@ extension GeoJSONPageTranscoder {
 
     private func sameNumber(_ start: Int, _ end: Int, _ otherStart: Int, _ otherEnd: Int) -> Bool {
         let bytes = scanner.bytes
-        if end - start == otherEnd - otherStart,
-            (0..<(end - start)).allSatisfy({ bytes[start + $0] == bytes[otherStart + $0] })
-        {
-            return true
+        if end - start == otherEnd - otherStart {
+            var offset = 0
+            while offset < end - start, bytes[start + offset] == bytes[otherStart + offset] { offset += 1 }
+            if offset == end - start { return true }
         }
         return JSONNumberText.value(bytes, start, end) == JSONNumberText.value(bytes, otherStart, otherEnd)
     }
