@@ -683,7 +683,7 @@ let package = Package(
         // catalog check. `package` declarations over the worker's `package` API, so it builds in release too.
         .target(
             name: "WorkerTestSupport",
-            dependencies: ["RequestContract", 
+            dependencies: ["RequestContract", "ChildProcessFixture", 
                 metricsTestKit,
                 "QueryWorker",
                 "Authentication",
@@ -852,7 +852,7 @@ let package = Package(
             // QueryWorker and Credentials: the Kubernetes manifests' settings file and example credentials
             // are loaded by the worker's own loaders; EngineExecution: the metrics' name prefix; Fixtures: the Python
             // validator, CRDs, promtool tests.
-            dependencies: ["QueryWorker", "Credentials", "EngineExecution", .product(name: "Yams", package: "Yams")],
+            dependencies: ["QueryWorker", "Credentials", "EngineExecution", "ChildProcessFixture", .product(name: "Yams", package: "Yams")],
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),

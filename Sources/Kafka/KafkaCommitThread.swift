@@ -20,7 +20,6 @@ final class KafkaCommitThread: Sendable {
     /// The least time from one commit's start to the next one's.
     static let spacing = Duration.milliseconds(5)
 
-
     private let scheduler = Mutex(KafkaCommitScheduler())
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)

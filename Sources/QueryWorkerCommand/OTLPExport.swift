@@ -24,11 +24,10 @@ enum OTLPExport {
         let environment = ProcessInfo.processInfo.environment
         let serviceName = environment["OTEL_SERVICE_NAME"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultServiceName
         let sampler = try OTLPSampler.headSampler(environment)
-        var configuration = TraceExportConfiguration(
+        let configuration = TraceExportConfiguration(
             endpoint: endpoint,
             resource: TraceResource(serviceName: serviceName, attributes: ["service.instance.id": settings.workerID]),
             sampler: HeadSampler.tracerSampler(given: sampler))
-        configuration.exportTimeout = .seconds(2)
         let service = try SpanExportService(configuration: configuration, logger: logger)
         if let sampler { HeadSampler.bootstrap(sampler) }
         InstrumentationSystem.bootstrap(service.tracer)

@@ -74,14 +74,8 @@ struct ProtobufWriter {
         tag(field, .lengthDelimited)
         let start = bytes.count
         body(&self)
-        let length = bytes.count - start
-        var prefix: [UInt8] = []
-        var remaining = UInt64(length)
-        while remaining >= 0x80 {
-            prefix.append(UInt8(truncatingIfNeeded: remaining) | 0x80)
-            remaining >>= 7
-        }
-        prefix.append(UInt8(remaining))
-        bytes.insert(contentsOf: prefix, at: start)
+        var prefix = ProtobufWriter()
+        prefix.varint(UInt64(bytes.count - start))
+        bytes.insert(contentsOf: prefix.bytes, at: start)
     }
 }

@@ -14,6 +14,18 @@ package struct ChildProcessFailure: Error, CustomStringConvertible {
 /// What every fixture that runs servers needs: starting a child so that it can be signalled, a free loopback
 /// port, and one-shot tools run to completion without blocking a cooperative thread.
 package enum ChildProcesses {
+    /// The repository's root (this file is `Tests/ChildProcessFixture/ChildProcesses.swift`).
+    package static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The Python that independent clients and servers run on: `QUERY_WORKER_PYTHON` (the README's test command
+    /// sets it), else the repository's `.venv`; nil when there is neither.
+    package static var python: String? {
+        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
+        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
+        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
+    }
+
     /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the thread
     /// that spawns it, and Swift concurrency's threads block most signals: a server started from one would
     /// never see the signal that stops it.

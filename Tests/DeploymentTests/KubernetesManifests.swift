@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 import Synchronization
 import Testing
@@ -20,11 +21,7 @@ enum KubernetesFixture {
 
     static var interopRequired: Bool { ProcessInfo.processInfo.environment["QUERY_WORKER_REQUIRE_INTEROP"] == "1" }
 
-    static var python: String? {
-        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
-        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    static var python: String? { ChildProcesses.python }
 
     /// Whether the validator can run (or its absence must fail the run).
     static let validatorEnabled: Bool = {

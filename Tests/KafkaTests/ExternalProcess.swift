@@ -18,11 +18,7 @@ struct ExternalProcess {
 
     static var kcat: String? { find("kcat") }
 
-    static var python: String? {
-        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
-        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    static var python: String? { ChildProcesses.python }
 
     static var hasAIOKafka: Bool {
         guard let python else { return false }

@@ -51,11 +51,7 @@ package enum NetworkAuthTools {
 
     /// The Python with the interop requirements: `QUERY_WORKER_PYTHON` (scripts/test sets it), else the
     /// repository's `.venv`.
-    package static var python: String? {
-        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
-        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    package static var python: String? { ChildProcesses.python }
 
     /// Tests run as root in containers: servers then drop to another user, who must read the fixture files.
     static var runningAsRoot: Bool { geteuid() == 0 }

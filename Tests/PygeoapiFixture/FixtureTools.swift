@@ -16,11 +16,7 @@ enum FixtureTools {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The Python with pygeoapi: `QUERY_WORKER_PYTHON` (scripts/test sets it), else the repository's `.venv`.
-    static var python: String? {
-        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
-        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    static var python: String? { ChildProcesses.python }
 
     /// The newest PostgreSQL server binaries Debian installed (`/usr/lib/postgresql/<major>/bin`): they are
     /// not on PATH.

@@ -12,15 +12,6 @@ import W3CTraceContext
 /// negative numbers, doubles, long strings whose lengths take two varint bytes).
 @Suite("Tracing: OTLP protobuf against opentelemetry-proto")
 struct OTLPTraceRequestTests {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
-    static var python: String? {
-        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
-        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
-
     static let decoder = """
         import json, sys
         from google.protobuf.json_format import MessageToDict
@@ -30,9 +21,9 @@ struct OTLPTraceRequestTests {
         print(json.dumps(MessageToDict(request, preserving_proto_field_name=True)))
         """
 
-    @Test(.enabled(if: python != nil, "no Python with opentelemetry-proto (scripts/test prepares .venv)"))
+    @Test(.enabled(if: ChildProcesses.python != nil, "no Python with opentelemetry-proto (scripts/test prepares .venv)"))
     func everyFieldDecodesAsWritten() async throws {
-        let python = try #require(Self.python)
+        let python = try #require(ChildProcesses.python)
         let trace = try TraceContext(
             traceParentHeaderValue: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", traceStateHeaderValue: "vendor=a")
         let linked = try TraceContext(traceParentHeaderValue: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")

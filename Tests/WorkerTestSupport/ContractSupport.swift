@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import FeatureGeometry
 package import FeatureQuerySupport
 package import Foundation
@@ -19,11 +20,7 @@ package enum ContractSupport {
 
     package static var interopRequired: Bool { ProcessInfo.processInfo.environment["QUERY_WORKER_REQUIRE_INTEROP"] == "1" }
 
-    package static var python: String? {
-        if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
-        let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
-        return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
+    package static var python: String? { ChildProcesses.python }
 
     /// Whether the schema tests run: Python with jsonschema is there, or its absence must fail the run.
     package static let schemaTestsEnabled: Bool = {

@@ -75,22 +75,22 @@ extension JSONWriter {
         guard !values.isEmpty else { return }
         var size = values.count - 1
         for value in values { size += Self.digitCount(value) }
-        let start = buffer.count
         buffer.append(contentsOf: repeatElement(UInt8(ascii: ","), count: size))
         buffer.withUnsafeMutableBufferPointer { bytes in
-            var end = start
-            for value in values {
-                // Each number is written backwards from its end; the comma after it is already in place.
-                end += Self.digitCount(value)
-                var position = end
+            // From the list's end backwards, each number's digits last first; the commas are already in place.
+            var position = bytes.count
+            for (index, value) in values.reversed().enumerated() {
+                if index > 0 { position -= 1 }
                 var rest = value.magnitude
                 repeat {
                     position -= 1
                     bytes[position] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
                     rest /= 10
                 } while rest > 0
-                if value < 0 { bytes[position - 1] = UInt8(ascii: "-") }
-                end += 1
+                if value < 0 {
+                    position -= 1
+                    bytes[position] = UInt8(ascii: "-")
+                }
             }
         }
     }
