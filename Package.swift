@@ -547,6 +547,7 @@ let package = Package(
                 "QueryWorker",
                 "TraceExport",
                 "WorkerTestSupport",
+                "ChildProcessFixture",
                 "RequestFuzzing",
                 "Authentication",
                 "Credentials",
@@ -642,7 +643,7 @@ let package = Package(
         // whatever Kafka does): scripts/test runs it with KafkaBrokerFaultTests, in a process of their own.
         .testTarget(
             name: "WorkerBrokerFaultTests",
-            dependencies: ["QueryWorker", "WorkerTestSupport", "Kafka", "SampleFeatureServer"],
+            dependencies: ["QueryWorker", "WorkerTestSupport", "Kafka", "SampleFeatureServer", "ChildProcessFixture"],
             swiftSettings: strictSwift
         ),
         // The worker against Kafka outages, crash loops and exactly-once (`query-worker run` processes against

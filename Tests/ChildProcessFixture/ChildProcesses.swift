@@ -11,7 +11,7 @@ package struct ChildProcessFailure: Error, CustomStringConvertible {
     }
 }
 
-/// What every fixture that runs servers needs: starting a child so that it can be signalled, a free loopback
+/// What every fixture that runs servers and tools needs: a free loopback
 /// port, and one-shot tools run to completion without blocking a cooperative thread.
 package enum ChildProcesses {
     /// The repository's root (this file is `Tests/ChildProcessFixture/ChildProcesses.swift`).
@@ -24,25 +24,6 @@ package enum ChildProcesses {
         if let configured = ProcessInfo.processInfo.environment["QUERY_WORKER_PYTHON"] { return configured }
         let venv = repositoryRoot.appendingPathComponent(".venv/bin/python").path
         return FileManager.default.isExecutableFile(atPath: venv) ? venv : nil
-    }
-
-    /// Starts the process from a thread whose signal mask is empty. A child inherits the mask of the thread
-    /// that spawns it, and Swift concurrency's threads block most signals: a server started from one would
-    /// never see the signal that stops it.
-    package static func spawn(_ process: Process) throws {
-        let outcome = Mutex<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            var none = sigset_t()
-            sigemptyset(&none)
-            pthread_sigmask(SIG_SETMASK, &none, nil)
-            let result = Result { try process.run() }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        thread.start()
-        done.wait()  // a few milliseconds: fork and exec
-        try outcome.withLock { $0 }?.get()
     }
 
     /// A loopback port free right now, for servers that need their port on their command line or in a
@@ -116,40 +97,12 @@ package enum ChildProcesses {
     package static func output(
         of arguments: [String], environment: Environment = .inherited, timeout: Duration = .seconds(120)
     ) async throws -> [UInt8] {
-        guard let executable = arguments.first else { throw ChildProcessFailure("no command to run") }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let output = "\(directory)/output", errors = "\(directory)/errors"
-        let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
-        let outputFile = open(output, flags, 0o644), errorFile = open(errors, flags, 0o644)
-        let nullFile = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        defer { [outputFile, errorFile, nullFile].filter { $0 >= 0 }.forEach { close($0) } }
-        guard outputFile >= 0, errorFile >= 0, nullFile >= 0 else { throw ChildProcessFailure("cannot open output files in \(directory)") }
-        let variables: [String: String]?
-        switch environment {
-        case .inherited: variables = nil
-        case .replaced(let replaced): variables = replaced
-        case .adding(let added): variables = ProcessInfo.processInfo.environment.merging(added) { $1 }
-        }
-        let child = try SpawnedChild(
-            [executable] + arguments.dropFirst(), environment: variables, standardInput: nullFile, standardOutput: outputFile,
-            standardError: errorFile)
-        var termination = await child.waitForExit(timeout: timeout)
-        if termination == nil {
-            child.signal(SIGTERM)
-            termination = await child.waitForExit(timeout: .seconds(10))
-            if termination == nil { child.signal(SIGKILL) }
-            termination = await child.waitForExit(timeout: .seconds(10))
-        }
-        let bytes = FileManager.default.contents(atPath: output).map { [UInt8]($0) } ?? []
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard termination == .exited(0) else {
-            let stderr = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-            let how = termination.map { "\($0)" } ?? "still running"
+        let finished = try await complete(arguments, environment: environment, timeout: timeout)
+        guard finished.termination == .exited(0) else {
+            let how = finished.termination.map { "\($0)" } ?? "still running"
             throw ChildProcessFailure(
-                "\(arguments.joined(separator: " ")) failed (\(how)): \(text.suffix(1_000)) \(stderr.suffix(2_000))")
+                "\(arguments.joined(separator: " ")) failed (\(how)): \(finished.stdout.suffix(1_000)) \(finished.stderr.suffix(2_000))")
         }
-        return bytes
+        return finished.standardOutputBytes
     }
 }

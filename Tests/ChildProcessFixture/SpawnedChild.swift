@@ -23,10 +23,12 @@ package final class SpawnedChild: Sendable {
     /// Starts `arguments[0]` (an absolute path) with the rest as arguments, `standardInput`, `standardOutput` and
     /// `standardError` as its descriptors 0, 1 and 2, and `environment` (nil: this process's).
     /// `ownProcessGroup` starts the child in a process group of its own: a signal another process sends to the
-    /// test process's group (a stray `kill(0, …)`, a tool's cleanup) then does not reach it.
+    /// test process's group (a stray `kill(0, …)`, a tool's cleanup) then does not reach it. `workingDirectory`
+    /// (nil: this process's) is where the child starts.
     package init(
         _ arguments: [String], environment: [String: String]? = nil,
-        standardInput: Int32, standardOutput: Int32, standardError: Int32, ownProcessGroup: Bool = false
+        standardInput: Int32, standardOutput: Int32, standardError: Int32, ownProcessGroup: Bool = false,
+        workingDirectory: String? = nil
     ) throws {
         guard let executable = arguments.first else { throw ChildProcessFailure("no command to run") }
         guard let closeFrom = Self.closeFrom else {
@@ -40,6 +42,12 @@ package final class SpawnedChild: Sendable {
             posix_spawn_file_actions_adddup2(&actions, source, target)
         }
         _ = closeFrom(&actions, 3)
+        if let workingDirectory {
+            guard let changeDirectory = Self.changeDirectory else {
+                throw ChildProcessFailure("this C library lacks posix_spawn_file_actions_addchdir_np (glibc 2.29 or newer)")
+            }
+            _ = changeDirectory(&actions, workingDirectory)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -91,6 +99,49 @@ package final class SpawnedChild: Sendable {
         }
     }
 
+    /// The exit code, or the number of the signal that ended it (as a shell's `$?` less 128); nil while it runs.
+    package var status: Int32? {
+        switch termination {
+        case .exited(let code): code
+        case .signalled(let signal): signal
+        case nil: nil
+        }
+    }
+
+    /// Sends SIGKILL while it runs and waits for its end, blocking this thread (a `defer`, a synchronous caller);
+    /// a killed child is gone within milliseconds.
+    package func killAndWait() -> Termination {
+        signal(SIGKILL)
+        while true {
+            if let termination { return termination }
+            usleep(2_000)
+        }
+    }
+
+    /// SIGTERM, then SIGKILL after `grace` if it still runs; awaits its end without holding a thread.
+    @discardableResult
+    package func stop(grace: Duration) async -> Termination {
+        signal(SIGTERM)
+        if let ended = await waitForExit(timeout: grace) { return ended }
+        signal(SIGKILL)
+        while true {
+            if let termination { return termination }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// ``waitForExit(timeout:)`` blocking this thread: only for synchronous callers (a test trait's condition, a
+    /// static initialiser) with a quick child.
+    @discardableResult
+    package func waitForExitBlocking(timeout: Duration) -> Termination? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let termination { return termination }
+            usleep(10_000)
+        }
+        return termination
+    }
+
     /// Waits (sleeping, never blocking a cooperative thread) until the child has ended or `timeout` passed.
     @discardableResult
     package func waitForExit(timeout: Duration) async -> Termination? {
@@ -104,9 +155,13 @@ package final class SpawnedChild: Sendable {
 
     private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
 
-    /// glibc declares it only under _GNU_SOURCE, which Swift's Glibc module does not see; it is looked up instead.
+    private typealias ChangeDirectory = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32
+
+    /// glibc declares these two only under _GNU_SOURCE, which Swift's Glibc module does not see; they are looked up.
     private static let closeFrom: CloseFrom? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         .map { unsafeBitCast($0, to: CloseFrom.self) }
+    private static let changeDirectory: ChangeDirectory? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")
+        .map { unsafeBitCast($0, to: ChangeDirectory.self) }
 
     private static var currentEnvironment: [String: String] {
         var variables: [String: String] = [:]

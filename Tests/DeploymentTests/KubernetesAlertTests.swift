@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import EngineExecution
 import Foundation
 import QueryWorker

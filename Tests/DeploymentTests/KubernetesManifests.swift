@@ -41,36 +41,11 @@ enum KubernetesFixture {
     /// kubectl is not in Debian; where it is installed, its kustomize checks the Python renderer.
     static let kubectl = onPath("kubectl")
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Output = ChildOutput
 
-    /// Runs a program to completion (killed after `timeout` seconds); its output goes through files, which
-    /// can't fill up and block the child as pipes can.
+    /// Runs a program to completion (killed after `timeout` seconds) in `directory`.
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil, timeout: Double = 120) throws -> Output {
-        let scratch = try temporaryDirectory("process")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("out")
-        let errURL = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return Output(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+        try ChildProcesses.completeBlocking([executable] + arguments, workingDirectory: directory?.path, timeout: .seconds(timeout))
     }
 
     static func temporaryDirectory(_ purpose: String) throws -> URL {

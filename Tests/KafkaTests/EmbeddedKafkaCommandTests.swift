@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 import Testing
 
@@ -21,16 +22,11 @@ import Testing
         let kcat = try #require(ExternalProcess.kcat)
         let python = try #require(ExternalProcess.python)
 
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: executable)
-        server.arguments = ["embedded-kafka", "--brokers", "3", "--topic", "jobs:6", "--log-level", "warning"]
-        let stdout = Pipe()
-        server.standardOutput = stdout
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { if server.isRunning { server.terminate() } }
+        let server = try CommandChild.start(
+            executable, ["embedded-kafka", "--brokers", "3", "--topic", "jobs:6", "--log-level", "warning"])
+        defer { server.stop() }
 
-        let bootstrap = try #require(Self.firstLine(of: stdout.fileHandleForReading), "no bootstrap line")
+        let bootstrap = try #require(server.firstLine, "no bootstrap line")
         let brokers = bootstrap.split(separator: ",")
         #expect(brokers.count == 3)
         #expect(brokers.allSatisfy { $0.hasPrefix("127.0.0.1:") })
@@ -55,18 +51,6 @@ import Testing
         #expect(Set(group.stdout.split(separator: "\n").map(String.init)) == Set((0..<60).map { "job-\($0)" }))
 
         server.terminate()  // SIGTERM
-        server.waitUntilExit()
-        #expect(server.terminationReason == .exit)
-        #expect(server.terminationStatus == 0)
-    }
-
-    /// Reads bytes until the first newline (the command prints the bootstrap list first and flushes it).
-    static func firstLine(of handle: FileHandle) -> String? {
-        var bytes: [UInt8] = []
-        while true {
-            guard let chunk = try? handle.read(upToCount: 1), let byte = chunk.first else { return nil }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
+        #expect(server.exitedCleanly)
     }
 }

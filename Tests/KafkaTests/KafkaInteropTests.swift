@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 import Kafka
 import Testing

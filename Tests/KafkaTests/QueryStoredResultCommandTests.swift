@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import FeatureQuerySupport
 import Foundation
 import Kafka

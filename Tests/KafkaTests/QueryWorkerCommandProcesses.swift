@@ -1,15 +1,16 @@
 import ChildProcessFixture
 import Foundation
+import Glibc
 
 /// A long-running child (`embedded-kafka`, `sample-feature-server`, `run`) for the command tests: started,
 /// its first line of standard output read (the bootstrap list or the services URL), stopped with SIGTERM.
-final class CommandChild: @unchecked Sendable {
-    private let process: Process
+final class CommandChild: Sendable {
+    private let child: CapturedChild
     /// The first line of standard output, when the child prints one (`nil` if it ended first).
     let firstLine: String?
 
-    private init(process: Process, firstLine: String?) {
-        self.process = process
+    private init(child: CapturedChild, firstLine: String?) {
+        self.child = child
         self.firstLine = firstLine
     }
 
@@ -17,21 +18,11 @@ final class CommandChild: @unchecked Sendable {
     static func start(
         _ executable: String, _ arguments: [String], readsFirstLine: Bool = true, environment: [String: String]? = nil
     ) throws -> CommandChild {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-        }
-        process.standardError = FileHandle.nullDevice
-        let stdout = Pipe()
-        process.standardOutput = readsFirstLine ? stdout : FileHandle.nullDevice
-        // From a thread with an empty signal mask: a child inherits its spawner's, and the cooperative threads
-        // block SIGTERM, so a child started from one never sees the SIGTERM that stops it (the OTLP receiver, a
-        // Python process, did not; `stop()` then waited forever).
-        try ChildProcesses.spawn(process)
-        let line = readsFirstLine ? EmbeddedKafkaCommandTests.firstLine(of: stdout.fileHandleForReading) : nil
-        return CommandChild(process: process, firstLine: line)
+        // SpawnedChild empties the child's signal mask: the cooperative threads block SIGTERM, and a child that
+        // inherited that mask never saw the SIGTERM that stops it (the OTLP receiver, a Python process, did not).
+        let child = try CapturedChild([executable] + arguments, environment: environment.map { .adding($0) } ?? .inherited)
+        let line = readsFirstLine ? child.firstLine(timeout: .seconds(60)) : nil
+        return CommandChild(child: child, firstLine: line)
     }
 
     /// Sends SIGTERM and waits for the exit, at most `grace`, then SIGKILL; returns the exit status (a signal's
@@ -39,15 +30,16 @@ final class CommandChild: @unchecked Sendable {
     /// its shutdown) then fails the test that expected a clean exit instead of hanging the whole run in a `defer`.
     @discardableResult
     func terminate(grace: Duration = .seconds(60)) -> Int32 {
+        let process = child.process
         if process.isRunning {
-            process.terminate()
-            let deadline = ContinuousClock.now + grace
-            while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.signal(SIGTERM)
+            if process.waitForExitBlocking(timeout: grace) == nil { _ = process.killAndWait() }
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.status ?? -1
     }
+
+    /// Whether the child exited by itself with status 0 (after ``terminate(grace:)``).
+    var exitedCleanly: Bool { child.process.termination == .exited(0) }
 
     /// For `defer`: SIGTERM if still running, then wait.
     func stop() {
@@ -56,65 +48,15 @@ final class CommandChild: @unchecked Sendable {
 }
 
 /// What a command printed and how it exited.
-struct CommandOutput: Sendable, CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+typealias CommandOutput = ChildOutput
 
-    var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
-
-    /// Runs a command to its end without blocking a thread of the cooperative pool (the exit is awaited
-    /// through `terminationHandler`), so several can run at once; killed after `timeout`.
-    /// `environment` is added to this process's (`nil`: inherited as it is).
+extension ChildOutput {
+    /// Runs a command to its end without blocking a thread of the cooperative pool, so several can run at once;
+    /// stopped after `timeout`. `environment` is added to this process's (`nil`: inherited as it is).
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil, timeout: Duration = .seconds(90)
     ) async throws -> CommandOutput {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("query-command-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outURL = directory.appendingPathComponent("out")
-        let errURL = directory.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-        }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        let child = UncheckedProcess(process)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    child.process.terminationHandler = { _ in continuation.resume() }
-                    do {
-                        try child.process.run()
-                    } catch {
-                        child.process.terminationHandler = nil
-                        continuation.resume(throwing: error)
-                    }
-                }
-            }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                child.process.terminate()
-            }
-            try await group.next()
-            group.cancelAll()
-        }
-        return CommandOutput(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        try await ChildProcesses.complete(
+            [executable] + arguments, environment: environment.map { .adding($0) } ?? .inherited, timeout: timeout)
     }
-}
-
-/// A `Process` handed to the tasks that start it and time it out; each touches it once, in order.
-private struct UncheckedProcess: @unchecked Sendable {
-    let process: Process
-    init(_ process: Process) { self.process = process }
 }

@@ -93,7 +93,6 @@ package enum NetworkAuthTools {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
     }
 
-    static func spawn(_ process: Process) throws { try ChildProcesses.spawn(process) }
 
     /// Runs a one-shot tool to completion with `environment` added to this process's and returns its output.
     @discardableResult

@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import ArcGISEngine
 import FeatureGeometry
 import FeatureQuerySupport

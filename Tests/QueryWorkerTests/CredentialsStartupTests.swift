@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Credentials
 import Foundation
 import Logging

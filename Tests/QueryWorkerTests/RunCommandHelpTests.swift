@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Testing
 import WorkerTestSupport
 

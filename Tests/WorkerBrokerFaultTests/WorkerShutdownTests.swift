@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 import SampleFeatureServer
 import Testing
@@ -137,20 +138,18 @@ struct WorkerShutdownTests {
 }
 
 /// A `query-worker run` child that a test signals and whose exit it awaits without holding a thread.
-final class SignalledWorker: @unchecked Sendable {
-    private let child: LoggedChildProcess
-    private var process: Process { child.process }
+final class SignalledWorker: Sendable {
+    private let child: CapturedChild
 
     init(executable: String, arguments: [String]) throws {
-        child = try LoggedChildProcess(executable: executable, arguments: arguments, name: "shutdown")
+        child = try CapturedChild([executable] + arguments)
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.process.isRunning }
 
     /// Sends `signal` to this child by its own process id, if it is still running.
     func signal(_ signal: Int32) {
-        guard isRunning else { return }
-        _ = Glibc.kill(process.processIdentifier, signal)
+        child.process.signal(signal)
     }
 
     /// SIGKILL if still running (for `defer`).
@@ -159,11 +158,11 @@ final class SignalledWorker: @unchecked Sendable {
     /// The exit status (or the signal that ended it), or nil when it is still running after `timeout` (it is
     /// then killed). Polls without holding a thread.
     func waitForExit(timeout: Duration) async -> Int32? {
-        guard await poll(timeout: timeout, { !self.process.isRunning }) else {
+        guard await child.process.waitForExit(timeout: timeout) != nil else {
             kill()
             return nil
         }
-        return process.terminationStatus
+        return child.process.status
     }
 
     /// Standard output (JSON log lines) and standard error, for a failing test's report.

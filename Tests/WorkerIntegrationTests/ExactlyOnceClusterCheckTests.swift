@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Kafka
 import Testing
 import WorkerTestSupport

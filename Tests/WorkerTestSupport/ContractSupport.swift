@@ -1,4 +1,4 @@
-import ChildProcessFixture
+package import ChildProcessFixture
 import FeatureGeometry
 package import FeatureQuerySupport
 package import Foundation
@@ -83,52 +83,19 @@ package enum ContractSupport {
         }
     }
 
-    package struct Output {
-        package var status: Int32
-        package var stdout: String
-        package var stderr: String
-    }
+    package typealias Output = ChildOutput
 
     /// Runs a program to completion (killed after `timeout` seconds). Waits with `Task.sleep`, never blocking a
     /// cooperative thread: the contract suites run beside the worker's timing-sensitive suites on two threads, and
     /// a validator run blocking one of them for seconds starved those.
     package static func run(_ executable: String, _ arguments: [String], timeout: Double = 60) async throws -> Output {
-        let (process, files) = try launch(executable, arguments)
-        defer { files.remove() }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        return finish(process, files)
+        try await ChildProcesses.complete([executable] + arguments, timeout: .seconds(timeout))
     }
 
     /// ``run(_:_:timeout:)`` blocking its thread: only for the one-time check of a static initialiser (a
     /// fraction of a second), which cannot await.
     static func runBlocking(_ executable: String, _ arguments: [String], timeout: Double = 60) throws -> Output {
-        let (process, files) = try launch(executable, arguments)
-        defer { files.remove() }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return finish(process, files)
-    }
-
-    private static func launch(_ executable: String, _ arguments: [String]) throws -> (Process, ProcessOutputFiles) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let files = try ProcessOutputFiles(for: process)
-        do {
-            try process.run()
-        } catch {
-            files.remove()
-            throw error
-        }
-        return (process, files)
-    }
-
-    /// Ends a process past its deadline, and reads what it wrote.
-    private static func finish(_ process: Process, _ files: ProcessOutputFiles) -> Output {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: files.stdout, stderr: files.stderr)
+        try ChildProcesses.completeBlocking([executable] + arguments, timeout: .seconds(timeout))
     }
 
     /// A JSON value as bytes, for building messages in tests.
