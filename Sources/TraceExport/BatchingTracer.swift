@@ -29,7 +29,7 @@ package final class BatchingTracer: Tracer {
     ) -> RecordedSpan {
         var context = context()
         let parent = context.spanContext
-        let traceID = parent?.trace.traceID ?? TraceIDSource.traceID()
+        let traceID = parent?.trace.traceID ?? context.startingTraceID ?? TraceIDSource.traceID()
         let sampled: Bool
         if let parent, !parent.isRemote {
             sampled = parent.isSampled

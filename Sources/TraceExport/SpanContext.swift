@@ -20,6 +20,22 @@ extension ServiceContext {
     }
 }
 
+extension ServiceContext {
+    /// The trace id a span without a parent starts, when the caller already decided the trace's sampling on it
+    /// (``HeadSampler``: a request without a `traceparent`). The tracer continues it rather than minting
+    /// another, so the exported trace is the one the decision was made on: `TraceIdRatioBased` decides on the
+    /// trace id, and every service deciding on the same id must decide alike.
+    package var startingTraceID: TraceID? {
+        get { self[StartingTraceIDKey.self] }
+        set { self[StartingTraceIDKey.self] = newValue }
+    }
+}
+
+private enum StartingTraceIDKey: ServiceContextKey {
+    typealias Value = TraceID
+    static var nameOverride: String? { "query_worker.starting_trace_id" }
+}
+
 private enum SpanContextKey: ServiceContextKey {
     typealias Value = SpanContext
     static var nameOverride: String? { "query_worker.span_context" }

@@ -49,6 +49,25 @@ struct HeadSamplerTests {
         #expect(ratio.samples(incoming: Self.context(sampled: false, low: 1), newTraceID: Self.traceID(low: .max)))
     }
 
+    /// A request without a trace, sampled by the ratio: the trace the tracer records is the one the decision was
+    /// made on (a trace id of the tracer's own would be sampled by downstream ratio samplers independently of
+    /// this decision). With ratio 0.5 about half the minted ids pass; every recorded trace must be one of them.
+    @Test func aSampledNewTraceIsRecordedUnderTheIdItWasSampledOn() async throws {
+        let ratio = 0.5
+        let tracing = WorkerTracing(groupID: "g", logger: .init(label: "test"), headSampler: HeadSampler(parentBased: true, ratio: ratio))
+        let tracer = BatchingTracer(queue: SpanQueue(capacity: 1_000, batchSize: 100), sampler: HeadSampler.tracerSampler(given: tracing.headSampler))
+        let recorded = withTracer(tracer) {
+            (0..<200).compactMap { offset -> TraceID? in
+                let trace = tracing.begin(KafkaConsumerMessage(topic: "requests", partition: 0, offset: Int64(offset)))
+                guard trace.span.isRecording else { return nil }
+                return trace.span.context.spanContext?.trace.traceID
+            }
+        }
+        #expect((50...150).contains(recorded.count), "about half of 200 sampled: \(recorded.count)")
+        let outsideTheRatio = recorded.filter { !HeadSampler.ratioSamples($0, ratio: ratio) }
+        #expect(outsideTheRatio.isEmpty, "recorded under ids the ratio would drop: \(outsideTheRatio.count)")
+    }
+
     @Test func aDroppedRequestHasNoRecordingSpanAndItsOutcomesCarryTheTraceUnsampled() throws {
         let tracing = WorkerTracing(groupID: "g", logger: .init(label: "test"), headSampler: HeadSampler(parentBased: true, ratio: 0))
         // No context on the message: a new trace, not sampled.

@@ -38,6 +38,27 @@ struct BatchingTracerTests {
         #expect(childSpan.endNanoseconds >= childSpan.startNanoseconds)
     }
 
+    /// A span without a parent starts the trace its context names (the one the worker sampled on); a parent's
+    /// trace still wins over it, and without either a fresh id is minted.
+    @Test func aSpanWithoutAParentStartsTheTraceItsContextNames() throws {
+        let tracer = Self.tracer()
+        let decided = try TraceContext(traceParentHeaderValue: "00-0123456789abcdef0123456789abcdef-0123456789abcdef-01").traceID
+        var context = ServiceContext.topLevel
+        context.startingTraceID = decided
+        let started = tracer.startSpan("process", context: context, ofKind: .consumer, at: DefaultTracerClock.now, function: #function, file: #fileID, line: #line)
+        #expect(started.context.spanContext?.trace.traceID == decided)
+        let child = tracer.startSpan("child", context: started.context, ofKind: .client, at: DefaultTracerClock.now, function: #function, file: #fileID, line: #line)
+        #expect(child.context.spanContext?.trace.traceID == decided)
+
+        var remote = context
+        tracer.extract(["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"], into: &remote, using: Headers())
+        let continued = tracer.startSpan("process", context: remote, ofKind: .consumer, at: DefaultTracerClock.now, function: #function, file: #fileID, line: #line)
+        #expect(continued.context.spanContext?.trace.traceID.description == "4bf92f3577b34da6a3ce929d0e0e4736")
+
+        let fresh = tracer.startSpan("process", context: .topLevel, ofKind: .consumer, at: DefaultTracerClock.now, function: #function, file: #fileID, line: #line)
+        #expect(fresh.context.spanContext?.trace.traceID != decided)
+    }
+
     @Test func aRemoteParentIsContinuedAndItsFlagDecidesUnderParentBasedSampling() throws {
         let tracer = Self.tracer()
         for (flags, recorded) in [("01", true), ("00", false)] {

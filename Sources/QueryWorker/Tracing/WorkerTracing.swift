@@ -62,20 +62,23 @@ final class WorkerTracing: Sendable {
                 let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
                 return RequestTrace(unsampled: incoming, newTraceID: traceID, echoed: echoed)
             }
-            return traced(message, incoming: incoming)
+            // Sampled on `traceID`: a new trace starts with that id, not one the tracer would mint.
+            return traced(message, incoming: incoming, startingTraceID: incoming == nil ? traceID : nil)
         }
-        return traced(message, incoming: headers.isEmpty ? nil : incomingContext(headers, message))
+        return traced(message, incoming: headers.isEmpty ? nil : incomingContext(headers, message), startingTraceID: nil)
     }
 
-    /// The request's span from the tracer, continuing the message's context.
-    private func traced(_ message: KafkaConsumerMessage, incoming: TraceContext?) -> RequestTrace {
+    /// The request's span from the tracer, continuing the message's context, or starting the trace
+    /// `startingTraceID` (the one the worker's sampler decided on) when it has none.
+    private func traced(_ message: KafkaConsumerMessage, incoming: TraceContext?, startingTraceID: TraceID?) -> RequestTrace {
         let headers = message.headers
+        var context = ServiceContext.topLevel
+        if let startingTraceID { context.startingTraceID = startingTraceID }
         guard !headers.isEmpty else {
-            let span = startSpan("process \(message.topic)", context: .topLevel, ofKind: .consumer)
+            let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
             if span.isRecording { describe(span, message, correlation: nil) }
             return RequestTrace(span: span, incoming: nil, echoed: [])
         }
-        var context = ServiceContext.topLevel
         InstrumentationSystem.instrument.extract(headers, into: &context, using: KafkaHeaderExtractor())
         let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
         let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
