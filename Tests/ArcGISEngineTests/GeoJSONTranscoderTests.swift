@@ -26,10 +26,9 @@ struct GeoJSONTranscoderTests {
         var features: [ParsedJSON]
         var exceededTransferLimit: Bool
         var objectIdFieldName: String?
-        var fieldOrder: [String]
 
         var description: String {
-            "ids \(ids), exceeded \(exceededTransferLimit), oidName \(objectIdFieldName ?? "nil"), fields \(fieldOrder)\n"
+            "ids \(ids), exceeded \(exceededTransferLimit), oidName \(objectIdFieldName ?? "nil")\n"
                 + features.map { "\($0)" }.joined(separator: "\n")
         }
     }
@@ -65,7 +64,7 @@ struct GeoJSONTranscoderTests {
             }
             return .success(Comparable(
                 ids: page.features.map(\.objectId), features: features, exceededTransferLimit: page.exceededTransferLimit,
-                objectIdFieldName: page.objectIdFieldName, fieldOrder: page.fieldOrder))
+                objectIdFieldName: page.objectIdFieldName))
         } catch {
             return .failure(error)
         }
@@ -92,7 +91,7 @@ struct GeoJSONTranscoderTests {
             #expect(previousEnd == page.bytes.count)
             return .success(Comparable(
                 ids: page.entries.map(\.objectId), features: features, exceededTransferLimit: page.exceededTransferLimit,
-                objectIdFieldName: page.objectIdFieldName, fieldOrder: page.fieldOrder))
+                objectIdFieldName: page.objectIdFieldName))
         } catch {
             return .failure(error)
         }

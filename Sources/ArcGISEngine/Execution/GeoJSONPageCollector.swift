@@ -49,6 +49,9 @@ struct GeoJSONPageCollector {
     mutating func add(_ page: GeoJSONPage, only: Set<Int64>?) throws(FeatureServiceError) -> [ArraySlice<UInt8>] {
         let index = Int32(pages.count)
         var kept: [ArraySlice<UInt8>] = []
+        // Sized once per page: grown an id at a time, the set rehashed itself seven times over a first page.
+        kept.reserveCapacity(page.entries.count)
+        seen.reserveCapacity(seen.count + page.entries.count)
         for entry in page.entries {
             if let only, !only.contains(entry.objectId) { continue }
             guard seen.insert(entry.objectId).inserted else {

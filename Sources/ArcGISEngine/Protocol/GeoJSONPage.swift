@@ -15,13 +15,11 @@ struct GeoJSONPage: Sendable {
     var entries: [Entry]
     var exceededTransferLimit: Bool
     var objectIdFieldName: String?
-    var fieldOrder: [String]
 
-    init(bytes: [UInt8], entries: [Entry], exceededTransferLimit: Bool, objectIdFieldName: String?, fieldOrder: [String]) {
+    init(bytes: [UInt8], entries: [Entry], exceededTransferLimit: Bool, objectIdFieldName: String?) {
         self.bytes = bytes
         self.entries = entries
         self.exceededTransferLimit = exceededTransferLimit
         self.objectIdFieldName = objectIdFieldName
-        self.fieldOrder = fieldOrder
     }
 }

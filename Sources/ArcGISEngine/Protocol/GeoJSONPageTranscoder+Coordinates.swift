@@ -114,7 +114,7 @@ extension GeoJSONPageTranscoder {
             }
             let count = ringPositions.count - start
             // An unclosed ring is closed by the reference decoder; too short a ring is its error.
-            guard count >= 4, ringIsClosed(ringPositions[start], ringPositions[start + count - 1]),
+            guard count >= 4, Self.ringIsClosed(scanner.bytes, ringPositions[start], ringPositions[start + count - 1]),
                 let area = RingWinding.signedArea(ringPositions, start: start, count: count)
             else { return false }
             rings.append(RingInfo(start: start, count: count, area: area))
@@ -196,13 +196,16 @@ extension GeoJSONPageTranscoder {
     /// Whether a ring's last position is its first: the same texts, or (rarely: `1.5` and `1.50`) texts whose
     /// correctly rounded values are equal, as the reference decoder compares them. Coordinates' values may be
     /// a rounding off the correct ones (``JSONNumberText/scanPlain(_:_:)``), so they are not compared.
-    func ringIsClosed(_ first: PositionText, _ last: PositionText) -> Bool {
-        sameNumber(first.xStart, first.xEnd, last.xStart, last.xEnd)
-            && sameNumber(first.yStart, first.yEnd, last.yStart, last.yEnd)
+    /// Static, over the page's bytes: as a method of the transcoder, its call from the mutating ring loop copied
+    /// the whole transcoder (its arrays retained and released) once per ring.
+    static func ringIsClosed(_ bytes: UnsafeBufferPointer<UInt8>, _ first: PositionText, _ last: PositionText) -> Bool {
+        sameNumber(bytes, first.xStart, first.xEnd, last.xStart, last.xEnd)
+            && sameNumber(bytes, first.yStart, first.yEnd, last.yStart, last.yEnd)
     }
 
-    private func sameNumber(_ start: Int, _ end: Int, _ otherStart: Int, _ otherEnd: Int) -> Bool {
-        let bytes = scanner.bytes
+    private static func sameNumber(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ otherStart: Int, _ otherEnd: Int
+    ) -> Bool {
         if end - start == otherEnd - otherStart {
             var offset = 0
             while offset < end - start, bytes[start + offset] == bytes[otherStart + offset] { offset += 1 }

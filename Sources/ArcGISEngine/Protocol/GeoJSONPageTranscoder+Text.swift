@@ -57,7 +57,7 @@ enum JSONNumberText {
     /// rounded value, where `strtod` cost more than the rest of a page's transcoding (most Web Mercator
     /// coordinates have 16 or 17 digits). Enough for what the transcoder does with coordinates' values: ring
     /// windings and hole containment decide only outside margins of 1e-9 relative (``RingWinding``), and ring
-    /// closure compares the coordinates' texts (``GeoJSONPageTranscoder/ringIsClosed(_:_:)``).
+    /// closure compares the coordinates' texts (``GeoJSONPageTranscoder/ringIsClosed(_:_:_:)``).
     @inline(__always)
     static func scanPlain(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int) -> (end: Int, value: Double)? {
         let count = bytes.count
