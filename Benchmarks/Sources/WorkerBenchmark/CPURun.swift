@@ -34,10 +34,29 @@ struct CPURun {
     var resultsPartitions = 1
     let logger: Logger
 
+    /// Partitions of the requests topic.
+    static let requestPartitions = 3
+    /// What one partition of the mock cluster may hold of a run's requests: it keeps about the last 5 MiB of each
+    /// and silently drops older batches, and every request is published before the worker starts.
+    static let partitionBudget = 4 << 20
+
+    /// Refuses a run whose requests the mock cluster would not keep: the worker would never see the dropped
+    /// ones, and the run would wait for their outcomes until it timed out (60,000 `count` requests did).
+    static func checkFits(_ messages: [(key: String, value: String)], partitions: Int) throws {
+        let bytes = messages.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 64 }
+        let fitting = partitionBudget * partitions / max(1, bytes / max(1, messages.count))
+        guard bytes > partitionBudget * partitions else { return }
+        throw BenchmarkError(
+            "\(messages.count) requests (\(format(Double(bytes) / 1e6, 1)) MB) do not fit the mock cluster's \(partitions) "
+                + "request partitions (it keeps about 5 MiB of each and drops older messages); use at most about \(fitting) "
+                + "requests per run (--count-requests, --ids-requests, --features-requests)")
+    }
+
     /// Runs the side `start` makes (given the run's topics and group id) through the queued requests.
     func run(_ name: String, start: (BenchmarkTopics, String) throws -> any MeasuredWorker) async throws -> Figures {
         let topics = BenchmarkTopics(requests: "requests-\(name)", results: "results-\(name)", errors: "errors-\(name)")
-        try rig.cluster.createTopic(topics.requests, partitions: 3)
+        try Self.checkFits(messages, partitions: Self.requestPartitions)
+        try rig.cluster.createTopic(topics.requests, partitions: Self.requestPartitions)
         try rig.cluster.createTopic(topics.results, partitions: resultsPartitions)
         try rig.cluster.createTopic(topics.errors, partitions: 1)
         try await rig.publish(messages, topic: topics.requests)
