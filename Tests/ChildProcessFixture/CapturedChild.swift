@@ -103,13 +103,7 @@ package struct ChildOutput: Sendable, CustomStringConvertible {
     package var standardError: String
 
     /// The exit code, or the number of the signal that ended it; -1 while it runs.
-    package var status: Int32 {
-        switch termination {
-        case .exited(let code): code
-        case .signalled(let signal): signal
-        case nil: -1
-        }
-    }
+    package var status: Int32 { termination?.status ?? -1 }
 
     /// Whether it exited by itself (not by a signal).
     package var exited: Bool { if case .exited = termination { true } else { false } }

@@ -15,6 +15,15 @@ package final class SpawnedChild: Sendable {
     package enum Termination: Sendable, Equatable {
         case exited(Int32)
         case signalled(Int32)
+
+        /// The exit code, or the number of the signal (a shell's `$?` less 128), as Foundation's
+        /// `terminationStatus` gave it.
+        package var status: Int32 {
+            switch self {
+            case .exited(let code): code
+            case .signalled(let signal): signal
+            }
+        }
     }
 
     package let pid: Int32
@@ -46,7 +55,9 @@ package final class SpawnedChild: Sendable {
             guard let changeDirectory = Self.changeDirectory else {
                 throw ChildProcessFailure("this C library lacks posix_spawn_file_actions_addchdir_np (glibc 2.29 or newer)")
             }
-            _ = changeDirectory(&actions, workingDirectory)
+            guard changeDirectory(&actions, workingDirectory) == 0 else {
+                throw ChildProcessFailure("cannot start \(executable) in \(workingDirectory)")
+            }
         }
 
         var attributes = posix_spawnattr_t()
@@ -99,14 +110,8 @@ package final class SpawnedChild: Sendable {
         }
     }
 
-    /// The exit code, or the number of the signal that ended it (as a shell's `$?` less 128); nil while it runs.
-    package var status: Int32? {
-        switch termination {
-        case .exited(let code): code
-        case .signalled(let signal): signal
-        case nil: nil
-        }
-    }
+    /// The exit code, or the number of the signal that ended it; nil while it runs.
+    package var status: Int32? { termination?.status }
 
     /// Sends SIGKILL while it runs and waits for its end, blocking this thread (a `defer`, a synchronous caller);
     /// a killed child is gone within milliseconds.

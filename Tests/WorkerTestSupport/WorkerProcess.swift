@@ -1,5 +1,5 @@
 import ChildProcessFixture
-package import Foundation
+import Foundation
 import Glibc
 
 /// A `query-worker` child process, its JSON log lines in a file.

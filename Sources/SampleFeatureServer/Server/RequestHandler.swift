@@ -71,12 +71,18 @@ final class RequestHandler: Sendable {
         let sequence = recorder.received(record)
         // Token endpoints are counted apart: a client's token calls need not share its per-host limit.
         let isService = access.endpoint == nil
-        if isService { recorder.began() }
-        defer { if isService { recorder.ended() } }
+        let inProgress = isService ? ServiceRequestInProgress(recorder) : nil
+        defer { inProgress?.end() }
         do {
-            let response = try await answer(
-                request, route: route, ogcRoute: ogcRoute, access: access, path: path, parameters: parameters, token: token,
-                sequence: sequence)
+            let response = try await withTaskCancellationHandler {
+                try await answer(
+                    request, route: route, ogcRoute: ogcRoute, access: access, path: path, parameters: parameters, token: token,
+                    sequence: sequence)
+            } onCancel: {
+                // The client left: no longer in progress from its side, though the handler has yet to wake up
+                // and return. Its next request may already be here.
+                inProgress?.end()
+            }
             // A client that left while the response was being made: the response goes nowhere.
             try Task.checkCancellation()
             return response
@@ -219,5 +225,26 @@ final class RequestHandler: Sendable {
             if parts.count == 2, parts[0].lowercased() == "bearer" { return String(parts[1]).trimmingSpaces() }
         }
         return nil
+    }
+}
+
+/// One service request counted in progress (``StatisticsRecorder/began()``) until it ends, once: when its handler
+/// returns, or earlier, when its client leaves and the handler's task is cancelled.
+///
+/// Why at the cancellation: a client that gave up (a timeout) closes its connection and may start its next
+/// request at once; the abandoned handler only returns once its task is scheduled again. Counted until then, the
+/// two overlapped, and the most in progress read one above the client's own per-host limit on a loaded machine.
+private final class ServiceRequestInProgress: Sendable {
+    private let recorder: StatisticsRecorder
+    private let ended = Atomic<Bool>(false)
+
+    init(_ recorder: StatisticsRecorder) {
+        self.recorder = recorder
+        recorder.began()
+    }
+
+    func end() {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        recorder.ended()
     }
 }

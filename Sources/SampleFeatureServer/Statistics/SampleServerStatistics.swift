@@ -16,7 +16,8 @@ package struct SampleServerStatistics: Sendable, Hashable {
     /// the connection during added latency or a long query): how a test proves a client aborted.
     package var aborted = 0
     /// Service requests (everything but the token endpoints) whose handler is running now: from when the request
-    /// was read until its response head is made (added latency included; a streamed body's writing is not).
+    /// was read until its response head is made (added latency included; a streamed body's writing is not), or
+    /// until its client left, if that came first.
     package var serviceRequestsInProgress = 0
     /// The most ``serviceRequestsInProgress`` has been: how a test checks a client's per-host concurrency limit.
     package var maxServiceRequestsInProgress = 0
