@@ -43,9 +43,9 @@ struct CPURun {
     /// Refuses a run whose requests the mock cluster would not keep: the worker would never see the dropped
     /// ones, and the run would wait for their outcomes until it timed out (60,000 `count` requests did).
     static func checkFits(_ messages: [(key: String, value: String)], partitions: Int) throws {
-        let bytes = messages.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 64 }
-        let fitting = partitionBudget * partitions / max(1, bytes / max(1, messages.count))
+        let bytes = KafkaRig.framedBytes(messages)
         guard bytes > partitionBudget * partitions else { return }
+        let fitting = partitionBudget * partitions / max(1, bytes / max(1, messages.count))
         throw BenchmarkError(
             "\(messages.count) requests (\(format(Double(bytes) / 1e6, 1)) MB) do not fit the mock cluster's \(partitions) "
                 + "request partitions (it keeps about 5 MiB of each and drops older messages); use at most about \(fitting) "

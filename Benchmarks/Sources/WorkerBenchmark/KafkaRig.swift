@@ -42,6 +42,15 @@ final class KafkaRig: Sendable {
         return topics
     }
 
+    /// What Kafka adds to each message in a batch (record header, varints), for sizing the mock cluster's
+    /// partitions, which keep about the last 5 MiB each and drop older batches.
+    private static let recordOverhead = 64
+
+    /// `messages` as a partition of the mock cluster holds them: keys, values and each record's framing.
+    static func framedBytes(_ messages: [(key: String, value: String)]) -> Int {
+        messages.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + recordOverhead }
+    }
+
     /// Publishes messages (key, JSON value) and waits for every delivery report.
     func publish(_ messages: [(key: String, value: String)], topic: String) async throws {
         let results = await producer.send(messages.map { KafkaProducerMessage(topic: topic, key: $0.key, value: $0.value) })

@@ -13,8 +13,6 @@ struct MemoryBacklog {
     /// librdkafka's mock cluster keeps at most about 5 MiB (and 100,000 batches) per partition and drops the
     /// oldest batches beyond it; a partition holds at most this much of the backlog, so nothing is dropped.
     static let bytesPerPartition = 2 << 20
-    /// What Kafka adds to each message in a batch (record header, key, varints), for sizing partitions.
-    static let recordOverhead = 64
 
     /// Publishes `count` ids queries for different tasks on a fresh topic of `partitions` partitions (0: enough
     /// for ``bytesPerPartition`` each).
@@ -26,7 +24,7 @@ struct MemoryBacklog {
             return (key: id, value: RequestFactory.requestJSON(requestId: id, taskId: id, layerURL: layerURL, spec))
         }
         let valueBytes = messages.reduce(0) { $0 + $1.value.utf8.count }
-        let framed = valueBytes + messages.reduce(0) { $0 + $1.key.utf8.count + recordOverhead }
+        let framed = KafkaRig.framedBytes(messages)
         let chosen = partitions > 0 ? partitions : max(1, (framed + bytesPerPartition - 1) / bytesPerPartition)
         let topics = try rig.makeTopics(name, requestPartitions: chosen)
         // In slices, so the rig's producer queue (100,000 messages) never refuses one.

@@ -140,7 +140,8 @@ struct GeoJSONPageTranscoder {
     /// The top-level members the page needs, as byte ranges, read after the scan.
     private struct TopLevel {
         var features: Int?
-        var fields: Range<Int>?
+        /// `fields` is only checked (syntax, once): its names' order is not needed.
+        var sawFields = false
         var exceeded: Range<Int>?
         var properties: Range<Int>?
         var sawSpatialReference = false
@@ -188,7 +189,9 @@ struct GeoJSONPageTranscoder {
                 objectIdFieldName = name.flatMap { $0.isEmpty ? nil : $0 }
                 if top.features == nil { objectIdFieldNameSettled = true }
             } else if scanner.spanEquals(key, "fields") {
-                top.fields = try skipMember(once: top.fields, from: start)
+                guard !top.sawFields else { throw giveUp("a repeated top-level member") }
+                top.sawFields = true
+                try scanner.skipValue(depth: 1)
             } else if scanner.spanEquals(key, "exceededTransferLimit") {
                 top.exceeded = try skipMember(once: top.exceeded, from: start)
             } else if scanner.spanEquals(key, "properties") {
