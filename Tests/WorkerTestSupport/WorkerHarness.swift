@@ -30,17 +30,23 @@ package final class WorkerHarness: Sendable {
     package let reader: KafkaConsumer
     /// The worker's current credentials (`nil` without a credentials file).
     package let credentials: (any CurrentCredentials)?
+    /// The worker's last info lines, when it logs through the harness's own logger (no `logger` given): printed
+    /// with a failure to see every outcome.
+    package let recentLog: RecentLogLines?
     private let tasks: [Task<Void, any Error>]
 
     /// A worker against a sample server with `faults`, secured by `security` (public when `nil`). `configure`
     /// adjusts the worker's settings; `prepare` too, once the server runs (a credentials file's scopes need its
-    /// port). The worker logs through `logger` (critical only by default); the server keeps the last
-    /// `recentRequestLimit` requests in its log.
+    /// port). The worker logs through `logger`; without one, at `info` into ``recentLog``. The server keeps the
+    /// last `recentRequestLimit` requests in its log.
     package init(
         faults: [FaultRule] = [], security: SampleSecurity? = nil, recentRequestLimit: Int = 1_000, configure: (inout WorkerSettings) -> Void = { _ in },
         prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in },
-        environment: [String: String] = ProcessInfo.processInfo.environment, logger workerLogger: Logger = WorkerHarness.logger
+        environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil
     ) async throws {
+        let recentLog = logger == nil ? RecentLogLines() : nil
+        let workerLogger = logger ?? recentLog?.logger() ?? Self.logger
+        self.recentLog = recentLog
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
         var settings = try Self.settings(for: cluster, suffix: suffix, workerID: "worker-e2e", requestPartitions: 3)
@@ -132,7 +138,8 @@ package final class WorkerHarness: Sendable {
         let values = received.values.withLock { $0 }
         if !complete {
             let ids = values.map { value -> String in if case .string(let id)? = value["requestId"] { id } else { "?" } }
-            Issue.record("\(values.count) of \(count) outcomes arrived within \(timeout): \(ids)")
+            let log = recentLog.map { "\nThe worker's last log lines:\n\($0.text)" } ?? ""
+            Issue.record("\(values.count) of \(count) outcomes arrived within \(timeout): \(ids)\(log)")
         }
         return values
     }
