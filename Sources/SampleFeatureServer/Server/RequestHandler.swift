@@ -72,7 +72,7 @@ final class RequestHandler: Sendable {
         // Token endpoints are counted apart: a client's token calls need not share its per-host limit.
         let isService = access.endpoint == nil
         let inProgress = isService ? ServiceRequestInProgress(recorder) : nil
-        defer { inProgress?.end() }
+        defer { inProgress?.end(answered: true) }
         do {
             let response = try await withTaskCancellationHandler {
                 try await answer(
@@ -81,12 +81,13 @@ final class RequestHandler: Sendable {
             } onCancel: {
                 // The client left: no longer in progress from its side, though the handler has yet to wake up
                 // and return. Its next request may already be here.
-                inProgress?.end()
+                inProgress?.end(answered: false)
             }
             // A client that left while the response was being made: the response goes nowhere.
             try Task.checkCancellation()
             return response
         } catch let error as CancellationError {
+            inProgress?.end(answered: false)
             recorder.aborted(sequence: sequence)
             throw error
         }
@@ -228,23 +229,24 @@ final class RequestHandler: Sendable {
     }
 }
 
-/// One service request counted in progress (``StatisticsRecorder/began()``) until it ends, once: when its handler
-/// returns, or earlier, when its client leaves and the handler's task is cancelled.
+/// One service request counted in progress (``StatisticsRecorder/began()``) until it ends, once: answered when its
+/// handler returns, or abandoned, when its client leaves and the handler's task is cancelled (earlier than the
+/// abandoned handler returns: that waits for its task to be scheduled again).
 ///
-/// Why at the cancellation: a client that gave up (a timeout) closes its connection and may start its next
-/// request at once; the abandoned handler only returns once its task is scheduled again. Counted until then, the
-/// two overlapped, and the most in progress read one above the client's own per-host limit on a loaded machine.
+/// Abandoned requests count in the running count but not in ``AnsweredServiceSpans``: the server learns of a
+/// departure after the fact, when the client may have sent its next request already.
 private final class ServiceRequestInProgress: Sendable {
     private let recorder: StatisticsRecorder
+    private let beganAt: Int
     private let ended = Atomic<Bool>(false)
 
     init(_ recorder: StatisticsRecorder) {
         self.recorder = recorder
-        recorder.began()
+        beganAt = recorder.began()
     }
 
-    func end() {
+    func end(answered: Bool) {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        recorder.ended()
+        recorder.ended(began: beganAt, answered: answered)
     }
 }

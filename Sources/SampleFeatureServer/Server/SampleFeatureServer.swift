@@ -118,6 +118,10 @@ package final class SampleFeatureServer: Sendable {
     /// What the server has seen so far.
     package var statistics: SampleServerStatistics { recorder.snapshot }
 
+    /// The most service requests that were answered while in progress at once: how a test checks a client's
+    /// per-host limit (``AnsweredServiceSpans`` says why requests the client abandoned are left out).
+    package var mostAnsweredServiceRequestsAtOnce: Int { recorder.mostAnsweredServiceRequestsAtOnce }
+
     /// Clears the statistics and the request log (not the faults' occurrence counts).
     package func resetStatistics() { recorder.reset() }
 

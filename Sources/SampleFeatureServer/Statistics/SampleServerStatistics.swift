@@ -19,7 +19,9 @@ package struct SampleServerStatistics: Sendable, Hashable {
     /// was read until its response head is made (added latency included; a streamed body's writing is not), or
     /// until its client left, if that came first.
     package var serviceRequestsInProgress = 0
-    /// The most ``serviceRequestsInProgress`` has been: how a test checks a client's per-host concurrency limit.
+    /// The most ``serviceRequestsInProgress`` has been. An upper bound of a client's concurrency, not a measure of
+    /// it: a request the client abandoned counts until the server learns of it (see ``AnsweredServiceSpans``);
+    /// a client's per-host limit is checked with ``SampleFeatureServer/mostAnsweredServiceRequestsAtOnce``.
     package var maxServiceRequestsInProgress = 0
     /// Faults injected, per kind.
     package var faultsInjected: [FaultKind: Int] = [:]

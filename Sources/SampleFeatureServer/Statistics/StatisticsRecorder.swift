@@ -7,6 +7,7 @@ final class StatisticsRecorder: Sendable {
         /// A ring buffer of recent requests; `next` is where the next one goes.
         var recent: [RecordedRequest] = []
         var next = 0
+        var answeredSpans = AnsweredServiceSpans()
     }
 
     private let state = Mutex(State())
@@ -16,17 +17,27 @@ final class StatisticsRecorder: Sendable {
         limit = max(0, recentRequestLimit)
     }
 
-    /// A service request (not a token endpoint's) began to be handled.
-    func began() {
+    /// A service request (not a token endpoint's) began to be handled: its event number for ``ended(began:answered:)``.
+    func began() -> Int {
         state.withLock { state in
             state.statistics.serviceRequestsInProgress += 1
             state.statistics.maxServiceRequestsInProgress = max(
                 state.statistics.maxServiceRequestsInProgress, state.statistics.serviceRequestsInProgress)
+            return state.answeredSpans.began()
         }
     }
 
-    /// A service request's handler returned (answered, failed or aborted).
-    func ended() { state.withLock { $0.statistics.serviceRequestsInProgress -= 1 } }
+    /// A service request ended: answered (its handler returned, an error response included), or abandoned by its
+    /// client (the handler's task cancelled).
+    func ended(began: Int, answered: Bool) {
+        state.withLock { state in
+            state.statistics.serviceRequestsInProgress -= 1
+            state.answeredSpans.ended(began: began, answered: answered)
+        }
+    }
+
+    /// The most answered service requests that were in progress at once (``AnsweredServiceSpans``).
+    var mostAnsweredServiceRequestsAtOnce: Int { state.withLock { $0.answeredSpans }.mostAtOnce }
 
     /// Counts a request, logs it (numbered) and returns its sequence number.
     func received(_ request: RecordedRequest) -> Int {
@@ -75,7 +86,14 @@ final class StatisticsRecorder: Sendable {
         }
     }
 
-    func reset() { state.withLock { $0 = State() } }
+    func reset() {
+        state.withLock { state in
+            var spans = state.answeredSpans
+            spans.forgetSpans()
+            state = State()
+            state.answeredSpans = spans
+        }
+    }
 
     var snapshot: SampleServerStatistics {
         state.withLock { state in
