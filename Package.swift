@@ -347,9 +347,10 @@ let package = Package(
         // Benchmarks/ (release builds), never from CI's test run; CI only compiles them.
         .target(name: "BenchmarkSupport", path: "Benchmarks/Sources/BenchmarkSupport", swiftSettings: benchmarkSwift),
         // Parse + validate + render throughput, and evaluation over 2.4M records, of the QueryLanguage module,
-        // against a hand-written Swift closure. Run: swift run -c release query-language-benchmark
+        // against a hand-written Swift closure; request messages decoded against JSONSerialization.
+        // Run: swift run -c release query-language-benchmark
         .executableTarget(
-            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage", "FeatureQuerySupport"],
+            name: "QueryLanguageBenchmark", dependencies: ["QueryLanguage", "FeatureQuerySupport", "RequestContract"],
             path: "Benchmarks/Sources/QueryLanguageBenchmark",
             swiftSettings: benchmarkSwift),
         // Envelope queries through FeatureGeometry's STR packed R-tree over 2.4 million synthetic parcel boxes

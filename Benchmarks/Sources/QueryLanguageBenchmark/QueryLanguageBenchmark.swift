@@ -56,6 +56,8 @@ enum QueryLanguageBenchmark {
         print("")
         let pipeline = measurePipeline(seconds: options.seconds)
         print("")
+        RequestDecodingBenchmark.run(seconds: options.seconds)
+        print("")
         let evaluation = measureEvaluation(options)
         print("")
         print("Summary")
