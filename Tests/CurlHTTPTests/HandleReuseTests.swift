@@ -8,6 +8,12 @@ import HummingbirdCore
 /// reach the next, and a request with other settings must not inherit the kept ones.
 @Suite("Easy handle reuse")
 struct HandleReuseTests {
+    /// The per-request limit of the first request in ``timeoutDoesNotStick()``, which its handle keeps.
+    static let kept = Duration.seconds(10)
+    /// How long the server takes to answer `/slow`: past ``kept``, counted from when the server read the request
+    /// (after the client sent it), so a limit that stuck on the handle would fire first.
+    static let slowAnswer = Duration.milliseconds(10_500)
+
     @Test("Requests one after another on one pooled handle carry only their own method, headers and body")
     func nothingLeaksBetweenRequests() async throws {
         let log = RequestLog()
@@ -57,16 +63,18 @@ struct HandleReuseTests {
     @Test("A per-request timeout holds for its request only, on a handle kept from a request without one")
     func timeoutDoesNotStick() async throws {
         try await TestSupport.withServer({ request in
-            if request.uri.path == "/slow" { try await Task.sleep(for: .milliseconds(4500)) }
+            if request.uri.path == "/slow" { try await Task.sleep(for: Self.slowAnswer) }
             return .text(request.uri.path)
         }) { server in
             try await TestSupport.withClient { client in
-                // Ends well with a 3 s limit (room for the parallel suites' load): its handle goes back to the pool
-                // with that limit set.
-                let short = HTTPRequest(url: server.url("/fast"), options: HTTPRequestOptions(timeout: .seconds(3)))
+                // Ends well within its limit: its handle goes back to the pool with that limit set. The limit only
+                // has to be below the slow answer's time; it is long, because a loaded machine (a fresh clone's
+                // test run) once took over 3 s to answer this request.
+                let short = HTTPRequest(url: server.url("/fast"), options: HTTPRequestOptions(timeout: Self.kept))
                 let fast = try await client.execute(short)
                 #expect(fast.bodyString == "/fast")
-                // The client's own limit (120 s) on that handle: the answer after 4.5 s arrives.
+                // The client's own limit (120 s) on that handle: the answer, which comes after the kept limit would
+                // have fired, arrives.
                 let slow = try await client.execute(HTTPRequest(url: server.url("/slow")))
                 #expect(slow.bodyString == "/slow")
                 // And a shorter one again fires, on the handle kept from the request before.
