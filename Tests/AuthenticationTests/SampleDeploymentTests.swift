@@ -119,10 +119,11 @@ struct SampleDeploymentTests {
     @Test("oauthUser: login end to end, refresh, exchange with write-back, relogin_required, logout")
     func userSession() async throws {
         var knobs = SampleSecurityKnobs()
-        // 16 seconds: the steps below are reckoned from the token's own expiry, with 6 s of margin on each side
-        // of the half-life the client exchanges at, so a loaded machine (a slow login, a slow token call)
-        // cannot push a step over an edge (6 seconds, with 2.5 s margins, did under a parallel build).
-        knobs.refreshTokenLifetimeSeconds = 16
+        // 40 seconds: the steps below are reckoned from the token's own expiry. The first token call must come
+        // before the half-life (20 s after the login), the exchange after it and 12 s before the expiry, so a
+        // loaded machine (a slow login, a slow token call) cannot push a step over an edge: 6 seconds with 2.5 s
+        // margins did under a parallel build, and 16 seconds with 6 s margins in a fresh clone's loaded run.
+        knobs.refreshTokenLifetimeSeconds = 40
         let folder = try TestSupport.temporaryFolder()
         let file = folder + "/viewer.json"
         let port = try await LoginTests.freePort()
@@ -150,9 +151,9 @@ struct SampleDeploymentTests {
             #expect(deployment.authority.counters.oauthToken("refresh_token") == 1)
             #expect(try RefreshTokenFile.read(path: file) == first)
 
-            // Past half its 16-second life (10 s in, 6 s left): exchanged, written back, the old one dead. The
+            // Past half its 40-second life (28 s in, 12 s left): exchanged, written back, the old one dead. The
             // waits are reckoned from the token's own expiry (not from now), so a slow login does not eat the margin.
-            try await Self.sleep(until: (first.expiresAtMilliseconds ?? 0) - 6_000)
+            try await Self.sleep(until: (first.expiresAtMilliseconds ?? 0) - 12_000)
             _ = try await issuer.issue(credential, for: audience)
             #expect(deployment.authority.counters.oauthToken("exchange_refresh_token") == 1)
             #expect(deployment.authority.counters.oauthToken("refresh_token") == 1)  // the exchange's access token was used
