@@ -15,7 +15,7 @@ package final class RecentLogLines: Sendable {
 
     private let ring = Mutex(Ring())
     /// How many lines are kept.
-    package let limit: Int
+    private let limit: Int
 
     package init(limit: Int = 400) {
         self.limit = max(1, limit)
@@ -43,7 +43,7 @@ package final class RecentLogLines: Sendable {
     }
 
     /// The kept lines, oldest first.
-    package var lines: [String] {
+    private var lines: [String] {
         ring.withLock { Array($0.lines[$0.next...] + $0.lines[..<$0.next]) }
     }
 

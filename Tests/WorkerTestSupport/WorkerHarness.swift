@@ -44,9 +44,15 @@ package final class WorkerHarness: Sendable {
         prepare: (inout WorkerSettings, SampleFeatureServer) throws -> Void = { _, _ in },
         environment: [String: String] = ProcessInfo.processInfo.environment, logger: Logger? = nil
     ) async throws {
-        let recentLog = logger == nil ? RecentLogLines() : nil
-        let workerLogger = logger ?? recentLog?.logger() ?? Self.logger
-        self.recentLog = recentLog
+        let workerLogger: Logger
+        if let logger {
+            recentLog = nil
+            workerLogger = logger
+        } else {
+            let ring = RecentLogLines()
+            recentLog = ring
+            workerLogger = ring.logger()
+        }
         cluster = try EmbeddedKafkaCluster(brokers: 1, logger: Self.logger)
         let suffix = String(UUID().uuidString.prefix(8))
         var settings = try Self.settings(for: cluster, suffix: suffix, workerID: "worker-e2e", requestPartitions: 3)

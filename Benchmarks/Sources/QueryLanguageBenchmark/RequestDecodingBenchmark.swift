@@ -43,42 +43,21 @@ enum RequestDecodingBenchmark {
         let bytes = messages.reduce(0) { $0 + $1.count } / messages.count
         print("Request messages (\(messages.count), \(bytes) bytes on average: the CPU benchmark's count and features requests):")
         let datas = messages.map { Data($0) }
-        let decoding = throughput(seconds: seconds, count: messages.count) { index in
-            if case .query(let request) = decoder.decode(messages[index], key: nil, receivedAt: 0) { return request.targets.count }
+        let decoding = QueryLanguageBenchmark.throughput(seconds: seconds, items: messages) { message in
+            if case .query(let request) = decoder.decode(message, key: nil, receivedAt: 0) { return request.targets.count }
             return 0
         }
-        let parsing = throughput(seconds: seconds, count: messages.count) { index in
-            if case .object(let members)? = try? ParsedJSON(reading: messages[index]) { return members.count }
+        let parsing = QueryLanguageBenchmark.throughput(seconds: seconds, items: messages) { message in
+            if case .object(let members)? = try? ParsedJSON(reading: message) { return members.count }
             return 0
         }
-        let peer = throughput(seconds: seconds, count: messages.count) { index in
-            ((try? JSONSerialization.jsonObject(with: datas[index])) as? [String: Any])?.count ?? 0
+        let peer = QueryLanguageBenchmark.throughput(seconds: seconds, items: datas) { data in
+            ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?.count ?? 0
         }
-        report("RequestDecoder.decode (JSON, checks, clause)", decoding)
-        report("ParsedJSON alone (JSON)", parsing)
-        report("JSONSerialization (peer: JSON only)", peer)
+        QueryLanguageBenchmark.report("RequestDecoder.decode (JSON, checks, clause)", decoding, unit: "messages")
+        QueryLanguageBenchmark.report("ParsedJSON alone (JSON)", parsing, unit: "messages")
+        QueryLanguageBenchmark.report("JSONSerialization (peer: JSON only)", peer, unit: "messages")
         print("  JSON alone: \(QueryLanguageBenchmark.format(peer / parsing, 2))x JSONSerialization's time; "
             + "whole decoding: \(QueryLanguageBenchmark.format(peer / decoding, 2))x")
-    }
-
-    private static func throughput(seconds: Double, count: Int, _ work: (Int) -> Int) -> Double {
-        var checksum = 0
-        for index in 0..<count { checksum &+= work(index) }  // warm-up
-        let clock = ContinuousClock()
-        let start = clock.now
-        var done = 0
-        var elapsed = 0.0
-        while elapsed < seconds {
-            for index in 0..<count { checksum &+= work(index) }
-            done += count
-            elapsed = (clock.now - start).seconds
-        }
-        if checksum == 42 { print("(checksum \(checksum))") }
-        return Double(done) / elapsed
-    }
-
-    private static func report(_ what: String, _ perSecond: Double) {
-        print("  \(what.padding(52)) \(QueryLanguageBenchmark.format(perSecond, 0).padding(10, left: true)) messages/s   "
-            + "\(QueryLanguageBenchmark.format(1e6 / perSecond, 2)) µs each")
     }
 }

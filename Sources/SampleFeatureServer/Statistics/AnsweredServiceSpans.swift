@@ -14,7 +14,7 @@ package struct AnsweredServiceSpans: Sendable {
     private var nextEvent = 0
     private var spans: [(began: Int, ended: Int)] = []
     /// The most spans kept; later ones are not recorded (a test's few thousand requests are far below it).
-    package let limit: Int
+    private let limit: Int
 
     package init(limit: Int = 200_000) {
         self.limit = max(0, limit)
