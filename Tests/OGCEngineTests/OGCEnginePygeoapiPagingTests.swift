@@ -148,7 +148,9 @@ struct OGCEnginePygeoapiPagingTests {
             let cancelled = ContinuousClock.now
             task.cancel()
             let outcome = try #require(await task.value.first?.first)
-            #expect(ContinuousClock.now - cancelled < .seconds(3))
+            // Only a guard against a hang: the page counts below tell an early end from a late one, and a
+            // tight time bound would judge the machine's load instead.
+            #expect(ContinuousClock.now - cancelled < .seconds(30))
             let pagesWhenCancelled = log.items.count
             #expect(pagesWhenCancelled < service.cities.featureCount / Self.pageSize)
             try await Task.sleep(for: .milliseconds(300))
