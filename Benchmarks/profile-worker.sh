@@ -4,7 +4,7 @@
 #
 #   Benchmarks/profile-worker.sh [--label NAME] [--requests N] [--parcels N] [--result count|ids|features] [--envelope M]
 #                                [--repetitions N] [--frequency HZ] [--call-graph fp|dwarf] [--no-profile]
-#                                [--slice N]
+#                                [--slice N] [--event EVENT [--period N]]
 #
 # Driver: Benchmarks/profile/drive_worker.py, per run a fresh `query-worker embedded-kafka` (3-partition
 # request, result and error topics), --requests requests queued with kcat, then a fresh `query-worker run`
@@ -24,6 +24,11 @@
 #    A flame graph is drawn from the folded stacks by any renderer (FlameGraph's flamegraph.pl, inferno);
 #    Debian packages none, so this script draws none:
 #        flamegraph.pl --title "query-worker NAME" /tmp/profile-worker-NAME/stacks.folded > worker-NAME.svg
+#
+# --event EVENT records every hit of EVENT instead of sampling the CPU: with a uprobe from Benchmarks/perf-probes.sh
+# (probe_libc:malloc, probe_libswiftCore:swift_retain, ...) the folded stacks say where each call comes from, and
+# its share of the samples is its share of the calls (`--event probe_libc:malloc --call-graph dwarf`). --period N
+# records every Nth hit only (dwarf stacks are 16 KB a sample).
 #
 # The sample server (--parcels, default 200,000) runs pinned to the last CPU; the worker, the cluster, kcat and
 # perf on the others (CPU 0 on a 2-CPU machine). Needs linux-perf and kcat; perf_event_paranoid 2 is enough
@@ -50,6 +55,8 @@ CALL_GRAPH=fp
 PROFILE=1
 SLICE=0
 ENVELOPE=200
+EVENT=""
+PERIOD=1
 while (( $# > 0 )); do
     case "$1" in
         --label) LABEL="${2:?--label needs a name}"; shift 2 ;;
@@ -62,6 +69,8 @@ while (( $# > 0 )); do
         --no-profile) PROFILE=0; shift ;;
         --slice) SLICE="${2:?--slice needs a number}"; shift 2 ;;
         --envelope) ENVELOPE="${2:?--envelope needs meters}"; shift 2 ;;
+        --event) EVENT="${2:?--event needs a perf event}"; shift 2 ;;
+        --period) PERIOD="${2:?--period needs a number}"; shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown argument $1 (see --help)" ;;
     esac
@@ -69,6 +78,7 @@ done
 [[ "$LABEL" =~ ^[A-Za-z0-9_-]+$ ]] || die "--label takes letters, digits, - and _"
 [[ "$REQUESTS" =~ ^[1-9][0-9]*$ && "$REQUESTS" -gt 1001 ]] || die "--requests must be a number above 1001"
 [[ "$SLICE" =~ ^[0-9]+$ ]] || die "--slice must be a number (0: none)"
+[[ "$PERIOD" =~ ^[1-9][0-9]*$ ]] || die "--period must be a number above 0"
 [[ "$REPETITIONS" =~ ^[0-9]+$ ]] || die "--repetitions must be a number (0: profile only)"
 [[ "$RESULT" == count || "$RESULT" == ids || "$RESULT" == features ]] || die "--result takes count, ids or features"
 [[ "$CALL_GRAPH" == fp || "$CALL_GRAPH" == dwarf ]] || die "--call-graph takes fp or dwarf"
@@ -150,8 +160,8 @@ if (( REPETITIONS > 0 )); then
 fi
 
 if (( PROFILE == 1 )); then
-    log "profiling: one run of $REQUESTS $RESULT requests, perf record -F $FREQUENCY ($CALL_GRAPH call graphs)"
-    run profiled --perf-data "$OUT/perf.data" --perf-frequency "$FREQUENCY" --perf-call-graph "$CALL_GRAPH" \
+    log "profiling: one run of $REQUESTS $RESULT requests, perf record $(if [[ -n "$EVENT" ]]; then echo "-e $EVENT -c $PERIOD"; else echo "-F $FREQUENCY"; fi) ($CALL_GRAPH call graphs)"
+    run profiled --perf-data "$OUT/perf.data" --perf-frequency "$FREQUENCY" --perf-call-graph "$CALL_GRAPH" --perf-event "$EVENT" --perf-period "$PERIOD" \
         | tee "$OUT/profiled-run.txt"
     perf script -i "$OUT/perf.data" 2>/dev/null | swift demangle --simplified \
         | python3 "$BENCH/profile/folded_stacks.py" collapse >"$OUT/stacks.folded"

@@ -116,6 +116,9 @@ def main():
     parser.add_argument("--perf-data", default="")
     parser.add_argument("--perf-frequency", type=int, default=499)
     parser.add_argument("--perf-call-graph", default="fp")
+    parser.add_argument("--perf-event", default="",
+                        help="record hits of this event (a uprobe such as probe_libc:malloc) instead of sampling the CPU")
+    parser.add_argument("--perf-period", type=int, default=1, help="with --perf-event: record every Nth hit")
     parser.add_argument("--slice", type=int, default=0,
                         help="also print CPU per request for every SLICE outcomes (does it drift over a run?)")
     args = parser.parse_args()
@@ -161,8 +164,9 @@ def main():
                           int(time.time() * 1000)))
             if args.perf_data and perf is None:
                 graph = ["-g"] if args.perf_call_graph == "fp" else ["--call-graph", "dwarf,16384"]
+                what = ["-e", args.perf_event, "-c", str(args.perf_period)] if args.perf_event else ["-F", str(args.perf_frequency)]
                 perf = subprocess.Popen(
-                    ["perf", "record", "-F", str(args.perf_frequency)] + graph + ["-o", args.perf_data,
+                    ["perf", "record"] + what + graph + ["-o", args.perf_data,
                      "-p", str(worker.pid)], stdout=subprocess.DEVNULL, stderr=open(args.perf_data + ".log", "w"))
         if follower.other:
             sample = ", ".join("%s: %s" % (e.get("requestId"), e.get("status")) for e in follower.other[:5])

@@ -18,15 +18,40 @@ package struct JSONStatusLine {
     private var lastKey = ""
     #endif
 
+    /// What lines need of their handler, resolved once by whoever writes many of them: a handler copied to
+    /// start each line retained every member it has (its metadata, provider, label and sink), and the worker's
+    /// three lines per request made that a visible share of its reference counting. A class, so that holding
+    /// one and starting a line from it is one retain.
+    package final class Origin: Sendable {
+        let sink: JSONLogSink
+        let label: String
+        let logLevel: Logger.Level
+
+        /// The origin of `handler`'s lines, or `nil` when it has metadata of its own or a metadata provider
+        /// (whose members a caller could not order): the caller then logs through its `Logger`.
+        package init?(_ handler: JSONLogHandler) {
+            guard handler.metadata.isEmpty, handler.metadataProvider == nil else { return nil }
+            sink = handler.sink
+            label = handler.label
+            logLevel = handler.logLevel
+        }
+    }
+
     /// A line for `handler`, or `nil` when the handler would not log at `level`, or when it has metadata of its
     /// own or a metadata provider (whose members the caller could not order): the caller then logs through
     /// its `Logger`. The message must be one that redaction leaves as it is (a fixed word).
     package init?(_ handler: JSONLogHandler, level: Logger.Level, message: String) {
-        guard handler.logLevel <= level, handler.metadata.isEmpty, handler.metadataProvider == nil else { return nil }
-        self.sink = handler.sink
+        guard let origin = Origin(handler) else { return nil }
+        self.init(origin, level: level, message: message)
+    }
+
+    /// A line from a resolved ``Origin``, or `nil` when its handler would not log at `level`.
+    package init?(_ origin: Origin, level: Logger.Level, message: String) {
+        guard origin.logLevel <= level else { return nil }
+        self.sink = origin.sink
         self.urgent = level >= .warning
         assert(LogRedaction.redact(message) == message, "a status line's message is a fixed word")
-        line = JSONWriter.logLine(level: level, label: handler.label, message: message)
+        line = JSONWriter.logLine(level: level, label: origin.label, message: message)
     }
 
     /// A string member, redacted like any metadata string.

@@ -86,6 +86,14 @@ struct CPUBenchmark: AsyncParsableCommand {
     @Option(help: "The sides' max-in-flight (and HTTP connections to the server).")
     var maxInFlight: Int = 64
 
+    @Option(help: """
+        perf events to count per request in each side's process over the steady state, comma-separated (perf \
+        stat -e): context-switches, raw_syscalls:sys_enter, and the uprobes Benchmarks/perf-probes.sh defines \
+        (probe_libc:malloc, probe_libswiftCore:swift_retain, ...). Counts are steady where CPU times are not; \
+        uprobes slow the counted process, so a counted run's CPU figures are not comparable with others'.
+        """)
+    var events: String?
+
     @Option(help: "Target for count: peer CPU per request / the worker's at least this.")
     var targetCPURatio: Double = 8
 
@@ -161,7 +169,8 @@ struct CPUBenchmark: AsyncParsableCommand {
                 let name = "cpu-\(workload.kind.rawValue)-\(side.rawValue)\(repetition)-\(UUID().uuidString.prefix(6))"
                 let run = CPURun(
                     rig: rig, kind: workload.kind, messages: workload.messages(layerURLs: [layerURL], run: name),
-                    skip: workload.skip, serverPID: serverPID, resultsPartitions: resultsPartitions ?? (workload.kind == .count ? 1 : 3), logger: logger)
+                    skip: workload.skip, serverPID: serverPID, resultsPartitions: resultsPartitions ?? (workload.kind == .count ? 1 : 3),
+                    counting: countedEvents.isEmpty ? nil : (countedEvents, work.path), logger: logger)
                 let figures = try await run.run(name) { topics, group in
                     try start(side, topics: topics, group: group, logFile: "\(work.path)/\(name).log", rig: rig)
                 }
@@ -169,13 +178,44 @@ struct CPUBenchmark: AsyncParsableCommand {
                 output("  run \(repetition + 1) \(side.label): \(format(figures.requestsPerSecond, 0)) requests/s, "
                     + "worker CPU \(format(figures.workerCPUMicroseconds, 0)) µs/request, server CPU "
                     + "\(figures.serverCPUMicroseconds.map { format($0, 0) } ?? "-") µs/request, Kafka (mock cluster + reader) "
-                    + "\(format(figures.kafkaCPUMicroseconds, 0)) µs/request, outcome \(format(figures.outcomeBytes, 0)) bytes")
+                    + "\(format(figures.kafkaCPUMicroseconds, 0)) µs/request, outcome \(format(figures.outcomeBytes, 0)) bytes"
+                    + countedNote)
             }
         }
+        if !countedEvents.isEmpty { printEventCounts(results, sides: sides) }
         let reference = try results.checkAgreement()
         output("  outcomes: every run of every side answered each of the \(workload.requests) requests as \(reference) did "
             + "(count, complete, incompleteReason, objectIds, GeoJSON features)")
         return results
+    }
+
+    /// What a run's line says of its counting: uprobes trap on every hit and inflate the CPU figures;
+    /// the kernel's own counters and tracepoints barely move them.
+    private var countedNote: String {
+        if countedEvents.isEmpty { return "" }
+        return countedEvents.contains { $0.hasPrefix("probe_") } ? " [counted with uprobes: CPU inflated]" : " [counted]"
+    }
+
+    /// The `--events` list.
+    private var countedEvents: [String] {
+        (events ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Each counted event per request, the median of each side's runs, and each side against the first's.
+    private func printEventCounts(_ results: CPUResults, sides: [CPUResults.Side]) {
+        output("  events per request (median of the runs; perf stat over the steady state):")
+        for event in countedEvents {
+            let medians = sides.map { side in
+                let values = (results.runs[side] ?? []).compactMap { $0.eventsPerRequest[event] }
+                return values.isEmpty ? nil : median(values)
+            }
+            let figures = zip(sides, medians).map { side, value in
+                guard let value else { return "\(side.label) -" }
+                guard side != sides[0], let reference = medians[0], value > 0 else { return "\(side.label) \(format(value, 1))" }
+                return "\(side.label) \(format(value, 1)) (\(sides[0].label) / this \(format(reference / value, 2))x)"
+            }
+            output("    \(event): " + figures.joined(separator: "; "))
+        }
     }
 
     private func start(

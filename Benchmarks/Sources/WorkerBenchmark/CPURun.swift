@@ -22,6 +22,8 @@ struct CPURun {
         /// The outcomes' mean size as published (before the producer's compression): what the Kafka side of
         /// each side carries.
         var outcomeBytes: Double = 0
+        /// Counted events per request (`--events`); empty when nothing was counted.
+        var eventsPerRequest: [String: Double] = [:]
     }
 
     let rig: KafkaRig
@@ -32,6 +34,9 @@ struct CPURun {
     let serverPID: Int32?
     /// Partitions of the results topic (the mock cluster keeps about the last 5 MiB of each).
     var resultsPartitions = 1
+    /// perf events to count in the side's process over the window (``EventCounter``), and the directory for
+    /// perf's output; nil counts nothing.
+    var counting: (events: [String], directory: String)?
     let logger: Logger
 
     /// Partitions of the requests topic.
@@ -71,7 +76,7 @@ struct CPURun {
             throw error
         }
         var figures: Figures
-        do { figures = try await measure(worker, reader) } catch {
+        do { figures = try await measure(worker, reader, name: name) } catch {
             await worker.stop(timeout: .seconds(10))
             await reader.stop()
             throw error
@@ -84,10 +89,13 @@ struct CPURun {
         return figures
     }
 
-    private func measure(_ worker: any MeasuredWorker, _ reader: OutcomeReader) async throws -> Figures {
-        let window = try await SteadyStateWindow.measure(worker, reader, total: messages.count, skip: skip, serverPID: serverPID)
+    private func measure(_ worker: any MeasuredWorker, _ reader: OutcomeReader, name: String) async throws -> Figures {
+        let window = try await SteadyStateWindow.measure(
+            worker, reader, total: messages.count, skip: skip, serverPID: serverPID,
+            counting: counting.map { .init(events: $0.events, outputPath: "\($0.directory)/\(name).perf-stat") })
         return Figures(
             requestsPerSecond: window.requestsPerSecond, workerCPUMicroseconds: window.workerCPUSeconds * 1e6,
-            serverCPUMicroseconds: window.serverCPUSeconds.map { $0 * 1e6 }, kafkaCPUMicroseconds: window.driverCPUSeconds * 1e6)
+            serverCPUMicroseconds: window.serverCPUSeconds.map { $0 * 1e6 }, kafkaCPUMicroseconds: window.driverCPUSeconds * 1e6,
+            eventsPerRequest: window.eventsPerRequest)
     }
 }

@@ -21,18 +21,37 @@ struct SteadyStateWindow {
     var workerCPUSeconds: Double
     var driverCPUSeconds: Double
     var serverCPUSeconds: Double?
+    /// Each counted event per request over the reader's view of the window (``EventCounter``); empty when
+    /// nothing was counted.
+    var eventsPerRequest: [String: Double] = [:]
+
+    /// What to count in the worker's process over the window, and where perf writes its counts.
+    struct Counting {
+        var events: [String]
+        var outputPath: String
+    }
 
     /// Waits for all `total` outcomes, checks that every request succeeded exactly once, and returns the
     /// window's figures.
     static func measure(
-        _ worker: any MeasuredWorker, _ reader: OutcomeReader, total: Int, skip: Int, serverPID: Int32?
+        _ worker: any MeasuredWorker, _ reader: OutcomeReader, total: Int, skip: Int, serverPID: Int32?,
+        counting: Counting? = nil
     ) async throws -> SteadyStateWindow {
         let sampler = CPUSampler(workerPID: worker.pid, serverPID: serverPID)
         let sampling = Task { await sampler.run() }
         defer { sampling.cancel() }
         try await waitFor(skip, of: total, reader, worker)
         let readerStart = sampler.sampleNow()
-        try await waitFor(total, of: total, reader, worker)
+        let countedFrom = reader.count
+        let counter = try counting.map { try EventCounter.start(pid: worker.pid, events: $0.events, outputPath: $0.outputPath) }
+        let counts: [String: Double]
+        do {
+            try await waitFor(total, of: total, reader, worker)
+            counts = try await counter?.stop() ?? [:]
+        } catch {
+            _ = try? await counter?.stop()
+            throw error
+        }
         let readerEnd = sampler.sampleNow()
         sampling.cancel()
 
@@ -67,7 +86,8 @@ struct SteadyStateWindow {
         if let server0 = start.server, let server1 = end.server { server = (server1 - server0) / counted }
         return SteadyStateWindow(
             requestsPerSecond: counted / seconds, workerCPUSeconds: (worker1 - worker0) / counted,
-            driverCPUSeconds: (end.driver - start.driver) / counted, serverCPUSeconds: server)
+            driverCPUSeconds: (end.driver - start.driver) / counted, serverCPUSeconds: server,
+            eventsPerRequest: counts.mapValues { $0 / Double(max(1, total - countedFrom)) })
     }
 
     private static func waitFor(_ count: Int, of total: Int, _ reader: OutcomeReader, _ worker: any MeasuredWorker) async throws {

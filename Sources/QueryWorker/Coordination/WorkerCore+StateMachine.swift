@@ -96,6 +96,18 @@ extension WorkerCore {
         /// Messages received and not done, across partitions: what drains and revocations wait for.
         var inFlight: Int { offsets.inFlight }
 
+        /// What the metrics record after every event. Read as three numbers, not by handing the metrics the
+        /// machine: a copy of the machine (made for every event) retained each of its members.
+        struct Gauges {
+            var requestsInFlight: Int
+            var runsInFlight: Int
+            var assignedPartitions: Int
+        }
+
+        var gauges: Gauges {
+            Gauges(requestsInFlight: inFlight, runsInFlight: registry.runCount, assignedPartitions: offsets.partitions.count)
+        }
+
         /// The earliest deadline of a request on a run: when ``expireDue(nowMs:)`` is due next.
         var nextDeadlineMs: Int64? { registry.nextDeadlineMs }
 

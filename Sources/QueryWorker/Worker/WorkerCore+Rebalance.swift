@@ -8,7 +8,7 @@ extension WorkerCore {
     /// repeats them: unless the group coordinator refuses commits now (see ``revokeWithoutCommits(_:)``).
     func rebalance(_ event: KafkaRebalanceEvent) async {
         metrics.rebalanced(event)
-        defer { state.withLock { metrics.observe($0) } }
+        defer { state.withLock { metrics.observe($0.gauges) } }
         switch event {
         case .assigned(let partitions):
             state.withLock { $0.assign(partitions) }

@@ -145,7 +145,7 @@ final class WorkerCore: Sendable {
     ) -> (Result, StateMachine.Action) {
         storeOrder.withLock { _ in
             let (result, action) = state.withLock { machine in
-                defer { metrics.observe(machine) }
+                defer { metrics.observe(machine.gauges) }
                 return event(&machine)
             }
             if !action.store.isEmpty, let transactions {

@@ -10,12 +10,13 @@ import RequestContract
 /// handler gets the same fields as metadata.
 struct WorkerEvents: Sendable {
     let logger: Logger
-    /// The logger's handler when it is the JSON handler: resolved once, the logger never changes.
-    private let json: JSONLogHandler?
+    /// Where status lines go when the logger's handler is the JSON handler without metadata of its own:
+    /// resolved once, the logger never changes.
+    private let json: JSONStatusLine.Origin?
 
     init(logger: Logger) {
         self.logger = logger
-        self.json = logger.handler as? JSONLogHandler
+        self.json = (logger.handler as? JSONLogHandler).flatMap(JSONStatusLine.Origin.init)
     }
 
     func received(_ pending: PendingRequest) {
@@ -78,7 +79,7 @@ struct WorkerEvents: Sendable {
 
     /// ``delivered(_:source:nowMs:)``'s line through ``JSONStatusLine``, members in key order; false when the
     /// handler takes the general path.
-    private func writeDelivered(_ json: JSONLogHandler, _ message: OutcomeMessage, source: MessageSource, nowMs: Int64) -> Bool {
+    private func writeDelivered(_ json: JSONStatusLine.Origin, _ message: OutcomeMessage, source: MessageSource, nowMs: Int64) -> Bool {
         switch message {
         case .result(let result):
             let status = result.status.rawValue

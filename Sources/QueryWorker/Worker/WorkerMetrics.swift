@@ -137,10 +137,10 @@ package final class WorkerMetrics: Sendable {
 
     /// What the machine holds after an event: requests in flight, runs, assigned partitions. Called under the
     /// machine's lock, so the gauges follow the events' order.
-    func observe(_ machine: WorkerCore.StateMachine) {
-        requestsInFlight.record(machine.inFlight)
-        runsInFlight.record(machine.registry.runCount)
-        assignedPartitions.record(machine.offsets.partitions.count)
+    func observe(_ gauges: WorkerCore.StateMachine.Gauges) {
+        requestsInFlight.record(gauges.requestsInFlight)
+        runsInFlight.record(gauges.runsInFlight)
+        assignedPartitions.record(gauges.assignedPartitions)
     }
 
     /// The partitions were paused in librdkafka (`true`) or resumed (`false`) by flow control.
