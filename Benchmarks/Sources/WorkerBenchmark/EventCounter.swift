@@ -17,8 +17,9 @@ struct EventCounter {
     /// Attaches `perf stat` to `pid`; its counts go to `outputPath` when ``stop()`` interrupts it.
     static func start(pid: Int32, events: [String], outputPath: String) throws -> EventCounter {
         let process = Process()
-        // This process blocks SIGINT and SIGTERM (the service lifecycle's handlers), and a child inherits the
-        // mask: perf would never see the interrupt that tells it to print. Python unblocks them and execs perf.
+        // A child started from here inherits this process's blocked signals, SIGINT among them (perf's
+        // /proc/PID/status showed it in SigBlk), and perf started directly never saw the interrupt that tells it
+        // to print: the run waited forever. Python clears the mask and execs perf.
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [
             "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execvp('perf', sys.argv[1:])",
