@@ -88,7 +88,7 @@ struct FaultHandlingTests {
             let outcomes = await task.value
             #expect(outcomes.count == 4)
             #expect(outcomes.allSatisfy { $0.failure?.code == .cancelled })
-            #expect(await server.waitUntil(timeout: .seconds(5)) { $0.aborted >= 4 })
+            #expect(await server.waitUntil { $0.aborted >= 4 })
         }
     }
 }

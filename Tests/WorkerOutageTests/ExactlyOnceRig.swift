@@ -179,13 +179,19 @@ final class ExactlyOnceRig: Sendable {
         return await poll(timeout: timeout) { self.outcomes.filter { $0.requestId == id }.count == 2 }
     }
 
-    func stop() async throws {
+    /// Stops the rig. `keepingLogs` leaves the workers' logs (one file per process) where they are and prints
+    /// their directory: a lost or repeated answer is traced through them, and the run's clean clone goes away.
+    func stop(keepingLogs: Bool = false) async throws {
         reader.triggerGracefulShutdown()
         producer.triggerGracefulShutdown()
         for task in tasks { try await task.value }
         await server.shutdown()
         _ = await cluster.stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        if keepingLogs {
+            print("exactly-once rig: the workers' logs are kept in \(directory)")
+        } else {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 }
 

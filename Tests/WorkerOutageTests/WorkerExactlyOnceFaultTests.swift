@@ -33,7 +33,7 @@ struct WorkerExactlyOnceFaultTests {
         try await WorkerExactlyOnceEndToEndTests.clientReadsCommittedOutcomes(rig)
         await first.stop()
         await second.stop()
-        try await rig.stop()
+        try await rig.stop(keepingLogs: !tally.lost.isEmpty || !tally.repeated.isEmpty)
     }
 
     /// A zombie: a worker stopped (SIGSTOP) with requests in flight until its session times out and the group
@@ -71,7 +71,7 @@ struct WorkerExactlyOnceFaultTests {
         print("exactly-once zombie: \(tally)")
         await zombie.stop()
         await other.stop()
-        try await rig.stop()
+        try await rig.stop(keepingLogs: !tally.lost.isEmpty || !tally.repeated.isEmpty)
     }
 
     /// Every broker away for 10 seconds in the middle of a run: transactions fail and are aborted meanwhile,
@@ -107,6 +107,6 @@ struct WorkerExactlyOnceFaultTests {
         await worker.stop(timeout: .seconds(60))
         #expect(worker.termination == .exited(0), "a clean stop after the outage: \(worker.log.suffix(2_000))")
         print("exactly-once outage: \(tally)")
-        try await rig.stop()
+        try await rig.stop(keepingLogs: !tally.lost.isEmpty || !tally.repeated.isEmpty)
     }
 }

@@ -136,9 +136,12 @@ package final class SampleFeatureServer: Sendable {
     package func addFault(_ rule: FaultRule) { injector.add(rule) }
 
     /// Waits until `condition` holds for the statistics, polling, for at most `timeout`; returns whether it
-    /// held. Tests wait for what the server saw instead of sleeping for a guessed time.
+    /// held. Tests wait for what the server saw instead of sleeping for a guessed time. The default bound only
+    /// stops a hang: every caller waits for something that must happen, and in the test process that starts a
+    /// thousand tests at once on two cores a task's next step can wait tens of seconds for a thread (a 30 s
+    /// default ran out before a worker's first request came).
     package func waitUntil(
-        timeout: Duration = .seconds(30), _ condition: (SampleServerStatistics) -> Bool
+        timeout: Duration = .seconds(120), _ condition: (SampleServerStatistics) -> Bool
     ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !condition(statistics) {
