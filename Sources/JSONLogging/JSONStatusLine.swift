@@ -8,7 +8,7 @@ package import Logging
 /// For the lines a worker writes for every request (received, started, answered), which are most of its log
 /// volume. The caller writes fields in the order the handler would (ascending by key, a reserved key such as
 /// `error` sorted under its own name and written as `meta_error`), and only keys that name no secret (values are
-/// redacted as the handler does; debug builds check both). `JSONStatusLineTests` compares each line with the
+/// redacted as the handler does; debug builds check both). `WorkerEventsLineTests` compares each line with the
 /// handler's own.
 package struct JSONStatusLine {
     private var line: JSONWriter
@@ -37,15 +37,8 @@ package struct JSONStatusLine {
         }
     }
 
-    /// A line for `handler`, or `nil` when the handler would not log at `level`, or when it has metadata of its
-    /// own or a metadata provider (whose members the caller could not order): the caller then logs through
-    /// its `Logger`. The message must be one that redaction leaves as it is (a fixed word).
-    package init?(_ handler: JSONLogHandler, level: Logger.Level, message: String) {
-        guard let origin = Origin(handler) else { return nil }
-        self.init(origin, level: level, message: message)
-    }
-
-    /// A line from a resolved ``Origin``, or `nil` when its handler would not log at `level`.
+    /// A line from a resolved ``Origin``, or `nil` when its handler would not log at `level` (the caller then logs
+    /// through its `Logger`). The message must be one that redaction leaves as it is (a fixed word).
     package init?(_ origin: Origin, level: Logger.Level, message: String) {
         guard origin.logLevel <= level else { return nil }
         self.sink = origin.sink

@@ -42,15 +42,11 @@ package final class RecentLogLines: Sendable {
         }
     }
 
-    /// The kept lines, oldest first.
-    private var lines: [String] {
-        ring.withLock { Array($0.lines[$0.next...] + $0.lines[..<$0.next]) }
-    }
-
-    /// The kept lines as one text, saying how many older ones were dropped.
+    /// The kept lines as one text, oldest first, saying how many older ones were dropped.
     package var text: String {
-        let (kept, dropped) = ring.withLock { ($0.lines.count, $0.dropped) }
+        let (lines, dropped) = ring.withLock { (Array($0.lines[$0.next...] + $0.lines[..<$0.next]), $0.dropped) }
+        if lines.isEmpty { return "(the worker logged nothing at this level)" }
         let header = dropped > 0 ? "(\(dropped) older lines dropped)\n" : ""
-        return kept == 0 ? "(the worker logged nothing at this level)" : header + lines.joined(separator: "\n")
+        return header + lines.joined(separator: "\n")
     }
 }

@@ -12,7 +12,6 @@ struct EventCounter {
     /// Ends when perf has exited (its termination handler finishes it): awaited without blocking a thread.
     private let exited: AsyncStream<Void>
     private let outputPath: String
-    let events: [String]
 
     /// Attaches `perf stat` to `pid`; its counts go to `outputPath` when ``stop()`` interrupts it.
     static func start(pid: Int32, events: [String], outputPath: String) throws -> EventCounter {
@@ -32,7 +31,7 @@ struct EventCounter {
         do { try process.run() } catch {
             throw BenchmarkError("cannot start perf stat (Debian package linux-perf): \(error)")
         }
-        return EventCounter(process: process, exited: exited, outputPath: outputPath, events: events)
+        return EventCounter(process: process, exited: exited, outputPath: outputPath)
     }
 
     /// Stops counting and returns each event's count (perf stat's CSV: count, unit, event, ...). An event perf
