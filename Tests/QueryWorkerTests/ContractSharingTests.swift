@@ -59,6 +59,31 @@ import FeatureService
         #expect(first.serviceQuery != (try Self.request("r-3", where: "POP2000 > 1")).serviceQuery)
     }
 
+    /// Requests and service queries keep their members in one shared box (a copy is one reference): they must
+    /// still behave as values. A changed copy leaves the original as it was, and equal members in separate
+    /// boxes are equal and hash alike.
+    @Test func boxedRequestsAndQueriesAreStillValues() throws {
+        let original = try Self.request("r-1", where: "POP2000 > 1")
+        var changed = original
+        changed.deadline = 5_000
+        changed.taskId = "other"
+        changed.query.maxFeatures = 10
+        #expect(original.deadline == nil && original.taskId == "t" && original.query.maxFeatures == nil)
+        #expect(changed.deadline == 5_000 && changed.taskId == "other" && changed.query.maxFeatures == 10)
+        #expect(changed != original)
+        let twin = try Self.request("r-1", where: "POP2000 > 1")
+        #expect(twin == original && twin.hashValue == original.hashValue)
+
+        let query = original.serviceQuery
+        var narrowed = query
+        narrowed.outFields = ["NAME"]
+        narrowed.result = .count
+        #expect(query.outFields == ["*"] && query.result == .ids)
+        #expect(narrowed.outFields == ["NAME"] && narrowed.result == .count)
+        #expect(narrowed != query)
+        #expect(twin.serviceQuery == query && twin.serviceQuery.hashValue == query.hashValue)
+    }
+
     @Test func theClauseSentIsTheOneWritten() throws {
         let clause = try WhereClause("pop2000 > 100000.0")
         #expect(clause.arcGISSQL.contains("pop2000"))

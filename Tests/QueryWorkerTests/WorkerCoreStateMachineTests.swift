@@ -95,7 +95,7 @@ struct WorkerCoreStateMachineTests {
     @Test func aDifferentQuerySupersedesTheRunAndCancelsItsTask() {
         var machine = machine()
         _ = machine.setUp(query("a", task: "t", query: 1, at: position(0)), at: position(0))
-        let task = Task<Void, Never> {}
+        let task = RunHandle(run: RunID(1), tasks: RunTasks())
         let cancelsTask = machine.runTaskCreated(RunID(1), task)
         #expect(!cancelsTask)
         let (receipt, action) = machine.receive(query("b", task: "t", query: 2, at: position(1)), at: position(1), nowMs: 0)
@@ -114,7 +114,7 @@ struct WorkerCoreStateMachineTests {
         let (_, cancel) = machine.receive(.cancel(taskId: "t"), at: position(1), nowMs: 0)
         #expect(cancel.answers == ["a: cancel_requested"])
         #expect(cancel.cancel.isEmpty, "no task yet")
-        let cancelsTask = machine.runTaskCreated(RunID(1), Task {})
+        let cancelsTask = machine.runTaskCreated(RunID(1), RunHandle(run: RunID(1), tasks: RunTasks()))
         #expect(cancelsTask, "the task is cancelled as soon as it exists")
     }
 
@@ -246,7 +246,7 @@ struct WorkerCoreStateMachineTests {
     @Test func lostPartitionsStopTheirRunsWithoutAnswersAndReleaseTheGate() {
         var machine = machine(maxInFlight: 2, lowMark: 0, partitions: 2)
         _ = machine.setUp(query("a", at: position(0)), at: position(0))
-        let task = Task<Void, Never> {}
+        let task = RunHandle(run: RunID(1), tasks: RunTasks())
         _ = machine.runTaskCreated(RunID(1), task)
         _ = machine.setUp(query("b", at: position(1)), at: position(1))
         #expect(machine.isHeld)

@@ -43,7 +43,11 @@ struct AssignmentOffsetTracker: Sendable {
     /// above the last one received.
     @discardableResult
     mutating func received(_ position: MessagePosition) -> Bool {
-        guard partitions[position.partition]?.received(position.offset) == true else { return false }
+        // Through the index, as in done(_:): `partitions[key]?.received(...)` changes the element in a
+        // `modify` coroutine whose frame is `malloc`'d, once per message.
+        guard let index = partitions.index(forKey: position.partition), partitions.values[index].received(position.offset) else {
+            return false
+        }
         lifetimeCounters[position.partition, default: Counters()].received += 1
         return true
     }
@@ -73,6 +77,7 @@ struct AssignmentOffsetTracker: Sendable {
 
     /// The message's outcome is in the producer's queue (ignored for partitions no longer assigned).
     mutating func handedOff(_ position: MessagePosition) {
-        partitions[position.partition]?.handedOff(position.offset)
+        guard let index = partitions.index(forKey: position.partition) else { return }
+        partitions.values[index].handedOff(position.offset)
     }
 }

@@ -17,19 +17,19 @@ struct PendingRequest: Sendable {
 /// publishes progress for the request it started with: a request asking for events must not join a run that
 /// sends none, and one asking for none must not receive another's (the newer request supersedes instead).
 struct WorkFingerprint: Equatable, Sendable {
-    var targets: [QueryTarget]
-    var query: QuerySpec
-    var credential: String?
-    var progress: Bool
-    /// Where the selection goes (a stored run and an inline one answer differently).
-    var delivery: ResultDelivery
+    /// The request itself, compared by the members named above: a request is one boxed value (``QueryRequest``), so
+    /// holding it costs one reference where copies of the five members cost one per string and array in them,
+    /// and a fingerprint is copied wherever the registry's runs are.
+    private let request: QueryRequest
 
     init(_ request: QueryRequest) {
-        targets = request.targets
-        query = request.query
-        credential = request.credential
-        progress = request.progress
-        delivery = request.delivery
+        self.request = request
+    }
+
+    static func == (lhs: WorkFingerprint, rhs: WorkFingerprint) -> Bool {
+        lhs.request.targets == rhs.request.targets && lhs.request.query == rhs.request.query
+            && lhs.request.credential == rhs.request.credential && lhs.request.progress == rhs.request.progress
+            && lhs.request.delivery == rhs.request.delivery
     }
 }
 
@@ -77,8 +77,8 @@ extension WorkerCore.StateMachine {
 
     /// What the worker does after an event, outside the lock.
     struct Action: Sendable {
-        /// Tasks of runs no request waits for any more.
-        var cancel: [Task<Void, Never>] = []
+        /// Runs no request waits for any more.
+        var cancel: [RunHandle] = []
         var start: RunStart?
         var publish: [Delivery] = []
         /// Offsets that moved forward, to store in the consumer (in the order of computation: see

@@ -35,8 +35,8 @@ extension WorkerCore {
         enum RunTask: Sendable {
             /// The run was decided; its task is being made.
             case starting
-            /// Its task runs; cancelling it aborts the run's transfers.
-            case running(Task<Void, Never>)
+            /// It runs; cancelling it aborts the run's transfers.
+            case running(RunHandle)
             /// Cancelled before its task was handed over: the task is cancelled as soon as it is.
             case cancelledBeforeStart
         }
@@ -182,7 +182,7 @@ extension WorkerCore.StateMachine {
     // MARK: Runs
 
     /// The run's task was made. True when it must be cancelled at once (the run was cancelled meanwhile).
-    mutating func runTaskCreated(_ run: RunID, _ task: Task<Void, Never>) -> Bool {
+    mutating func runTaskCreated(_ run: RunID, _ task: RunHandle) -> Bool {
         switch runs[run] {
         case .starting?:
             runs[run] = .running(task)

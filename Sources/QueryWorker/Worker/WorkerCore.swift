@@ -47,8 +47,8 @@ final class WorkerCore: Sendable {
     let kafkaWaitWarningInterval = Mutex<Duration>(.seconds(10))
     /// Orders offset stores in librdkafka as their computation under ``state`` (see ``transition(_:)``).
     private let storeOrder = Mutex<Void>(())
-    /// The runs' tasks while they live: cancelled with the worker's task, awaited before it returns.
-    let runTasks = RunTasks()
+    /// The runs while they live, on runner tasks: cancelled with the worker's task, awaited before it returns.
+    let runTasks: RunTasks
     /// Failed publications on their way from the producer's poll thread to ``redeliveryLoop()``.
     let redeliveries = RedeliveryQueue()
     /// The message loop's phase, for `/health/live` (``enter(_:)``).
@@ -64,6 +64,7 @@ final class WorkerCore: Sendable {
         self.transactions = transactions
         self.metrics = metrics
         self.taskExecutor = taskExecutor
+        self.runTasks = RunTasks(executor: taskExecutor)
         self.decoder = decoder
         self.executor = executor
         self.publisher = OutcomePublisher(producer: producer, settings: settings, logger: logger)
@@ -145,8 +146,10 @@ final class WorkerCore: Sendable {
     ) -> (Result, StateMachine.Action) {
         storeOrder.withLock { _ in
             let (result, action) = state.withLock { machine in
-                defer { metrics.observe(machine.gauges) }
-                return event(&machine)
+                let (result, action) = event(&machine)
+                // Not in a `defer`: the deferred body took a copy of the whole machine to read its gauges.
+                metrics.observe(machine.gauges)
+                return (result, action)
             }
             if !action.store.isEmpty, let transactions {
                 // Committed with the next transaction, which carries the answers they complete.
@@ -170,7 +173,7 @@ final class WorkerCore: Sendable {
         transition { state in ((), event(&state)) }.1
     }
 
-    /// Does an action: answers become children of `group`; a run gets a task of its own (``RunTasks``).
+    /// Does an action: answers become children of `group`; a run goes to a runner task (``RunTasks``).
     func perform(_ action: StateMachine.Action, in group: inout DiscardingTaskGroup) {
         apply(action)
         if let start = action.start { self.start(start) }
@@ -221,11 +224,10 @@ final class WorkerCore: Sendable {
 
     // MARK: Runs
 
-    /// Starts a run in a task of its own (``RunTasks``), so that it can be cancelled alone, which aborts its
-    /// HTTP transfers; the worker's cancellation cancels it too. Unstructured tasks do not inherit an executor
-    /// preference: it is passed on.
+    /// Starts a run on a runner task (``RunTasks``); it can be cancelled alone, which aborts its HTTP
+    /// transfers, and the worker's cancellation cancels it too.
     private func start(_ start: StateMachine.RunStart) {
-        let task = runTasks.start(start.run, executor: taskExecutor) { await self.execute(start) }
+        let task = runTasks.start(start.run) { await self.execute(start) }
         if state.withLock({ $0.runTaskCreated(start.run, task) }) { task.cancel() }
     }
 
