@@ -157,7 +157,7 @@ let package = Package(
         ),
         // The seam between the worker and the engines: targets, queries, per-layer outcomes, the result budget,
         // and the router that picks an engine by the target's kind.
-        .target(name: "FeatureService", dependencies: ["QueryLanguage", "FeatureGeometry"], swiftSettings: strictSwift),
+        .target(name: "FeatureService", dependencies: ["FeatureQuerySupport", "QueryLanguage", "FeatureGeometry"], swiftSettings: strictSwift),
         // ArcGIS REST feature queries: metadata cache, complete paging, fan-out, retries, one error model.
         .target(
             name: "ArcGISEngine",

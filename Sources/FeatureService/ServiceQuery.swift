@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 package import FeatureGeometry
 package import QueryLanguage
 
@@ -30,83 +31,83 @@ package struct ServiceQuery: Sendable, Hashable {
         package var isFeatureTable: Bool { self == .statistics || self == .extent || self == .distinct }
     }
 
-    /// The query's members, in one immutable box: a query is copied at each step from the request to the
-    /// engine, each layer's run and its requests, and a copy of the box is one retain where a copy of the
-    /// members was one per string, array and expression in them. A change makes a new box; queries change
+    /// The query's members, behind one reference (``SharedValue``): a query is copied at each step from the
+    /// request to the engine, each layer's run and its requests, and such a copy is one retain where a copy of
+    /// the members was one per string, array and expression in them. A change makes a new reference; queries change
     /// only while they are made and when an engine derives a layer's variant of one.
-    private var box: Box
+    private var members: SharedValue<Members>
 
     /// The attribute filter; `nil` for every feature.
     package var whereClause: WhereClause? {
-        get { box.members.whereClause }
-        set { change { $0.whereClause = newValue } }
+        get { members.value.whereClause }
+        set { members.change { $0.whereClause = newValue } }
     }
     /// The spatial filter with its spatial reference; `nil` for none.
     package var geometry: Geometry? {
-        get { box.members.geometry }
-        set { change { $0.geometry = newValue } }
+        get { members.value.geometry }
+        set { members.change { $0.geometry = newValue } }
     }
     package var spatialRelationship: SpatialRelation {
-        get { box.members.spatialRelationship }
-        set { change { $0.spatialRelationship = newValue } }
+        get { members.value.spatialRelationship }
+        set { members.change { $0.spatialRelationship = newValue } }
     }
     /// Fields returned with features; `["*"]` for all.
     package var outFields: [String] {
-        get { box.members.outFields }
-        set { change { $0.outFields = newValue } }
+        get { members.value.outFields }
+        set { members.change { $0.outFields = newValue } }
     }
     package var returnGeometry: Bool {
-        get { box.members.returnGeometry }
-        set { change { $0.returnGeometry = newValue } }
+        get { members.value.returnGeometry }
+        set { members.change { $0.returnGeometry = newValue } }
     }
     /// The spatial reference of returned geometries; `nil` keeps the layer's.
     package var outSpatialReference: SpatialReference? {
-        get { box.members.outSpatialReference }
-        set { change { $0.outSpatialReference = newValue } }
+        get { members.value.outSpatialReference }
+        set { members.change { $0.outSpatialReference = newValue } }
     }
     /// At most this many ids or features per layer; `nil` for all. The result budget may cut sooner.
     package var maxFeatures: Int? {
-        get { box.members.maxFeatures }
-        set { change { $0.maxFeatures = newValue } }
+        get { members.value.maxFeatures }
+        set { members.change { $0.maxFeatures = newValue } }
     }
     package var result: ResultKind {
-        get { box.members.result }
-        set { change { $0.result = newValue } }
+        get { members.value.result }
+        set { members.change { $0.result = newValue } }
     }
     /// The credential the request picked by name (its `credential` field); `nil` applies whatever covers each
     /// target by scope. Part of the query's identity: requests with different credentials never share results.
     package var credential: String? {
-        get { box.members.credential }
-        set { change { $0.credential = newValue } }
+        get { members.value.credential }
+        set { members.change { $0.credential = newValue } }
     }
     /// Only these features (ArcGIS object ids, OGC feature ids), ANDed with the other filters; `nil` for any.
     package var objectIds: [FeatureID]? {
-        get { box.members.objectIds }
-        set { change { $0.objectIds = newValue } }
+        get { members.value.objectIds }
+        set { members.change { $0.objectIds = newValue } }
     }
     /// Only features in this time window; `nil` for any time.
     package var time: TimeWindow? {
-        get { box.members.time }
-        set { change { $0.time = newValue } }
+        get { members.value.time }
+        set { members.change { $0.time = newValue } }
     }
     /// The order of ids, features or statistics rows; empty for the service's order.
     package var orderBy: [OrderTerm] {
-        get { box.members.orderBy }
-        set { change { $0.orderBy = newValue } }
+        get { members.value.orderBy }
+        set { members.change { $0.orderBy = newValue } }
     }
     /// What `result: statistics` computes, and the fields it groups by.
     package var statistics: [StatisticDefinition] {
-        get { box.members.statistics }
-        set { change { $0.statistics = newValue } }
+        get { members.value.statistics }
+        set { members.change { $0.statistics = newValue } }
     }
     package var groupBy: [String] {
-        get { box.members.groupBy }
-        set { change { $0.groupBy = newValue } }
+        get { members.value.groupBy }
+        set { members.change { $0.groupBy = newValue } }
     }
     /// What `result: related` follows and asks of the related table; `nil` for other results.
     package var related: RelatedQuery? {
-        get { box.members.related }
-        set { change { $0.related = newValue } }
+        get { members.value.related }
+        set { members.change { $0.related = newValue } }
     }
 
     package init(
@@ -116,26 +117,15 @@ package struct ServiceQuery: Sendable, Hashable {
         objectIds: [FeatureID]? = nil, time: TimeWindow? = nil, orderBy: [OrderTerm] = [],
         statistics: [StatisticDefinition] = [], groupBy: [String] = [], related: RelatedQuery? = nil
     ) {
-        box = Box(Members(
+        members = SharedValue(Members(
             whereClause: whereClause, geometry: geometry, spatialRelationship: spatialRelationship, outFields: outFields,
             returnGeometry: returnGeometry, outSpatialReference: outSpatialReference, maxFeatures: maxFeatures,
             result: result, credential: credential, objectIds: objectIds, time: time, orderBy: orderBy,
             statistics: statistics, groupBy: groupBy, related: related))
     }
 
-    package static func == (lhs: ServiceQuery, rhs: ServiceQuery) -> Bool {
-        lhs.box === rhs.box || lhs.box.members == rhs.box.members
-    }
 
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(box.members)
-    }
 
-    private mutating func change(_ body: (inout Members) -> Void) {
-        var members = box.members
-        body(&members)
-        box = Box(members)
-    }
 
     private struct Members: Sendable, Hashable {
         var whereClause: WhereClause?
@@ -155,8 +145,4 @@ package struct ServiceQuery: Sendable, Hashable {
         var related: RelatedQuery?
     }
 
-    private final class Box: Sendable {
-        let members: Members
-        init(_ members: Members) { self.members = members }
-    }
 }

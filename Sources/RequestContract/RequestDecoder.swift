@@ -53,17 +53,24 @@ package struct RequestDecoder: Sendable {
     package let limits: RequestLimits
     /// The credentials a request's `credential` may name.
     package let credentials: CredentialNames
+    /// The deadline of a request whose message sets none, in milliseconds after it was received: the worker's
+    /// `requestTimeout`, so nothing runs forever. `nil` leaves such a request without a deadline. Applied
+    /// here, while the request is made, because a request changed later is a new copy of all its members.
+    package let defaultTimeoutMs: Int64?
     /// Clauses and target URLs read before, shared by the decoder's copies: a client sends the same ones again
     /// and again.
     package let cache = DecodedTextCache()
 
-    /// A decoder resolving `namedWhere` in `namedQueries` and checking `credential` against `credentials`.
+    /// A decoder resolving `namedWhere` in `namedQueries`, checking `credential` against `credentials`, and
+    /// giving a request without a deadline `defaultTimeoutMs` (when positive).
     package init(
-        namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits(), credentials: CredentialNames = .unchecked
+        namedQueries: NamedQueryCatalog, limits: RequestLimits = RequestLimits(), credentials: CredentialNames = .unchecked,
+        defaultTimeoutMs: Int64? = nil
     ) {
         self.namedQueries = namedQueries
         self.limits = limits
         self.credentials = credentials
+        self.defaultTimeoutMs = defaultTimeoutMs.flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Reads one message: its `value` bytes (`nil` for a tombstone) and `key`, received at `receivedAt`
@@ -172,7 +179,7 @@ package struct RequestDecoder: Sendable {
             }
             return instant
         }
-        guard let timeout else { return nil }
+        guard let timeout = timeout ?? defaultTimeoutMs else { return nil }
         let (sum, overflow) = receivedAt.addingReportingOverflow(timeout)
         return overflow ? Int64.max : sum
     }

@@ -33,7 +33,11 @@ final class QueryWorkerService: Service, Sendable {
         logger: Logger
     ) throws {
         let catalog = try settings.namedQueryCatalog(limits: .default)
-        let decoder = RequestDecoder(namedQueries: catalog, limits: settings.requestLimits, credentials: credentials)
+        // A request without a deadline gets the operator's `requestTimeout` (the settings refuse zero), so nothing
+        // runs forever; the deadline loop then ends it like any other.
+        let decoder = RequestDecoder(
+            namedQueries: catalog, limits: settings.requestLimits, credentials: credentials,
+            defaultTimeoutMs: settings.timeouts.request.clampedMilliseconds)
         let executor = RequestExecutor(
             engine: engine, hostPolicy: try settings.hostPolicy(), workerID: settings.workerID,
             maxResultTotalBytes: settings.limits.maxResultTotalBytes, stores: stores,

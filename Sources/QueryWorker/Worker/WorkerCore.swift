@@ -116,16 +116,11 @@ final class WorkerCore: Sendable {
             return .rejected(rejection, source, receivedAt: now)
         case .cancel(let taskId):
             return .cancel(taskId: taskId)
-        case .query(var request):
+        case .query(let request):
             // Judged before anything else: a backlogged request is answered without a query, whatever it asks.
             let limit = settings.timeouts.maxRequestAge.clampedMilliseconds
             if let age = RequestAge.tooOld(timestampMs: message.timestampMs, nowMs: now, limitMs: limit) {
                 return .tooOld(request, source, age)
-            }
-            // A request without a deadline gets the operator's `requestTimeout` (the settings refuse zero), so
-            // nothing runs forever; the deadline loop then ends it like any other.
-            if request.deadline == nil, settings.timeouts.request > .zero {
-                request.deadline = request.receivedAt + settings.timeouts.request.clampedMilliseconds
             }
             if let refusal = executor.admit(request) {
                 let rejection = RejectedRequest(

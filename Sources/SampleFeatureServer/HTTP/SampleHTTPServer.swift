@@ -84,17 +84,27 @@ final class SampleHTTPServer: Sendable {
     /// Stops accepting, closes every open connection (cancelling handlers still running) and returns when
     /// the server has stopped.
     func shutdown() async {
+        await Self.stop(group: group, connections: connections, running: running)
+    }
+
+    deinit {
+        // A server that was never shut down (a test that threw before its `shutdown()`) must not keep its port.
+        // It stops as `shutdown()` stops it, not by cancelling the serving task: a connection accepted but not yet
+        // served when that task is cancelled is dropped, and SwiftNIO traps on it ("Deinited NIOAsyncWriter without
+        // calling finish()", apple/swift-nio#2813), which took a whole test process down after one test failed.
+        let (group, connections, running) = (group, connections, running)
+        Task { await Self.stop(group: group, connections: connections, running: running) }
+    }
+
+    /// Stops accepting (a graceful shutdown drains the connections already accepted), closes the open ones and
+    /// waits for the serving task to end.
+    private static func stop(group: ServiceGroup, connections: SampleConnections, running: Task<Void, any Error>) async {
         let open = connections.beginShutdown()
         await group.triggerGracefulShutdown()
         for connection in open {
             try? await connection.channel.close()
         }
         _ = await running.result
-    }
-
-    deinit {
-        // A server that was never shut down must not keep its port.
-        running.cancel()
     }
 }
 
