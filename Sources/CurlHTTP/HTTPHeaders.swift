@@ -14,6 +14,12 @@ package struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionar
         fields.append((name: name, value: value))
     }
 
+    /// Room for `count` fields, so that a response's header lines, added one by one, take one allocation
+    /// instead of one for each doubling of the list.
+    package mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// Replaces every field with this name.
     package mutating func replace(_ name: String, _ value: String) {
         fields.removeAll { $0.name.lowercased() == name.lowercased() }

@@ -1,3 +1,5 @@
+import FeatureQuerySupport
+
 /// One HTTP request: what to send, and per-request limits that override the client's.
 package struct HTTPRequest: Sendable, Hashable {
     package struct Method: Hashable, Sendable, CustomStringConvertible {
@@ -12,12 +14,40 @@ package struct HTTPRequest: Sendable, Hashable {
         package static let patch = Method("PATCH")
     }
 
-    package var method: Method
-    package var url: String
-    package var headers: HTTPHeaders
-    package var body: [UInt8]?
+    package var method: Method {
+        get { members.value.method }
+        set { members.change { $0.method = newValue } }
+    }
+    package var url: String {
+        get { members.value.url }
+        set { members.change { $0.url = newValue } }
+    }
+    package var headers: HTTPHeaders {
+        get { members.value.headers }
+        set { members.change { $0.headers = newValue } }
+    }
+    package var body: [UInt8]? {
+        get { members.value.body }
+        set { members.change { $0.body = newValue } }
+    }
     /// Overrides for this request only; `nil` fields fall back to the client's configuration.
-    package var options: HTTPRequestOptions
+    package var options: HTTPRequestOptions {
+        get { members.value.options }
+        set { members.change { $0.options = newValue } }
+    }
+
+    /// The members, behind one reference (``SharedValue``): a request is copied on its way from the caller
+    /// through authentication and the client to its transfer, and such a copy is one retain where a copy of the
+    /// members was one per string, header list and option in them.
+    private var members: SharedValue<Members>
+
+    private struct Members: Sendable, Hashable {
+        var method: Method
+        var url: String
+        var headers: HTTPHeaders
+        var body: [UInt8]?
+        var options: HTTPRequestOptions
+    }
 
     package init(
         method: Method = .get,
@@ -26,11 +56,7 @@ package struct HTTPRequest: Sendable, Hashable {
         body: [UInt8]? = nil,
         options: HTTPRequestOptions = HTTPRequestOptions()
     ) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.options = options
+        members = SharedValue(Members(method: method, url: url, headers: headers, body: body, options: options))
     }
 
     /// A form-encoded POST: how long queries travel when they would not fit in a URL.

@@ -1,3 +1,4 @@
+import FeatureQuerySupport
 package import FeatureGeometry
 
 /// What a layer selected, by the query's result kind: one case, so nobody re-reads three optionals to find
@@ -76,32 +77,74 @@ package struct IncompleteReason: RawRepresentable, Hashable, Sendable, CustomStr
 /// A layer that answered.
 package struct ServiceLayerResult: Sendable {
     /// The layer URL queried (normalised: no query string, no trailing slash).
-    package var url: String
-    package var layerId: Int?
-    package var name: String?
-    package var objectIdField: String?
+    package var url: String {
+        get { members.value.url }
+        set { members.change { $0.url = newValue } }
+    }
+    package var layerId: Int? {
+        get { members.value.layerId }
+        set { members.change { $0.layerId = newValue } }
+    }
+    package var name: String? {
+        get { members.value.name }
+        set { members.change { $0.name = newValue } }
+    }
+    package var objectIdField: String? {
+        get { members.value.objectIdField }
+        set { members.change { $0.objectIdField = newValue } }
+    }
     /// How many features match, as the service counted them.
-    package var count: Int
+    package var count: Int {
+        get { members.value.count }
+        set { members.change { $0.count = newValue } }
+    }
     /// False when the selection holds fewer than ``count``: cut by `maxFeatures` or by the result budget, or
     /// rows lost while paging.
-    package var isComplete: Bool
-    package var selection: LayerSelection
+    package var isComplete: Bool {
+        get { members.value.isComplete }
+        set { members.change { $0.isComplete = newValue } }
+    }
+    package var selection: LayerSelection {
+        get { members.value.selection }
+        set { members.change { $0.selection = newValue } }
+    }
     /// The OGC collection id; `nil` for ArcGIS layers.
-    package var collection: String?
+    package var collection: String? {
+        get { members.value.collection }
+        set { members.change { $0.collection = newValue } }
+    }
     /// Where the filter ran; `nil` where the protocol always filters on the service (ArcGIS).
-    package var filteredBy: FilterSite?
+    package var filteredBy: FilterSite? {
+        get { members.value.filteredBy }
+        set { members.change { $0.filteredBy = newValue } }
+    }
     /// Why ``isComplete`` is false, when the engine knows.
-    package var incompleteReason: IncompleteReason?
+    package var incompleteReason: IncompleteReason? {
+        get { members.value.incompleteReason }
+        set { members.change { $0.incompleteReason = newValue } }
+    }
     /// Who computed the statistics or the distinct values (`statisticsBy`, `distinctBy`), who joined the
     /// related records (`relatedBy`: the service's `queryRelatedRecords`, or the worker querying the related
     /// table by key) or listed the attachments (`attachmentsBy`); `nil` for other results.
-    package var aggregatedBy: ComputationSite?
+    package var aggregatedBy: ComputationSite? {
+        get { members.value.aggregatedBy }
+        set { members.change { $0.aggregatedBy = newValue } }
+    }
     /// Who put ordered ids, features or statistics rows in the query's `orderBy`; `nil` without one.
-    package var orderedBy: ComputationSite?
+    package var orderedBy: ComputationSite? {
+        get { members.value.orderedBy }
+        set { members.change { $0.orderedBy = newValue } }
+    }
     /// HTTP requests this layer's query took (metadata excluded), and how many of them were retries; 0 where
     /// the engine does not count them.
-    package var requests: Int
-    package var retries: Int
+    package var requests: Int {
+        get { members.value.requests }
+        set { members.change { $0.requests = newValue } }
+    }
+    package var retries: Int {
+        get { members.value.retries }
+        set { members.change { $0.retries = newValue } }
+    }
 
     package init(
         url: String, layerId: Int? = nil, name: String? = nil, objectIdField: String? = nil, count: Int,
@@ -109,20 +152,33 @@ package struct ServiceLayerResult: Sendable {
         incompleteReason: IncompleteReason? = nil, requests: Int = 0, retries: Int = 0,
         aggregatedBy: ComputationSite? = nil, orderedBy: ComputationSite? = nil
     ) {
-        self.aggregatedBy = aggregatedBy
-        self.orderedBy = orderedBy
-        self.requests = requests
-        self.retries = retries
-        self.collection = collection
-        self.filteredBy = filteredBy
-        self.incompleteReason = incompleteReason
-        self.url = url
-        self.layerId = layerId
-        self.name = name
-        self.objectIdField = objectIdField
-        self.count = count
-        self.isComplete = isComplete
-        self.selection = selection
+        members = SharedValue(Members(
+            url: url, layerId: layerId, name: name, objectIdField: objectIdField, count: count,
+            isComplete: isComplete, selection: selection, collection: collection, filteredBy: filteredBy,
+            incompleteReason: incompleteReason, aggregatedBy: aggregatedBy, orderedBy: orderedBy,
+            requests: requests, retries: retries))
+    }
+
+    /// The members, behind one reference (``SharedValue``): a layer's result is copied from the engine to the
+    /// run's outcome, the outcome's message and each step of writing it, and such a copy is one retain where a
+    /// copy of the members was one per string and selection in them.
+    private var members: SharedValue<Members>
+
+    private struct Members: Sendable {
+        var url: String
+        var layerId: Int?
+        var name: String?
+        var objectIdField: String?
+        var count: Int
+        var isComplete: Bool
+        var selection: LayerSelection
+        var collection: String?
+        var filteredBy: FilterSite?
+        var incompleteReason: IncompleteReason?
+        var aggregatedBy: ComputationSite?
+        var orderedBy: ComputationSite?
+        var requests: Int
+        var retries: Int
     }
 }
 

@@ -292,8 +292,12 @@ final class CurlTransfer: @unchecked Sendable {
         while valueEnd > valueStart, line[valueEnd - 1] == 32 || line[valueEnd - 1] == 9 { valueEnd -= 1 }
         let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[..<colon]), as: UTF8.self)
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: line[valueStart..<valueEnd]), as: UTF8.self)
+        if responseHeaders.isEmpty { responseHeaders.reserveCapacity(Self.expectedHeaderFields) }
         responseHeaders.add(name, value)
     }
+
+    /// Header fields a response usually has (nginx, ArcGIS Server and pygeoapi send 5 to 12).
+    private static let expectedHeaderFields = 12
 
     /// Status, headers, effective URL and HTTP version of the response so far.
     private func head() -> (status: Int, headers: HTTPHeaders, url: String, version: String) {

@@ -68,7 +68,7 @@ final class RequestTrace: Sendable, Hashable {
         headers.reserveCapacity(2 + echoed.count)
         InstrumentationSystem.instrument.inject(span.context, into: &headers, using: KafkaHeaderInjector())
         if !headers.contains(where: { $0.key == WorkerTracing.traceParent }) {
-            headers.append(KafkaHeader(key: WorkerTracing.traceParent, string: fallback.traceParentHeaderValue))
+            headers.append(KafkaHeader(key: WorkerTracing.traceParent, value: TraceParentBytes.of(fallback)))
             if let state = fallback.traceStateHeaderValue {
                 headers.append(KafkaHeader(key: WorkerTracing.traceState, string: state))
             }

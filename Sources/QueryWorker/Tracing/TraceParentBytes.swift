@@ -1,0 +1,27 @@
+import FeatureQuerySupport
+import W3CTraceContext
+
+/// A `traceparent` header value (W3C Trace Context, version 00) written straight into its 55 bytes: one
+/// allocation per outcome, where `TraceContext.traceParentHeaderValue` makes a string of each id, a third of
+/// the whole, and the header then a byte copy of it.
+enum TraceParentBytes {
+    /// `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`, lowercase, as the standard writes it.
+    static func of(_ context: TraceContext) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(55)
+        bytes.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: "0"), UInt8(ascii: "-")])
+        withUnsafeBytes(of: context.traceID.bytes) { appendHex($0, to: &bytes) }
+        bytes.append(UInt8(ascii: "-"))
+        withUnsafeBytes(of: context.spanID.bytes) { appendHex($0, to: &bytes) }
+        bytes.append(UInt8(ascii: "-"))
+        withUnsafeBytes(of: context.flags.rawValue) { appendHex($0, to: &bytes) }
+        return bytes
+    }
+
+    private static func appendHex(_ source: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
+        for byte in source {
+            bytes.append(ASCII.hexDigit(byte >> 4))
+            bytes.append(ASCII.hexDigit(byte & 0x0F))
+        }
+    }
+}
