@@ -55,7 +55,7 @@ package struct RequestDecoder: Sendable {
     package let credentials: CredentialNames
     /// The deadline of a request whose message sets none, in milliseconds after it was received: the worker's
     /// `requestTimeout`, so nothing runs forever. `nil` leaves such a request without a deadline. Applied
-    /// here, while the request is made, because a request changed later is a new copy of all its members.
+    /// here, while the request is made, so that no later step has to change the request.
     package let defaultTimeoutMs: Int64?
     /// Clauses and target URLs read before, shared by the decoder's copies: a client sends the same ones again
     /// and again.

@@ -2,8 +2,8 @@ import FeatureQuerySupport
 import W3CTraceContext
 
 /// A `traceparent` header value (W3C Trace Context, version 00) written straight into its 55 bytes: one
-/// allocation per outcome, where `TraceContext.traceParentHeaderValue` makes a string of each id, a third of
-/// the whole, and the header then a byte copy of it.
+/// allocation per outcome, where `TraceContext.traceParentHeaderValue` makes a string of each id and one of
+/// the whole, which the header then copies into bytes.
 enum TraceParentBytes {
     /// `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`, lowercase, as the standard writes it.
     static func of(_ context: TraceContext) -> [UInt8] {
