@@ -33,8 +33,8 @@ package struct ServiceQuery: Sendable, Hashable {
 
     /// The query's members, behind one reference (``SharedValue``): a query is copied at each step from the
     /// request to the engine, each layer's run and its requests, and such a copy is one retain where a copy of
-    /// the members was one per string, array and expression in them. A change makes a new reference; queries change
-    /// only while they are made and when an engine derives a layer's variant of one.
+    /// the members was one per string, array and expression in them. A change to a copy that shares its reference
+    /// makes a new one; queries change only while they are made and when an engine derives a layer's variant of one.
     private var members: SharedValue<Members>
 
     /// The attribute filter; `nil` for every feature.
@@ -124,9 +124,6 @@ package struct ServiceQuery: Sendable, Hashable {
             statistics: statistics, groupBy: groupBy, related: related))
     }
 
-
-
-
     private struct Members: Sendable, Hashable {
         var whereClause: WhereClause?
         var geometry: Geometry?
@@ -144,5 +141,4 @@ package struct ServiceQuery: Sendable, Hashable {
         var groupBy: [String]
         var related: RelatedQuery?
     }
-
 }

@@ -11,8 +11,8 @@ import QueryLanguage
 package struct QueryRequest: Sendable, Hashable {
     /// The request's members, behind one reference (``SharedValue``): a request is handed whole from the decoder to
     /// the state machine, its registry, the run and the outcome, some ten copies per request, and such a copy is one
-    /// retain where a copy of the members was one per string and array in them (some twenty). A change makes a
-    /// new reference; requests change only while they are made.
+    /// retain where a copy of the members was one per string and array in them (some twenty). Requests change only
+    /// while they are made.
     private var members: SharedValue<Members>
 
     /// Names this request in its outcome.
@@ -89,9 +89,6 @@ package struct QueryRequest: Sendable, Hashable {
     /// protocol by each target's kind.
     package var serviceTargets: [ServiceTarget] { members.value.targets.map(\.serviceTarget) }
 
-
-
-
     private struct Members: Sendable, Hashable {
         var requestId: String
         var taskId: String
@@ -103,7 +100,6 @@ package struct QueryRequest: Sendable, Hashable {
         var progress: Bool
         var delivery: ResultDelivery
     }
-
 }
 
 /// One entry of a request's `targets`.

@@ -11,11 +11,16 @@ package enum ASCII {
     package static func hexString(_ bytes: some Collection<UInt8>) -> String {
         var digits: [UInt8] = []
         digits.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            digits.append(hexDigit(byte >> 4))
-            digits.append(hexDigit(byte & 0x0F))
-        }
+        appendHex(bytes, to: &digits)
         return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// Appends `bytes` as lowercase hexadecimal digits, two a byte, to `output` (a W3C `traceparent`'s ids).
+    package static func appendHex(_ bytes: some Collection<UInt8>, to output: inout [UInt8]) {
+        for byte in bytes {
+            output.append(hexDigit(byte >> 4))
+            output.append(hexDigit(byte & 0x0F))
+        }
     }
 
     /// The uppercase hexadecimal digit for `nibble` (0–15), as percent-encoding writes `%2F`.

@@ -10,18 +10,11 @@ enum TraceParentBytes {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(55)
         bytes.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: "0"), UInt8(ascii: "-")])
-        withUnsafeBytes(of: context.traceID.bytes) { appendHex($0, to: &bytes) }
+        withUnsafeBytes(of: context.traceID.bytes) { ASCII.appendHex($0, to: &bytes) }
         bytes.append(UInt8(ascii: "-"))
-        withUnsafeBytes(of: context.spanID.bytes) { appendHex($0, to: &bytes) }
+        withUnsafeBytes(of: context.spanID.bytes) { ASCII.appendHex($0, to: &bytes) }
         bytes.append(UInt8(ascii: "-"))
-        withUnsafeBytes(of: context.flags.rawValue) { appendHex($0, to: &bytes) }
+        ASCII.appendHex(CollectionOfOne(context.flags.rawValue), to: &bytes)
         return bytes
-    }
-
-    private static func appendHex(_ source: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
-        for byte in source {
-            bytes.append(ASCII.hexDigit(byte >> 4))
-            bytes.append(ASCII.hexDigit(byte & 0x0F))
-        }
     }
 }
