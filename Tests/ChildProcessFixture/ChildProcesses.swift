@@ -34,20 +34,37 @@ package enum ChildProcesses {
     /// server's own bind (a second or more for moto, postgres or pygeoapi) a connection of any process could
     /// take it, and the server then exited at start ("address in use"): it happened beside the outage suites,
     /// whose clients reconnect to stopped brokers every few milliseconds. No connection takes a port below the
-    /// range. Ports handed out by this process are not handed out again.
+    /// range. Ports handed out by this process are not handed out again, nor by another test process while this
+    /// one runs (``claim(_:)``): the test command runs seven processes at once, and two of them once gave the same
+    /// port to two servers; the second exited at start, and its fixture reached the first one's server (f42).
     package static func unusedPort() throws -> Int {
         let (low, _) = ephemeralRange()
         let candidates = max(1_024, low - 12_000)..<low
         for _ in 0..<200 {
             guard let port = candidates.randomElement() else { break }
             guard handedOut.withLock({ $0.insert(port).inserted }) else { continue }
-            if bindable(port) { return port }
+            if claim(port), bindable(port) { return port }
         }
         throw ChildProcessFailure("no free loopback port below \(low) after 200 tries")
     }
 
     /// Ports this process gave out (a server may not have bound its port yet when another fixture asks).
     private static let handedOut = Mutex<Set<Int>>([])
+
+    /// Claims `port` among the test processes of this machine: an exclusive `flock` on a file named after it,
+    /// held (the descriptor left open) until this process exits, when the kernel releases it. False when
+    /// another process holds it.
+    private static func claim(_ port: Int) -> Bool {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("query-worker-test-ports").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let descriptor = Glibc.open(folder + "/\(port)", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { return true }  // no lock file (a read-only /tmp): the bind check alone
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            _ = Glibc.close(descriptor)
+            return false
+        }
+        return true
+    }
 
     /// `net.ipv4.ip_local_port_range`: where connect(2) draws source ports from (32768–60999 by default).
     private static func ephemeralRange() -> (Int, Int) {
