@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Defines the uprobes the CPU benchmark's --events can count (as root; idempotent): calls of the C allocator,
-# the Swift runtime's reference counting and object allocation, and the concurrency runtime's task creation
-# and job enqueueing, in the libraries the release worker links dynamically. Counts per request are steady
-# where this machine's CPU times are not (see EventCounter.swift):
+# the Swift runtime's reference counting and object allocation, and the concurrency runtime's task creation,
+# executor switches (`swift_task_switch`) and job enqueueing, in the libraries the release worker links
+# dynamically. Counts per request are steady where this machine's CPU times are not (see EventCounter.swift):
 #
 #   Benchmarks/perf-probes.sh
 #   CPU_ARGS="--kinds count --sides worker,floor --events context-switches,raw_syscalls:sys_enter,probe_libc:malloc" \
@@ -20,7 +20,7 @@ LIBC="$(ldconfig -p | awk '/libc\.so\.6 .*x86-64/ {print $NF; exit}')"
 declare -A PROBES=(
     ["$LIBC"]="malloc free realloc calloc"
     ["$SWIFT_LIB/libswiftCore.so"]="swift_retain swift_release swift_allocObject"
-    ["$SWIFT_LIB/libswift_Concurrency.so"]="swift_task_create swift_task_enqueueGlobal swift_continuation_resume"
+    ["$SWIFT_LIB/libswift_Concurrency.so"]="swift_task_create swift_task_enqueueGlobal swift_continuation_resume swift_task_switch swift_task_enqueue"
 )
 defined=()
 for library in "${!PROBES[@]}"; do

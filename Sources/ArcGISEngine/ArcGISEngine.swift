@@ -144,8 +144,10 @@ package final class ArcGISEngine: Sendable {
             return try await LayerQueryRunner.count(
                 query, clause: clause, layer: metadata, origin: url.origin, session: session(auth))
         }
-        let related: (@Sendable () async throws -> RelatedTarget)? =
-            query.result == .related ? { @Sendable in try await self.relatedTarget(query, origin: metadata, url: url, auth: auth) } : nil
+        var related: (@Sendable () async throws -> RelatedTarget)?
+        if query.result == .related {
+            related = { @Sendable in try await self.relatedTarget(query, origin: metadata, url: url, auth: auth) }
+        }
         let runner = LayerQueryRunner(
             transport: session(auth), layer: metadata, origin: url.origin, query: query,
             clause: clause, configuration: configuration, budget: budget, relatedTarget: related)

@@ -13,7 +13,8 @@ extension FeatureQueryClient {
     ///
     /// Throws when the outcome topics cannot be found or read: the client cannot work then, and its waiting
     /// calls end with that error. A client that does not read outcomes only runs its producer.
-    public func run() async throws {
+    /// `@concurrent`: the reading loop runs off the caller's actor, whoever starts it.
+    @concurrent public func run() async throws {
         do {
             try await withGracefulShutdownHandler {
                 try await withThrowingDiscardingTaskGroup { group in

@@ -15,13 +15,13 @@ extension FeatureQueryClient {
 
     /// Writes the stored result at `location`, decompressed and verified, to `fileURL`
     /// (``StoredResultReader/download(_:to:)``).
-    public func downloadStored(_ location: StoredResultLocation, to fileURL: URL) async throws(FeatureQueryError) {
+    @concurrent public func downloadStored(_ location: StoredResultLocation, to fileURL: URL) async throws(FeatureQueryError) {
         try await storedResults.download(location, to: fileURL)
     }
 
     /// `outcome` with every stored layer's features or ids fetched, verified and put where an inline layer has
     /// them (``StoredResultReader/resolving(_:maxBytes:)``): for results whose layers each fit in `maxBytes`.
-    public func resolvingStoredLayers(of outcome: QueryOutcome, maxBytes: Int = 256 << 20) async throws(FeatureQueryError) -> QueryOutcome {
+    @concurrent public func resolvingStoredLayers(of outcome: QueryOutcome, maxBytes: Int = 256 << 20) async throws(FeatureQueryError) -> QueryOutcome {
         var resolved = outcome
         for index in resolved.layers.indices where resolved.layers[index].location != nil {
             resolved.layers[index] = try await storedResults.resolving(resolved.layers[index], maxBytes: maxBytes)

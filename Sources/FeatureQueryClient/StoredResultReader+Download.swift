@@ -5,7 +5,8 @@ extension StoredResultReader {
     ///
     /// The bytes go to a temporary file next to `fileURL`, which replaces `fileURL` only once the size and SHA-256
     /// are verified: a failed or damaged download never leaves a file that looks complete.
-    public func download(_ location: StoredResultLocation, to fileURL: URL) async throws(FeatureQueryError) {
+    /// `@concurrent`: the decompression, hashing and file writes run off the caller's actor.
+    @concurrent public func download(_ location: StoredResultLocation, to fileURL: URL) async throws(FeatureQueryError) {
         let temporary = fileURL.deletingLastPathComponent()
             .appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString.prefix(8)).partial")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil),

@@ -36,7 +36,8 @@ public struct StoredItems: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let reading: StoredItemReading
 
-        public mutating func next() async throws -> Data? {
+        /// `@concurrent`: each chunk is fetched, decompressed and hashed off the caller's actor.
+        @concurrent public mutating func next() async throws -> Data? {
             try await reading.next()
         }
     }

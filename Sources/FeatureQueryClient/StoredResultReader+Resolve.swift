@@ -9,7 +9,8 @@ extension StoredResultReader {
     /// For layers that fit in memory: one whose stored or decoded size passes `maxBytes` throws
     /// ``FeatureQueryError/Code/storedResultTooLarge`` (stream it with ``items(of:)`` instead). Nothing is returned
     /// before the whole object was checked.
-    public func resolving(_ layer: QueryOutcome.LayerResult, maxBytes: Int = 256 << 20) async throws(FeatureQueryError)
+    /// `@concurrent`: the decompression and hashing of up to `maxBytes` run off the caller's actor.
+    @concurrent public func resolving(_ layer: QueryOutcome.LayerResult, maxBytes: Int = 256 << 20) async throws(FeatureQueryError)
         -> QueryOutcome.LayerResult
     {
         guard let location = layer.location else { return layer }

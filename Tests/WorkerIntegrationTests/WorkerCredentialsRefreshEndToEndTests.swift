@@ -71,7 +71,7 @@ struct WorkerCredentialsRefreshEndToEndTests {
     /// once (an operator may revoke at any time); the replacement refused as fast means the server refuses every
     /// token, and that is `credential_rejected`, with no third token call.
     @Test func aTokenRefusedMomentsAfterIssueIsRefreshedOnceThenRejected() async throws {
-        let harness = try await SecuredWorkerHarness(credentials: Self.standaloneToken)
+        let harness = try await SecuredWorkerHarness(credentials: { try Self.standaloneToken($0, $1) })
         let layer = harness.servers.standalone.securedLayerURL(.parcels)
         try await harness.send("warm", SecuredWorkerHarness.request("warm", url: layer, query: #"{"result":"count"}"#))
         #expect(try await harness.outcome(["warm"])["warm"]?.status == "succeeded")
@@ -93,7 +93,7 @@ struct WorkerCredentialsRefreshEndToEndTests {
         let authority = SampleTokenAuthority()
         let harness = try await SecuredWorkerHarness(
             authority: authority, standaloneAuthorizer: trigger.authorizer(authority), freshTokenWindow: .milliseconds(1),
-            credentials: Self.standaloneToken)
+            credentials: { try Self.standaloneToken($0, $1) })
         let server = harness.servers.standalone
         let layer = server.securedLayerURL(.parcels)
         let query = #"{"result":"features","outFields":["APN"]}"#

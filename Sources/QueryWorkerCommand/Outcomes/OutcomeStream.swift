@@ -37,7 +37,7 @@ struct OutcomeStream {
 
     /// The next whole outcome; `nil` when the stream ended (its deadline passed).
     mutating func next() async throws -> OutcomeCollector.Completed? {
-        while let message = try await iterator.next() {
+        while let message = try await iterator.next(isolation: #isolation) {
             if let notBeforeMs, let stamp = message.timestampMs, stamp < notBeforeMs { continue }
             if collector.skips(requestIdHeader: message.header("request-id")?.stringValue) { continue }
             guard let value = message.value else { continue }
