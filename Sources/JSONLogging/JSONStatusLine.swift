@@ -66,7 +66,10 @@ package struct JSONStatusLine {
     }
 
     /// Integers as an array of JSON strings (`"counts":["5","0"]`), as `.array` of `.string` metadata is.
-    package mutating func integerStrings(_ key: String, _ values: some Sequence<Int>) {
+    ///
+    /// An array, not any sequence: this module's generic code is not specialized for its callers, and iterating
+    /// a lazy map through metadata lookups cost more than the array does.
+    package mutating func integerStrings(_ key: String, _ values: [Int]) {
         member(key)
         line.byte(UInt8(ascii: "["))
         for value in values {

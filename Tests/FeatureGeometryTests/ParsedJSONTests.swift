@@ -47,6 +47,25 @@ struct ParsedJSONTests {
         #expect(try ParsedJSON(parsing: #"{"a":1,"a":2}"#) == .object(["a": .number(2)]))
     }
 
+    /// Objects nested in objects and arrays each keep their own members (the reader holds the members of every
+    /// open object until its `}`), with the last of duplicate keys winning at every level.
+    @Test func nestedObjectsKeepTheirOwnMembers() throws {
+        let text = #"{"a":{"b":1,"c":{"d":2,"d":3},"b":4},"e":[{"x":1},{},{"y":2,"x":3}],"f":{"g":{"h":{}}},"i":{"z":0},"i":{"b":5}}"#
+        let value = try ParsedJSON(parsing: text)
+        #expect(value == .object([
+            "a": .object(["b": .number(4), "c": .object(["d": .number(3)])]),
+            "i": .object(["b": .number(5)]),
+            "e": .array([.object(["x": .number(1)]), .object([:]), .object(["y": .number(2), "x": .number(3)])]),
+            "f": .object(["g": .object(["h": .object([:])])]),
+        ]))
+        let wide = "{" + (0..<100).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+        let members = try ParsedJSON(parsing: wide)
+        #expect((0..<100).allSatisfy { members["k\($0)"] == .number(Double($0)) })
+        #expect(throws: (any Error).self, "a truncated object is an error, not a value") {
+            try ParsedJSON(parsing: #"{"a":{"b":1,"c":"#)
+        }
+    }
+
     @Test func codableRoundTrip() throws {
         let value = try ParsedJSON(parsing: #"{"a":[1,2.5,true,null,"s",{"b":false}],"c":-0.125}"#)
         let data = try JSONEncoder().encode(value)

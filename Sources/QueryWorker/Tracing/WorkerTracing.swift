@@ -63,15 +63,17 @@ final class WorkerTracing: Sendable {
                 return RequestTrace(unsampled: incoming, newTraceID: traceID, echoed: echoed)
             }
             // Sampled on `traceID`: a new trace starts with that id, not one the tracer would mint.
-            return traced(message, incoming: incoming, startingTraceID: incoming == nil ? traceID : nil)
+            return traced(message, headers, incoming: incoming, startingTraceID: incoming == nil ? traceID : nil)
         }
-        return traced(message, incoming: headers.isEmpty ? nil : incomingContext(headers, message), startingTraceID: nil)
+        return traced(message, headers, incoming: headers.isEmpty ? nil : incomingContext(headers, message), startingTraceID: nil)
     }
 
     /// The request's span from the tracer, continuing the message's context, or starting the trace
-    /// `startingTraceID` (the one the worker's sampler decided on) when it has none.
-    private func traced(_ message: KafkaConsumerMessage, incoming: TraceContext?, startingTraceID: TraceID?) -> RequestTrace {
-        let headers = message.headers
+    /// `startingTraceID` (the one the worker's sampler decided on) when it has none. `headers` are the message's,
+    /// read once by the caller (each read copies them out of librdkafka).
+    private func traced(
+        _ message: KafkaConsumerMessage, _ headers: [KafkaHeader], incoming: TraceContext?, startingTraceID: TraceID?
+    ) -> RequestTrace {
         var context = ServiceContext.topLevel
         if let startingTraceID { context.startingTraceID = startingTraceID }
         guard !headers.isEmpty else {

@@ -84,7 +84,7 @@ struct WorkerEvents: Sendable {
         case .result(let result):
             let status = result.status.rawValue
             guard var line = JSONStatusLine(json, level: .info, message: status) else { return false }
-            line.integerStrings("counts", result.layers.lazy.map(\.reportedCount))
+            line.integerStrings("counts", result.layers.map(\.reportedCount))
             line.integerString("durationMs", max(0, nowMs - result.receivedAt))
             line.integerString("offset", source.offset)
             line.integerString("partition", Int64(source.partition))
