@@ -4,10 +4,11 @@
  *
  *   curl_multi_bench URL CONCURRENCY SECONDS WARMUP_SECONDS LOOP HANDLES EXPECTED_BODY_BYTES
  *
- * LOOP:    perform  curl_multi_perform + curl_multi_poll (as CurlHTTP's loop does)
- *          socket   curl_multi_socket_action + epoll
- * HANDLES: reset    curl_easy_reset and every option set again for each request (as CurlHTTP does)
- *          reuse    the easy handle keeps its options from one request to the next
+ * LOOP:    perform  curl_multi_perform + curl_multi_poll (the reference of issue 32's goal 3)
+ *          socket   curl_multi_socket_action + epoll (CurlHTTP's loop, Sources/CurlHTTP/Curl/CurlMultiLoop.swift)
+ * HANDLES: reset    curl_easy_reset and every option set again for each request
+ *          reuse    the easy handle keeps its options from one request to the next (as CurlHTTP's pooled
+ *                   handles do for repeated plain GETs)
  *
  * The options are CurlHTTP's (Sources/CurlHTTP/Curl/CurlTransfer.swift, configure) for a plain GET.
  * Prints one line: RESULT requests=N elapsed_s=S p50_ms=X p99_ms=Y cpu_s=C libcurl=VERSION
