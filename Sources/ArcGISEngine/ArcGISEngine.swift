@@ -144,6 +144,8 @@ package final class ArcGISEngine: Sendable {
             return try await LayerQueryRunner.count(
                 query, clause: clause, layer: metadata, origin: url.origin, session: session(auth))
         }
+        // An `if`, not a ternary: Swift 6.3.1's type checker crashes on this closure inside a ternary once async
+        // closures are nonisolated(nonsending) by default.
         var related: (@Sendable () async throws -> RelatedTarget)?
         if query.result == .related {
             related = { @Sendable in try await self.relatedTarget(query, origin: metadata, url: url, auth: auth) }
