@@ -48,7 +48,6 @@ package struct SharedValue<Value: Sendable>: Sendable {
             storage = Storage(value)
         }
     }
-
 }
 
 extension SharedValue: Equatable where Value: Equatable {
