@@ -54,6 +54,32 @@ struct WorkerCoreStateMachineCommitsTests {
         #expect(!machine.isTracked(position), "revoked without a commit: the next owner answers it")
     }
 
+    @Test func answersPastTheConfirmedCommitAreWhatTheNextOwnerRepeats() {
+        var machine = machine()
+        let positions = (Int64(40)...44).map { offset in
+            let (arrival, position) = rejected(offset)
+            _ = machine.receive(arrival, at: position, nowMs: 0)
+            return position
+        }
+        #expect(machine.answeredPastCommit() == 0, "answered, nothing published yet")
+        _ = machine.queued(positions[0])
+        _ = machine.queued(positions[1])
+        _ = machine.queued(positions[3])
+        #expect(machine.answeredPastCommit() == 3, "in the producer's queue: published whatever comes next")
+        _ = machine.delivered(positions[0])
+        _ = machine.delivered(positions[1])
+        _ = machine.delivered(positions[3])
+        #expect(machine.answeredPastCommit([Self.partition]) == 3, "delivered, not committed")
+        _ = machine.committed([Self.partition: 42])
+        #expect(machine.answeredPastCommit() == 1, "40 and 41 committed; 43 delivered past the undone 42")
+        _ = machine.committed([Self.partition: 41])
+        #expect(machine.answeredPastCommit() == 1, "a late answer to an older commit moves nothing back")
+        _ = machine.committed([KafkaTopicPartition(topic: "requests", partition: 9): 100])
+        #expect(machine.answeredPastCommit() == 1, "a partition not held is ignored")
+        _ = machine.forget([Self.partition], lost: true)
+        #expect(machine.answeredPastCommit([Self.partition]) == 0, "gone: nothing of it is counted")
+    }
+
     @Test func theResumeOffsetIsWhereTheNextOwnerStartsNeverPastAnUndoneMessage() {
         var tracker = PartitionOffsetTracker()
         #expect(tracker.resumeOffset == nil, "nothing read")

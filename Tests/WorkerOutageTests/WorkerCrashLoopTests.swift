@@ -6,13 +6,18 @@ import QueryWorker
 import WorkerTestSupport
 
 /// Issue 16's scenario at a test's size: three `query-worker run` processes in one group, one of them killed with
-/// SIGKILL and restarted every few seconds while requests arrive. Nothing may be lost, and few requests may be
-/// answered twice: the worker commits each answer's offset as soon as it is delivered, holds answers while the
-/// coordinator refuses commits, and leaves revoked work it could not commit to the next owner.
+/// SIGKILL and restarted every few seconds while requests arrive. Nothing may be lost, and every request answered
+/// twice must be accounted for: the worker commits each answer's offset as soon as it is delivered, holds answers
+/// while the coordinator refuses commits, leaves revoked work it could not commit to the next owner, and says how
+/// many answers it left uncommitted. A worker that is never killed must have said so of each answer it gave that
+/// was given again.
 ///
-/// The bound is loose on purpose (a test must not flake on a loaded machine): a fifth of the requests, where the
-/// worker before those changes answered 16–72 % twice in the full-size scenario. The full-size figure comes from
-/// `Benchmarks/run-crash-duplicates.sh`; this test prints its own.
+/// Not a bound on how many are repeated: on librdkafka's mock cluster that depends on when rebalances meet
+/// requests, not on the worker (the mock refuses commits for a whole join round; answers given between the round's
+/// start and the member hearing of it, at its next heartbeat, are repeated). CI once saw 121 of 600 under load,
+/// alone 9–64. The rate is bounded on a broker-like coordinator
+/// (`WorkerExactlyOnceEndToEndTests.atLeastOnceOnABrokerLikeCoordinatorRepeatsAlmostNothing`), and the full-size
+/// figure comes from `Benchmarks/run-crash-duplicates.sh`.
 @Suite("Worker lifecycle: crash loop")
 struct WorkerCrashLoopTests {
     static let requests = 600
@@ -32,7 +37,9 @@ struct WorkerCrashLoopTests {
             ])
         }
         let victim = Mutex(try start("victim"))
-        let others = [try start("steady-1"), try start("steady-2")]
+        let steadyNames = ["steady-1", "steady-2"]
+        let others = try steadyNames.map { try start($0) }
+        let killed = Mutex<[WorkerProcess]>([])
         defer {
             victim.withLock { $0.kill() }
             for worker in others { worker.kill() }
@@ -51,6 +58,7 @@ struct WorkerCrashLoopTests {
                 try await Task.sleep(for: Self.interval)
                 try victim.withLock { worker in
                     worker.kill()
+                    killed.withLock { $0.append(worker) }
                     worker = try start("victim")
                 }
             }
@@ -74,8 +82,37 @@ struct WorkerCrashLoopTests {
         let repeated = repeatedRequests.count
         let sequences = Dictionary(grouping: repeatedRequests.values.map { $0.map { $0.worker ?? "?" }.joined(separator: ">") }, by: { $0 })
             .mapValues(\.count)
-        #expect(repeated * 5 <= ids.count, "\(repeated) of \(ids.count) requests answered twice: \(sequences)")
-        print("crash loop: \(Self.kills) kills, \(ids.count) requests, \(repeated) answered more than once")
+        // Every answer but a request's last was left uncommitted by the worker that gave it (or that worker was
+        // killed). A worker never killed must have said so: each such answer is one it reported leaving
+        // (`answeredUncommitted`), which an at-least-once worker may do when the coordinator refuses its commits
+        // or its partitions are lost. How many that is depends on when rebalances meet requests (librdkafka's
+        // mock refuses commits for a whole join round, where a broker takes them until the next generation):
+        // the repeat rate is bounded on a broker-like coordinator (WorkerExactlyOnceEndToEndTests).
+        let superseded = Dictionary(grouping: repeatedRequests.values.flatMap { $0.dropLast() }, by: { $0.worker ?? "?" })
+            .mapValues(\.count)
+        var explained = true
+        for (name, worker) in zip(steadyNames, others) {
+            let left = superseded[name] ?? 0
+            let reported = worker.answersLeftUncommitted
+            explained = explained && left <= reported
+            #expect(left <= reported, "\(name) gave \(left) answers that were given again, and said it left \(reported) uncommitted")
+        }
+        if !explained {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-loop-\(UUID().uuidString.prefix(8))").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let killedWorkers = killed.withLock { $0 }
+            let processes = zip(killedWorkers.indices.map { "victim-\($0 + 1)" }, killedWorkers) + [("victim", victim.withLock { $0 })]
+                + zip(steadyNames, others)
+            for (name, process) in processes {
+                try process.standardOutput.write(toFile: "\(directory)/\(name).log", atomically: false, encoding: .utf8)
+            }
+            print("crash loop: the workers' logs are kept in \(directory); repeated: \(sequences)")
+        }
+        let victims = killed.withLock { $0 } + [victim.withLock { $0 }]
+        let reported = ["victim": victims.reduce(0) { $0 + $1.answersLeftUncommitted }]
+            .merging(zip(steadyNames, others.map(\.answersLeftUncommitted))) { $1 }
+        print("crash loop: \(Self.kills) kills, \(ids.count) requests, \(repeated) answered more than once \(sequences); "
+            + "answers given again, by who gave them \(superseded), and reported left uncommitted \(reported)")
         try await rig.stop()
     }
 }

@@ -81,7 +81,9 @@ struct WorkerExactlyOnceFaultTests {
     /// here with 10 s on a loaded machine). The session (30 s) outlasts the outage too: an outage that outlasts
     /// the session, so that the member loses its partitions while a transaction is open and gets them back, still
     /// repeats an answer now and then on this cluster (2 of 600 in about one run of three; see
-    /// docs/operations.md, "Exactly-once outcomes"), which is not understood yet.
+    /// docs/operations.md, "Exactly-once outcomes"), which is not understood yet. The requests' own producer
+    /// retries across the outage; the cluster keeps a retried batch out of the log, as a broker does
+    /// (``TransactionalClusterIdempotenceTests``), so a request is one message.
     @Test func everyBrokerAwayForTenSecondsAbortsNothingTwice() async throws {
         let rig = try await WorkerExactlyOnceEndToEndTests.rig()
         let worker = try rig.startWorker(

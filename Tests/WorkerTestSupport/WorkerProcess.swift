@@ -39,6 +39,22 @@ package final class WorkerProcess: Sendable {
 
     package var stderr: String { child.standardError }
 
+    /// Standard output: the JSON log lines, as written.
+    package var standardOutput: String { child.standardOutput }
+
+    /// The answers this worker said it left uncommitted (their requests' next owner answers them again): the
+    /// sum of `answeredUncommitted` over its lines for partitions revoked or lost.
+    package var answersLeftUncommitted: Int {
+        let lines: Set = [
+            "partitions revoked", "partitions lost",
+            "partitions revoked while commits are refused; their requests are left to the next owner",
+        ]
+        return logLines.reduce(0) { sum, line in
+            guard let message = line["message"] as? String, lines.contains(message) else { return sum }
+            return sum + ((line["answeredUncommitted"] as? Int) ?? 0)
+        }
+    }
+
     /// The JSON log lines written so far.
     var logLines: [[String: Any]] {
         child.standardOutput.split(separator: "\n").compactMap { line in

@@ -27,6 +27,15 @@ struct AssignmentOffsetTracker: Sendable {
         }
     }
 
+    /// The coordinator confirmed these commits (the next offset to read, per partition); partitions no longer
+    /// assigned are ignored.
+    mutating func committed(_ offsets: [KafkaTopicPartition: Int64]) {
+        for (partition, offset) in offsets {
+            guard let index = partitions.index(forKey: partition) else { continue }
+            partitions.values[index].committed(offset)
+        }
+    }
+
     /// Partitions taken away: their state is dropped (the next owner starts from the committed offset, and
     /// later `done` calls for them are ignored). Returns the trackers removed, for a last look (in-flight
     /// counts for the log, the final committable offset).

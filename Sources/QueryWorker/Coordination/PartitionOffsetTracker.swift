@@ -29,6 +29,9 @@ struct PartitionOffsetTracker: Sendable, Hashable {
     private(set) var receivedCount = 0
     /// Messages done since assignment.
     private(set) var doneCount = 0
+    /// The group's committed offset as this owner knows it: where it started (its first message's offset)
+    /// until the coordinator confirms a commit of ours. `nil` before the first message.
+    private(set) var committedOffset: Int64?
 
     init() {}
 
@@ -59,6 +62,7 @@ struct PartitionOffsetTracker: Sendable, Hashable {
     mutating func received(_ offset: Int64) -> Bool {
         if let lastReceivedOffset, offset <= lastReceivedOffset { return false }
         lastReceivedOffset = offset
+        if committedOffset == nil { committedOffset = offset }
         undone.append(offset)
         receivedCount += 1
         return true
@@ -77,6 +81,24 @@ struct PartitionOffsetTracker: Sendable, Hashable {
         let next = undone.first ?? ((lastReceivedOffset ?? offset) + 1)
         committableOffset = next
         return next
+    }
+
+    /// The coordinator confirmed a commit of `offset` (the next offset to read) for this partition.
+    mutating func committed(_ offset: Int64) {
+        committedOffset = max(committedOffset ?? offset, offset)
+    }
+
+    /// Messages past the committed offset whose outcome this owner has published or queued: the partition's
+    /// next owner reads them again and answers them a second time if the partition goes now without a commit.
+    /// An upper bound: offsets never received (gaps, transaction markers) count as answered, and so do messages
+    /// done without an outcome (a cancel message).
+    ///
+    /// Why: at-least-once repeats are expected when a coordinator refuses commits or a partition is lost, and
+    /// an operator (and the crash-loop test) can then tell those repeats from any the worker should not make.
+    var answeredPastCommit: Int {
+        guard let committedOffset, let lastReceivedOffset, lastReceivedOffset >= committedOffset else { return 0 }
+        let pastCommit = Int(lastReceivedOffset - committedOffset) + 1
+        return max(0, pastCommit - undone.count + handedOff.count)
     }
 
     private func indexOfUndone(_ offset: Int64) -> Int? {

@@ -17,6 +17,13 @@ extension WorkerCore.StateMachine {
         return !commitsRefused
     }
 
+    /// Answers the next owner of these partitions (all held ones when `nil`) would give again if they went now
+    /// without a commit.
+    func answeredPastCommit(_ partitions: [KafkaTopicPartition]? = nil) -> Int {
+        guard let partitions else { return offsets.partitions.values.reduce(0) { $0 + $1.answeredPastCommit } }
+        return partitions.reduce(0) { $0 + (offsets[$1]?.answeredPastCommit ?? 0) }
+    }
+
     /// A commit went through, or the member was given its new assignment: waiting answers go out.
     mutating func commitsAccepted() -> Action {
         var action = Action()

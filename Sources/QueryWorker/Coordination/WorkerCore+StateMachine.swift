@@ -292,6 +292,14 @@ extension WorkerCore.StateMachine {
         return action
     }
 
+    /// The coordinator confirmed these commits: they are recorded (see
+    /// ``PartitionOffsetTracker/answeredPastCommit``), and waiting answers go out
+    /// (``commitsAccepted()``).
+    mutating func committed(_ committed: [KafkaTopicPartition: Int64]) -> Action {
+        offsets.committed(committed)
+        return commitsAccepted()
+    }
+
     /// Graceful shutdown, once runs had their time: every request on a run is answered `cancelled`
     /// (`shutdown`) and its run cancelled; requests read afterwards are answered the same at once.
     mutating func shutDown() -> Action {

@@ -51,6 +51,10 @@ package enum MetricCatalog {
         "offset_commits_total", .counter, labels: ["result"],
         help: "Commits of stored request offsets by the group coordinator's answer: committed, refused (the group "
             + "was rebalancing: answers given since may be repeated by the next owner) or failed.")
+    package static let answersLeftUncommitted = MetricDescription(
+        "answers_left_uncommitted_total", .counter,
+        help: "Answers published for request partitions that went without their offsets committed (revoked while "
+            + "the coordinator refused commits, or lost): their next owner answers them again (at-least-once).")
     package static let transactions = MetricDescription(
         "transactions_total", .counter, labels: ["result"],
         help: "Kafka transactions of the exactly-once mode (outcomes and their offsets together): committed, or "
@@ -89,7 +93,7 @@ package enum MetricCatalog {
     /// Every metric, the other modules' included, in the order the documentation lists them.
     package static let all: [MetricDescription] = [
         requestsReceived, outcomes, requestDuration, supersessions, shares, requestsInFlight, runsInFlight,
-        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, transactions, outcomeDeliveryFailures,
+        intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, answersLeftUncommitted, transactions, outcomeDeliveryFailures,
         outcomeDeliveryRetries, progressEvents, kafkaConnected, storedObjects, storedBytes, storeFailures, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
         EngineMetrics.httpRetries, EngineMetrics.httpRetryAfterWaits, EngineMetrics.httpRetryAfterWaitSeconds,
         TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, EngineMetrics.metadataCacheRequests,

@@ -11,13 +11,16 @@ extension WorkerCore {
         logger.trace("commit answered", metadata: ["outcome": "\(outcome)"])
         switch outcome {
         case .committed(let offsets):
-            if !offsets.isEmpty { acceptCommits() }
+            if !offsets.isEmpty { apply(state.withLock { $0.committed(offsets) }) }
         case .nothingToCommit:
             break
         case .refusedDuringRebalance(let error):
             // Answers wait from now on; said once per refusal (one line per rebalance), not per refused commit.
-            if state.withLock({ $0.commitRefused() }) {
-                logger.info("the group coordinator refuses commits (rebalancing); answers wait", metadata: ["error": .string(error.message)])
+            let (first, answered) = state.withLock { ($0.commitRefused(), $0.answeredPastCommit()) }
+            if first {
+                logger.info("the group coordinator refuses commits (rebalancing); answers wait", metadata: [
+                    "error": .string(error.message), "answeredUncommitted": .int(answered),
+                ])
             }
         case .failed(let error):
             logger.debug("offset commit failed", metadata: ["error": .string(error.message)])

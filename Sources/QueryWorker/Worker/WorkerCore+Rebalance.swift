@@ -37,23 +37,33 @@ extension WorkerCore {
             await waitUntil(.partitionsDone(revoked), deadline: .now + Self.revokePublishReserve(window))
             // Committed here, before the partitions go: librdkafka's own commit of unassigned partitions is sent
             // after the handler returns, racing the member's next JoinGroup, which makes a coordinator refuse it.
+            var answered = 0
             if let transactions {
                 if !(await transactions.flush(timeout: Self.revokePublishReserve(window))) {
                     logger.warning("the revoked partitions' last transaction did not commit; their requests are left to the next owner")
                 }
                 transactions.drop(partitions)
             } else {
-                committed(await consumer.commitStoredOffsets(timeout: Self.commitWait(window)))
+                let outcome = await consumer.commitStoredOffsets(timeout: Self.commitWait(window))
+                committed(outcome)
+                // The last commit failed: what it would have covered is answered again by the next owner.
+                if !outcome.succeeded { answered = leftUncommitted(partitions) }
             }
             apply(transition { $0.forget(partitions, lost: false) })
             acceptCommits()
-            logger.info("partitions revoked", metadata: ["partitions": .array(partitions.map { "\($0)" }), "cancelled": .int(cancelled)])
+            logger.info("partitions revoked", metadata: [
+                "partitions": .array(partitions.map { "\($0)" }), "cancelled": .int(cancelled), "answeredUncommitted": .int(answered),
+            ])
         case .lost(let partitions):
             // Another member owns them now: stop their work without answers; the new owner answers. Their
             // messages leave the in-flight count: a worker paused by them resumes.
+            // (Exactly-once: their open transaction aborts, and its answers with it.)
+            let answered = transactions == nil ? leftUncommitted(partitions) : 0
             apply(transition { $0.forget(partitions, lost: true) })
             transactions?.drop(partitions)
-            logger.warning("partitions lost", metadata: ["partitions": .array(partitions.map { "\($0)" })])
+            logger.warning("partitions lost", metadata: [
+                "partitions": .array(partitions.map { "\($0)" }), "answeredUncommitted": .int(answered),
+            ])
         }
     }
 
@@ -64,13 +74,26 @@ extension WorkerCore {
     /// partitions, and the next owner answers each once. Outcomes already on their way still arrive.
     func revokeWithoutCommits(_ partitions: [KafkaTopicPartition], _ outcome: KafkaCommitOutcome) {
         let inFlight = state.withLock { state in partitions.reduce(0) { $0 + (state.offsets[$1]?.inFlight ?? 0) } }
+        let answered = leftUncommitted(partitions)
         apply(transition { $0.forget(partitions, lost: true) })
         // Answers waiting for commits: those of these partitions are dropped, the others go out.
         acceptCommits()
-        var metadata: Logger.Metadata = ["partitions": .array(partitions.map { "\($0)" }), "leftToNextOwner": .int(inFlight)]
+        var metadata: Logger.Metadata = [
+            "partitions": .array(partitions.map { "\($0)" }), "leftToNextOwner": .int(inFlight),
+            "answeredUncommitted": .int(answered),
+        ]
         if case .refusedDuringRebalance(let error) = outcome { metadata["error"] = .string(error.message) }
         if case .failed(let error) = outcome { metadata["error"] = .string(error.message) }
         logger.notice("partitions revoked while commits are refused; their requests are left to the next owner", metadata: metadata)
+    }
+
+    /// Partitions about to go without a commit: how many answers their next owner will give again (counted in
+    /// ``WorkerMetrics/answersLeftUncommitted(_:)``). At-least-once delivery repeats these; the figure lets an
+    /// operator see how many, and tell them from repeats with another cause.
+    func leftUncommitted(_ partitions: [KafkaTopicPartition]) -> Int {
+        let answered = state.withLock { $0.answeredPastCommit(partitions) }
+        metrics.answersLeftUncommitted(answered)
+        return answered
     }
 
     /// Whether the coordinator takes commits now, asked with a commit of where each partition's next owner

@@ -24,6 +24,7 @@ package final class WorkerMetrics: Sendable {
     private let assignedPartitions: Gauge
     private let rebalances: (assigned: Counter, revoked: Counter, lost: Counter)
     private let commits: (committed: Counter, refused: Counter, failed: Counter)
+    private let leftUncommitted: Counter
     private let transactions: (committed: Counter, aborted: Counter)
     private let deliveryFailures: LabelledHandles<KafkaError.Code, Counter>
     private let deliveryRetries: Counter
@@ -73,6 +74,7 @@ package final class WorkerMetrics: Sendable {
             MetricCatalog.offsetCommits.counter(factory, "committed"), MetricCatalog.offsetCommits.counter(factory, "refused"),
             MetricCatalog.offsetCommits.counter(factory, "failed")
         )
+        leftUncommitted = MetricCatalog.answersLeftUncommitted.counter(factory)
         transactions = (
             MetricCatalog.transactions.counter(factory, "committed"), MetricCatalog.transactions.counter(factory, "aborted")
         )
@@ -174,6 +176,11 @@ package final class WorkerMetrics: Sendable {
         case .refusedDuringRebalance: commits.refused.increment()
         case .failed: commits.failed.increment()
         }
+    }
+
+    /// Partitions went without a commit, leaving `count` answers their next owner gives again.
+    func answersLeftUncommitted(_ count: Int) {
+        if count > 0 { leftUncommitted.increment(by: Int64(count)) }
     }
 
     /// The producer could not deliver an outcome (`code` is the Kafka error's).
