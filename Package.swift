@@ -139,7 +139,7 @@ let package = Package(
         .target(
             name: "EngineExecution",
             dependencies: [
-                "FeatureService", "FeatureQuerySupport", "CurlHTTP", "QueryLanguage", "FeatureGeometry", metrics, tracing,
+                "FeatureService", "FeatureQuerySupport", "CurlHTTP", "QueryLanguage", "FeatureGeometry", "TraceExport", metrics, tracing,
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -9,7 +9,7 @@ struct FinishedSpan: Sendable {
     var kind: SpanKind
     var startNanoseconds: UInt64
     var endNanoseconds: UInt64
-    var attributes: SpanAttributes
+    var attributes: SpanAttributeList
     var events: [SpanEvent]
     var links: [FinishedLink]
     var status: SpanStatus?

@@ -37,7 +37,7 @@ enum OTLPTraceRequest {
         writer.varint(6, kindNumber(span.kind))
         writer.fixed64(7, span.startNanoseconds)
         writer.fixed64(8, span.endNanoseconds)
-        span.attributes.forEach { key, value in keyValue(&writer, 9, key, value) }
+        for (key, value) in span.attributes.pairs { keyValue(&writer, 9, key, value) }
         for event in span.events {
             writer.message(11) { eventMessage in
                 eventMessage.fixed64(1, event.nanosecondsSinceEpoch)

@@ -8,7 +8,7 @@ import W3CTraceContext
 ///
 /// A span the sampler drops still has its W3C context (so an outcome names it with the sampled flag off) but
 /// records nothing and is never queued.
-package final class RecordedSpan: Span {
+package final class RecordedSpan: AttributeListSpan {
     package let context: ServiceContext
     package let isRecording: Bool
     private let traceContext: TraceContext
@@ -20,9 +20,10 @@ package final class RecordedSpan: Span {
 
     private struct State {
         var name: String
-        /// Room for the worker's spans' attributes (up to 9), so setting them never regrows the table.
-        var attributes: SpanAttributes = {
-            var attributes = SpanAttributes()
+        /// The attributes, in the order set (``SpanAttributeList``); room for the worker's spans' (up to 9), so
+        /// setting them never regrows the list.
+        var attributes: SpanAttributeList = {
+            var attributes = SpanAttributeList()
             attributes.reserveCapacity(10)
             return attributes
         }()
@@ -51,15 +52,27 @@ package final class RecordedSpan: Span {
         set { guard isRecording else { return }; state.withLock { $0.name = newValue } }
     }
 
+    /// As swift-distributed-tracing's set, made from the list on each read (the worker's code never reads it).
     package var attributes: SpanAttributes {
-        get { state.withLock { $0.attributes } }
-        set { guard isRecording else { return }; state.withLock { $0.attributes = newValue } }
+        get { state.withLock { $0.attributes.spanAttributes } }
+        set { guard isRecording else { return }; state.withLock { $0.attributes = SpanAttributeList(newValue) } }
     }
 
-    /// One lock for the whole update (the protocol's default reads and writes the set, twice locked).
+    /// One lock for the whole update, through swift-distributed-tracing's set: what the worker's own code sets
+    /// goes through ``appendAttributes(_:)`` instead, without one.
     package func updateAttributes(_ update: (inout SpanAttributes) -> Void) {
         guard isRecording else { return }
-        state.withLock { update(&$0.attributes) }
+        state.withLock { state in
+            var attributes = state.attributes.spanAttributes
+            update(&attributes)
+            state.attributes = SpanAttributeList(attributes)
+        }
+    }
+
+    /// Sets attributes straight into the span's list, under one lock.
+    package func appendAttributes(_ write: (inout SpanAttributeList) -> Void) {
+        guard isRecording else { return }
+        state.withLock { write(&$0.attributes) }
     }
 
     /// OpenTelemetry's rule: `ok` is final; otherwise the last status set wins.

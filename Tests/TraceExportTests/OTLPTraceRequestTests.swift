@@ -37,7 +37,7 @@ struct OTLPTraceRequestTests {
         attributes["numbers"] = [Int64(1), -1]
         let span = FinishedSpan(
             context: trace, parentSpanID: linked.spanID, name: "query layer", kind: .client,
-            startNanoseconds: 1_733_500_000_000_000_001, endNanoseconds: 1_733_500_000_500_000_000, attributes: attributes,
+            startNanoseconds: 1_733_500_000_000_000_001, endNanoseconds: 1_733_500_000_500_000_000, attributes: SpanAttributeList(attributes),
             events: [SpanEvent(name: "exception", at: DefaultTracerClock.Instant(nanosecondsSinceEpoch: 7), attributes: ["exception.message": "boom"])],
             links: [FinishedLink(context: linked, attributes: ["why": "retry"])],
             status: SpanStatus(code: .error, message: "timed out"))

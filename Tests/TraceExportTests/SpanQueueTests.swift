@@ -11,7 +11,7 @@ struct SpanQueueTests {
     static func span(_ name: String = "s") -> FinishedSpan {
         FinishedSpan(
             context: TraceContext(traceID: TraceIDSource.traceID(), spanID: TraceIDSource.spanID(), flags: .sampled, state: TraceState()),
-            parentSpanID: nil, name: name, kind: .internal, startNanoseconds: 1, endNanoseconds: 2, attributes: [:],
+            parentSpanID: nil, name: name, kind: .internal, startNanoseconds: 1, endNanoseconds: 2, attributes: SpanAttributeList(),
             events: [], links: [], status: nil)
     }
 

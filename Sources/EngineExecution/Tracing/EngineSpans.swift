@@ -1,3 +1,4 @@
+import TraceExport
 import Tracing
 
 /// The engines' internal spans: one per layer or collection a request queries, parent of that layer's HTTP
@@ -18,15 +19,15 @@ package enum EngineSpans {
         let span = startSpan("query layer", ofKind: .internal)
         defer { span.end() }
         guard span.isRecording else { return try await body() }
-        span.updateAttributes { attributes in
-            attributes["query_worker.engine"] = engine
-            attributes["query_worker.layer.url"] = TracedURL.withoutQuery(url)
+        span.setAttributes { attributes in
+            attributes.set("query_worker.engine", engine)
+            attributes.set("query_worker.layer.url", TracedURL.withoutQuery(url))
         }
         do {
             return try await ServiceContext.withValue(span.context) { try await body() }
         } catch {
             let type = errorCode(error) ?? errorType(error)
-            span.updateAttributes { $0["error.type"] = type }
+            span.setAttributes { $0.set("error.type", type) }
             span.setStatus(SpanStatus(code: .error))
             throw error
         }

@@ -1,4 +1,5 @@
 package import CurlHTTP
+import TraceExport
 import Tracing
 
 extension HTTPClient {
@@ -36,29 +37,29 @@ package enum HTTPClientSpan {
     // Each phase sets its attributes in one update: a recording span keeps them behind a lock, and every
     // single `span.attributes[key] = value` reads, copies and writes back the whole set.
     static func describe(_ request: HTTPRequest, on span: any Span) {
-        span.updateAttributes { attributes in
-            attributes["http.request.method"] = request.method.rawValue
+        span.setAttributes { attributes in
+            attributes.set("http.request.method", request.method.rawValue)
             guard let url = TracedURL(request.url) else { return }
-            attributes["url.scheme"] = url.scheme
-            attributes["server.address"] = url.host
-            if let port = url.port { attributes["server.port"] = port }
+            attributes.set("url.scheme", url.scheme)
+            attributes.set("server.address", url.host)
+            if let port = url.port { attributes.set("server.port", port) }
         }
     }
 
     static func describe(_ response: HTTPResponse, on span: any Span) {
         guard response.status >= 400 else {
-            span.updateAttributes { $0["http.response.status_code"] = response.status }
+            span.setAttributes { $0.set("http.response.status_code", response.status) }
             return
         }
-        span.updateAttributes { attributes in
-            attributes["http.response.status_code"] = response.status
-            attributes["error.type"] = String(response.status)
+        span.setAttributes { attributes in
+            attributes.set("http.response.status_code", response.status)
+            attributes.set("error.type", String(response.status))
         }
         span.setStatus(SpanStatus(code: .error))
     }
 
     static func failed(_ span: any Span, type: String) {
-        span.updateAttributes { $0["error.type"] = type }
+        span.setAttributes { $0.set("error.type", type) }
         span.setStatus(SpanStatus(code: .error))
     }
 }

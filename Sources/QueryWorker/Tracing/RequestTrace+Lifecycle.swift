@@ -1,4 +1,5 @@
 import Kafka
+import TraceExport
 import Tracing
 import RequestContract
 
@@ -21,24 +22,24 @@ extension RequestTrace {
     }
 
     private func describe(_ arrival: WorkerCore.StateMachine.Arrival, _ receipt: WorkerCore.StateMachine.Receipt) {
-        span.updateAttributes { attributes in
+        span.setAttributes { attributes in
             switch arrival {
             case .query(let request, _), .tooOld(let request, _, _):
-                attributes["query_worker.request_id"] = request.requestId
-                attributes["query_worker.task_id"] = request.taskId
+                attributes.set("query_worker.request_id", request.requestId)
+                attributes.set("query_worker.task_id", request.taskId)
             case .cancel(let taskId):
-                attributes["query_worker.task_id"] = taskId
-                attributes["query_worker.message"] = "cancel"
+                attributes.set("query_worker.task_id", taskId)
+                attributes.set("query_worker.message", "cancel")
             case .rejected(let rejection, _, _):
-                if let requestId = rejection.requestId { attributes["query_worker.request_id"] = requestId }
+                if let requestId = rejection.requestId { attributes.set("query_worker.request_id", requestId) }
             }
             switch receipt {
-            case .started(let run): attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
+            case .started(let run): attributes.set("query_worker.run", Int(truncatingIfNeeded: run.rawValue))
             case .shared(let run):
-                attributes["query_worker.run"] = Int(truncatingIfNeeded: run.rawValue)
-                attributes["query_worker.run.shared"] = true
-            case .ignored: attributes["query_worker.receipt"] = "ignored"
-            case .duplicate: attributes["query_worker.receipt"] = "duplicate"
+                attributes.set("query_worker.run", Int(truncatingIfNeeded: run.rawValue))
+                attributes.set("query_worker.run.shared", true)
+            case .ignored: attributes.set("query_worker.receipt", "ignored")
+            case .duplicate: attributes.set("query_worker.receipt", "duplicate")
             case .rejected, .cancel, .answeredWithoutRun: break
             }
         }
@@ -56,9 +57,9 @@ extension RequestTrace {
                 case .superseded, .cancelled: break
                 }
             }
-            span.updateAttributes { attributes in
-                attributes["query_worker.outcome.status"] = message.status
-                if let failure { attributes["error.type"] = failure }
+            span.setAttributes { attributes in
+                attributes.set("query_worker.outcome.status", message.status)
+                if let failure { attributes.set("error.type", failure) }
             }
             if failure != nil { span.setStatus(SpanStatus(code: .error)) }
         }
@@ -68,7 +69,7 @@ extension RequestTrace {
     /// The outcome was given up on (left for the partition's next owner): the span ends as an error.
     func abandoned(_ failure: KafkaError) {
         if span.isRecording {
-            span.attributes["error.type"] = "\(failure.code)"
+            span.setAttributes { $0.set("error.type", "\(failure.code)") }
             span.setStatus(SpanStatus(code: .error))
         }
         span.end()

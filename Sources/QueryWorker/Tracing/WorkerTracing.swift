@@ -114,16 +114,16 @@ final class WorkerTracing: Sendable {
     /// `messaging.message.conversation_id`. One update: a recording span's attributes sit behind a lock, and
     /// each single `span.attributes[key] = value` copies the whole set.
     private func describe(_ span: any Span, _ message: KafkaConsumerMessage, correlation: [UInt8]?) {
-        span.updateAttributes { attributes in
-            attributes["messaging.system"] = "kafka"
-            attributes["messaging.operation.type"] = "process"
-            attributes["messaging.operation.name"] = "process"
-            attributes["messaging.destination.name"] = message.topic
-            attributes["messaging.destination.partition.id"] = String(message.partition)
-            attributes["messaging.kafka.offset"] = Int(message.offset)
-            attributes["messaging.consumer.group.name"] = groupID
-            if let size = message.value?.count { attributes["messaging.message.body.size"] = size }
-            if let correlation { attributes["messaging.message.conversation_id"] = Self.text(correlation) }
+        span.setAttributes { attributes in
+            attributes.set("messaging.system", "kafka")
+            attributes.set("messaging.operation.type", "process")
+            attributes.set("messaging.operation.name", "process")
+            attributes.set("messaging.destination.name", message.topic)
+            attributes.set("messaging.destination.partition.id", String(message.partition))
+            attributes.set("messaging.kafka.offset", Int(message.offset))
+            attributes.set("messaging.consumer.group.name", groupID)
+            if let size = message.value?.count { attributes.set("messaging.message.body.size", size) }
+            if let correlation { attributes.set("messaging.message.conversation_id", Self.text(correlation)) }
         }
     }
 
