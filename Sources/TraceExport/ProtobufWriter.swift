@@ -70,12 +70,28 @@ struct ProtobufWriter {
     }
 
     /// A nested message: `body` writes its fields, then its length goes in front of them.
+    ///
+    /// One byte is kept for the length before the body is written: most of a span's messages (each attribute's
+    /// `KeyValue` and `AnyValue`) are shorter than 128 bytes, so their length is written in place, with no move of
+    /// their bytes and no buffer for the prefix. A longer message (a span, the batch) moves its bytes once to
+    /// make room for the rest of its length.
     mutating func message(_ field: UInt32, _ body: (inout ProtobufWriter) -> Void) {
         tag(field, .lengthDelimited)
         let start = bytes.count
+        bytes.append(0)
         body(&self)
-        var prefix = ProtobufWriter()
-        prefix.varint(UInt64(bytes.count - start))
-        bytes.insert(contentsOf: prefix.bytes, at: start)
+        var length = UInt64(bytes.count - start - 1)
+        guard length >= 0x80 else {
+            bytes[start] = UInt8(length)
+            return
+        }
+        var prefix: [UInt8] = []
+        while length >= 0x80 {
+            prefix.append(UInt8(truncatingIfNeeded: length) | 0x80)
+            length >>= 7
+        }
+        prefix.append(UInt8(length))
+        bytes[start] = prefix[0]
+        bytes.insert(contentsOf: prefix.dropFirst(), at: start + 1)
     }
 }
