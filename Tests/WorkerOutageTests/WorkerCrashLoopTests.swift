@@ -83,11 +83,7 @@ struct WorkerCrashLoopTests {
         let sequences = Dictionary(grouping: repeatedRequests.values.map { $0.map { $0.worker ?? "?" }.joined(separator: ">") }, by: { $0 })
             .mapValues(\.count)
         // Every answer but a request's last was left uncommitted by the worker that gave it (or that worker was
-        // killed). A worker never killed must have said so: each such answer is one it reported leaving
-        // (`answeredUncommitted`), which an at-least-once worker may do when the coordinator refuses its commits
-        // or its partitions are lost. How many that is depends on when rebalances meet requests (librdkafka's
-        // mock refuses commits for a whole join round, where a broker takes them until the next generation):
-        // the repeat rate is bounded on a broker-like coordinator (WorkerExactlyOnceEndToEndTests).
+        // killed): a worker never killed must have reported each of those (`answeredUncommitted`).
         let superseded = Dictionary(grouping: repeatedRequests.values.flatMap { $0.dropLast() }, by: { $0.worker ?? "?" })
             .mapValues(\.count)
         var explained = true
@@ -98,15 +94,10 @@ struct WorkerCrashLoopTests {
             #expect(left <= reported, "\(name) gave \(left) answers that were given again, and said it left \(reported) uncommitted")
         }
         if !explained {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-loop-\(UUID().uuidString.prefix(8))").path
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             let killedWorkers = killed.withLock { $0 }
-            let processes = zip(killedWorkers.indices.map { "victim-\($0 + 1)" }, killedWorkers) + [("victim", victim.withLock { $0 })]
-                + zip(steadyNames, others)
-            for (name, process) in processes {
-                try process.standardOutput.write(toFile: "\(directory)/\(name).log", atomically: false, encoding: .utf8)
-            }
-            print("crash loop: the workers' logs are kept in \(directory); repeated: \(sequences)")
+            try Self.keepLogs(
+                zip(killedWorkers.indices.map { "victim-\($0 + 1)" }, killedWorkers) + [("victim", victim.withLock { $0 })]
+                    + zip(steadyNames, others))
         }
         let victims = killed.withLock { $0 } + [victim.withLock { $0 }]
         let reported = ["victim": victims.reduce(0) { $0 + $1.answersLeftUncommitted }]
@@ -114,5 +105,16 @@ struct WorkerCrashLoopTests {
         print("crash loop: \(Self.kills) kills, \(ids.count) requests, \(repeated) answered more than once \(sequences); "
             + "answers given again, by who gave them \(superseded), and reported left uncommitted \(reported)")
         try await rig.stop()
+    }
+
+    /// Writes each worker's log to a file of a new directory and prints where: a repeat nobody reported is traced
+    /// through them.
+    static func keepLogs(_ processes: [(String, WorkerProcess)]) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("crash-loop-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (name, process) in processes {
+            try process.standardOutput.write(toFile: "\(directory)/\(name).log", atomically: false, encoding: .utf8)
+        }
+        print("crash loop: the workers' logs are kept in \(directory)")
     }
 }
