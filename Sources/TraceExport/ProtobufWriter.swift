@@ -80,18 +80,14 @@ struct ProtobufWriter {
         let start = bytes.count
         bytes.append(0)
         body(&self)
-        var length = UInt64(bytes.count - start - 1)
+        let length = UInt64(bytes.count - start - 1)
         guard length >= 0x80 else {
             bytes[start] = UInt8(length)
             return
         }
-        var prefix: [UInt8] = []
-        while length >= 0x80 {
-            prefix.append(UInt8(truncatingIfNeeded: length) | 0x80)
-            length >>= 7
-        }
-        prefix.append(UInt8(length))
-        bytes[start] = prefix[0]
-        bytes.insert(contentsOf: prefix.dropFirst(), at: start + 1)
+        var prefix = ProtobufWriter()
+        prefix.varint(length)
+        bytes[start] = prefix.bytes[0]
+        bytes.insert(contentsOf: prefix.bytes.dropFirst(), at: start + 1)
     }
 }

@@ -16,8 +16,6 @@ package struct SpanAttributeList: Sendable {
         attributes.forEach { key, value in pairs.append((key, value)) }
     }
 
-    package var isEmpty: Bool { pairs.isEmpty }
-
     /// The value of `key`, if set.
     package subscript(key: String) -> SpanAttribute? {
         pairs.first { $0.key == key }?.value

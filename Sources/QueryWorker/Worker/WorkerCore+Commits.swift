@@ -16,7 +16,10 @@ extension WorkerCore {
             break
         case .refusedDuringRebalance(let error):
             // Answers wait from now on; said once per refusal (one line per rebalance), not per refused commit.
-            let (first, answered) = state.withLock { ($0.commitRefused(), $0.answeredPastCommit()) }
+            let (first, answered) = state.withLock { state in
+                let first = state.commitRefused()
+                return (first, first ? state.answeredPastCommit() : 0)
+            }
             if first {
                 logger.info("the group coordinator refuses commits (rebalancing); answers wait", metadata: [
                     "error": .string(error.message), "answeredUncommitted": .int(answered),
