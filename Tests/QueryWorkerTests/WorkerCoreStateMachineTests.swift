@@ -235,12 +235,29 @@ struct WorkerCoreStateMachineTests {
     @Test func partitionsPausedWhileHeldAreResumedWithTheGate() async {
         var machine = machine(maxInFlight: 1, lowMark: 0)
         _ = machine.setUp(rejected(at: position(0)), at: position(0))
-        let pauses = machine.pausePartitionsIfStillHeld()
+        let pauses = machine.pausePartitionsIfStillHeld(machine.holdCount)
         #expect(pauses)
-        let pauses2 = machine.pausePartitionsIfStillHeld()
+        let pauses2 = machine.pausePartitionsIfStillHeld(machine.holdCount)
         #expect(!pauses2, "paused once")
         let action = machine.queued(position(0))
         #expect(action.resumePartitions)
+    }
+
+    /// The partition-pause watch saw a hold start; the gate opened and closed again before its delay ended.
+    /// The new hold has not lasted the delay: nothing is paused for it yet.
+    @Test func aHoldThatEndedIsNotPausedWhenAnotherHasBegun() {
+        var machine = machine(maxInFlight: 1, lowMark: 0)
+        _ = machine.setUp(rejected(at: position(0)), at: position(0))
+        let first = machine.holdCount
+        #expect(machine.isHeld)
+        _ = machine.queued(position(0))
+        #expect(!machine.isHeld)
+        _ = machine.setUp(rejected(at: position(1)), at: position(1))
+        #expect(machine.isHeld && machine.holdCount == first + 1, "each closing of the gate is a hold of its own")
+        let stale = machine.pausePartitionsIfStillHeld(first)
+        #expect(!stale, "the watched hold ended")
+        let current = machine.pausePartitionsIfStillHeld(machine.holdCount)
+        #expect(current, "the current hold, once it lasted the delay")
     }
 
     @Test func lostPartitionsStopTheirRunsWithoutAnswersAndReleaseTheGate() {

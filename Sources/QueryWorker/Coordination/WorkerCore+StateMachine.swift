@@ -53,6 +53,26 @@ extension WorkerCore {
             case stopping(partitionsPaused: Bool)
         }
 
+        /// The partition-pause watch (`WorkerCore.partitionPauseLoop()`), as the machine sees it.
+        enum HoldWatch: Sendable {
+            /// Not waiting: sleeping through a hold, or not started yet.
+            case idle
+            /// Waiting for the loop to be held, resumed with that hold's number.
+            case waiting(CheckedContinuation<UInt64?, Never>)
+            /// The watch ended: it never waits again.
+            case ended
+        }
+
+        /// What the partition-pause watch does when it asks for the next hold.
+        enum HoldWatchStart: Equatable, Sendable {
+            /// The loop is held now: watch hold number `n`.
+            case watch(UInt64)
+            /// Not held now: the continuation is kept and resumed at the next hold.
+            case wait
+            /// The watch has ended.
+            case end
+        }
+
         /// What the drain and rebalance paths wait for (see ``wait(_:for:_:)``).
         enum Condition: Hashable, Sendable {
             /// No run is live.
@@ -80,6 +100,10 @@ extension WorkerCore {
         /// The task of every run started and not yet returned (or cancelled).
         private var runs: [RunID: RunTask] = [:]
         private(set) var intake = Intake.open
+        /// How many times the gate has closed. The partition-pause watch pauses a hold only if the hold it saw
+        /// start is still on after the delay, not one that ended and another began since.
+        private(set) var holdCount: UInt64 = 0
+        private var holdWatch = HoldWatch.idle
         private var waiters: [Int: Waiter] = [:]
         private var lastWaiter = 0
         /// Outcomes delivered or given up on since the start, for the summary log.
@@ -311,16 +335,38 @@ extension WorkerCore.StateMachine {
 
     // MARK: Flow control
 
-    /// The message loop waits for the gate; false when it need not (the gate is open, or the loop is ending).
-    mutating func holdLoop(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
-        guard case .held(nil, let paused) = intake else { return false }
+    /// The message loop waits for the gate; `waits` is false when it need not (the gate is open, or the loop is
+    /// ending). `watch` is the partition-pause watch's continuation when it waited for this hold: resume it
+    /// with `hold`.
+    mutating func holdLoop(
+        _ continuation: CheckedContinuation<Void, Never>
+    ) -> (waits: Bool, watch: CheckedContinuation<UInt64?, Never>?, hold: UInt64) {
+        guard case .held(nil, let paused) = intake else { return (false, nil, holdCount) }
         intake = .held(loop: continuation, partitionsPaused: paused)
-        return true
+        guard !paused, case .waiting(let watch) = holdWatch else { return (true, nil, holdCount) }
+        holdWatch = .idle
+        return (true, watch, holdCount)
     }
 
-    /// The gate stayed closed: true when the partitions are to be paused in librdkafka now.
-    mutating func pausePartitionsIfStillHeld() -> Bool {
-        guard case .held(let loop, false) = intake else { return false }
+    /// The partition-pause watch asks for the next hold of the loop (see ``HoldWatchStart``).
+    mutating func watchHolds(_ continuation: CheckedContinuation<UInt64?, Never>) -> HoldWatchStart {
+        if case .ended = holdWatch { return .end }
+        if case .held(.some, false) = intake { return .watch(holdCount) }
+        holdWatch = .waiting(continuation)
+        return .wait
+    }
+
+    /// The partition-pause watch ends; returns its continuation if it was waiting.
+    mutating func endHoldWatch() -> CheckedContinuation<UInt64?, Never>? {
+        defer { holdWatch = .ended }
+        if case .waiting(let continuation) = holdWatch { return continuation }
+        return nil
+    }
+
+    /// Hold number `hold` stayed on through the delay: true when the partitions are to be paused in
+    /// librdkafka now (not when the gate opened since, even if it closed again).
+    mutating func pausePartitionsIfStillHeld(_ hold: UInt64) -> Bool {
+        guard hold == holdCount, case .held(let loop, false) = intake else { return false }
         intake = .held(loop: loop, partitionsPaused: true)
         return true
     }
@@ -417,7 +463,10 @@ extension WorkerCore.StateMachine {
         case .none:
             break
         case .pause:
-            if case .open = intake { intake = .held(loop: nil, partitionsPaused: false) }
+            if case .open = intake {
+                intake = .held(loop: nil, partitionsPaused: false)
+                holdCount &+= 1
+            }
         case .resume:
             switch intake {
             case .held(let loop, let paused):

@@ -92,6 +92,7 @@ final class QueryWorkerService: Service, Sendable {
             group.addTask { await core.summaryLoop() }
             group.addTask { await core.deadlineLoop() }
             group.addTask { await core.connectivityLoop() }
+            group.addTask { await core.partitionPauseLoop() }
             group.addTask {
                 await core.lagMonitor.run(consumer) { lag in
                     core.metrics.recordPartitions(lag.mapValues { (committed: $0.committed, lag: $0.lag) })

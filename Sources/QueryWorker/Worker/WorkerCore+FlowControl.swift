@@ -15,23 +15,43 @@ extension WorkerCore {
     static let partitionPauseDelay = Duration.milliseconds(250)
 
     /// Holds the message loop while the gate is closed: messages read ahead would otherwise still be taken in
-    /// and push in-flight past `maxInFlight`. Pauses the partitions in librdkafka too once the gate has been
-    /// closed for ``partitionPauseDelay``. Returns when the gate opens (the machine's action resumes the loop),
-    /// on graceful shutdown or on cancellation (the loop then ends).
+    /// and push in-flight past `maxInFlight`. Returns when the gate opens (the machine's action resumes the
+    /// loop), on graceful shutdown or on cancellation (the loop then ends). The partitions are paused in
+    /// librdkafka by ``partitionPauseLoop()``, not by a timer here: at the bound the gate closes once per
+    /// request or so, and a timer task per closing cost more than the rest of flow control.
     func waitWhilePaused() async {
         guard state.withLock({ if case .held = $0.intake { true } else { false } }) else { return }
         await withTaskCancellationOrGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.waitForGate() }
-                group.addTask {
-                    guard (try? await Task.sleep(for: Self.partitionPauseDelay)) != nil else { return }
-                    self.pausePartitionsIfStillHeld()
-                }
-                await group.next()
-                group.cancelAll()
-            }
+            await waitForGate()
         } onCancelOrGracefulShutdown: {
             self.stopIntake()
+        }
+    }
+
+    /// Pauses the partitions in librdkafka when the message loop has been held for ``partitionPauseDelay``:
+    /// one task for the worker's life, which sleeps once per hold it watches (at most one a delay, however
+    /// often the gate closes). A hold is paused after at least the delay and at most twice it: a hold that
+    /// began while the watch slept through an earlier one is watched from when that sleep ends. Ends when
+    /// cancelled.
+    func partitionPauseLoop() async {
+        while let hold = await nextHold() {
+            guard (try? await Task.sleep(for: Self.partitionPauseDelay)) != nil else { return }
+            pausePartitionsIfStillHeld(hold)
+        }
+    }
+
+    /// The number of the loop's next hold (its current one, if held now); nil once cancelled.
+    private func nextHold() async -> UInt64? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<UInt64?, Never>) in
+                switch state.withLock({ $0.watchHolds(continuation) }) {
+                case .watch(let hold): continuation.resume(returning: hold)
+                case .end: continuation.resume(returning: nil)
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            state.withLock { $0.endHoldWatch() }?.resume(returning: nil)
         }
     }
 
@@ -42,12 +62,14 @@ extension WorkerCore {
 
     private func waitForGate() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            if !state.withLock({ $0.holdLoop(continuation) }) { continuation.resume() }
+            let held = state.withLock { $0.holdLoop(continuation) }
+            held.watch?.resume(returning: held.hold)
+            if !held.waits { continuation.resume() }
         }
     }
 
-    private func pausePartitionsIfStillHeld() {
-        guard state.withLock({ $0.pausePartitionsIfStillHeld() }) else { return }
+    private func pausePartitionsIfStillHeld(_ hold: UInt64) {
+        guard state.withLock({ $0.pausePartitionsIfStillHeld(hold) }) else { return }
         logger.notice("in-flight bound reached; pausing partitions", metadata: ["maxInFlight": .int(settings.limits.maxInFlight)])
         consumer.pauseAll()
         metrics.intakePaused(true)
