@@ -30,7 +30,7 @@ enum OTLPExport {
             sampler: HeadSampler.tracerSampler(given: sampler))
         let service = try SpanExportService(configuration: configuration, logger: logger)
         if let sampler { HeadSampler.bootstrap(sampler) }
-        InstrumentationSystem.bootstrap(service.tracer)
+        InstalledTracer.bootstrap(service.tracer)
         logger.info(
             "exporting spans over OTLP/HTTP",
             metadata: [

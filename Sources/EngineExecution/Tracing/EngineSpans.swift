@@ -16,7 +16,7 @@ package enum EngineSpans {
         _ url: String, engine: String, errorCode: (any Error) -> String? = { _ in nil }, _ body: () async throws -> T
     ) async throws -> T {
         if UnrecordedTrace.isCurrent { return try await body() }
-        let span = startSpan("query layer", ofKind: .internal)
+        let span = InstalledTracer.startSpan("query layer", ofKind: .internal)
         defer { span.end() }
         guard span.isRecording else { return try await body() }
         span.setAttributes { attributes in

@@ -14,7 +14,7 @@ extension HTTPClient {
     /// a span that does not record otherwise gets no attribute computed.
     package func tracedExecute(_ request: HTTPRequest) async throws -> HTTPResponse {
         if UnrecordedTrace.isCurrent { return try await execute(request) }
-        let span = startSpan(request.method.rawValue, ofKind: .client)
+        let span = InstalledTracer.startSpan(request.method.rawValue, ofKind: .client)
         defer { span.end() }
         guard span.isRecording else { return try await execute(request) }
         HTTPClientSpan.describe(request, on: span)

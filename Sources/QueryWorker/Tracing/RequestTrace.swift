@@ -66,7 +66,7 @@ final class RequestTrace: Sendable, Hashable {
     func outcomeHeaders() -> [KafkaHeader] {
         var headers: [KafkaHeader] = []
         headers.reserveCapacity(2 + echoed.count)
-        InstrumentationSystem.instrument.inject(span.context, into: &headers, using: KafkaHeaderInjector())
+        InstalledTracer.inject(span.context, into: &headers, using: KafkaHeaderInjector())
         if !headers.contains(where: { $0.key == WorkerTracing.traceParent }) {
             headers.append(KafkaHeader(key: WorkerTracing.traceParent, value: TraceParentBytes.of(fallback)))
             if let state = fallback.traceStateHeaderValue {

@@ -77,12 +77,12 @@ final class WorkerTracing: Sendable {
         var context = ServiceContext.topLevel
         if let startingTraceID { context.startingTraceID = startingTraceID }
         guard !headers.isEmpty else {
-            let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
+            let span = InstalledTracer.startSpan("process \(message.topic)", context: context, ofKind: .consumer)
             if span.isRecording { describe(span, message, correlation: nil) }
             return RequestTrace(span: span, incoming: nil, echoed: [])
         }
-        InstrumentationSystem.instrument.extract(headers, into: &context, using: KafkaHeaderExtractor())
-        let span = startSpan("process \(message.topic)", context: context, ofKind: .consumer)
+        InstalledTracer.extract(headers, into: &context, using: KafkaHeaderExtractor())
+        let span = InstalledTracer.startSpan("process \(message.topic)", context: context, ofKind: .consumer)
         let echoed = headers.filter { Self.echoedHeaders.contains($0.key) }
         if span.isRecording { describe(span, message, correlation: echoed.first?.value) }
         return RequestTrace(span: span, incoming: incoming, echoed: echoed)
