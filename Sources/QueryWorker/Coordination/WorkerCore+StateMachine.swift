@@ -64,7 +64,7 @@ extension WorkerCore {
         }
 
         /// What the partition-pause watch does when it asks for the next hold.
-        enum HoldWatchStart: Equatable, Sendable {
+        enum HoldWatchStart: Sendable {
             /// The loop is held now: watch hold number `n`.
             case watch(UInt64)
             /// Not held now: the continuation is kept and resumed at the next hold.
@@ -336,16 +336,16 @@ extension WorkerCore.StateMachine {
     // MARK: Flow control
 
     /// The message loop waits for the gate; `waits` is false when it need not (the gate is open, or the loop is
-    /// ending). `watch` is the partition-pause watch's continuation when it waited for this hold: resume it
-    /// with `hold`.
+    /// ending). `watch` is the partition-pause watch when it waited for this hold: resume its continuation
+    /// with the hold's number.
     mutating func holdLoop(
         _ continuation: CheckedContinuation<Void, Never>
-    ) -> (waits: Bool, watch: CheckedContinuation<UInt64?, Never>?, hold: UInt64) {
-        guard case .held(nil, let paused) = intake else { return (false, nil, holdCount) }
+    ) -> (waits: Bool, watch: (continuation: CheckedContinuation<UInt64?, Never>, hold: UInt64)?) {
+        guard case .held(nil, let paused) = intake else { return (false, nil) }
         intake = .held(loop: continuation, partitionsPaused: paused)
-        guard !paused, case .waiting(let watch) = holdWatch else { return (true, nil, holdCount) }
+        guard !paused, case .waiting(let watch) = holdWatch else { return (true, nil) }
         holdWatch = .idle
-        return (true, watch, holdCount)
+        return (true, (watch, holdCount))
     }
 
     /// The partition-pause watch asks for the next hold of the loop (see ``HoldWatchStart``).

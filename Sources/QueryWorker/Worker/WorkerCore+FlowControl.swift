@@ -64,7 +64,7 @@ extension WorkerCore {
     private func waitForGate() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let held = state.withLock { $0.holdLoop(continuation) }
-            held.watch?.resume(returning: held.hold)
+            if let watch = held.watch { watch.continuation.resume(returning: watch.hold) }
             if !held.waits { continuation.resume() }
         }
     }
