@@ -145,9 +145,24 @@ package final class WorkerHarness: Sendable {
         if !complete {
             let ids = values.map { value -> String in if case .string(let id)? = value["requestId"] { id } else { "?" } }
             let log = recentLog.map { "\nThe worker's last log lines:\n\($0.text)" } ?? ""
-            Issue.record("\(values.count) of \(count) outcomes arrived within \(timeout): \(ids)\(log)")
+            let reader = await readerPosition()
+            Issue.record("\(values.count) of \(count) outcomes arrived within \(timeout): \(ids)\n\(reader)\(log)")
         }
         return values
+    }
+
+    /// Where the reader stands, for a failure that is missing outcomes: its assignment, and for each outcome
+    /// topic its end and the reader's position. Tells an outcome never written (the end) from one written and
+    /// not read (a partition not assigned, or a position short of the end).
+    private func readerPosition() async -> String {
+        let partitions = [settings.topics.results, settings.topics.errors].map { KafkaTopicPartition(topic: $0, partition: 0) }
+        let lags = (try? await reader.committedLag(for: partitions, timeout: .seconds(5))) ?? [:]
+        let figures = partitions.map { partition in
+            guard let lag = lags[partition] else { return "\(partition): end unknown" }
+            return "\(partition): end \(lag.end), read to \(lag.position.map(String.init) ?? "nothing")"
+        }
+        let assigned = reader.assignment.map(\.description).sorted()
+        return "The reader: assigned \(assigned); \(figures.joined(separator: "; ")); \(reader.bufferedCount) buffered"
     }
 
     /// Outcomes by requestId (outcomes without one are under "").
