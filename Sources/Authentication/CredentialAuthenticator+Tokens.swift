@@ -73,7 +73,7 @@ extension CredentialAuthenticator {
         let action =
             switch demand {
             case .current: slot.machine.tokenNeeded(now: now)
-            case .replacing(let generation): slot.machine.tokenRejected(generation: generation, now: now)
+            case .replacing(let generation, let sentAt): slot.machine.tokenRejected(generation: generation, sentAt: sentAt, now: now)
             }
         func refresh(_ ticket: RefreshTicket, renewing: Bool) -> Refresh {
             state.statistics[key.credential, default: AuthenticatorStatistics()].tokenCalls += 1

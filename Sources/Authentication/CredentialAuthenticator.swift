@@ -75,7 +75,8 @@ package final class CredentialAuthenticator: RequestAuthenticator {
                     + "is invalid or expired and can't be refreshed; give the credential a new one",
                 credential: token.credential)
         }
-        return try await compose(url: url, name: name, demand: .replacing(generation: token.generation))
+        let replacing = Demand.replacing(generation: token.generation, sentAt: token.sentAt ?? clock.now)
+        return try await compose(url: url, name: name, demand: replacing)
     }
 
     // MARK: Composing a request's credentials
@@ -83,7 +84,8 @@ package final class CredentialAuthenticator: RequestAuthenticator {
     /// Whether a request wants the current token or one to replace a rejected token.
     enum Demand: Sendable {
         case current
-        case replacing(generation: UInt64)
+        /// The request carrying the token of `generation` was sent at `sentAt` and rejected.
+        case replacing(generation: UInt64, sentAt: ContinuousClock.Instant)
     }
 
     private func compose(url: String, name: String?, demand: Demand) async throws -> AppliedAuthentication {
@@ -179,7 +181,8 @@ package final class CredentialAuthenticator: RequestAuthenticator {
             applied.headers.append(.init(name: header, value: "Bearer \(token.secret.revealed())"))
             if let referer = presentation.referer { applied.headers.append(.init(name: "Referer", value: referer)) }
             applied.token = .init(
-                credential: credential.name, generation: token.generation, key: audience.key, isRefreshable: true)
+                credential: credential.name, generation: token.generation, key: audience.key, isRefreshable: true,
+                sentAt: clock.now, expiringFrom: token.refreshAfter)
         case .password, .certificate, .serverTrust:
             break
         }

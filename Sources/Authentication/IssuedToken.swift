@@ -19,19 +19,25 @@ package struct IssuedToken: Sendable, Hashable {
     /// From this instant on no request uses it: its expiry minus half the margin, the half kept for clock
     /// skew and the time a request takes. `nil` when its expiry is unknown.
     package var usableUntil: ContinuousClock.Instant?
+    /// When it expires, as far as the worker knows (the server's `expires`, or the lifetime asked for); `nil` when
+    /// unknown. What a replacement for a request that waited at the server is measured against
+    /// (``outlives(_:from:)``).
+    package var expiresAt: ContinuousClock.Instant?
     /// It was obtained because a service rejected the token before it: rejected again within the fresh-token
     /// window, the credential is refused, not refreshed once more.
     package var replacesRejected: Bool
 
     package init(
         secret: Secret, generation: UInt64, issuedAt: ContinuousClock.Instant,
-        refreshAfter: ContinuousClock.Instant?, usableUntil: ContinuousClock.Instant?, replacesRejected: Bool = false
+        refreshAfter: ContinuousClock.Instant?, usableUntil: ContinuousClock.Instant?,
+        expiresAt: ContinuousClock.Instant? = nil, replacesRejected: Bool = false
     ) {
         self.secret = secret
         self.generation = generation
         self.issuedAt = issuedAt
         self.refreshAfter = refreshAfter
         self.usableUntil = usableUntil
+        self.expiresAt = expiresAt
         self.replacesRejected = replacesRejected
     }
 
@@ -45,6 +51,19 @@ package struct IssuedToken: Sendable, Hashable {
     package func isDue(at now: ContinuousClock.Instant) -> Bool {
         guard let refreshAfter else { return false }
         return now >= refreshAfter
+    }
+
+    /// Whether a rejection answered at `now` may be this token running out rather than the server refusing it:
+    /// from its refresh point on (``refreshAfter``: the margin kept for clock skew and for requests that wait at
+    /// the server) an expiry is ordinary, however short the token's life. Never for a token of unknown expiry.
+    package func mayHaveExpired(at now: ContinuousClock.Instant) -> Bool { isDue(at: now) }
+
+    /// Whether it is still valid `wait` after `now`: a request that waited that long at the server before its
+    /// token was judged needs a replacement that lives longer than the wait, or it is rejected again. True for
+    /// a token of unknown expiry.
+    package func outlives(_ wait: Duration, from now: ContinuousClock.Instant) -> Bool {
+        guard let expiresAt else { return true }
+        return expiresAt - now > wait
     }
 }
 

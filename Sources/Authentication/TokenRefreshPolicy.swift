@@ -19,10 +19,11 @@ package struct TokenRefreshPolicy: Sendable, Hashable {
     /// How long a terminal rejection (wrong password, invalid client) is answered from memory before the
     /// token endpoint is asked again.
     package var terminalWindow: Duration
-    /// A token obtained to replace a rejected one and rejected within this time of being issued is not
-    /// refreshed again: the server refuses every token for this credential (a wrong referer, a token URL of
-    /// another server), and refreshing in a loop would only hammer the token endpoint. It is remembered as a
-    /// terminal rejection. (A first token rejected this fast is refreshed once: it may have been revoked.)
+    /// A token obtained to replace a rejected one, sent within this time of being issued and rejected before
+    /// it was due for refresh, is not refreshed again: the server refuses every token for this credential (a
+    /// wrong referer, a token URL of another server), and refreshing in a loop would only hammer the token
+    /// endpoint. It is remembered as a terminal rejection. (A first token rejected this fast is refreshed once:
+    /// it may have been revoked. A token rejected once due, however short its life, has expired.)
     package var freshTokenWindow: Duration
 
     package init(

@@ -21,7 +21,7 @@ extension TokenSlot.StateMachine {
         let margin = expiry.map { policy.margin(forLifetime: $0 - now) } ?? .zero
         let token = IssuedToken(
             secret: grant.token, generation: ticket.generation, issuedAt: now,
-            refreshAfter: expiry.map { $0 - margin }, usableUntil: expiry.map { $0 - margin / 2 },
+            refreshAfter: expiry.map { $0 - margin }, usableUntil: expiry.map { $0 - margin / 2 }, expiresAt: expiry,
             replacesRejected: refresh.replacesRejected)
         state = .valid(token)
         return .succeedWaiters(token)

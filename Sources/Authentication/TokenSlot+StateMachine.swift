@@ -87,17 +87,29 @@ extension TokenSlot {
 
         /// A request needs a token at `now`.
         mutating func tokenNeeded(now: ContinuousClock.Instant) -> TokenAction {
+            token(now: now, outliving: .zero)
+        }
+
+        /// A token for a request sent at `now` whose token may be judged only `wait` later (a request before it
+        /// waited that long at the server and was rejected on the way out): a token that does not live longer
+        /// than the wait is not handed out. A refresh starts instead, or the request waits for the one in
+        /// flight; requests without a wait go on using the token meanwhile.
+        private mutating func token(now: ContinuousClock.Instant, outliving wait: Duration) -> TokenAction {
             switch state {
             case .valid(let token) where token.isUsable(at: now):
+                guard token.outlives(wait, from: now) else {
+                    return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0, previous: token))
+                }
                 guard token.isDue(at: now) else { return .use(token) }
                 return .useAndRefresh(token, beginRefresh(now: now, consecutiveFailures: 0, previous: token))
             case .valid, .empty:
                 return .startRefresh(beginRefresh(now: now, consecutiveFailures: 0, previous: nil))
             case .refreshing(let refresh):
-                guard let previous = refresh.previous, previous.isUsable(at: now) else { return .wait }
+                guard let previous = refresh.previous, previous.isUsable(at: now), previous.outlives(wait, from: now)
+                else { return .wait }
                 return .use(previous)
             case .failed(let failure):
-                let previous = failure.previous.flatMap { $0.isUsable(at: now) ? $0 : nil }
+                let previous = failure.previous.flatMap { $0.isUsable(at: now) && $0.outlives(wait, from: now) ? $0 : nil }
                 guard now >= failure.retryAt else { return previous.map { .use($0) } ?? .fail(failure.error) }
                 let failures = failure.error.isRetryable ? failure.consecutiveFailures : 0
                 let ticket = beginRefresh(now: now, consecutiveFailures: failures, previous: previous)
@@ -105,31 +117,38 @@ extension TokenSlot {
             }
         }
 
-        /// The server answered 498/499 to a request sent with `token`; the request wants a token for its one retry.
+        /// The server answered 498/499 at `now` to a request sent at `sentAt` with `token`; the request wants a
+        /// token for its retry.
         ///
         /// Only a rejection of the current token (or of the one a refresh in flight or failed was to replace)
-        /// drops it: a rejection of an older one is answered with the newer
-        /// token (or a wait for the refresh already in flight), so many requests rejected together cause one token
-        /// call. A token that replaced a rejected one and is rejected too within ``TokenRefreshPolicy/freshTokenWindow``
-        /// of its issue is not refreshed again: the server refuses every token of the credential (a wrong referer, a
-        /// token URL of another server), which is remembered as a terminal `credential_rejected` for
+        /// drops it: a rejection of an older one is answered with the newer token (or a wait for the refresh
+        /// already in flight), so many requests rejected together cause one token call. Either way the token
+        /// handed out lives longer than the rejected request waited at the server, so a short-lived token is
+        /// not rejected again on the retry for the same reason.
+        ///
+        /// A token that replaced a rejected one and is refused in turn (``refuses(_:sentAt:now:)``) is not
+        /// refreshed again: the server refuses every token of the credential (a wrong referer, a token URL of
+        /// another server), which is remembered as a terminal `credential_rejected` for
         /// ``TokenRefreshPolicy/terminalWindow``. A first token rejected that fast is refreshed once: an operator
         /// may just have revoked it.
-        mutating func tokenRejected(_ token: IssuedToken, now: ContinuousClock.Instant) -> TokenAction {
-            tokenRejected(generation: token.generation, now: now)
+        mutating func tokenRejected(
+            _ token: IssuedToken, sentAt: ContinuousClock.Instant, now: ContinuousClock.Instant
+        ) -> TokenAction {
+            tokenRejected(generation: token.generation, sentAt: sentAt, now: now)
         }
 
-        /// ``tokenRejected(_:now:)`` for the token of `generation`: what a request that kept only the generation
-        /// (not the secret) gives back.
-        mutating func tokenRejected(generation rejected: UInt64, now: ContinuousClock.Instant) -> TokenAction {
+        /// ``tokenRejected(_:sentAt:now:)`` for the token of `generation`: what a request that kept only the
+        /// generation (not the secret) gives back.
+        mutating func tokenRejected(
+            generation rejected: UInt64, sentAt: ContinuousClock.Instant, now: ContinuousClock.Instant
+        ) -> TokenAction {
             switch state {
             case .valid(let current) where current.generation == rejected:
-                // A token rejected moments after it was issued is refreshed once (an operator may have revoked it);
-                // a token that itself replaced a rejected one and is rejected as fast means every token is refused.
-                guard now - current.issuedAt >= policy.freshTokenWindow || !current.replacesRejected else {
+                guard !refuses(current, sentAt: sentAt, now: now) else {
                     let error = TokenFailure(
                         code: .credentialRejected,
-                        message: "the server rejected a token issued moments before; check the credential's referer and token URL",
+                        message: "the server rejected a token sent moments after it was issued and long before it expired; "
+                            + "check the credential's referer and token URL",
                         isRetryable: false)
                     state = .failed(Failure(error: error, retryAt: now + policy.terminalWindow, consecutiveFailures: 0, previous: nil))
                     return .fail(error)
@@ -146,7 +165,17 @@ extension TokenSlot {
             case .empty, .valid, .refreshing, .failed:
                 break
             }
-            return tokenNeeded(now: now)
+            return token(now: now, outliving: max(now - sentAt, .zero))
+        }
+
+        /// Whether the rejection of `token`, sent at `sentAt` and answered at `now`, means the server refuses
+        /// every token of the credential rather than that this one ran out: it replaced a rejected token, it
+        /// was sent within ``TokenRefreshPolicy/freshTokenWindow`` of its issue (the time it was sent, not
+        /// answered: a slow answer does not make a refusal look old), and the answer came before its refresh
+        /// point (``IssuedToken/mayHaveExpired(at:)``: a token that lives less than the window, or a request
+        /// that waited at the server past the token's life, is an expiry, refreshed like any other).
+        func refuses(_ token: IssuedToken, sentAt: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Bool {
+            token.replacesRejected && sentAt - token.issuedAt < policy.freshTokenWindow && !token.mayHaveExpired(at: now)
         }
 
         /// The credential's configuration changed (a reload) or its token must not be used any more: drop the

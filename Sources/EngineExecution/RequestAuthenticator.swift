@@ -137,11 +137,32 @@ package struct AppliedAuthentication: Sendable, Hashable {
         package var key: String
         /// What kind of token it is: how the engines name it in errors ("API key", "token").
         package var isRefreshable: Bool
-        package init(credential: String, generation: UInt64, key: String, isRefreshable: Bool) {
+        /// When the token was handed to the request, moments before it was sent (credentials are asked for once
+        /// the host's slot is held): a rejection is judged by when the token was sent, not when the answer
+        /// came. `nil` for a token that is not refreshed.
+        package var sentAt: ContinuousClock.Instant?
+        /// From when a rejection of this token may be its expiry (its refresh point); `nil` when its expiry is
+        /// unknown or it is not refreshed.
+        package var expiringFrom: ContinuousClock.Instant?
+
+        package init(
+            credential: String, generation: UInt64, key: String, isRefreshable: Bool,
+            sentAt: ContinuousClock.Instant? = nil, expiringFrom: ContinuousClock.Instant? = nil
+        ) {
             self.credential = credential
             self.generation = generation
             self.key = key
             self.isRefreshable = isRefreshable
+            self.sentAt = sentAt
+            self.expiringFrom = expiringFrom
+        }
+
+        /// Whether a rejection answered at `now` may be the token running out rather than the service refusing
+        /// it: it was answered once the token was due for refresh. Such a rejection earns the request another
+        /// replacement (``EngineTransport``); a refusal does not.
+        package func mayHaveExpired(at now: ContinuousClock.Instant) -> Bool {
+            guard let expiringFrom else { return false }
+            return now >= expiringFrom
         }
     }
 

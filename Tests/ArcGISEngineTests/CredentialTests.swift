@@ -202,6 +202,34 @@ struct CredentialTests {
         }
     }
 
+    /// Tokens that run out while their requests wait at the server (a service that holds requests about as long
+    /// as its tokens live): a rejection of a token due for refresh gets another replacement, not the refusal a
+    /// second rejection otherwise is.
+    @Test func aTokenThatRanOutOnItsRetryIsReplacedAgain() async throws {
+        let authenticator = TestAuthenticator(tokensRunOut: true)
+        let authorizer = Self.authorizer(Seen()) { $0.token == TestAuthenticator.token(3) ? .allow : .invalidToken }
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+            let result = try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
+            let truth = try ArcGISTestSupport.dataset().groundTruthObjectIDs(.cities)
+            #expect(result.count == truth.count, "every city")
+            #expect(authenticator.snapshot.rejectedCalls == 2 && authenticator.snapshot.minted == 2)
+        }
+    }
+
+    /// ... but a few times at most, then `credential_rejected` saying why.
+    @Test func tokensRejectedAsTheyRunOutAreReplacedAFewTimesAtMost() async throws {
+        let authenticator = TestAuthenticator(tokensRunOut: true)
+        let authorizer = Self.authorizer(Seen()) { _ in .invalidToken }
+        try await ArcGISTestSupport.withEngine(authorizer: authorizer, authenticator: authenticator) { server, engine in
+            let error = await #expect(throws: FeatureServiceError.self) {
+                try await engine.query(layer: server.layerURL(.cities), ServiceQuery(result: .count))
+            }
+            #expect(error?.code == .credentialRejected)
+            #expect(error?.message.contains("longer-lived tokens") == true, "\(String(describing: error?.message))")
+            #expect(authenticator.snapshot.rejectedCalls == EngineTransport.maxReplacements)
+        }
+    }
+
     @Test func anAuthenticatorFailureIsTheLayersError() async throws {
         try await ArcGISTestSupport.withEngine(authenticator: FailingAuthenticator()) { server, engine in
             let outcomes = await engine.query(

@@ -107,7 +107,7 @@ struct TokenSlotStateMachineTests {
             Issue.record("expected a proactive refresh")
             return
         }
-        for _ in 0..<50 { #expect(machine.tokenRejected(token, now: at(3301)) == .wait) }
+        for _ in 0..<50 { #expect(machine.tokenRejected(token, sentAt: at(3301), now: at(3301)) == .wait) }
         #expect(machine.tokenNeeded(now: at(3301)) == .wait)
         token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(3302))))
         #expect(machine.tokenNeeded(now: at(3303)) == .use(token))
@@ -259,7 +259,7 @@ struct TokenSlotStateMachineTests {
         var tickets: [RefreshTicket] = []
         var waits = 0
         for _ in 0..<50 {
-            switch machine.tokenRejected(old, now: at(600)) {
+            switch machine.tokenRejected(old, sentAt: at(600), now: at(600)) {
             case .startRefresh(let ticket): tickets.append(ticket)
             case .wait: waits += 1
             case let other: Issue.record("unexpected \(other)")
@@ -269,32 +269,32 @@ struct TokenSlotStateMachineTests {
         let ticket = try #require(tickets.first)
         let fresh = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(601))))
         // Late rejections of the old token get the new one, with no refresh.
-        for _ in 0..<50 { #expect(machine.tokenRejected(old, now: at(602)) == .use(fresh)) }
+        for _ in 0..<50 { #expect(machine.tokenRejected(old, sentAt: at(602), now: at(602)) == .use(fresh)) }
         #expect(machine.tokenNeeded(now: at(603)) == .use(fresh))
     }
 
     @Test func aFreshTokenRejectedAgainFailsInsteadOfRefreshingInALoop() throws {
         var (machine, old) = try machineWithToken()
-        let ticket = try #require(Self.ticket(machine.tokenRejected(old, now: at(600))))
+        let ticket = try #require(Self.ticket(machine.tokenRejected(old, sentAt: at(600), now: at(600))))
         let fresh = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(601))))
-        guard case .fail(let error) = machine.tokenRejected(fresh, now: at(605)) else {
+        guard case .fail(let error) = machine.tokenRejected(fresh, sentAt: at(605), now: at(605)) else {
             Issue.record("a fresh token's rejection must fail")
             return
         }
         #expect(error.code == .credentialRejected && !error.isRetryable)
         #expect(machine.tokenNeeded(now: at(606)) == .fail(error))
-        #expect(machine.tokenRejected(old, now: at(607)) == .fail(error))
+        #expect(machine.tokenRejected(old, sentAt: at(607), now: at(607)) == .fail(error))
         #expect(Self.ticket(machine.tokenNeeded(now: at(605 + 60))) != nil)
     }
 
     @Test func aFirstTokenRejectedAtOnceIsRefreshedOnceAsARevocation() throws {
         var (machine, first) = try machineWithToken()
         // Rejected a second after issue (revoked): refreshed.
-        let ticket = try #require(Self.ticket(machine.tokenRejected(first, now: at(1))))
+        let ticket = try #require(Self.ticket(machine.tokenRejected(first, sentAt: at(1), now: at(1))))
         let second = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T2"), now: at(2))))
         #expect(second.replacesRejected && !first.replacesRejected)
         // Its replacement rejected as fast: terminal.
-        guard case .fail(let error) = machine.tokenRejected(second, now: at(3)) else {
+        guard case .fail(let error) = machine.tokenRejected(second, sentAt: at(3), now: at(3)) else {
             Issue.record("a replacement rejected at once must fail")
             return
         }
@@ -303,10 +303,90 @@ struct TokenSlotStateMachineTests {
 
     @Test func aRejectionAfterTheFreshWindowRefreshes() throws {
         var (machine, token) = try machineWithToken()
-        #expect(Self.ticket(machine.tokenRejected(token, now: at(10))) != nil)
+        #expect(Self.ticket(machine.tokenRejected(token, sentAt: at(10), now: at(10))) != nil)
         // The rejected token is no longer handed out: everyone waits for the refresh.
         #expect(machine.tokenNeeded(now: at(11)) == .wait)
-        #expect(machine.tokenRejected(token, now: at(11)) == .wait)
+        #expect(machine.tokenRejected(token, sentAt: at(11), now: at(11)) == .wait)
+    }
+
+    // MARK: Expiry or refusal (tokens shorter than the fresh-token window, answers that come late)
+
+    func at(ms milliseconds: Int) -> ContinuousClock.Instant { t0 + .milliseconds(milliseconds) }
+
+    /// A machine whose one-hour first token was rejected at 1 s and replaced at once by a token that lives
+    /// `lifetime`: the replacement (`replacesRejected`) is what the rules below judge.
+    func machineWithReplacement(lifetime: Duration) throws -> (TokenSlot.StateMachine, IssuedToken) {
+        var (machine, first) = try machineWithToken()
+        let ticket = try #require(Self.ticket(machine.tokenRejected(first, sentAt: at(1), now: at(1))))
+        let grant = Self.grant("T2", lifetime: lifetime)
+        let replacement = try #require(Self.token(machine.refreshSucceeded(ticket, grant: grant, now: at(1))))
+        #expect(replacement.replacesRejected)
+        return (machine, replacement)
+    }
+
+    /// The defect of a 3 s token whose pages are held 2.5 s at the server: the replacement, sent 1 s after its
+    /// issue, is rejected 2.5 s later, inside the 10 s fresh-token window. It ran out while it waited (the
+    /// answer came after its refresh point), so it is refreshed, not taken for a refusal of every token.
+    @Test func aShortLivedReplacementRejectedAsItRunsOutIsRefreshedNotRefused() throws {
+        var (machine, replacement) = try machineWithReplacement(lifetime: .seconds(3))
+        #expect(replacement.refreshAfter == at(ms: 2_500) && replacement.expiresAt == at(4))
+        let action = machine.tokenRejected(replacement, sentAt: at(2), now: at(ms: 4_500))
+        let ticket = try #require(Self.ticket(action), "an expiry, not a refusal: \(action)")
+        let next = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T3", lifetime: .seconds(3)), now: at(ms: 4_500))))
+        #expect(next.secret.revealed() == "T3" && next.replacesRejected)
+        #expect(machine.tokenNeeded(now: at(5)) == .use(next))
+    }
+
+    /// The same short-lived replacement refused at once (answered long before its refresh point) is still a
+    /// refusal: no third token call, `credential_rejected` for the terminal window.
+    @Test func aShortLivedReplacementRefusedAtOnceIsStillRefused() throws {
+        var (machine, replacement) = try machineWithReplacement(lifetime: .seconds(3))
+        guard case .fail(let error) = machine.tokenRejected(replacement, sentAt: at(ms: 1_100), now: at(ms: 1_200)) else {
+            Issue.record("a replacement refused at once must fail")
+            return
+        }
+        #expect(error.code == .credentialRejected && !error.isRetryable)
+        #expect(machine.tokenNeeded(now: at(2)) == .fail(error))
+    }
+
+    /// A one-hour replacement sent at once and refused 12 s later (the server answered slowly): the fresh-token
+    /// window is measured to when the token was sent, so a late answer does not make a refusal look like an old
+    /// token's. (Measured to the answer, as before, this refreshed a third time.)
+    @Test func aReplacementRefusedOnASlowAnswerIsStillRefused() throws {
+        var (machine, replacement) = try machineWithReplacement(lifetime: .seconds(3600))
+        guard case .fail(let error) = machine.tokenRejected(replacement, sentAt: at(2), now: at(14)) else {
+            Issue.record("sent 1 s after its issue and long before it was due: a refusal")
+            return
+        }
+        #expect(error.code == .credentialRejected)
+        // Sent after the window: an ordinary rejection (a revocation), refreshed.
+        var (later, token) = try machineWithReplacement(lifetime: .seconds(3600))
+        #expect(Self.ticket(later.tokenRejected(token, sentAt: at(12), now: at(13))) != nil)
+    }
+
+    /// 3 s tokens, pages held 2.5 s at the server. The first token was sent at 1 s and rejected at 3.5 s; the
+    /// current one (issued at 1.5 s, alive until 4.5 s) would run out before the retry is answered, so the retry
+    /// waits for a new token while requests without a wait go on with the current one. A rejection after a short
+    /// wait takes the current token at once.
+    @Test func theTokenForARetryOutlivesTheWaitOfTheRejectedRequest() throws {
+        var machine = TokenSlot.StateMachine()
+        let short = Duration.seconds(3)
+        let firstTicket = try #require(Self.ticket(machine.tokenNeeded(now: t0)))
+        let first = try #require(Self.token(machine.refreshSucceeded(firstTicket, grant: Self.grant("T1", lifetime: short), now: t0)))
+        guard case .useAndRefresh(_, let proactive) = machine.tokenNeeded(now: at(ms: 1_500)) else {
+            Issue.record("expected a proactive refresh at 1.5 s")
+            return
+        }
+        let current = try #require(Self.token(machine.refreshSucceeded(proactive, grant: Self.grant("T2", lifetime: short), now: at(ms: 1_500))))
+        // Waited 0.2 s: the current token lives 2.8 s more, long enough.
+        #expect(machine.tokenRejected(first, sentAt: at(ms: 1_400), now: at(ms: 1_600)) == .use(current))
+        // Waited 2.5 s: the current token has 1 s left. A new one is fetched for the retry.
+        let ticket = try #require(Self.ticket(machine.tokenRejected(first, sentAt: at(1), now: at(ms: 3_500))))
+        #expect(machine.tokenNeeded(now: at(ms: 3_600)) == .use(current), "requests without a wait keep the current token")
+        #expect(machine.tokenRejected(first, sentAt: at(1), now: at(ms: 3_600)) == .wait, "another long-waiting retry waits for the new one")
+        let fresh = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("T3", lifetime: short), now: at(ms: 3_700))))
+        #expect(fresh.outlives(.milliseconds(2_500), from: at(ms: 3_700)))
+        #expect(!fresh.replacesRejected, "the rejected token was not the current one")
     }
 
     // MARK: Invalidation
@@ -317,7 +397,7 @@ struct TokenSlotStateMachineTests {
         let ticket = try #require(Self.ticket(machine.tokenNeeded(now: at(6))))
         #expect(ticket.generation > token.generation + 1)
         // A rejection of the pre-change token while the new refresh runs just waits.
-        #expect(machine.tokenRejected(token, now: at(7)) == .wait)
+        #expect(machine.tokenRejected(token, sentAt: at(7), now: at(7)) == .wait)
         token = try #require(Self.token(machine.refreshSucceeded(ticket, grant: Self.grant("new"), now: at(8))))
         #expect(token.secret.revealed() == "new")
     }
@@ -369,7 +449,7 @@ struct TokenSlotStateMachineTests {
         let token = try #require(Self.token(result))
         record(token)
         record(machine.tokenNeeded(now: at(1)))
-        record(machine.tokenRejected(token, now: at(100)))
+        record(machine.tokenRejected(token, sentAt: at(100), now: at(100)))
         record(machine)
         #expect(texts.count == 21)
         for text in texts { #expect(!text.contains(Self.marker), "\(text)") }

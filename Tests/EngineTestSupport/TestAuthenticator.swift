@@ -17,12 +17,16 @@ package final class TestAuthenticator: RequestAuthenticator {
     package let refreshable: Bool
     /// The query parameter the token travels in instead of a header (an API key `in: query`).
     package let parameter: String?
+    /// Every token it hands out is already due for refresh (short-lived tokens): a rejection of one may be its
+    /// expiry.
+    package let tokensRunOut: Bool
     private let state = Mutex(State())
 
-    package init(name: String = "test-credential", refreshable: Bool = true, parameter: String? = nil) {
+    package init(name: String = "test-credential", refreshable: Bool = true, parameter: String? = nil, tokensRunOut: Bool = false) {
         self.name = name
         self.refreshable = refreshable
         self.parameter = parameter
+        self.tokensRunOut = tokensRunOut
     }
 
     /// The token of `generation`, as the server sees it.
@@ -59,8 +63,10 @@ package final class TestAuthenticator: RequestAuthenticator {
     }
 
     private func applied(_ generation: UInt64) -> AppliedAuthentication {
+        let now = ContinuousClock.now
         let reference = AppliedAuthentication.TokenReference(
-            credential: name, generation: generation, key: "root", isRefreshable: refreshable)
+            credential: name, generation: generation, key: "root", isRefreshable: refreshable, sentAt: now,
+            expiringFrom: tokensRunOut ? now : nil)
         let value = Self.token(generation)
         if let parameter {
             return AppliedAuthentication(parameters: [.init(name: parameter, value: value)], token: reference, cacheIdentity: name)

@@ -69,9 +69,12 @@ struct WorkerCredentialsRefreshEndToEndTests {
     /// server refuses every token of this credential: a wrong referer, say); the request fails at once.
     /// With the worker's own 10 s fresh-token window: a token revoked moments after it was issued is refreshed
     /// once (an operator may revoke at any time); the replacement refused as fast means the server refuses every
-    /// token, and that is `credential_rejected`, with no third token call.
-    @Test func aTokenRefusedMomentsAfterIssueIsRefreshedOnceThenRejected() async throws {
+    /// token, and that is `credential_rejected`, with no third token call. The same for tokens that live 8 s,
+    /// less than the window: refused long before they are due, they are refused, not expired.
+    @Test(arguments: [3_600, 8])
+    func aTokenRefusedMomentsAfterIssueIsRefreshedOnceThenRejected(tokenLifetimeSeconds: Int) async throws {
         let harness = try await SecuredWorkerHarness(credentials: { try Self.standaloneToken($0, $1) })
+        harness.authority.updateKnobs { $0.tokenLifetimeSeconds = tokenLifetimeSeconds }
         let layer = harness.servers.standalone.securedLayerURL(.parcels)
         try await harness.send("warm", SecuredWorkerHarness.request("warm", url: layer, query: #"{"result":"count"}"#))
         #expect(try await harness.outcome(["warm"])["warm"]?.status == "succeeded")
@@ -85,6 +88,34 @@ struct WorkerCredentialsRefreshEndToEndTests {
         let refused = try await harness.outcome(["refused"])["refused"]
         #expect(refused?.status == "failed" && refused?.layerOrOutcomeErrorCode == "credential_rejected", "\(String(describing: refused))")
         #expect(harness.authority.counters.serverGenerateToken == 2, "no refresh of a refused replacement: \(harness.authority.counters)")
+        try await harness.stop()
+    }
+
+    /// Tokens that live 3 s, less than the 10 s fresh-token window, and query requests held 2.5 s at the server
+    /// before it judges their token: every request sent with a token older than half a second is rejected because
+    /// the token ran out while it waited. Each is refreshed (with a token that outlives the wait) and retried;
+    /// none is taken for a refusal of every token (which made them `credential_rejected` for a minute).
+    @Test func tokensShorterThanTheFreshWindowRunningOutAtTheServerAreRefreshed() async throws {
+        let harness = try await SecuredWorkerHarness(credentials: { try Self.standaloneToken($0, $1) })
+        harness.authority.updateKnobs { $0.tokenLifetimeSeconds = 3 }
+        let server = harness.servers.standalone
+        server.setFaults([FaultRule(.latency(milliseconds: 2_500), pathContains: "/query")])
+        let layer = server.securedLayerURL(.parcels)
+        let ids = (0..<12).map { "short-\($0)" }
+        for (index, id) in ids.enumerated() {
+            try await harness.send(id, SecuredWorkerHarness.request(
+                id, url: layer, query: #"{"where":"OBJECTID > \#(index * 100)","result":"count"}"#))
+            // The load's shape, not a wait for an event: requests spread over 4.4 s carry tokens of every age.
+            try await Task.sleep(for: .milliseconds(400))
+        }
+        let outcomes = try await harness.outcome(ids)
+        for (index, id) in ids.enumerated() {
+            #expect(outcomes[id]?.status == "succeeded", "\(id): \(String(describing: outcomes[id]))")
+            #expect(outcomes[id]?.firstLayer?.integer("count") == 20_000 - index * 100, "\(id)")
+        }
+        let counters = harness.authority.counters
+        #expect(counters.rejected(498) >= 1, "tokens ran out while their requests waited: \(counters)")
+        #expect(counters.serverGenerateToken >= 2, "\(counters)")
         try await harness.stop()
     }
 

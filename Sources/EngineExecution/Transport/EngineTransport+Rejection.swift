@@ -1,15 +1,22 @@
 import FeatureService
 
 /// What the transport does when a service refuses the credentials a request carried: one refresh and one
-/// retry of the refused request (a page, never the whole layer again), then the layer's error.
+/// retry of the refused request (a page, never the whole layer again), then the layer's error. A token that
+/// ran out while its request waited at the server is replaced again, a few times at most.
 extension EngineTransport {
-    /// What to send on the one retry after `error` refused `applied`, or the layer's error:
-    /// `authentication_required` when nothing that could answer was sent, `credential_rejected` on a second
-    /// rejection, when what was sent holds no token to replace, or when the authenticator has nothing new; the
-    /// authenticator's own failure (`credential_expired` for an API key) as it throws it.
+    /// Replacements one request may be given in all: the first for any rejection, the rest only for tokens
+    /// rejected as they were running out (a server that holds requests about as long as its tokens live).
+    package static let maxReplacements = 3
+
+    /// What to send on the retry after `error` refused `applied`, or the layer's error:
+    /// `authentication_required` when nothing that could answer was sent, `credential_rejected` when what was
+    /// sent holds no token to replace, when the authenticator has nothing new, or on a rejection after
+    /// `replacements` earlier ones unless the token may have expired (``AppliedAuthentication/TokenReference/mayHaveExpired(at:)``)
+    /// and fewer than ``maxReplacements`` were given; the authenticator's own failure (`credential_expired` for
+    /// an API key) as it throws it.
     func replacement(
         after error: FeatureServiceError, _ rejection: TransportRules.Rejection, applied: AppliedAuthentication,
-        refreshed: Bool, auth: QueryAuthentication, url: String, layer: String
+        replacements: Int, auth: QueryAuthentication, url: String, layer: String
     ) async throws -> AppliedAuthentication {
         let layer = rules.errorLayer(layer)
         let which = (applied.token?.credential ?? auth.credential ?? applied.cacheIdentity).map { "the credential \"\($0)\"" }
@@ -38,11 +45,20 @@ extension EngineTransport {
                     .credentialRejected, error, serviceCode: reported, auth: auth, layer: layer,
                     "\(layer) refused \(which) (\(evidence)): check the credential and its access to this service")
             }
-            guard !refreshed else {
-                throw failure(
-                    .credentialRejected, error, serviceCode: reported, auth: auth, layer: layer,
-                    "\(layer) rejected the credential \"\(token.credential)\" again (\(evidence)) right after it was "
-                        + "replaced: check that the credential's account may use this service")
+            if replacements > 0 {
+                guard token.mayHaveExpired(at: .now) else {
+                    throw failure(
+                        .credentialRejected, error, serviceCode: reported, auth: auth, layer: layer,
+                        "\(layer) rejected the credential \"\(token.credential)\" again (\(evidence)) right after it was "
+                            + "replaced: check that the credential's account may use this service")
+                }
+                guard replacements < Self.maxReplacements else {
+                    throw failure(
+                        .credentialRejected, error, serviceCode: reported, auth: auth, layer: layer,
+                        "\(layer) rejected \(replacements + 1) tokens of the credential \"\(token.credential)\" in a row (\(evidence)), "
+                            + "each as it was running out: the service holds requests about as long as its tokens live; "
+                            + "ask its token service for longer-lived tokens")
+                }
             }
             let next: AppliedAuthentication?
             do {

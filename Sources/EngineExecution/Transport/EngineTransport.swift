@@ -36,9 +36,9 @@ package final class EngineTransport: Sendable {
     /// Throws ``FeatureServiceError`` or `CancellationError`.
     ///
     /// Every attempt asks `auth` what the request carries once the host's slot is held. A rejection of the
-    /// credentials (``TransportRules/Rejection``) asks the authenticator once for a replacement and sends this
-    /// request again with it, outside the retry budget; a second rejection, or no replacement, fails the layer
-    /// (``replacement(after:_:applied:refreshed:auth:url:layer:)``).
+    /// credentials (``TransportRules/Rejection``) asks the authenticator for a replacement and sends this
+    /// request again with it, outside the retry budget; a second rejection (unless its token ran out while the
+    /// request waited), or no replacement, fails the layer (``replacement(after:_:applied:replacements:auth:url:layer:)``).
     package func fetch<T: Sendable>(
         _ url: String, origin: String, layer: String, counter: RequestCounter? = nil, auth: QueryAuthentication,
         request: (_ url: String, _ applied: AppliedAuthentication) -> HTTPRequest,
@@ -46,7 +46,7 @@ package final class EngineTransport: Sendable {
     ) async throws -> T {
         var attempt = 1
         var replacement: AppliedAuthentication?
-        var refreshed = false
+        var replacements = 0
         while true {
             try Task.checkCancellation()
             let given = replacement
@@ -62,8 +62,8 @@ package final class EngineTransport: Sendable {
             } catch let error as FeatureServiceError {
                 if let rejection = rules.rejection(error) {
                     replacement = try await self.replacement(
-                        after: error, rejection, applied: applied, refreshed: refreshed, auth: auth, url: url, layer: layer)
-                    refreshed = true
+                        after: error, rejection, applied: applied, replacements: replacements, auth: auth, url: url, layer: layer)
+                    replacements += 1
                     logger.notice(
                         "an \(rules.name) service rejected the credentials; sending the request once more with new ones",
                         metadata: ["layer": "\(layer)", "credential": "\(applied.token?.credential ?? "")"])
