@@ -19,16 +19,18 @@
 # the kill), the duplicates attributed to it (first answer before the kill, second
 # after), how many of those were in its partitions, first answered by it, and not yet covered by the group's
 # committed offset at the kill, how long before the kill their first answer was published, and the committed
-# offsets at the kill. The last line is "duplicates: N of M requests (P%)".
+# offsets at the kill, when the restarted worker was assigned partitions again, when the partitions it held were
+# answered again, and how often the other workers were revoked meanwhile (rebalances). Then "recovery:" (median and
+# max time to answers on the killed worker's partitions). The last line is "duplicates: N of M requests (P%)".
 # The run's files stay in WORK (printed at the end; KEEP=0 removes them): requests.jsonl (partition/offset of
 # each request), outcomes.jsonl, commits.jsonl, kills.jsonl, duplicates.jsonl, logs/wN.K.jsonl, kafka.err.
 #
 # Environment: REQUESTS (2000), KILLS (8), INTERVAL (3 s), WORKERS (3), VICTIM (1), PARTITIONS (6),
 # PRODUCE_SECONDS (default KILLS*INTERVAL, so every kill meets traffic; 0 publishes everything at once), SETTLE
 # (15 s), TIMEOUT (300 s), SERVER_LATENCY_MS (0: the sample server's --latency-ms), WORKER_ARGS (more `run`
-# options, say "--kafka session.timeout.ms=6000" or "--kafka group.instance.id=..."; applied to every worker),
-# STATIC=1 (static membership: group.instance.id=wN per worker, so a restart within the session timeout takes its
-# old place without a rebalance), LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
+# options, say "--kafka session.timeout.ms=6000"; applied to every worker), STATIC=1 (`--static-membership true`:
+# group.instance.id is the worker id wN, so a restart within the session timeout takes its old place without a
+# rebalance; the transactional cluster's coordinator implements it, the stock mock ignores it), LOG_LEVEL (info; debug adds librdkafka's own rebalance lines), PYTHON (default: the repository's .venv, with
 # aiokafka from Benchmarks/requirements-bench.txt), WORKER_SCRATCH (scratch path of the release builds, default
 # .build-bench-worker), SKIP_BUILD=1 (use what is built there), WORK (the run's directory).
 # CLUSTER=transactional serves the embedded cluster from scripts/build-transactional-kafka's librdkafka (loaded
@@ -116,7 +118,7 @@ start_worker() {  # start_worker INDEX
     local index="$1"
     INCARNATION[$index]=$(( ${INCARNATION[$index]:-0} + 1 ))
     local static=()
-    [[ "${STATIC:-0}" == 1 ]] && static=(--kafka "group.instance.id=w$index")
+    [[ "${STATIC:-0}" == 1 ]] && static=(--static-membership true)
     # Outcomes uncompressed: the driver's aiokafka has no zstd codec (compression has no part in redelivery).
     # shellcheck disable=SC2086
     "$QUERY_WORKER" run --bootstrap-servers "$BOOTSTRAP" --allowed-hosts 127.0.0.1 --group-id "$GROUP" \

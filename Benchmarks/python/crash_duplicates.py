@@ -169,6 +169,38 @@ def partitions_held(log_path, topic, before_ms):
     return held, ever
 
 
+def first_line_after(log_path, messages, after_ms, until_ms=None):
+    """The time of the first line of a log with one of `messages` at or after after_ms (and before until_ms), or None."""
+    for line in read_jsonl(log_path):
+        t = log_ms(line)
+        if t is None or t < after_ms or line.get("message") not in messages:
+            continue
+        return t if until_ms is None or t < until_ms else None
+    return None
+
+
+def revocations_between(logs_dir, victim, after_ms, until_ms):
+    """How many times workers other than the victim were revoked or lost partitions between two instants: the
+    rebalances a kill caused in the rest of the group (none when a static member takes its place back)."""
+    count = 0
+    for name in sorted(os.listdir(logs_dir)) if os.path.isdir(logs_dir) else []:
+        if name.split(".")[0] == victim:
+            continue
+        for line in read_jsonl(os.path.join(logs_dir, name)):
+            t = log_ms(line)
+            if t is not None and after_ms <= t < until_ms and \
+                    line.get("message") in ("partitions revoked", "partitions lost"):
+                count += 1
+    return count
+
+
+def next_incarnation_log(log_path):
+    """logs/w1.3.jsonl -> logs/w1.4.jsonl: the restarted worker's log."""
+    directory, name = os.path.split(log_path)
+    worker, incarnation, _ = name.split(".")
+    return os.path.join(directory, f"{worker}.{int(incarnation) + 1}.jsonl")
+
+
 def committed_at(commits, partition, t_ms):
     """The group's committed offset of a partition as last sampled before t_ms (-1: none yet)."""
     rows = commits.get(partition, [])
@@ -219,6 +251,7 @@ def report(args):
         else:
             unattributed.append(rid)
     print("per kill (duplicates whose first answer came before this kill and after the previous one, the second after it):")
+    recovery = []
     for index, kill in enumerate(kills):
         held, ever = partitions_held(kill["log"], args.requests_topic, kill["tMs"])
         rids = per_kill.get(index, [])
@@ -231,13 +264,29 @@ def report(args):
         committed = {p: committed_at(commits, p, kill["tMs"]) for p in sorted(held)}
         age_text = (f"first answer {ages[0]}..{ages[-1]} ms before the kill (median {ages[len(ages) // 2]})"
                     if ages else "")
+        until = kill_times[index + 1] if index + 1 < len(kill_times) else float("inf")
+        back = first_line_after(next_incarnation_log(kill["log"]), ("partitions assigned",), kill["tMs"])
+        resumed = min((row["tMs"] for row in outcomes
+                       if row["tMs"] > kill["tMs"] and row["requestId"] in requests
+                       and requests[row["requestId"]]["partition"] in held), default=None)
+        others = revocations_between(os.path.join(work, "logs"), kill["worker"], kill["tMs"], until)
+        recovery.append((back, resumed, others, kill["tMs"]))
         print(f"  kill {index + 1} at +{(kill['tMs'] - kill_times[0]) / 1000:.1f}s ({kill['worker']} pid {kill['pid']}): "
               f"held partitions {sorted(held) or '[]'} (in its life {sorted(ever) or '[]'}); duplicates {len(rids)} "
               f"(in held partitions {len(in_held)}, first answered by the killed worker {len(by_victim)}, "
               f"offset not committed at the kill {len(uncommitted)}); per partition {dict(sorted(per_partition.items()))}; "
-              f"{age_text}; committed at kill {committed}")
+              f"{age_text}; committed at kill {committed}; restarted worker assigned "
+              f"{'after ' + format((back - kill['tMs']) / 1000, '.1f') + ' s' if back else 'not before the next kill'}, "
+              f"its partitions answered again after "
+              f"{format((resumed - kill['tMs']) / 1000, '.1f') + ' s' if resumed else '(none)'}; "
+              f"other workers revoked {others} time(s)")
     if unattributed:
         print(f"  no kill between the first and second answer (rebalance only): {len(unattributed)}")
+    resumed_s = sorted((resumed - t) / 1000 for _, resumed, _, t in recovery if resumed)
+    if resumed_s:
+        print(f"recovery: the killed worker's partitions answered again after median {resumed_s[len(resumed_s) // 2]:.1f} s "
+              f"(max {resumed_s[-1]:.1f} s) over {len(resumed_s)} kills; other workers revoked "
+              f"{sum(others for _, _, others, _ in recovery)} time(s) in all")
     print(f"duplicates: {len(duplicated)} of {total} requests ({pct(len(duplicated))})")
     with open(os.path.join(work, "duplicates.jsonl"), "w") as handle:
         for rid, rows in duplicated.items():

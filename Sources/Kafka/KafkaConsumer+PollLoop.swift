@@ -80,6 +80,11 @@ extension KafkaConsumer {
                 topicNames[rkt] = topic
             }
         }
+        // Answered by the partition's previous owner, past its commit: not work for this member.
+        if core.inheritedAnswers.drops(raw.partition, offset: raw.offset, topic: topic) {
+            rd_kafka_message_destroy(message)
+            return
+        }
         batch.append(KafkaConsumerMessage(rdKafkaMessage: message, topic: topic, client: handle))  // takes ownership
     }
 

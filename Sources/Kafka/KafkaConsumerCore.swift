@@ -22,6 +22,11 @@ final class KafkaConsumerCore: Sendable {
     let joinedGroup = Atomic<Bool>(false)
     /// What this member stored, for resuming partitions it lost and gets back (see ``StoredOffsetMemory``).
     let storedOffsets = StoredOffsetMemory()
+    /// Requests previous owners answered past their commits (see ``InheritedAnswers``).
+    let inheritedAnswers = InheritedAnswers()
+    /// Whether assignments read the answers previous owners named in their commits
+    /// (``KafkaConsumerConfiguration/inheritsAnswers``).
+    let inheritsAnswers: Bool
     let logger: Logger
     let revokeTimeout: Duration
     let rebalanceHandler: @Sendable (KafkaRebalanceEvent) async -> Void
@@ -34,6 +39,7 @@ final class KafkaConsumerCore: Sendable {
         self.state = Mutex(StateMachine(capacity: configuration.bufferCapacity))
         self.logger = logger
         self.revokeTimeout = configuration.revokeTimeout
+        self.inheritsAnswers = configuration.inheritsAnswers
         self.rebalanceHandler = rebalanceHandler
     }
 
@@ -104,6 +110,7 @@ final class KafkaConsumerCore: Sendable {
             joinedGroup.store(true, ordering: .relaxed)
             RDKafkaCallbackContext.from(handle: rk)?.heardFromCluster()
             let resumed = resumeAfterLoss(rk, list)
+            if inheritsAnswers { inheritAnswers(rk, list) }
             if cooperative {
                 if let error = rd_kafka_incremental_assign(rk, list) { logAndDestroy(error, "incremental assign") }
             } else {
@@ -130,6 +137,7 @@ final class KafkaConsumerCore: Sendable {
                 storedOffsets.forget(partitions)
             }
             _ = state.withLock { $0.revoked(partitions) }
+            inheritedAnswers.forget(partitions)
             revocations.add(1, ordering: .sequentiallyConsistent)
             let deadline = ContinuousClock.now.advanced(by: revokeTimeout)
             runHandler(lost ? .lost(partitions) : .revoked(partitions, deadline: deadline), timeout: revokeTimeout)
@@ -142,6 +150,7 @@ final class KafkaConsumerCore: Sendable {
             logger.error("rebalance error", metadata: ["error": "\(KafkaError.rdKafka(err, context: "rebalance"))"])
             joinedGroup.store(false, ordering: .relaxed)
             _ = state.withLock { $0.revoked(partitions) }
+            inheritedAnswers.forget(partitions)
             revocations.add(1, ordering: .sequentiallyConsistent)
             _ = rd_kafka_assign(rk, nil)
         }

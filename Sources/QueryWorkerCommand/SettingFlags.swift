@@ -49,6 +49,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.exactlyOnce), help: .setting(.exactlyOnce)) var exactlyOnce: String?
     @Option(name: .setting(.transactionalID), help: .setting(.transactionalID)) var transactionalID: String?
     @Option(name: .setting(.transactionInterval), help: .setting(.transactionInterval)) var transactionInterval: String?
+    @Option(name: .setting(.staticMembership), help: .setting(.staticMembership)) var staticMembership: String?
     // The result store (credentials only from the AWS environment, shared file or web identity: no flag takes them).
     @Option(name: .setting(.resultStore), help: .setting(.resultStore)) var resultStore: String?
     @Option(name: .setting(.resultStoreEndpoint), help: .setting(.resultStoreEndpoint)) var resultStoreEndpoint: String?
@@ -93,6 +94,7 @@ struct SettingFlags: ParsableArguments {
             (.fetchWaitMax, fetchWaitMax), (.httpLoopRunsRequests, httpLoopRunsRequests),
             (.opsPort, opsPort), (.opsAddress, opsAddress),
             (.exactlyOnce, exactlyOnce), (.transactionalID, transactionalID), (.transactionInterval, transactionInterval),
+            (.staticMembership, staticMembership),
             (.resultStore, resultStore), (.resultStoreEndpoint, resultStoreEndpoint), (.resultStoreRegion, resultStoreRegion),
             (.resultStoreThreshold, resultStoreThreshold), (.resultStorePartBytes, resultStorePartBytes),
             (.resultStoreUrlLifetime, resultStoreUrlLifetime),

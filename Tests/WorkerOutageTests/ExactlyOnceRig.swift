@@ -93,12 +93,14 @@ final class ExactlyOnceRig: Sendable {
     /// kills it with SIGKILL (`stopSignal` "TERM": stops it gracefully). `exactlyOnce` false: the default
     /// at-least-once worker, on the same cluster. `transactionTimeout`: 10 s, so that a killed worker that is not
     /// restarted holds read_committed readers back no longer; a transaction open longer (the cluster away) is
-    /// aborted and its producer fenced, which stops the worker (exit status 3).
+    /// aborted and its producer fenced, which stops the worker (exit status 3). `staticMembership`: the worker
+    /// joins as the static member `workerID` (`--static-membership true`).
     func startWorker(
         _ workerID: String, incarnation: Int = 1, exactlyOnce: Bool = true, stopSignal: String = "KILL",
-        transactionTimeout: Duration = .seconds(10), sessionTimeout: Duration? = nil
+        transactionTimeout: Duration = .seconds(10), sessionTimeout: Duration? = nil, staticMembership: Bool = false
     ) throws -> WatchedProcess {
         let session = sessionTimeout.map { ["--kafka", "session.timeout.ms=\($0.components.seconds * 1000)"] } ?? []
+        let membership = staticMembership ? ["--static-membership", "true"] : []
         return try WatchedProcess(
             name: "\(workerID).\(incarnation)",
             [
@@ -108,7 +110,7 @@ final class ExactlyOnceRig: Sendable {
                 "--set", "topics.errors=\(Self.errorsTopic)", "--set", "workerId=\(workerID)",
                 // A killed worker's open transaction is aborted by its restart (same transactional.id) at once.
                 "--kafka", "transaction.timeout.ms=\(transactionTimeout.components.seconds * 1000)",
-            ] + session,
+            ] + session + membership,
             stopSignal: stopSignal, logDirectory: directory)
     }
 
@@ -136,6 +138,21 @@ final class ExactlyOnceRig: Sendable {
                 value: LifecycleRig.request(id, task: id, url: url, query: #"{"result":"count"}"#))
         })
         for report in reports { _ = try report.get() }
+    }
+
+    /// One count request on `layer` into each partition of the requests topic (ids `prefix-0` …): with a
+    /// latency fault on that layer, a request each partition's later ones finish past, so their answers are
+    /// committed past the partition's committed offset.
+    func sendToEveryPartition(_ prefix: String, layer: SampleLayer) async throws -> [String] {
+        let url = server.layerURL(layer)
+        let ids = (0..<Self.requestPartitions).map { "\(prefix)-\($0)" }
+        let reports = await producer.send(ids.enumerated().map { partition, id in
+            KafkaProducerMessage(
+                topic: Self.requestsTopic, partition: Int32(partition), key: id,
+                value: LifecycleRig.request(id, task: id, url: url, query: #"{"result":"count"}"#))
+        })
+        for report in reports { _ = try report.get() }
+        return ids
     }
 
     /// The outcomes read so far, as (requestId, worker).

@@ -87,7 +87,7 @@ struct WorkerExactlyOnceFaultTests {
     @Test func everyBrokerAwayForTenSecondsAbortsNothingTwice() async throws {
         let rig = try await WorkerExactlyOnceEndToEndTests.rig()
         let worker = try rig.startWorker(
-            "steady", stopSignal: "TERM", transactionTimeout: .seconds(60), sessionTimeout: .seconds(30))
+            "steady", stopSignal: "TERM", transactionTimeout: .seconds(60), sessionTimeout: .seconds(6))
         try #require(await poll(timeout: .seconds(60)) { worker.holdsPartitions }, "the worker joined")
         let ids = (0..<600).map { "outage-\($0)" }
         let sender = Task {
@@ -108,7 +108,9 @@ struct WorkerExactlyOnceFaultTests {
         #expect(tally.lost.isEmpty && tally.repeated.isEmpty, "each request answered once: \(tally)")
         await worker.stop(timeout: .seconds(60))
         #expect(worker.termination == .exited(0), "a clean stop after the outage: \(worker.log.suffix(2_000))")
-        print("exactly-once outage: \(tally)")
+        let lostLines = worker.log.split(separator: "\n").filter { $0.contains("partitions lost") }
+        #expect(!lostLines.isEmpty, "the outage outlasted the session: the worker lost its partitions")
+        print("exactly-once outage: \(tally); partitions lost \(lostLines.count) time(s)")
         try await rig.stop(keepingLogs: !tally.lost.isEmpty || !tally.repeated.isEmpty)
     }
 }

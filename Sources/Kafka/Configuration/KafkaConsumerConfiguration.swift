@@ -53,6 +53,10 @@ package struct KafkaConsumerConfiguration: Sendable, Hashable {
     /// the offsets go in transactions instead (``KafkaTransactions``): a commit outside them could move the
     /// group past answers that a transaction then aborts.
     package var autoCommit = true
+    /// Whether assignments read the answers a partition's previous owner committed past its offset (named in
+    /// the commit's metadata by ``KafkaTransactions``) and leave those requests out: on with exactly-once
+    /// outcomes (see ``InheritedAnswers``).
+    package var inheritsAnswers = false
 
     package init(
         client: KafkaClientConfiguration,

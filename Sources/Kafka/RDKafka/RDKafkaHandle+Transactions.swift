@@ -34,16 +34,18 @@ extension RDKafkaHandle {
     /// `rd_kafka_send_offsets_to_transaction` with the group metadata taken at the seal (KIP-447): once the
     /// group has moved to another generation (this member's partitions lost or given away), the coordinator
     /// refuses the offsets and the transaction must abort, instead of committing answers that the partitions'
-    /// next owner, or this member after rejoining, reads and answers again.
+    /// next owner, or this member after rejoining, reads and answers again. `answered`: each offset's commit
+    /// metadata (``AnsweredOffsets``).
     func sendOffsetsToTransaction(
-        _ offsets: [KafkaTopicPartition: Int64], metadata: KafkaGroupMetadata?, timeout: Duration
+        _ offsets: [KafkaTopicPartition: Int64], answered: [KafkaTopicPartition: String] = [:], metadata: KafkaGroupMetadata?,
+        timeout: Duration
     ) -> KafkaTransactionStep {
         guard !offsets.isEmpty else { return .done }
         guard let metadata else {
             return .abort(KafkaError(code: .offset, message: "the consumer has no group metadata (not a group member yet)", isRetryable: true))
         }
         let list = offsets.map { ($0.key, Optional($0.value)) }
-        return RDKafkaTopicPartitionList.withList(list) { list in
+        return RDKafkaTopicPartitionList.withList(list, metadata: answered) { list in
             Self.step(
                 rd_kafka_send_offsets_to_transaction(pointer, list, metadata.pointer, Self.milliseconds(timeout)),
                 "sending offsets to the transaction")

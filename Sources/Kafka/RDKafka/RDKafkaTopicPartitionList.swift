@@ -1,4 +1,5 @@
 internal import CRDKafka
+import Glibc
 
 /// Conversions between librdkafka's topic-partition lists and Swift values. A list built here is lent to
 /// a closure and destroyed when it returns, so no list outlives the call that needs it.
@@ -20,9 +21,10 @@ enum RDKafkaTopicPartitionList {
         }
     }
 
-    /// Builds a list (with an optional offset for each partition) and lends it to `body`.
+    /// Builds a list (with an optional offset, and commit metadata, for each partition) and lends it to `body`.
+    /// The metadata is copied into memory of the C allocator: the list's destruction frees it.
     static func withList<T, E: Error>(
-        _ partitions: [(KafkaTopicPartition, Int64?)],
+        _ partitions: [(KafkaTopicPartition, Int64?)], metadata: [KafkaTopicPartition: String] = [:],
         _ body: (UnsafeMutablePointer<rd_kafka_topic_partition_list_t>) throws(E) -> T
     ) throws(E) -> T {
         guard let list = rd_kafka_topic_partition_list_new(Int32(clamping: max(1, partitions.count))) else {
@@ -32,8 +34,32 @@ enum RDKafkaTopicPartitionList {
         for (topicPartition, offset) in partitions {
             let element = rd_kafka_topic_partition_list_add(list, topicPartition.topic, topicPartition.partition)
             if let offset, let element { element.pointee.offset = offset }
+            if let element, let text = metadata[topicPartition], !text.isEmpty {
+                let bytes = Array(text.utf8)
+                guard let copy = malloc(bytes.count) else { continue }
+                bytes.withUnsafeBytes { source in
+                    if let base = source.baseAddress { copy.copyMemory(from: base, byteCount: source.count) }
+                }
+                element.pointee.metadata = copy
+                element.pointee.metadata_size = bytes.count
+            }
         }
         return try body(list)
+    }
+
+    /// Each entry's commit metadata as text (none for an entry without).
+    static func metadataTexts(_ list: UnsafePointer<rd_kafka_topic_partition_list_t>) -> [KafkaTopicPartition: String] {
+        let count = Int(list.pointee.cnt)
+        guard count > 0, let elements = list.pointee.elems else { return [:] }
+        var texts: [KafkaTopicPartition: String] = [:]
+        for index in 0..<count {
+            let element = elements[index]
+            guard let metadata = element.metadata, element.metadata_size > 0 else { continue }
+            let bytes = UnsafeRawBufferPointer(start: metadata, count: element.metadata_size)
+            let topic = element.topic.map { String(cString: $0) } ?? ""
+            texts[KafkaTopicPartition(topic: topic, partition: element.partition)] = String(decoding: bytes, as: UTF8.self)
+        }
+        return texts
     }
 
     static func withList<T, E: Error>(

@@ -101,9 +101,17 @@ extension KafkaTransactions {
         guard case .done = step else { return (step, nil) }
         let (failure, reports) = produceSealed()
         if let failure { return (failure, reports) }
-        let offsets = shared.withLock { $0.state.sealed?.offsets ?? [:] }
+        let (offsets, answered, leftOut) = shared.withLock { shared in
+            (shared.state.sealed?.offsets ?? [:], shared.state.sealed?.metadata ?? [:], shared.state.sealed?.leftOut ?? 0)
+        }
+        if leftOut > 0 {
+            logger.warning(
+                "answers past a partition's committed offset did not fit in the commit's metadata; a next owner would answer them again",
+                metadata: ["answers": "\(leftOut)"])
+        }
         let sent = retrying(unlessPartitionsLeft: true) {
-            handle.sendOffsetsToTransaction(offsets, metadata: metadata, timeout: configuration.callTimeout)
+            handle.sendOffsetsToTransaction(
+                offsets, answered: answered, metadata: metadata, timeout: configuration.callTimeout)
         }
         guard case .done = sent else { return (sent, reports) }
         if let left = partitionsLeft() { return (.abort(left), reports) }

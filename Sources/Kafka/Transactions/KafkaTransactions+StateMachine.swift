@@ -8,6 +8,10 @@ extension KafkaTransactions {
     /// in an earlier committed one. An aborted transaction's outcomes go back to the front of the queue and are
     /// sealed again with the offsets stored by then; those of partitions this member no longer owns are dropped,
     /// and their requests are the next owner's.
+    ///
+    /// Answers past the first unanswered request of a partition are committed before their offsets can be: each
+    /// transaction's offset commit names them in its metadata (``AnsweredOffsets``), so the partition's next
+    /// owner skips them instead of answering them again.
     package struct StateMachine: Sendable {
         /// One outcome's messages, from one request partition.
         package struct Entry: Sendable {
@@ -15,11 +19,33 @@ extension KafkaTransactions {
             package var messages: [KafkaProducerMessage]
             /// Where the request was read: decides whether the entry is still this member's to publish.
             package let partition: KafkaTopicPartition
+            /// The request's offset: named in the commit's metadata while it is past the committed offset.
+            package let offset: Int64?
+            /// Where the partition's next owner could start when the entry was appended (never past a request
+            /// not answered, never below what was committed): the offset committed with it when none was
+            /// stored yet.
+            package let resumeOffset: Int64?
 
-            package init(id: UInt64, messages: [KafkaProducerMessage], partition: KafkaTopicPartition) {
+            package init(
+                id: UInt64, messages: [KafkaProducerMessage], partition: KafkaTopicPartition, offset: Int64? = nil,
+                resumeOffset: Int64? = nil
+            ) {
                 self.id = id
                 self.messages = messages
                 self.partition = partition
+                self.offset = offset
+                self.resumeOffset = resumeOffset
+            }
+        }
+
+        /// What a partition's previous owner committed, read when it is assigned: the offset and the answers
+        /// past it (``AnsweredOffsets``).
+        package struct Inherited: Sendable, Hashable {
+            package var committed: Int64
+            package var answered: Set<Int64>
+            package init(committed: Int64, answered: Set<Int64>) {
+                self.committed = committed
+                self.answered = answered
             }
         }
 
@@ -30,6 +56,10 @@ extension KafkaTransactions {
             package var entries: [Entry]
             /// The next offset to read, per partition, that the transaction commits for the group.
             package var offsets: [KafkaTopicPartition: Int64]
+            /// The metadata of each offset: the answers past it (``AnsweredOffsets``).
+            package var metadata: [KafkaTopicPartition: String] = [:]
+            /// Answered offsets past the commit that did not fit in the metadata.
+            package var leftOut = 0
         }
 
         /// What ``seal()`` found.
@@ -46,8 +76,12 @@ extension KafkaTransactions {
         private(set) var appending = 0
         /// The offsets stored for each owned partition, the latest (the done prefix only grows).
         private(set) var stored: [KafkaTopicPartition: Int64] = [:]
-        /// The offsets committed by transactions.
+        /// The offsets committed by transactions (or by the partition's previous owner).
         private(set) var committed: [KafkaTopicPartition: Int64] = [:]
+        /// Per partition, the requests past its committed offset whose answers are committed too.
+        private(set) var answeredPastCommit: [KafkaTopicPartition: Set<Int64>] = [:]
+        /// Per partition, the highest ``Entry/resumeOffset`` appended.
+        private(set) var resumeOffsets: [KafkaTopicPartition: Int64] = [:]
         /// The partitions this member owns; others' entries and offsets are dropped.
         private(set) var assigned: Set<KafkaTopicPartition> = []
         /// Partitions being revoked: when the transaction fails, their entries are dropped instead of retried.
@@ -69,6 +103,9 @@ extension KafkaTransactions {
         /// An outcome joins the next transaction. False once stopped (the caller fails the outcome).
         package mutating func beginAppend(_ entry: Entry) -> Bool {
             guard !stopped, assigned.contains(entry.partition) else { return false }
+            if let resume = entry.resumeOffset {
+                resumeOffsets[entry.partition] = max(resume, resumeOffsets[entry.partition] ?? resume)
+            }
             pending.append(entry)
             appending += 1
             return true
@@ -87,9 +124,15 @@ extension KafkaTransactions {
             }
         }
 
-        package mutating func assign(_ partitions: [KafkaTopicPartition]) {
+        /// Partitions given to this member, with what their previous owner committed where it was read.
+        package mutating func assign(_ partitions: [KafkaTopicPartition], inherited: [KafkaTopicPartition: Inherited] = [:]) {
             assigned.formUnion(partitions)
             revoking.subtract(partitions)
+            for (partition, previous) in inherited where partitions.contains(partition) && previous.committed >= 0 {
+                let floor = max(previous.committed, committed[partition] ?? previous.committed)
+                committed[partition] = floor
+                answeredPastCommit[partition] = previous.answered.filter { $0 >= floor }
+            }
         }
 
         /// These partitions are being revoked: if the transaction that should commit their answers fails, the
@@ -107,6 +150,8 @@ extension KafkaTransactions {
             for partition in gone {
                 stored[partition] = nil
                 committed[partition] = nil
+                answeredPastCommit[partition] = nil
+                resumeOffsets[partition] = nil
             }
             let dropped = pending.filter { gone.contains($0.partition) }.map(\.id)
             pending.removeAll { gone.contains($0.partition) }
@@ -123,18 +168,29 @@ extension KafkaTransactions {
 
         // MARK: Transactions
 
-        /// Seals what is pending into the next transaction: its entries and the offsets stored beyond those
-        /// committed. Nothing while another transaction runs or appends are in progress.
+        /// Seals what is pending into the next transaction: its entries, the offsets stored beyond those
+        /// committed, and for every partition with answers past its offset, the offset again with those answers
+        /// named in its metadata. Nothing while another transaction runs or appends are in progress.
         package mutating func seal() -> SealResult {
             guard sealed == nil else { return .nothing }
             guard appending == 0 else { return .appendsInProgress }
-            var offsets: [KafkaTopicPartition: Int64] = [:]
-            for (partition, offset) in stored where offset > (committed[partition] ?? -1) {
-                offsets[partition] = offset
+            var appended: [KafkaTopicPartition: [Int64]] = [:]
+            for entry in pending { if let offset = entry.offset { appended[entry.partition, default: []].append(offset) } }
+            var transaction = Sealed(number: sealCount + 1, entries: pending, offsets: [:])
+            for partition in Set(stored.keys).union(appended.keys) where assigned.contains(partition) {
+                let floor = committed[partition] ?? -1
+                let offset = max(stored[partition] ?? -1, resumeOffsets[partition] ?? -1, floor)
+                let answersPast = appended[partition, default: []].contains { $0 >= offset }
+                guard offset >= 0, offset > floor || answersPast else { continue }
+                transaction.offsets[partition] = offset
+                let answered = answeredPastCommit[partition, default: []].union(appended[partition, default: []])
+                let (text, leftOut) = AnsweredOffsets.metadata(committing: offset, answered: answered)
+                if !text.isEmpty { transaction.metadata[partition] = text }
+                transaction.leftOut += leftOut
             }
-            guard !pending.isEmpty || !offsets.isEmpty else { return .nothing }
+            guard !pending.isEmpty || !transaction.offsets.isEmpty else { return .nothing }
             sealCount += 1
-            sealed = Sealed(number: sealCount, entries: pending, offsets: offsets)
+            sealed = transaction
             pending = []
             return .transaction(number: sealCount)
         }
@@ -144,7 +200,10 @@ extension KafkaTransactions {
             guard let done = sealed else { return [] }
             sealed = nil
             for (partition, offset) in done.offsets where assigned.contains(partition) && !partitionsLeftSealed.contains(partition) {
-                committed[partition] = max(offset, committed[partition] ?? offset)
+                let floor = max(offset, committed[partition] ?? offset)
+                committed[partition] = floor
+                let answered = done.entries.compactMap { $0.partition == partition ? $0.offset : nil }
+                answeredPastCommit[partition] = answeredPastCommit[partition, default: []].union(answered).filter { $0 >= floor }
             }
             partitionsLeftSealed = []
             return done.entries.map(\.id)

@@ -60,9 +60,12 @@ package final class KafkaTransactions: Service, Sendable {
     /// transaction committed (or the outcome was dropped). `appended` runs once the messages are in the
     /// transaction's queue, before any transaction can be sealed without them: the caller stores the offsets
     /// they complete there (``store(_:)``). It does not run for an outcome refused at once (dropped).
-    /// `fallback` makes the messages sent instead if the cluster refuses these as too large.
+    /// `fallback` makes the messages sent instead if the cluster refuses these as too large. `offset` is the
+    /// request's, and `resumeOffset` where the partition's next owner could start now (see
+    /// ``StateMachine/Entry``): with them, an answer committed past the partition's committed offset is named
+    /// in the commit's metadata and not repeated by the next owner.
     package func publish(
-        _ messages: [KafkaProducerMessage], partition: KafkaTopicPartition,
+        _ messages: [KafkaProducerMessage], partition: KafkaTopicPartition, offset: Int64? = nil, resumeOffset: Int64? = nil,
         fallback: @escaping @Sendable () -> [KafkaProducerMessage], appended: () -> Void
     ) async -> KafkaTransactionPublication {
         await withCheckedContinuation { continuation in
@@ -70,7 +73,9 @@ package final class KafkaTransactions: Service, Sendable {
                 if let fatal = shared.fatal { return fatal }
                 shared.nextID += 1
                 let id = shared.nextID
-                guard shared.state.beginAppend(.init(id: id, messages: messages, partition: partition)) else {
+                let entry = StateMachine.Entry(
+                    id: id, messages: messages, partition: partition, offset: offset, resumeOffset: resumeOffset)
+                guard shared.state.beginAppend(entry) else {
                     return KafkaError(code: .shutdown, message: "\(partition) is no longer this member's, or the publisher stopped")
                 }
                 shared.waiters[id] = continuation
@@ -92,9 +97,11 @@ package final class KafkaTransactions: Service, Sendable {
         shared.withLock { $0.state.store(offsets) }
     }
 
-    /// Partitions assigned to this member: their outcomes may be published.
-    package func assign(_ partitions: [KafkaTopicPartition]) {
-        shared.withLock { $0.state.assign(partitions) }
+    /// Partitions assigned to this member: their outcomes may be published. `inherited`: what their previous
+    /// owner committed (``KafkaConsumer/inheritedOffsets(_:)``), so the answers it named past its offset stay
+    /// named until this member's commits pass them.
+    package func assign(_ partitions: [KafkaTopicPartition], inherited: [KafkaTopicPartition: StateMachine.Inherited] = [:]) {
+        shared.withLock { $0.state.assign(partitions, inherited: inherited) }
     }
 
     /// Partitions being revoked: if the transaction committing their answers fails, they are dropped.

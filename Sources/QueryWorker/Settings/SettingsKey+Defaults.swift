@@ -43,6 +43,7 @@ extension SettingsKey {
             otlpEndpoint.name: "none (no spans exported; trace context is still propagated)",
             httpLoopRunsRequests.name: String(defaults.httpLoopRunsRequests),
             fetchWaitMax.name: "none (500ms, librdkafka's; 2ms when the cluster is the embedded one)",
+            staticMembership.name: String(defaults.staticMembership),
         ]
         return texts.merging(bufferDefaultTexts(defaults)) { first, _ in first }
             .merging(operationsDefaultTexts(defaults)) { first, _ in first }

@@ -172,7 +172,7 @@ extension SettingsKey {
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
         maxRequestAge, httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
         fetchWaitMax, httpLoopRunsRequests, otlpEndpoint,
-    ] + bufferKeys + operationsKeys + exactlyOnceKeys + resultStoreKeys
+    ] + bufferKeys + operationsKeys + exactlyOnceKeys + [staticMembership] + resultStoreKeys
 
     /// The key with this name, if it is a fixed one.
     package static func named(_ name: String) -> SettingsKey? { all.first { $0.name == name } }

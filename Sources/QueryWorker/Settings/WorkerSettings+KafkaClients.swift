@@ -19,6 +19,10 @@ extension WorkerSettings {
         // of a transaction that was aborted are not read.
         configuration.autoCommit = !exactlyOnce.enabled
         if exactlyOnce.enabled { configuration.client.additionalProperties["isolation.level"] = "read_committed" }
+        // Exactly-once: answers committed past a partition's committed offset are named in the commit's metadata,
+        // and a partition's next owner leaves them out.
+        configuration.inheritsAnswers = exactlyOnce.enabled
+        if staticMembership { configuration.client.additionalProperties["group.instance.id"] = workerID }
         return configuration
     }
 

@@ -92,6 +92,7 @@ struct SettingsResolver {
         try resolveFetchWait(&settings)
         try resolveOperations(&settings)
         try resolveExactlyOnce(&settings)
+        try resolveStaticMembership(&settings)
         try resolveResultStore(&settings)
         try checkMessageSize(settings)
         try SettingsValidation.topicsDiffer(settings.topics, origins: origins)

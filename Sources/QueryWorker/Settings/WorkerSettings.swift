@@ -28,6 +28,9 @@ package struct WorkerSettings: Sendable, Hashable {
     package var operations = Operations()
     /// Exactly-once outcomes (see ``ExactlyOnce``): off unless asked for.
     package var exactlyOnce = ExactlyOnce()
+    /// Whether the consumer joins as a static member named by ``workerID`` (`group.instance.id`, see
+    /// `resolveStaticMembership`): off unless asked for.
+    package var staticMembership = false
     /// The object store large results go to (see ``ResultStore``): off unless a location is set.
     package var resultStore = ResultStore()
     /// How often the worker logs a summary of its counters; zero turns the summary off.

@@ -12,7 +12,7 @@ extension WorkerCore {
         switch event {
         case .assigned(let partitions):
             state.withLock { $0.assign(partitions) }
-            transactions?.assign(partitions)
+            transactions?.assign(partitions, inherited: consumer.inheritedOffsets(partitions))
             // A new generation: commits are accepted again, and answers waiting for that go out.
             acceptCommits()
             logger.info("partitions assigned", metadata: ["partitions": .array(partitions.map { "\($0)" })])

@@ -18,7 +18,12 @@ extension WorkerCore {
         let position = outgoing.position
         let messages = publisher.messages(outgoing.message, source: outgoing.source)
         var joined = false
-        let publication = await transactions.publish(messages, partition: position.partition, fallback: fallback(outgoing)) {
+        // Where the partition's next owner could start now: committed with this answer if nothing before it is.
+        let resumeOffset = state.withLock { $0.offsets[position.partition]?.resumeOffset }
+        let publication = await transactions.publish(
+            messages, partition: position.partition, offset: position.offset, resumeOffset: resumeOffset,
+            fallback: fallback(outgoing)
+        ) {
             joined = true
             apply(transition { $0.queued(position) })
             apply(transition { $0.delivered(position) })
