@@ -47,6 +47,24 @@ struct AnsweredOffsetsTests {
         #expect(result == expected, sourceLocation: sourceLocation)
     }
 
+    /// An answer whose offset completes the partition's done prefix: appended, then `next` stored.
+    func append(_ state: inout KafkaTransactions.StateMachine, _ entry: KafkaTransactions.StateMachine.Entry, storing next: Int64) {
+        beginAppend(&state, entry)
+        state.store([p0: next])
+        state.endAppend()
+    }
+
+    /// Seals transaction `number`, expects it to commit `offset` with `metadata` for the partition, and commits it.
+    func expectCommit(
+        _ state: inout KafkaTransactions.StateMachine, _ number: UInt64, offset: Int64, metadata: String?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        expectSeal(&state, .transaction(number: number), sourceLocation: sourceLocation)
+        #expect(state.sealed?.offsets == [p0: offset], sourceLocation: sourceLocation)
+        #expect(state.sealed?.metadata[p0] == metadata, sourceLocation: sourceLocation)
+        _ = state.committedSealed()
+    }
+
     func entry(_ id: UInt64, offset: Int64, resume: Int64) -> KafkaTransactions.StateMachine.Entry {
         .init(id: id, messages: [KafkaProducerMessage(topic: "results", value: [1])], partition: p0, offset: offset, resumeOffset: resume)
     }
@@ -60,18 +78,9 @@ struct AnsweredOffsetsTests {
         for (id, offset) in [(1, 1), (2, 2), (3, 4)] {
             append(&state, entry(UInt64(id), offset: Int64(offset), resume: 0))
         }
-        expectSeal(&state, .transaction(number: 1))
-        #expect(state.sealed?.offsets == [p0: 0])
-        #expect(state.sealed?.metadata[p0] == "answered:1:1-2,4")
-        _ = state.committedSealed()
-
-        beginAppend(&state, entry(4, offset: 0, resume: 0))
-        state.store([p0: 3])
-        state.endAppend()
-        expectSeal(&state, .transaction(number: 2))
-        #expect(state.sealed?.offsets == [p0: 3])
-        #expect(state.sealed?.metadata[p0] == "answered:1:1", "4 is one past 3")
-        _ = state.committedSealed()
+        expectCommit(&state, 1, offset: 0, metadata: "answered:1:1-2,4")
+        append(&state, entry(4, offset: 0, resume: 0), storing: 3)
+        expectCommit(&state, 2, offset: 3, metadata: "answered:1:1")  // 4 is one past 3
         expectSeal(&state, .nothing)
     }
 
@@ -95,16 +104,9 @@ struct AnsweredOffsetsTests {
         var state = KafkaTransactions.StateMachine()
         state.assign([p0], inherited: [p0: .init(committed: 10, answered: [12])])
         append(&state, entry(1, offset: 11, resume: 10))
-        expectSeal(&state, .transaction(number: 1))
-        #expect(state.sealed?.offsets == [p0: 10])
-        #expect(state.sealed?.metadata[p0] == "answered:1:1-2")
-        _ = state.committedSealed()
+        expectCommit(&state, 1, offset: 10, metadata: "answered:1:1-2")
         // 10 answered: everything up to 13 is (12 was never read here: the consumer left it out).
-        beginAppend(&state, entry(2, offset: 10, resume: 10))
-        state.store([p0: 13])
-        state.endAppend()
-        expectSeal(&state, .transaction(number: 2))
-        #expect(state.sealed?.offsets == [p0: 13])
-        #expect(state.sealed?.metadata[p0] == nil)
+        append(&state, entry(2, offset: 10, resume: 10), storing: 13)
+        expectCommit(&state, 2, offset: 13, metadata: nil)
     }
 }

@@ -1,0 +1,144 @@
+"""The soak's figures and goals (issue 33 item 1), from the files Benchmarks/python/soak.py wrote, and its plot.
+
+Windows scale with the run: "the first ten minutes" of an hour is its first sixth, and so on, so a short run is
+judged by the same rules on a smaller scale. Workers w1 and w2 are never killed: their memory, descriptors and
+threads over the whole run are what a leak would show in. The victim w3 restarts every kill.
+"""
+
+import collections
+import json
+import os
+
+
+def rows(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as handle:
+        return [json.loads(line) for line in handle if line.startswith("{")]
+
+
+def percentile(values, share):
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def median(values):
+    return percentile(values, 0.5)
+
+
+def report(work, minutes):
+    requests = rows(os.path.join(work, "requests.jsonl"))
+    outcomes = rows(os.path.join(work, "outcomes.jsonl"))
+    samples = rows(os.path.join(work, "samples.jsonl"))
+    events = rows(os.path.join(work, "events.jsonl"))
+    exactly_once = any(event.get("exactlyOnce") for event in events if event["event"] == "started")
+    by_request = collections.defaultdict(list)
+    for outcome in outcomes:
+        by_request[outcome["requestId"]].append(outcome)
+    sent = {request["requestId"]: request["t"] for request in requests}
+    lost = [request for request in sent if request not in by_request]
+    repeated = {request: rows_ for request, rows_ in by_request.items() if request in sent and len(rows_) > 1}
+    statuses = collections.Counter(rows_[0]["status"] for request, rows_ in by_request.items() if request in sent)
+
+    start = min(sent.values()) if sent else 0
+    end = max(sent.values()) if sent else 0
+    span = max(end - start, 1)
+    window = span / 6  # ten minutes of an hour
+    latency = [(sent[request] - start, min(row["t"] for row in rows_) - sent[request])
+               for request, rows_ in by_request.items() if request in sent]
+    first = [seconds for offset, seconds in latency if offset < window]
+    last = [seconds for offset, seconds in latency if offset >= span - window]
+    p99_first, p99_last = percentile(first, 0.99), percentile(last, 0.99)
+
+    steady = {}
+    for name in ("w1", "w2"):
+        mine = [row for row in samples if row["worker"] == name]
+        after = [row for row in mine if row["t"] - start >= window]
+        early = [row["rss"] for row in after if row["t"] - start < window * 1.2]
+        late = [row["rss"] for row in after if row["t"] - start >= span - window * 0.2]
+        steady[name] = {
+            "rssAtWindow": median(early), "rssAtEnd": median(late),
+            "fds": (min((r["fds"] for r in after), default=None), max((r["fds"] for r in after), default=None)),
+            "threads": (min((r["threads"] for r in after), default=None), max((r["threads"] for r in after), default=None)),
+        }
+
+    print(f"soak: {minutes:g} minutes, {len(sent)} requests ({span / 60:.1f} min of load), "
+          f"{'exactly-once' if exactly_once else 'at least once'}")
+    print("events: " + ", ".join(f"{kind} {count}" for kind, count in collections.Counter(e["event"] for e in events).items()))
+    print("outcomes: " + ", ".join(f"{status} {count}" for status, count in sorted(statuses.items(), key=lambda kv: str(kv[0]))))
+    print(f"lost: {len(lost)}; answered more than once: {len(repeated)} ({100.0 * len(repeated) / max(len(sent), 1):.2f} %)")
+    print(f"latency p99: first {window / 60:.1f} min {fmt(p99_first)} s, last {window / 60:.1f} min {fmt(p99_last)} s "
+          f"(p50 {fmt(median(first))} and {fmt(median(last))} s)")
+    for name, figures in steady.items():
+        growth = ratio(figures["rssAtEnd"], figures["rssAtWindow"])
+        print(f"{name}: RSS {mb(figures['rssAtWindow'])} MB after {window / 60:.1f} min, {mb(figures['rssAtEnd'])} MB at "
+              f"the end ({fmt_percent(growth)}); descriptors {figures['fds'][0]}-{figures['fds'][1]}; threads "
+              f"{figures['threads'][0]}-{figures['threads'][1]}")
+
+    goals = [
+        ("0 lost", len(lost) == 0),
+        ("duplicates " + ("0 (exactly-once)" if exactly_once else "<= 0.5 %"),
+         len(repeated) == 0 if exactly_once else len(repeated) * 200 <= len(sent)),
+        ("RSS growth after the first sixth <= 5 % (w1, w2)",
+         all((ratio(f["rssAtEnd"], f["rssAtWindow"]) or 0) <= 0.05 for f in steady.values())),
+        ("descriptors flat (w1, w2: spread <= 8)",
+         all(f["fds"][0] is not None and f["fds"][1] - f["fds"][0] <= 8 for f in steady.values())),
+        ("threads flat (w1, w2: spread <= 2)",
+         all(f["threads"][0] is not None and f["threads"][1] - f["threads"][0] <= 2 for f in steady.values())),
+        ("p99 latency of the last sixth <= 1.2x the first's",
+         p99_first is not None and p99_last is not None and p99_last <= 1.2 * max(p99_first, 0.001)),
+    ]
+    for goal, met in goals:
+        print(f"goal: {goal}: {'met' if met else 'NOT MET'}")
+    plot(work, samples, events, start)
+    return 0 if all(met for _, met in goals) else 1
+
+
+def ratio(late, early):
+    if not late or not early:
+        return None
+    return late / early - 1
+
+
+def fmt(value):
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def fmt_percent(value):
+    return "n/a" if value is None else f"{100 * value:+.1f} %"
+
+
+def mb(value):
+    return "n/a" if value is None else f"{value / 1e6:.1f}"
+
+
+def plot(work, samples, events, start):
+    """soak.png: RSS, descriptors, threads, in-flight and lag per worker over the run, faults marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(4, 1, figsize=(11, 12), sharex=True)
+    panels = [("rss", "RSS (MB)", 1e6), ("fds", "open descriptors", 1), ("threads", "threads", 1), ("inFlight", "in flight", 1)]
+    for axis, (key, label, scale) in zip(axes, panels):
+        for name in ("w1", "w2", "w3"):
+            mine = [row for row in samples if row["worker"] == name and key in row]
+            axis.plot([(row["t"] - start) / 60 for row in mine], [row[key] / scale for row in mine], ".", markersize=3,
+                      label=name)
+        axis.set_ylabel(label)
+        axis.grid(True, alpha=0.3)
+        for event in events:
+            if event["event"] in ("kill", "outage-begin", "leader", "revoke", "rotate-key"):
+                axis.axvline((event["t"] - start) / 60, color="grey", alpha=0.3, linewidth=0.8)
+    lag = axes[3].twinx()
+    for name in ("w1", "w2", "w3"):
+        mine = [row for row in samples if row["worker"] == name and "lag" in row]
+        lag.plot([(row["t"] - start) / 60 for row in mine], [row["lag"] for row in mine], "-", linewidth=0.6, alpha=0.5)
+    lag.set_ylabel("lag (thin lines)")
+    axes[0].legend(loc="upper left")
+    axes[-1].set_xlabel("minutes (grey lines: kills of w3, outages, leader moves, revocation, key rotation)")
+    figure.suptitle("query-worker soak")
+    figure.tight_layout()
+    figure.savefig(os.path.join(work, "soak.png"), dpi=90)
