@@ -12,8 +12,9 @@
 #   EXACTLY_ONCE=1 Benchmarks/run-soak.sh        # --exactly-once, on the transactional embedded cluster
 #
 # Prints the figures and each goal (0 lost; duplicates <= 0.5 % at least once, 0 exactly-once; RSS of the
-# never-killed workers grows <= 5 % after the first sixth of the run; descriptors and threads flat; p99 latency
-# of the last sixth within 1.2x of the first). Exit status 1 when a goal is missed. The run's files stay in WORK
+# never-killed workers w1 and w2 grows <= 5 % from the second sixth of the run to the last; descriptors and threads
+# flat; p99 latency of the last sixth within 1.2x of the first). A sixth is ten minutes of an hour; in a shorter run
+# the victim is killed at most once a minute. Exit status 1 when a goal is missed. The run's files stay in WORK
 # (printed; KEEP=0 removes them): samples.jsonl, events.jsonl, requests.jsonl, outcomes.jsonl, logs/, soak.png.
 #
 # Environment: MINUTES, RATE, EXACTLY_ONCE, SKIP_BUILD=1 (use the release builds in WORKER_SCRATCH, default
@@ -45,11 +46,12 @@ mkdir -p "$WORK"
 cleanup() { [[ "${KEEP:-1}" == 1 ]] || rm -rf "$WORK"; }
 trap cleanup EXIT
 
-extra=()
-if [[ "${EXACTLY_ONCE:-0}" == 1 ]]; then
-    lib="$(cd "$ROOT" && scripts/build-transactional-kafka | tail -n 1)"
-    extra=(--exactly-once --kafka-lib-dir "$(dirname "$lib")")
-fi
+# The transactional build of the embedded cluster in both modes: its group coordinator takes commits during a
+# rebalance as a broker does (the stock mock refuses them for whole join rounds: docs/operations.md, "Duplicates
+# after crashes and rebalances"), which the at-least-once duplicates goal is about.
+lib="$(cd "$ROOT" && scripts/build-transactional-kafka | tail -n 1)"
+extra=(--kafka-lib-dir "$(dirname "$lib")")
+[[ "${EXACTLY_ONCE:-0}" == 1 ]] && extra+=(--exactly-once)
 log "$MINUTES min at $RATE requests/s; files in $WORK"
 cd "$BENCH/python"
 "$PYTHON" soak.py run --work "$WORK" --query-worker "$QUERY_WORKER" --server "$SERVER" --minutes "$MINUTES" \

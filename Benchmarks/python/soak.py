@@ -15,11 +15,13 @@ figures and each goal with its verdict. Exit status 1 when a goal is missed.
 import argparse
 import asyncio
 import json
+import logging
 import os
 import random
 import re
 import signal
 import subprocess
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -46,6 +48,7 @@ class Rig:
         os.makedirs(self.logs, exist_ok=True)
         self.workers = {}  # name -> (Popen, ops port, incarnation)
         self.events = open(os.path.join(self.work, "events.jsonl"), "a")
+        self.kafka_lock = threading.Lock()  # one fault command and its answer at a time
 
     def event(self, kind, **fields):
         row = {"t": now(), "event": kind, **fields}
@@ -67,16 +70,20 @@ class Rig:
             raise SystemExit("soak: the embedded cluster printed no bootstrap address")
 
     def kafka_command(self, command):
-        self.kafka.stdin.write(command + "\n")
-        self.kafka.stdin.flush()
-        answer = self.kafka.stdout.readline().strip()
+        with self.kafka_lock:
+            self.kafka.stdin.write(command + "\n")
+            self.kafka.stdin.flush()
+            answer = self.kafka.stdout.readline().strip()
         if not answer.startswith("ok"):
             print(f"soak: fault command {command!r} answered {answer!r}", flush=True)
         return answer
 
     def start_server(self):
+        # Random 5xx and slow pages on every queried layer; the counties layer is always slow (3 s), so that a
+        # request superseded or cancelled is still running when the newer request or the cancel comes.
         faults = [f"http503:retry-after=1,path=/query,probability={self.args.error_rate},seed=3",
-                  f"latency:ms=1500,path=/query,probability={self.args.slow_rate},seed=5"]
+                  f"latency:ms=1500,path=/query,probability={self.args.slow_rate},seed=5",
+                  "latency:ms=3000,path=USA/MapServer/3/query"]
         command = [self.args.server, "--log-level", "warning", "--parcels", "20000", "--secure",
                    "--security-role", "standalone", "--ogc-api-key", "soak-ogc-key-0"]
         for fault in faults:
@@ -187,12 +194,17 @@ def request_mix(rig, rng):
     else:
         target = {"type": "ogc", "url": f"{origin}/ogc-secured", "collection": "USA_States"}
         query = {"result": "count"}
-    kind = "supersede" if rng.random() < args_supersede_share else ("cancel" if rng.random() < args_cancel_share else "one")
-    return {"targets": [target], "query": query}, kind
+    return {"targets": [target], "query": query}
 
 
-args_supersede_share = 0.05
-args_cancel_share = 0.02
+SUPERSEDED_SHARE = 0.05
+CANCELLED_SHARE = 0.02
+
+
+def slow_request(rig, rng):
+    """A request that runs 3 s (the counties layer is held): the first of a superseded pair, or a cancelled one."""
+    return {"targets": [{"type": "arcgis", "url": f"{rig.services}/USA/MapServer/3"}],
+            "query": {"where": f"POP2000 > {rng.randrange(0, 100000)}", "result": "count"}}
 
 
 async def produce(rig, stop, requests_out):
@@ -205,12 +217,14 @@ async def produce(rig, stop, requests_out):
         due = time.monotonic()
         index = 0
         while not stop.is_set():
-            body, kind = request_mix(rig, rng)
+            draw = rng.random()
+            kind = "supersede" if draw < SUPERSEDED_SHARE else ("cancel" if draw < SUPERSEDED_SHARE + CANCELLED_SHARE else "one")
             task = f"task-{index:07d}"
-            ids = [f"r-{index:07d}-{uuid.uuid4().hex[:6]}"]
+            first = f"r-{index:07d}-{uuid.uuid4().hex[:6]}"
+            bodies = [(first, slow_request(rig, rng) if kind != "one" else request_mix(rig, rng))]
             if kind == "supersede":
-                ids.append(ids[0] + "-newer")
-            for request_id in ids:
+                bodies.append((first + "-newer", request_mix(rig, rng)))
+            for request_id, body in bodies:
                 message = dict(body, requestId=request_id, taskId=task)
                 sent = now()
                 await producer.send_and_wait(REQUESTS_TOPIC, json.dumps(message).encode(), key=task.encode())
@@ -302,11 +316,17 @@ async def sample(rig, done, out):
 
 
 def schedule(duration):
-    """(offset in seconds, action) for a run of `duration` seconds: a SIGKILL every fifth of an hour's twelfth
-    (5 min in an hour), the other faults once or twice, each scaled to the duration."""
+    """(offset in seconds, action) for a run of `duration` seconds: the victim killed every 5 minutes (every
+    twelfth of a shorter run, but at most once a minute: a group that never settles measures nothing else), the
+    other faults once or twice, at the same fractions of the run as in an hour."""
     hour = 3600.0
     scale = duration / hour
-    plan = [(t * scale, "kill") for t in range(150, int(hour), 300)]
+    every = max(300 * scale, 60)
+    plan = []
+    offset = every / 2
+    while offset < duration:
+        plan.append((offset, "kill"))
+        offset += every
     plan += [(900 * scale, "outage"), (2700 * scale, "outage")]
     plan += [(1200 * scale, "leader"), (3000 * scale, "leader")]
     plan += [(1500 * scale, "revoke")]
@@ -315,45 +335,53 @@ def schedule(duration):
 
 
 async def run_faults(rig, duration, stop):
+    """Each action at its time; the long ones (an outage, a key rotation) in tasks of their own, so that the
+    schedule does not slip."""
     start = time.monotonic()
-    key_generation = 0
-    leader_broker = 1
+    running = []
+    state = {"key": 0, "leader": 1}
     for offset, action in schedule(duration):
         delay = start + offset - time.monotonic()
         if delay > 0:
             try:
                 await asyncio.wait_for(stop.wait(), timeout=delay)
-                return
+                break
             except asyncio.TimeoutError:
                 pass
-        if action == "kill":
-            process, _, _ = rig.workers[VICTIM]
-            process.kill()
-            process.wait()
-            rig.start_worker(VICTIM)
-            rig.event("kill", worker=VICTIM, pid=process.pid)
-        elif action == "outage":
-            rig.event("outage-begin")
-            await asyncio.to_thread(rig.kafka_command, "down all")
-            await asyncio.sleep(10)
-            await asyncio.to_thread(rig.kafka_command, "up all")
-            rig.event("outage-end")
-        elif action == "leader":
-            leader_broker = leader_broker % 3 + 1
-            for partition in range(6):
-                await asyncio.to_thread(rig.kafka_command, f"leader {REQUESTS_TOPIC} {partition} {leader_broker}")
-            rig.event("leader", broker=leader_broker)
-        elif action == "revoke":
-            rig.security(revokeAll="true")
-            rig.event("revoke")
-        elif action == "rotate-key":
-            key_generation += 1
-            rig.security(addAPIKey=f"soak-ogc-key-{key_generation}")
-            rig.write_credentials(key_generation, expiration_minutes=30 + key_generation)
-            rig.event("rotate-key", generation=key_generation)
-            await asyncio.sleep(30)
-            rig.security(expireAPIKey=f"soak-ogc-key-{key_generation - 1}")
-            rig.event("old-key-expired", generation=key_generation - 1)
+        running.append(asyncio.create_task(fault(rig, action, state)))
+    await asyncio.gather(*running)
+
+
+async def fault(rig, action, state):
+    if action == "kill":
+        process, _, _ = rig.workers[VICTIM]
+        process.kill()
+        process.wait()
+        rig.start_worker(VICTIM)
+        rig.event("kill", worker=VICTIM, pid=process.pid)
+    elif action == "outage":
+        rig.event("outage-begin")
+        await asyncio.to_thread(rig.kafka_command, "down all")
+        await asyncio.sleep(10)
+        await asyncio.to_thread(rig.kafka_command, "up all")
+        rig.event("outage-end")
+    elif action == "leader":
+        state["leader"] = state["leader"] % 3 + 1
+        for partition in range(6):
+            await asyncio.to_thread(rig.kafka_command, f"leader {REQUESTS_TOPIC} {partition} {state['leader']}")
+        rig.event("leader", broker=state["leader"])
+    elif action == "revoke":
+        rig.security(revokeAll="true")
+        rig.event("revoke")
+    elif action == "rotate-key":
+        state["key"] += 1
+        generation = state["key"]
+        rig.security(addAPIKey=f"soak-ogc-key-{generation}")
+        rig.write_credentials(generation, expiration_minutes=30 + generation)
+        rig.event("rotate-key", generation=generation)
+        await asyncio.sleep(30)
+        rig.security(expireAPIKey=f"soak-ogc-key-{generation - 1}")
+        rig.event("old-key-expired", generation=generation - 1)
 
 
 async def main_async(args):
@@ -410,6 +438,8 @@ def main():
     parser.add_argument("--slow-rate", type=float, default=0.02, help="share of queries held 1.5 s")
     parser.add_argument("--exactly-once", action="store_true")
     args = parser.parse_args()
+    # aiokafka reports every refused connection of an outage: the events say when the outages were.
+    logging.basicConfig(level=logging.CRITICAL)
     if args.mode == "run":
         raise SystemExit(asyncio.run(main_async(args)))
     import soak_report

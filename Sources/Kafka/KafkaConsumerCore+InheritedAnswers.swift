@@ -17,7 +17,6 @@ final class InheritedAnswers: Sendable {
         var skipping: [KafkaTopicPartition: Set<Int64>] = [:]
         /// Per partition, what the last assignment found, until the caller takes it.
         var found: [KafkaTopicPartition: KafkaTransactions.StateMachine.Inherited] = [:]
-        var dropped = 0
     }
 
     private let state = Mutex(State())
@@ -63,14 +62,10 @@ final class InheritedAnswers: Sendable {
             let key = KafkaTopicPartition(topic: topic, partition: partition)
             guard state.skipping[key]?.remove(offset) != nil else { return false }
             if state.skipping[key]?.isEmpty == true { state.skipping[key] = nil }
-            state.dropped += 1
             active.store(!state.skipping.isEmpty, ordering: .relaxed)
             return true
         }
     }
-
-    /// Messages dropped so far.
-    var dropped: Int { state.withLock { $0.dropped } }
 }
 
 extension KafkaConsumerCore {
@@ -124,7 +119,4 @@ extension KafkaConsumer {
     package func inheritedOffsets(_ partitions: [KafkaTopicPartition]) -> [KafkaTopicPartition: KafkaTransactions.StateMachine.Inherited] {
         core.inheritedAnswers.take(partitions)
     }
-
-    /// Messages not delivered because a previous owner had answered them.
-    package var inheritedAnswersDropped: Int { core.inheritedAnswers.dropped }
 }
