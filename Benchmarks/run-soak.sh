@@ -5,7 +5,7 @@
 # scaled to the run (for an hour): the victim worker w3 SIGKILLed and restarted every 5 min, every broker away
 # for 10 s at 15 and 45 min, the request partitions' leaders moved at 20 and 50 min, every token revoked at
 # 25 min, the OGC API key rotated at 35 min (new key file, credentials file edited). Each worker is sampled every
-# 10 s (RSS, descriptors, threads from /proc; in-flight and lag from its /metrics). Not run by CI.
+# 10 s (RSS, descriptors, threads from /proc; in-flight, lag and the metadata cache from its /metrics). Not run by CI.
 #
 #   Benchmarks/run-soak.sh                       # MINUTES=60 RATE=20
 #   MINUTES=3 Benchmarks/run-soak.sh             # the short version

@@ -64,6 +64,8 @@ def report(work, minutes):
             "rssAtWindow": median([r["rss"] for r in second]), "rssAtEnd": median([r["rss"] for r in last_rows]),
             "fds": (median([r["fds"] for r in second]), median([r["fds"] for r in last_rows])),
             "threads": (median([r["threads"] for r in second]), median([r["threads"] for r in last_rows])),
+            "metadata": (median([r.get("metadataEntries", 0) for r in second]),
+                         median([r.get("metadataEntries", 0) for r in last_rows])),
         }
 
     print(f"soak: {minutes:g} minutes, {len(sent)} requests ({span / 60:.1f} min of load), "
@@ -77,7 +79,8 @@ def report(work, minutes):
         growth = ratio(figures["rssAtEnd"], figures["rssAtWindow"])
         print(f"{name}: medians of the second sixth and the last: RSS {mb(figures['rssAtWindow'])} and "
               f"{mb(figures['rssAtEnd'])} MB ({fmt_percent(growth)}); descriptors {figures['fds'][0]} and "
-              f"{figures['fds'][1]}; threads {figures['threads'][0]} and {figures['threads'][1]}")
+              f"{figures['fds'][1]}; threads {figures['threads'][0]} and {figures['threads'][1]}; metadata cache entries "
+              f"{figures['metadata'][0]} and {figures['metadata'][1]}")
 
     goals = [
         ("0 lost", len(lost) == 0),

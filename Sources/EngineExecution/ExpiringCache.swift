@@ -5,6 +5,10 @@ import Synchronization
 ///
 /// Waiting is cancellable: a cancelled caller leaves at once, and when the last waiter has left, the load
 /// itself is cancelled. Failures are not cached; the next caller loads again.
+///
+/// Expired values are dropped every ``sweepInterval`` stores. Before, a value stayed until its key was asked for
+/// again, so a worker asked about ever new layers (requests name any service URL) kept the metadata of every
+/// layer it had ever queried.
 package final class ExpiringCache<Value: Sendable>: Sendable {
     private enum Entry {
         case loaded(Value, expires: ContinuousClock.Instant)
@@ -20,6 +24,33 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
+        var storesSinceSweep = 0
+
+        /// Counts a store, and every ``sweepInterval`` stores drops the values expired by `now`.
+        mutating func stored(now: ContinuousClock.Instant) {
+            storesSinceSweep += 1
+            guard storesSinceSweep >= ExpiringCache.sweepInterval else { return }
+            storesSinceSweep = 0
+            entries = entries.filter { entry in
+                if case .loaded(_, let expires) = entry.value { return now < expires }
+                return true
+            }
+        }
+    }
+
+    /// Stores between two sweeps of expired values: a sweep reads every entry, so it runs once per so many.
+    package static var sweepInterval: Int { 64 }
+
+    /// Runs `body` under the lock and reports the change in the number of entries to the metrics: what
+    /// `query_worker_metadata_cache_entries` shows (a cache that only grows is a leak).
+    private func changing<T>(_ body: (inout State) -> T) -> T {
+        let (result, delta) = state.withLock { state -> (T, Int) in
+            let before = state.entries.count
+            let result = body(&state)
+            return (result, state.entries.count - before)
+        }
+        if delta != 0 { metrics?.entriesChanged(by: delta) }
+        return result
     }
 
     private let state = Mutex(State())
@@ -69,7 +100,7 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let step = state.withLock { state -> CacheStep<Value> in
+                let step = changing { state -> CacheStep<Value> in
                     if Task.isCancelled { return .cancelled }
                     switch state.entries[key] {
                     case .loaded(let value, let expires) where ContinuousClock.now < expires:
@@ -109,9 +140,12 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
         }
     }
 
+    /// Values and loads held now, expired ones not yet swept included.
+    package var count: Int { state.withLock { $0.entries.count } }
+
     /// Drops every cached value, loads in progress excepted (for tests: an engine's `clearMetadataCache()`).
     package func removeAll() {
-        state.withLock { state in
+        changing { state in
             state.entries = state.entries.filter { if case .loading = $0.value { true } else { false } }
         }
     }
@@ -122,10 +156,13 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
         let task = RequestLogContext.withoutRequest { Task {
             let result: Result<Value, any Error>
             do { result = .success(try await load()) } catch { result = .failure(error) }
-            let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+            let waiters = self.changing { state -> [CheckedContinuation<Value, any Error>] in
                 guard case .loading(let loading) = state.entries[key], loading.generation == generation else { return [] }
                 switch result {
-                case .success(let value): state.entries[key] = .loaded(value, expires: .now + ttl)
+                case .success(let value):
+                    let now = ContinuousClock.now
+                    state.entries[key] = .loaded(value, expires: now + ttl)
+                    state.stored(now: now)
                 case .failure: state.entries[key] = nil
                 }
                 return Array(loading.waiters.values)
@@ -143,7 +180,7 @@ package final class ExpiringCache<Value: Sendable>: Sendable {
     }
 
     private func leave(key: String, waiter: UInt64) {
-        let (continuation, task) = state.withLock { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
+        let (continuation, task) = changing { state -> (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) in
             guard case .loading(var loading) = state.entries[key],
                 let continuation = loading.waiters.removeValue(forKey: waiter)
             else { return (nil, nil) }

@@ -115,6 +115,11 @@ struct EngineMetricsTests {
             #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "hit")]) == 2)
             #expect(Self.counter(metrics, EngineMetrics.metadataCacheRequests, [("result", "shared")]) == 0)
             #expect(server.statistics.metadataRequests == 1)
+            // The gauge shows what the cache holds, and that clearing it lets go.
+            let entries = try metrics.expectGauge(EngineMetrics.metadataCacheEntries.name)
+            #expect((entries.lastValue ?? 0) >= 1, "\(String(describing: entries.lastValue))")
+            engine.clearMetadataCache()
+            #expect(entries.lastValue == 0)
         }
     }
 

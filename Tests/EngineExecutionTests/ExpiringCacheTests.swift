@@ -21,4 +21,15 @@ struct ExpiringCacheTests {
         #expect(try expired.freshValue(for: "k") == nil)
         #expect(try await expired.value(for: "k") { 2 } == 2)
     }
+
+    /// Values expired and never asked for again are dropped: a worker asked about ever new layers does not keep
+    /// the metadata of every layer it has queried (before, all 200 stayed).
+    @Test func expiredValuesOfKeysNeverAskedForAgainAreDropped() async throws {
+        let cache = ExpiringCache<Int>(ttl: .zero)
+        for index in 0..<200 { _ = try await cache.value(for: "layer-\(index)") { index } }
+        #expect(cache.count < ExpiringCache<Int>.sweepInterval, "\(cache.count) entries kept")
+        let fresh = ExpiringCache<Int>(ttl: .seconds(60))
+        for index in 0..<200 { _ = try await fresh.value(for: "layer-\(index)") { index } }
+        #expect(fresh.count == 200, "fresh values stay")
+    }
 }

@@ -26,4 +26,8 @@ extension EngineMetrics {
         "metadata_cache_requests_total", .counter, labels: ["result"],
         help: "Layer, service and collection metadata lookups: hit (cached), miss (loaded) or shared (waited for "
             + "another caller's load).")
+    package static let metadataCacheEntries = MetricDescription(
+        "metadata_cache_entries", .gauge,
+        help: "Layer, service and collection metadata held by the engines' caches (expired values are dropped "
+            + "every 64 loads).")
 }

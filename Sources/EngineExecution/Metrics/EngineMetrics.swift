@@ -1,3 +1,4 @@
+import Synchronization
 package import CurlHTTP
 package import Metrics
 import Foundation
@@ -99,11 +100,21 @@ package final class MetadataCacheMetrics: Sendable {
     private let hits: Counter
     private let misses: Counter
     private let shares: Counter
+    private let entries: Gauge
+    /// Entries of every cache counted here (each engine has its own cache; the gauge shows their sum).
+    private let total = Atomic<Int>(0)
 
     package init(factory: any MetricsFactory) {
         hits = EngineMetrics.metadataCacheRequests.counter(factory, "hit")
         misses = EngineMetrics.metadataCacheRequests.counter(factory, "miss")
         shares = EngineMetrics.metadataCacheRequests.counter(factory, "shared")
+        entries = EngineMetrics.metadataCacheEntries.gauge(factory)
+    }
+
+    /// A cache's number of entries (values and loads) changed by `delta`.
+    package func entriesChanged(by delta: Int) {
+        let now = total.add(delta, ordering: .relaxed).newValue
+        entries.record(now)
     }
 
     /// A fresh cached value answered.

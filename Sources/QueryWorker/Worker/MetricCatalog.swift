@@ -97,6 +97,7 @@ package enum MetricCatalog {
         outcomeDeliveryRetries, progressEvents, kafkaConnected, storedObjects, storedBytes, storeFailures, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
         EngineMetrics.httpRetries, EngineMetrics.httpRetryAfterWaits, EngineMetrics.httpRetryAfterWaitSeconds,
         TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, EngineMetrics.metadataCacheRequests,
+        EngineMetrics.metadataCacheEntries,
         traceContextInvalid,
     ]
 
