@@ -70,12 +70,8 @@ done
 
 source "$(dirname "${BASH_SOURCE[0]}")/lib/worker-binaries.sh"
 worker_binaries "$ROOT" "$SCRATCH"
-PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
-if ! "$PYTHON" -c 'import aiokafka' >/dev/null 2>&1; then
-    [[ -x "$ROOT/.venv/bin/python" ]] || python3 -m venv "$ROOT/.venv" >&2 || die "python3 -m venv failed"
-    PYTHON="$ROOT/.venv/bin/python"
-    "$PYTHON" -m pip install -q --disable-pip-version-check -r "$BENCH/requirements-bench.txt" >&2
-fi
+source "$BENCH/lib/bench-python.sh"
+bench_python "$ROOT" aiokafka
 
 WORK="${WORK:-$(mktemp -d /tmp/crash-duplicates.XXXXXX)}"
 mkdir -p "$WORK/logs"

@@ -34,12 +34,8 @@ die() { log "error: $*"; exit 2; }
 
 source "$BENCH/lib/worker-binaries.sh"
 worker_binaries "$ROOT" "$SCRATCH"
-PYTHON="${PYTHON:-$ROOT/.venv/bin/python}"
-if ! "$PYTHON" -c 'import aiokafka, matplotlib' >/dev/null 2>&1; then
-    [[ -x "$ROOT/.venv/bin/python" ]] || python3 -m venv "$ROOT/.venv" >&2 || die "python3 -m venv failed"
-    PYTHON="$ROOT/.venv/bin/python"
-    "$PYTHON" -m pip install -q --disable-pip-version-check -r "$BENCH/requirements-bench.txt" >&2
-fi
+source "$BENCH/lib/bench-python.sh"
+bench_python "$ROOT" aiokafka matplotlib
 
 WORK="${WORK:-$(mktemp -d /tmp/soak.XXXXXX)}"
 mkdir -p "$WORK"

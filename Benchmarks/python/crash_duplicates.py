@@ -26,6 +26,8 @@ import uuid
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
 
+from outcome_reader import next_outcomes
+
 
 def now_ms():
     return int(time.time() * 1000)
@@ -94,20 +96,14 @@ async def collect(args):
     settle_until = None
     try:
         while time.monotonic() < deadline:
-            batch = await consumer.getmany(timeout_ms=200)
-            for tp, messages in batch.items():
-                for message in messages:
-                    try:
-                        body = json.loads(message.value)
-                    except ValueError:
-                        continue
-                    request_id = body.get("requestId")
-                    answered.add(request_id)
-                    outcomes_file.write(json.dumps({
-                        "requestId": request_id, "status": body.get("status"), "worker": body.get("worker"),
-                        "part": body.get("part"), "topic": tp.topic, "partition": tp.partition,
-                        "offset": message.offset, "tMs": message.timestamp, "seenMs": now_ms(),
-                        "code": (body.get("error") or {}).get("code")}) + "\n")
+            for message, body in await next_outcomes(consumer, 200):
+                request_id = body.get("requestId")
+                answered.add(request_id)
+                outcomes_file.write(json.dumps({
+                    "requestId": request_id, "status": body.get("status"), "worker": body.get("worker"),
+                    "part": body.get("part"), "topic": message.topic, "partition": message.partition,
+                    "offset": message.offset, "tMs": message.timestamp, "seenMs": now_ms(),
+                    "code": (body.get("error") or {}).get("code")}) + "\n")
             outcomes_file.flush()
             if producing.done() and settle_until is None:
                 producing.result()

@@ -29,6 +29,8 @@ import uuid
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
 
+from outcome_reader import next_outcomes
+
 REQUESTS_TOPIC, RESULTS_TOPIC, ERRORS_TOPIC = "soak-requests", "soak-results", "soak-errors"
 WORKERS = ("w1", "w2", "w3")
 VICTIM = "w3"
@@ -252,19 +254,13 @@ async def collect(rig, outcomes_out, seen, done):
     await consumer.start()
     try:
         while not done.is_set():
-            batches = await consumer.getmany(timeout_ms=500)
-            for _, messages in batches.items():
-                for message in messages:
-                    try:
-                        value = json.loads(message.value)
-                    except ValueError:
-                        continue
-                    if value.get("part") not in (None, 1):
-                        continue
-                    row = {"requestId": value.get("requestId"), "status": value.get("status"), "t": now(),
-                           "worker": value.get("worker")}
-                    outcomes_out.write(json.dumps(row) + "\n")
-                    seen[row["requestId"]] = seen.get(row["requestId"], 0) + 1
+            for _, value in await next_outcomes(consumer, 500):
+                if value.get("part") not in (None, 1):
+                    continue
+                row = {"requestId": value.get("requestId"), "status": value.get("status"), "t": now(),
+                       "worker": value.get("worker")}
+                outcomes_out.write(json.dumps(row) + "\n")
+                seen[row["requestId"]] = seen.get(row["requestId"], 0) + 1
             outcomes_out.flush()
     finally:
         await consumer.stop()
