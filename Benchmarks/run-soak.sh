@@ -3,7 +3,7 @@
 # faces at a steady mixed load (RATE requests/s: count, ids, features, statistics, catalogs, OGC, secured;
 # 5 % superseded, 2 % cancelled), with 1 % of queries answered 503 and 2 % held 1.5 s, and on a schedule
 # scaled to the run (for an hour): the victim worker w3 SIGKILLed and restarted every 5 min, every broker away
-# for 10 s at 15 and 45 min, the request partitions' leaders moved at 20 and 50 min, every token revoked at
+# for 10 s at 15 and 45 min, the request partitions' leaders moved at 20 and 40 min, every token revoked at
 # 25 min, the OGC API key rotated at 35 min (new key file, credentials file edited). Each worker is sampled every
 # 10 s (RSS, descriptors, threads from /proc; in-flight, lag and the metadata cache from its /metrics). Not run by CI.
 #
