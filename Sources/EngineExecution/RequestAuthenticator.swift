@@ -164,6 +164,18 @@ package struct AppliedAuthentication: Sendable, Hashable {
             guard let expiringFrom else { return false }
             return now >= expiringFrom
         }
+
+        /// The same token of the same credential, whenever it was handed out: ``sentAt`` is when, not which.
+        package static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.credential == rhs.credential && lhs.generation == rhs.generation && lhs.key == rhs.key
+                && lhs.isRefreshable == rhs.isRefreshable && lhs.expiringFrom == rhs.expiringFrom
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(credential)
+            hasher.combine(generation)
+            hasher.combine(key)
+        }
     }
 
     /// `request` with these headers and network credentials added (not ``parameters``: where they go depends on
