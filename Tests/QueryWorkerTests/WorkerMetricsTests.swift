@@ -16,7 +16,7 @@ struct WorkerMetricsTests {
     @Test func theCatalogNamesEachMetricOnceWithBoundedLabelsAndHelp() {
         let names = MetricCatalog.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 31)
+        #expect(names.count == 32)
         for metric in MetricCatalog.all {
             #expect(metric.name.hasPrefix("query_worker_"))
             #expect(!metric.help.isEmpty && !metric.help.contains("\n"), "\(metric.name)")
