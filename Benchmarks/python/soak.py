@@ -137,15 +137,26 @@ class Rig:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         self.workers[name] = (process, port, incarnation)
 
+    def ended_by_itself(self):
+        """Workers whose current process ended without being told to (a crash): none may, before the run stops
+        them. The victim's kills restart it at once, in the same step of the event loop, so it is never seen
+        between the two."""
+        return {name: (incarnation, process.returncode) for name, (process, _, incarnation) in self.workers.items()
+                if process.poll() is not None}
+
     def stop(self):
+        for name, (incarnation, code) in self.ended_by_itself().items():
+            self.event("worker-ended", worker=name, incarnation=incarnation, code=code)
         for process, _, _ in self.workers.values():
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
-        for process, _, _ in self.workers.values():
+        for name, (process, _, _) in self.workers.items():
             try:
-                process.wait(timeout=60)
+                # A graceful shutdown ends with 0: a crash on the way out (or a hang) is a failed goal.
+                self.event("worker-stopped", worker=name, code=process.wait(timeout=60))
             except subprocess.TimeoutExpired:
                 process.kill()
+                self.event("worker-stopped", worker=name, code="hung")
         for process in (self.server,):
             process.send_signal(signal.SIGTERM)
         try:
@@ -298,9 +309,13 @@ def metrics_sample(port):
 
 
 async def sample(rig, done, out):
+    reported = set()
     while not done.is_set():
         for name, (process, port, incarnation) in list(rig.workers.items()):
             if process.poll() is not None:
+                if (name, incarnation) not in reported:
+                    reported.add((name, incarnation))
+                    rig.event("worker-ended", worker=name, incarnation=incarnation, code=process.returncode)
                 continue
             proc = proc_sample(process.pid)
             if proc is None:
@@ -437,13 +452,15 @@ def main():
     parser.add_argument("--error-rate", type=float, default=0.01, help="share of queries answered 503")
     parser.add_argument("--slow-rate", type=float, default=0.02, help="share of queries held 1.5 s")
     parser.add_argument("--exactly-once", action="store_true")
+    parser.add_argument("--short", action="store_true",
+                        help="report: judge only what minutes can show (lost, repeated, failed, crashed), not trends")
     args = parser.parse_args()
     # aiokafka reports every refused connection of an outage: the events say when the outages were.
     logging.basicConfig(level=logging.CRITICAL)
     if args.mode == "run":
         raise SystemExit(asyncio.run(main_async(args)))
     import soak_report
-    raise SystemExit(soak_report.report(args.work, args.minutes))
+    raise SystemExit(soak_report.report(args.work, args.minutes, short=args.short))
 
 
 if __name__ == "__main__":

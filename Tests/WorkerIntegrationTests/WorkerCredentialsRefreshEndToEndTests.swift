@@ -91,21 +91,28 @@ struct WorkerCredentialsRefreshEndToEndTests {
         try await harness.stop()
     }
 
-    /// Tokens that live 3 s, less than the 10 s fresh-token window, and query requests held 2.5 s at the server
-    /// before it judges their token: every request sent with a token older than half a second is rejected because
-    /// the token ran out while it waited. Each is refreshed (with a token that outlives the wait) and retried;
-    /// none is taken for a refusal of every token (which made them `credential_rejected` for a minute).
+    /// Tokens that live 6 s, less than the 10 s fresh-token window, and query requests held 3.5 s at the server
+    /// before it judges their token: every request sent with a token older than 2.5 s is rejected because the
+    /// token ran out while it waited. Each is refreshed (with a token that outlives the wait) and retried;
+    /// none is taken for a refusal of every token (which made them `credential_rejected` for a minute). The
+    /// requests go on for 9.6 s, so tokens that replaced rejected ones run out at the server too (what the old
+    /// rules took for a refusal).
+    ///
+    /// The tokens' 2.5 s beyond the hold is the time a request may take from the token's issue to the server's
+    /// judgment. With 3 s tokens held 2.5 s (where the defect was found) half a second was all, and a CI run whose
+    /// test process was busy enough took longer even with fresh tokens: every token ran out on the way, and the
+    /// worker rightly stopped after its replacements.
     @Test func tokensShorterThanTheFreshWindowRunningOutAtTheServerAreRefreshed() async throws {
         let harness = try await SecuredWorkerHarness(credentials: { try Self.standaloneToken($0, $1) })
-        harness.authority.updateKnobs { $0.tokenLifetimeSeconds = 3 }
+        harness.authority.updateKnobs { $0.tokenLifetimeSeconds = 6 }
         let server = harness.servers.standalone
-        server.setFaults([FaultRule(.latency(milliseconds: 2_500), pathContains: "/query")])
+        server.setFaults([FaultRule(.latency(milliseconds: 3_500), pathContains: "/query")])
         let layer = server.securedLayerURL(.parcels)
-        let ids = (0..<12).map { "short-\($0)" }
+        let ids = (0..<25).map { "short-\($0)" }
         for (index, id) in ids.enumerated() {
             try await harness.send(id, SecuredWorkerHarness.request(
                 id, url: layer, query: #"{"where":"OBJECTID > \#(index * 100)","result":"count"}"#))
-            // The load's shape, not a wait for an event: requests spread over 4.4 s carry tokens of every age.
+            // The load's shape, not a wait for an event: requests spread over 9.6 s carry tokens of every age.
             try await Task.sleep(for: .milliseconds(400))
         }
         let outcomes = try await harness.outcome(ids)
