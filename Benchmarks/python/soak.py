@@ -4,7 +4,7 @@ with faults on a schedule, sampled every few seconds, judged against the soak's 
 It starts every process itself (the embedded cluster with fault commands on its standard input, the sample
 server with token security and random 5xx and slow answers, three `query-worker run` processes), produces
 requests at a steady rate, reads every outcome back, samples each worker (RSS, descriptors and threads from
-/proc; in-flight, lag, token calls and the metadata cache's entries from its /metrics), and on a schedule: kills the victim worker (w3) with SIGKILL and
+/proc; in-flight, lag, token calls, and the metadata and credential caches' entries from its /metrics), and on a schedule: kills the victim worker (w3) with SIGKILL and
 restarts it, takes every broker away for 10 s, moves a partition's leader, revokes every token, and rotates the
 OGC API key (a new key file and an edited credentials file, which the workers reload).
 
@@ -295,7 +295,8 @@ def metrics_sample(port):
             text = response.read().decode()
     except OSError:
         return {}
-    values = {"inFlight": 0.0, "lag": 0.0, "tokenCalls": 0.0, "metadataEntries": 0.0}
+    values = {"inFlight": 0.0, "lag": 0.0, "tokenCalls": 0.0, "metadataEntries": 0.0, "tokenSlots": 0.0,
+              "credentialURLs": 0.0}
     for line in text.splitlines():
         if line.startswith("query_worker_requests_in_flight"):
             values["inFlight"] += float(line.rsplit(" ", 1)[1])
@@ -305,6 +306,10 @@ def metrics_sample(port):
             values["tokenCalls"] += float(line.rsplit(" ", 1)[1])
         elif line.startswith("query_worker_metadata_cache_entries"):
             values["metadataEntries"] += float(line.rsplit(" ", 1)[1])
+        elif line.startswith('query_worker_credential_cache_entries{cache="tokens"}'):
+            values["tokenSlots"] += float(line.rsplit(" ", 1)[1])
+        elif line.startswith('query_worker_credential_cache_entries{cache="urls"}'):
+            values["credentialURLs"] += float(line.rsplit(" ", 1)[1])
     return values
 
 

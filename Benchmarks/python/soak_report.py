@@ -69,6 +69,9 @@ def report(work, minutes, short=False):
             "threads": (median([r["threads"] for r in second]), median([r["threads"] for r in last_rows])),
             "metadata": (median([r.get("metadataEntries", 0) for r in second]),
                          median([r.get("metadataEntries", 0) for r in last_rows])),
+            "tokens": (median([r.get("tokenSlots", 0) for r in second]), median([r.get("tokenSlots", 0) for r in last_rows])),
+            "urls": (median([r.get("credentialURLs", 0) for r in second]),
+                     median([r.get("credentialURLs", 0) for r in last_rows])),
         }
 
     print(f"soak: {minutes:g} minutes, {len(sent)} requests ({span / 60:.1f} min of load), "
@@ -83,7 +86,8 @@ def report(work, minutes, short=False):
         print(f"{name}: medians of the second sixth and the last: RSS {mb(figures['rssAtWindow'])} and "
               f"{mb(figures['rssAtEnd'])} MB ({fmt_percent(growth)}); descriptors {figures['fds'][0]} and "
               f"{figures['fds'][1]}; threads {figures['threads'][0]} and {figures['threads'][1]}; metadata cache entries "
-              f"{figures['metadata'][0]} and {figures['metadata'][1]}")
+              f"{figures['metadata'][0]} and {figures['metadata'][1]}; token slots {figures['tokens'][0]} and "
+              f"{figures['tokens'][1]}; credential URLs {figures['urls'][0]} and {figures['urls'][1]}")
 
     # A worker process that ended by itself is a crash; one stopped at the end must have exited 0 (its graceful
     # shutdown), neither hung nor crashed on the way out.
@@ -142,13 +146,15 @@ def mb(value):
 
 
 def plot(work, samples, events, start):
-    """soak.png: RSS, descriptors, threads, in-flight and lag per worker over the run, faults marked."""
+    """soak.png: RSS, descriptors, threads, the caches' entries, in-flight and lag per worker over the run, faults
+    marked."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(4, 1, figsize=(11, 12), sharex=True)
-    panels = [("rss", "RSS (MB)", 1e6), ("fds", "open descriptors", 1), ("threads", "threads", 1), ("inFlight", "in flight", 1)]
+    figure, axes = plt.subplots(5, 1, figsize=(11, 15), sharex=True)
+    panels = [("rss", "RSS (MB)", 1e6), ("fds", "open descriptors", 1), ("threads", "threads", 1),
+              ("metadataEntries", "metadata cache entries", 1), ("inFlight", "in flight", 1)]
     for axis, (key, label, scale) in zip(axes, panels):
         for name in ("w1", "w2", "w3"):
             mine = [row for row in samples if row["worker"] == name and key in row]
@@ -159,7 +165,15 @@ def plot(work, samples, events, start):
         for event in events:
             if event["event"] in ("kill", "outage-begin", "leader", "revoke", "rotate-key"):
                 axis.axvline((event["t"] - start) / 60, color="grey", alpha=0.3, linewidth=0.8)
-    lag = axes[3].twinx()
+    # The credential caches beside the metadata cache's (dashed: token slots; dotted: URLs looked up).
+    caches = axes[3].twinx()
+    for name in ("w1", "w2", "w3"):
+        mine = [row for row in samples if row["worker"] == name and "tokenSlots" in row]
+        minutes = [(row["t"] - start) / 60 for row in mine]
+        caches.plot(minutes, [row["tokenSlots"] for row in mine], "--", linewidth=0.6, alpha=0.6)
+        caches.plot(minutes, [row["credentialURLs"] for row in mine], ":", linewidth=0.8, alpha=0.6)
+    caches.set_ylabel("token slots (dashed), URLs (dotted)")
+    lag = axes[4].twinx()
     for name in ("w1", "w2", "w3"):
         mine = [row for row in samples if row["worker"] == name and "lag" in row]
         lag.plot([(row["t"] - start) / 60 for row in mine], [row["lag"] for row in mine], "-", linewidth=0.6, alpha=0.5)

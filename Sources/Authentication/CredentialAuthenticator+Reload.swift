@@ -11,7 +11,8 @@ extension CredentialAuthenticator {
     /// revoked, its file deleted): the SDKs' sign-out.
     package func replace(store new: CredentialStore) async {
         let now = clock.now
-        let (restarts, orphans, signOuts) = state.withLock { state -> ([Refresh], [(String, TokenSlot.Waiter)], [Credential]) in
+        let (restarts, orphans, signOuts, sizes) = state.withLock {
+            state -> ([Refresh], [(String, TokenSlot.Waiter)], [Credential], (tokens: Int, urls: Int)) in
             let old = state.store
             state.store = new
             state.urls.reset()
@@ -32,8 +33,9 @@ extension CredentialAuthenticator {
                 }
             }
             let signOuts = old.all.filter { $0.kind == .oauthUser && new.credential(named: $0.name) == nil }
-            return (restarts, orphans, signOuts)
+            return (restarts, orphans, signOuts, state.cacheSizes)
         }
+        metrics.cacheEntries(sizes)
         for (name, waiter) in orphans {
             waiter.resume(
                 throwing: AuthenticationFailure(

@@ -113,6 +113,9 @@ extension CredentialAuthenticator {
         let succeeded = if case .success = result { true } else { false }
         metrics.tokenCall(credential: refresh.credential.name, succeeded: succeeded, renewing: refresh.renewing)
         let now = clock.now
+        // A slot is made by the first request of its credential and audience, which starts this call: the gauge
+        // of the authenticator's caches is recorded here (and where a reload drops slots), not per request.
+        metrics.cacheEntries(state.withLock { $0.cacheSizes })
         let (waiters, outcome) = state.withLock { state -> ([TokenSlot.Waiter], Result<GrantedToken, TokenFailure>?) in
             guard var slot = state.tokens[refresh.key] else { return ([], nil) }
             defer { state.tokens[refresh.key] = slot }

@@ -32,6 +32,9 @@ package final class CredentialAuthenticator: RequestAuthenticator {
         var urls = URLCredentialsCache()
         var statistics: [String: AuthenticatorStatistics] = [:]
         var nextWaiter: UInt64 = 0
+
+        /// What `query_worker_credential_cache_entries` shows, read under the lock and recorded outside it.
+        var cacheSizes: (tokens: Int, urls: Int) { (tokens.count, urls.count) }
     }
 
     package init(
@@ -107,9 +110,11 @@ package final class CredentialAuthenticator: RequestAuthenticator {
             entry = cached
         } else {
             entry = URLCredentials(covering: known.1.credentials(for: url))
-            state.withLock { state in
+            let sizes = state.withLock { state in
                 if state.store == known.1 { state.urls.store(entry, for: url, generation: state.urls.generation) }
+                return state.cacheSizes
             }
+            metrics.cacheEntries(sizes)
         }
         var chosen = entry.selection
         guard let name else { return chosen }

@@ -1,9 +1,9 @@
 package import EngineExecution
 package import Metrics
 
-/// What the authenticator counts: token calls by credential name and result, and failed refreshes of a
-/// token the credential already had. Labelled by the credential's configured name only, never a secret or a
-/// URL; the names are bounded by the credentials file.
+/// What the authenticator counts: token calls by credential name and result, failed refreshes of a token the
+/// credential already had, and what its caches hold. Labelled by the credential's configured name only, never a
+/// secret or a URL; the names are bounded by the credentials file.
 package final class TokenMetrics: Sendable {
     private struct Handles: Sendable {
         var succeeded: Counter
@@ -12,6 +12,8 @@ package final class TokenMetrics: Sendable {
     }
 
     private let credentials: LabelledHandles<String, Handles>
+    private let tokenSlots: Gauge
+    private let urlEntries: Gauge
 
     /// Metrics made through `factory` (the global one unless a caller passes its own).
     package init(factory: any MetricsFactory = MetricsSystem.factory) {
@@ -21,6 +23,16 @@ package final class TokenMetrics: Sendable {
                 failed: Self.tokenFetches.counter(factory, name, "failed"),
                 refreshFailed: Self.tokenRefreshFailures.counter(factory, name))
         }
+        tokenSlots = Self.credentialCacheEntries.gauge(factory, "tokens")
+        urlEntries = Self.credentialCacheEntries.gauge(factory, "urls")
+    }
+
+    /// The authenticator holds `sizes.tokens` token slots (one per credential and audience in use, each with its token
+    /// and waiters) and the covering credentials of `sizes.urls` URLs: both bounded (by the credentials file and by
+    /// the URL cache's capacity), so a climb under a steady mix of layers is a leak.
+    func cacheEntries(_ sizes: (tokens: Int, urls: Int)) {
+        tokenSlots.record(sizes.tokens)
+        urlEntries.record(sizes.urls)
     }
 
     /// A token call for `credential` ended. `renewing`: it was to replace a token the credential had (due for
@@ -44,4 +56,8 @@ extension TokenMetrics {
     package static let tokenRefreshFailures = MetricDescription(
         "token_refresh_failures_total", .counter, labels: ["credential"],
         help: "Failed token calls that were to replace a token the credential already had (due or rejected).")
+    package static let credentialCacheEntries = MetricDescription(
+        "credential_cache_entries", .gauge, labels: ["cache"],
+        help: "What the authenticator holds: token slots (cache=\"tokens\", one per credential and audience in use) "
+            + "and URLs whose covering credentials were looked up (cache=\"urls\", at most 4,096).")
 }

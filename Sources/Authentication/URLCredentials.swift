@@ -35,6 +35,9 @@ struct URLCredentialsCache {
 
     subscript(url: String) -> URLCredentials? { entries[url] }
 
+    /// URLs held (what `query_worker_credential_cache_entries{cache="urls"}` shows).
+    var count: Int { entries.count }
+
     mutating func store(_ entry: URLCredentials, for url: String, generation: UInt64) {
         guard generation == self.generation else { return }
         if entries.count >= Self.capacity, entries[url] == nil { entries.removeAll(keepingCapacity: true) }

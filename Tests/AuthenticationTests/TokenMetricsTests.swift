@@ -52,6 +52,26 @@ struct TokenMetricsTests {
         }
     }
 
+    /// The authenticator's caches, as the soak samples them: one token slot per credential and audience in use,
+    /// one entry per URL looked up, and a reload that changes the credential lets both go.
+    @Test("the credential caches' gauge counts token slots and URLs, and a reload lets them go")
+    func credentialCacheEntries() async throws {
+        let metrics = TestMetrics()
+        let store = try CredentialsFile.decode(Array(CredentialAuthenticatorTests.file.utf8))
+        let authenticator = CredentialAuthenticator(
+            store: store, resolver: SecretResolver(environment: CredentialAuthenticatorTests.environment),
+            issuer: ScriptedIssuer(), logger: Logger(label: "test"), metrics: TokenMetrics(factory: metrics))
+        let layers = (0..<5).map { "https://gis.test/arcgis/rest/services/Parcels/FeatureServer/\($0)/query" }
+        for layer in layers + layers { _ = try await authenticator.authentication(for: layer, credential: nil) }
+        let tokens = try metrics.expectGauge(TokenMetrics.credentialCacheEntries.name, [("cache", "tokens")])
+        let urls = try metrics.expectGauge(TokenMetrics.credentialCacheEntries.name, [("cache", "urls")])
+        #expect(tokens.lastValue == 1, "one credential, one audience: \(String(describing: tokens.lastValue))")
+        #expect(urls.lastValue == 5, "each layer once, however often asked: \(String(describing: urls.lastValue))")
+        let changed = CredentialAuthenticatorTests.file.replacing(#""username": "svc""#, with: #""username": "svc2""#)
+        await authenticator.replace(store: try CredentialsFile.decode(Array(changed.utf8)))
+        #expect(tokens.lastValue == 0 && urls.lastValue == 0)
+    }
+
     @Test("a failed call to replace a rejected token is a failed refresh")
     func failedRefresh() async throws {
         let metrics = TestMetrics()

@@ -16,7 +16,7 @@ struct WorkerMetricsTests {
     @Test func theCatalogNamesEachMetricOnceWithBoundedLabelsAndHelp() {
         let names = MetricCatalog.all.map(\.name)
         #expect(Set(names).count == names.count)
-        #expect(names.count == 32)
+        #expect(names.count == 33)
         for metric in MetricCatalog.all {
             #expect(metric.name.hasPrefix("query_worker_"))
             #expect(!metric.help.isEmpty && !metric.help.contains("\n"), "\(metric.name)")
@@ -54,7 +54,8 @@ struct WorkerMetricsTests {
         // metrics, which need a delivered outcome (the end-to-end test), and the trace-context counter (the
         // tracing end-to-end test).
         let elsewhere: Set = [
-            TokenMetrics.tokenFetches.name, TokenMetrics.tokenRefreshFailures.name, MetricCatalog.outcomes.name,
+            TokenMetrics.tokenFetches.name, TokenMetrics.tokenRefreshFailures.name, TokenMetrics.credentialCacheEntries.name,
+            MetricCatalog.outcomes.name,
             MetricCatalog.requestDuration.name, MetricCatalog.traceContextInvalid.name,
         ]
         #expect(made == Set(MetricCatalog.all.map(\.name)).subtracting(elsewhere))

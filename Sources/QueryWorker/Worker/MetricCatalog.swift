@@ -96,7 +96,8 @@ package enum MetricCatalog {
         intakePaused, consumerLag, committedOffset, assignedPartitions, rebalances, offsetCommits, answersLeftUncommitted, transactions, outcomeDeliveryFailures,
         outcomeDeliveryRetries, progressEvents, kafkaConnected, storedObjects, storedBytes, storeFailures, EngineMetrics.httpRequests, EngineMetrics.httpRequestDuration,
         EngineMetrics.httpRetries, EngineMetrics.httpRetryAfterWaits, EngineMetrics.httpRetryAfterWaitSeconds,
-        TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, EngineMetrics.metadataCacheRequests,
+        TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, TokenMetrics.credentialCacheEntries,
+        EngineMetrics.metadataCacheRequests,
         EngineMetrics.metadataCacheEntries,
         traceContextInvalid,
     ]
