@@ -24,6 +24,10 @@ struct URLCredentials {
 
 /// The cache of ``URLCredentials`` by URL, bounded: when full it starts again (a worker queries a bounded set
 /// of layers; a flood of distinct URLs must not grow it without end).
+///
+/// Keyed by the URL without its query and fragment: scopes match scheme, host, port and path only, and a token's
+/// audience is the service's, so `…/0/query?where=A` and `…/0/query?where=B` share one entry. (Keyed by the whole
+/// URL, every distinct where clause was a miss and an entry: the soak saw the cache fill with them.)
 struct URLCredentialsCache {
     static let capacity = 4_096
     /// How long an audience is trusted before the issuer is asked again (as long as it caches `rest/info`).
@@ -33,23 +37,28 @@ struct URLCredentialsCache {
     /// Incremented by every reload, so a lookup begun before one does not store what it found.
     private(set) var generation: UInt64 = 0
 
-    subscript(url: String) -> URLCredentials? { entries[url] }
+    subscript(url: String) -> URLCredentials? { entries[Self.key(url)] }
+
+    /// `url` up to its query or fragment.
+    static func key(_ url: String) -> String { String(url.prefix { $0 != "?" && $0 != "#" }) }
 
     /// URLs held (what `query_worker_credential_cache_entries{cache="urls"}` shows).
     var count: Int { entries.count }
 
     mutating func store(_ entry: URLCredentials, for url: String, generation: UInt64) {
         guard generation == self.generation else { return }
-        if entries.count >= Self.capacity, entries[url] == nil { entries.removeAll(keepingCapacity: true) }
-        entries[url] = entry
+        let key = Self.key(url)
+        if entries.count >= Self.capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+        entries[key] = entry
     }
 
     mutating func storeAudience(
         _ audience: TokenAudience, credential: String, url: String, generation: UInt64, now: ContinuousClock.Instant
     ) {
-        guard generation == self.generation, var entry = entries[url] else { return }
+        let key = Self.key(url)
+        guard generation == self.generation, var entry = entries[key] else { return }
         entry.audiences[credential] = (audience, now + Self.audienceLifetime)
-        entries[url] = entry
+        entries[key] = entry
     }
 
     mutating func reset() {

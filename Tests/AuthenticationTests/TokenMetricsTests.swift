@@ -63,10 +63,14 @@ struct TokenMetricsTests {
             issuer: ScriptedIssuer(), logger: Logger(label: "test"), metrics: TokenMetrics(factory: metrics))
         let layers = (0..<5).map { "https://gis.test/arcgis/rest/services/Parcels/FeatureServer/\($0)/query" }
         for layer in layers + layers { _ = try await authenticator.authentication(for: layer, credential: nil) }
+        // Queries of one layer differ in their query string only: one entry for all of them.
+        for clause in 0..<20 {
+            _ = try await authenticator.authentication(for: layers[0] + "?where=OBJECTID>\(clause)&f=json", credential: nil)
+        }
         let tokens = try metrics.expectGauge(TokenMetrics.credentialCacheEntries.name, [("cache", "tokens")])
         let urls = try metrics.expectGauge(TokenMetrics.credentialCacheEntries.name, [("cache", "urls")])
         #expect(tokens.lastValue == 1, "one credential, one audience: \(String(describing: tokens.lastValue))")
-        #expect(urls.lastValue == 5, "each layer once, however often asked: \(String(describing: urls.lastValue))")
+        #expect(urls.lastValue == 5, "each layer once, however often and with whatever query: \(String(describing: urls.lastValue))")
         let changed = CredentialAuthenticatorTests.file.replacing(#""username": "svc""#, with: #""username": "svc2""#)
         await authenticator.replace(store: try CredentialsFile.decode(Array(changed.utf8)))
         #expect(tokens.lastValue == 0 && urls.lastValue == 0)
