@@ -289,27 +289,28 @@ def proc_sample(pid):
         return None
 
 
+# What each sample sums from a worker's /metrics: series by the start of their line, summed over labels.
+METRIC_SAMPLES = {
+    "query_worker_requests_in_flight": "inFlight",
+    "query_worker_consumer_lag": "lag",
+    "query_worker_token_fetches_total": "tokenCalls",
+    "query_worker_metadata_cache_entries": "metadataEntries",
+    'query_worker_credential_cache_entries{cache="tokens"}': "tokenSlots",
+    'query_worker_credential_cache_entries{cache="urls"}': "credentialURLs",
+}
+
+
 def metrics_sample(port):
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=2) as response:
             text = response.read().decode()
     except OSError:
         return {}
-    values = {"inFlight": 0.0, "lag": 0.0, "tokenCalls": 0.0, "metadataEntries": 0.0, "tokenSlots": 0.0,
-              "credentialURLs": 0.0}
+    values = {name: 0.0 for name in METRIC_SAMPLES.values()}
     for line in text.splitlines():
-        if line.startswith("query_worker_requests_in_flight"):
-            values["inFlight"] += float(line.rsplit(" ", 1)[1])
-        elif line.startswith("query_worker_consumer_lag"):
-            values["lag"] += float(line.rsplit(" ", 1)[1])
-        elif line.startswith("query_worker_token_fetches_total"):
-            values["tokenCalls"] += float(line.rsplit(" ", 1)[1])
-        elif line.startswith("query_worker_metadata_cache_entries"):
-            values["metadataEntries"] += float(line.rsplit(" ", 1)[1])
-        elif line.startswith('query_worker_credential_cache_entries{cache="tokens"}'):
-            values["tokenSlots"] += float(line.rsplit(" ", 1)[1])
-        elif line.startswith('query_worker_credential_cache_entries{cache="urls"}'):
-            values["credentialURLs"] += float(line.rsplit(" ", 1)[1])
+        for prefix, name in METRIC_SAMPLES.items():
+            if line.startswith(prefix):
+                values[name] += float(line.rsplit(" ", 1)[1])
     return values
 
 

@@ -12,7 +12,7 @@ extension CredentialAuthenticator {
     package func replace(store new: CredentialStore) async {
         let now = clock.now
         let (restarts, orphans, signOuts, sizes) = state.withLock {
-            state -> ([Refresh], [(String, TokenSlot.Waiter)], [Credential], (tokens: Int, urls: Int)) in
+            state -> ([Refresh], [(String, TokenSlot.Waiter)], [Credential], CredentialCacheSizes) in
             let old = state.store
             state.store = new
             state.urls.reset()

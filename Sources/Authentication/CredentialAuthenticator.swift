@@ -34,7 +34,7 @@ package final class CredentialAuthenticator: RequestAuthenticator {
         var nextWaiter: UInt64 = 0
 
         /// What `query_worker_credential_cache_entries` shows, read under the lock and recorded outside it.
-        var cacheSizes: (tokens: Int, urls: Int) { (tokens.count, urls.count) }
+        var cacheSizes: CredentialCacheSizes { CredentialCacheSizes(tokens: tokens.count, urls: urls.count) }
     }
 
     package init(

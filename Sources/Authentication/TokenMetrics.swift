@@ -30,7 +30,7 @@ package final class TokenMetrics: Sendable {
     /// The authenticator holds `sizes.tokens` token slots (one per credential and audience in use, each with its token
     /// and waiters) and the covering credentials of `sizes.urls` URLs: both bounded (by the credentials file and by
     /// the URL cache's capacity), so a climb under a steady mix of layers is a leak.
-    func cacheEntries(_ sizes: (tokens: Int, urls: Int)) {
+    func cacheEntries(_ sizes: CredentialCacheSizes) {
         tokenSlots.record(sizes.tokens)
         urlEntries.record(sizes.urls)
     }
@@ -46,6 +46,14 @@ package final class TokenMetrics: Sendable {
             if renewing { handles.refreshFailed.increment() }
         }
     }
+}
+
+/// What the authenticator's caches hold, read under its lock and recorded after it.
+struct CredentialCacheSizes {
+    /// Token slots: one per credential and audience in use.
+    var tokens: Int
+    /// URLs whose covering credentials were looked up.
+    var urls: Int
 }
 
 /// The metrics ``TokenMetrics`` makes, named here; the worker's catalog lists them with its own.
