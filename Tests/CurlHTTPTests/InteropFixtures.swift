@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import Foundation
 
 /// The files in Fixtures/ (excluded from compilation): config templates and the PKI script.
@@ -35,6 +36,12 @@ struct TestPKI: Sendable {
 
 /// A server program run in the foreground from a config in a temporary directory, on ports picked free
 /// just before; a start that loses its port to a race is retried on new ones.
+///
+/// The ports come from ``ChildProcesses/unusedPort()`` (below the ephemeral range, claimed among the test
+/// processes), not from the kernel's choice for port 0. A kernel-chosen port is ephemeral, and the mock Kafka
+/// brokers in the same test process bind port 0 too: one took nginx's HTTPS port between its pick and nginx's
+/// bind. nginx keeps retrying a failed bind for seconds while its other ports already listen, so every port
+/// answered, and the first TLS handshake reached a Kafka broker, which reset it (curl 35; fresh clone f58).
 struct ForegroundServer: Sendable {
     let directory: TemporaryDirectory
     let process: ChildProcess
@@ -49,7 +56,7 @@ struct ForegroundServer: Sendable {
     ) async throws -> (ForegroundServer, [Int]) {
         var lastError = ""
         for _ in 1...5 {
-            let ports = try (0..<portCount).map { _ in try LoopbackPorts.unused() }
+            let ports = try (0..<portCount).map { _ in try ChildProcesses.unusedPort() }
             let process = try ChildProcess(executable, try launch(ports), directory: directory.path)
             let deadline = ContinuousClock.now + .seconds(20)
             while process.isRunning, ContinuousClock.now < deadline, !ports.allSatisfy(LoopbackPorts.isListening) {

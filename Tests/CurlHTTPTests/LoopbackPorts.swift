@@ -1,19 +1,10 @@
 import Glibc
 
-/// Plain sockets on 127.0.0.1 for what a loopback server can't show: a port nobody listens on, a listener
-/// that never completes connections, a check that a child server is listening.
+/// Plain sockets on 127.0.0.1 for what a loopback server can't show: a listener that never completes
+/// connections, a check that a child server is listening.
 enum LoopbackPorts {
     struct Failure: Error, CustomStringConvertible {
         var description: String
-    }
-
-    /// A port free right now (bound, read back, released): for servers that need their port in a config
-    /// file, and for "connection refused".
-    static func unused() throws -> Int {
-        let socket = try openSocket()
-        defer { _ = Glibc.close(socket) }
-        try bind(socket, port: 0)
-        return try localPort(socket)
     }
 
     /// Whether something accepts connections on the port now.

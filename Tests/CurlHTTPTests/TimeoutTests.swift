@@ -1,3 +1,4 @@
+import ChildProcessFixture
 import CurlHTTP
 import HTTPTestServer
 import Testing
@@ -29,7 +30,7 @@ struct TimeoutTests {
 
     @Test("A closed port on loopback refuses at once: a retryable connect error")
     func connectionRefused() async throws {
-        let port = try LoopbackPorts.unused()
+        let port = try ChildProcesses.unusedPort()
         try await TestSupport.withClient { client in
             let error = await #expect(throws: HTTPError.self) {
                 try await client.execute(HTTPRequest(url: "http://127.0.0.1:\(port)/layer"))
