@@ -297,6 +297,7 @@ METRIC_SAMPLES = {
     "query_worker_metadata_cache_entries": "metadataEntries",
     'query_worker_credential_cache_entries{cache="tokens"}': "tokenSlots",
     'query_worker_credential_cache_entries{cache="urls"}': "credentialURLs",
+    "query_worker_memory_trimmed_bytes_total": "trimmedBytes",
 }
 
 

@@ -85,6 +85,8 @@ def report(work, minutes, short=False):
             "tokens": (median([r.get("tokenSlots", 0) for r in second]), median([r.get("tokenSlots", 0) for r in last_rows])),
             "urls": (median([r.get("credentialURLs", 0) for r in second]),
                      median([r.get("credentialURLs", 0) for r in last_rows])),
+            # The counter of the worker's heap trims at its last sample (a never-killed worker: one process).
+            "trimmed": max([r.get("trimmedBytes", 0) for r in mine], default=0),
         }
 
     print(f"soak: {minutes:g} minutes, {len(sent)} requests ({span / 60:.1f} min of load), "
@@ -103,7 +105,8 @@ def report(work, minutes, short=False):
               f"{mb(figures['rssAtHalf'])} MB: {fmt_percent(ratio(figures['rssAtEnd'], figures['rssAtHalf']))}); descriptors {figures['fds'][0]} and "
               f"{figures['fds'][1]}; threads {figures['threads'][0]} and {figures['threads'][1]}; metadata cache entries "
               f"{figures['metadata'][0]} and {figures['metadata'][1]}; token slots {figures['tokens'][0]} and "
-              f"{figures['tokens'][1]}; credential URLs {figures['urls'][0]} and {figures['urls'][1]}")
+              f"{figures['tokens'][1]}; credential URLs {figures['urls'][0]} and {figures['urls'][1]}; heap trims gave "
+              f"back {mb(figures['trimmed'])} MB in all")
 
     # A worker process that ended by itself is a crash; one stopped at the end must have exited 0 (its graceful
     # shutdown), neither hung nor crashed on the way out.
@@ -193,6 +196,13 @@ def plot(work, samples, events, start):
         caches.plot(minutes, [row["tokenSlots"] for row in mine], "--", linewidth=0.6, alpha=0.6)
         caches.plot(minutes, [row["credentialURLs"] for row in mine], ":", linewidth=0.8, alpha=0.6)
     caches.set_ylabel("token slots (dashed), URLs (dotted)")
+    # What the heap trim gave back (memoryTrimInterval), cumulative, beside the RSS it came off.
+    trimmed = axes[0].twinx()
+    for name in ("w1", "w2", "w3"):
+        mine = [row for row in samples if row["worker"] == name and "trimmedBytes" in row]
+        trimmed.plot([(row["t"] - start) / 60 for row in mine], [row["trimmedBytes"] / 1e6 for row in mine], "-",
+                     linewidth=0.6, alpha=0.5)
+    trimmed.set_ylabel("trimmed, in all (MB; thin lines)")
     lag = axes[4].twinx()
     for name in ("w1", "w2", "w3"):
         mine = [row for row in samples if row["worker"] == name and "lag" in row]

@@ -5,6 +5,7 @@ import JSONLogging
 import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import QueryWorker
 import WorkerOperations
 
@@ -74,9 +75,11 @@ struct RunCommand: AsyncParsableCommand {
         let otlp = try OTLPExport.start(settings, logger: logger)
         let assembly = try WorkerAssembly(settings: settings, credentials: credentials, logger: logger)
         let operations = OperationsServer(settings: settings.operations, assembly: assembly, registry: registry, logger: logger)
+        let heapTrim = HeapTrimService(interval: settings.memoryTrimInterval, logger: logger)
         // The OTLP exporter first (it stops last and flushes everyone's spans), then the operations endpoint.
+        let leading: [any Service] = (otlp.map { [$0] } ?? []) + (operations.map { [$0] } ?? []) + (heapTrim.map { [$0] } ?? [])
         do {
-            try await assembly.run(before: (otlp.map { [$0] } ?? []) + (operations.map { [$0] } ?? []), logger: logger)
+            try await assembly.run(before: leading, logger: logger)
         } catch let stop as KafkaFatalStop {
             logger.critical(
                 "stopping: a Kafka client failed fatally",

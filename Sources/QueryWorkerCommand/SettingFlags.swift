@@ -31,6 +31,7 @@ struct SettingFlags: ParsableArguments {
     @Option(name: .setting(.httpConnectTimeout), help: .setting(.httpConnectTimeout)) var httpConnectTimeout: String?
     @Option(name: .setting(.httpTimeout), help: .setting(.httpTimeout)) var httpTimeout: String?
     @Option(name: .setting(.summaryInterval), help: .setting(.summaryInterval)) var summaryInterval: String?
+    @Option(name: .setting(.memoryTrimInterval), help: .setting(.memoryTrimInterval)) var memoryTrimInterval: String?
     @Option(name: .setting(.includeBuiltInQueries), help: .setting(.includeBuiltInQueries)) var includeBuiltInQueries: String?
     @Option(name: .setting(.allowFreeWhere), help: .setting(.allowFreeWhere)) var allowFreeWhere: String?
     @Option(name: .setting(.logLevel), help: .setting(.logLevel)) var logLevel: String?
@@ -86,7 +87,7 @@ struct SettingFlags: ParsableArguments {
             (.maxRequestBytes, maxRequestBytes), (.maxResultBytes, maxResultBytes), (.maxTargets, maxTargets),
             (.maxLayers, maxLayers), (.maxRequestsPerHost, maxRequestsPerHost), (.maxResultTotalBytes, maxResultTotalBytes),
             (.revokeTimeout, revokeTimeout), (.shutdownTimeout, shutdownTimeout), (.requestTimeout, requestTimeout),
-            (.maxRequestAge, maxRequestAge), (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval),
+            (.maxRequestAge, maxRequestAge), (.httpConnectTimeout, httpConnectTimeout), (.httpTimeout, httpTimeout), (.summaryInterval, summaryInterval), (.memoryTrimInterval, memoryTrimInterval),
             (.includeBuiltInQueries, includeBuiltInQueries), (.allowFreeWhere, allowFreeWhere), (.logLevel, logLevel),
             (.credentialsFile, credentialsFile), (.otlpEndpoint, otlpEndpoint),
             (.readAheadMessages, readAheadMessages), (.readAheadBytes, readAheadBytes),

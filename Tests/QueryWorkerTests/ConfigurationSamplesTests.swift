@@ -27,6 +27,7 @@ enum ConfigurationTestSupport {
         case .httpConnectTimeout: milliseconds(settings.timeouts.httpConnect)
         case .httpTimeout: milliseconds(settings.timeouts.http)
         case .summaryInterval: milliseconds(settings.summaryInterval)
+        case .memoryTrimInterval: milliseconds(settings.memoryTrimInterval)
         case .includeBuiltInQueries: String(settings.namedQueries.count)
         case .allowFreeWhere: String(settings.allowFreeWhere)
         case .httpLoopRunsRequests: String(settings.httpLoopRunsRequests)
@@ -66,6 +67,7 @@ enum ConfigurationTestSupport {
         (.httpConnectTimeout, "5s", "5000"),
         (.httpTimeout, "45 s", "45000"),
         (.summaryInterval, "0", "0"),
+        (.memoryTrimInterval, "2m", "120000"),
         (.includeBuiltInQueries, "false", "0"),
         (.allowFreeWhere, "no", "false"),
         (.httpLoopRunsRequests, "off", "false"),

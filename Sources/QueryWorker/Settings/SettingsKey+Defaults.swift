@@ -35,6 +35,7 @@ extension SettingsKey {
             httpConnectTimeout.name: durationText(defaults.timeouts.httpConnect),
             httpTimeout.name: durationText(defaults.timeouts.http),
             summaryInterval.name: durationText(defaults.summaryInterval),
+            memoryTrimInterval.name: durationText(defaults.memoryTrimInterval),
             // Not a field of WorkerSettings: the loader includes the built-ins unless told otherwise.
             includeBuiltInQueries.name: "true",
             allowFreeWhere.name: String(defaults.allowFreeWhere),

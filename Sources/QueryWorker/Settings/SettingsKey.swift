@@ -146,6 +146,8 @@ extension SettingsKey {
     package static let httpConnectTimeout = SettingsKey("httpConnectTimeout", .duration, "Connect timeout of an HTTP exchange.")
     package static let httpTimeout = SettingsKey("httpTimeout", .duration, "Timeout of one whole HTTP exchange.")
     package static let summaryInterval = SettingsKey("summaryInterval", .duration, "Interval of summary log lines (0: off).")
+    package static let memoryTrimInterval = SettingsKey(
+        "memoryTrimInterval", .duration, "How often freed heap memory the allocator keeps is given back to the system (0: never).")
     package static let includeBuiltInQueries = SettingsKey(
         "includeBuiltInQueries", .bool, "Include the seven built-in named queries.")
     package static let allowFreeWhere = SettingsKey("allowFreeWhere", .bool, "Accept where clauses, not only named queries.")
@@ -170,7 +172,7 @@ extension SettingsKey {
     package static let all: [SettingsKey] = [
         bootstrapServers, groupID, workerID, requestsTopic, resultsTopic, errorsTopic, progressTopic, allowedHosts, maxInFlight,
         lowMark, maxRequestBytes, maxResultBytes, maxResultTotalBytes, maxTargets, maxLayers, maxRequestsPerHost, revokeTimeout, shutdownTimeout, requestTimeout,
-        maxRequestAge, httpConnectTimeout, httpTimeout, summaryInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
+        maxRequestAge, httpConnectTimeout, httpTimeout, summaryInterval, memoryTrimInterval, includeBuiltInQueries, allowFreeWhere, logLevel, credentialsFile,
         fetchWaitMax, httpLoopRunsRequests, otlpEndpoint,
     ] + bufferKeys + operationsKeys + exactlyOnceKeys + [staticMembership] + resultStoreKeys
 

@@ -138,6 +138,7 @@ struct SettingsResolver {
             settings.timeouts.httpConnect = settings.timeouts.http
         }
         if let found = try find(.summaryInterval) { settings.summaryInterval = try found.duration(allowZero: true) }
+        if let found = try find(.memoryTrimInterval) { settings.memoryTrimInterval = try found.duration(allowZero: true) }
     }
 
     private mutating func mergedNamedQueries(includeBuiltIns: Bool) throws(SettingsError) -> [String: String] {

@@ -71,6 +71,7 @@ extension WorkerSettings {
             "httpConnectTimeout": .string("\(timeouts.httpConnect)"),
             "httpTimeout": .string("\(timeouts.http)"),
             "summaryInterval": .string("\(summaryInterval)"),
+            "memoryTrimInterval": .string("\(memoryTrimInterval)"),
             "namedQueries": .array(namedQueries.keys.sorted().map { .string($0) }),
             "allowFreeWhere": .stringConvertible(allowFreeWhere),
             "kafka": .dictionary(kafka),

@@ -35,6 +35,8 @@ package struct WorkerSettings: Sendable, Hashable {
     package var resultStore = ResultStore()
     /// How often the worker logs a summary of its counters; zero turns the summary off.
     package var summaryInterval: Duration = .seconds(30)
+    /// How often the executable gives the allocator's kept free memory back (``HeapTrimService``); zero never.
+    package var memoryTrimInterval: Duration = .seconds(60)
     /// Named where clauses, name → clause: the built-in examples (unless switched off) merged with the
     /// configured ones, a configured one replacing a built-in of the same name.
     package var namedQueries: [String: String] = WorkerSettings.builtInNamedQueries

@@ -84,6 +84,13 @@ package enum MetricCatalog {
         "store_failures_total", .counter, labels: ["code"],
         help: "Layers that failed writing to the result store, by code: store_unavailable (retryable) or store_denied.")
 
+    // MARK: Process
+
+    package static let memoryTrimmedBytes = MetricDescription(
+        "memory_trimmed_bytes_total", .counter,
+        help: "Resident bytes the periodic heap trim (memoryTrimInterval) gave back to the system: memory freed "
+            + "after a burst that the allocator had kept.")
+
     // MARK: Traces
 
     package static let traceContextInvalid = MetricDescription(
@@ -99,7 +106,7 @@ package enum MetricCatalog {
         TokenMetrics.tokenFetches, TokenMetrics.tokenRefreshFailures, TokenMetrics.credentialCacheEntries,
         EngineMetrics.metadataCacheRequests,
         EngineMetrics.metadataCacheEntries,
-        traceContextInvalid,
+        memoryTrimmedBytes, traceContextInvalid,
     ]
 
     /// The metric named `name` (a full name), if the catalog has it.
