@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// `query-worker run --ops-port` as a process: the flag reaches the endpoint, the executable bootstraps the
-/// Prometheus registry, and SIGTERM stops the worker and its endpoint.
+/// Prometheus registry, runs the heap trim beside the worker, and SIGTERM stops the worker and its endpoint.
 @Suite(.serialized)
 struct OperationsExecutableTests {
     /// `query-worker`, built beside the test bundle.
@@ -33,7 +33,8 @@ struct OperationsExecutableTests {
         let port = try ChildProcesses.unusedPort()
         let worker = try WatchedProcess(
             name: "worker",
-            [executable, "run", "--bootstrap-servers", bootstrap, "--ops-port", "\(port)", "--summary-interval", "0"],
+            [executable, "run", "--bootstrap-servers", bootstrap, "--ops-port", "\(port)", "--summary-interval", "0",
+             "--memory-trim-interval", "250ms", "--log-level", "debug"],
             environment: environment.merging(["QUERY_WORKER_OPS_ADDRESS": "127.0.0.1"]) { $1 }, logDirectory: directory)
         let http = try HTTPClient(logger: OperationsHarness.logger)
         let base = "http://127.0.0.1:\(port)"
@@ -51,6 +52,11 @@ struct OperationsExecutableTests {
         let page = try await http.execute(HTTPRequest(url: base + "/"))
         #expect(page.bodyString.contains(#"data-key="opsPort" data-value="\#(port)""#))
         #expect(worker.log.contains("Server started and listening on 127.0.0.1:\(port)"))
+        // The executable's heap trim runs (its debug line), and its counter is on the endpoint.
+        let trimmed = try await Self.line(of: worker) { $0.contains(#""message":"heap trimmed""#) }
+        #expect(trimmed.contains("releasedBytes"))
+        let afterTrim = try await http.execute(HTTPRequest(url: base + "/metrics"))
+        #expect(afterTrim.bodyString.contains("query_worker_memory_trimmed_bytes_total"))
 
         await worker.stop()
         #expect(!worker.isRunning)
