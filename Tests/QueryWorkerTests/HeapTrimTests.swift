@@ -12,7 +12,9 @@ import Testing
 ///
 /// Residency is read page by page with `mincore(2)` over the freed blocks themselves, not from the process's
 /// resident size, which the other tests running in this process move by more than a test could allocate.
-@Suite struct HeapTrimTests {
+/// Serialized: a trim in one test would give back the other's freed blocks before it looked at them. Nothing
+/// else in the test processes trims (the executable's service runs only in `query-worker run`).
+@Suite(.serialized) struct HeapTrimTests {
     /// Blocks of 64 KiB: below glibc's mmap threshold (so they come from an arena, as a worker's buffers do),
     /// each with fifteen whole pages inside it.
     static let blockSize = 64 << 10
