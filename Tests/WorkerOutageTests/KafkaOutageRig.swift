@@ -218,6 +218,24 @@ final class KafkaOutageRig: Sendable {
         return await poll(timeout: timeout) { wanted.isSubset(of: Set(self.outcomes)) }
     }
 
+    /// For a failure message: each of `ids` not answered yet (at most ten) with the lines the worker logged about
+    /// it. `succeeded` means its outcome was delivered to the cluster (so the reader missed it); `received` alone,
+    /// that the worker still holds it; nothing, that the worker never read it.
+    func unansweredReport(_ ids: [String]) -> String {
+        let answered = Set(outcomes)
+        let missing = ids.filter { !answered.contains($0) }
+        guard !missing.isEmpty else { return "every request answered" }
+        let lines = worker.log.split(separator: "\n")
+        let report = missing.prefix(10).map { id in
+            let about = lines.filter { $0.contains("\"\(id)\"") }.map { String($0.prefix(400)) }
+            return "\(id): " + (about.isEmpty ? "nothing logged" : about.joined(separator: " | "))
+        }
+        let troubles = lines.filter { $0.contains(#""level":"warning""#) || $0.contains(#""level":"error""#) }
+            .suffix(20).map { String($0.prefix(400)) }
+        return "\(missing.count) unanswered\n" + report.joined(separator: "\n")
+            + "\nthe worker's last warnings and errors:\n" + troubles.joined(separator: "\n")
+    }
+
     /// Stops the worker (SIGTERM), the clients, the server and the cluster; returns how the worker ended.
     func stop() async throws -> SpawnedChild.Termination? {
         await worker.stop(timeout: .seconds(60))

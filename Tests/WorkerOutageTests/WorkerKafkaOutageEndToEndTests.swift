@@ -97,7 +97,8 @@ struct WorkerKafkaOutageEndToEndTests {
             _ = await rig.waitForOutcomes(atLeast: min(rig.outcomes.count + 100, ids.count), timeout: .seconds(60))
         }
         try await second
-        #expect(await rig.waitForAnswers(to: ids, timeout: .seconds(180)), "every request answered after the moves")
+        let answered = await rig.waitForAnswers(to: ids, timeout: .seconds(180))
+        #expect(answered, "every request answered after the moves: \(rig.unansweredReport(ids))")
         #expect(rig.worker.isRunning, "the worker never exited")
         let termination = try await rig.stop()
         #expect(termination == .exited(0))
